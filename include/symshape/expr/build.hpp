@@ -1,0 +1,538 @@
+// Canonical constructors: every arithmetic operation on Expr returns the
+// canonical form, so simplification happens as expressions are built.
+//
+// Rules (k a positive constant, every symbol assumed >= 0, and divisors
+// assumed non-zero wherever a division is defined):
+//   like terms collected              a + b - a -> b, 3*x + 2*x -> 5*x
+//   multiples leave a floor division  (k*q + r)//k -> q + r//k, coefficients
+//                                     and constant reduced into [0, k)
+//   common factors cancel             (6*x + 4)//4 -> (3*x + 2)//2, 2*b//b -> 2
+//   nested divisions merge            (x//a)//b -> x//(a*b) for constants a, b > 0
+//   modulo keeps the remainder only   (c*q + r) % c -> r % c
+//   Max/Min flatten, de-duplicate, fold constants and drop provably dominated
+//   arguments: Max(x, 0) -> x, Min(x + 1, x) -> x.
+// Never done (each is false for some small values): (a+b)//k -> a//k + b//k,
+// x*(y//x) -> y, (a//k)*k -> a.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <initializer_list>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "symshape/expr/expr.hpp"
+#include "symshape/expr/interval.hpp"
+#include "symshape/support/checked_int.hpp"
+
+namespace symshape {
+
+Expr operator+(const Expr& a, const Expr& b);
+Expr operator-(const Expr& a, const Expr& b);
+Expr operator-(const Expr& a);
+Expr operator*(const Expr& a, const Expr& b);
+Expr floordiv(const Expr& n, const Expr& d);
+Expr mod(const Expr& n, const Expr& d);
+Expr max(const Expr& a, const Expr& b);
+Expr min(const Expr& a, const Expr& b);
+Expr max_of(std::vector<Expr> args);
+Expr min_of(std::vector<Expr> args);
+Expr sum_of(const std::vector<Expr>& terms);
+// ceil(n / d), written as (n + d - 1)//d.
+Expr ceil_to_int(const Expr& n, const Expr& d);
+
+inline Expr& operator+=(Expr& a, const Expr& b) { return a = a + b; }
+inline Expr& operator-=(Expr& a, const Expr& b) { return a = a - b; }
+inline Expr& operator*=(Expr& a, const Expr& b) { return a = a * b; }
+
+namespace detail {
+
+using Terms = std::vector<std::pair<Expr, int64_t>>;
+
+// Products of sums are expanded only while the result stays this small;
+// larger ones keep the sums as factors (still correct, less canonical).
+inline constexpr std::size_t kMaxExpandedTerms = 256;
+
+inline Expr overflow_error() { return Expr::error("integer overflow"); }
+
+inline const Expr* first_error(std::initializer_list<const Expr*> exprs) {
+  for (const Expr* e : exprs)
+    if (e->is_error()) return e;
+  return nullptr;
+}
+
+// Calls f(term, coefficient) for each term of e seen as a linear form, and
+// returns its constant.
+template <class F>
+int64_t for_each_term(const Expr& e, F&& f) {
+  switch (e.kind()) {
+    case ExprKind::Integer:
+      return e.as_int();
+    case ExprKind::Add:
+      for (const auto& [t, c] : e.terms()) f(t, c);
+      return e.add_constant();
+    default:
+      f(e, int64_t{1});
+      return 0;
+  }
+}
+
+inline Interval add_bounds(int64_t constant, const Terms& terms) {
+  Interval r = Interval::point(constant);
+  for (const auto& [t, c] : terms) r = interval::add(r, interval::scale(t.bounds(), c));
+  return r;
+}
+
+inline Interval mul_bounds(const Terms& factors) {
+  Interval r = Interval::point(1);
+  for (const auto& [f, e] : factors) r = interval::multiply(r, interval::power(f.bounds(), e));
+  return r;
+}
+
+// Sorts terms, adds up equal ones and drops zero coefficients.
+inline bool normalise_terms(Terms& terms) {
+  std::sort(terms.begin(), terms.end(), [](const auto& x, const auto& y) { return x.first < y.first; });
+  std::size_t out = 0;
+  for (std::size_t i = 0; i < terms.size();) {
+    Expr t = terms[i].first;
+    int64_t c = 0;
+    for (; i < terms.size() && terms[i].first == t; ++i)
+      if (!checked::add(c, terms[i].second, c)) return false;
+    if (c != 0) terms[out++] = {std::move(t), c};
+  }
+  terms.resize(out);
+  return true;
+}
+
+// Builds the canonical expression of `constant + sum(terms)`; terms must be
+// normalised.
+inline Expr make_sum(int64_t constant, Terms terms) {
+  if (terms.empty()) return constant;
+  if (terms.size() == 1 && constant == 0 && terms[0].second == 1) return terms[0].first;
+  Node n;
+  n.kind = ExprKind::Add;
+  n.constant = constant;
+  n.bounds = add_bounds(constant, terms);
+  n.terms = std::move(terms);
+  return NodeFactory::make(std::move(n));
+}
+
+// Linear combination sa*a + sb*b.
+inline Expr combine(const Expr& a, int64_t sa, const Expr& b, int64_t sb) {
+  if (const Expr* e = first_error({&a, &b})) return *e;
+  Terms terms;
+  terms.reserve(a.terms().size() + b.terms().size() + 2);
+  bool ok = true;
+  auto push = [&](int64_t scale) {
+    return [&, scale](const Expr& t, int64_t c) {
+      int64_t sc = 0;
+      ok = ok && checked::mul(c, scale, sc);
+      terms.emplace_back(t, sc);
+    };
+  };
+  int64_t ca = for_each_term(a, push(sa));
+  int64_t cb = for_each_term(b, push(sb));
+  int64_t constant = 0, x = 0, y = 0;
+  ok = ok && checked::mul(ca, sa, x) && checked::mul(cb, sb, y) && checked::add(x, y, constant);
+  if (!ok || !normalise_terms(terms)) return overflow_error();
+  return make_sum(constant, std::move(terms));
+}
+
+inline Expr scale(const Expr& a, int64_t k) {
+  if (a.is_error()) return a;
+  if (k == 1) return a;
+  return combine(a, k, Expr(0), 0);
+}
+
+// The (factor, exponent) list of a monomial term.
+inline Terms factors_of(const Expr& term) {
+  if (term.kind() == ExprKind::Mul) return term.terms();
+  return {{term, 1}};
+}
+
+inline Expr make_product(Terms factors) {
+  if (factors.empty()) return 1;
+  if (factors.size() == 1 && factors[0].second == 1) return factors[0].first;
+  Node n;
+  n.kind = ExprKind::Mul;
+  n.bounds = mul_bounds(factors);
+  n.terms = std::move(factors);
+  return NodeFactory::make(std::move(n));
+}
+
+inline Expr multiply_monomials(const Expr& x, const Expr& y) {
+  Terms f = factors_of(x);
+  Terms g = factors_of(y);
+  f.insert(f.end(), g.begin(), g.end());
+  if (!normalise_terms(f)) return overflow_error();
+  return make_product(std::move(f));
+}
+
+// If monomial m is divisible by monomial d, the quotient; else an Integer 0
+// flag with ok=false.
+inline bool divide_monomial(const Expr& m, const Expr& d, Expr& quotient) {
+  Terms mf = factors_of(m);
+  for (const auto& [f, e] : factors_of(d)) {
+    auto it = std::find_if(mf.begin(), mf.end(), [&](const auto& p) { return p.first == f; });
+    if (it == mf.end() || it->second < e) return false;
+    it->second -= e;
+    if (it->second == 0) mf.erase(it);
+  }
+  quotient = make_product(std::move(mf));
+  return true;
+}
+
+inline Expr make_binary(ExprKind kind, const Expr& n, const Expr& d) {
+  Node node;
+  node.kind = kind;
+  const Interval nb = n.bounds();
+  if (d.is_int() && d.as_int() > 0) {
+    node.bounds = kind == ExprKind::FloorDiv ? interval::floordiv_positive(nb, d.as_int())
+                                             : interval::mod_positive(nb, d.as_int());
+  } else if (interval::nonnegative(d.bounds())) {
+    node.bounds = kind == ExprKind::FloorDiv ? interval::floordiv_by_nonnegative(nb)
+                                             : interval::mod_by_nonnegative(nb, d.bounds());
+  }
+  node.args = {n, d};
+  return NodeFactory::make(std::move(node));
+}
+
+// If e is `coeff * monomial` (no constant), sets them.
+inline bool as_scaled_monomial(const Expr& e, int64_t& coeff, Expr& monomial) {
+  switch (e.kind()) {
+    case ExprKind::Integer:
+    case ExprKind::Error:
+      return false;
+    case ExprKind::Add:
+      if (e.add_constant() != 0 || e.terms().size() != 1) return false;
+      coeff = e.terms()[0].second;
+      monomial = e.terms()[0].first;
+      return true;
+    default:
+      coeff = 1;
+      monomial = e;
+      return true;
+  }
+}
+
+// Splits n = d*quotient + remainder, moving to the quotient every term that is
+// an exact multiple of d (a constant or a scaled monomial).
+inline bool split_multiples(const Expr& n, const Expr& d, Expr& quotient, Expr& remainder) {
+  Terms q, r;
+  bool ok = true;
+  int64_t constant = 0;
+  if (d.is_int()) {
+    const int64_t k = d.as_int();
+    int64_t qc = 0;
+    int64_t c = for_each_term(n, [&](const Expr& t, int64_t coeff) {
+      int64_t qq = 0, rr = 0;
+      ok = ok && checked::floordiv(coeff, k, qq) && checked::mod(coeff, k, rr);
+      if (qq != 0) q.emplace_back(t, qq);
+      if (rr != 0) r.emplace_back(t, rr);
+    });
+    ok = ok && checked::floordiv(c, k, qc) && checked::mod(c, k, constant);
+    if (!ok) return false;
+    quotient = make_sum(qc, std::move(q));
+  } else {
+    int64_t dc = 0;
+    Expr dm;
+    if (!as_scaled_monomial(d, dc, dm) || dc <= 0) return false;
+    int64_t qc = 0;
+    constant = for_each_term(n, [&](const Expr& t, int64_t coeff) {
+      Expr qm;
+      if (coeff % dc == 0 && divide_monomial(t, dm, qm)) {
+        if (qm.is_int()) {
+          ok = ok && checked::add(qc, coeff / dc, qc);  // t == dm
+        } else {
+          q.emplace_back(qm, coeff / dc);
+        }
+      } else {
+        r.emplace_back(t, coeff);
+      }
+    });
+    if (!ok || (q.empty() && qc == 0)) return false;
+    if (!normalise_terms(q)) return false;
+    quotient = make_sum(qc, std::move(q));
+  }
+  remainder = make_sum(constant, std::move(r));
+  return true;
+}
+
+// gcd of all coefficients and the constant of e, and of k.
+inline int64_t content_gcd(const Expr& e, int64_t k) {
+  int64_t g = k;
+  int64_t c = for_each_term(e, [&](const Expr&, int64_t coeff) { g = checked::gcd(g, coeff); });
+  return checked::gcd(g, c);
+}
+
+inline Expr divide_exactly(const Expr& e, int64_t g) {
+  Terms t;
+  int64_t c = for_each_term(e, [&](const Expr& term, int64_t coeff) { t.emplace_back(term, coeff / g); });
+  return make_sum(c / g, std::move(t));
+}
+
+// Whether e's leading coefficient is negative (to normalise divisor signs).
+inline bool leading_negative(const Expr& e) {
+  if (e.is_int()) return e.as_int() < 0;
+  if (e.kind() == ExprKind::Add) return e.terms().empty() ? e.add_constant() < 0 : e.terms()[0].second < 0;
+  return false;
+}
+
+inline bool provably_nonnegative_quick(const Expr& d);
+
+inline Expr extremum(ExprKind kind, std::vector<Expr> input) {
+  const bool is_max = kind == ExprKind::Max;
+  std::vector<Expr> args;
+  args.reserve(input.size());
+  bool has_constant = false;
+  int64_t constant = 0;
+  for (auto& a : input) {
+    if (a.is_error()) return a;
+    if (a.is_int()) {
+      constant = !has_constant ? a.as_int() : is_max ? std::max(constant, a.as_int()) : std::min(constant, a.as_int());
+      has_constant = true;
+    } else if (a.kind() == kind) {
+      args.insert(args.end(), a.args().begin(), a.args().end());
+    } else {
+      args.push_back(std::move(a));
+    }
+  }
+  // Every int64 value is <= INT64_MAX: the Slice "to the end" sentinel never wins a Min.
+  const int64_t neutral = is_max ? INT64_MIN : INT64_MAX;
+  if (has_constant && !(constant == neutral && !args.empty())) args.emplace_back(constant);
+  std::sort(args.begin(), args.end());
+  args.erase(std::unique(args.begin(), args.end()), args.end());
+  // Drop each argument that another remaining one provably dominates.
+  for (std::size_t i = 0; i < args.size() && args.size() > 1;) {
+    bool dominated = false;
+    for (std::size_t j = 0; j < args.size() && !dominated; ++j) {
+      if (j == i) continue;
+      Expr diff = is_max ? args[j] - args[i] : args[i] - args[j];
+      dominated = provably_nonnegative_quick(diff);
+    }
+    if (dominated) {
+      args.erase(args.begin() + static_cast<std::ptrdiff_t>(i));
+    } else {
+      ++i;
+    }
+  }
+  if (args.empty()) return 0;  // unreachable: input is never empty
+  if (args.size() == 1) return args[0];
+  Node n;
+  n.kind = kind;
+  n.bounds = args[0].bounds();
+  for (std::size_t i = 1; i < args.size(); ++i)
+    n.bounds = is_max ? interval::max(n.bounds, args[i].bounds()) : interval::min(n.bounds, args[i].bounds());
+  n.args = std::move(args);
+  return NodeFactory::make(std::move(n));
+}
+
+// d >= 0 under the default assumptions, from cached bounds and the structure
+// of Max/Min (Max(a, ...) - a >= 0).
+inline bool provably_nonnegative_quick(const Expr& d) {
+  if (d.is_error()) return false;
+  if (interval::nonnegative(d.bounds())) return true;
+  // max(..., t, ...) - t + rest >= 0 when rest >= 0 (and the mirror for -min).
+  if (d.kind() != ExprKind::Add) return false;
+  for (const auto& [t, c] : d.terms()) {
+    if (c == 1 && t.kind() == ExprKind::Max) {
+      for (const auto& arg : t.args()) {
+        Expr rest = d - t + arg;
+        if (interval::nonnegative(rest.bounds())) return true;
+      }
+    }
+    if (c == -1 && t.kind() == ExprKind::Min) {
+      for (const auto& arg : t.args()) {
+        Expr rest = d + t - arg;
+        if (interval::nonnegative(rest.bounds())) return true;
+      }
+    }
+  }
+  return false;
+}
+
+}  // namespace detail
+
+inline Expr operator+(const Expr& a, const Expr& b) {
+  if (a.is_int() && b.is_int()) {
+    int64_t r = 0;
+    return checked::add(a.as_int(), b.as_int(), r) ? Expr(r) : detail::overflow_error();
+  }
+  if (a.is_int(0)) return b;
+  if (b.is_int(0)) return a;
+  return detail::combine(a, 1, b, 1);
+}
+
+inline Expr operator-(const Expr& a, const Expr& b) {
+  if (a.is_int() && b.is_int()) {
+    int64_t r = 0;
+    return checked::sub(a.as_int(), b.as_int(), r) ? Expr(r) : detail::overflow_error();
+  }
+  if (b.is_int(0)) return a;
+  return detail::combine(a, 1, b, -1);
+}
+
+inline Expr operator-(const Expr& a) { return Expr(0) - a; }
+
+inline Expr sum_of(const std::vector<Expr>& items) {
+  detail::Terms terms;
+  int64_t constant = 0;
+  bool ok = true;
+  for (const Expr& e : items) {
+    if (e.is_error()) return e;
+    int64_t c = detail::for_each_term(e, [&](const Expr& t, int64_t coeff) { terms.emplace_back(t, coeff); });
+    ok = ok && checked::add(constant, c, constant);
+  }
+  if (!ok || !detail::normalise_terms(terms)) return detail::overflow_error();
+  return detail::make_sum(constant, std::move(terms));
+}
+
+inline Expr operator*(const Expr& a, const Expr& b) {
+  if (const Expr* e = detail::first_error({&a, &b})) return *e;
+  if (a.is_int() && b.is_int()) {
+    int64_t r = 0;
+    return checked::mul(a.as_int(), b.as_int(), r) ? Expr(r) : detail::overflow_error();
+  }
+  if (a.is_int()) return a.as_int() == 0 ? Expr(0) : detail::scale(b, a.as_int());
+  if (b.is_int()) return b.as_int() == 0 ? Expr(0) : detail::scale(a, b.as_int());
+  const std::size_t na = a.kind() == ExprKind::Add ? a.terms().size() + 1 : 1;
+  const std::size_t nb = b.kind() == ExprKind::Add ? b.terms().size() + 1 : 1;
+  if (na * nb > detail::kMaxExpandedTerms) {
+    detail::Terms f{{a, 1}, {b, 1}};
+    if (!detail::normalise_terms(f)) return detail::overflow_error();
+    return detail::make_product(std::move(f));
+  }
+  // Expand (ca + sum a_i) * (cb + sum b_j).
+  detail::Terms ta, tb;
+  int64_t ca = detail::for_each_term(a, [&](const Expr& t, int64_t c) { ta.emplace_back(t, c); });
+  int64_t cb = detail::for_each_term(b, [&](const Expr& t, int64_t c) { tb.emplace_back(t, c); });
+  detail::Terms out;
+  out.reserve(na * nb);
+  bool ok = true;
+  int64_t constant = 0;
+  ok = checked::mul(ca, cb, constant);
+  for (const auto& [x, cx] : ta) {
+    int64_t c = 0;
+    if (cb != 0) {
+      ok = ok && checked::mul(cx, cb, c);
+      out.emplace_back(x, c);
+    }
+    for (const auto& [y, cy] : tb) {
+      Expr m = detail::multiply_monomials(x, y);
+      if (m.is_error()) return m;
+      ok = ok && checked::mul(cx, cy, c);
+      out.emplace_back(std::move(m), c);
+    }
+  }
+  if (ca != 0) {
+    for (const auto& [y, cy] : tb) {
+      int64_t c = 0;
+      ok = ok && checked::mul(ca, cy, c);
+      out.emplace_back(y, c);
+    }
+  }
+  if (!ok || !detail::normalise_terms(out)) return detail::overflow_error();
+  return detail::make_sum(constant, std::move(out));
+}
+
+inline Expr floordiv(const Expr& n, const Expr& d) {
+  if (const Expr* e = detail::first_error({&n, &d})) return *e;
+  if (d.is_int()) {
+    int64_t k = d.as_int();
+    if (k == 1) return n;
+    if (n.is_int()) {
+      int64_t r = 0;
+      if (checked::floordiv(n.as_int(), k, r)) return r;
+      return k == 0 ? detail::make_binary(ExprKind::FloorDiv, n, d) : detail::overflow_error();
+    }
+    if (k == 0) return detail::make_binary(ExprKind::FloorDiv, n, d);
+    if (k < 0) {
+      // floor(n / k) == floor(-n / -k)
+      if (k == INT64_MIN) return detail::make_binary(ExprKind::FloorDiv, n, d);
+      return floordiv(-n, Expr(-k));
+    }
+    Expr q, r;
+    if (!detail::split_multiples(n, d, q, r)) return detail::overflow_error();
+    if (r.is_int()) return q;  // remainder constant in [0, k): contributes 0
+    const int64_t g = detail::content_gcd(r, k);
+    if (g > 1) {
+      r = detail::divide_exactly(r, g);
+      k /= g;
+    }
+    if (k == 1) return q + r;
+    const Interval rb = r.bounds();
+    if (interval::nonnegative(rb) && rb.has_hi && rb.hi < k) return q;
+    // (x // a) // k -> x // (a*k)
+    if (r.kind() == ExprKind::FloorDiv && r.args()[1].is_int() && r.args()[1].as_int() > 0) {
+      int64_t ak = 0;
+      if (checked::mul(r.args()[1].as_int(), k, ak)) return q + floordiv(r.args()[0], Expr(ak));
+    }
+    return q + detail::make_binary(ExprKind::FloorDiv, r, Expr(k));
+  }
+  // Symbolic divisor.
+  if (n.is_int(0)) return 0;
+  if (n == d) return 1;
+  if (detail::leading_negative(d)) return floordiv(-n, -d);
+  int64_t g = detail::content_gcd(d, detail::content_gcd(n, 0));
+  if (g > 1) return floordiv(detail::divide_exactly(n, g), detail::divide_exactly(d, g));
+  Expr q, r;
+  if (detail::split_multiples(n, d, q, r)) {
+    if (q.is_error() || r.is_error()) return detail::overflow_error();
+    return q + floordiv(r, d);
+  }
+  return detail::make_binary(ExprKind::FloorDiv, n, d);
+}
+
+inline Expr mod(const Expr& n, const Expr& d) {
+  if (const Expr* e = detail::first_error({&n, &d})) return *e;
+  if (d.is_int()) {
+    int64_t k = d.as_int();
+    if (k == 1 || k == -1) return 0;
+    if (n.is_int()) {
+      int64_t r = 0;
+      if (checked::mod(n.as_int(), k, r)) return r;
+      return detail::make_binary(ExprKind::Mod, n, d);
+    }
+    if (k == 0 || k == INT64_MIN) return detail::make_binary(ExprKind::Mod, n, d);
+    if (k < 0) return -mod(-n, Expr(-k));  // n % k == -((-n) % -k)
+    Expr q, r;
+    if (!detail::split_multiples(n, d, q, r)) return detail::overflow_error();
+    if (r.is_int()) return r;
+    const int64_t g = detail::content_gcd(r, k);
+    if (g > 1) return Expr(g) * mod(detail::divide_exactly(r, g), Expr(k / g));
+    const Interval rb = r.bounds();
+    if (interval::nonnegative(rb) && rb.has_hi && rb.hi < k) return r;
+    // (x % a) % k -> x % k when k divides a
+    if (r.kind() == ExprKind::Mod && r.args()[1].is_int() && r.args()[1].as_int() % k == 0)
+      return mod(r.args()[0], d);
+    return detail::make_binary(ExprKind::Mod, r, d);
+  }
+  if (n.is_int(0) || n == d) return 0;
+  if (detail::leading_negative(d)) return -mod(-n, -d);
+  int64_t g = detail::content_gcd(d, detail::content_gcd(n, 0));
+  if (g > 1) return Expr(g) * mod(detail::divide_exactly(n, g), detail::divide_exactly(d, g));
+  Expr q, r;
+  if (detail::split_multiples(n, d, q, r)) {
+    if (r.is_error()) return r;
+    return mod(r, d);
+  }
+  return detail::make_binary(ExprKind::Mod, n, d);
+}
+
+inline Expr max_of(std::vector<Expr> args) { return detail::extremum(ExprKind::Max, std::move(args)); }
+inline Expr min_of(std::vector<Expr> args) { return detail::extremum(ExprKind::Min, std::move(args)); }
+
+inline Expr max(const Expr& a, const Expr& b) {
+  if (a.is_int() && b.is_int()) return a.as_int() >= b.as_int() ? a : b;
+  return max_of({a, b});
+}
+
+inline Expr min(const Expr& a, const Expr& b) {
+  if (a.is_int() && b.is_int()) return a.as_int() <= b.as_int() ? a : b;
+  return min_of({a, b});
+}
+
+inline Expr ceil_to_int(const Expr& n, const Expr& d) { return floordiv(n + d - Expr(1), d); }
+
+}  // namespace symshape

@@ -1,0 +1,264 @@
+// The data model of dimension expressions: an immutable `Expr` handle that is
+// either a plain integer (no allocation) or a shared, canonical node.
+//
+// Canonical form (built by the constructors in build.hpp, never by hand):
+//   Add      c0 + sum(coeff_i * term_i), terms sorted, coefficients != 0
+//   Mul      product of atoms with exponents, sorted (no constant inside)
+//   FloorDiv, Mod   (numerator, divisor), both canonical
+//   Max, Min        flattened, de-duplicated, sorted arguments
+//   Symbol          a name
+//   Error           a poison value (overflow, expression too deep) with a message
+// Two equal expressions therefore compare equal structurally and hash equally.
+#pragma once
+
+#include <cstddef>
+#include <algorithm>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace symshape {
+
+enum class ExprKind : uint8_t { Integer, Symbol, Mul, FloorDiv, Mod, Max, Min, Add, Error };
+
+// Interval of an expression's possible values; a missing side is unbounded.
+struct Interval {
+  int64_t lo = 0;
+  int64_t hi = 0;
+  bool has_lo = false;
+  bool has_hi = false;
+  static Interval point(int64_t v) { return {v, v, true, true}; }
+  static Interval unbounded() { return {}; }
+  static Interval at_least(int64_t v) { return {v, 0, true, false}; }
+};
+
+namespace detail {
+struct Node;
+struct NodeFactory;
+}
+
+class Expr {
+ public:
+  Expr() = default;
+  Expr(int64_t value) : value_(value) {}  // NOLINT: integers are expressions
+  Expr(int value) : value_(value) {}      // NOLINT
+
+  static Expr symbol(std::string_view name);
+  static Expr error(std::string message);
+
+  ExprKind kind() const;
+  bool is_int() const { return node_ == nullptr; }
+  bool is_int(int64_t v) const { return node_ == nullptr && value_ == v; }
+  int64_t as_int() const { return value_; }  // only meaningful when is_int()
+  bool is_symbol() const { return kind() == ExprKind::Symbol; }
+  bool is_error() const { return kind() == ExprKind::Error; }
+  // Symbol name, or the message of an Error.
+  const std::string& name() const;
+
+  std::size_t hash() const;
+  // Nesting depth (0 for integers and symbols) and node count, for caps.
+  uint32_t depth() const;
+  uint32_t size() const;
+  // Bounds under the default assumption that every symbol is >= 0, computed
+  // once when the node is built.
+  Interval bounds() const;
+
+  // For Add: the constant and (term, coefficient) pairs. For Mul:
+  // (factor, exponent) pairs. For FloorDiv/Mod (numerator, divisor) and
+  // Max/Min (arguments): args().
+  int64_t add_constant() const;
+  const std::vector<std::pair<Expr, int64_t>>& terms() const;
+  const std::vector<Expr>& args() const;
+
+  const detail::Node* node() const { return node_.get(); }
+
+  friend bool operator==(const Expr& a, const Expr& b);
+  friend bool operator!=(const Expr& a, const Expr& b) { return !(a == b); }
+
+ private:
+  friend struct detail::NodeFactory;
+  explicit Expr(std::shared_ptr<const detail::Node> node) : node_(std::move(node)) {}
+  int64_t value_ = 0;
+  std::shared_ptr<const detail::Node> node_;
+};
+
+// A total, deterministic order (by kind, then names and structure; never by
+// hash): the order of terms in sums and of arguments of Max/Min.
+int compare(const Expr& a, const Expr& b);
+inline bool operator<(const Expr& a, const Expr& b) { return compare(a, b) < 0; }
+
+struct ExprHash {
+  std::size_t operator()(const Expr& e) const { return e.hash(); }
+};
+
+// Deeper expressions are refused (they become an Error) so that every
+// recursive walk stays far from the stack limit.
+inline constexpr uint32_t kMaxExprDepth = 512;
+
+namespace detail {
+
+struct Node {
+  ExprKind kind = ExprKind::Error;
+  std::size_t hash = 0;
+  uint32_t depth = 0;
+  uint32_t size = 1;
+  Interval bounds;
+  std::string name;                             // Symbol name, Error message
+  int64_t constant = 0;                         // Add
+  std::vector<std::pair<Expr, int64_t>> terms;  // Add: coefficients; Mul: exponents
+  std::vector<Expr> args;                       // FloorDiv, Mod, Max, Min
+};
+
+inline std::size_t mix_hash(std::size_t seed, std::size_t value) {
+  return seed ^ (value + 0x9e3779b97f4a7c15ULL + (seed << 6) + (seed >> 2));
+}
+
+inline std::size_t integer_hash(int64_t v) {
+  uint64_t x = static_cast<uint64_t>(v) + 0x9e3779b97f4a7c15ULL;
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+  return static_cast<std::size_t>(x ^ (x >> 31));
+}
+
+inline const std::vector<std::pair<Expr, int64_t>>& empty_terms() {
+  static const std::vector<std::pair<Expr, int64_t>> empty;
+  return empty;
+}
+inline const std::vector<Expr>& empty_args() {
+  static const std::vector<Expr> empty;
+  return empty;
+}
+inline const std::string& empty_name() {
+  static const std::string empty;
+  return empty;
+}
+
+// The only place that creates nodes; build.hpp calls it with canonical parts.
+struct NodeFactory {
+  static Expr make(Node node);
+  static Expr symbol(std::string_view name);
+};
+
+}  // namespace detail
+
+inline ExprKind Expr::kind() const { return node_ ? node_->kind : ExprKind::Integer; }
+inline const std::string& Expr::name() const { return node_ ? node_->name : detail::empty_name(); }
+inline std::size_t Expr::hash() const { return node_ ? node_->hash : detail::integer_hash(value_); }
+inline uint32_t Expr::depth() const { return node_ ? node_->depth : 0; }
+inline uint32_t Expr::size() const { return node_ ? node_->size : 1; }
+inline Interval Expr::bounds() const { return node_ ? node_->bounds : Interval::point(value_); }
+inline int64_t Expr::add_constant() const {
+  return node_ && node_->kind == ExprKind::Add ? node_->constant : (node_ ? 0 : value_);
+}
+inline const std::vector<std::pair<Expr, int64_t>>& Expr::terms() const {
+  return node_ ? node_->terms : detail::empty_terms();
+}
+inline const std::vector<Expr>& Expr::args() const { return node_ ? node_->args : detail::empty_args(); }
+
+inline int compare(const Expr& a, const Expr& b) {
+  const detail::Node* x = a.node();
+  const detail::Node* y = b.node();
+  if (x == y) return x ? 0 : (a.as_int() < b.as_int() ? -1 : a.as_int() > b.as_int() ? 1 : 0);
+  ExprKind ka = a.kind(), kb = b.kind();
+  if (ka != kb) return ka < kb ? -1 : 1;
+  switch (ka) {
+    case ExprKind::Integer:
+      return 0;  // handled above
+    case ExprKind::Symbol:
+    case ExprKind::Error: {
+      int c = x->name.compare(y->name);
+      return c < 0 ? -1 : c > 0 ? 1 : 0;
+    }
+    case ExprKind::Add:
+    case ExprKind::Mul: {
+      std::size_t n = std::min(x->terms.size(), y->terms.size());
+      for (std::size_t i = 0; i < n; ++i) {
+        int c = compare(x->terms[i].first, y->terms[i].first);
+        if (c != 0) return c;
+        if (x->terms[i].second != y->terms[i].second) return x->terms[i].second < y->terms[i].second ? -1 : 1;
+      }
+      if (x->terms.size() != y->terms.size()) return x->terms.size() < y->terms.size() ? -1 : 1;
+      if (x->constant != y->constant) return x->constant < y->constant ? -1 : 1;
+      return 0;
+    }
+    default: {
+      std::size_t n = std::min(x->args.size(), y->args.size());
+      for (std::size_t i = 0; i < n; ++i) {
+        int c = compare(x->args[i], y->args[i]);
+        if (c != 0) return c;
+      }
+      if (x->args.size() != y->args.size()) return x->args.size() < y->args.size() ? -1 : 1;
+      return 0;
+    }
+  }
+}
+
+inline bool operator==(const Expr& a, const Expr& b) {
+  if (a.node() == b.node()) return a.node() != nullptr || a.as_int() == b.as_int();
+  if (a.node() == nullptr || b.node() == nullptr) return false;
+  if (a.node()->hash != b.node()->hash) return false;
+  return compare(a, b) == 0;
+}
+
+namespace detail {
+
+inline std::size_t node_hash(const Node& n) {
+  std::size_t h = static_cast<std::size_t>(n.kind) * 0x100000001b3ULL;
+  switch (n.kind) {
+    case ExprKind::Symbol:
+    case ExprKind::Error:
+      return mix_hash(h, std::hash<std::string>{}(n.name));
+    case ExprKind::Add:
+    case ExprKind::Mul:
+      h = mix_hash(h, integer_hash(n.constant));
+      for (const auto& [t, c] : n.terms) h = mix_hash(mix_hash(h, t.hash()), integer_hash(c));
+      return h;
+    default:
+      for (const auto& a : n.args) h = mix_hash(h, a.hash());
+      return h;
+  }
+}
+
+inline Expr NodeFactory::make(Node node) {
+  uint32_t depth = 0;
+  uint64_t size = 1;
+  for (const auto& t : node.terms) {
+    depth = std::max(depth, t.first.depth() + 1);
+    size += t.first.size();
+  }
+  for (const auto& a : node.args) {
+    depth = std::max(depth, a.depth() + 1);
+    size += a.size();
+  }
+  if (depth > kMaxExprDepth) return Expr::error("expression nested deeper than " + std::to_string(kMaxExprDepth));
+  node.depth = depth;
+  node.size = size > UINT32_MAX ? UINT32_MAX : static_cast<uint32_t>(size);
+  node.hash = node_hash(node);
+  return Expr(std::make_shared<const Node>(std::move(node)));
+}
+
+}  // namespace detail
+
+inline Expr Expr::error(std::string message) {
+  detail::Node n;
+  n.kind = ExprKind::Error;
+  n.name = std::move(message);
+  n.hash = detail::node_hash(n);
+  return Expr(std::make_shared<const detail::Node>(std::move(n)));
+}
+
+inline Expr detail::NodeFactory::symbol(std::string_view name) {
+  Node n;
+  n.kind = ExprKind::Symbol;
+  n.name = std::string(name);
+  n.bounds = Interval::at_least(0);
+  n.hash = node_hash(n);
+  return Expr(std::make_shared<const Node>(std::move(n)));
+}
+
+inline Expr Expr::symbol(std::string_view name) { return detail::NodeFactory::symbol(name); }
+
+}  // namespace symshape

@@ -1,0 +1,144 @@
+// The printer: canonical text with parentheses only where the grammar needs
+// them, so that parse(to_string(e)) == e. Max and Min print as max(...) and
+// min(...); sums put the constant last: `past+seq`, `(H+1)//2`, `a-b+3`.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "symshape/expr/expr.hpp"
+
+namespace symshape {
+
+std::string to_string(const Expr& e);
+
+namespace detail {
+
+enum Precedence : int { kPrecAdd = 3, kPrecMul = 4, kPrecUnary = 5, kPrecAtom = 6 };
+
+inline void append_unsigned(std::string& out, uint64_t v) { out += std::to_string(v); }
+
+inline uint64_t magnitude(int64_t v) { return v < 0 ? 0 - static_cast<uint64_t>(v) : static_cast<uint64_t>(v); }
+
+inline int print_expr(const Expr& e, std::string& out);
+
+// Prints e so that it binds at least as tightly as `min_prec`.
+inline void print_at(const Expr& e, int min_prec, std::string& out) {
+  std::string inner;
+  int prec = print_expr(e, inner);
+  if (prec < min_prec) {
+    out += '(';
+    out += inner;
+    out += ')';
+  } else {
+    out += inner;
+  }
+}
+
+// A factor inside a product: floor divisions, modulos and sums need brackets,
+// since `3*x//2` would read as `(3*x)//2`.
+inline void print_factor(const Expr& f, std::string& out) {
+  const ExprKind k = f.kind();
+  if (k == ExprKind::FloorDiv || k == ExprKind::Mod || k == ExprKind::Add) {
+    out += '(';
+    print_expr(f, out);
+    out += ')';
+  } else {
+    print_at(f, kPrecUnary, out);
+  }
+}
+
+inline void print_monomial(const Expr& m, std::string& out) {
+  if (m.kind() != ExprKind::Mul) {
+    print_factor(m, out);
+    return;
+  }
+  bool first = true;
+  for (const auto& [f, e] : m.terms()) {
+    for (int64_t i = 0; i < e; ++i) {
+      if (!first) out += '*';
+      first = false;
+      print_factor(f, out);
+    }
+  }
+}
+
+// |coeff| * monomial, without sign.
+inline void print_scaled(uint64_t coeff, const Expr& m, std::string& out) {
+  if (coeff != 1) {
+    append_unsigned(out, coeff);
+    out += '*';
+    print_factor(m, out);
+    return;
+  }
+  if (m.kind() == ExprKind::Mul) {
+    print_monomial(m, out);
+  } else {
+    // A lone floor division or modulo needs no brackets in a sum.
+    print_at(m, kPrecMul, out);
+  }
+}
+
+inline int print_expr(const Expr& e, std::string& out) {
+  switch (e.kind()) {
+    case ExprKind::Integer:
+      out += std::to_string(e.as_int());
+      return e.as_int() < 0 ? kPrecUnary : kPrecAtom;
+    case ExprKind::Symbol:
+      out += e.name();
+      return kPrecAtom;
+    case ExprKind::Error:
+      out += "<error: " + e.name() + ">";
+      return kPrecAtom;
+    case ExprKind::Mul:
+      print_monomial(e, out);
+      return kPrecMul;
+    case ExprKind::FloorDiv:
+    case ExprKind::Mod:
+      print_at(e.args()[0], kPrecMul, out);
+      out += e.kind() == ExprKind::FloorDiv ? "//" : "%";
+      print_at(e.args()[1], kPrecUnary, out);
+      return kPrecMul;
+    case ExprKind::Max:
+    case ExprKind::Min: {
+      out += e.kind() == ExprKind::Max ? "max(" : "min(";
+      bool first = true;
+      for (const auto& a : e.args()) {
+        if (!first) out += ',';
+        first = false;
+        print_expr(a, out);
+      }
+      out += ')';
+      return kPrecAtom;
+    }
+    case ExprKind::Add: {
+      bool first = true;
+      for (const auto& [t, c] : e.terms()) {
+        if (c < 0) {
+          out += '-';
+        } else if (!first) {
+          out += '+';
+        }
+        first = false;
+        print_scaled(magnitude(c), t, out);
+      }
+      const int64_t k = e.add_constant();
+      if (k != 0) {
+        out += k < 0 ? '-' : '+';
+        append_unsigned(out, magnitude(k));
+      }
+      return e.terms().size() == 1 && k == 0 ? kPrecMul : kPrecAdd;
+    }
+  }
+  return kPrecAtom;
+}
+
+}  // namespace detail
+
+inline std::string to_string(const Expr& e) {
+  std::string out;
+  detail::print_expr(e, out);
+  return out;
+}
+
+}  // namespace symshape

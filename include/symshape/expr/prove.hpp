@@ -1,0 +1,126 @@
+// Proofs about dimensions: prove_ge(a, b) and prove_eq(a, b) answer true only
+// when the relation holds for every binding with each symbol >= its lower
+// bound (0 unless the Assumptions say more). `false` means "not proven".
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+
+#include "symshape/expr/build.hpp"
+#include "symshape/expr/expr.hpp"
+#include "symshape/expr/interval.hpp"
+#include "symshape/expr/transform.hpp"
+
+namespace symshape {
+
+struct Assumptions {
+  // Per-symbol lower bounds; symbols not listed are >= 0.
+  std::map<std::string, int64_t, std::less<>> lower_bounds;
+
+  int64_t lower_bound(const std::string& name) const {
+    auto it = lower_bounds.find(name);
+    return it == lower_bounds.end() ? 0 : it->second;
+  }
+  bool empty() const { return lower_bounds.empty(); }
+};
+
+namespace detail {
+
+// Bounds of e when symbols have the given lower bounds.
+inline Interval bounds_under(const Expr& e, const Assumptions& assume) {
+  if (assume.empty()) return e.bounds();
+  switch (e.kind()) {
+    case ExprKind::Integer:
+      return Interval::point(e.as_int());
+    case ExprKind::Symbol:
+      return Interval::at_least(assume.lower_bound(e.name()));
+    case ExprKind::Error:
+      return Interval::unbounded();
+    case ExprKind::Add: {
+      Interval r = Interval::point(e.add_constant());
+      for (const auto& [t, c] : e.terms()) r = interval::add(r, interval::scale(bounds_under(t, assume), c));
+      return r;
+    }
+    case ExprKind::Mul: {
+      Interval r = Interval::point(1);
+      for (const auto& [f, x] : e.terms()) r = interval::multiply(r, interval::power(bounds_under(f, assume), x));
+      return r;
+    }
+    case ExprKind::FloorDiv:
+    case ExprKind::Mod: {
+      const Interval n = bounds_under(e.args()[0], assume);
+      const Expr& d = e.args()[1];
+      const bool div = e.kind() == ExprKind::FloorDiv;
+      if (d.is_int() && d.as_int() > 0)
+        return div ? interval::floordiv_positive(n, d.as_int()) : interval::mod_positive(n, d.as_int());
+      const Interval db = bounds_under(d, assume);
+      if (!interval::nonnegative(db)) return Interval::unbounded();
+      if (!div) return interval::mod_by_nonnegative(n, db);
+      if (db.lo >= 1 && n.has_lo && n.lo >= 0) return {0, n.hi / db.lo, true, n.has_hi};
+      return interval::floordiv_by_nonnegative(n);
+    }
+    case ExprKind::Max:
+    case ExprKind::Min: {
+      Interval r = bounds_under(e.args()[0], assume);
+      for (std::size_t i = 1; i < e.args().size(); ++i)
+        r = e.kind() == ExprKind::Max ? interval::max(r, bounds_under(e.args()[i], assume))
+                                      : interval::min(r, bounds_under(e.args()[i], assume));
+      return r;
+    }
+  }
+  return Interval::unbounded();
+}
+
+inline bool nonnegative_under(const Expr& d, const Assumptions& assume) {
+  if (d.is_error()) return false;
+  if (interval::nonnegative(bounds_under(d, assume))) return true;
+  if (assume.empty()) return provably_nonnegative_quick(d);
+  // Shift each symbol with a lower bound L to s' + L (s' >= 0): products such
+  // as x*y - x become visibly non-negative (x*y') when y >= 1.
+  Substitution shift;
+  for (const auto& name : free_symbols(d)) {
+    int64_t lb = assume.lower_bound(name);
+    if (lb != 0) shift.emplace(name, Expr::symbol(name) + Expr(lb));
+  }
+  if (shift.empty()) return provably_nonnegative_quick(d);
+  return provably_nonnegative_quick(substitute(d, shift));
+}
+
+inline bool prove_ge_impl(const Expr& a, const Expr& b, const Assumptions& assume, int budget) {
+  if (a.is_error() || b.is_error()) return false;
+  if (a == b) return true;
+  if (nonnegative_under(a - b, assume)) return true;
+  if (budget <= 0) return false;
+  // max(x, ...) >= b if any x >= b; a >= min(y, ...) if a >= any y;
+  // min(x, ...) >= b if every x >= b; a >= max(y, ...) if a >= every y.
+  if (a.kind() == ExprKind::Max)
+    for (const auto& x : a.args())
+      if (prove_ge_impl(x, b, assume, budget - 1)) return true;
+  if (b.kind() == ExprKind::Min)
+    for (const auto& y : b.args())
+      if (prove_ge_impl(a, y, assume, budget - 1)) return true;
+  auto all = [&](const Expr& e, bool left) {
+    for (const auto& x : e.args())
+      if (!(left ? prove_ge_impl(x, b, assume, budget - 1) : prove_ge_impl(a, x, assume, budget - 1))) return false;
+    return true;
+  };
+  if (a.kind() == ExprKind::Min && all(a, true)) return true;
+  if (b.kind() == ExprKind::Max && all(b, false)) return true;
+  return false;
+}
+
+}  // namespace detail
+
+// a >= b for every binding allowed by `assume` (where both are defined).
+inline bool prove_ge(const Expr& a, const Expr& b, const Assumptions& assume = {}) {
+  return detail::prove_ge_impl(a, b, assume, 4);
+}
+
+// a == b for every binding allowed by `assume`.
+inline bool prove_eq(const Expr& a, const Expr& b, const Assumptions& assume = {}) {
+  if (a.is_error() || b.is_error()) return false;
+  return a == b || (prove_ge(a, b, assume) && prove_ge(b, a, assume));
+}
+
+}  // namespace symshape

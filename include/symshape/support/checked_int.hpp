@@ -1,0 +1,53 @@
+// Checked int64 arithmetic with Python's floor semantics. Every dimension
+// computation goes through these: overflow and division by zero are reported
+// (return false), never undefined behaviour.
+#pragma once
+
+#include <cstdint>
+#include <limits>
+
+namespace symshape::checked {
+
+inline bool add(int64_t a, int64_t b, int64_t& out) { return !__builtin_add_overflow(a, b, &out); }
+inline bool sub(int64_t a, int64_t b, int64_t& out) { return !__builtin_sub_overflow(a, b, &out); }
+inline bool mul(int64_t a, int64_t b, int64_t& out) { return !__builtin_mul_overflow(a, b, &out); }
+inline bool neg(int64_t a, int64_t& out) { return sub(0, a, out); }
+
+// floor(a / b), as Python's a // b.
+inline bool floordiv(int64_t a, int64_t b, int64_t& out) {
+  if (b == 0) return false;
+  if (a == std::numeric_limits<int64_t>::min() && b == -1) return false;
+  int64_t q = a / b;
+  if ((a % b != 0) && ((a < 0) != (b < 0))) --q;
+  out = q;
+  return true;
+}
+
+// a - b * floor(a / b): the result has the sign of b, as Python's a % b.
+inline bool mod(int64_t a, int64_t b, int64_t& out) {
+  if (b == 0) return false;
+  if (b == -1) {
+    out = 0;
+    return true;
+  }
+  int64_t r = a % b;
+  if (r != 0 && ((r < 0) != (b < 0))) r += b;
+  out = r;
+  return true;
+}
+
+inline int64_t gcd(int64_t a, int64_t b) {
+  // Magnitudes as unsigned so that INT64_MIN does not overflow.
+  uint64_t x = a < 0 ? 0 - static_cast<uint64_t>(a) : static_cast<uint64_t>(a);
+  uint64_t y = b < 0 ? 0 - static_cast<uint64_t>(b) : static_cast<uint64_t>(b);
+  while (y != 0) {
+    uint64_t t = x % y;
+    x = y;
+    y = t;
+  }
+  return x > static_cast<uint64_t>(std::numeric_limits<int64_t>::max())
+             ? 0  // only gcd(INT64_MIN, 0 or INT64_MIN): callers treat 0 as "no common factor"
+             : static_cast<int64_t>(x);
+}
+
+}  // namespace symshape::checked

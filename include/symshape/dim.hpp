@@ -1,0 +1,80 @@
+// SymbolicDim: one tensor dimension, known as an integer, as a symbolic
+// expression (`batch`, `past+seq`), or unknown. Arithmetic keeps the canonical
+// form; anything combined with an unknown dim is unknown.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+
+#include "symshape/expr.hpp"
+
+namespace symshape {
+
+class SymbolicDim {
+ public:
+  SymbolicDim() = default;                                     // unknown
+  SymbolicDim(int64_t value) : expr_(Expr(value)) {}           // NOLINT
+  SymbolicDim(int value) : expr_(Expr(int64_t{value})) {}      // NOLINT
+  SymbolicDim(Expr e) { if (!e.is_error()) expr_ = std::move(e); }  // NOLINT
+  // A name, or text that parses as an expression ("past+seq"); text that is
+  // not an expression (e.g. "batch size") is kept as one opaque symbol.
+  SymbolicDim(std::string_view text) : expr_(from_text(text)) {}  // NOLINT
+  SymbolicDim(const char* text) : SymbolicDim(std::string_view(text)) {}  // NOLINT
+
+  static Expr from_text(std::string_view text) {
+    Result<Expr> e = parse_expr(text);
+    return e ? *e : Expr::symbol(text);
+  }
+
+  bool is_known() const { return expr_.has_value(); }
+  bool is_unknown() const { return !expr_.has_value(); }
+  bool is_int() const { return expr_ && expr_->is_int(); }
+  bool is_int(int64_t v) const { return expr_ && expr_->is_int(v); }
+  bool is_symbolic() const { return expr_ && !expr_->is_int(); }
+  int64_t value() const { return expr_ ? expr_->as_int() : -1; }  // when is_int()
+  const Expr& expr() const { return *expr_; }                       // when is_known()
+  const std::optional<Expr>& maybe_expr() const { return expr_; }
+
+  // "?" for unknown, else the canonical expression text.
+  std::string to_string() const { return expr_ ? symshape::to_string(*expr_) : "?"; }
+
+  friend bool operator==(const SymbolicDim& a, const SymbolicDim& b) { return a.expr_ == b.expr_; }
+  friend bool operator!=(const SymbolicDim& a, const SymbolicDim& b) { return !(a == b); }
+
+  template <class F>
+  static SymbolicDim combine(const SymbolicDim& a, const SymbolicDim& b, F&& f) {
+    if (!a.expr_ || !b.expr_) return {};
+    return SymbolicDim(f(*a.expr_, *b.expr_));
+  }
+
+ private:
+  std::optional<Expr> expr_;
+};
+
+inline SymbolicDim operator+(const SymbolicDim& a, const SymbolicDim& b) {
+  return SymbolicDim::combine(a, b, [](const Expr& x, const Expr& y) { return x + y; });
+}
+inline SymbolicDim operator-(const SymbolicDim& a, const SymbolicDim& b) {
+  return SymbolicDim::combine(a, b, [](const Expr& x, const Expr& y) { return x - y; });
+}
+inline SymbolicDim operator*(const SymbolicDim& a, const SymbolicDim& b) {
+  return SymbolicDim::combine(a, b, [](const Expr& x, const Expr& y) { return x * y; });
+}
+// Floor division, as Python's //.
+inline SymbolicDim operator/(const SymbolicDim& a, const SymbolicDim& b) {
+  return SymbolicDim::combine(a, b, [](const Expr& x, const Expr& y) { return dim_div(x, y); });
+}
+inline SymbolicDim operator%(const SymbolicDim& a, const SymbolicDim& b) {
+  return SymbolicDim::combine(a, b, [](const Expr& x, const Expr& y) { return dim_mod(x, y); });
+}
+inline SymbolicDim dim_max(const SymbolicDim& a, const SymbolicDim& b) {
+  return SymbolicDim::combine(a, b, [](const Expr& x, const Expr& y) { return max(x, y); });
+}
+inline SymbolicDim dim_min(const SymbolicDim& a, const SymbolicDim& b) {
+  return SymbolicDim::combine(a, b, [](const Expr& x, const Expr& y) { return min(x, y); });
+}
+
+}  // namespace symshape

@@ -1,0 +1,251 @@
+// The inference context: merge policy, diagnostics, fresh dims and symbolic
+// values. Rules call set_shape / set_dtype / set_type on their outputs and
+// report problems with usage_error (malformed model) or record_error
+// (semantic; severity per policy).
+//
+// | policy   | existing shape/dtype                          | semantic errors |
+// | skip     | kept if present                               | warnings        |
+// | override | always replaced                               | errors          |
+// | refine   | replaced where the inferred one is more       | errors          |
+// |          | specific (int > expression > unknown)         |                 |
+// | strict   | as refine; a conflict is an error             | errors          |
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "symshape/infer/diagnostics.hpp"
+#include "symshape/ir/graph.hpp"
+
+namespace symshape {
+
+enum class MergePolicy { Skip, Override, Refine, Strict };
+
+inline const char* to_string(MergePolicy p) {
+  switch (p) {
+    case MergePolicy::Skip:
+      return "skip";
+    case MergePolicy::Override:
+      return "override";
+    case MergePolicy::Refine:
+      return "refine";
+    case MergePolicy::Strict:
+      return "strict";
+  }
+  return "refine";
+}
+
+inline std::optional<MergePolicy> parse_merge_policy(const std::string& s) {
+  if (s == "skip") return MergePolicy::Skip;
+  if (s == "override") return MergePolicy::Override;
+  if (s == "refine") return MergePolicy::Refine;
+  if (s == "strict") return MergePolicy::Strict;
+  return std::nullopt;
+}
+
+// Dims whose expression grows past this many nodes become fresh symbols, so
+// that expressions stay readable and inference stays linear.
+inline constexpr uint32_t kMaxDimExprSize = 256;
+
+class Context {
+ public:
+  explicit Context(std::map<std::string, int64_t> opset_imports, MergePolicy policy = MergePolicy::Refine)
+      : opsets_(std::move(opset_imports)), policy_(policy) {}
+
+  MergePolicy policy() const { return policy_; }
+  // Opset of a domain ("" and "ai.onnx" are the same); 0 when not imported.
+  int64_t opset(const std::string& domain) const {
+    auto it = opsets_.find(domain == "ai.onnx" ? std::string() : domain);
+    return it == opsets_.end() ? 0 : it->second;
+  }
+  const std::map<std::string, int64_t>& opsets() const { return opsets_; }
+  void set_opsets(std::map<std::string, int64_t> o) { opsets_ = std::move(o); }
+
+  Report& report() { return report_; }
+  const Report& report() const { return report_; }
+
+  // The node being inferred, for messages.
+  void set_current_node(const Node* n) { current_ = n; }
+  const Node* current_node() const { return current_; }
+
+  // ---- diagnostics ----
+  void usage_error(const Node& n, std::string message) {
+    add(Severity::Error, DiagnosticKind::Usage, &n, std::move(message));
+  }
+  // A semantic error: a warning under `skip`, an error otherwise.
+  void record_error(const Node& n, std::string message) {
+    add(policy_ == MergePolicy::Skip ? Severity::Warning : Severity::Error, DiagnosticKind::Semantic, &n,
+        std::move(message));
+  }
+  void warn(const Node* n, DiagnosticKind kind, std::string message) {
+    add(Severity::Warning, kind, n, std::move(message));
+  }
+  void error(const Node* n, DiagnosticKind kind, std::string message) {
+    add(Severity::Error, kind, n, std::move(message));
+  }
+
+  // ---- fresh dims ----
+  SymbolicDim new_symbolic_dim(const std::string& prefix = "_d") {
+    return SymbolicDim(Expr::symbol(prefix + std::to_string(next_dim_++)));
+  }
+  void reset_fresh_dims() { next_dim_ = 0; }
+  // Replaces unknown dims (and overlong expressions) by fresh symbols.
+  Shape name_unknown_dims(Shape s) {
+    if (!s.has_rank()) return s;
+    for (auto& d : s.dims())
+      if (d.is_unknown() || (d.is_symbolic() && d.expr().size() > kMaxDimExprSize)) d = new_symbolic_dim();
+    return s;
+  }
+
+  // ---- setting types under the merge policy; each returns whether the value changed ----
+  bool set_type(Value* v, Type inferred) {
+    if (!v) return false;
+    Type merged = merge_type(v, v->type, std::move(inferred));
+    if (merged == v->type) return false;
+    v->type = std::move(merged);
+    report_.modified = true;
+    return true;
+  }
+  bool set_shape_and_dtype(Value* v, Shape shape, DataType dtype) {
+    return set_type(v, Type::tensor(dtype, std::move(shape)));
+  }
+  bool set_shape(Value* v, Shape shape) {
+    if (!v) return false;
+    return set_type(v, Type::tensor(v->type.is_tensor() ? v->type.elem_type() : DataType::UNDEFINED, std::move(shape)));
+  }
+  bool set_dtype(Value* v, DataType dtype) {
+    if (!v) return false;
+    return set_type(v, Type::tensor(dtype, v->type.is_tensor() ? v->type.shape() : Shape()));
+  }
+
+  // ---- partial data propagation ----
+  // Known element values of a small integer tensor: the propagated symbolic
+  // value, else the data of a constant initializer.
+  std::optional<std::vector<SymbolicDim>> symbolic_value(const Value* v) const {
+    if (!v) return std::nullopt;
+    if (v->symbolic_value) return v->symbolic_value;
+    if (v->initializer && v->initializer->has_data && is_integer_type(v->initializer->dtype) &&
+        v->initializer->int_data.size() <= kMaxSymbolicValueSize) {
+      return std::vector<SymbolicDim>(v->initializer->int_data.begin(), v->initializer->int_data.end());
+    }
+    return std::nullopt;
+  }
+  // Only integer values, or nullopt.
+  std::optional<std::vector<int64_t>> int_values(const Value* v) const {
+    auto s = symbolic_value(v);
+    if (!s) return std::nullopt;
+    std::vector<int64_t> out;
+    for (const auto& d : *s) {
+      if (!d.is_int()) return std::nullopt;
+      out.push_back(d.value());
+    }
+    return out;
+  }
+  void set_symbolic_value(Value* v, std::vector<SymbolicDim> data) {
+    if (v && data_propagation_ && data.size() <= kMaxSymbolicValueSize) v->symbolic_value = std::move(data);
+  }
+  bool data_propagation() const { return data_propagation_; }
+  void set_data_propagation(bool on) { data_propagation_ = on; }
+  static constexpr std::size_t kMaxSymbolicValueSize = 64;
+
+  // ---- subgraphs (installed by the engine) ----
+  // Infers `g` with its inputs typed as given; returns the output types.
+  using SubgraphInferer = std::function<std::vector<Type>(Graph& g, const std::vector<Type>& input_types)>;
+  void set_subgraph_inferer(SubgraphInferer f) { subgraph_ = std::move(f); }
+  std::vector<Type> infer_subgraph(Graph& g, const std::vector<Type>& input_types) {
+    return subgraph_ ? subgraph_(g, input_types) : std::vector<Type>(g.outputs.size());
+  }
+
+ private:
+  void add(Severity s, DiagnosticKind k, const Node* n, std::string message) {
+    Diagnostic d;
+    d.severity = s;
+    d.kind = k;
+    if (n) {
+      d.node = n->name;
+      d.op_type = n->op_type;
+    }
+    d.message = std::move(message);
+    report_.diagnostics.push_back(std::move(d));
+  }
+
+  static int specificity(const SymbolicDim& d) { return d.is_int() ? 2 : d.is_known() ? 1 : 0; }
+
+  void conflict(const Value* v, const std::string& what) {
+    const Severity s = policy_ == MergePolicy::Strict ? Severity::Error : Severity::Warning;
+    add(s, DiagnosticKind::Conflict, current_, "value '" + (v ? v->name : std::string()) + "': " + what);
+  }
+
+  Shape merge_shape(const Value* v, const Shape& old, Shape inferred) {
+    inferred = name_overlong(std::move(inferred));
+    if (policy_ == MergePolicy::Override || !old.has_rank()) return inferred;
+    if (policy_ == MergePolicy::Skip) return old;
+    if (!inferred.has_rank()) return old;
+    if (old.rank() != inferred.rank()) {
+      conflict(v, "inferred rank " + std::to_string(inferred.rank()) + " " + inferred.to_string() +
+                      " conflicts with existing " + old.to_string());
+      return old;
+    }
+    Shape out = old;
+    for (std::size_t i = 0; i < old.size(); ++i) {
+      const SymbolicDim& a = old[i];
+      const SymbolicDim& b = inferred[i];
+      if (a == b || b.is_unknown()) continue;
+      if (a.is_known() && specificity(a) == specificity(b)) {
+        if (a.is_int() || policy_ == MergePolicy::Strict)
+          conflict(v, "inferred dim " + std::to_string(i) + " = " + b.to_string() + " conflicts with existing " +
+                          a.to_string());
+        continue;
+      }
+      if (specificity(b) > specificity(a)) out[i] = b;
+    }
+    return out;
+  }
+
+  Shape name_overlong(Shape s) {
+    if (!s.has_rank()) return s;
+    for (auto& d : s.dims())
+      if (d.is_symbolic() && d.expr().size() > kMaxDimExprSize) d = new_symbolic_dim();
+    return s;
+  }
+
+  Type merge_type(const Value* v, const Type& old, Type inferred) {
+    if (inferred.is_unknown()) return old;
+    if (old.is_unknown() || policy_ == MergePolicy::Override) {
+      if (inferred.is_tensor_like()) inferred.shape() = name_overlong(inferred.shape());
+      return inferred;
+    }
+    if (old.kind() != inferred.kind()) {
+      if (policy_ == MergePolicy::Skip) return old;
+      conflict(v, "inferred type " + inferred.to_string() + " conflicts with existing " + old.to_string());
+      return old;
+    }
+    if (!inferred.is_tensor_like()) return policy_ == MergePolicy::Skip ? old : (old == inferred ? old : inferred);
+    DataType dtype = old.elem_type();
+    if (dtype == DataType::UNDEFINED || (policy_ != MergePolicy::Skip && inferred.elem_type() != DataType::UNDEFINED &&
+                                         inferred.elem_type() != dtype)) {
+      if (dtype != DataType::UNDEFINED)
+        conflict(v, std::string("inferred element type ") + to_string(inferred.elem_type()) +
+                        " conflicts with existing " + to_string(dtype));
+      if (dtype == DataType::UNDEFINED || policy_ != MergePolicy::Strict) dtype = inferred.elem_type();
+    }
+    Shape shape = merge_shape(v, old.shape(), inferred.shape());
+    return old.kind() == Type::Kind::SparseTensor ? Type::sparse_tensor(dtype, std::move(shape))
+                                                   : Type::tensor(dtype, std::move(shape));
+  }
+
+  std::map<std::string, int64_t> opsets_;
+  MergePolicy policy_;
+  Report report_;
+  const Node* current_ = nullptr;
+  int64_t next_dim_ = 0;
+  bool data_propagation_ = true;
+  SubgraphInferer subgraph_;
+};
+
+}  // namespace symshape

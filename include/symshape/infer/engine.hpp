@@ -1,0 +1,246 @@
+// The engine: walks a model's graph in topological order, resolves each
+// node's rule once per (domain, op, opset), runs it, names unknown output
+// dims with fresh symbols, and recurses into subgraphs and model-local
+// functions.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <unordered_map>
+#include <unordered_set>
+#include <utility>
+#include <vector>
+
+#include "symshape/infer/context.hpp"
+#include "symshape/infer/registry.hpp"
+
+namespace symshape {
+
+struct InferenceOptions {
+  MergePolicy policy = MergePolicy::Refine;
+  bool data_propagation = true;
+  // Called with one line per inferred node: "Reshape  [b,s,768], [3] -> [b,s,12,64]".
+  std::function<void(const std::string&)> trace;
+};
+
+namespace detail {
+
+inline std::string type_brief(const Value* v) {
+  if (!v) return "-";
+  if (v->type.is_tensor()) return v->type.shape().to_string();
+  return v->type.to_string();
+}
+
+}  // namespace detail
+
+class Engine {
+ public:
+  Engine(RuleTable table, Model& model, const InferenceOptions& options)
+      : table_(table), model_(model), options_(options), ctx_(model.opset_imports, options.policy) {
+    ctx_.set_data_propagation(options.data_propagation);
+    ctx_.set_subgraph_inferer([this](Graph& g, const std::vector<Type>& in) { return infer_subgraph(g, in); });
+  }
+
+  Report run() {
+    name_anonymous_input_dims(*model_.graph);
+    infer_graph(*model_.graph);
+    return ctx_.report();
+  }
+
+  Context& context() { return ctx_; }
+
+  // Nodes of g in an order where producers come first; false on a cycle.
+  static bool topological_order(const Graph& g, std::vector<Node*>& order, const Node*& cycle_node) {
+    std::unordered_map<const Node*, std::size_t> index;
+    for (std::size_t i = 0; i < g.nodes.size(); ++i) index[g.nodes[i].get()] = i;
+    std::vector<std::vector<std::size_t>> users(g.nodes.size());
+    std::vector<std::size_t> pending(g.nodes.size(), 0);
+    for (std::size_t i = 0; i < g.nodes.size(); ++i) {
+      std::unordered_set<std::size_t> deps;
+      collect_dependencies(*g.nodes[i], index, deps);
+      deps.erase(i);
+      for (std::size_t d : deps) users[d].push_back(i);
+      pending[i] = deps.size();
+    }
+    order.clear();
+    std::vector<std::size_t> ready;
+    for (std::size_t i = g.nodes.size(); i-- > 0;)
+      if (pending[i] == 0) ready.push_back(i);
+    // Keep the file's order among ready nodes: pop the smallest index.
+    std::make_heap(ready.begin(), ready.end(), std::greater<>());
+    while (!ready.empty()) {
+      std::pop_heap(ready.begin(), ready.end(), std::greater<>());
+      std::size_t i = ready.back();
+      ready.pop_back();
+      order.push_back(g.nodes[i].get());
+      for (std::size_t u : users[i]) {
+        if (--pending[u] == 0) {
+          ready.push_back(u);
+          std::push_heap(ready.begin(), ready.end(), std::greater<>());
+        }
+      }
+    }
+    if (order.size() == g.nodes.size()) return true;
+    for (std::size_t i = 0; i < g.nodes.size(); ++i)
+      if (pending[i] != 0) {
+        cycle_node = g.nodes[i].get();
+        break;
+      }
+    return false;
+  }
+
+ private:
+  RuleTable table_;
+  Model& model_;
+  const InferenceOptions& options_;
+  Context ctx_;
+  std::unordered_map<std::string, ResolvedRule> resolved_;
+  int function_depth_ = 0;
+
+  // Producers (in this graph) of n's inputs, including values that its
+  // subgraphs read from the outer scope.
+  static void collect_dependencies(const Node& n, const std::unordered_map<const Node*, std::size_t>& index,
+                                   std::unordered_set<std::size_t>& deps) {
+    for (const Value* in : n.inputs) {
+      if (!in || !in->producer) continue;
+      auto it = index.find(in->producer);
+      if (it != index.end()) deps.insert(it->second);
+    }
+    for (const auto& a : n.attributes)
+      for (const auto& g : a.graphs)
+        if (g)
+          for (const auto& sub : g->nodes) collect_dependencies(*sub, index, deps);
+  }
+
+  void name_anonymous_input_dims(Graph& g) {
+    for (Value* v : g.inputs)
+      if (v && v->type.is_tensor_like()) v->type.shape() = ctx_.name_unknown_dims(v->type.shape());
+  }
+
+  ResolvedRule resolve(const Node& n) {
+    const std::string& domain = n.domain;
+    const int64_t opset = ctx_.opset(domain);
+    std::string key = domain;
+    key += '\x1f';
+    key += n.op_type;
+    key += '\x1f';
+    key += std::to_string(opset);
+    auto it = resolved_.find(key);
+    if (it != resolved_.end()) return it->second;
+    ResolvedRule r = resolve_rule(table_, domain, n.op_type, opset);
+    resolved_.emplace(std::move(key), r);
+    return r;
+  }
+
+  void infer_graph(Graph& g) {
+    std::vector<Node*> order;
+    const Node* cycle = nullptr;
+    if (!topological_order(g, order, cycle)) {
+      ctx_.error(cycle, DiagnosticKind::Graph,
+                 "graph '" + g.name + "' has a cycle through this node; nodes on the cycle are not inferred");
+    }
+    for (Node* n : order) infer_node(*n);
+  }
+
+  void infer_node(Node& n) {
+    ctx_.set_current_node(&n);
+    if (const Function* f = model_.function(n.domain, n.op_type)) {
+      infer_function_call(*f, n);
+    } else if (ResolvedRule rule = resolve(n)) {
+      rule.fn(ctx_, n);
+    } else {
+      ctx_.warn(&n, DiagnosticKind::MissingRule,
+                "no shape rule for " + (n.domain.empty() ? std::string("ai.onnx") : n.domain) + "::" + n.op_type +
+                    " at opset " + std::to_string(ctx_.opset(n.domain)) + "; outputs left unknown");
+    }
+    for (Value* out : n.outputs)
+      if (out && out->type.is_tensor_like()) out->type.shape() = ctx_.name_unknown_dims(out->type.shape());
+    ctx_.set_current_node(nullptr);
+    if (options_.trace) trace(n);
+  }
+
+  void trace(const Node& n) {
+    std::string line = n.op_type;
+    line.resize(std::max<std::size_t>(line.size() + 2, 18), ' ');
+    for (std::size_t i = 0; i < n.inputs.size(); ++i) line += (i ? ", " : "") + detail::type_brief(n.inputs[i]);
+    line += " -> ";
+    for (std::size_t i = 0; i < n.outputs.size(); ++i) line += (i ? ", " : "") + detail::type_brief(n.outputs[i]);
+    if (!n.name.empty()) line += "  (" + n.name + ")";
+    options_.trace(line);
+  }
+
+  // Types the subgraph's inputs, re-infers every node in it, and returns the
+  // output types. Previous results inside the subgraph are cleared first, so a
+  // body can be inferred again with more general input types.
+  std::vector<Type> infer_subgraph(Graph& g, const std::vector<Type>& input_types) {
+    for (std::size_t i = 0; i < g.inputs.size(); ++i)
+      if (g.inputs[i]) g.inputs[i]->type = i < input_types.size() ? input_types[i] : Type();
+    for (auto& n : g.nodes)
+      for (Value* out : n->outputs)
+        if (out) {
+          out->type = Type();
+          out->symbolic_value.reset();
+        }
+    const Node* outer = ctx_.current_node();
+    infer_graph(g);
+    ctx_.set_current_node(outer);
+    std::vector<Type> outs;
+    for (Value* v : g.outputs) outs.push_back(v ? v->type : Type());
+    return outs;
+  }
+
+  void infer_function_call(const Function& f, Node& call) {
+    if (function_depth_ >= 16) {
+      ctx_.error(&call, DiagnosticKind::Graph, "model-local functions nested deeper than 16 (recursion?)");
+      return;
+    }
+    Graph& body = *f.body;
+    // Bind attribute references to the caller's attributes (or defaults).
+    std::vector<std::pair<Attribute*, Attribute>> saved;
+    for (auto& bn : body.nodes) {
+      for (auto& a : bn->attributes) {
+        if (a.ref_attr_name.empty()) continue;
+        const Attribute* src = call.attr(a.ref_attr_name);
+        if (!src)
+          for (const auto& d : f.attribute_defaults)
+            if (d.name == a.ref_attr_name) src = &d;
+        saved.emplace_back(&a, a);
+        if (src) {
+          std::string name = a.name;
+          a = *src;
+          a.name = std::move(name);
+        }
+      }
+    }
+    std::vector<Type> in;
+    for (std::size_t i = 0; i < body.inputs.size(); ++i) in.push_back(i < call.inputs.size() && call.inputs[i] ? call.inputs[i]->type : Type());
+    for (std::size_t i = 0; i < body.inputs.size() && i < call.inputs.size(); ++i)
+      if (call.inputs[i] && body.inputs[i]) body.inputs[i]->symbolic_value = ctx_.symbolic_value(call.inputs[i]);
+    auto outer_opsets = ctx_.opsets();
+    auto merged = outer_opsets;
+    for (const auto& [d, v] : f.opset_imports) merged[d] = v;
+    ctx_.set_opsets(merged);
+    resolved_.clear();
+    ++function_depth_;
+    std::vector<Type> outs = infer_subgraph(body, in);
+    --function_depth_;
+    ctx_.set_opsets(outer_opsets);
+    resolved_.clear();
+    for (auto& [ptr, original] : saved) *ptr = original;
+    for (std::size_t i = 0; i < call.outputs.size() && i < outs.size(); ++i) {
+      ctx_.set_type(call.outputs[i], outs[i]);
+      if (call.outputs[i] && body.outputs[i] && body.outputs[i]->symbolic_value)
+        ctx_.set_symbolic_value(call.outputs[i], *body.outputs[i]->symbolic_value);
+    }
+  }
+};
+
+// The one-call API over a given rule table (symshape.hpp passes the built-ins).
+inline Report infer_shapes_with(RuleTable table, Model& model, const InferenceOptions& options = {}) {
+  Engine engine(table, model, options);
+  return engine.run();
+}
+
+}  // namespace symshape

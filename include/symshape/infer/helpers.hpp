@@ -1,0 +1,134 @@
+// Helpers every rule uses: input checks, attributes, axes, broadcasting and
+// reading integer lists from attributes, constants or propagated values.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "symshape/infer/context.hpp"
+
+namespace symshape {
+
+// The node has at least `min_count` inputs present (and at most max_count,
+// when given); otherwise a usage error naming the missing input.
+inline bool check_inputs(Context& ctx, const Node& n, std::size_t min_count, std::size_t max_count = SIZE_MAX) {
+  if (n.inputs.size() > max_count) {
+    ctx.usage_error(n, "expected at most " + std::to_string(max_count) + " inputs, got " +
+                           std::to_string(n.inputs.size()));
+    return false;
+  }
+  for (std::size_t i = 0; i < min_count; ++i) {
+    if (i >= n.inputs.size() || n.inputs[i] == nullptr) {
+      ctx.usage_error(n, "missing required input " + std::to_string(i) + " (expected at least " +
+                             std::to_string(min_count) + ")");
+      return false;
+    }
+  }
+  return true;
+}
+
+inline const Attribute* require_attr(Context& ctx, const Node& n, const char* name) {
+  const Attribute* a = n.attr(name);
+  if (!a) ctx.usage_error(n, std::string("missing required attribute '") + name + "'");
+  return a;
+}
+
+// Tensor type helpers: nullptr-safe.
+inline const Type& type_of(const Value* v) {
+  static const Type unknown;
+  return v ? v->type : unknown;
+}
+inline DataType dtype_of(const Value* v) {
+  return v && v->type.is_tensor_like() ? v->type.elem_type() : DataType::UNDEFINED;
+}
+// The shape, when the input is a tensor of known rank.
+inline const Shape* shape_of(const Value* v) {
+  return v && v->type.is_tensor_like() && v->type.shape().has_rank() ? &v->type.shape() : nullptr;
+}
+
+// Normalises a possibly negative axis into [0, rank); records an error when out of range.
+inline std::optional<int64_t> normalize_axis(Context& ctx, const Node& n, int64_t axis, int64_t rank,
+                                             const char* what = "axis") {
+  if (axis < -rank || axis >= rank) {
+    ctx.record_error(n, std::string(what) + " " + std::to_string(axis) + " is out of range for rank " +
+                            std::to_string(rank));
+    return std::nullopt;
+  }
+  return axis < 0 ? axis + rank : axis;
+}
+
+inline std::optional<std::vector<int64_t>> normalize_axes(Context& ctx, const Node& n, std::vector<int64_t> axes,
+                                                          int64_t rank) {
+  for (auto& a : axes) {
+    auto x = normalize_axis(ctx, n, a, rank);
+    if (!x) return std::nullopt;
+    a = *x;
+  }
+  return axes;
+}
+
+// Multidirectional (numpy) broadcasting of two shapes. Equal dims stay; a 1
+// yields the other; an integer > 1 wins over a symbol (which must be 1 or
+// equal); two different symbols give a fresh dim, never a silent merge.
+inline std::optional<Shape> broadcast_shapes(Context& ctx, const Node& n, const Shape& a, const Shape& b) {
+  if (!a.has_rank() || !b.has_rank()) return Shape();
+  const std::size_t rank = std::max(a.size(), b.size());
+  std::vector<SymbolicDim> out(rank);
+  for (std::size_t i = 0; i < rank; ++i) {
+    const std::size_t ia = i + a.size() - rank, ib = i + b.size() - rank;
+    const bool has_a = i + a.size() >= rank, has_b = i + b.size() >= rank;
+    if (!has_a) {
+      out[i] = b[ib];
+      continue;
+    }
+    if (!has_b) {
+      out[i] = a[ia];
+      continue;
+    }
+    const SymbolicDim& x = a[ia];
+    const SymbolicDim& y = b[ib];
+    if (x == y && x.is_known()) {
+      out[i] = x;
+    } else if (x.is_int(1)) {
+      out[i] = y;
+    } else if (y.is_int(1)) {
+      out[i] = x;
+    } else if (x.is_int() && y.is_int()) {
+      ctx.record_error(n, "cannot broadcast " + a.to_string() + " with " + b.to_string() + ": dim " +
+                              std::to_string(x.value()) + " vs " + std::to_string(y.value()));
+      return std::nullopt;
+    } else if (x.is_int()) {
+      out[i] = x;
+    } else if (y.is_int()) {
+      out[i] = y;
+    } else {
+      out[i] = ctx.new_symbolic_dim();
+    }
+  }
+  return Shape(std::move(out));
+}
+
+// An integer list from an input: constant initializer or propagated value.
+inline std::optional<std::vector<int64_t>> input_ints(const Context& ctx, const Node& n, std::size_t i) {
+  return ctx.int_values(n.input(i));
+}
+inline std::optional<std::vector<SymbolicDim>> input_dims(const Context& ctx, const Node& n, std::size_t i) {
+  return ctx.symbolic_value(n.input(i));
+}
+
+// Product of dims (1 for none); unknown if any is unknown.
+inline SymbolicDim product(const std::vector<SymbolicDim>& dims, std::size_t begin = 0,
+                           std::size_t end = SIZE_MAX) {
+  SymbolicDim p = 1;
+  for (std::size_t i = begin; i < dims.size() && i < end; ++i) p = p * dims[i];
+  return p;
+}
+
+// Output i gets the type of input j (shape and dtype passthrough).
+inline void propagate_type(Context& ctx, Node& n, std::size_t out = 0, std::size_t in = 0) {
+  if (n.output(out) && n.input(in)) ctx.set_type(n.output(out), n.input(in)->type);
+}
+
+}  // namespace symshape

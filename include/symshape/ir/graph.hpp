@@ -1,0 +1,222 @@
+// The light IR: Model, Graph, Node, Value, Attribute and model-local
+// Functions, independent of protobuf. Graphs own their values and nodes;
+// nodes refer to values by pointer. A subgraph (If/Loop/Scan body) has a
+// parent graph whose values it may use (outer scope).
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "symshape/ir/tensor.hpp"
+#include "symshape/types.hpp"
+
+namespace symshape {
+
+struct Graph;
+struct Node;
+
+struct Attribute {
+  enum class Kind : uint8_t {
+    Undefined, Float, Int, String, Tensor, Graph, SparseTensor, TypeProto,
+    Floats, Ints, Strings, Tensors, Graphs, SparseTensors, TypeProtos
+  };
+  std::string name;
+  Kind kind = Kind::Undefined;
+  double f = 0;
+  int64_t i = 0;
+  std::string s;
+  std::vector<double> floats;
+  std::vector<int64_t> ints;
+  std::vector<std::string> strings;
+  std::vector<symshape::Tensor> tensors;  // one for Tensor/SparseTensor, many for Tensors
+  std::vector<std::shared_ptr<symshape::Graph>> graphs;  // one for Graph, many for Graphs
+  std::vector<Type> types;                // one for TypeProto, many for TypeProtos
+  std::string ref_attr_name;              // inside a function body: refers to the caller's attribute
+
+  static Attribute make_int(std::string n, int64_t v) {
+    Attribute a;
+    a.name = std::move(n);
+    a.kind = Kind::Int;
+    a.i = v;
+    return a;
+  }
+  static Attribute make_float(std::string n, double v) {
+    Attribute a;
+    a.name = std::move(n);
+    a.kind = Kind::Float;
+    a.f = v;
+    return a;
+  }
+  static Attribute make_string(std::string n, std::string v) {
+    Attribute a;
+    a.name = std::move(n);
+    a.kind = Kind::String;
+    a.s = std::move(v);
+    return a;
+  }
+  static Attribute make_ints(std::string n, std::vector<int64_t> v) {
+    Attribute a;
+    a.name = std::move(n);
+    a.kind = Kind::Ints;
+    a.ints = std::move(v);
+    return a;
+  }
+  static Attribute make_floats(std::string n, std::vector<double> v) {
+    Attribute a;
+    a.name = std::move(n);
+    a.kind = Kind::Floats;
+    a.floats = std::move(v);
+    return a;
+  }
+  static Attribute make_strings(std::string n, std::vector<std::string> v) {
+    Attribute a;
+    a.name = std::move(n);
+    a.kind = Kind::Strings;
+    a.strings = std::move(v);
+    return a;
+  }
+  static Attribute make_tensor(std::string n, symshape::Tensor t) {
+    Attribute a;
+    a.name = std::move(n);
+    a.kind = Kind::Tensor;
+    a.tensors.push_back(std::move(t));
+    return a;
+  }
+  static Attribute make_graph(std::string n, std::shared_ptr<symshape::Graph> g) {
+    Attribute a;
+    a.name = std::move(n);
+    a.kind = Kind::Graph;
+    a.graphs.push_back(std::move(g));
+    return a;
+  }
+  static Attribute make_type(std::string n, Type t) {
+    Attribute a;
+    a.name = std::move(n);
+    a.kind = Kind::TypeProto;
+    a.types.push_back(std::move(t));
+    return a;
+  }
+};
+
+struct Value {
+  std::string name;
+  Type type;
+  Node* producer = nullptr;
+  const Tensor* initializer = nullptr;  // constant data, when the value is an initializer
+  // Partial data propagation: the known element values of a small integer
+  // tensor (a shape, a size, indices), symbolic where they come from dims.
+  std::optional<std::vector<SymbolicDim>> symbolic_value;
+  bool is_graph_input = false;
+  bool is_graph_output = false;
+};
+
+struct Node {
+  std::string name;
+  std::string op_type;
+  std::string domain;  // "" is ai.onnx
+  std::vector<Value*> inputs;   // nullptr for an omitted optional input
+  std::vector<Value*> outputs;  // nullptr for an omitted optional output
+  std::vector<Attribute> attributes;
+
+  const Attribute* attr(std::string_view n) const {
+    for (const auto& a : attributes)
+      if (a.name == n) return &a;
+    return nullptr;
+  }
+  int64_t attr_int(std::string_view n, int64_t fallback) const {
+    const Attribute* a = attr(n);
+    return a && a->kind == Attribute::Kind::Int ? a->i : fallback;
+  }
+  double attr_float(std::string_view n, double fallback) const {
+    const Attribute* a = attr(n);
+    return a && a->kind == Attribute::Kind::Float ? a->f : fallback;
+  }
+  std::string attr_string(std::string_view n, std::string fallback = {}) const {
+    const Attribute* a = attr(n);
+    return a && a->kind == Attribute::Kind::String ? a->s : fallback;
+  }
+  std::optional<std::vector<int64_t>> attr_ints(std::string_view n) const {
+    const Attribute* a = attr(n);
+    if (!a) return std::nullopt;
+    if (a->kind == Attribute::Kind::Ints) return a->ints;
+    return std::nullopt;
+  }
+  // The i-th input, or nullptr when absent or omitted.
+  Value* input(std::size_t i) const { return i < inputs.size() ? inputs[i] : nullptr; }
+  Value* output(std::size_t i) const { return i < outputs.size() ? outputs[i] : nullptr; }
+  // Name for messages: the node name, else "<op_type> #index".
+  std::string display_name() const { return name.empty() ? op_type : name; }
+};
+
+struct Graph {
+  std::string name;
+  Graph* parent = nullptr;  // outer scope of a subgraph
+  std::vector<std::unique_ptr<Value>> values;
+  std::vector<std::unique_ptr<Node>> nodes;
+  std::vector<std::unique_ptr<Tensor>> initializers;
+  std::vector<Value*> inputs;
+  std::vector<Value*> outputs;
+  std::unordered_map<std::string, Value*> by_name;
+
+  Graph() = default;
+  Graph(const Graph&) = delete;
+  Graph& operator=(const Graph&) = delete;
+
+  // The value of that name in this graph or an enclosing one, or nullptr.
+  Value* find(std::string_view n) const {
+    for (const Graph* g = this; g; g = g->parent) {
+      auto it = g->by_name.find(std::string(n));
+      if (it != g->by_name.end()) return it->second;
+    }
+    return nullptr;
+  }
+  // The value of that name in this graph's scope, created here if new.
+  Value* value(const std::string& n) {
+    if (Value* v = find(n)) return v;
+    return create_value(n);
+  }
+  Value* create_value(const std::string& n) {
+    values.push_back(std::make_unique<Value>());
+    Value* v = values.back().get();
+    v->name = n;
+    if (!n.empty()) by_name[n] = v;
+    return v;
+  }
+};
+
+// A model-local function: a body graph whose inputs and outputs are the
+// function's formal parameters, in order.
+struct Function {
+  std::string domain;
+  std::string name;
+  std::vector<std::string> attribute_names;
+  std::vector<Attribute> attribute_defaults;
+  std::map<std::string, int64_t> opset_imports;
+  std::shared_ptr<Graph> body = std::make_shared<Graph>();
+};
+
+struct Model {
+  int64_t ir_version = 8;
+  std::map<std::string, int64_t> opset_imports;  // domain ("" for ai.onnx) -> version
+  std::unique_ptr<Graph> graph = std::make_unique<Graph>();
+  std::vector<Function> functions;
+
+  const Function* function(std::string_view domain, std::string_view name) const {
+    for (const auto& f : functions)
+      if (f.domain == domain && f.name == name) return &f;
+    return nullptr;
+  }
+
+  int64_t opset(const std::string& domain) const {
+    auto it = opset_imports.find(domain == "ai.onnx" ? std::string() : domain);
+    return it == opset_imports.end() ? 0 : it->second;
+  }
+};
+
+}  // namespace symshape

@@ -1,0 +1,18 @@
+// The built-in rule table: every op family's sorted rule list, merged at
+// compile time. Adding a family: write ops/<family>.hpp with a
+// `kFamilyRules = make_rules({...})` list, include it here and add it to
+// merge_all below.
+#pragma once
+
+#include "symshape/infer/registry.hpp"
+#include "symshape/ops/elementwise.hpp"
+
+namespace symshape::ops {
+
+inline constexpr auto kBuiltinRules = symshape::detail::merge_all(kElementwiseRules);
+
+static_assert(symshape::detail::strictly_sorted(kBuiltinRules),
+              "two built-in rules share a (domain, op_type, since_version)");
+static_assert(symshape::detail::all_have_functions(kBuiltinRules), "a built-in rule has no function");
+
+}  // namespace symshape::ops

@@ -1,0 +1,113 @@
+// Binary and variadic elementwise ops with numpy broadcasting: arithmetic,
+// comparison (bool output), logic, and the variadic Max/Min/Sum/Mean.
+#pragma once
+
+#include "symshape/infer/helpers.hpp"
+#include "symshape/infer/registry.hpp"
+
+namespace symshape::ops {
+
+namespace detail {
+
+// Broadcasts all present inputs; the output dtype is `out_type`, or the
+// first input's when UNDEFINED.
+inline void infer_broadcast(Context& ctx, Node& n, DataType out_type) {
+  if (!check_inputs(ctx, n, n.op_type == "Max" || n.op_type == "Min" || n.op_type == "Sum" || n.op_type == "Mean" ? 1 : 2))
+    return;
+  DataType dtype = out_type != DataType::UNDEFINED ? out_type : dtype_of(n.input(0));
+  Shape shape;
+  bool first = true;
+  for (const Value* in : n.inputs) {
+    if (!in) continue;
+    const Shape& s = in->type.is_tensor() ? in->type.shape() : Shape();
+    if (first) {
+      shape = s;
+      first = false;
+      continue;
+    }
+    auto b = broadcast_shapes(ctx, n, shape, s);
+    if (!b) return;
+    shape = *b;
+  }
+  ctx.set_shape_and_dtype(n.output(0), shape, dtype);
+}
+
+// Partial data propagation of integer arithmetic on small 1-D tensors.
+inline void propagate_arithmetic(Context& ctx, Node& n) {
+  if (n.inputs.size() < 2) return;
+  auto a = ctx.symbolic_value(n.input(0));
+  auto b = ctx.symbolic_value(n.input(1));
+  if (!a || !b || !is_integer_type(dtype_of(n.input(0)))) return;
+  if (a->size() != b->size() && a->size() != 1 && b->size() != 1) return;
+  const std::size_t len = std::max(a->size(), b->size());
+  std::vector<SymbolicDim> out(len);
+  for (std::size_t i = 0; i < len; ++i) {
+    const SymbolicDim& x = (*a)[a->size() == 1 ? 0 : i];
+    const SymbolicDim& y = (*b)[b->size() == 1 ? 0 : i];
+    const std::string& op = n.op_type;
+    if (op == "Add") out[i] = x + y;
+    else if (op == "Sub") out[i] = x - y;
+    else if (op == "Mul") out[i] = x * y;
+    else if (op == "Div") {
+      // ONNX integer Div truncates; it equals floor division when both are >= 0.
+      if (x.is_known() && y.is_known() && prove_ge(x.expr(), 0) && prove_ge(y.expr(), 1)) out[i] = x / y;
+    } else if (op == "Mod") {
+      if (n.attr_int("fmod", 0) == 0) out[i] = x % y;  // Python-style sign of the divisor
+    } else if (op == "Max") out[i] = dim_max(x, y);
+    else if (op == "Min") out[i] = dim_min(x, y);
+    else if (op == "Equal") {
+      if (x.is_known() && y.is_known() && x == y) out[i] = 1;
+      else if (x.is_int() && y.is_int()) out[i] = 0;
+    }
+  }
+  ctx.set_symbolic_value(n.output(0), std::move(out));
+}
+
+}  // namespace detail
+
+inline void infer_arithmetic(Context& ctx, Node& n) {
+  detail::infer_broadcast(ctx, n, DataType::UNDEFINED);
+  detail::propagate_arithmetic(ctx, n);
+}
+
+inline void infer_comparison(Context& ctx, Node& n) {
+  detail::infer_broadcast(ctx, n, DataType::BOOL);
+  if (n.op_type == "Equal") detail::propagate_arithmetic(ctx, n);
+}
+
+inline void infer_logical(Context& ctx, Node& n) { detail::infer_broadcast(ctx, n, DataType::BOOL); }
+
+inline void infer_variadic(Context& ctx, Node& n) {
+  detail::infer_broadcast(ctx, n, DataType::UNDEFINED);
+  if (n.inputs.size() == 2) detail::propagate_arithmetic(ctx, n);
+}
+
+// Since-versions: the opsets where broadcasting became multidirectional (7)
+// and later type extensions, which do not change shapes, share one rule.
+inline constexpr auto kElementwiseRules = make_rules({
+    RuleEntry{"", "Add", 7, &infer_arithmetic},
+    RuleEntry{"", "Sub", 7, &infer_arithmetic},
+    RuleEntry{"", "Mul", 7, &infer_arithmetic},
+    RuleEntry{"", "Div", 7, &infer_arithmetic},
+    RuleEntry{"", "Mod", 10, &infer_arithmetic},
+    RuleEntry{"", "Pow", 7, &infer_arithmetic},
+    RuleEntry{"", "BitShift", 11, &infer_arithmetic},
+    RuleEntry{"", "BitwiseAnd", 18, &infer_arithmetic},
+    RuleEntry{"", "BitwiseOr", 18, &infer_arithmetic},
+    RuleEntry{"", "BitwiseXor", 18, &infer_arithmetic},
+    RuleEntry{"", "PRelu", 7, &infer_arithmetic},
+    RuleEntry{"", "Equal", 7, &infer_comparison},
+    RuleEntry{"", "Less", 7, &infer_comparison},
+    RuleEntry{"", "Greater", 7, &infer_comparison},
+    RuleEntry{"", "LessOrEqual", 12, &infer_comparison},
+    RuleEntry{"", "GreaterOrEqual", 12, &infer_comparison},
+    RuleEntry{"", "And", 7, &infer_logical},
+    RuleEntry{"", "Or", 7, &infer_logical},
+    RuleEntry{"", "Xor", 7, &infer_logical},
+    RuleEntry{"", "Max", 8, &infer_variadic},
+    RuleEntry{"", "Min", 8, &infer_variadic},
+    RuleEntry{"", "Sum", 8, &infer_variadic},
+    RuleEntry{"", "Mean", 8, &infer_variadic},
+});
+
+}  // namespace symshape::ops

@@ -5,11 +5,14 @@
 #pragma once
 
 #include "symshape/infer/registry.hpp"
+#include "symshape/ops/control_flow.hpp"
 #include "symshape/ops/elementwise.hpp"
+#include "symshape/ops/optional.hpp"
+#include "symshape/ops/sequence.hpp"
 
 namespace symshape::ops {
 
-inline constexpr auto kBuiltinRules = symshape::detail::merge_all(kElementwiseRules);
+inline constexpr auto kBuiltinRules = symshape::detail::merge_all(kElementwiseRules, kControlFlowRules, kSequenceRules, kOptionalRules);
 
 static_assert(symshape::detail::strictly_sorted(kBuiltinRules),
               "two built-in rules share a (domain, op_type, since_version)");

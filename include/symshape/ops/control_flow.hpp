@@ -1,0 +1,510 @@
+// Control flow: If, Loop and Scan. Their bodies are subgraphs inferred through
+// ctx.infer_subgraph (the engine), with outer-scope values visible.
+//  - If merges both branches: equal dims stay, different dims become unknown
+//    (the engine names them fresh), different ranks give an unknown rank. A
+//    condition with a known value selects its branch.
+//  - Loop generalises loop-carried values whose dims change in the body: the
+//    body is inferred with the initial types, every carried dim that the body
+//    changes becomes a fresh symbol, and the body is inferred once more.
+//  - Scan slices its scan inputs along the scan axes and stacks the scan
+//    outputs along the scan output axes.
+#pragma once
+
+#include <cstdint>
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "symshape/infer/helpers.hpp"
+#include "symshape/infer/registry.hpp"
+
+namespace symshape::ops {
+
+namespace detail {
+
+// The most specific shape that covers both: equal dims stay, others unknown.
+inline Shape union_shape(const Shape& a, const Shape& b) {
+  if (!a.has_rank() || !b.has_rank() || a.size() != b.size()) return Shape();
+  std::vector<SymbolicDim> dims(a.size());
+  for (std::size_t i = 0; i < a.size(); ++i)
+    if (a[i] == b[i]) dims[i] = a[i];
+  return Shape(std::move(dims));
+}
+
+// The most specific type that covers both a value of type a and one of type b.
+inline Type union_type(const Type& a, const Type& b) {
+  if (a.is_unknown() || b.is_unknown() || a.kind() != b.kind()) return Type();
+  switch (a.kind()) {
+    case Type::Kind::Tensor:
+    case Type::Kind::SparseTensor: {
+      DataType dt = a.elem_type() == b.elem_type()           ? a.elem_type()
+                    : a.elem_type() == DataType::UNDEFINED ? b.elem_type()
+                    : b.elem_type() == DataType::UNDEFINED ? a.elem_type()
+                                                           : DataType::UNDEFINED;
+      Shape s = union_shape(a.shape(), b.shape());
+      return a.kind() == Type::Kind::Tensor ? Type::tensor(dt, std::move(s)) : Type::sparse_tensor(dt, std::move(s));
+    }
+    case Type::Kind::Sequence:
+      return Type::sequence(a.inner() && b.inner() ? union_type(*a.inner(), *b.inner()) : Type());
+    case Type::Kind::Optional:
+      return Type::optional(a.inner() && b.inner() ? union_type(*a.inner(), *b.inner()) : Type());
+    case Type::Kind::Map:
+      if (a.elem_type() != b.elem_type()) return Type();
+      return Type::map(a.elem_type(), a.inner() && b.inner() ? union_type(*a.inner(), *b.inner()) : Type());
+    case Type::Kind::Unknown:
+      break;
+  }
+  return Type();
+}
+
+// Two defined element types that differ (tensor types only).
+inline bool dtypes_conflict(const Type& a, const Type& b) {
+  return a.is_tensor_like() && b.is_tensor_like() && a.elem_type() != DataType::UNDEFINED &&
+         b.elem_type() != DataType::UNDEFINED && a.elem_type() != b.elem_type();
+}
+
+// The graph of a required graph attribute, or nullptr after a usage error.
+inline Graph* graph_attribute(Context& ctx, const Node& n, const char* name) {
+  const Attribute* a = require_attr(ctx, n, name);
+  if (!a) return nullptr;
+  if (a->kind != Attribute::Kind::Graph || a->graphs.empty() || !a->graphs[0]) {
+    ctx.usage_error(n, std::string("attribute '") + name + "' must be a graph");
+    return nullptr;
+  }
+  return a->graphs[0].get();
+}
+
+// A tensor type with the dim at `axis` removed (the type unchanged when the
+// rank is unknown).
+inline Type remove_dim(const Type& t, std::size_t axis) {
+  if (!t.is_tensor_like() || !t.shape().has_rank() || axis >= t.shape().size()) return t;
+  std::vector<SymbolicDim> d = t.shape().dims();
+  d.erase(d.begin() + static_cast<std::ptrdiff_t>(axis));
+  return Type::tensor(t.elem_type(), Shape(std::move(d)));
+}
+
+// int > expression > unknown.
+inline int specificity_rank(const SymbolicDim& d) { return d.is_int() ? 2 : d.is_known() ? 1 : 0; }
+
+// Whether `d` mentions one of `symbols`.
+inline bool mentions(const SymbolicDim& d, const std::set<std::string>& symbols) {
+  if (!d.is_symbolic() || symbols.empty()) return false;
+  for (const auto& s : free_symbols(d.expr()))
+    if (symbols.count(s)) return true;
+  return false;
+}
+
+// A scan output: the body's per-iteration type with `len` inserted at `axis`.
+// Dims that mention body-local symbols become unknown. `axis` is already
+// normalised into [0, rank].
+inline Type stack_type(const Type& elem, const SymbolicDim& len, std::size_t axis,
+                       const std::set<std::string>& local = {}) {
+  if (!elem.is_tensor_like()) return Type::tensor(DataType::UNDEFINED, Shape());
+  if (!elem.shape().has_rank()) return Type::tensor(elem.elem_type(), Shape());
+  std::vector<SymbolicDim> d = elem.shape().dims();
+  for (auto& x : d)
+    if (mentions(x, local)) x = SymbolicDim();
+  if (axis > d.size()) axis = d.size();
+  d.insert(d.begin() + static_cast<std::ptrdiff_t>(axis), mentions(len, local) ? SymbolicDim() : len);
+  return Type::tensor(elem.elem_type(), Shape(std::move(d)));
+}
+
+inline void infer_if_impl(Context& ctx, Node& n, bool same_shapes) {
+  if (!check_inputs(ctx, n, 1, 1)) return;
+  Graph* then_g = graph_attribute(ctx, n, "then_branch");
+  if (!then_g) return;
+  Graph* else_g = graph_attribute(ctx, n, "else_branch");
+  if (!else_g) return;
+  const std::vector<Type> t = ctx.infer_subgraph(*then_g, {});
+  const std::vector<Type> e = ctx.infer_subgraph(*else_g, {});
+  if (t.size() != e.size()) {
+    ctx.usage_error(n, "then_branch has " + std::to_string(t.size()) + " outputs but else_branch has " +
+                           std::to_string(e.size()));
+    return;
+  }
+  if (n.outputs.size() != t.size()) {
+    ctx.usage_error(n, "the node has " + std::to_string(n.outputs.size()) + " outputs but its branches have " +
+                           std::to_string(t.size()));
+    return;
+  }
+  const DataType cond_type = dtype_of(n.input(0));
+  if (cond_type != DataType::UNDEFINED && cond_type != DataType::BOOL) {
+    ctx.record_error(n, std::string("condition must be bool, got ") + to_string(cond_type));
+    return;
+  }
+  // A condition with a known value selects its branch.
+  const std::vector<Type>* chosen = nullptr;
+  if (auto c = ctx.int_values(n.input(0)); c && c->size() == 1) chosen = (*c)[0] != 0 ? &t : &e;
+  for (std::size_t i = 0; i < t.size(); ++i) {
+    if (dtypes_conflict(t[i], e[i])) {
+      ctx.record_error(n, "output " + std::to_string(i) + ": then_branch gives " + t[i].to_string() +
+                              " but else_branch gives " + e[i].to_string() + " (element types must match)");
+      continue;
+    }
+    if (same_shapes && t[i].is_tensor_like() && e[i].is_tensor_like()) {
+      const Shape& a = t[i].shape();
+      const Shape& b = e[i].shape();
+      bool differ = a.has_rank() && b.has_rank() && a.size() != b.size();
+      for (std::size_t k = 0; !differ && a.has_rank() && b.has_rank() && k < a.size(); ++k)
+        differ = a[k].is_int() && b[k].is_int() && a[k] != b[k];
+      if (differ) {
+        ctx.record_error(n, "output " + std::to_string(i) + ": then_branch gives " + t[i].to_string() +
+                                " but else_branch gives " + e[i].to_string() +
+                                " (If before opset 11 requires equal shapes)");
+        continue;
+      }
+    }
+    ctx.set_type(n.output(i), chosen ? (*chosen)[i] : union_type(t[i], e[i]));
+  }
+}
+
+// Carried type after the body ran once: dims the body changed become fresh
+// symbols (recorded in `fresh`), a changed rank becomes unknown.
+inline Type generalize(Context& ctx, const Type& init, const Type& out, bool& changed, std::set<std::string>& fresh) {
+  if (init.is_unknown()) return init;
+  if (out.is_unknown()) {
+    // The body's result is unknown: keep only what cannot change per the spec.
+    if (init.is_tensor_like() && init.shape().has_rank()) {
+      changed = true;
+      return Type::tensor(init.elem_type(), Shape());
+    }
+    return init;
+  }
+  if (!init.is_tensor_like() || !out.is_tensor_like()) {
+    Type u = union_type(init, out);
+    if (u != init) changed = true;
+    return u;
+  }
+  const Shape& a = init.shape();
+  const Shape& b = out.shape();
+  if (!a.has_rank()) return init;
+  if (!b.has_rank() || a.size() != b.size()) {
+    changed = true;
+    return Type::tensor(init.elem_type(), Shape());
+  }
+  std::vector<SymbolicDim> dims = a.dims();
+  for (std::size_t i = 0; i < dims.size(); ++i) {
+    if (a[i] == b[i]) continue;
+    changed = true;
+    dims[i] = ctx.new_symbolic_dim();
+    fresh.insert(dims[i].to_string());
+  }
+  return Type::tensor(init.elem_type() != DataType::UNDEFINED ? init.elem_type() : out.elem_type(),
+                      Shape(std::move(dims)));
+}
+
+}  // namespace detail
+
+// If-1: both branches must give the same shapes.
+inline void infer_if_1(Context& ctx, Node& n) { detail::infer_if_impl(ctx, n, true); }
+// If-11 and later: branches may differ in shape; the output covers both.
+inline void infer_if(Context& ctx, Node& n) { detail::infer_if_impl(ctx, n, false); }
+
+// Loop(M?, cond?, v_initial...) with body(iter_num, cond, carried...) ->
+// (cond, carried..., scan_outputs...); outputs: final carried values, then
+// scan outputs with a leading iteration dim.
+inline void infer_loop(Context& ctx, Node& n) {
+  Graph* body = detail::graph_attribute(ctx, n, "body");
+  if (!body) return;
+  const std::size_t num_carried = n.inputs.size() > 2 ? n.inputs.size() - 2 : 0;
+  if (body->inputs.size() != 2 + num_carried) {
+    ctx.usage_error(n, "body has " + std::to_string(body->inputs.size()) + " inputs, expected 2 + " +
+                           std::to_string(num_carried) + " loop-carried");
+    return;
+  }
+  if (body->outputs.size() < 1 + num_carried) {
+    ctx.usage_error(n, "body has " + std::to_string(body->outputs.size()) + " outputs, expected at least 1 + " +
+                           std::to_string(num_carried) + " loop-carried");
+    return;
+  }
+  const std::size_t num_scan = body->outputs.size() - 1 - num_carried;
+  if (n.outputs.size() != num_carried + num_scan) {
+    ctx.usage_error(n, "the node has " + std::to_string(n.outputs.size()) + " outputs, expected " +
+                           std::to_string(num_carried) + " loop-carried + " + std::to_string(num_scan) +
+                           " scan outputs");
+    return;
+  }
+  for (std::size_t i = 2; i < n.inputs.size(); ++i)
+    if (!n.inputs[i]) {
+      ctx.usage_error(n, "loop-carried input " + std::to_string(i) + " is missing");
+      return;
+    }
+  std::vector<Type> in{Type::tensor(DataType::INT64, Shape::scalar()), Type::tensor(DataType::BOOL, Shape::scalar())};
+  for (std::size_t i = 0; i < num_carried; ++i) in.push_back(n.inputs[2 + i]->type);
+  std::vector<Type> out = ctx.infer_subgraph(*body, in);
+  if (out.size() != body->outputs.size()) return;
+
+  // Generalise carried values whose type the body changes, and infer again.
+  std::set<std::string> fresh;
+  bool changed = false;
+  std::vector<Type> general = in;
+  for (std::size_t i = 0; i < num_carried; ++i)
+    general[2 + i] = detail::generalize(ctx, in[2 + i], out[1 + i], changed, fresh);
+  if (changed) {
+    out = ctx.infer_subgraph(*body, general);
+    if (out.size() != body->outputs.size()) return;
+  }
+
+  // The trip count, when M is known and no condition can stop the loop early.
+  SymbolicDim trip;
+  if (n.input(0) && !n.input(1)) {
+    auto m = ctx.symbolic_value(n.input(0));
+    if (m && m->size() == 1 && (*m)[0].is_known()) {
+      const SymbolicDim& v = (*m)[0];
+      trip = v.is_int() ? SymbolicDim(v.value() < 0 ? 0 : v.value())
+                        : (prove_ge(v.expr(), Expr(int64_t{0})) ? v : dim_max(v, 0));
+    }
+  }
+  for (std::size_t i = 0; i < num_carried; ++i) {
+    // Zero iterations give the initial value, otherwise the body's last one.
+    Type t = detail::union_type(in[2 + i], out[1 + i]);
+    if (t.is_tensor_like() && t.shape().has_rank())
+      for (auto& d : t.shape().dims())
+        if (detail::mentions(d, fresh)) d = SymbolicDim();
+    ctx.set_type(n.output(i), t);
+  }
+  for (std::size_t j = 0; j < num_scan; ++j) {
+    const Type& elem = out[1 + num_carried + j];
+    if (elem.is_unknown()) continue;
+    if (!elem.is_tensor_like()) {
+      ctx.record_error(n, "scan output " + std::to_string(j) + " must be a tensor, got " + elem.to_string());
+      continue;
+    }
+    ctx.set_type(n.output(num_carried + j), detail::stack_type(elem, trip, 0, fresh));
+  }
+}
+
+namespace detail {
+
+// Scan-8: Scan(sequence_lens?, states..., scan_inputs...), batch axis 0 and
+// sequence axis 1 on scan inputs, batch axis 0 on states.
+inline void infer_scan_8(Context& ctx, Node& n) {
+  Graph* body = graph_attribute(ctx, n, "body");
+  if (!body) return;
+  const Attribute* nsi = require_attr(ctx, n, "num_scan_inputs");
+  if (!nsi) return;
+  const std::size_t num_in = n.inputs.size() > 0 ? n.inputs.size() - 1 : 0;
+  if (nsi->i < 1 || static_cast<uint64_t>(nsi->i) > num_in) {
+    ctx.usage_error(n, "num_scan_inputs " + std::to_string(nsi->i) + " must be in [1, " + std::to_string(num_in) +
+                           "] (the inputs after sequence_lens)");
+    return;
+  }
+  const std::size_t m = static_cast<std::size_t>(nsi->i);
+  const std::size_t num_states = num_in - m;
+  if (body->inputs.size() != num_in) {
+    ctx.usage_error(n, "body has " + std::to_string(body->inputs.size()) + " inputs, expected " +
+                           std::to_string(num_in));
+    return;
+  }
+  if (body->outputs.size() != n.outputs.size() || n.outputs.size() < num_states) {
+    ctx.usage_error(n, "body has " + std::to_string(body->outputs.size()) + " outputs but the node has " +
+                           std::to_string(n.outputs.size()));
+    return;
+  }
+  for (std::size_t i = 1; i < n.inputs.size(); ++i)
+    if (!n.inputs[i]) {
+      ctx.usage_error(n, "input " + std::to_string(i) + " is missing");
+      return;
+    }
+  SymbolicDim batch, seq;
+  std::vector<Type> in;
+  for (std::size_t i = 0; i < num_in; ++i) {
+    const Type& t = n.inputs[1 + i]->type;
+    const bool is_state = i < num_states;
+    const Shape* s = shape_of(n.inputs[1 + i]);
+    if (s && s->size() < (is_state ? 1u : 2u)) {
+      ctx.record_error(n, std::string(is_state ? "state " : "scan input ") + std::to_string(i) + " has rank " +
+                              std::to_string(s->size()) + ", expected at least " + (is_state ? "1" : "2"));
+      return;
+    }
+    if (s && !is_state) {
+      for (int k = 0; k < 2; ++k) {
+        SymbolicDim& into = k == 0 ? batch : seq;
+        const SymbolicDim& d = (*s)[static_cast<std::size_t>(k)];
+        if (into.is_int() && d.is_int() && into != d) {
+          ctx.record_error(n, std::string("scan inputs disagree on the ") + (k == 0 ? "batch" : "sequence") +
+                                  " size: " + into.to_string() + " vs " + d.to_string());
+          return;
+        }
+        if (specificity_rank(d) > specificity_rank(into)) into = d;
+      }
+    }
+    // The body sees states without the batch axis, scan inputs without batch and sequence axes.
+    in.push_back(s ? remove_dim(is_state ? t : remove_dim(t, 0), 0) : t);
+  }
+  std::vector<Type> out = ctx.infer_subgraph(*body, in);
+  if (out.size() != n.outputs.size()) return;
+  for (std::size_t i = 0; i < out.size(); ++i) {
+    if (i < num_states) {
+      const Type& init = n.inputs[1 + i]->type;
+      ctx.set_type(n.output(i), shape_of(n.inputs[1 + i]) ? init : stack_type(out[i], batch, 0));
+    } else if (!out[i].is_unknown()) {
+      Type t = stack_type(out[i], seq, 0);
+      ctx.set_type(n.output(i), t.shape().has_rank() ? stack_type(t, batch, 0) : t);
+    }
+  }
+}
+
+// Scan-9 and later: Scan(states..., scan_inputs...) with per-input scan axes
+// and per-output stacking axes; negative axes from opset 11.
+inline void infer_scan_impl(Context& ctx, Node& n, bool negative_axes) {
+  Graph* body = graph_attribute(ctx, n, "body");
+  if (!body) return;
+  const Attribute* nsi = require_attr(ctx, n, "num_scan_inputs");
+  if (!nsi) return;
+  const std::size_t num_in = n.inputs.size();
+  if (nsi->i < 1 || static_cast<uint64_t>(nsi->i) > num_in) {
+    ctx.usage_error(n, "num_scan_inputs " + std::to_string(nsi->i) + " must be in [1, " + std::to_string(num_in) + "]");
+    return;
+  }
+  const std::size_t m = static_cast<std::size_t>(nsi->i);
+  const std::size_t num_states = num_in - m;
+  if (body->inputs.size() != num_in) {
+    ctx.usage_error(n, "body has " + std::to_string(body->inputs.size()) + " inputs, expected " +
+                           std::to_string(num_in));
+    return;
+  }
+  if (body->outputs.size() != n.outputs.size() || n.outputs.size() < num_states) {
+    ctx.usage_error(n, "body has " + std::to_string(body->outputs.size()) + " outputs but the node has " +
+                           std::to_string(n.outputs.size()));
+    return;
+  }
+  const std::size_t k = n.outputs.size() - num_states;
+  for (std::size_t i = 0; i < n.inputs.size(); ++i)
+    if (!n.inputs[i]) {
+      ctx.usage_error(n, "input " + std::to_string(i) + " is missing");
+      return;
+    }
+  std::vector<int64_t> in_axes = n.attr_ints("scan_input_axes").value_or(std::vector<int64_t>(m, 0));
+  std::vector<int64_t> out_axes = n.attr_ints("scan_output_axes").value_or(std::vector<int64_t>(k, 0));
+  if (in_axes.size() != m) {
+    ctx.usage_error(n, "scan_input_axes has " + std::to_string(in_axes.size()) + " values, expected " +
+                           std::to_string(m));
+    return;
+  }
+  if (out_axes.size() != k) {
+    ctx.usage_error(n, "scan_output_axes has " + std::to_string(out_axes.size()) + " values, expected " +
+                           std::to_string(k));
+    return;
+  }
+  const std::pair<const char*, std::size_t> directions[] = {{"scan_input_directions", m},
+                                                            {"scan_output_directions", k}};
+  for (const auto& [dir, count] : directions) {
+    auto d = n.attr_ints(dir);
+    if (d && d->size() != count) {
+      ctx.usage_error(n, std::string(dir) + " has " + std::to_string(d->size()) + " values, expected " +
+                             std::to_string(count));
+      return;
+    }
+  }
+  SymbolicDim seq;
+  std::vector<Type> in;
+  for (std::size_t i = 0; i < num_in; ++i) {
+    const Type& t = n.inputs[i]->type;
+    if (i < num_states) {
+      in.push_back(t);
+      continue;
+    }
+    const Shape* s = shape_of(n.inputs[i]);
+    const int64_t axis = in_axes[i - num_states];
+    if (!s) {
+      if (!negative_axes && axis < 0) {
+        ctx.record_error(n, "scan_input_axes value " + std::to_string(axis) + " must be >= 0 before opset 11");
+        return;
+      }
+      in.push_back(t.is_tensor_like() ? Type::tensor(t.elem_type(), Shape()) : t);
+      continue;
+    }
+    const auto rank = static_cast<int64_t>(s->size());
+    if (rank < 1) {
+      ctx.record_error(n, "scan input " + std::to_string(i - num_states) + " is a scalar; it needs a scan axis");
+      return;
+    }
+    if (axis < (negative_axes ? -rank : 0) || axis >= rank) {
+      ctx.record_error(n, "scan_input_axes value " + std::to_string(axis) + " is out of range for rank " +
+                              std::to_string(rank));
+      return;
+    }
+    const auto a = static_cast<std::size_t>(axis < 0 ? axis + rank : axis);
+    const SymbolicDim& d = (*s)[a];
+    if (seq.is_int() && d.is_int() && seq != d) {
+      ctx.record_error(n, "scan inputs disagree on the sequence length: " + seq.to_string() + " vs " + d.to_string());
+      return;
+    }
+    if (specificity_rank(d) > specificity_rank(seq)) seq = d;
+    in.push_back(remove_dim(t, a));
+  }
+  std::vector<Type> out = ctx.infer_subgraph(*body, in);
+  if (out.size() != n.outputs.size()) return;
+  for (std::size_t i = 0; i < num_states; ++i) {
+    // States keep their shape across iterations (the spec requires it).
+    const Type& init = n.inputs[i]->type;
+    const Type& o = out[i];
+    if (init.is_tensor_like() && o.is_tensor_like() && init.shape().has_rank() && o.shape().has_rank()) {
+      bool differ = init.shape().size() != o.shape().size();
+      for (std::size_t d = 0; !differ && d < init.shape().size(); ++d)
+        differ = init.shape()[d].is_int() && o.shape()[d].is_int() && init.shape()[d] != o.shape()[d];
+      if (differ) {
+        ctx.record_error(n, "state " + std::to_string(i) + " is " + init.to_string() + " but the body returns " +
+                                o.to_string() + "; states must keep their shape");
+        continue;
+      }
+    }
+    ctx.set_type(n.output(i), shape_of(n.inputs[i]) || o.is_unknown() ? init : o);
+  }
+  for (std::size_t j = 0; j < k; ++j) {
+    const Type& o = out[num_states + j];
+    if (o.is_unknown()) continue;
+    if (!o.is_tensor_like()) {
+      ctx.record_error(n, "scan output " + std::to_string(j) + " must be a tensor, got " + o.to_string());
+      continue;
+    }
+    int64_t axis = out_axes[j];
+    if (!o.shape().has_rank()) {
+      ctx.set_type(n.output(num_states + j), Type::tensor(o.elem_type(), Shape()));
+      continue;
+    }
+    const auto rank = static_cast<int64_t>(o.shape().size()) + 1;
+    if (axis < (negative_axes ? -rank : 0) || axis >= rank) {
+      ctx.record_error(n, "scan_output_axes value " + std::to_string(axis) + " is out of range for rank " +
+                              std::to_string(rank));
+      continue;
+    }
+    if (axis < 0) axis += rank;
+    ctx.set_type(n.output(num_states + j), stack_type(o, seq, static_cast<std::size_t>(axis)));
+  }
+}
+
+}  // namespace detail
+
+inline void infer_scan_8(Context& ctx, Node& n) { detail::infer_scan_8(ctx, n); }
+inline void infer_scan_9(Context& ctx, Node& n) { detail::infer_scan_impl(ctx, n, false); }
+inline void infer_scan(Context& ctx, Node& n) { detail::infer_scan_impl(ctx, n, true); }
+
+// Later since-versions only extend the allowed types; they share a rule.
+inline constexpr auto kControlFlowRules = make_rules({
+    RuleEntry{"", "If", 1, &infer_if_1},
+    RuleEntry{"", "If", 11, &infer_if},
+    RuleEntry{"", "If", 13, &infer_if},
+    RuleEntry{"", "If", 16, &infer_if},
+    RuleEntry{"", "If", 19, &infer_if},
+    RuleEntry{"", "If", 21, &infer_if},
+    RuleEntry{"", "If", 23, &infer_if},
+    RuleEntry{"", "Loop", 1, &infer_loop},
+    RuleEntry{"", "Loop", 11, &infer_loop},
+    RuleEntry{"", "Loop", 13, &infer_loop},
+    RuleEntry{"", "Loop", 16, &infer_loop},
+    RuleEntry{"", "Loop", 19, &infer_loop},
+    RuleEntry{"", "Loop", 21, &infer_loop},
+    RuleEntry{"", "Loop", 23, &infer_loop},
+    RuleEntry{"", "Scan", 8, &infer_scan_8},
+    RuleEntry{"", "Scan", 9, &infer_scan_9},
+    RuleEntry{"", "Scan", 11, &infer_scan},
+    RuleEntry{"", "Scan", 16, &infer_scan},
+    RuleEntry{"", "Scan", 19, &infer_scan},
+    RuleEntry{"", "Scan", 21, &infer_scan},
+    RuleEntry{"", "Scan", 23, &infer_scan},
+});
+
+}  // namespace symshape::ops

@@ -1,0 +1,76 @@
+// Optional values: Optional, OptionalHasElement, OptionalGetElement.
+#pragma once
+
+#include <string>
+
+#include "symshape/infer/helpers.hpp"
+#include "symshape/infer/registry.hpp"
+
+namespace symshape::ops {
+
+// Optional(input?; type?): optional(input's type), else optional(type).
+inline void infer_optional(Context& ctx, Node& n) {
+  if (!check_inputs(ctx, n, 0, 1)) return;
+  const Attribute* a = n.attr("type");
+  if (const Value* in = n.input(0)) {
+    if (in->type.is_unknown()) return;
+    ctx.set_type(n.output(0), Type::optional(in->type));
+    return;
+  }
+  if (!a || a->kind != Attribute::Kind::TypeProto || a->types.empty()) {
+    ctx.usage_error(n, "an Optional without input needs the 'type' attribute");
+    return;
+  }
+  ctx.set_type(n.output(0), Type::optional(a->types[0]));
+}
+
+namespace detail {
+
+inline void infer_optional_has_element_impl(Context& ctx, Node& n, bool opset18) {
+  if (!check_inputs(ctx, n, opset18 ? 0 : 1, 1)) return;
+  const Value* in = n.input(0);
+  if (!opset18 && in && !in->type.is_unknown() && in->type.kind() != Type::Kind::Optional) {
+    ctx.record_error(n, "input must be an optional before opset 18, got " + in->type.to_string());
+    return;
+  }
+  ctx.set_shape_and_dtype(n.output(0), Shape::scalar(), DataType::BOOL);
+}
+
+inline void infer_optional_get_element_impl(Context& ctx, Node& n, bool opset18) {
+  if (!check_inputs(ctx, n, 1, 1)) return;
+  const Type& t = n.inputs[0]->type;
+  if (t.is_unknown()) return;
+  if (t.kind() == Type::Kind::Optional) {
+    if (t.inner()) ctx.set_type(n.output(0), *t.inner());
+    return;
+  }
+  if (!opset18) {
+    ctx.record_error(n, "input must be an optional before opset 18, got " + t.to_string());
+    return;
+  }
+  // From opset 18 a tensor or sequence input is returned as it is.
+  ctx.set_type(n.output(0), t);
+}
+
+}  // namespace detail
+
+inline void infer_optional_has_element_15(Context& ctx, Node& n) {
+  detail::infer_optional_has_element_impl(ctx, n, false);
+}
+inline void infer_optional_has_element(Context& ctx, Node& n) { detail::infer_optional_has_element_impl(ctx, n, true); }
+inline void infer_optional_get_element_15(Context& ctx, Node& n) {
+  detail::infer_optional_get_element_impl(ctx, n, false);
+}
+inline void infer_optional_get_element(Context& ctx, Node& n) { detail::infer_optional_get_element_impl(ctx, n, true); }
+
+// 18: OptionalHasElement's input became optional, and both accept tensors and
+// sequences as well as optionals.
+inline constexpr auto kOptionalRules = make_rules({
+    RuleEntry{"", "Optional", 15, &infer_optional},
+    RuleEntry{"", "OptionalHasElement", 15, &infer_optional_has_element_15},
+    RuleEntry{"", "OptionalHasElement", 18, &infer_optional_has_element},
+    RuleEntry{"", "OptionalGetElement", 15, &infer_optional_get_element_15},
+    RuleEntry{"", "OptionalGetElement", 18, &infer_optional_get_element},
+});
+
+}  // namespace symshape::ops

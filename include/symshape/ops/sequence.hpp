@@ -1,0 +1,229 @@
+// Sequence ops: a sequence's type is the type that covers all its elements
+// (equal dims stay, different dims unknown, different ranks unknown rank).
+// The number of elements is not tracked, so dims that depend on it (the
+// concatenation axis of ConcatFromSequence) are unknown.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "symshape/infer/helpers.hpp"
+#include "symshape/infer/registry.hpp"
+#include "symshape/ops/control_flow.hpp"
+
+namespace symshape::ops {
+
+namespace detail {
+
+// The element type of a sequence input; nullptr (after a semantic error
+// when the input is known not to be a sequence) otherwise.
+inline const Type* sequence_element(Context& ctx, const Node& n, std::size_t i) {
+  const Value* v = n.input(i);
+  if (!v || v->type.is_unknown()) return nullptr;
+  if (v->type.kind() != Type::Kind::Sequence || !v->type.inner()) {
+    ctx.record_error(n, "input " + std::to_string(i) + " must be a sequence, got " + v->type.to_string());
+    return nullptr;
+  }
+  return v->type.inner();
+}
+
+}  // namespace detail
+
+// SequenceConstruct(inputs...): a sequence of tensors of one element type.
+inline void infer_sequence_construct(Context& ctx, Node& n) {
+  if (!check_inputs(ctx, n, 1)) return;
+  for (std::size_t i = 1; i < n.inputs.size(); ++i)
+    if (!n.inputs[i]) {
+      ctx.usage_error(n, "input " + std::to_string(i) + " is missing");
+      return;
+    }
+  Type elem = n.inputs[0]->type;
+  for (std::size_t i = 1; i < n.inputs.size(); ++i) {
+    const Type& t = n.inputs[i]->type;
+    if (detail::dtypes_conflict(elem, t)) {
+      ctx.record_error(n, "input " + std::to_string(i) + " is " + t.to_string() + " but input 0 is " +
+                              n.inputs[0]->type.to_string() + "; a sequence has one element type");
+      return;
+    }
+    elem = detail::union_type(elem, t);
+  }
+  ctx.set_type(n.output(0), Type::sequence(elem));
+}
+
+// SequenceEmpty: dtype attribute, default float.
+inline void infer_sequence_empty(Context& ctx, Node& n) {
+  const int64_t code = n.attr_int("dtype", static_cast<int64_t>(DataType::FLOAT));
+  if (code < 0 || code > INT32_MAX || !is_valid_data_type(static_cast<int32_t>(code)) || code == 0) {
+    ctx.usage_error(n, "dtype " + std::to_string(code) + " is not a valid tensor element type");
+    return;
+  }
+  ctx.set_type(n.output(0), Type::sequence(Type::tensor(static_cast<DataType>(code), Shape())));
+}
+
+// SequenceAt(seq, position): an element.
+inline void infer_sequence_at(Context& ctx, Node& n) {
+  if (!check_inputs(ctx, n, 2, 2)) return;
+  if (const Type* e = detail::sequence_element(ctx, n, 0)) ctx.set_type(n.output(0), *e);
+}
+
+// SequenceLength(seq): an int64 scalar.
+inline void infer_sequence_length(Context& ctx, Node& n) {
+  if (!check_inputs(ctx, n, 1, 1)) return;
+  detail::sequence_element(ctx, n, 0);
+  ctx.set_shape_and_dtype(n.output(0), Shape::scalar(), DataType::INT64);
+}
+
+// SequenceInsert(seq, tensor, position?): the sequence type covers the new element.
+inline void infer_sequence_insert(Context& ctx, Node& n) {
+  if (!check_inputs(ctx, n, 2, 3)) return;
+  const Type* e = detail::sequence_element(ctx, n, 0);
+  if (!e) return;
+  const Type& t = n.inputs[1]->type;
+  if (detail::dtypes_conflict(*e, t)) {
+    ctx.record_error(n, "cannot insert " + t.to_string() + " into a sequence of " + e->to_string());
+    return;
+  }
+  ctx.set_type(n.output(0), Type::sequence(detail::union_type(*e, t)));
+}
+
+// SequenceErase(seq, position?): same type.
+inline void infer_sequence_erase(Context& ctx, Node& n) {
+  if (!check_inputs(ctx, n, 1, 2)) return;
+  if (detail::sequence_element(ctx, n, 0)) propagate_type(ctx, n);
+}
+
+// SplitToSequence(input, split?; axis, keepdims).
+inline void infer_split_to_sequence(Context& ctx, Node& n) {
+  if (!check_inputs(ctx, n, 1, 2)) return;
+  const Value* x = n.input(0);
+  const DataType dt = dtype_of(x);
+  const Shape* s = shape_of(x);
+  if (!s) {
+    ctx.set_type(n.output(0), Type::sequence(Type::tensor(dt, Shape())));
+    return;
+  }
+  const auto axis = normalize_axis(ctx, n, n.attr_int("axis", 0), static_cast<int64_t>(s->size()));
+  if (!axis) return;
+  const auto a = static_cast<std::size_t>(*axis);
+  std::vector<SymbolicDim> dims = s->dims();
+  const SymbolicDim& len = dims[a];
+  if (!n.input(1)) {
+    // Chunks of size 1; keepdims=0 drops the axis.
+    if (n.attr_int("keepdims", 1) == 0) {
+      dims.erase(dims.begin() + static_cast<std::ptrdiff_t>(a));
+    } else {
+      dims[a] = 1;
+    }
+    ctx.set_type(n.output(0), Type::sequence(Type::tensor(dt, Shape(std::move(dims)))));
+    return;
+  }
+  const Value* split = n.input(1);
+  const Shape* ss = shape_of(split);
+  if (ss && ss->size() > 1) {
+    ctx.record_error(n, "split must be a scalar or 1-D, got rank " + std::to_string(ss->size()));
+    return;
+  }
+  SymbolicDim chunk;  // unknown unless every element has the same length
+  if (auto v = ctx.int_values(split)) {
+    for (int64_t p : *v)
+      if (p <= 0) {
+        ctx.record_error(n, "split values must be positive, got " + std::to_string(p));
+        return;
+      }
+    // A single value of unknown rank is read as a scalar: as a 1-D split it
+    // would have to equal the axis length, which divides it too.
+    const bool scalar = v->size() == 1 && (!ss || ss->size() == 0);
+    if (scalar) {
+      const SymbolicDim c = (*v)[0];
+      // Equal chunks of that size; the last one is smaller unless it divides.
+      const SymbolicDim rem = len % c;
+      if (len.is_known() && rem.is_int(0)) chunk = c;
+    } else if (!v->empty()) {
+      int64_t total = 0;
+      bool overflow = false;
+      for (int64_t p : *v) overflow = overflow || !checked::add(total, p, total);
+      if (len.is_int() && !overflow && total != len.value()) {
+        ctx.record_error(n, "split sums to " + std::to_string(total) + " but the axis has length " +
+                                len.to_string());
+        return;
+      }
+      bool same = true;
+      for (int64_t p : *v) same = same && p == (*v)[0];
+      if (same) chunk = (*v)[0];
+    }
+  }
+  dims[a] = chunk;
+  ctx.set_type(n.output(0), Type::sequence(Type::tensor(dt, Shape(std::move(dims)))));
+}
+
+// ConcatFromSequence(seq; axis, new_axis): the concatenated axis depends on
+// the number of elements and is unknown.
+inline void infer_concat_from_sequence(Context& ctx, Node& n) {
+  if (!check_inputs(ctx, n, 1, 1)) return;
+  const Attribute* axis_attr = require_attr(ctx, n, "axis");
+  if (!axis_attr) return;
+  const Type* e = detail::sequence_element(ctx, n, 0);
+  if (!e) return;
+  const bool new_axis = n.attr_int("new_axis", 0) != 0;
+  if (!e->is_tensor_like() || !e->shape().has_rank()) {
+    ctx.set_type(n.output(0), Type::tensor(e->is_tensor_like() ? e->elem_type() : DataType::UNDEFINED, Shape()));
+    return;
+  }
+  std::vector<SymbolicDim> dims = e->shape().dims();
+  const auto rank = static_cast<int64_t>(dims.size()) + (new_axis ? 1 : 0);
+  const auto axis = normalize_axis(ctx, n, axis_attr->i, rank);
+  if (!axis) return;
+  const auto a = static_cast<std::ptrdiff_t>(*axis);
+  if (new_axis) {
+    dims.insert(dims.begin() + a, SymbolicDim());
+  } else {
+    dims[static_cast<std::size_t>(a)] = SymbolicDim();
+  }
+  ctx.set_type(n.output(0), Type::tensor(e->elem_type(), Shape(std::move(dims))));
+}
+
+// SequenceMap(seq, additional...; body): the body runs on one element of each
+// sequence input (tensor inputs as they are); outputs are sequences.
+inline void infer_sequence_map(Context& ctx, Node& n) {
+  if (!check_inputs(ctx, n, 1)) return;
+  Graph* body = detail::graph_attribute(ctx, n, "body");
+  if (!body) return;
+  if (body->inputs.size() != n.inputs.size() || body->outputs.size() != n.outputs.size()) {
+    ctx.usage_error(n, "body has " + std::to_string(body->inputs.size()) + " inputs and " +
+                           std::to_string(body->outputs.size()) + " outputs; the node has " +
+                           std::to_string(n.inputs.size()) + " and " + std::to_string(n.outputs.size()));
+    return;
+  }
+  const Value* first = n.input(0);
+  if (!first->type.is_unknown() && first->type.kind() != Type::Kind::Sequence) {
+    ctx.record_error(n, "input 0 must be a sequence, got " + first->type.to_string());
+    return;
+  }
+  std::vector<Type> in;
+  for (std::size_t i = 0; i < n.inputs.size(); ++i) {
+    if (!n.inputs[i]) {
+      ctx.usage_error(n, "input " + std::to_string(i) + " is missing");
+      return;
+    }
+    const Type& t = n.inputs[i]->type;
+    in.push_back(t.kind() == Type::Kind::Sequence && t.inner() ? *t.inner() : t);
+  }
+  std::vector<Type> out = ctx.infer_subgraph(*body, in);
+  for (std::size_t i = 0; i < out.size() && i < n.outputs.size(); ++i)
+    if (!out[i].is_unknown()) ctx.set_type(n.output(i), Type::sequence(out[i]));
+}
+
+inline constexpr auto kSequenceRules = make_rules({
+    RuleEntry{"", "SequenceConstruct", 11, &infer_sequence_construct},
+    RuleEntry{"", "SequenceEmpty", 11, &infer_sequence_empty},
+    RuleEntry{"", "SequenceAt", 11, &infer_sequence_at},
+    RuleEntry{"", "SequenceLength", 11, &infer_sequence_length},
+    RuleEntry{"", "SequenceInsert", 11, &infer_sequence_insert},
+    RuleEntry{"", "SequenceErase", 11, &infer_sequence_erase},
+    RuleEntry{"", "SplitToSequence", 11, &infer_split_to_sequence},
+    RuleEntry{"", "ConcatFromSequence", 11, &infer_concat_from_sequence},
+    RuleEntry{"", "SequenceMap", 17, &infer_sequence_map},
+});
+
+}  // namespace symshape::ops

@@ -1,0 +1,574 @@
+// The ONNX adapter, loading side: a ModelProto (Debian's libonnx-dev
+// onnx_proto, protobuf 3) becomes a symshape::Model. This is the only part of
+// symshape, with save.hpp and the command, that sees protobuf.
+//
+//   Result<Model> m = symshape::io::load_model_file("model.onnx");
+//   if (!m) { puts(m.error().c_str()); return 1; }
+//
+// Nothing here throws or crashes on a bad model: every problem becomes the
+// error of the returned Result (naming the file, node and value).
+#pragma once
+
+#include <onnx/onnx_pb.h>
+
+#include <google/protobuf/io/coded_stream.h>
+#include <google/protobuf/io/zero_copy_stream_impl.h>
+
+#include <climits>
+#include <cstdint>
+#include <cstring>
+#include <fstream>
+#include <memory>
+#include <string>
+#include <unordered_set>
+#include <utility>
+#include <vector>
+
+#include "symshape/ir/graph.hpp"
+#include "symshape/support/result.hpp"
+#include "symshape/types.hpp"
+
+namespace symshape::io {
+
+// Small tensors whose values are kept (shapes, axes, pads, Resize scales).
+inline constexpr int64_t kMaxKeptElements = 64;
+// Nesting limit of subgraphs and types (protobuf itself stops at 100).
+inline constexpr int kMaxNesting = 64;
+
+namespace detail {
+
+template <class T>
+Result<T> fail(std::string message) {
+  return Result<T>::failure(std::move(message));
+}
+
+inline std::string quote(const std::string& s) { return "'" + s + "'"; }
+
+// Reads `n` little-endian elements of `size` bytes from raw_data.
+template <class Out, class Convert>
+bool read_raw(const std::string& raw, int64_t n, std::size_t size, Convert convert, std::vector<Out>& out) {
+  if (n < 0 || raw.size() != static_cast<std::size_t>(n) * size) return false;
+  out.clear();
+  for (int64_t i = 0; i < n; ++i) {
+    uint64_t bits = 0;
+    for (std::size_t b = 0; b < size; ++b)
+      bits |= static_cast<uint64_t>(static_cast<unsigned char>(raw[static_cast<std::size_t>(i) * size + b])) << (8 * b);
+    out.push_back(convert(bits));
+  }
+  return true;
+}
+
+inline int64_t sign_extend(uint64_t bits, std::size_t size) {
+  if (size >= 8) {
+    int64_t v;
+    std::memcpy(&v, &bits, sizeof v);
+    return v;
+  }
+  const uint64_t sign = uint64_t{1} << (8 * size - 1);
+  if (bits & sign) bits |= ~((sign << 1) - 1);
+  int64_t v;
+  std::memcpy(&v, &bits, sizeof v);
+  return v;
+}
+
+// Reads the values of a small tensor into t (leaves has_data false when the
+// stored data does not match the dims or the type is not kept).
+inline void read_small_data(const ::onnx::TensorProto& p, Tensor& t, int64_t n) {
+  const std::string& raw = p.raw_data();
+  const bool has_raw = p.has_raw_data();
+  std::size_t size = 0;
+  bool is_signed = true;
+  switch (t.dtype) {
+    case DataType::INT64: size = 8; break;
+    case DataType::UINT64: size = 8; is_signed = false; break;
+    case DataType::INT32: size = 4; break;
+    case DataType::UINT32: size = 4; is_signed = false; break;
+    case DataType::INT16: size = 2; break;
+    case DataType::UINT16: size = 2; is_signed = false; break;
+    case DataType::INT8: size = 1; break;
+    case DataType::UINT8:
+    case DataType::BOOL: size = 1; is_signed = false; break;
+    default: break;
+  }
+  if (size) {  // integers and bool
+    std::vector<int64_t> v;
+    bool ok = false;
+    if (has_raw) {
+      ok = read_raw<int64_t>(raw, n, size,
+                             [&](uint64_t bits) { return is_signed ? sign_extend(bits, size) : static_cast<int64_t>(bits); },
+                             v);
+    } else if (t.dtype == DataType::INT64) {
+      ok = p.int64_data_size() == n;
+      if (ok) v.assign(p.int64_data().begin(), p.int64_data().end());
+    } else if (t.dtype == DataType::UINT64 || t.dtype == DataType::UINT32) {
+      ok = p.uint64_data_size() == n;
+      if (ok)
+        for (uint64_t x : p.uint64_data()) {
+          if (x > static_cast<uint64_t>(INT64_MAX)) return;
+          v.push_back(static_cast<int64_t>(x));
+        }
+    } else {
+      ok = p.int32_data_size() == n;
+      if (ok) v.assign(p.int32_data().begin(), p.int32_data().end());
+    }
+    if (!ok) return;
+    if (t.dtype == DataType::UINT64)
+      for (int64_t x : v)
+        if (x < 0) return;  // beyond int64
+    t.int_data = std::move(v);
+    t.has_data = true;
+    return;
+  }
+  if (t.dtype == DataType::FLOAT || t.dtype == DataType::DOUBLE) {
+    std::vector<double> v;
+    bool ok = false;
+    if (has_raw && t.dtype == DataType::FLOAT) {
+      ok = read_raw<double>(raw, n, 4,
+                            [](uint64_t bits) {
+                              const auto b32 = static_cast<uint32_t>(bits);
+                              float f;
+                              std::memcpy(&f, &b32, sizeof f);
+                              return static_cast<double>(f);
+                            },
+                            v);
+    } else if (has_raw) {
+      ok = read_raw<double>(raw, n, 8,
+                            [](uint64_t bits) {
+                              double d;
+                              std::memcpy(&d, &bits, sizeof d);
+                              return d;
+                            },
+                            v);
+    } else if (t.dtype == DataType::FLOAT) {
+      ok = p.float_data_size() == n;
+      if (ok) v.assign(p.float_data().begin(), p.float_data().end());
+    } else {
+      ok = p.double_data_size() == n;
+      if (ok) v.assign(p.double_data().begin(), p.double_data().end());
+    }
+    if (!ok) return;
+    t.float_data = std::move(v);
+    t.has_data = true;
+    return;
+  }
+  if (t.dtype == DataType::STRING && p.string_data_size() == n) {
+    t.string_data.assign(p.string_data().begin(), p.string_data().end());
+    t.has_data = true;
+  }
+}
+
+}  // namespace detail
+
+// A TensorProto as a symshape::Tensor: dtype and dims always, values only for
+// tensors of at most kMaxKeptElements elements (never the bulk of weights),
+// nothing read from external data. `what` names the tensor in errors.
+inline Result<Tensor> tensor_from_proto(const ::onnx::TensorProto& p, const std::string& what = "tensor") {
+  Tensor t;
+  t.name = p.name();
+  if (!is_valid_data_type(p.data_type()))
+    return detail::fail<Tensor>(what + ": invalid data type code " + std::to_string(p.data_type()));
+  t.dtype = static_cast<DataType>(p.data_type());
+  for (int64_t d : p.dims()) {
+    if (d < 0) return detail::fail<Tensor>(what + ": negative dim " + std::to_string(d));
+    t.dims.push_back(d);
+  }
+  const std::optional<int64_t> n = t.element_count();
+  if (!n) return detail::fail<Tensor>(what + ": element count overflows int64");
+  if (p.has_data_location() && p.data_location() == ::onnx::TensorProto_DataLocation_EXTERNAL) {
+    t.external = true;
+    return Result<Tensor>(std::move(t));
+  }
+  if (*n <= kMaxKeptElements) detail::read_small_data(p, t, *n);
+  return Result<Tensor>(std::move(t));
+}
+
+// A TypeProto as a symshape::Type. dim_value -> integer (negative is an
+// error), dim_param -> the expression it parses as (else an opaque symbol),
+// neither -> unknown; no shape -> unknown rank; no type -> unknown.
+inline Result<Type> type_from_proto(const ::onnx::TypeProto& p, const std::string& what = "type", int depth = 0) {
+  if (depth > kMaxNesting) return detail::fail<Type>(what + ": types nested too deeply");
+  auto tensor_like = [&](int32_t elem, bool has_shape, const ::onnx::TensorShapeProto& shape,
+                         bool sparse) -> Result<Type> {
+    if (!is_valid_data_type(elem)) return detail::fail<Type>(what + ": invalid element type code " + std::to_string(elem));
+    Shape s;
+    if (has_shape) {
+      std::vector<SymbolicDim> dims;
+      for (const auto& d : shape.dim()) {
+        if (d.value_case() == ::onnx::TensorShapeProto_Dimension::kDimValue) {
+          if (d.dim_value() < 0)
+            return detail::fail<Type>(what + ": negative dim_value " + std::to_string(d.dim_value()));
+          dims.emplace_back(d.dim_value());
+        } else if (d.value_case() == ::onnx::TensorShapeProto_Dimension::kDimParam && !d.dim_param().empty()) {
+          dims.emplace_back(std::string_view(d.dim_param()));
+        } else {
+          dims.emplace_back();
+        }
+      }
+      s = Shape(std::move(dims));
+    }
+    const auto dt = static_cast<DataType>(elem);
+    return sparse ? Type::sparse_tensor(dt, std::move(s)) : Type::tensor(dt, std::move(s));
+  };
+  switch (p.value_case()) {
+    case ::onnx::TypeProto::kTensorType:
+      return tensor_like(p.tensor_type().elem_type(), p.tensor_type().has_shape(), p.tensor_type().shape(), false);
+    case ::onnx::TypeProto::kSparseTensorType:
+      return tensor_like(p.sparse_tensor_type().elem_type(), p.sparse_tensor_type().has_shape(),
+                         p.sparse_tensor_type().shape(), true);
+    case ::onnx::TypeProto::kSequenceType: {
+      Result<Type> inner = type_from_proto(p.sequence_type().elem_type(), what, depth + 1);
+      if (!inner) return inner;
+      return Type::sequence(*inner);
+    }
+    case ::onnx::TypeProto::kOptionalType: {
+      Result<Type> inner = type_from_proto(p.optional_type().elem_type(), what, depth + 1);
+      if (!inner) return inner;
+      return Type::optional(*inner);
+    }
+    case ::onnx::TypeProto::kMapType: {
+      const int32_t key = p.map_type().key_type();
+      if (!is_valid_data_type(key)) return detail::fail<Type>(what + ": invalid map key type code " + std::to_string(key));
+      Result<Type> inner = type_from_proto(p.map_type().value_type(), what, depth + 1);
+      if (!inner) return inner;
+      return Type::map(static_cast<DataType>(key), *inner);
+    }
+    default:
+      return Type();
+  }
+}
+
+namespace detail {
+
+class Loader {
+ public:
+  std::string error;
+
+  bool load_model(const ::onnx::ModelProto& p, Model& m) {
+    m.ir_version = p.ir_version();
+    for (const auto& o : p.opset_import()) m.opset_imports[o.domain() == "ai.onnx" ? std::string() : o.domain()] = o.version();
+    if (!p.has_graph()) return set_error("the model has no graph");
+    // Functions first: their bodies are independent of the main graph.
+    for (const auto& f : p.functions())
+      if (!load_function(f, m)) return false;
+    return load_graph(p.graph(), *m.graph, nullptr, 0, "");
+  }
+
+ private:
+  bool set_error(std::string e) {
+    if (error.empty()) error = std::move(e);
+    return false;
+  }
+
+  static std::string node_label(const ::onnx::NodeProto& n, int index) {
+    std::string s = n.name().empty() ? "node #" + std::to_string(index) : "node " + quote(n.name());
+    return s + " (" + n.op_type() + ")";
+  }
+
+  static std::string graph_prefix(const std::string& scope) { return scope.empty() ? std::string() : scope + ": "; }
+
+  // Defines a new value in g; false (with an error) if g already has it.
+  bool define(Graph& g, const std::string& name, const std::string& by, const std::string& scope, Value*& out) {
+    auto it = g.by_name.find(name);
+    if (it != g.by_name.end()) {
+      const Value* v = it->second;
+      std::string first = v->producer ? "a node" : v->is_graph_input ? "a graph input" : "an initializer";
+      if (v->producer) first = "node " + quote(v->producer->display_name()) + " (" + v->producer->op_type + ")";
+      return set_error(graph_prefix(scope) + "value " + quote(name) + " is produced twice (by " + first + " and by " +
+                       by + ")");
+    }
+    out = g.create_value(name);
+    return true;
+  }
+
+  bool load_graph(const ::onnx::GraphProto& p, Graph& g, Graph* parent, int depth, const std::string& scope) {
+    if (depth > kMaxNesting) return set_error(graph_prefix(scope) + "subgraphs nested too deeply");
+    g.name = p.name();
+    g.parent = parent;
+    // 1. Inputs.
+    for (const auto& in : p.input()) {
+      if (in.name().empty()) return set_error(graph_prefix(scope) + "a graph input has no name");
+      Value* v = nullptr;
+      if (!define(g, in.name(), "a graph input", scope, v)) return false;
+      v->is_graph_input = true;
+      if (in.has_type()) {
+        Result<Type> t = type_from_proto(in.type(), graph_prefix(scope) + "graph input " + quote(in.name()));
+        if (!t) return set_error(t.error());
+        v->type = *t;
+      }
+      g.inputs.push_back(v);
+    }
+    // 2. Initializers (an initializer that is also an input keeps the input's declared type).
+    for (const auto& init : p.initializer()) {
+      Result<Tensor> t = tensor_from_proto(init, graph_prefix(scope) + "initializer " + quote(init.name()));
+      if (!t) return set_error(t.error());
+      if (!add_initializer(g, std::move(t.value()), Type(), scope)) return false;
+    }
+    for (const auto& sp : p.sparse_initializer()) {
+      const std::string name = sp.values().name();
+      const std::string what = graph_prefix(scope) + "sparse initializer " + quote(name);
+      Result<Tensor> values = tensor_from_proto(sp.values(), what);
+      if (!values) return set_error(values.error());
+      Tensor t;
+      t.name = name;
+      t.dtype = values->dtype;
+      for (int64_t d : sp.dims()) {
+        if (d < 0) return set_error(what + ": negative dim " + std::to_string(d));
+        t.dims.push_back(d);
+      }
+      std::vector<SymbolicDim> dims(t.dims.begin(), t.dims.end());
+      Type type = Type::sparse_tensor(t.dtype, Shape(std::move(dims)));
+      if (!add_initializer(g, std::move(t), std::move(type), scope)) return false;
+    }
+    // 3. Every node's outputs, so that nodes may come in any order.
+    std::vector<Node*> nodes;
+    for (int i = 0; i < p.node_size(); ++i) {
+      const auto& np = p.node(i);
+      g.nodes.push_back(std::make_unique<Node>());
+      Node* n = g.nodes.back().get();
+      n->name = np.name();
+      n->op_type = np.op_type();
+      n->domain = np.domain() == "ai.onnx" ? std::string() : np.domain();
+      for (const auto& out : np.output()) {
+        Value* v = nullptr;
+        if (!out.empty()) {
+          if (!define(g, out, node_label(np, i), scope, v)) return false;
+          v->producer = n;
+        }
+        n->outputs.push_back(v);
+      }
+      nodes.push_back(n);
+    }
+    // 4. Inputs and attributes (subgraphs see every outer value by now).
+    for (int i = 0; i < p.node_size(); ++i) {
+      const auto& np = p.node(i);
+      Node* n = nodes[static_cast<std::size_t>(i)];
+      for (const auto& in : np.input()) {
+        if (in.empty()) {
+          n->inputs.push_back(nullptr);
+          continue;
+        }
+        Value* v = g.find(in);
+        if (!v)
+          return set_error(graph_prefix(scope) + node_label(np, i) + ": input " + quote(in) +
+                           " is not produced by any node, input or initializer");
+        n->inputs.push_back(v);
+      }
+      for (const auto& ap : np.attribute()) {
+        Attribute a;
+        if (!load_attribute(ap, a, g, depth, graph_prefix(scope) + node_label(np, i))) return false;
+        n->attributes.push_back(std::move(a));
+      }
+    }
+    // 5. value_info: types of intermediate values (a previous inference).
+    for (const auto& vi : p.value_info()) {
+      auto it = g.by_name.find(vi.name());
+      if (it == g.by_name.end() || !vi.has_type()) continue;
+      Value* v = it->second;
+      if (v->is_graph_input || (v->initializer && !v->producer)) continue;
+      Result<Type> t = type_from_proto(vi.type(), graph_prefix(scope) + "value_info " + quote(vi.name()));
+      if (!t) return set_error(t.error());
+      v->type = *t;
+    }
+    // 6. Outputs.
+    for (const auto& out : p.output()) {
+      Value* v = g.find(out.name());
+      if (!v || out.name().empty())
+        return set_error(graph_prefix(scope) + "graph output " + quote(out.name()) +
+                         " is not produced by any node, input or initializer");
+      const bool local = g.by_name.count(out.name()) > 0;
+      if (local) v->is_graph_output = true;
+      if (out.has_type()) {
+        Result<Type> t = type_from_proto(out.type(), graph_prefix(scope) + "graph output " + quote(out.name()));
+        if (!t) return set_error(t.error());
+        if (local && (v->producer || v->type.is_unknown())) v->type = *t;
+      }
+      g.outputs.push_back(v);
+    }
+    return true;
+  }
+
+  bool add_initializer(Graph& g, Tensor t, Type type, const std::string& scope) {
+    if (t.name.empty()) return set_error(graph_prefix(scope) + "an initializer has no name");
+    const std::string name = t.name;
+    g.initializers.push_back(std::make_unique<Tensor>(std::move(t)));
+    const Tensor* stored = g.initializers.back().get();
+    auto it = g.by_name.find(name);
+    Value* v = nullptr;
+    if (it != g.by_name.end()) {
+      v = it->second;
+      if (!v->is_graph_input || v->initializer)
+        return set_error(graph_prefix(scope) + "value " + quote(name) + " is produced twice (two initializers)");
+    } else {
+      v = g.create_value(name);
+    }
+    v->initializer = stored;
+    if (v->type.is_unknown()) v->type = type.is_unknown() ? stored->type() : std::move(type);
+    return true;
+  }
+
+  bool load_attribute(const ::onnx::AttributeProto& p, Attribute& a, Graph& g, int depth, const std::string& where) {
+    using K = Attribute::Kind;
+    using AP = ::onnx::AttributeProto;
+    a.name = p.name();
+    a.ref_attr_name = p.ref_attr_name();
+    const std::string what = where + ": attribute " + quote(p.name());
+    auto kind = p.type();
+    if (kind == AP::UNDEFINED) {  // old models: guess from the fields that are set
+      if (p.has_f()) kind = AP::FLOAT;
+      else if (p.has_i()) kind = AP::INT;
+      else if (p.has_s()) kind = AP::STRING;
+      else if (p.has_t()) kind = AP::TENSOR;
+      else if (p.has_g()) kind = AP::GRAPH;
+      else if (p.has_sparse_tensor()) kind = AP::SPARSE_TENSOR;
+      else if (p.has_tp()) kind = AP::TYPE_PROTO;
+      else if (p.floats_size()) kind = AP::FLOATS;
+      else if (p.ints_size()) kind = AP::INTS;
+      else if (p.strings_size()) kind = AP::STRINGS;
+      else if (p.tensors_size()) kind = AP::TENSORS;
+      else if (p.graphs_size()) kind = AP::GRAPHS;
+      else if (p.sparse_tensors_size()) kind = AP::SPARSE_TENSORS;
+      else if (p.type_protos_size()) kind = AP::TYPE_PROTOS;
+    }
+    auto tensor = [&](const ::onnx::TensorProto& tp) -> bool {
+      Result<Tensor> t = tensor_from_proto(tp, what);
+      if (!t) return set_error(t.error());
+      a.tensors.push_back(std::move(t.value()));
+      return true;
+    };
+    auto sparse = [&](const ::onnx::SparseTensorProto& sp) -> bool {
+      Result<Tensor> v = tensor_from_proto(sp.values(), what);
+      if (!v) return set_error(v.error());
+      Tensor t;
+      t.name = v->name;
+      t.dtype = v->dtype;
+      for (int64_t d : sp.dims()) {
+        if (d < 0) return set_error(what + ": negative dim " + std::to_string(d));
+        t.dims.push_back(d);
+      }
+      a.tensors.push_back(std::move(t));
+      return true;
+    };
+    auto graph = [&](const ::onnx::GraphProto& gp) -> bool {
+      auto sub = std::make_shared<Graph>();
+      const std::string scope = where + " subgraph " + quote(p.name());
+      if (!load_graph(gp, *sub, &g, depth + 1, scope)) return false;
+      a.graphs.push_back(std::move(sub));
+      return true;
+    };
+    auto type = [&](const ::onnx::TypeProto& tp) -> bool {
+      Result<Type> t = type_from_proto(tp, what);
+      if (!t) return set_error(t.error());
+      a.types.push_back(*t);
+      return true;
+    };
+    switch (kind) {
+      case AP::FLOAT: a.kind = K::Float; a.f = p.f(); return true;
+      case AP::INT: a.kind = K::Int; a.i = p.i(); return true;
+      case AP::STRING: a.kind = K::String; a.s = p.s(); return true;
+      case AP::TENSOR: a.kind = K::Tensor; return tensor(p.t());
+      case AP::GRAPH: a.kind = K::Graph; return graph(p.g());
+      case AP::SPARSE_TENSOR: a.kind = K::SparseTensor; return sparse(p.sparse_tensor());
+      case AP::TYPE_PROTO: a.kind = K::TypeProto; return type(p.tp());
+      case AP::FLOATS: a.kind = K::Floats; a.floats.assign(p.floats().begin(), p.floats().end()); return true;
+      case AP::INTS: a.kind = K::Ints; a.ints.assign(p.ints().begin(), p.ints().end()); return true;
+      case AP::STRINGS: a.kind = K::Strings; a.strings.assign(p.strings().begin(), p.strings().end()); return true;
+      case AP::TENSORS:
+        a.kind = K::Tensors;
+        for (const auto& t : p.tensors())
+          if (!tensor(t)) return false;
+        return true;
+      case AP::GRAPHS:
+        a.kind = K::Graphs;
+        for (const auto& sg : p.graphs())
+          if (!graph(sg)) return false;
+        return true;
+      case AP::SPARSE_TENSORS:
+        a.kind = K::SparseTensors;
+        for (const auto& sp : p.sparse_tensors())
+          if (!sparse(sp)) return false;
+        return true;
+      case AP::TYPE_PROTOS:
+        a.kind = K::TypeProtos;
+        for (const auto& tp : p.type_protos())
+          if (!type(tp)) return false;
+        return true;
+      default:
+        if (!a.ref_attr_name.empty()) return true;  // a reference to the caller's attribute
+        return set_error(what + ": invalid attribute type " + std::to_string(static_cast<int>(p.type())));
+    }
+  }
+
+  bool load_function(const ::onnx::FunctionProto& p, Model& m) {
+    Function f;
+    f.domain = p.domain() == "ai.onnx" ? std::string() : p.domain();
+    f.name = p.name();
+    const std::string scope = "function " + quote((f.domain.empty() ? std::string() : f.domain + "::") + f.name);
+    if (m.function(f.domain, f.name)) return set_error(scope + " is defined twice");
+    f.attribute_names.assign(p.attribute().begin(), p.attribute().end());
+    for (const auto& o : p.opset_import()) f.opset_imports[o.domain() == "ai.onnx" ? std::string() : o.domain()] = o.version();
+    // The body as a graph: the formal inputs are graph inputs, in order.
+    ::onnx::GraphProto gp;
+    gp.set_name(f.name);
+    for (const auto& in : p.input()) gp.add_input()->set_name(in);
+    for (const auto& out : p.output()) gp.add_output()->set_name(out);
+    *gp.mutable_node() = p.node();
+    if (!load_graph(gp, *f.body, nullptr, 1, scope)) return false;
+    m.functions.push_back(std::move(f));
+    return true;
+  }
+};
+
+}  // namespace detail
+
+// A ModelProto as a Model; failure with a message naming the node and value.
+inline Result<Model> load_model_proto(const ::onnx::ModelProto& proto) {
+  Model m;
+  m.opset_imports.clear();
+  detail::Loader loader;
+  if (!loader.load_model(proto, m)) return Result<Model>::failure(loader.error);
+  return Result<Model>(std::move(m));
+}
+
+// Parses an ONNX file (up to 2 GB); failure names the file.
+inline Result<::onnx::ModelProto> read_model_proto(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return Result<::onnx::ModelProto>::failure("file " + path + ": cannot open for reading");
+  ::onnx::ModelProto proto;
+  {
+    google::protobuf::io::IstreamInputStream raw(&in);
+    google::protobuf::io::CodedInputStream coded(&raw);
+    coded.SetTotalBytesLimit(INT_MAX);
+    if (!proto.ParseFromCodedStream(&coded) || !coded.ConsumedEntireMessage())
+      return Result<::onnx::ModelProto>::failure("file " + path +
+                                                 ": not a valid ONNX model (protobuf parse failed)");
+  }
+  if (in.bad()) return Result<::onnx::ModelProto>::failure("file " + path + ": read error");
+  if (!proto.has_graph())
+    return Result<::onnx::ModelProto>::failure("file " + path + ": not a valid ONNX model (no graph)");
+  return Result<::onnx::ModelProto>(std::move(proto));
+}
+
+// Parses a serialized TensorProto (e.g. the input_0.pb files of the ONNX
+// backend tests).
+inline Result<::onnx::TensorProto> read_tensor_proto(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return Result<::onnx::TensorProto>::failure("file " + path + ": cannot open for reading");
+  ::onnx::TensorProto proto;
+  google::protobuf::io::IstreamInputStream raw(&in);
+  google::protobuf::io::CodedInputStream coded(&raw);
+  coded.SetTotalBytesLimit(INT_MAX);
+  if (!proto.ParseFromCodedStream(&coded) || !coded.ConsumedEntireMessage())
+    return Result<::onnx::TensorProto>::failure("file " + path + ": not a valid ONNX tensor (protobuf parse failed)");
+  return Result<::onnx::TensorProto>(std::move(proto));
+}
+
+// Reads and loads an ONNX file; every error names the file.
+inline Result<Model> load_model_file(const std::string& path) {
+  Result<::onnx::ModelProto> proto = read_model_proto(path);
+  if (!proto) return Result<Model>::failure(proto.error());
+  Result<Model> m = load_model_proto(*proto);
+  if (!m) return Result<Model>::failure("file " + path + ": " + m.error());
+  return Result<Model>(std::move(m.value()));
+}
+
+}  // namespace symshape::io

@@ -1,0 +1,586 @@
+// The ONNX loader: ModelProto -> Model, and its errors.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <fstream>
+#include <random>
+#include <string>
+
+#include "symshape/onnx/load.hpp"
+#include "symshape/symshape.hpp"
+
+namespace {
+
+using namespace symshape;
+using io::load_model_file;
+using io::load_model_proto;
+
+const std::string kModels = SYMSHAPE_EXAMPLE_MODELS;
+
+// A tiny proto builder for the tests.
+struct P {
+  ::onnx::ModelProto m;
+  P(int64_t opset = 17, const std::string& domain = "") {
+    m.set_ir_version(8);
+    auto* o = m.add_opset_import();
+    o->set_domain(domain);
+    o->set_version(opset);
+    m.mutable_graph()->set_name("g");
+  }
+  ::onnx::GraphProto& g() { return *m.mutable_graph(); }
+  static void set_tensor_type(::onnx::TypeProto* t, int elem, const std::vector<std::string>& dims) {
+    auto* tt = t->mutable_tensor_type();
+    tt->set_elem_type(elem);
+    auto* s = tt->mutable_shape();
+    for (const auto& d : dims) {
+      auto* dim = s->add_dim();
+      if (d == "?") continue;
+      if (!d.empty() && (std::isdigit(static_cast<unsigned char>(d[0])) || d[0] == '-'))
+        dim->set_dim_value(std::stoll(d));
+      else
+        dim->set_dim_param(d);
+    }
+  }
+  P& input(const std::string& name, int elem, const std::vector<std::string>& dims) {
+    auto* v = g().add_input();
+    v->set_name(name);
+    set_tensor_type(v->mutable_type(), elem, dims);
+    return *this;
+  }
+  P& output(const std::string& name) {
+    g().add_output()->set_name(name);
+    return *this;
+  }
+  ::onnx::NodeProto& node(const std::string& op, const std::vector<std::string>& ins,
+                          const std::vector<std::string>& outs, const std::string& name = "") {
+    auto* n = g().add_node();
+    n->set_op_type(op);
+    n->set_name(name);
+    for (const auto& i : ins) n->add_input(i);
+    for (const auto& o : outs) n->add_output(o);
+    return *n;
+  }
+  ::onnx::TensorProto& init_ints(const std::string& name, const std::vector<int64_t>& v) {
+    auto* t = g().add_initializer();
+    t->set_name(name);
+    t->set_data_type(::onnx::TensorProto::INT64);
+    t->add_dims(static_cast<int64_t>(v.size()));
+    for (int64_t x : v) t->add_int64_data(x);
+    return *t;
+  }
+};
+
+std::string error_of(const ::onnx::ModelProto& m) {
+  Result<Model> r = load_model_proto(m);
+  return r ? std::string("OK") : r.error();
+}
+
+std::string write_temp(const std::string& name, const std::string& bytes) {
+  const std::string path = ::testing::TempDir() + name;
+  std::ofstream(path, std::ios::binary) << bytes;
+  return path;
+}
+
+TEST(OnnxLoad, TransformerExample) {
+  Result<Model> m = load_model_file(kModels + "/transformer_block.onnx");
+  ASSERT_TRUE(m) << m.error();
+  const Graph& g = *m->graph;
+  EXPECT_EQ(m->opset(""), 17);
+  ASSERT_EQ(g.inputs.size(), 1u);
+  EXPECT_EQ(g.inputs[0]->type, Type::tensor(DataType::FLOAT, Shape({"batch", "seq", 32})));
+  EXPECT_TRUE(g.inputs[0]->is_graph_input);
+  ASSERT_EQ(g.outputs.size(), 2u);
+  EXPECT_TRUE(g.outputs[0]->is_graph_output);
+  EXPECT_EQ(g.outputs[0]->type.shape().rank(), 3);
+  // Small integer initializers keep their values, weights do not.
+  const Value* heads = g.find("heads_dims");
+  ASSERT_TRUE(heads && heads->initializer);
+  EXPECT_TRUE(heads->initializer->has_data);
+  EXPECT_EQ(heads->initializer->int_data, (std::vector<int64_t>{4, 8}));
+  const Value* wq = g.find("wq");
+  ASSERT_TRUE(wq && wq->initializer);
+  EXPECT_FALSE(wq->initializer->has_data);
+  EXPECT_EQ(wq->type, Type::tensor(DataType::FLOAT, Shape({32, 32})));
+  const Value* scale = g.find("scale");
+  ASSERT_TRUE(scale && scale->initializer && scale->initializer->has_data);
+  ASSERT_EQ(scale->initializer->float_data.size(), 1u);
+  EXPECT_NEAR(scale->initializer->float_data[0], 0.35355339, 1e-6);
+  // Nodes keep their order, producers and attributes.
+  ASSERT_FALSE(g.nodes.empty());
+  EXPECT_EQ(g.nodes[0]->op_type, "LayerNormalization");
+  EXPECT_EQ(g.nodes[0]->attr_int("axis", 0), -1);
+  EXPECT_NEAR(g.nodes[0]->attr_float("epsilon", 0), 1e-5, 1e-9);
+  EXPECT_EQ(g.find("ln1")->producer, g.nodes[0].get());
+}
+
+TEST(OnnxLoad, SubgraphsAndFunctions) {
+  Result<Model> m = load_model_file(kModels + "/control_flow.onnx");
+  ASSERT_TRUE(m) << m.error();
+  ASSERT_EQ(m->functions.size(), 1u);
+  const Function& f = m->functions[0];
+  EXPECT_EQ(f.domain, "local");
+  EXPECT_EQ(f.name, "ScaleAdd");
+  ASSERT_EQ(f.body->inputs.size(), 2u);
+  EXPECT_EQ(f.body->inputs[0]->name, "X");
+  ASSERT_EQ(f.body->outputs.size(), 1u);
+  EXPECT_EQ(f.body->outputs[0]->name, "Y");
+  EXPECT_EQ(f.opset_imports.at(""), 17);
+  EXPECT_EQ(m->opset("local"), 1);
+  const Graph& g = *m->graph;
+  const Node* if_node = nullptr;
+  for (const auto& n : g.nodes)
+    if (n->op_type == "If") if_node = n.get();
+  ASSERT_TRUE(if_node);
+  const Attribute* then_branch = if_node->attr("then_branch");
+  ASSERT_TRUE(then_branch && then_branch->kind == Attribute::Kind::Graph && then_branch->graphs.size() == 1);
+  const Graph& sub = *then_branch->graphs[0];
+  EXPECT_EQ(sub.parent, &g);
+  ASSERT_EQ(sub.nodes.size(), 1u);
+  // The branch reads the outer value `a`.
+  EXPECT_EQ(sub.nodes[0]->inputs[0], g.find("a"));
+  EXPECT_TRUE(sub.outputs[0]->is_graph_output);
+  EXPECT_FALSE(g.find("a")->is_graph_output);
+}
+
+TEST(OnnxLoad, DimsTypesAndOpsetDomains) {
+  P p(13, "ai.onnx");
+  p.input("x", 1, {"batch", "past + seq", "?", "0", "(H+1)//2"}).output("y");
+  p.node("Relu", {"x"}, {"y"}).set_domain("ai.onnx");
+  Result<Model> m = load_model_proto(p.m);
+  ASSERT_TRUE(m) << m.error();
+  EXPECT_EQ(m->opset(""), 13);
+  EXPECT_EQ(m->graph->nodes[0]->domain, "");
+  const Shape& s = m->graph->inputs[0]->type.shape();
+  ASSERT_EQ(s.rank(), 5);
+  EXPECT_EQ(s[0], SymbolicDim("batch"));
+  EXPECT_EQ(s[1], SymbolicDim(Expr::symbol("past") + Expr::symbol("seq")));
+  EXPECT_TRUE(s[2].is_unknown());
+  EXPECT_TRUE(s[3].is_int(0));
+  EXPECT_EQ(s[4].to_string(), "(H+1)//2");
+}
+
+TEST(OnnxLoad, NonTensorTypes) {
+  P p;
+  auto* seq = p.g().add_input();
+  seq->set_name("s");
+  P::set_tensor_type(seq->mutable_type()->mutable_sequence_type()->mutable_elem_type(), 7, {"n"});
+  auto* opt = p.g().add_input();
+  opt->set_name("o");
+  P::set_tensor_type(opt->mutable_type()->mutable_optional_type()->mutable_elem_type(), 1, {"2"});
+  auto* map = p.g().add_input();
+  map->set_name("m");
+  map->mutable_type()->mutable_map_type()->set_key_type(8);
+  P::set_tensor_type(map->mutable_type()->mutable_map_type()->mutable_value_type(), 1, {});
+  auto* sp = p.g().add_input();
+  sp->set_name("sp");
+  sp->mutable_type()->mutable_sparse_tensor_type()->set_elem_type(1);
+  sp->mutable_type()->mutable_sparse_tensor_type()->mutable_shape()->add_dim()->set_dim_value(5);
+  auto* notype = p.g().add_input();
+  notype->set_name("u");
+  auto* norank = p.g().add_input();
+  norank->set_name("r");
+  norank->mutable_type()->mutable_tensor_type()->set_elem_type(1);
+  Result<Model> m = load_model_proto(p.m);
+  ASSERT_TRUE(m) << m.error();
+  const Graph& g = *m->graph;
+  EXPECT_EQ(g.find("s")->type, Type::sequence(Type::tensor(DataType::INT64, Shape({"n"}))));
+  EXPECT_EQ(g.find("o")->type, Type::optional(Type::tensor(DataType::FLOAT, Shape({2}))));
+  EXPECT_EQ(g.find("m")->type, Type::map(DataType::STRING, Type::tensor(DataType::FLOAT, Shape::scalar())));
+  EXPECT_EQ(g.find("sp")->type, Type::sparse_tensor(DataType::FLOAT, Shape({5})));
+  EXPECT_TRUE(g.find("u")->type.is_unknown());
+  EXPECT_EQ(g.find("r")->type, Type::tensor(DataType::FLOAT, Shape()));
+}
+
+TEST(OnnxLoad, InitializerData) {
+  P p;
+  p.init_ints("a", {3, -1, 7});
+  // int32 raw little-endian, with a negative value.
+  auto& b = *p.g().add_initializer();
+  b.set_name("b");
+  b.set_data_type(::onnx::TensorProto::INT32);
+  b.add_dims(2);
+  const unsigned char raw_b[] = {0x05, 0, 0, 0, 0xfe, 0xff, 0xff, 0xff};
+  b.set_raw_data(std::string(reinterpret_cast<const char*>(raw_b), sizeof raw_b));
+  // int64 raw.
+  auto& c = *p.g().add_initializer();
+  c.set_name("c");
+  c.set_data_type(::onnx::TensorProto::INT64);
+  c.add_dims(1);
+  const unsigned char raw_c[] = {0x00, 0x01, 0, 0, 0, 0, 0, 0};
+  c.set_raw_data(std::string(reinterpret_cast<const char*>(raw_c), sizeof raw_c));
+  // float raw (Resize scales) and a double.
+  auto& d = *p.g().add_initializer();
+  d.set_name("d");
+  d.set_data_type(::onnx::TensorProto::FLOAT);
+  d.add_dims(2);
+  const float fs[] = {1.0f, 2.5f};
+  d.set_raw_data(std::string(reinterpret_cast<const char*>(fs), sizeof fs));
+  auto& e = *p.g().add_initializer();
+  e.set_name("e");
+  e.set_data_type(::onnx::TensorProto::DOUBLE);
+  e.add_double_data(0.5);
+  // A large tensor: dims only.
+  auto& big = *p.g().add_initializer();
+  big.set_name("big");
+  big.set_data_type(::onnx::TensorProto::INT64);
+  big.add_dims(65);
+  for (int i = 0; i < 65; ++i) big.add_int64_data(i);
+  // External data: dims, flag, never read.
+  auto& ext = *p.g().add_initializer();
+  ext.set_name("ext");
+  ext.set_data_type(::onnx::TensorProto::FLOAT);
+  ext.add_dims(1000);
+  ext.add_dims(10);
+  ext.set_data_location(::onnx::TensorProto::EXTERNAL);
+  auto* loc = ext.add_external_data();
+  loc->set_key("location");
+  loc->set_value("does_not_exist.bin");
+  // Mismatched data length: no data kept, no error.
+  auto& bad = *p.g().add_initializer();
+  bad.set_name("bad");
+  bad.set_data_type(::onnx::TensorProto::INT64);
+  bad.add_dims(3);
+  bad.add_int64_data(1);
+  Result<Model> m = load_model_proto(p.m);
+  ASSERT_TRUE(m) << m.error();
+  const Graph& g = *m->graph;
+  EXPECT_EQ(g.find("a")->initializer->int_data, (std::vector<int64_t>{3, -1, 7}));
+  EXPECT_EQ(g.find("b")->initializer->int_data, (std::vector<int64_t>{5, -2}));
+  EXPECT_EQ(g.find("c")->initializer->int_data, (std::vector<int64_t>{256}));
+  EXPECT_EQ(g.find("d")->initializer->float_data, (std::vector<double>{1.0, 2.5}));
+  EXPECT_EQ(g.find("e")->initializer->float_data, (std::vector<double>{0.5}));
+  EXPECT_EQ(g.find("e")->type, Type::tensor(DataType::DOUBLE, Shape::scalar()));
+  EXPECT_FALSE(g.find("big")->initializer->has_data);
+  EXPECT_EQ(g.find("big")->type, Type::tensor(DataType::INT64, Shape({65})));
+  EXPECT_TRUE(g.find("ext")->initializer->external);
+  EXPECT_FALSE(g.find("ext")->initializer->has_data);
+  EXPECT_EQ(g.find("ext")->type, Type::tensor(DataType::FLOAT, Shape({1000, 10})));
+  EXPECT_FALSE(g.find("bad")->initializer->has_data);
+}
+
+TEST(OnnxLoad, InitializerAlsoInputKeepsDeclaredType) {
+  P p;
+  p.input("w", 7, {"n"});
+  p.init_ints("w", {1, 2});
+  p.node("Identity", {"w"}, {"y"});
+  p.output("y");
+  Result<Model> m = load_model_proto(p.m);
+  ASSERT_TRUE(m) << m.error();
+  const Value* w = m->graph->find("w");
+  EXPECT_EQ(w->type, Type::tensor(DataType::INT64, Shape({"n"})));
+  EXPECT_TRUE(w->is_graph_input);
+  ASSERT_TRUE(w->initializer);
+  EXPECT_EQ(w->initializer->int_data, (std::vector<int64_t>{1, 2}));
+}
+
+TEST(OnnxLoad, SparseInitializer) {
+  P p;
+  auto* sp = p.g().add_sparse_initializer();
+  sp->add_dims(10);
+  sp->add_dims(20);
+  sp->mutable_values()->set_name("sp");
+  sp->mutable_values()->set_data_type(1);
+  sp->mutable_values()->add_dims(2);
+  sp->mutable_values()->add_float_data(1);
+  sp->mutable_values()->add_float_data(2);
+  Result<Model> m = load_model_proto(p.m);
+  ASSERT_TRUE(m) << m.error();
+  EXPECT_EQ(m->graph->find("sp")->type, Type::sparse_tensor(DataType::FLOAT, Shape({10, 20})));
+}
+
+TEST(OnnxLoad, AttributesOfEveryKind) {
+  P p;
+  p.input("x", 1, {"2"});
+  auto& n = p.node("Custom", {"x", "", "x"}, {"y", ""}, "custom");
+  n.set_domain("my");
+  using AP = ::onnx::AttributeProto;
+  auto add = [&](const std::string& name, AP::AttributeType t) {
+    auto* a = n.add_attribute();
+    a->set_name(name);
+    a->set_type(t);
+    return a;
+  };
+  add("f", AP::FLOAT)->set_f(1.5f);
+  add("i", AP::INT)->set_i(-3);
+  add("s", AP::STRING)->set_s("hello");
+  auto* t = add("t", AP::TENSOR)->mutable_t();
+  t->set_data_type(7);
+  t->add_dims(2);
+  t->add_int64_data(4);
+  t->add_int64_data(5);
+  auto* g = add("g", AP::GRAPH)->mutable_g();
+  g->set_name("body");
+  auto* gn = g->add_node();
+  gn->set_op_type("Neg");
+  gn->add_input("x");  // outer scope
+  gn->add_output("z");
+  g->add_output()->set_name("z");
+  auto* st = add("st", AP::SPARSE_TENSOR)->mutable_sparse_tensor();
+  st->add_dims(4);
+  st->mutable_values()->set_data_type(1);
+  P::set_tensor_type(add("tp", AP::TYPE_PROTO)->mutable_tp(), 7, {"k"});
+  auto* fl = add("floats", AP::FLOATS);
+  fl->add_floats(0.5f);
+  fl->add_floats(2);
+  auto* is = add("ints", AP::INTS);
+  is->add_ints(1);
+  is->add_ints(-1);
+  auto* ss = add("strings", AP::STRINGS);
+  ss->add_strings("a");
+  ss->add_strings("b");
+  auto* ts = add("tensors", AP::TENSORS);
+  ts->add_tensors()->set_data_type(1);
+  ts->add_tensors()->set_data_type(7);
+  auto* gs = add("graphs", AP::GRAPHS);
+  gs->add_graphs()->set_name("g1");
+  gs->add_graphs()->set_name("g2");
+  auto* sts = add("sparse_tensors", AP::SPARSE_TENSORS);
+  sts->add_sparse_tensors()->mutable_values()->set_data_type(1);
+  auto* tps = add("type_protos", AP::TYPE_PROTOS);
+  P::set_tensor_type(tps->add_type_protos(), 1, {});
+  auto* ref = add("ref", AP::INT);
+  ref->set_ref_attr_name("outer");
+  auto* old = n.add_attribute();  // type not set (old models): guessed from the field
+  old->set_name("old");
+  old->set_i(9);
+  Result<Model> m = load_model_proto(p.m);
+  ASSERT_TRUE(m) << m.error();
+  const Node& node = *m->graph->nodes[0];
+  using K = Attribute::Kind;
+  EXPECT_EQ(node.domain, "my");
+  ASSERT_EQ(node.inputs.size(), 3u);
+  EXPECT_EQ(node.inputs[1], nullptr);
+  ASSERT_EQ(node.outputs.size(), 2u);
+  EXPECT_EQ(node.outputs[1], nullptr);
+  EXPECT_EQ(node.attr("f")->kind, K::Float);
+  EXPECT_EQ(node.attr_float("f", 0), 1.5);
+  EXPECT_EQ(node.attr_int("i", 0), -3);
+  EXPECT_EQ(node.attr_string("s"), "hello");
+  ASSERT_EQ(node.attr("t")->kind, K::Tensor);
+  EXPECT_EQ(node.attr("t")->tensors[0].int_data, (std::vector<int64_t>{4, 5}));
+  ASSERT_EQ(node.attr("g")->kind, K::Graph);
+  const Graph& body = *node.attr("g")->graphs[0];
+  EXPECT_EQ(body.parent, m->graph.get());
+  EXPECT_EQ(body.nodes[0]->inputs[0], m->graph->find("x"));
+  EXPECT_EQ(node.attr("st")->kind, K::SparseTensor);
+  EXPECT_EQ(node.attr("st")->tensors[0].dims, (std::vector<int64_t>{4}));
+  ASSERT_EQ(node.attr("tp")->kind, K::TypeProto);
+  EXPECT_EQ(node.attr("tp")->types[0], Type::tensor(DataType::INT64, Shape({"k"})));
+  EXPECT_EQ(node.attr("floats")->floats, (std::vector<double>{0.5, 2.0}));
+  EXPECT_EQ(node.attr_ints("ints"), (std::vector<int64_t>{1, -1}));
+  EXPECT_EQ(node.attr("strings")->strings, (std::vector<std::string>{"a", "b"}));
+  EXPECT_EQ(node.attr("tensors")->tensors.size(), 2u);
+  EXPECT_EQ(node.attr("graphs")->graphs.size(), 2u);
+  EXPECT_EQ(node.attr("sparse_tensors")->kind, K::SparseTensors);
+  EXPECT_EQ(node.attr("type_protos")->types.size(), 1u);
+  EXPECT_EQ(node.attr("ref")->ref_attr_name, "outer");
+  EXPECT_EQ(node.attr_int("old", 0), 9);
+}
+
+TEST(OnnxLoad, ValueInfoIsKept) {
+  P p;
+  p.input("x", 1, {"b"});
+  p.node("Relu", {"x"}, {"y"});
+  p.node("Relu", {"y"}, {"z"});
+  p.output("z");
+  auto* vi = p.g().add_value_info();
+  vi->set_name("y");
+  P::set_tensor_type(vi->mutable_type(), 1, {"b"});
+  Result<Model> m = load_model_proto(p.m);
+  ASSERT_TRUE(m) << m.error();
+  EXPECT_EQ(m->graph->find("y")->type, Type::tensor(DataType::FLOAT, Shape({"b"})));
+  EXPECT_TRUE(m->graph->find("z")->type.is_unknown());
+}
+
+TEST(OnnxLoad, NodesOutOfOrder) {
+  P p;
+  p.input("x", 1, {"b"});
+  p.node("Add", {"y", "y"}, {"z"}, "second");
+  p.node("Add", {"x", "x"}, {"y"}, "first");
+  p.output("z");
+  Result<Model> m = load_model_proto(p.m);
+  ASSERT_TRUE(m) << m.error();
+  Report r = infer_shapes(m.value());
+  EXPECT_TRUE(r.ok());
+  EXPECT_EQ(m->graph->find("z")->type, Type::tensor(DataType::FLOAT, Shape({"b"})));
+}
+
+// ---- errors ----
+
+TEST(OnnxLoadErrors, DanglingInput) {
+  P p;
+  p.input("x", 1, {"2"});
+  p.node("Add", {"x", "missing"}, {"y"}, "add1");
+  EXPECT_EQ(error_of(p.m), "node 'add1' (Add): input 'missing' is not produced by any node, input or initializer");
+}
+
+TEST(OnnxLoadErrors, DanglingInputOfUnnamedNodeAndInSubgraph) {
+  P p;
+  p.input("x", 1, {"2"});
+  p.node("Relu", {"nothing"}, {"y"});
+  EXPECT_EQ(error_of(p.m), "node #0 (Relu): input 'nothing' is not produced by any node, input or initializer");
+  P q;
+  auto& n = q.node("If", {"c"}, {"y"}, "if");
+  q.input("c", 9, {});
+  auto* a = n.add_attribute();
+  a->set_name("then_branch");
+  a->set_type(::onnx::AttributeProto::GRAPH);
+  auto* sn = a->mutable_g()->add_node();
+  sn->set_op_type("Neg");
+  sn->set_name("neg");
+  sn->add_input("ghost");
+  sn->add_output("o");
+  const std::string e = error_of(q.m);
+  EXPECT_NE(e.find("node 'neg' (Neg): input 'ghost' is not produced"), std::string::npos) << e;
+  EXPECT_NE(e.find("subgraph 'then_branch'"), std::string::npos) << e;
+}
+
+TEST(OnnxLoadErrors, DanglingOutput) {
+  P p;
+  p.input("x", 1, {"2"});
+  p.output("nowhere");
+  EXPECT_EQ(error_of(p.m), "graph output 'nowhere' is not produced by any node, input or initializer");
+}
+
+TEST(OnnxLoadErrors, ProducedTwice) {
+  P p;
+  p.input("x", 1, {"2"});
+  p.node("Relu", {"x"}, {"y"}, "a");
+  p.node("Neg", {"x"}, {"y"}, "b");
+  EXPECT_EQ(error_of(p.m), "value 'y' is produced twice (by node 'a' (Relu) and by node 'b' (Neg))");
+  P q;
+  q.input("x", 1, {"2"});
+  q.node("Relu", {"x"}, {"x"}, "r");
+  EXPECT_EQ(error_of(q.m), "value 'x' is produced twice (by a graph input and by node 'r' (Relu))");
+  P r;
+  r.init_ints("w", {1});
+  r.init_ints("w", {2});
+  EXPECT_EQ(error_of(r.m), "value 'w' is produced twice (two initializers)");
+}
+
+TEST(OnnxLoadErrors, InvalidDataTypeAndNegativeDims) {
+  P p;
+  p.input("x", 99, {"2"});
+  EXPECT_EQ(error_of(p.m), "graph input 'x': invalid element type code 99");
+  P q;
+  q.input("x", 1, {"-3"});
+  EXPECT_EQ(error_of(q.m), "graph input 'x': negative dim_value -3");
+  P r;
+  auto& t = r.init_ints("w", {1});
+  t.set_data_type(1234);
+  EXPECT_EQ(error_of(r.m), "initializer 'w': invalid data type code 1234");
+  P s;
+  s.init_ints("w", {}).set_dims(0, -1);
+  EXPECT_EQ(error_of(s.m), "initializer 'w': negative dim -1");
+  P u;
+  auto& big = u.init_ints("w", {});
+  big.set_dims(0, int64_t{1} << 40);
+  big.add_dims(int64_t{1} << 40);
+  EXPECT_EQ(error_of(u.m), "initializer 'w': element count overflows int64");
+}
+
+TEST(OnnxLoadErrors, NoGraph) {
+  ::onnx::ModelProto m;
+  EXPECT_EQ(error_of(m), "the model has no graph");
+}
+
+TEST(OnnxLoadErrors, MissingFile) {
+  Result<Model> m = load_model_file("/nonexistent/dir/model.onnx");
+  ASSERT_FALSE(m);
+  EXPECT_EQ(m.error(), "file /nonexistent/dir/model.onnx: cannot open for reading");
+}
+
+TEST(OnnxLoadErrors, TruncatedFile) {
+  std::ifstream in(kModels + "/transformer_block.onnx", std::ios::binary);
+  std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  ASSERT_GT(bytes.size(), 1000u);
+  const std::string path = write_temp("truncated.onnx", bytes.substr(0, bytes.size() / 2));
+  Result<Model> m = load_model_file(path);
+  ASSERT_FALSE(m);
+  EXPECT_EQ(m.error(), "file " + path + ": not a valid ONNX model (protobuf parse failed)");
+  std::remove(path.c_str());
+}
+
+TEST(OnnxLoadErrors, RandomBytes) {
+  std::mt19937 rng(42);
+  for (int round = 0; round < 20; ++round) {
+    std::string bytes(1 + rng() % 4096, '\0');
+    for (auto& c : bytes) c = static_cast<char>(rng());
+    const std::string path = write_temp("random.onnx", bytes);
+    Result<Model> m = load_model_file(path);
+    EXPECT_FALSE(m);  // not a model (may parse as protobuf, but then has no graph)
+    if (!m) {
+      EXPECT_EQ(m.error().rfind("file " + path + ": not a valid ONNX model", 0), 0u) << m.error();
+    }
+    std::remove(path.c_str());
+  }
+}
+
+TEST(OnnxLoadErrors, EmptyFileHasNoGraph) {
+  const std::string path = write_temp("empty.onnx", "");
+  Result<Model> m = load_model_file(path);
+  ASSERT_FALSE(m);
+  EXPECT_EQ(m.error(), "file " + path + ": not a valid ONNX model (no graph)");
+  std::remove(path.c_str());
+}
+
+TEST(OnnxLoadErrors, StructuralErrorsNameTheFile) {
+  P p;
+  p.input("x", 1, {"2"});
+  p.node("Add", {"x", "missing"}, {"y"}, "add1");
+  const std::string path = write_temp("dangling.onnx", p.m.SerializeAsString());
+  Result<Model> m = load_model_file(path);
+  ASSERT_FALSE(m);
+  EXPECT_EQ(m.error(), "file " + path +
+                           ": node 'add1' (Add): input 'missing' is not produced by any node, input or initializer");
+  std::remove(path.c_str());
+}
+
+TEST(OnnxLoadErrors, CycleLoadsAndTheEngineReportsIt) {
+  P p;
+  p.input("x", 1, {"2"});
+  p.node("Add", {"x", "b"}, {"a"}, "n1");
+  p.node("Relu", {"a"}, {"b"}, "n2");
+  p.output("b");
+  Result<Model> m = load_model_proto(p.m);
+  ASSERT_TRUE(m) << m.error();
+  Report r = infer_shapes(m.value());
+  ASSERT_EQ(r.errors(), 1u);
+  EXPECT_EQ(r.diagnostics[0].kind, DiagnosticKind::Graph);
+  EXPECT_NE(r.diagnostics[0].message.find("cycle"), std::string::npos);
+}
+
+TEST(OnnxLoadErrors, DeeplyNestedSubgraphs) {
+  P p;
+  p.input("c", 9, {});
+  ::onnx::GraphProto* g = p.m.mutable_graph();
+  for (int i = 0; i < 80; ++i) {
+    auto* n = g->add_node();
+    n->set_op_type("If");
+    n->add_input("c");
+    auto* a = n->add_attribute();
+    a->set_name("then_branch");
+    a->set_type(::onnx::AttributeProto::GRAPH);
+    g = a->mutable_g();
+  }
+  const std::string e = error_of(p.m);
+  EXPECT_NE(e.find("nested too deeply"), std::string::npos) << e;
+}
+
+TEST(OnnxLoadErrors, FunctionDanglingInput) {
+  P p;
+  auto* f = p.m.add_functions();
+  f->set_name("F");
+  f->set_domain("local");
+  f->add_input("X");
+  f->add_output("Y");
+  auto* n = f->add_node();
+  n->set_op_type("Add");
+  n->add_input("X");
+  n->add_input("Z");
+  n->add_output("Y");
+  EXPECT_EQ(error_of(p.m),
+            "function 'local::F': node #0 (Add): input 'Z' is not produced by any node, input or initializer");
+}
+
+}  // namespace

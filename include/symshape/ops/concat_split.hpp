@@ -1,0 +1,223 @@
+// Concat (the axis dim is the sum, symbolic sums included; values of 1-D
+// inputs are concatenated) and Split (sizes from the attribute < 13, the
+// input >= 13, or an equal split; num_outputs >= 18 with a smaller last chunk).
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "symshape/ops/shape_ops.hpp"
+
+namespace symshape::ops {
+
+// ---- Concat ----
+
+inline void concat_impl(Context& ctx, Node& n, int64_t axis) {
+  using namespace tensor_detail;
+  if (!check_inputs(ctx, n, n.inputs.empty() ? 1 : n.inputs.size())) return;
+  const DataType dtype = dtype_of(n.input(0));
+  const Shape* first = nullptr;
+  bool all_ranked = true;
+  for (const Value* v : n.inputs) {
+    const Shape* s = shape_of(v);
+    if (!s) all_ranked = false;
+    else if (!first) first = s;
+  }
+  if (!first) {
+    ctx.set_shape_and_dtype(n.output(0), Shape(), dtype);
+    return;
+  }
+  const int64_t r = first->rank();
+  if (r == 0) {
+    ctx.record_error(n, "cannot concatenate scalars");
+    return;
+  }
+  auto a = normalize_axis(ctx, n, axis, r);
+  if (!a) return;
+  Dims out(static_cast<std::size_t>(r));
+  SymbolicDim sum = 0;
+  bool started = false;
+  for (const Value* v : n.inputs) {
+    const Shape* s = shape_of(v);
+    if (!s) continue;
+    if (s->rank() != r) {
+      ctx.record_error(n, "all inputs must have the same rank: " + first->to_string() + " vs " + s->to_string());
+      return;
+    }
+    for (std::size_t i = 0; i < s->size(); ++i) {
+      const SymbolicDim& d = (*s)[i];
+      if (static_cast<int64_t>(i) == *a) continue;
+      if (!started || out[i].is_unknown()) {
+        out[i] = d;
+      } else if (out[i].is_int() && d.is_int() && out[i] != d) {
+        ctx.record_error(n, "dim " + std::to_string(i) + " differs between inputs: " + first->to_string() + " vs " +
+                                s->to_string());
+        return;
+      } else if (d.is_int() && !out[i].is_int()) {
+        out[i] = d;  // the inputs must agree: the integer is the more specific
+      }
+    }
+    started = true;
+    sum = sum + (*s)[static_cast<std::size_t>(*a)];
+  }
+  out[static_cast<std::size_t>(*a)] = all_ranked ? sum : SymbolicDim();
+  ctx.set_shape_and_dtype(n.output(0), Shape(std::move(out)), dtype);
+  // Values of 1-D (or scalar) inputs.
+  if (r == 1) {
+    Dims values;
+    for (const Value* v : n.inputs) {
+      auto x = ctx.symbolic_value(v);
+      if (!x) return;
+      values.insert(values.end(), x->begin(), x->end());
+    }
+    ctx.set_symbolic_value(n.output(0), std::move(values));
+  }
+}
+inline void infer_concat_v1(Context& ctx, Node& n) { concat_impl(ctx, n, n.attr_int("axis", 1)); }
+inline void infer_concat_v4(Context& ctx, Node& n) {
+  const Attribute* a = require_attr(ctx, n, "axis");
+  if (!a) return;
+  concat_impl(ctx, n, a->i);
+}
+
+// ---- Split ----
+
+// sizes: explicit split sizes (values, or given but unknown); num_outputs:
+// the attribute of opset 18 (uneven split allowed, last chunk smaller).
+inline void split_impl(Context& ctx, Node& n, const std::optional<std::vector<SymbolicDim>>& sizes, bool sizes_given,
+                       std::optional<int64_t> num_outputs) {
+  using namespace tensor_detail;
+  if (!check_inputs(ctx, n, 1)) return;
+  const std::size_t k = n.outputs.size();
+  if (k == 0) {
+    ctx.usage_error(n, "Split has no outputs");
+    return;
+  }
+  if (num_outputs && *num_outputs != static_cast<int64_t>(k)) {
+    ctx.record_error(n, "num_outputs is " + std::to_string(*num_outputs) + " but the node has " + std::to_string(k) +
+                            " outputs");
+    return;
+  }
+  if (sizes_given && num_outputs) {
+    ctx.usage_error(n, "split and num_outputs must not both be given");
+    return;
+  }
+  const Shape* s = shape_of(n.input(0));
+  if (!s) {
+    for (std::size_t i = 0; i < k; ++i) set_like_input(ctx, n, i, Shape());
+    return;
+  }
+  auto axis = normalize_axis(ctx, n, n.attr_int("axis", 0), s->rank());
+  if (!axis) return;
+  const auto ax = static_cast<std::size_t>(*axis);
+  const SymbolicDim d = (*s)[ax];
+  Dims parts(k);
+  if (sizes_given) {
+    if (sizes) {
+      if (sizes->size() != k) {
+        ctx.record_error(n, "split has " + std::to_string(sizes->size()) + " entries for " + std::to_string(k) +
+                                " outputs");
+        return;
+      }
+      SymbolicDim sum = 0;
+      for (std::size_t i = 0; i < k; ++i) {
+        if ((*sizes)[i].is_int() && (*sizes)[i].value() < 0) {
+          ctx.record_error(n, "split has a negative size " + (*sizes)[i].to_string());
+          return;
+        }
+        parts[i] = (*sizes)[i];
+        sum = sum + parts[i];
+      }
+      if (sum.is_int() && d.is_int() && sum.value() != d.value()) {
+        ctx.record_error(n, "split sizes sum to " + sum.to_string() + " but the axis dim is " + d.to_string());
+        return;
+      }
+    }
+  } else if (d.is_int()) {
+    const int64_t dv = d.value(), kk = static_cast<int64_t>(k);
+    if (dv % kk == 0) {
+      for (auto& p : parts) p = dv / kk;
+    } else if (num_outputs) {
+      const int64_t chunk = dv / kk + 1;
+      for (auto& p : parts) p = chunk;
+      int64_t last = dv - chunk * (kk - 1);
+      parts.back() = last < 0 ? 0 : last;
+    } else {
+      ctx.record_error(n, "dim " + d.to_string() + " cannot be split evenly into " + std::to_string(k) + " outputs");
+      return;
+    }
+  } else if (d.is_known()) {
+    const auto kk = static_cast<int64_t>(k);
+    if (num_outputs) {
+      const SymbolicDim chunk(ceil_to_int(d.expr(), Expr(kk)));
+      for (auto& p : parts) p = chunk;
+      parts.back() = dim_max(SymbolicDim(0), d - chunk * SymbolicDim(kk - 1));
+    } else {
+      for (auto& p : parts) p = d / SymbolicDim(kk);  // the spec requires an even split
+    }
+  }
+  for (std::size_t i = 0; i < k; ++i) {
+    Shape out = *s;
+    out[ax] = parts[i];
+    set_like_input(ctx, n, i, std::move(out));
+  }
+  // Values of a 1-D input split into integer parts.
+  if (s->rank() == 1) {
+    auto v = ctx.symbolic_value(n.input(0));
+    if (!v) return;
+    std::size_t begin = 0;
+    for (std::size_t i = 0; i < k; ++i) {
+      if (!parts[i].is_int()) return;
+      const auto len = static_cast<std::size_t>(parts[i].value());
+      if (begin + len > v->size()) return;
+      ctx.set_symbolic_value(n.output(i), Dims(v->begin() + static_cast<std::ptrdiff_t>(begin),
+                                               v->begin() + static_cast<std::ptrdiff_t>(begin + len)));
+      begin += len;
+    }
+  }
+}
+
+// Opset 1: split attribute, or an optional second input.
+inline void infer_split_v1(Context& ctx, Node& n) {
+  if (n.input(1)) {
+    split_impl(ctx, n, ctx.symbolic_value(n.input(1)), true, std::nullopt);
+    return;
+  }
+  auto sp = n.attr_ints("split");
+  if (sp) split_impl(ctx, n, std::vector<SymbolicDim>(sp->begin(), sp->end()), true, std::nullopt);
+  else split_impl(ctx, n, std::nullopt, false, std::nullopt);
+}
+inline void infer_split_v2(Context& ctx, Node& n) {
+  auto sp = n.attr_ints("split");
+  if (sp) split_impl(ctx, n, std::vector<SymbolicDim>(sp->begin(), sp->end()), true, std::nullopt);
+  else split_impl(ctx, n, std::nullopt, false, std::nullopt);
+}
+inline void infer_split_v13(Context& ctx, Node& n) {
+  const bool given = n.input(1) != nullptr;
+  split_impl(ctx, n, given ? ctx.symbolic_value(n.input(1)) : std::nullopt, given, std::nullopt);
+}
+inline void infer_split_v18(Context& ctx, Node& n) {
+  const bool given = n.input(1) != nullptr;
+  std::optional<int64_t> num;
+  if (const Attribute* a = n.attr("num_outputs")) num = a->i;
+  if (!given && !num) {
+    ctx.usage_error(n, "either the split input or the num_outputs attribute is required");
+    return;
+  }
+  split_impl(ctx, n, given ? ctx.symbolic_value(n.input(1)) : std::nullopt, given, num);
+}
+
+inline constexpr auto kConcatSplitRules = make_rules({
+    RuleEntry{"", "Concat", 1, &infer_concat_v1},
+    RuleEntry{"", "Concat", 4, &infer_concat_v4},
+    RuleEntry{"", "Concat", 11, &infer_concat_v4},
+    RuleEntry{"", "Concat", 13, &infer_concat_v4},
+    RuleEntry{"", "Split", 1, &infer_split_v1},
+    RuleEntry{"", "Split", 2, &infer_split_v2},
+    RuleEntry{"", "Split", 11, &infer_split_v2},
+    RuleEntry{"", "Split", 13, &infer_split_v13},
+    RuleEntry{"", "Split", 18, &infer_split_v18},
+});
+
+}  // namespace symshape::ops

@@ -1,0 +1,146 @@
+// Constant (value, sparse_value 11+, value_float(s)/value_int(s)/
+// value_string(s) 12+), ConstantOfShape (shape from a constant or symbolic
+// value; a small integer output carries copies of the fill value) and
+// EyeLike (2-D, shape of the input).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "symshape/ops/shape_ops.hpp"
+
+namespace symshape::ops {
+
+// ---- Constant ----
+
+inline void infer_constant(Context& ctx, Node& n) {
+  const Attribute* found = nullptr;
+  int count = 0;
+  static const char* const names[] = {"value",      "sparse_value", "value_float",  "value_floats",
+                                      "value_int",  "value_ints",   "value_string", "value_strings"};
+  for (const char* name : names) {
+    if (const Attribute* a = n.attr(name)) {
+      found = a;
+      ++count;
+    }
+  }
+  if (count != 1) {
+    ctx.usage_error(n, count == 0 ? "Constant needs one value attribute" : "Constant has more than one value attribute");
+    return;
+  }
+  Value* out = n.output(0);
+  const std::string& name = found->name;
+  if (name == "value" || name == "sparse_value") {
+    if (found->tensors.empty()) {
+      ctx.usage_error(n, "attribute '" + name + "' holds no tensor");
+      return;
+    }
+    const Tensor& t = found->tensors[0];
+    ctx.set_shape_and_dtype(out, t.type().shape(), t.dtype);
+    if (name == "value" && t.has_data && is_integer_type(t.dtype) && t.dims.size() <= 1) {
+      auto count_elems = t.element_count();
+      if (count_elems && static_cast<std::size_t>(*count_elems) == t.int_data.size())
+        ctx.set_symbolic_value(out, std::vector<SymbolicDim>(t.int_data.begin(), t.int_data.end()));
+    }
+  } else if (name == "value_float") {
+    ctx.set_shape_and_dtype(out, Shape::scalar(), DataType::FLOAT);
+  } else if (name == "value_floats") {
+    ctx.set_shape_and_dtype(out, Shape{SymbolicDim(static_cast<int64_t>(found->floats.size()))}, DataType::FLOAT);
+  } else if (name == "value_int") {
+    ctx.set_shape_and_dtype(out, Shape::scalar(), DataType::INT64);
+    ctx.set_symbolic_value(out, {SymbolicDim(found->i)});
+  } else if (name == "value_ints") {
+    ctx.set_shape_and_dtype(out, Shape{SymbolicDim(static_cast<int64_t>(found->ints.size()))}, DataType::INT64);
+    ctx.set_symbolic_value(out, std::vector<SymbolicDim>(found->ints.begin(), found->ints.end()));
+  } else if (name == "value_string") {
+    ctx.set_shape_and_dtype(out, Shape::scalar(), DataType::STRING);
+  } else {
+    ctx.set_shape_and_dtype(out, Shape{SymbolicDim(static_cast<int64_t>(found->strings.size()))}, DataType::STRING);
+  }
+}
+
+// ---- ConstantOfShape ----
+
+inline void infer_constant_of_shape(Context& ctx, Node& n) {
+  using namespace tensor_detail;
+  if (!check_inputs(ctx, n, 1)) return;
+  DataType dtype = DataType::FLOAT;
+  std::optional<int64_t> fill = 0;
+  if (const Attribute* a = n.attr("value")) {
+    if (a->tensors.empty()) {
+      ctx.usage_error(n, "attribute 'value' holds no tensor");
+      return;
+    }
+    const Tensor& t = a->tensors[0];
+    auto c = t.element_count();
+    if (!c || *c != 1) {
+      ctx.record_error(n, "attribute 'value' must hold exactly one element");
+      return;
+    }
+    dtype = t.dtype;
+    fill = is_integer_type(dtype) && t.has_data && t.int_data.size() == 1 ? std::optional<int64_t>(t.int_data[0])
+                                                                          : std::nullopt;
+  }
+  const Shape* ss = shape_of(n.input(0));
+  if (ss && ss->rank() != 1) {
+    ctx.record_error(n, "input must be 1-D, got " + ss->to_string());
+    return;
+  }
+  auto target = ctx.symbolic_value(n.input(0));
+  if (!target) {
+    auto len = static_length(n.input(0));
+    ctx.set_shape_and_dtype(n.output(0), len ? Shape::of_rank(static_cast<std::size_t>(*len)) : Shape(), dtype);
+    return;
+  }
+  for (const auto& d : *target)
+    if (d.is_int() && d.value() < 0) {
+      ctx.record_error(n, "shape has a negative dim " + d.to_string());
+      return;
+    }
+  ctx.set_shape_and_dtype(n.output(0), Shape(*target), dtype);
+  if (fill && is_integer_type(dtype) && target->size() <= 1) {
+    const SymbolicDim count = target->empty() ? SymbolicDim(1) : (*target)[0];
+    if (count.is_int() && count.value() <= static_cast<int64_t>(Context::kMaxSymbolicValueSize))
+      ctx.set_symbolic_value(n.output(0), std::vector<SymbolicDim>(static_cast<std::size_t>(count.value()), *fill));
+  }
+}
+
+// ---- EyeLike ----
+
+inline void infer_eye_like(Context& ctx, Node& n) {
+  if (!check_inputs(ctx, n, 1)) return;
+  const Shape* s = shape_of(n.input(0));
+  if (s && s->rank() != 2) {
+    ctx.record_error(n, "input must be 2-D, got " + s->to_string());
+    return;
+  }
+  DataType dtype = dtype_of(n.input(0));
+  if (const Attribute* a = n.attr("dtype")) {
+    if (a->i < 0 || a->i > INT32_MAX || !is_valid_data_type(static_cast<int32_t>(a->i))) {
+      ctx.record_error(n, "invalid dtype " + std::to_string(a->i));
+      return;
+    }
+    dtype = static_cast<DataType>(a->i);
+  }
+  ctx.set_shape_and_dtype(n.output(0), s ? *s : Shape::of_rank(2), dtype);
+}
+
+inline constexpr auto kConstantRules = make_rules({
+    RuleEntry{"", "Constant", 1, &infer_constant},
+    RuleEntry{"", "Constant", 9, &infer_constant},
+    RuleEntry{"", "Constant", 11, &infer_constant},
+    RuleEntry{"", "Constant", 12, &infer_constant},
+    RuleEntry{"", "Constant", 13, &infer_constant},
+    RuleEntry{"", "Constant", 19, &infer_constant},
+    RuleEntry{"", "Constant", 21, &infer_constant},
+    RuleEntry{"", "Constant", 23, &infer_constant},
+    RuleEntry{"", "ConstantOfShape", 9, &infer_constant_of_shape},
+    RuleEntry{"", "ConstantOfShape", 20, &infer_constant_of_shape},
+    RuleEntry{"", "ConstantOfShape", 21, &infer_constant_of_shape},
+    RuleEntry{"", "ConstantOfShape", 23, &infer_constant_of_shape},
+    RuleEntry{"", "EyeLike", 9, &infer_eye_like},
+    RuleEntry{"", "EyeLike", 22, &infer_eye_like},
+});
+
+}  // namespace symshape::ops

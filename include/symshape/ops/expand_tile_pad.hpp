@@ -1,0 +1,206 @@
+// Expand (broadcast to a constant or symbolic target), Tile (dims times
+// repeats) and Pad (dims plus begin and end pads; pads as attribute < 11,
+// input >= 11, optional axes input >= 18).
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "symshape/ops/shape_ops.hpp"
+
+namespace symshape::ops {
+
+// ---- Expand ----
+
+inline void infer_expand(Context& ctx, Node& n) {
+  using namespace tensor_detail;
+  if (!check_inputs(ctx, n, 2)) return;
+  const Shape* ss = shape_of(n.input(1));
+  if (ss && ss->rank() != 1) {
+    ctx.record_error(n, "shape input must be 1-D, got " + ss->to_string());
+    return;
+  }
+  const Shape* in = shape_of(n.input(0));
+  auto target = ctx.symbolic_value(n.input(1));
+  std::optional<Shape> t;
+  if (target) {
+    for (const auto& d : *target)
+      if (d.is_int() && d.value() < 0) {
+        ctx.record_error(n, "target shape has a negative dim " + d.to_string());
+        return;
+      }
+    t = Shape(*target);
+  } else if (auto len = static_length(n.input(1))) {
+    t = Shape::of_rank(static_cast<std::size_t>(*len));
+  }
+  if (!in || !t) {
+    set_like_input(ctx, n, 0, Shape());
+    return;
+  }
+  // Unknown target dims: a 1 in the input takes the target's; another input
+  // dim stays (the target dim must be 1 or equal).
+  Shape tt = *t;
+  for (std::size_t i = 0; i < tt.size(); ++i) {
+    if (!tt[i].is_unknown()) continue;
+    const std::size_t rank = std::max(tt.size(), in->size());
+    const std::size_t pos = i + rank - tt.size();
+    if (pos + in->size() >= rank) {
+      const SymbolicDim& x = (*in)[pos + in->size() - rank];
+      if (x.is_known() && !x.is_int(1)) tt[i] = x;
+    }
+  }
+  auto b = broadcast_shapes(ctx, n, *in, tt);
+  if (!b) return;
+  set_like_input(ctx, n, 0, *b);
+}
+
+// ---- Tile ----
+
+// Opset 1: inputs (input, tiles, axis), both scalars.
+inline void infer_tile_v1(Context& ctx, Node& n) {
+  using namespace tensor_detail;
+  if (!check_inputs(ctx, n, 3)) return;
+  const Shape* in = shape_of(n.input(0));
+  if (!in) {
+    set_like_input(ctx, n, 0, Shape());
+    return;
+  }
+  Shape out = *in;
+  auto tiles = ctx.symbolic_value(n.input(1));
+  auto axis = ctx.int_values(n.input(2));
+  if (!axis || axis->size() != 1) {
+    set_like_input(ctx, n, 0, Shape::of_rank(in->size()));
+    return;
+  }
+  auto a = normalize_axis(ctx, n, (*axis)[0], in->rank());
+  if (!a) return;
+  out[static_cast<std::size_t>(*a)] =
+      tiles && tiles->size() == 1 ? out[static_cast<std::size_t>(*a)] * (*tiles)[0] : SymbolicDim();
+  set_like_input(ctx, n, 0, out);
+}
+
+inline void infer_tile_v6(Context& ctx, Node& n) {
+  using namespace tensor_detail;
+  if (!check_inputs(ctx, n, 2)) return;
+  const Shape* in = shape_of(n.input(0));
+  const Shape* rs = shape_of(n.input(1));
+  if (rs && rs->rank() != 1) {
+    ctx.record_error(n, "repeats must be 1-D, got " + rs->to_string());
+    return;
+  }
+  if (!in) {
+    auto len = static_length(n.input(1));
+    set_like_input(ctx, n, 0, len ? Shape::of_rank(static_cast<std::size_t>(*len)) : Shape());
+    return;
+  }
+  auto repeats = ctx.symbolic_value(n.input(1));
+  if (!repeats) {
+    set_like_input(ctx, n, 0, Shape::of_rank(in->size()));
+    return;
+  }
+  if (repeats->size() != in->size()) {
+    ctx.record_error(n, "repeats has " + std::to_string(repeats->size()) + " entries for input " + in->to_string());
+    return;
+  }
+  Dims out;
+  for (std::size_t i = 0; i < in->size(); ++i) {
+    if ((*repeats)[i].is_int() && (*repeats)[i].value() < 0) {
+      ctx.record_error(n, "repeats has a negative entry " + (*repeats)[i].to_string());
+      return;
+    }
+    out.push_back((*in)[i] * (*repeats)[i]);
+  }
+  set_like_input(ctx, n, 0, Shape(std::move(out)));
+}
+
+// ---- Pad ----
+
+inline void pad_impl(Context& ctx, Node& n, const std::optional<std::vector<SymbolicDim>>& pads, bool pads_given,
+                     const tensor_detail::IntsArg& axes) {
+  using namespace tensor_detail;
+  const Shape* in = shape_of(n.input(0));
+  if (!pads_given) {
+    ctx.usage_error(n, "missing required pads");
+    return;
+  }
+  if (!in) {
+    set_like_input(ctx, n, 0, Shape());
+    return;
+  }
+  const int64_t r = in->rank();
+  std::vector<int64_t> ax;
+  if (axes.given) {
+    if (!axes.values) {
+      set_like_input(ctx, n, 0, Shape::of_rank(in->size()));
+      return;
+    }
+    auto norm = unique_axes(ctx, n, *axes.values, r);
+    if (!norm) return;
+    ax = *norm;
+  } else {
+    for (int64_t i = 0; i < r; ++i) ax.push_back(i);
+  }
+  Shape out = *in;
+  if (!pads) {
+    for (int64_t a : ax) out[static_cast<std::size_t>(a)] = SymbolicDim();
+    set_like_input(ctx, n, 0, out);
+    return;
+  }
+  if (pads->size() != 2 * ax.size()) {
+    ctx.record_error(n, "pads has " + std::to_string(pads->size()) + " entries; expected " +
+                            std::to_string(2 * ax.size()) + " for " + std::to_string(ax.size()) + " axes");
+    return;
+  }
+  for (std::size_t i = 0; i < ax.size(); ++i) {
+    const auto a = static_cast<std::size_t>(ax[i]);
+    SymbolicDim d = out[a] + (*pads)[i] + (*pads)[i + ax.size()];
+    if (d.is_int() && d.value() < 0) {
+      ctx.record_error(n, "pads make dim " + std::to_string(a) + " of " + in->to_string() + " negative");
+      return;
+    }
+    out[a] = d;
+  }
+  set_like_input(ctx, n, 0, out);
+}
+
+inline void infer_pad_v1(Context& ctx, Node& n) {
+  if (!check_inputs(ctx, n, 1)) return;
+  auto p = n.attr_ints("paddings");
+  pad_impl(ctx, n, p ? std::optional<std::vector<SymbolicDim>>(std::vector<SymbolicDim>(p->begin(), p->end()))
+                     : std::nullopt,
+           p.has_value(), {});
+}
+inline void infer_pad_v2(Context& ctx, Node& n) {
+  if (!check_inputs(ctx, n, 1)) return;
+  auto p = n.attr_ints("pads");
+  pad_impl(ctx, n, p ? std::optional<std::vector<SymbolicDim>>(std::vector<SymbolicDim>(p->begin(), p->end()))
+                     : std::nullopt,
+           p.has_value(), {});
+}
+inline void infer_pad_v11(Context& ctx, Node& n) {
+  if (!check_inputs(ctx, n, 2)) return;
+  pad_impl(ctx, n, ctx.symbolic_value(n.input(1)), true, {});
+}
+inline void infer_pad_v18(Context& ctx, Node& n) {
+  if (!check_inputs(ctx, n, 2)) return;
+  pad_impl(ctx, n, ctx.symbolic_value(n.input(1)), true, tensor_detail::ints_arg(ctx, n, true, "axes", 3));
+}
+
+inline constexpr auto kExpandTilePadRules = make_rules({
+    RuleEntry{"", "Expand", 8, &infer_expand},
+    RuleEntry{"", "Expand", 13, &infer_expand},
+    RuleEntry{"", "Tile", 1, &infer_tile_v1},
+    RuleEntry{"", "Tile", 6, &infer_tile_v6},
+    RuleEntry{"", "Tile", 13, &infer_tile_v6},
+    RuleEntry{"", "Pad", 1, &infer_pad_v1},
+    RuleEntry{"", "Pad", 2, &infer_pad_v2},
+    RuleEntry{"", "Pad", 11, &infer_pad_v11},
+    RuleEntry{"", "Pad", 13, &infer_pad_v11},
+    RuleEntry{"", "Pad", 18, &infer_pad_v18},
+    RuleEntry{"", "Pad", 19, &infer_pad_v18},
+    RuleEntry{"", "Pad", 21, &infer_pad_v18},
+    RuleEntry{"", "Pad", 23, &infer_pad_v18},
+});
+
+}  // namespace symshape::ops

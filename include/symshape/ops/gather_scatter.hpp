@@ -1,0 +1,146 @@
+// Gather (output rank q + r - 1; values of a gathered 1-D value propagate),
+// GatherElements, GatherND (batch_dims from 12), and the Scatter family
+// (the output is the data input).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "symshape/ops/shape_ops.hpp"
+
+namespace symshape::ops {
+
+// ---- Gather ----
+
+inline void infer_gather(Context& ctx, Node& n) {
+  using namespace tensor_detail;
+  if (!check_inputs(ctx, n, 2)) return;
+  const Shape* data = shape_of(n.input(0));
+  const Shape* idx = shape_of(n.input(1));
+  if (data && data->rank() == 0) {
+    ctx.record_error(n, "data must have rank >= 1");
+    return;
+  }
+  if (!data || !idx) {
+    set_like_input(ctx, n, 0, Shape());
+  } else {
+    auto axis = normalize_axis(ctx, n, n.attr_int("axis", 0), data->rank());
+    if (!axis) return;
+    const auto a = static_cast<std::size_t>(*axis);
+    Dims out(data->dims().begin(), data->dims().begin() + static_cast<std::ptrdiff_t>(a));
+    out.insert(out.end(), idx->dims().begin(), idx->dims().end());
+    out.insert(out.end(), data->dims().begin() + static_cast<std::ptrdiff_t>(a) + 1, data->dims().end());
+    set_like_input(ctx, n, 0, Shape(std::move(out)));
+  }
+  // Values: a 1-D value indexed by a scalar or 1-D list of known indices.
+  if (data && data->rank() != 1) return;
+  if (idx && idx->rank() > 1) return;
+  auto values = ctx.symbolic_value(n.input(0));
+  auto indices = ctx.int_values(n.input(1));
+  if (!values || !indices) return;
+  const auto len = static_cast<int64_t>(values->size());
+  Dims out;
+  for (int64_t i : *indices) {
+    if (i < -len || i >= len) {
+      ctx.record_error(n, "index " + std::to_string(i) + " is out of range for a dim of size " + std::to_string(len));
+      return;
+    }
+    out.push_back((*values)[static_cast<std::size_t>(i < 0 ? i + len : i)]);
+  }
+  ctx.set_symbolic_value(n.output(0), std::move(out));
+}
+
+// ---- GatherElements ----
+
+inline void infer_gather_elements(Context& ctx, Node& n) {
+  using namespace tensor_detail;
+  if (!check_inputs(ctx, n, 2)) return;
+  const Shape* data = shape_of(n.input(0));
+  const Shape* idx = shape_of(n.input(1));
+  if (data && idx && data->rank() != idx->rank()) {
+    ctx.record_error(n, "indices " + idx->to_string() + " must have the rank of data " + data->to_string());
+    return;
+  }
+  if (data && !normalize_axis(ctx, n, n.attr_int("axis", 0), data->rank())) return;
+  set_like_input(ctx, n, 0, idx ? *idx : Shape());
+}
+
+// ---- GatherND ----
+
+inline void gather_nd_impl(Context& ctx, Node& n, int64_t batch_dims) {
+  using namespace tensor_detail;
+  if (!check_inputs(ctx, n, 2)) return;
+  const Shape* data = shape_of(n.input(0));
+  const Shape* idx = shape_of(n.input(1));
+  if (!data || !idx) {
+    set_like_input(ctx, n, 0, Shape());
+    return;
+  }
+  const int64_t r = data->rank(), q = idx->rank();
+  if (r < 1 || q < 1) {
+    ctx.record_error(n, "data and indices must have rank >= 1");
+    return;
+  }
+  if (batch_dims < 0 || batch_dims >= std::min(r, q)) {
+    ctx.record_error(n, "batch_dims " + std::to_string(batch_dims) + " must be in [0, min(rank(data), rank(indices)))");
+    return;
+  }
+  const SymbolicDim& last = (*idx)[static_cast<std::size_t>(q - 1)];
+  if (!last.is_int()) {
+    set_like_input(ctx, n, 0, Shape());
+    return;
+  }
+  if (last.value() < 1 || last.value() > r - batch_dims) {
+    ctx.record_error(n, "last indices dim " + last.to_string() + " must be in [1, rank(data) - batch_dims]");
+    return;
+  }
+  Dims out(idx->dims().begin(), idx->dims().end() - 1);
+  out.insert(out.end(), data->dims().begin() + static_cast<std::ptrdiff_t>(batch_dims + last.value()),
+             data->dims().end());
+  set_like_input(ctx, n, 0, Shape(std::move(out)));
+}
+inline void infer_gather_nd_v11(Context& ctx, Node& n) { gather_nd_impl(ctx, n, 0); }
+inline void infer_gather_nd_v12(Context& ctx, Node& n) { gather_nd_impl(ctx, n, n.attr_int("batch_dims", 0)); }
+
+// ---- Scatter, ScatterElements, ScatterND ----
+
+inline void infer_scatter(Context& ctx, Node& n) {
+  if (!check_inputs(ctx, n, 3)) return;
+  const Shape* data = shape_of(n.input(0));
+  const Shape* idx = shape_of(n.input(1));
+  const Shape* upd = shape_of(n.input(2));
+  if (n.op_type != "ScatterND") {
+    if ((data && idx && data->rank() != idx->rank()) || (idx && upd && idx->rank() != upd->rank())) {
+      ctx.record_error(n, "data, indices and updates must have the same rank");
+      return;
+    }
+    if (data && !normalize_axis(ctx, n, n.attr_int("axis", 0), data->rank())) return;
+  } else if (idx && idx->rank() < 1) {
+    ctx.record_error(n, "indices must have rank >= 1");
+    return;
+  }
+  propagate_type(ctx, n, 0, 0);
+}
+
+inline constexpr auto kGatherScatterRules = make_rules({
+    RuleEntry{"", "Gather", 1, &infer_gather},
+    RuleEntry{"", "Gather", 11, &infer_gather},
+    RuleEntry{"", "Gather", 13, &infer_gather},
+    RuleEntry{"", "GatherElements", 11, &infer_gather_elements},
+    RuleEntry{"", "GatherElements", 13, &infer_gather_elements},
+    RuleEntry{"", "GatherND", 11, &infer_gather_nd_v11},
+    RuleEntry{"", "GatherND", 12, &infer_gather_nd_v12},
+    RuleEntry{"", "GatherND", 13, &infer_gather_nd_v12},
+    RuleEntry{"", "Scatter", 9, &infer_scatter},
+    RuleEntry{"", "Scatter", 11, &infer_scatter},
+    RuleEntry{"", "ScatterElements", 11, &infer_scatter},
+    RuleEntry{"", "ScatterElements", 13, &infer_scatter},
+    RuleEntry{"", "ScatterElements", 16, &infer_scatter},
+    RuleEntry{"", "ScatterElements", 18, &infer_scatter},
+    RuleEntry{"", "ScatterND", 11, &infer_scatter},
+    RuleEntry{"", "ScatterND", 13, &infer_scatter},
+    RuleEntry{"", "ScatterND", 16, &infer_scatter},
+    RuleEntry{"", "ScatterND", 18, &infer_scatter},
+});
+
+}  // namespace symshape::ops

@@ -1,0 +1,299 @@
+// Other tensor ops: Where (3-way broadcast, values propagate), NonZero,
+// OneHot, TopK, Trilu, CumSum, DepthToSpace, SpaceToDepth, ReverseSequence,
+// Compress and Unique.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "symshape/ops/shape_ops.hpp"
+
+namespace symshape::ops {
+
+// ---- Where ----
+
+inline void infer_where(Context& ctx, Node& n) {
+  using namespace tensor_detail;
+  if (!check_inputs(ctx, n, 3)) return;
+  Shape shape;
+  const Value* in[3] = {n.input(0), n.input(1), n.input(2)};
+  bool all_ranked = true;
+  for (const Value* v : in)
+    if (!shape_of(v)) all_ranked = false;
+  if (all_ranked) {
+    auto b = broadcast_shapes(ctx, n, *shape_of(in[0]), *shape_of(in[1]));
+    if (!b) return;
+    b = broadcast_shapes(ctx, n, *b, *shape_of(in[2]));
+    if (!b) return;
+    shape = *b;
+  }
+  ctx.set_shape_and_dtype(n.output(0), shape, dtype_of(in[1]));
+  // Values: pick elementwise where the condition is known.
+  auto c = ctx.int_values(in[0]);
+  auto x = ctx.symbolic_value(in[1]);
+  auto y = ctx.symbolic_value(in[2]);
+  if (!c || !x || !y || shape.rank() > 1) return;
+  std::size_t len = 1;
+  for (std::size_t m : {c->size(), x->size(), y->size()})
+    if (m != 1) {
+      if (len != 1 && len != m) return;
+      len = m;
+    }
+  Dims out;
+  for (std::size_t i = 0; i < len; ++i) {
+    const bool pick_x = (*c)[c->size() == 1 ? 0 : i] != 0;
+    out.push_back(pick_x ? (*x)[x->size() == 1 ? 0 : i] : (*y)[y->size() == 1 ? 0 : i]);
+  }
+  ctx.set_symbolic_value(n.output(0), std::move(out));
+}
+
+// ---- NonZero ----
+
+inline void infer_non_zero(Context& ctx, Node& n) {
+  if (!check_inputs(ctx, n, 1)) return;
+  const Shape* s = shape_of(n.input(0));
+  ctx.set_shape_and_dtype(n.output(0), Shape{s ? SymbolicDim(s->rank()) : SymbolicDim(), SymbolicDim()},
+                          DataType::INT64);
+}
+
+// ---- OneHot ----
+
+inline void infer_one_hot(Context& ctx, Node& n) {
+  if (!check_inputs(ctx, n, 3)) return;
+  const Shape* idx = shape_of(n.input(0));
+  const Shape* ds = shape_of(n.input(1));
+  const Shape* vs = shape_of(n.input(2));
+  if (ds && !(ds->rank() == 0 || (ds->rank() == 1 && ds->dims()[0].is_int(1)))) {
+    ctx.record_error(n, "depth must be a scalar or a 1-element tensor, got " + ds->to_string());
+    return;
+  }
+  if (vs && !(vs->rank() == 1 && !(vs->dims()[0].is_int() && !vs->dims()[0].is_int(2)))) {
+    ctx.record_error(n, "values must be a 2-element 1-D tensor, got " + vs->to_string());
+    return;
+  }
+  const DataType dtype = dtype_of(n.input(2));
+  if (!idx) {
+    ctx.set_shape_and_dtype(n.output(0), Shape(), dtype);
+    return;
+  }
+  auto axis = normalize_axis(ctx, n, n.attr_int("axis", -1), idx->rank() + 1);
+  if (!axis) return;
+  SymbolicDim depth;
+  if (auto d = ctx.symbolic_value(n.input(1)); d && d->size() == 1) {
+    depth = (*d)[0];
+  } else if (const Value* v = n.input(1); v->initializer && v->initializer->float_data.size() == 1) {
+    const double f = v->initializer->float_data[0];
+    if (f >= 0 && f < 9.0e18) depth = static_cast<int64_t>(f);
+  }
+  if (depth.is_int() && depth.value() < 0) {
+    ctx.record_error(n, "depth must not be negative");
+    return;
+  }
+  std::vector<SymbolicDim> out = idx->dims();
+  out.insert(out.begin() + static_cast<std::ptrdiff_t>(*axis), depth);
+  ctx.set_shape_and_dtype(n.output(0), Shape(std::move(out)), dtype);
+}
+
+// ---- TopK ----
+
+inline void topk_impl(Context& ctx, Node& n, SymbolicDim k) {
+  const Shape* s = shape_of(n.input(0));
+  const DataType dtype = dtype_of(n.input(0));
+  if (!s) {
+    ctx.set_shape_and_dtype(n.output(0), Shape(), dtype);
+    ctx.set_shape_and_dtype(n.output(1), Shape(), DataType::INT64);
+    return;
+  }
+  auto axis = normalize_axis(ctx, n, n.attr_int("axis", -1), s->rank());
+  if (!axis) return;
+  const SymbolicDim& d = (*s)[static_cast<std::size_t>(*axis)];
+  if (k.is_int() && (k.value() < 0 || (d.is_int() && k.value() > d.value()))) {
+    ctx.record_error(n, "k = " + k.to_string() + " is out of range for axis dim " + d.to_string());
+    return;
+  }
+  Shape out = *s;
+  out[static_cast<std::size_t>(*axis)] = k;
+  ctx.set_shape_and_dtype(n.output(0), out, dtype);
+  ctx.set_shape_and_dtype(n.output(1), out, DataType::INT64);
+}
+inline void infer_topk_v1(Context& ctx, Node& n) {
+  if (!check_inputs(ctx, n, 1)) return;
+  const Attribute* k = require_attr(ctx, n, "k");
+  if (!k) return;
+  topk_impl(ctx, n, k->i);
+}
+inline void infer_topk_v10(Context& ctx, Node& n) {
+  if (!check_inputs(ctx, n, 2)) return;
+  const Shape* ks = shape_of(n.input(1));
+  if (ks && !(ks->rank() == 1 && ks->dims()[0].is_int(1)) && ks->rank() != 0) {
+    ctx.record_error(n, "K must be a 1-element 1-D tensor, got " + ks->to_string());
+    return;
+  }
+  auto k = ctx.symbolic_value(n.input(1));
+  topk_impl(ctx, n, k && k->size() == 1 ? (*k)[0] : SymbolicDim());
+}
+
+// ---- Passthrough ops with checks: Trilu, CumSum, ReverseSequence ----
+
+inline void infer_trilu(Context& ctx, Node& n) {
+  if (!check_inputs(ctx, n, 1)) return;
+  const Shape* s = shape_of(n.input(0));
+  if (s && s->rank() < 2) {
+    ctx.record_error(n, "input must have rank >= 2, got " + s->to_string());
+    return;
+  }
+  propagate_type(ctx, n, 0, 0);
+}
+
+inline void infer_cumsum(Context& ctx, Node& n) {
+  if (!check_inputs(ctx, n, 2)) return;
+  const Shape* s = shape_of(n.input(0));
+  if (auto axis = ctx.int_values(n.input(1)); s && axis && axis->size() == 1)
+    if (!normalize_axis(ctx, n, (*axis)[0], s->rank())) return;
+  propagate_type(ctx, n, 0, 0);
+}
+
+inline void infer_reverse_sequence(Context& ctx, Node& n) {
+  if (!check_inputs(ctx, n, 2)) return;
+  const Shape* s = shape_of(n.input(0));
+  if (s && s->rank() < 2) {
+    ctx.record_error(n, "input must have rank >= 2, got " + s->to_string());
+    return;
+  }
+  const int64_t batch_axis = n.attr_int("batch_axis", 1), time_axis = n.attr_int("time_axis", 0);
+  if ((batch_axis != 0 && batch_axis != 1) || (time_axis != 0 && time_axis != 1) || batch_axis == time_axis) {
+    ctx.record_error(n, "batch_axis and time_axis must be 0 and 1 in some order");
+    return;
+  }
+  propagate_type(ctx, n, 0, 0);
+}
+
+// ---- DepthToSpace / SpaceToDepth ----
+
+inline void space_depth_impl(Context& ctx, Node& n, bool to_space) {
+  if (!check_inputs(ctx, n, 1)) return;
+  const Attribute* bs = require_attr(ctx, n, "blocksize");
+  if (!bs) return;
+  const int64_t b = bs->i;
+  if (b <= 0 || b > 0x7fffffff) {
+    ctx.record_error(n, "blocksize must be positive");
+    return;
+  }
+  const Shape* s = shape_of(n.input(0));
+  if (!s) {
+    tensor_detail::set_like_input(ctx, n, 0, Shape::of_rank(4));
+    return;
+  }
+  if (s->rank() != 4) {
+    ctx.record_error(n, "input must be 4-D, got " + s->to_string());
+    return;
+  }
+  const SymbolicDim bb(b), b2(b * b);
+  const Shape& x = *s;
+  Shape out;
+  if (to_space) {
+    if (x[1].is_int() && x[1].value() % (b * b) != 0) {
+      ctx.record_error(n, "channels " + x[1].to_string() + " are not divisible by blocksize^2 = " + b2.to_string());
+      return;
+    }
+    out = Shape{x[0], x[1] / b2, x[2] * bb, x[3] * bb};
+  } else {
+    for (std::size_t i = 2; i < 4; ++i)
+      if (x[i].is_int() && x[i].value() % b != 0) {
+        ctx.record_error(n, "dim " + x[i].to_string() + " is not divisible by blocksize " + bb.to_string());
+        return;
+      }
+    out = Shape{x[0], x[1] * b2, x[2] / bb, x[3] / bb};
+  }
+  tensor_detail::set_like_input(ctx, n, 0, out);
+}
+inline void infer_depth_to_space(Context& ctx, Node& n) { space_depth_impl(ctx, n, true); }
+inline void infer_space_to_depth(Context& ctx, Node& n) { space_depth_impl(ctx, n, false); }
+
+// ---- Compress ----
+
+inline void infer_compress(Context& ctx, Node& n) {
+  if (!check_inputs(ctx, n, 2)) return;
+  const Shape* s = shape_of(n.input(0));
+  const Shape* cs = shape_of(n.input(1));
+  if (cs && cs->rank() != 1) {
+    ctx.record_error(n, "condition must be 1-D, got " + cs->to_string());
+    return;
+  }
+  // The number of selected slices, when the condition is known.
+  SymbolicDim count;
+  if (auto c = ctx.int_values(n.input(1))) {
+    int64_t k = 0;
+    for (int64_t v : *c) k += v != 0;
+    count = k;
+  }
+  const Attribute* axis = n.attr("axis");
+  if (!axis) {
+    tensor_detail::set_like_input(ctx, n, 0, Shape{count});
+    return;
+  }
+  if (!s) {
+    tensor_detail::set_like_input(ctx, n, 0, Shape());
+    return;
+  }
+  auto a = normalize_axis(ctx, n, axis->i, s->rank());
+  if (!a) return;
+  Shape out = *s;
+  out[static_cast<std::size_t>(*a)] = count;
+  tensor_detail::set_like_input(ctx, n, 0, out);
+}
+
+// ---- Unique ----
+
+// Outputs: Y, indices, inverse_indices, counts. The number of unique
+// elements is one fresh dim shared by Y (along axis), indices and counts.
+inline void infer_unique(Context& ctx, Node& n) {
+  if (!check_inputs(ctx, n, 1)) return;
+  const Shape* s = shape_of(n.input(0));
+  const Attribute* axis = n.attr("axis");
+  const SymbolicDim u = ctx.new_symbolic_dim();
+  Shape y;
+  SymbolicDim inverse_len;
+  if (!axis) {
+    y = Shape{u};
+    if (s) inverse_len = product(s->dims());
+  } else if (s) {
+    auto a = normalize_axis(ctx, n, axis->i, s->rank());
+    if (!a) return;
+    y = *s;
+    y[static_cast<std::size_t>(*a)] = u;
+    inverse_len = (*s)[static_cast<std::size_t>(*a)];
+  }
+  tensor_detail::set_like_input(ctx, n, 0, y);
+  ctx.set_shape_and_dtype(n.output(1), Shape{u}, DataType::INT64);
+  ctx.set_shape_and_dtype(n.output(2), Shape{inverse_len}, DataType::INT64);
+  ctx.set_shape_and_dtype(n.output(3), Shape{u}, DataType::INT64);
+}
+
+inline constexpr auto kMiscTensorRules = make_rules({
+    RuleEntry{"", "Where", 9, &infer_where},
+    RuleEntry{"", "Where", 16, &infer_where},
+    RuleEntry{"", "NonZero", 9, &infer_non_zero},
+    RuleEntry{"", "NonZero", 13, &infer_non_zero},
+    RuleEntry{"", "OneHot", 9, &infer_one_hot},
+    RuleEntry{"", "OneHot", 11, &infer_one_hot},
+    RuleEntry{"", "TopK", 1, &infer_topk_v1},
+    RuleEntry{"", "TopK", 10, &infer_topk_v10},
+    RuleEntry{"", "TopK", 11, &infer_topk_v10},
+    RuleEntry{"", "Trilu", 14, &infer_trilu},
+    RuleEntry{"", "CumSum", 11, &infer_cumsum},
+    RuleEntry{"", "CumSum", 14, &infer_cumsum},
+    RuleEntry{"", "DepthToSpace", 1, &infer_depth_to_space},
+    RuleEntry{"", "DepthToSpace", 11, &infer_depth_to_space},
+    RuleEntry{"", "DepthToSpace", 13, &infer_depth_to_space},
+    RuleEntry{"", "SpaceToDepth", 1, &infer_space_to_depth},
+    RuleEntry{"", "SpaceToDepth", 13, &infer_space_to_depth},
+    RuleEntry{"", "ReverseSequence", 10, &infer_reverse_sequence},
+    RuleEntry{"", "Compress", 9, &infer_compress},
+    RuleEntry{"", "Compress", 11, &infer_compress},
+    RuleEntry{"", "Unique", 11, &infer_unique},
+});
+
+}  // namespace symshape::ops

@@ -1,0 +1,131 @@
+// Reshape: the target comes from an attribute (opset 1) or from the value of
+// the shape input (5+), constant or propagated symbolically. 0 copies the
+// input dim (unless allowzero, 14+); -1 is the total size divided by the
+// product of the other target dims, as a floor-division expression.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "symshape/ops/shape_ops.hpp"
+
+namespace symshape::ops {
+
+inline void reshape_impl(Context& ctx, Node& n, const std::optional<std::vector<SymbolicDim>>& target,
+                         std::optional<int64_t> target_length, bool allowzero) {
+  using namespace tensor_detail;
+  if (!target) {
+    set_like_input(ctx, n, 0, target_length ? Shape::of_rank(static_cast<std::size_t>(*target_length)) : Shape());
+    copy_value(ctx, n);
+    return;
+  }
+  const Shape* in = shape_of(n.input(0));
+  Dims out(target->size());
+  std::optional<std::size_t> infer_at;
+  bool has_zero = false;
+  for (std::size_t i = 0; i < target->size(); ++i) {
+    const SymbolicDim& t = (*target)[i];
+    if (!t.is_int()) {
+      out[i] = t;  // a symbolic dim (assumed neither 0 nor -1) or unknown
+      continue;
+    }
+    const int64_t v = t.value();
+    if (v == -1) {
+      if (infer_at) {
+        ctx.record_error(n, "target shape has more than one -1");
+        return;
+      }
+      infer_at = i;
+    } else if (v < -1) {
+      ctx.record_error(n, "target shape has invalid dim " + std::to_string(v));
+      return;
+    } else if (v == 0 && !allowzero) {
+      has_zero = true;
+      if (in) {
+        if (i >= in->size()) {
+          ctx.record_error(n, "target dim " + std::to_string(i) + " is 0 (copy) but the input " + in->to_string() +
+                                  " has no dim " + std::to_string(i));
+          return;
+        }
+        out[i] = (*in)[i];
+      }
+    } else {
+      if (v == 0) has_zero = true;
+      out[i] = v;
+    }
+  }
+  if (allowzero && has_zero && infer_at) {
+    ctx.record_error(n, "target shape has both 0 and -1 with allowzero=1");
+    return;
+  }
+  if (in) {
+    const SymbolicDim total = product(in->dims());
+    SymbolicDim known = 1;
+    for (std::size_t i = 0; i < out.size(); ++i)
+      if (!infer_at || i != *infer_at) known = known * out[i];
+    if (infer_at) {
+      if (known.is_int(0)) {
+        if (!total.is_int(0) && total.is_int()) {
+          ctx.record_error(n, "cannot infer -1 of " + Shape(out).to_string() + " from " + in->to_string());
+          return;
+        }
+      } else if (total.is_int() && known.is_int()) {
+        if (total.value() % known.value() != 0) {
+          ctx.record_error(n, "cannot reshape " + in->to_string() + " (" + total.to_string() + " elements) with -1 and " +
+                                  known.to_string() + " known elements");
+          return;
+        }
+        out[*infer_at] = total / known;
+      } else if (known.is_known() && total.is_known() && !known.is_int(0)) {
+        out[*infer_at] = total / known;
+      }
+    } else if (total.is_int() && known.is_int() && total.value() != known.value()) {
+      ctx.record_error(n, "cannot reshape " + in->to_string() + " (" + total.to_string() + " elements) to " +
+                              Shape(out).to_string() + " (" + known.to_string() + " elements)");
+      return;
+    }
+  }
+  set_like_input(ctx, n, 0, Shape(std::move(out)));
+  copy_value(ctx, n);
+}
+
+inline void infer_reshape_v1(Context& ctx, Node& n) {
+  if (!check_inputs(ctx, n, 1)) return;
+  auto shape = n.attr_ints("shape");
+  if (!shape) {
+    ctx.usage_error(n, "missing required attribute 'shape'");
+    return;
+  }
+  reshape_impl(ctx, n, std::vector<SymbolicDim>(shape->begin(), shape->end()), std::nullopt, false);
+}
+
+inline void reshape_input_impl(Context& ctx, Node& n, bool allowzero) {
+  const Shape* ts = shape_of(n.input(1));
+  if (ts && ts->rank() != 1) {
+    ctx.record_error(n, "shape input must be 1-D, got " + ts->to_string());
+    return;
+  }
+  reshape_impl(ctx, n, ctx.symbolic_value(n.input(1)), tensor_detail::static_length(n.input(1)), allowzero);
+}
+inline void infer_reshape_v5(Context& ctx, Node& n) {
+  if (!check_inputs(ctx, n, 2)) return;
+  reshape_input_impl(ctx, n, false);
+}
+// allowzero appears at 14.
+inline void infer_reshape_v14(Context& ctx, Node& n) {
+  if (!check_inputs(ctx, n, 2)) return;
+  reshape_input_impl(ctx, n, n.attr_int("allowzero", 0) != 0);
+}
+
+inline constexpr auto kReshapeRules = make_rules({
+    RuleEntry{"", "Reshape", 1, &infer_reshape_v1},
+    RuleEntry{"", "Reshape", 5, &infer_reshape_v5},
+    RuleEntry{"", "Reshape", 13, &infer_reshape_v5},
+    RuleEntry{"", "Reshape", 14, &infer_reshape_v14},
+    RuleEntry{"", "Reshape", 19, &infer_reshape_v14},
+    RuleEntry{"", "Reshape", 21, &infer_reshape_v14},
+    RuleEntry{"", "Reshape", 23, &infer_reshape_v14},
+});
+
+}  // namespace symshape::ops

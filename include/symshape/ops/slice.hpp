@@ -1,0 +1,196 @@
+// Slice: starts/ends/axes as attributes (opset 1) or inputs with steps (10+),
+// constant or symbolic. Integer dims are computed exactly; symbolic dims give
+// min/max expressions that stay sound for every value of the dim, e.g. a dim
+// `n` sliced from 1 to the end has max(0, n-1) elements. Values of a 1-D
+// value sliced along axis 0 propagate.
+#pragma once
+
+#include <cstdint>
+#include <limits>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "symshape/ops/shape_ops.hpp"
+
+namespace symshape::ops {
+
+namespace slice_detail {
+
+// Ends at or beyond this magnitude mean "to the end" / "to the beginning",
+// as exporters write INT_MAX / INT64_MAX (and INT_MIN / INT64_MIN).
+inline constexpr int64_t kBoundlessIndex = std::numeric_limits<int32_t>::max();
+
+// Number of elements of range(start, end, step) over a dim of integer size,
+// with ONNX's clamping.
+inline int64_t int_length(int64_t d, int64_t s, int64_t e, int64_t k) {
+  if (k > 0) {
+    s = tensor_detail::clamp_index(s, d);
+    e = tensor_detail::clamp_index(e, d);
+    if (e <= s) return 0;
+    return (e - s - 1) / k + 1;
+  }
+  // Negative step: clamp into [-1, d-1].
+  auto clamp_neg = [d](int64_t v) {
+    if (v < 0) v = v < -d ? -1 : v + d;
+    return v > d - 1 ? d - 1 : v;
+  };
+  s = clamp_neg(s);
+  e = clamp_neg(e);
+  if (s <= e) return 0;
+  if (k == std::numeric_limits<int64_t>::min()) return 1;
+  return (s - e - 1) / (-k) + 1;
+}
+
+enum class Sign { NonNegative, Negative, Unknown };
+inline Sign sign_of(const SymbolicDim& v) {
+  if (v.is_int()) return v.value() >= 0 ? Sign::NonNegative : Sign::Negative;
+  if (v.is_known() && prove_ge(v.expr(), Expr(0))) return Sign::NonNegative;
+  return Sign::Unknown;
+}
+
+// max(0, ceil(diff / m)) for a positive integer m.
+inline SymbolicDim clamp_count(const SymbolicDim& diff, int64_t m) {
+  if (diff.is_unknown()) return {};
+  const SymbolicDim q = m == 1 ? diff : SymbolicDim(ceil_to_int(diff.expr(), Expr(m)));
+  return dim_max(SymbolicDim(0), q);
+}
+
+// Number of elements along a dim `d` (any SymbolicDim) for start s, end e
+// (SymbolicDims) and integer step k != 0; unknown when it cannot be expressed.
+inline SymbolicDim length(const SymbolicDim& d, const SymbolicDim& s, const SymbolicDim& e, int64_t k) {
+  if (d.is_int() && s.is_int() && e.is_int()) return int_length(d.value(), s.value(), e.value(), k);
+  if (d.is_unknown() || s.is_unknown() || e.is_unknown()) return {};
+  const Sign ss = sign_of(s), se = sign_of(e);
+  if (ss == Sign::Unknown || se == Sign::Unknown) return {};
+  if (k > 0) {
+    // e'' = d, min(e, d) or d + e (unclamped below: s'' >= 0 keeps the count at 0).
+    SymbolicDim end;
+    if (e.is_int() && e.value() >= kBoundlessIndex) end = d;
+    else if (se == Sign::NonNegative) end = dim_min(e, d);
+    else end = d + e;
+    if (ss == Sign::NonNegative) return clamp_count(end - s, k);  // s beyond d gives <= 0 anyway
+    // s'' = max(d + s, 0): end - s'' = min(end - d - s, end)
+    return clamp_count(dim_min(end - d - s, end), k);
+  }
+  if (k == std::numeric_limits<int64_t>::min()) return {};
+  const int64_t m = -k;
+  // Clamped into [-1, d-1].
+  SymbolicDim start;
+  if (ss == Sign::NonNegative) start = (s.is_int() && s.value() >= kBoundlessIndex) ? d - 1 : dim_min(s, d - 1);
+  else start = dim_max(d + s, SymbolicDim(-1));
+  if (e.is_int() && e.value() <= -kBoundlessIndex) return clamp_count(start + 1, m);
+  if (se == Sign::NonNegative) return clamp_count(start - dim_min(e, d - 1), m);
+  // e' = max(d + e, -1): start - e' = min(start - d - e, start + 1)
+  return clamp_count(dim_min(start - d - e, start + 1), m);
+}
+
+// Concrete indices selected by a slice of a list of `len` elements.
+inline std::vector<std::size_t> int_indices(int64_t len, int64_t s, int64_t e, int64_t k) {
+  std::vector<std::size_t> out;
+  const int64_t count = int_length(len, s, e, k);
+  if (count <= 0) return out;
+  int64_t start;
+  if (k > 0) {
+    start = tensor_detail::clamp_index(s, len);
+  } else {
+    start = s < 0 ? (s < -len ? -1 : s + len) : s;
+    if (start > len - 1) start = len - 1;
+  }
+  for (int64_t i = 0; i < count; ++i) out.push_back(static_cast<std::size_t>(start + i * k));
+  return out;
+}
+
+}  // namespace slice_detail
+
+// starts/ends: values (possibly symbolic), or nullopt when unknown.
+inline void slice_impl(Context& ctx, Node& n, const std::optional<std::vector<SymbolicDim>>& starts,
+                       const std::optional<std::vector<SymbolicDim>>& ends, const tensor_detail::IntsArg& axes,
+                       const tensor_detail::IntsArg& steps) {
+  using namespace tensor_detail;
+  const Shape* s = shape_of(n.input(0));
+  if (!s) {
+    set_like_input(ctx, n, 0, Shape());
+    return;
+  }
+  const int64_t r = s->rank();
+  Shape out = *s;
+  if (!starts || !ends || (axes.given && !axes.values) || (steps.given && !steps.values)) {
+    // Sliced axes are unknown; without known axes every dim may change.
+    if (axes.values) {
+      auto norm = unique_axes(ctx, n, *axes.values, r);
+      if (!norm) return;
+      for (int64_t a : *norm) out[static_cast<std::size_t>(a)] = SymbolicDim();
+    } else {
+      out = Shape::of_rank(s->size());
+    }
+    set_like_input(ctx, n, 0, out);
+    return;
+  }
+  const std::size_t count = starts->size();
+  if (ends->size() != count) {
+    ctx.record_error(n, "starts and ends have different lengths (" + std::to_string(count) + " vs " +
+                            std::to_string(ends->size()) + ")");
+    return;
+  }
+  std::vector<int64_t> ax;
+  if (axes.values) {
+    ax = *axes.values;
+  } else {
+    for (std::size_t i = 0; i < count; ++i) ax.push_back(static_cast<int64_t>(i));
+  }
+  std::vector<int64_t> st = steps.values ? *steps.values : std::vector<int64_t>(count, 1);
+  if (ax.size() != count || st.size() != count) {
+    ctx.record_error(n, "starts, ends, axes and steps must have the same length");
+    return;
+  }
+  auto norm = unique_axes(ctx, n, ax, r);
+  if (!norm) return;
+  for (std::size_t i = 0; i < count; ++i) {
+    if (st[i] == 0) {
+      ctx.record_error(n, "slice step must not be 0");
+      return;
+    }
+    const auto a = static_cast<std::size_t>((*norm)[i]);
+    out[a] = slice_detail::length((*s)[a], (*starts)[i], (*ends)[i], st[i]);
+  }
+  set_like_input(ctx, n, 0, out);
+  // Values of a 1-D value.
+  if (r != 1) return;
+  auto v = ctx.symbolic_value(n.input(0));
+  if (!v || !(*starts)[0].is_int() || !(*ends)[0].is_int()) return;
+  Dims values;
+  for (std::size_t i :
+       slice_detail::int_indices(static_cast<int64_t>(v->size()), (*starts)[0].value(), (*ends)[0].value(), st[0]))
+    values.push_back((*v)[i]);
+  ctx.set_symbolic_value(n.output(0), std::move(values));
+}
+
+inline void infer_slice_v1(Context& ctx, Node& n) {
+  if (!check_inputs(ctx, n, 1)) return;
+  auto starts = n.attr_ints("starts");
+  auto ends = n.attr_ints("ends");
+  if (!starts || !ends) {
+    ctx.usage_error(n, "missing required attribute 'starts' or 'ends'");
+    return;
+  }
+  tensor_detail::IntsArg steps;
+  slice_impl(ctx, n, std::vector<SymbolicDim>(starts->begin(), starts->end()),
+             std::vector<SymbolicDim>(ends->begin(), ends->end()), tensor_detail::ints_arg(ctx, n, false, "axes", 0),
+             steps);
+}
+
+inline void infer_slice_v10(Context& ctx, Node& n) {
+  if (!check_inputs(ctx, n, 3)) return;
+  slice_impl(ctx, n, ctx.symbolic_value(n.input(1)), ctx.symbolic_value(n.input(2)),
+             tensor_detail::ints_arg(ctx, n, true, "axes", 3), tensor_detail::ints_arg(ctx, n, true, "steps", 4));
+}
+
+inline constexpr auto kSliceRules = make_rules({
+    RuleEntry{"", "Slice", 1, &infer_slice_v1},
+    RuleEntry{"", "Slice", 10, &infer_slice_v10},
+    RuleEntry{"", "Slice", 11, &infer_slice_v10},
+    RuleEntry{"", "Slice", 13, &infer_slice_v10},
+});
+
+}  // namespace symshape::ops

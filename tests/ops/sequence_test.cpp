@@ -1,0 +1,190 @@
+#include "infer/graph_test_util.hpp"
+
+using namespace symshape;
+using namespace symshape::testing;
+
+namespace {
+Type seq(Type elem) { return Type::sequence(std::move(elem)); }
+}  // namespace
+
+TEST(SequenceConstruct, SameShapes) {
+  EXPECT_EQ(run_shape_inference("", "SequenceConstruct", {ts(FLOAT, {"N", 3}), ts(FLOAT, {"N", 3})}),
+            (Types{seq(ts(FLOAT, {"N", 3}))}));
+}
+TEST(SequenceConstruct, DifferentDimsBecomeUnknown) {
+  EXPECT_EQ(run_shape_inference("", "SequenceConstruct", {ts(FLOAT, {"N", 3}), ts(FLOAT, {"N", 4})}),
+            (Types{seq(ts(FLOAT, {"N", SymbolicDim()}))}));
+  EXPECT_EQ(run_shape_inference("", "SequenceConstruct", {ts(FLOAT, {"N", 3}), ts(FLOAT, {3})}),
+            (Types{seq(ts(FLOAT))}));
+}
+TEST(SequenceConstruct, DtypeMismatchIsError) {
+  RunResult r = run_node("", "SequenceConstruct", {ts(FLOAT, {3}), ts(INT64, {3})});
+  EXPECT_EQ(count_messages(r.report, Severity::Error, "one element type"), 1u) << diagnostics_text(r.report);
+}
+TEST(SequenceConstruct, NoInputIsUsageError) {
+  EXPECT_EQ(run_node("", "SequenceConstruct", {}).report.errors(), 1u);
+}
+
+TEST(SequenceEmpty, DefaultsToFloat) {
+  EXPECT_EQ(run_shape_inference("", "SequenceEmpty", {}), (Types{seq(ts(FLOAT))}));
+  EXPECT_EQ(run_shape_inference("", "SequenceEmpty", {}, {attr("dtype", 7)}), (Types{seq(ts(INT64))}));
+}
+TEST(SequenceEmpty, BadDtypeIsUsageError) {
+  EXPECT_EQ(count_messages(run_node("", "SequenceEmpty", {}, {attr("dtype", 99)}).report, Severity::Error, "dtype"), 1u);
+}
+
+TEST(SequenceAt, ElementType) {
+  EXPECT_EQ(run_shape_inference("", "SequenceAt", {seq(ts(FLOAT, {"N", 3})), ts(INT64, {})}),
+            (Types{ts(FLOAT, {"N", 3})}));
+}
+TEST(SequenceAt, NotASequenceIsError) {
+  RunResult r = run_node("", "SequenceAt", {ts(FLOAT, {3}), ts(INT64, {})});
+  EXPECT_EQ(count_messages(r.report, Severity::Error, "must be a sequence"), 1u);
+}
+TEST(SequenceAt, MissingPositionIsUsageError) {
+  EXPECT_EQ(run_node("", "SequenceAt", {seq(ts(FLOAT, {3}))}).report.errors(), 1u);
+}
+
+TEST(SequenceLength, Int64Scalar) {
+  EXPECT_EQ(run_shape_inference("", "SequenceLength", {seq(ts(FLOAT, {3}))}), (Types{ts(INT64, {})}));
+  EXPECT_EQ(run_shape_inference("", "SequenceLength", {Type()}), (Types{ts(INT64, {})}));
+}
+
+TEST(SequenceInsert, CoversTheNewElement) {
+  EXPECT_EQ(run_shape_inference("", "SequenceInsert", {seq(ts(FLOAT, {"N", 3})), ts(FLOAT, {"N", 3})}),
+            (Types{seq(ts(FLOAT, {"N", 3}))}));
+  EXPECT_EQ(run_shape_inference("", "SequenceInsert", {seq(ts(FLOAT, {"N", 3})), ts(FLOAT, {"M", 3}), ts(INT64, {})}),
+            (Types{seq(ts(FLOAT, {SymbolicDim(), 3}))}));
+}
+TEST(SequenceInsert, DtypeMismatchIsError) {
+  RunResult r = run_node("", "SequenceInsert", {seq(ts(FLOAT, {3})), ts(INT64, {3})});
+  EXPECT_EQ(count_messages(r.report, Severity::Error, "cannot insert"), 1u);
+}
+
+TEST(SequenceErase, SameType) {
+  EXPECT_EQ(run_shape_inference("", "SequenceErase", {seq(ts(FLOAT, {"N", 3}))}), (Types{seq(ts(FLOAT, {"N", 3}))}));
+  EXPECT_EQ(run_shape_inference("", "SequenceErase", {seq(ts(FLOAT, {"N", 3})), ts(INT64, {})}),
+            (Types{seq(ts(FLOAT, {"N", 3}))}));
+}
+TEST(SequenceErase, NotASequenceIsError) {
+  EXPECT_EQ(run_node("", "SequenceErase", {ts(FLOAT, {3})}).report.errors(), 1u);
+}
+
+TEST(SplitToSequence, WithoutSplitKeepsDims) {
+  EXPECT_EQ(run_shape_inference("", "SplitToSequence", {ts(FLOAT, {"N", 6})}, {attr("axis", 1)}),
+            (Types{seq(ts(FLOAT, {"N", 1}))}));
+  EXPECT_EQ(run_shape_inference("", "SplitToSequence", {ts(FLOAT, {"N", 6})}, {attr("axis", -1), attr("keepdims", 0)}),
+            (Types{seq(ts(FLOAT, {"N"}))}));
+}
+TEST(SplitToSequence, ScalarSplit) {
+  EXPECT_EQ(run_shape_inference("", "SplitToSequence", {ts(FLOAT, {"N", 6}), constant(Tensor::scalar(2))},
+                                {attr("axis", 1)}),
+            (Types{seq(ts(FLOAT, {"N", 2}))}));
+  // 7 is not divisible by 2: the last chunk is smaller.
+  EXPECT_EQ(run_shape_inference("", "SplitToSequence", {ts(FLOAT, {"N", 7}), constant(Tensor::scalar(2))},
+                                {attr("axis", 1)}),
+            (Types{seq(ts(FLOAT, {"N", SymbolicDim()}))}));
+  // keepdims is ignored when split is given.
+  EXPECT_EQ(run_shape_inference("", "SplitToSequence", {ts(FLOAT, {"4*k", 6}), constant(Tensor::scalar(4))},
+                                {attr("keepdims", 0)}),
+            (Types{seq(ts(FLOAT, {4, 6}))}));
+}
+TEST(SplitToSequence, VectorSplit) {
+  EXPECT_EQ(run_shape_inference("", "SplitToSequence", {ts(FLOAT, {6, "N"}), constant(Tensor::vector({3, 3}))}),
+            (Types{seq(ts(FLOAT, {3, "N"}))}));
+  EXPECT_EQ(run_shape_inference("", "SplitToSequence", {ts(FLOAT, {6, "N"}), constant(Tensor::vector({2, 4}))}),
+            (Types{seq(ts(FLOAT, {SymbolicDim(), "N"}))}));
+  EXPECT_EQ(run_shape_inference("", "SplitToSequence", {ts(FLOAT, {6, "N"}), ts(INT64, {2})}),
+            (Types{seq(ts(FLOAT, {SymbolicDim(), "N"}))}));
+}
+TEST(SplitToSequence, Errors) {
+  EXPECT_EQ(count_messages(run_node("", "SplitToSequence", {ts(FLOAT, {6}), constant(Tensor::vector({2, 2}))}).report,
+                           Severity::Error, "sums to 4"),
+            1u);
+  EXPECT_EQ(count_messages(run_node("", "SplitToSequence", {ts(FLOAT, {6}), constant(Tensor::vector({0, 6}))}).report,
+                           Severity::Error, "positive"),
+            1u);
+  EXPECT_EQ(count_messages(run_node("", "SplitToSequence", {ts(FLOAT, {6})}, {attr("axis", 1)}).report,
+                           Severity::Error, "out of range"),
+            1u);
+}
+TEST(SplitToSequence, UnknownRank) {
+  EXPECT_EQ(run_shape_inference("", "SplitToSequence", {ts(FLOAT)}), (Types{seq(ts(FLOAT))}));
+}
+
+TEST(ConcatFromSequence, ConcatAxisIsUnknown) {
+  EXPECT_EQ(run_shape_inference("", "ConcatFromSequence", {seq(ts(FLOAT, {"N", 3}))}, {attr("axis", 1)}),
+            (Types{ts(FLOAT, {"N", "_d0"})}));
+}
+TEST(ConcatFromSequence, NewAxis) {
+  EXPECT_EQ(run_shape_inference("", "ConcatFromSequence", {seq(ts(FLOAT, {"N", 3}))},
+                                {attr("axis", -1), attr("new_axis", 1)}),
+            (Types{ts(FLOAT, {"N", 3, "_d0"})}));
+  EXPECT_EQ(run_shape_inference("", "ConcatFromSequence", {seq(ts(FLOAT, {"N", 3}))},
+                                {attr("axis", 0), attr("new_axis", 1)}),
+            (Types{ts(FLOAT, {"_d0", "N", 3})}));
+}
+TEST(ConcatFromSequence, Errors) {
+  EXPECT_EQ(count_messages(run_node("", "ConcatFromSequence", {seq(ts(FLOAT, {3}))}).report, Severity::Error,
+                           "missing required attribute 'axis'"),
+            1u);
+  EXPECT_EQ(count_messages(run_node("", "ConcatFromSequence", {seq(ts(FLOAT, {3}))}, {attr("axis", 1)}).report,
+                           Severity::Error, "out of range"),
+            1u);
+  EXPECT_EQ(run_node("", "ConcatFromSequence", {seq(ts(FLOAT, {3}))}, {attr("axis", 1), attr("new_axis", 1)}).report.errors(),
+            0u);
+}
+TEST(ConcatFromSequence, UnknownRankElement) {
+  EXPECT_EQ(run_shape_inference("", "ConcatFromSequence", {seq(ts(FLOAT))}, {attr("axis", 0)}), (Types{ts(FLOAT)}));
+}
+
+namespace {
+// SequenceMap(seq, extra) with body y = Add(x, e).
+Types run_sequence_map(const Type& s, const Type& extra) {
+  Model m = make_model(17);
+  GraphBuilder g(*m.graph);
+  g.input("s", s);
+  g.input("e", extra);
+  auto body = make_subgraph(*m.graph);
+  GraphBuilder b(*body);
+  b.input("x", Type());
+  b.input("ex", Type());
+  b.node("Add", {"x", "ex"}, {"y"});
+  b.output("y");
+  g.node("SequenceMap", {"s", "e"}, {"out"}, {graph_attr("body", body)}, "", "map");
+  g.output("out");
+  infer_shapes(m);
+  return {type_of(*m.graph, "out")};
+}
+}  // namespace
+
+TEST(SequenceMap, BodyRunsOnElements) {
+  EXPECT_EQ(run_sequence_map(seq(ts(FLOAT, {"N", 3})), ts(FLOAT, {3})), (Types{seq(ts(FLOAT, {"N", 3}))}));
+  EXPECT_EQ(run_sequence_map(seq(ts(FLOAT, {"N", 1})), seq(ts(FLOAT, {4}))), (Types{seq(ts(FLOAT, {"N", 4}))}));
+}
+TEST(SequenceMap, FirstInputMustBeASequence) {
+  Model m = make_model(17);
+  GraphBuilder g(*m.graph);
+  g.input("s", ts(FLOAT, {3}));
+  auto body = make_subgraph(*m.graph);
+  GraphBuilder b(*body);
+  b.input("x", Type());
+  b.output("x");
+  g.node("SequenceMap", {"s"}, {"out"}, {graph_attr("body", body)}, "", "map");
+  Report r = infer_shapes(m);
+  EXPECT_EQ(count_messages(r, Severity::Error, "must be a sequence"), 1u) << diagnostics_text(r);
+}
+TEST(SequenceMap, BodyArityMismatchIsUsageError) {
+  Model m = make_model(17);
+  GraphBuilder g(*m.graph);
+  g.input("s", seq(ts(FLOAT, {3})));
+  auto body = make_subgraph(*m.graph);
+  g.node("SequenceMap", {"s"}, {"out"}, {graph_attr("body", body)}, "", "map");
+  Report r = infer_shapes(m);
+  EXPECT_EQ(count_messages(r, Severity::Error, "body has 0 inputs"), 1u) << diagnostics_text(r);
+}
+TEST(SequenceMap, NoRuleBeforeOpset17) {
+  RunResult r = run_node("", "SequenceMap", {seq(ts(FLOAT, {3}))}, {}, 16);
+  EXPECT_EQ(r.report.warnings(), 1u);
+  EXPECT_EQ(r.report.diagnostics.at(0).kind, DiagnosticKind::MissingRule);
+}

@@ -16,9 +16,10 @@
 //            produced no output type at all (reference: it threw).
 // A model takes the worst verdict of its outputs.
 //
-// --with-input-values: the integer inputs of each node test become constant
-// initializers holding test_data_set_0/input_<i>.pb, so ops that consume
-// shapes, axes, indices or sizes are checked on their values.
+// --with-input-values: the integer inputs of each test model (those that have
+// test_data_set_0: the node tests, and a few of the simple suite) become
+// constant initializers holding test_data_set_0/input_<i>.pb, so ops that
+// consume shapes, axes, indices or sizes are checked on their values.
 //
 // Exit status: 1 if symshape has any wrong model, 77 if the data is absent
 // (ctest SKIP_RETURN_CODE), else 0.
@@ -244,6 +245,7 @@ struct ToolResult {
   std::string message;  // load/inference error, or the first diagnostic
   std::vector<OutputResult> outputs;
   int int_for_param = 0;
+  std::vector<std::string> missing_rules;  // "Op@opset" of nodes without a rule
 };
 
 void judge(ToolResult& r, const std::vector<TypeView>& stored, const std::vector<std::string>& names,
@@ -328,6 +330,15 @@ ToolResult run_symshape(const onnx::ModelProto& proto, const std::vector<TypeVie
     symshape::Model& model = loaded.value();
     symshape::Report report = symshape::infer_shapes(model);
     for (const auto& d : report.diagnostics)
+      if (d.kind == symshape::DiagnosticKind::MissingRule) {
+        const std::size_t at = d.message.find(" at opset ");
+        const std::size_t end = at == std::string::npos ? at : d.message.find(';', at);
+        std::string key = d.op_type;
+        if (end != std::string::npos) key += "@" + d.message.substr(at + 10, end - at - 10);
+        if (std::find(r.missing_rules.begin(), r.missing_rules.end(), key) == r.missing_rules.end())
+          r.missing_rules.push_back(key);
+      }
+    for (const auto& d : report.diagnostics)
       if (d.severity == symshape::Severity::Error) {
         r.message = d.to_string();
         break;
@@ -408,7 +419,7 @@ void describe(const Entry& e, const ToolResult& r, const char* tool) {
 int usage() {
   std::fprintf(stderr,
                "usage: conformance [--data DIR] [--with-input-values] [--suite NAME]... [--filter SUBSTR]\n"
-               "                   [--verbose] [--show-reference]\n");
+               "                   [--verbose] [--show-reference] [--show-worse]\n");
   return 2;
 }
 
@@ -416,7 +427,7 @@ int usage() {
 
 int main(int argc, char** argv) {
   fs::path data = "/usr/share/libonnx-testdata/data";
-  bool with_values = false, verbose = false, show_reference = false;
+  bool with_values = false, verbose = false, show_reference = false, show_worse = false;
   std::vector<std::string> suites;
   std::string filter;
   for (int i = 1; i < argc; ++i) {
@@ -431,6 +442,8 @@ int main(int argc, char** argv) {
       filter = argv[++i];
     } else if (a == "--verbose") {
       verbose = true;
+    } else if (a == "--show-worse") {
+      show_worse = true;
     } else if (a == "--show-reference") {
       show_reference = true;
     } else {
@@ -474,7 +487,7 @@ int main(int argc, char** argv) {
         }
         strip_value_info(*proto.mutable_graph());
         for (auto& o : *proto.mutable_graph()->mutable_output()) o.clear_type();
-        if (with_values && suite == "node" && inline_integer_inputs(proto, dir) > 0) ++inlined_models;
+        if (with_values && inline_integer_inputs(proto, dir) > 0) ++inlined_models;
         e.sym = run_symshape(proto, stored, names);
         e.ref = run_reference(proto, stored, names);
       }
@@ -496,7 +509,7 @@ int main(int argc, char** argv) {
     if (e.sym.verdict == Failed) failed_by_op[e.op].push_back(&e);
   }
   std::printf("symshape conformance over %s%s\n\n", data.string().c_str(),
-              with_values ? " (integer inputs of node tests inlined as constants)" : "");
+              with_values ? " (integer inputs inlined as constants)" : "");
   if (!wrong_by_op.empty()) {
     std::printf("WRONG (symshape contradicts the stored type):\n");
     for (const auto& [op, list] : wrong_by_op)
@@ -531,6 +544,33 @@ int main(int argc, char** argv) {
   print_group("PARTIAL", partial_by_op);
   print_group("FAILED", failed_by_op);
 
+  // Ops without a rule (symshape's missing-rule warnings), with the number of
+  // models where they occur.
+  std::map<std::string, int> missing;
+  for (const Entry& e : entries)
+    for (const std::string& k : e.sym.missing_rules) ++missing[k];
+  if (!missing.empty()) {
+    std::vector<std::pair<std::string, int>> sorted(missing.begin(), missing.end());
+    std::stable_sort(sorted.begin(), sorted.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
+    std::printf("No rule (op@opset: models):");
+    int col = 0;
+    for (const auto& [k, count] : sorted) {
+      if (col++ % 6 == 0) std::printf("\n ");
+      std::printf(" %s: %d,", k.c_str(), count);
+    }
+    std::printf("\n\n");
+  }
+
+  if (show_worse) {
+    std::printf("symshape worse than the reference although every op has a rule:\n");
+    for (const Entry& e : entries)
+      if (e.ref.verdict < e.sym.verdict && e.sym.missing_rules.empty()) {
+        describe(e, e.sym, "symshape");
+        for (const auto& o : e.ref.outputs)
+          if (o.cmp.verdict == Exact) std::printf("      reference: '%s' %s\n", o.name.c_str(), o.inferred.to_string().c_str());
+      }
+    std::printf("\n");
+  }
   if (show_reference) {
     std::printf("Reference (onnx::shape_inference::InferShapes) non-exact results:\n");
     for (const Entry& e : entries)
@@ -566,7 +606,7 @@ int main(int argc, char** argv) {
               total_sym.by[1], total_sym.by[2], total_sym.by[3], "", total_ref.by[0], total_ref.by[1],
               total_ref.by[2], total_ref.by[3]);
   std::printf("\nsymshape better than the reference on %d models, worse on %d", sym_better, ref_better);
-  if (with_values) std::printf("; %d node tests had integer inputs inlined", inlined_models);
+  if (with_values) std::printf("; %d models had integer inputs inlined", inlined_models);
   std::printf("\nintegers inferred where a dim_param is stored: symshape %d, reference %d\n",
               total_sym.int_for_param, total_ref.int_for_param);
   if (total_sym.by[Wrong] > 0) {

@@ -60,29 +60,42 @@ inline void reshape_impl(Context& ctx, Node& n, const std::optional<std::vector<
     return;
   }
   if (in) {
-    const SymbolicDim total = product(in->dims());
-    SymbolicDim known = 1;
-    for (std::size_t i = 0; i < out.size(); ++i)
-      if (!infer_at || i != *infer_at) known = known * out[i];
+    // Dims common to the input and the target cancel first (as a multiset),
+    // so that [B,T,768] -> [B,-1] gives 768*T rather than 768*B*T//B.
+    std::vector<SymbolicDim> rest_in = in->dims();
+    SymbolicDim total = 1, known = 1;
+    for (std::size_t i = 0; i < out.size(); ++i) {
+      if (infer_at && i == *infer_at) continue;
+      bool cancelled = false;
+      if (out[i].is_symbolic())
+        for (auto& d : rest_in)
+          if (d == out[i]) {
+            d = 1;
+            cancelled = true;
+            break;
+          }
+      if (!cancelled) known = known * out[i];
+    }
+    total = product(rest_in);
     if (infer_at) {
       if (known.is_int(0)) {
-        if (!total.is_int(0) && total.is_int()) {
+        if (total.is_int() && total.value() != 0) {
           ctx.record_error(n, "cannot infer -1 of " + Shape(out).to_string() + " from " + in->to_string());
           return;
         }
       } else if (total.is_int() && known.is_int()) {
         if (total.value() % known.value() != 0) {
-          ctx.record_error(n, "cannot reshape " + in->to_string() + " (" + total.to_string() + " elements) with -1 and " +
-                                  known.to_string() + " known elements");
+          ctx.record_error(n, "cannot reshape " + in->to_string() + " to " + Shape(out).to_string() +
+                                  ": the -1 dim is not an integer");
           return;
         }
         out[*infer_at] = total / known;
-      } else if (known.is_known() && total.is_known() && !known.is_int(0)) {
+      } else if (known.is_known() && total.is_known()) {
         out[*infer_at] = total / known;
       }
     } else if (total.is_int() && known.is_int() && total.value() != known.value()) {
-      ctx.record_error(n, "cannot reshape " + in->to_string() + " (" + total.to_string() + " elements) to " +
-                              Shape(out).to_string() + " (" + known.to_string() + " elements)");
+      ctx.record_error(n, "cannot reshape " + in->to_string() + " to " + Shape(out).to_string() +
+                              ": element counts differ");
       return;
     }
   }

@@ -14,6 +14,8 @@
   Spatial dims become (H+1)//2 and ((H+1)//2)//2 style expressions.
 Graph outputs declare only their rank (anonymous dims): ONNX's checker
 requires a shape there, and symshape fills in the dims.
+- shape_bug.onnx: a deliberate shape bug for the diagnostics: a projection
+  whose weight expects 64 features applied to a [batch, seq, 32] input.
 - control_flow.onnx: an If with two branches reading an outer value and a
   call of a model-local function (FunctionProto), to exercise subgraphs.
 
@@ -170,12 +172,26 @@ def control_flow(path):
     print("wrote", path, os.path.getsize(path), "bytes")
 
 
+def shape_bug(path):
+    N = helper.make_node
+    graph = helper.make_graph(
+        [N("MatMul", ["x", "w_in"], ["h"], name="proj_in"),
+         N("Relu", ["h"], ["a"], name="act"),
+         N("MatMul", ["a", "w_out"], ["y"], name="proj_out")],
+        "shape_bug",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, ["batch", "seq", 32])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [None] * 3)],
+        [weight("w_in", 32, 48), weight("w_out", 64, 16)])
+    finish(graph, path)
+
+
 def main():
     out = sys.argv[1] if len(sys.argv) > 1 else os.path.dirname(os.path.abspath(__file__))
     os.makedirs(out, exist_ok=True)
     transformer_block(os.path.join(out, "transformer_block.onnx"))
     small_cnn(os.path.join(out, "small_cnn.onnx"))
     control_flow(os.path.join(out, "control_flow.onnx"))
+    shape_bug(os.path.join(out, "shape_bug.onnx"))
 
 
 if __name__ == "__main__":

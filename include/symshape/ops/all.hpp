@@ -19,10 +19,14 @@
 #include "symshape/ops/elementwise.hpp"
 #include "symshape/ops/optional.hpp"
 #include "symshape/ops/sequence.hpp"
+#include "symshape/ops/unary.hpp"
+#include "symshape/ops/reduce.hpp"
+#include "symshape/ops/matmul.hpp"
+#include "symshape/ops/conv.hpp"
 
 namespace symshape::ops {
 
-inline constexpr auto kBuiltinRules = symshape::detail::merge_all(kElementwiseRules, kControlFlowRules, kSequenceRules, kOptionalRules, kShapeOpsRules, kReshapeRules, kConcatSplitRules, kGatherScatterRules, kSliceRules, kExpandTilePadRules, kConstantRules, kCastRules, kRangeRules, kMiscTensorRules);
+inline constexpr auto kBuiltinRules = symshape::detail::merge_all(kElementwiseRules, kControlFlowRules, kSequenceRules, kOptionalRules, kShapeOpsRules, kReshapeRules, kConcatSplitRules, kGatherScatterRules, kSliceRules, kExpandTilePadRules, kConstantRules, kCastRules, kRangeRules, kMiscTensorRules, kUnaryRules, kReduceRules, kMatMulRules, kConvRules);
 
 static_assert(symshape::detail::strictly_sorted(kBuiltinRules),
               "two built-in rules share a (domain, op_type, since_version)");

@@ -1,0 +1,504 @@
+// Convolutions and pooling: Conv, ConvInteger (INT32), QLinearConv (type of
+// y_zero_point), ConvTranspose, DeformConv, MaxPool (+ INT64 Indices),
+// AveragePool, LpPool, the Global*Pool ops, MaxRoiPool, RoiAlign,
+// MaxUnpool and Col2Im.
+//
+// Spatial output sizes are expressions of the input dims whenever kernel,
+// strides, pads and dilations are known:
+//   NOTSET/VALID: floor((in + pb + pe - d*(k-1) - 1) / s) + 1, written
+//                 (in + pb + pe - d*(k-1) - 1 + s)//s; with ceil_mode
+//                 (in + pb + pe - d*(k-1) - 1 + 2*s - 1)//s
+//   SAME_UPPER/SAME_LOWER: ceil(in / s) = (in + s - 1)//s
+// so that Conv k=3 s=2 p=1 maps H to (H+1)//2.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "symshape/infer/helpers.hpp"
+#include "symshape/infer/registry.hpp"
+
+namespace symshape::ops {
+
+namespace nn_detail {
+
+// An ints attribute of `count` values (default: `fill` each); false after an error.
+inline bool spatial_ints(Context& ctx, const Node& n, const char* name, std::size_t count, int64_t fill,
+                         std::vector<int64_t>& out) {
+  out.assign(count, fill);
+  const Attribute* a = n.attr(name);
+  if (!a) return true;
+  if (a->kind != Attribute::Kind::Ints) {
+    ctx.usage_error(n, std::string("attribute '") + name + "' must be a list of integers");
+    return false;
+  }
+  if (a->ints.size() != count) {
+    ctx.record_error(n, std::string("attribute '") + name + "' has " + std::to_string(a->ints.size()) +
+                            " values, expected " + std::to_string(count));
+    return false;
+  }
+  out = a->ints;
+  return true;
+}
+
+struct WindowAttrs {
+  std::vector<int64_t> strides, dilations, pads;  // pads: all begins, then all ends
+  std::string auto_pad = "NOTSET";
+  bool pads_given = false;
+  bool ceil_mode = false;
+};
+
+// strides, dilations, pads, auto_pad and ceil_mode for `k` spatial dims.
+inline bool read_window_attrs(Context& ctx, const Node& n, std::size_t k, WindowAttrs& w) {
+  if (!spatial_ints(ctx, n, "strides", k, 1, w.strides) || !spatial_ints(ctx, n, "dilations", k, 1, w.dilations) ||
+      !spatial_ints(ctx, n, "pads", 2 * k, 0, w.pads))
+    return false;
+  for (std::size_t i = 0; i < k; ++i) {
+    if (w.strides[i] < 1 || w.dilations[i] < 1) {
+      ctx.record_error(n, "strides and dilations must be positive");
+      return false;
+    }
+  }
+  w.pads_given = n.attr("pads") != nullptr;
+  w.auto_pad = n.attr_string("auto_pad", "NOTSET");
+  if (w.auto_pad != "NOTSET" && w.auto_pad != "VALID" && w.auto_pad != "SAME_UPPER" && w.auto_pad != "SAME_LOWER") {
+    ctx.record_error(n, "unknown auto_pad '" + w.auto_pad + "'");
+    return false;
+  }
+  // As in ONNX's reference inference, explicit pads take precedence over auto_pad.
+  if (w.pads_given) w.auto_pad = "NOTSET";
+  w.ceil_mode = n.attr_int("ceil_mode", 0) != 0;
+  return true;
+}
+
+// One sliding-window output size; unknown when the kernel dim is unknown.
+inline SymbolicDim window_out(const SymbolicDim& in, const SymbolicDim& k, const WindowAttrs& w, std::size_t i,
+                              std::size_t rank) {
+  const SymbolicDim s(w.strides[i]);
+  if (w.auto_pad == "SAME_UPPER" || w.auto_pad == "SAME_LOWER") return (in + s - 1) / s;
+  const SymbolicDim eff_k = (k - 1) * SymbolicDim(w.dilations[i]) + 1;
+  const SymbolicDim pads = w.auto_pad == "VALID" ? SymbolicDim(0) : SymbolicDim(w.pads[i]) + SymbolicDim(w.pads[i + rank]);
+  const SymbolicDim x = in + pads - eff_k;
+  return w.ceil_mode ? (x + s + s - 1) / s : (x + s) / s;
+}
+
+// Spatial output dims for input dims x[2:] and the kernel; nullopt after an error.
+inline std::optional<std::vector<SymbolicDim>> window_output(Context& ctx, const Node& n, const Shape& x,
+                                                            const std::vector<SymbolicDim>& kernel,
+                                                            const WindowAttrs& w) {
+  const std::size_t k = kernel.size();
+  std::vector<SymbolicDim> out(k);
+  for (std::size_t i = 0; i < k; ++i) {
+    out[i] = window_out(x[i + 2], kernel[i], w, i, k);
+    if (out[i].is_int() && out[i].value() < 1) {
+      ctx.record_error(n, "spatial dim " + std::to_string(i) + " of size " + x[i + 2].to_string() +
+                              " is smaller than the kernel (" + kernel[i].to_string() + ", dilation " +
+                              std::to_string(w.dilations[i]) + ", pads " + std::to_string(w.pads[i]) + "+" +
+                              std::to_string(w.pads[i + k]) + ")");
+      return std::nullopt;
+    }
+  }
+  return out;
+}
+
+// The kernel_shape attribute (k values) or the weight's dims [2:]; unknown dims otherwise.
+inline bool kernel_dims(Context& ctx, const Node& n, const Shape* w, std::size_t k, std::vector<SymbolicDim>& kernel) {
+  kernel.assign(k, SymbolicDim());
+  if (const Attribute* a = n.attr("kernel_shape")) {
+    if (a->kind != Attribute::Kind::Ints || a->ints.size() != k) {
+      ctx.record_error(n, "kernel_shape must have " + std::to_string(k) + " values");
+      return false;
+    }
+    for (std::size_t i = 0; i < k; ++i) {
+      if (a->ints[i] < 1) {
+        ctx.record_error(n, "kernel_shape values must be positive");
+        return false;
+      }
+      kernel[i] = a->ints[i];
+    }
+    if (w) {
+      for (std::size_t i = 0; i < k; ++i) {
+        const SymbolicDim& wd = (*w)[i + 2];
+        if (wd.is_int() && wd != kernel[i]) {
+          ctx.record_error(n, "kernel_shape does not match the weight shape " + w->to_string());
+          return false;
+        }
+      }
+    }
+    return true;
+  }
+  if (w)
+    for (std::size_t i = 0; i < k; ++i) kernel[i] = (*w)[i + 2];
+  return true;
+}
+
+// Shared by Conv, ConvInteger, QLinearConv, DeformConv: X [N, C, D...] and
+// W [M, C/group, k...] give [N, M, out...].
+inline void conv_common(Context& ctx, Node& n, std::size_t ix, std::size_t iw, DataType dtype) {
+  const Shape* x = shape_of(n.input(ix));
+  const Shape* w = shape_of(n.input(iw));
+  const int64_t rank = x ? x->rank() : w ? w->rank() : -1;
+  if (rank < 0) {
+    ctx.set_shape_and_dtype(n.output(0), Shape(), dtype);
+    return;
+  }
+  if (x && w && x->rank() != w->rank()) {
+    ctx.record_error(n, "input " + x->to_string() + " and weight " + w->to_string() + " have different ranks");
+    return;
+  }
+  if (rank < 3) {
+    ctx.record_error(n, "input must have rank >= 3 (N, C, spatial...), got rank " + std::to_string(rank));
+    return;
+  }
+  const std::size_t k = static_cast<std::size_t>(rank - 2);
+  const int64_t group = n.attr_int("group", 1);
+  if (group < 1) {
+    ctx.record_error(n, "group must be positive");
+    return;
+  }
+  if (x && w && (*x)[1].is_int() && (*w)[1].is_int()) {
+    int64_t expected = 0;
+    if (!checked::mul((*w)[1].value(), group, expected) || expected != (*x)[1].value()) {
+      ctx.record_error(n, "input channels " + (*x)[1].to_string() + " do not match weight " + w->to_string() +
+                              " with group " + std::to_string(group));
+      return;
+    }
+  }
+  std::vector<SymbolicDim> kernel;
+  if (!kernel_dims(ctx, n, w, k, kernel)) return;
+  WindowAttrs wa;
+  if (!read_window_attrs(ctx, n, k, wa)) return;
+  std::vector<SymbolicDim> out;
+  out.push_back(x ? (*x)[0] : SymbolicDim());
+  out.push_back(w ? (*w)[0] : SymbolicDim());
+  if (x) {
+    auto sp = window_output(ctx, n, *x, kernel, wa);
+    if (!sp) return;
+    out.insert(out.end(), sp->begin(), sp->end());
+  } else {
+    out.resize(static_cast<std::size_t>(rank));
+  }
+  ctx.set_shape_and_dtype(n.output(0), Shape(std::move(out)), dtype);
+}
+
+// Shared by the pooling ops: kernel_shape is required; Y [N, C, out...].
+inline void pool_common(Context& ctx, Node& n, bool indices) {
+  if (!check_inputs(ctx, n, 1, 1)) return;
+  const Attribute* ks = require_attr(ctx, n, "kernel_shape");
+  if (!ks) return;
+  const DataType dtype = dtype_of(n.input(0));
+  const Shape* x = shape_of(n.input(0));
+  Shape out_shape;
+  if (x) {
+    if (x->rank() < 3) {
+      ctx.record_error(n, "input must have rank >= 3 (N, C, spatial...), got " + x->to_string());
+      return;
+    }
+    const std::size_t k = x->size() - 2;
+    std::vector<SymbolicDim> kernel;
+    if (!kernel_dims(ctx, n, nullptr, k, kernel)) return;
+    WindowAttrs wa;
+    if (!read_window_attrs(ctx, n, k, wa)) return;
+    auto sp = window_output(ctx, n, *x, kernel, wa);
+    if (!sp) return;
+    std::vector<SymbolicDim> out{(*x)[0], (*x)[1]};
+    out.insert(out.end(), sp->begin(), sp->end());
+    out_shape = Shape(std::move(out));
+  } else if (ks->kind == Attribute::Kind::Ints) {
+    out_shape = Shape::of_rank(ks->ints.size() + 2);
+  }
+  ctx.set_shape_and_dtype(n.output(0), out_shape, dtype);
+  if (indices && n.output(1)) ctx.set_shape_and_dtype(n.output(1), out_shape, DataType::INT64);
+}
+
+}  // namespace nn_detail
+
+inline void infer_conv(Context& ctx, Node& n) {
+  if (!check_inputs(ctx, n, 2, 3)) return;
+  nn_detail::conv_common(ctx, n, 0, 1, dtype_of(n.input(0)));
+}
+
+// ConvInteger: x, w, optional zero points; INT32 output.
+inline void infer_conv_integer(Context& ctx, Node& n) {
+  if (!check_inputs(ctx, n, 2, 4)) return;
+  nn_detail::conv_common(ctx, n, 0, 1, DataType::INT32);
+}
+
+// QLinearConv: x, x_scale, x_zero_point, w, w_scale, w_zero_point, y_scale, y_zero_point, B.
+inline void infer_qlinear_conv(Context& ctx, Node& n) {
+  if (!check_inputs(ctx, n, 8, 9)) return;
+  nn_detail::conv_common(ctx, n, 0, 3, dtype_of(n.input(7)));
+}
+
+// DeformConv: X, W, offset, B, mask; explicit pads only.
+inline void infer_deform_conv(Context& ctx, Node& n) {
+  if (!check_inputs(ctx, n, 3, 5)) return;
+  nn_detail::conv_common(ctx, n, 0, 1, dtype_of(n.input(0)));
+}
+
+// ConvTranspose: X [N, C, D...], W [C, M/group, k...] -> [N, M, out...] with
+// out = s*(in-1) + output_padding + d*(k-1) + 1 - pb - pe, in*s for SAME_*,
+// or the output_shape attribute.
+inline void infer_conv_transpose(Context& ctx, Node& n) {
+  if (!check_inputs(ctx, n, 2, 3)) return;
+  const DataType dtype = dtype_of(n.input(0));
+  const Shape* x = shape_of(n.input(0));
+  const Shape* w = shape_of(n.input(1));
+  const int64_t rank = x ? x->rank() : w ? w->rank() : -1;
+  if (rank < 0) {
+    ctx.set_shape_and_dtype(n.output(0), Shape(), dtype);
+    return;
+  }
+  if (x && w && x->rank() != w->rank()) {
+    ctx.record_error(n, "input " + x->to_string() + " and weight " + w->to_string() + " have different ranks");
+    return;
+  }
+  if (rank < 3) {
+    ctx.record_error(n, "input must have rank >= 3 (N, C, spatial...), got rank " + std::to_string(rank));
+    return;
+  }
+  const std::size_t k = static_cast<std::size_t>(rank - 2);
+  const int64_t group = n.attr_int("group", 1);
+  if (group < 1) {
+    ctx.record_error(n, "group must be positive");
+    return;
+  }
+  if (x && w && (*x)[1].is_int() && (*w)[0].is_int() && (*x)[1] != (*w)[0]) {
+    ctx.record_error(n, "input channels " + (*x)[1].to_string() + " do not match weight " + w->to_string());
+    return;
+  }
+  std::vector<SymbolicDim> kernel;
+  if (!nn_detail::kernel_dims(ctx, n, w, k, kernel)) return;
+  nn_detail::WindowAttrs wa;
+  if (!nn_detail::read_window_attrs(ctx, n, k, wa)) return;
+  std::vector<int64_t> output_padding;
+  if (!nn_detail::spatial_ints(ctx, n, "output_padding", k, 0, output_padding)) return;
+  std::vector<SymbolicDim> out;
+  out.push_back(x ? (*x)[0] : SymbolicDim());
+  out.push_back(w ? (*w)[1] * SymbolicDim(group) : SymbolicDim());
+  if (const Attribute* os = n.attr("output_shape")) {
+    if (os->kind != Attribute::Kind::Ints || (os->ints.size() != k && os->ints.size() != k + 2)) {
+      ctx.record_error(n, "output_shape must have " + std::to_string(k) + " values");
+      return;
+    }
+    for (std::size_t i = os->ints.size() - k; i < os->ints.size(); ++i) out.push_back(os->ints[i]);
+  } else if (!x) {
+    out.resize(static_cast<std::size_t>(rank));
+  } else {
+    for (std::size_t i = 0; i < k; ++i) {
+      const SymbolicDim& in = (*x)[i + 2];
+      const SymbolicDim s(wa.strides[i]);
+      if (wa.auto_pad == "SAME_UPPER" || wa.auto_pad == "SAME_LOWER") {
+        out.push_back(in * s);
+        continue;
+      }
+      const SymbolicDim eff_k = (kernel[i] - 1) * SymbolicDim(wa.dilations[i]) + 1;
+      const SymbolicDim pads =
+          wa.auto_pad == "VALID" ? SymbolicDim(0) : SymbolicDim(wa.pads[i]) + SymbolicDim(wa.pads[i + k]);
+      SymbolicDim d = s * (in - 1) + SymbolicDim(output_padding[i]) + eff_k - pads;
+      if (d.is_int() && d.value() < 1) {
+        ctx.record_error(n, "output spatial dim " + std::to_string(i) + " would be " + d.to_string());
+        return;
+      }
+      out.push_back(d);
+    }
+  }
+  ctx.set_shape_and_dtype(n.output(0), Shape(std::move(out)), dtype);
+}
+
+// MaxPool: Y and the optional INT64 Indices (8+); ceil_mode and dilations (10+).
+inline void infer_max_pool(Context& ctx, Node& n) { nn_detail::pool_common(ctx, n, true); }
+// AveragePool (count_include_pad 7+, ceil_mode 10+, dilations 19+) and LpPool (ceil_mode, dilations 18+).
+inline void infer_avg_pool(Context& ctx, Node& n) { nn_detail::pool_common(ctx, n, false); }
+
+// GlobalAveragePool, GlobalMaxPool, GlobalLpPool: [N, C, 1, ...].
+inline void infer_global_pool(Context& ctx, Node& n) {
+  if (!check_inputs(ctx, n, 1, 1)) return;
+  const DataType dtype = dtype_of(n.input(0));
+  const Shape* x = shape_of(n.input(0));
+  if (!x) {
+    ctx.set_shape_and_dtype(n.output(0), Shape(), dtype);
+    return;
+  }
+  if (x->rank() < 2) {
+    ctx.record_error(n, "input must have rank >= 2 (N, C, ...), got " + x->to_string());
+    return;
+  }
+  std::vector<SymbolicDim> out{(*x)[0], (*x)[1]};
+  out.resize(x->size(), SymbolicDim(1));
+  ctx.set_shape_and_dtype(n.output(0), Shape(std::move(out)), dtype);
+}
+
+// MaxRoiPool: X [N, C, H, W], rois [num_rois, 5] -> [num_rois, C, pooled_h, pooled_w].
+inline void infer_max_roi_pool(Context& ctx, Node& n) {
+  if (!check_inputs(ctx, n, 2, 2)) return;
+  const Attribute* ps = require_attr(ctx, n, "pooled_shape");
+  if (!ps) return;
+  if (ps->kind != Attribute::Kind::Ints || ps->ints.size() != 2) {
+    ctx.record_error(n, "pooled_shape must have 2 values");
+    return;
+  }
+  const Shape* x = shape_of(n.input(0));
+  const Shape* rois = shape_of(n.input(1));
+  if (x && x->rank() != 4) {
+    ctx.record_error(n, "X must be 4-D, got " + x->to_string());
+    return;
+  }
+  if (rois && (rois->rank() != 2 || ((*rois)[1].is_int() && !(*rois)[1].is_int(5)))) {
+    ctx.record_error(n, "rois must have shape [num_rois, 5], got " + rois->to_string());
+    return;
+  }
+  ctx.set_shape_and_dtype(n.output(0),
+                          Shape({rois ? (*rois)[0] : SymbolicDim(), x ? (*x)[1] : SymbolicDim(), ps->ints[0], ps->ints[1]}),
+                          dtype_of(n.input(0)));
+}
+
+// RoiAlign: X [N, C, H, W], rois [num_rois, 4], batch_indices [num_rois] -> [num_rois, C, oh, ow].
+inline void infer_roi_align(Context& ctx, Node& n) {
+  if (!check_inputs(ctx, n, 3, 3)) return;
+  const Shape* x = shape_of(n.input(0));
+  const Shape* rois = shape_of(n.input(1));
+  const Shape* bi = shape_of(n.input(2));
+  if (x && x->rank() != 4) {
+    ctx.record_error(n, "X must be 4-D, got " + x->to_string());
+    return;
+  }
+  if (rois && (rois->rank() != 2 || ((*rois)[1].is_int() && !(*rois)[1].is_int(4)))) {
+    ctx.record_error(n, "rois must have shape [num_rois, 4], got " + rois->to_string());
+    return;
+  }
+  if (bi && bi->rank() != 1) {
+    ctx.record_error(n, "batch_indices must be 1-D, got " + bi->to_string());
+    return;
+  }
+  SymbolicDim num = rois ? (*rois)[0] : SymbolicDim();
+  if (bi && (num.is_unknown() || (!num.is_int() && (*bi)[0].is_int()))) num = (*bi)[0];
+  if (rois && bi && (*rois)[0].is_int() && (*bi)[0].is_int() && (*rois)[0] != (*bi)[0]) {
+    ctx.record_error(n, "rois " + rois->to_string() + " and batch_indices " + bi->to_string() + " disagree");
+    return;
+  }
+  ctx.set_shape_and_dtype(n.output(0),
+                          Shape({num, x ? (*x)[1] : SymbolicDim(), n.attr_int("output_height", 1),
+                                 n.attr_int("output_width", 1)}),
+                          dtype_of(n.input(0)));
+}
+
+// MaxUnpool: the output_shape input when given, else (in-1)*s + k - pb - pe.
+inline void infer_max_unpool(Context& ctx, Node& n) {
+  if (!check_inputs(ctx, n, 2, 3)) return;
+  const Attribute* ks = require_attr(ctx, n, "kernel_shape");
+  if (!ks) return;
+  const DataType dtype = dtype_of(n.input(0));
+  if (n.input(2)) {
+    if (auto v = input_dims(ctx, n, 2)) {
+      ctx.set_shape_and_dtype(n.output(0), Shape(*v), dtype);
+      return;
+    }
+    const Shape* s = shape_of(n.input(2));
+    if (s && s->rank() == 1 && (*s)[0].is_int()) {
+      ctx.set_shape_and_dtype(n.output(0), Shape::of_rank(static_cast<std::size_t>((*s)[0].value())), dtype);
+    } else {
+      ctx.set_shape_and_dtype(n.output(0), Shape(), dtype);
+    }
+    return;
+  }
+  const Shape* x = shape_of(n.input(0));
+  if (!x) {
+    ctx.set_shape_and_dtype(n.output(0), Shape(), dtype);
+    return;
+  }
+  if (x->rank() < 3) {
+    ctx.record_error(n, "input must have rank >= 3 (N, C, spatial...), got " + x->to_string());
+    return;
+  }
+  const std::size_t k = x->size() - 2;
+  std::vector<SymbolicDim> kernel;
+  if (!nn_detail::kernel_dims(ctx, n, nullptr, k, kernel)) return;
+  std::vector<int64_t> strides, pads;
+  if (!nn_detail::spatial_ints(ctx, n, "strides", k, 1, strides) || !nn_detail::spatial_ints(ctx, n, "pads", 2 * k, 0, pads))
+    return;
+  std::vector<SymbolicDim> out{(*x)[0], (*x)[1]};
+  for (std::size_t i = 0; i < k; ++i)
+    out.push_back(((*x)[i + 2] - 1) * SymbolicDim(strides[i]) + kernel[i] - SymbolicDim(pads[i]) -
+                  SymbolicDim(pads[i + k]));
+  ctx.set_shape_and_dtype(n.output(0), Shape(std::move(out)), dtype);
+}
+
+// Col2Im: input [N, C*prod(block_shape), L], image_shape, block_shape -> [N, C, image_shape...].
+inline void infer_col2im(Context& ctx, Node& n) {
+  if (!check_inputs(ctx, n, 3, 3)) return;
+  const DataType dtype = dtype_of(n.input(0));
+  const Shape* x = shape_of(n.input(0));
+  if (x && x->rank() != 3) {
+    ctx.record_error(n, "input must be 3-D [N, C*prod(block_shape), L], got " + x->to_string());
+    return;
+  }
+  auto image = input_dims(ctx, n, 1);
+  auto block = input_dims(ctx, n, 2);
+  std::size_t k = 0;
+  if (image) k = image->size();
+  else if (block) k = block->size();
+  else if (const Shape* s = shape_of(n.input(1)); s && s->rank() == 1 && (*s)[0].is_int())
+    k = static_cast<std::size_t>((*s)[0].value());
+  else {
+    ctx.set_shape_and_dtype(n.output(0), Shape(), dtype);
+    return;
+  }
+  if (image && block && image->size() != block->size()) {
+    ctx.record_error(n, "image_shape and block_shape have different lengths");
+    return;
+  }
+  SymbolicDim channels;
+  if (x && block) {
+    const SymbolicDim p = product(*block);
+    if (p.is_int(0)) {
+      ctx.record_error(n, "block_shape has a zero dim");
+      return;
+    }
+    if ((*x)[1].is_int() && p.is_int() && (*x)[1].value() % p.value() != 0) {
+      ctx.record_error(n, "input dim 1 (" + (*x)[1].to_string() + ") is not a multiple of prod(block_shape) = " +
+                              p.to_string());
+      return;
+    }
+    channels = (*x)[1] / p;
+  }
+  std::vector<SymbolicDim> out{x ? (*x)[0] : SymbolicDim(), channels};
+  for (std::size_t i = 0; i < k; ++i) out.push_back(image ? (*image)[i] : SymbolicDim());
+  ctx.set_shape_and_dtype(n.output(0), Shape(std::move(out)), dtype);
+}
+
+inline constexpr auto kConvRules = make_rules({
+    RuleEntry{"", "Conv", 1, &infer_conv},
+    RuleEntry{"", "Conv", 11, &infer_conv},
+    RuleEntry{"", "ConvInteger", 10, &infer_conv_integer},
+    RuleEntry{"", "QLinearConv", 10, &infer_qlinear_conv},
+    RuleEntry{"", "DeformConv", 19, &infer_deform_conv},
+    RuleEntry{"", "ConvTranspose", 1, &infer_conv_transpose},
+    RuleEntry{"", "ConvTranspose", 11, &infer_conv_transpose},
+    RuleEntry{"", "MaxPool", 1, &infer_max_pool},
+    RuleEntry{"", "MaxPool", 8, &infer_max_pool},
+    RuleEntry{"", "MaxPool", 10, &infer_max_pool},
+    RuleEntry{"", "MaxPool", 11, &infer_max_pool},
+    RuleEntry{"", "MaxPool", 12, &infer_max_pool},
+    RuleEntry{"", "AveragePool", 1, &infer_avg_pool},
+    RuleEntry{"", "AveragePool", 7, &infer_avg_pool},
+    RuleEntry{"", "AveragePool", 10, &infer_avg_pool},
+    RuleEntry{"", "AveragePool", 11, &infer_avg_pool},
+    RuleEntry{"", "AveragePool", 19, &infer_avg_pool},
+    RuleEntry{"", "LpPool", 1, &infer_avg_pool},
+    RuleEntry{"", "LpPool", 2, &infer_avg_pool},
+    RuleEntry{"", "LpPool", 11, &infer_avg_pool},
+    RuleEntry{"", "LpPool", 18, &infer_avg_pool},
+    RuleEntry{"", "GlobalAveragePool", 1, &infer_global_pool},
+    RuleEntry{"", "GlobalMaxPool", 1, &infer_global_pool},
+    RuleEntry{"", "GlobalLpPool", 1, &infer_global_pool},
+    RuleEntry{"", "GlobalLpPool", 2, &infer_global_pool},
+    RuleEntry{"", "MaxRoiPool", 1, &infer_max_roi_pool},
+    RuleEntry{"", "RoiAlign", 10, &infer_roi_align},
+    RuleEntry{"", "RoiAlign", 16, &infer_roi_align},
+    RuleEntry{"", "MaxUnpool", 9, &infer_max_unpool},
+    RuleEntry{"", "MaxUnpool", 11, &infer_max_unpool},
+    RuleEntry{"", "Col2Im", 18, &infer_col2im},
+});
+
+}  // namespace symshape::ops

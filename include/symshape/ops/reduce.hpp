@@ -1,0 +1,211 @@
+// Reductions (ReduceSum, ReduceMean, ReduceMax, ReduceMin, ReduceProd,
+// ReduceL1, ReduceL2, ReduceLogSum, ReduceLogSumExp, ReduceSumSquare) with
+// axes as an attribute (before 13 for ReduceSum, before 18 for the others)
+// or as an optional input with noop_with_empty_axes; ArgMax/ArgMin (INT64).
+// ReduceSum/ReduceProd/ReduceMax/ReduceMin of a 1-D propagated value give
+// the sum/product/max/min as the output's value (ReduceProd(Shape(x)) ->
+// [B*T*768]).
+#pragma once
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "symshape/infer/helpers.hpp"
+#include "symshape/infer/registry.hpp"
+
+namespace symshape::ops {
+
+namespace nn_detail {
+
+// Partial data propagation of a full reduction of a 1-D value.
+inline void propagate_reduce_value(Context& ctx, Node& n) {
+  const std::string& op = n.op_type;
+  if (op != "ReduceSum" && op != "ReduceProd" && op != "ReduceMax" && op != "ReduceMin") return;
+  auto v = ctx.symbolic_value(n.input(0));
+  if (!v || v->empty() || !is_integer_type(dtype_of(n.input(0)))) return;
+  SymbolicDim acc = (*v)[0];
+  for (std::size_t i = 1; i < v->size(); ++i) {
+    const SymbolicDim& x = (*v)[i];
+    if (op == "ReduceSum") acc = acc + x;
+    else if (op == "ReduceProd") acc = acc * x;
+    else if (op == "ReduceMax") acc = dim_max(acc, x);
+    else acc = dim_min(acc, x);
+  }
+  if (acc.is_unknown()) return;
+  ctx.set_symbolic_value(n.output(0), {acc});
+}
+
+// `axes`: the reduced axes when known (empty = all, or none with `noop`);
+// `axes_unknown`: an axes input whose values are not known.
+inline void reduce_common(Context& ctx, Node& n, std::vector<int64_t> axes, bool axes_unknown, bool noop) {
+  const bool keepdims = n.attr_int("keepdims", 1) != 0;
+  const DataType dtype = dtype_of(n.input(0));
+  const Shape* in = shape_of(n.input(0));
+  if (!in) {
+    ctx.set_shape_and_dtype(n.output(0), Shape(), dtype);
+    return;
+  }
+  const int64_t rank = in->rank();
+  if (axes_unknown) {
+    // Each dim is kept or becomes 1 (keepdims), or is dropped.
+    if (keepdims) {
+      std::vector<SymbolicDim> out(static_cast<std::size_t>(rank));
+      for (std::size_t i = 0; i < out.size(); ++i)
+        if ((*in)[i].is_int(1)) out[i] = 1;
+      ctx.set_shape_and_dtype(n.output(0), Shape(std::move(out)), dtype);
+      return;
+    }
+    const Shape* axes_shape = shape_of(n.input(1));
+    if (axes_shape && axes_shape->rank() == 1 && (*axes_shape)[0].is_int()) {
+      const int64_t k = (*axes_shape)[0].value();
+      if (k > rank) {
+        ctx.record_error(n, "more axes (" + std::to_string(k) + ") than the input rank " + std::to_string(rank));
+        return;
+      }
+      if (k > 0 || !noop) {
+        ctx.set_shape_and_dtype(n.output(0), Shape::of_rank(static_cast<std::size_t>(k == 0 ? 0 : rank - k)),
+                                dtype);
+        return;
+      }
+    }
+    ctx.set_shape_and_dtype(n.output(0), Shape(), dtype);
+    return;
+  }
+  if (axes.empty() && noop) {
+    propagate_type(ctx, n);
+    if (auto v = ctx.symbolic_value(n.input(0))) ctx.set_symbolic_value(n.output(0), *v);
+    return;
+  }
+  std::vector<bool> reduced(static_cast<std::size_t>(rank), axes.empty());
+  for (int64_t a : axes) {
+    auto x = normalize_axis(ctx, n, a, rank);
+    if (!x) return;
+    if (reduced[static_cast<std::size_t>(*x)]) {
+      ctx.record_error(n, "axis " + std::to_string(a) + " is repeated in axes");
+      return;
+    }
+    reduced[static_cast<std::size_t>(*x)] = true;
+  }
+  std::vector<SymbolicDim> out;
+  for (std::size_t i = 0; i < reduced.size(); ++i) {
+    if (!reduced[i]) out.push_back((*in)[i]);
+    else if (keepdims) out.push_back(1);
+  }
+  ctx.set_shape_and_dtype(n.output(0), Shape(std::move(out)), dtype);
+  if (rank == 1 && reduced[0]) propagate_reduce_value(ctx, n);
+}
+
+}  // namespace nn_detail
+
+// Axes from the `axes` attribute (default: all).
+inline void infer_reduce_axes_attr(Context& ctx, Node& n) {
+  if (!check_inputs(ctx, n, 1, 1)) return;
+  std::vector<int64_t> axes;
+  if (const Attribute* a = n.attr("axes")) {
+    if (a->kind != Attribute::Kind::Ints) {
+      ctx.usage_error(n, "attribute 'axes' must be a list of integers");
+      return;
+    }
+    axes = a->ints;
+  }
+  nn_detail::reduce_common(ctx, n, std::move(axes), false, false);
+}
+
+// Axes from the optional second input; noop_with_empty_axes.
+inline void infer_reduce_axes_input(Context& ctx, Node& n) {
+  if (!check_inputs(ctx, n, 1, 2)) return;
+  if (n.attr("axes")) {
+    ctx.usage_error(n, "'axes' is an input since this opset, not an attribute");
+    return;
+  }
+  const bool noop = n.attr_int("noop_with_empty_axes", 0) != 0;
+  std::vector<int64_t> axes;
+  bool unknown = false;
+  if (n.input(1)) {
+    const Shape* s = shape_of(n.input(1));
+    if (s && s->rank() != 1) {
+      ctx.record_error(n, "axes must be 1-D, got shape " + s->to_string());
+      return;
+    }
+    if (auto v = input_ints(ctx, n, 1)) axes = *v;
+    else if (s && (*s)[0].is_int(0)) axes.clear();
+    else unknown = true;
+  }
+  nn_detail::reduce_common(ctx, n, std::move(axes), unknown, noop);
+}
+
+// ArgMax/ArgMin: one axis (default 0), keepdims (default 1), INT64 indices.
+inline void infer_arg_reduce(Context& ctx, Node& n) {
+  if (!check_inputs(ctx, n, 1, 1)) return;
+  const Shape* in = shape_of(n.input(0));
+  if (!in) {
+    ctx.set_shape_and_dtype(n.output(0), Shape(), DataType::INT64);
+    return;
+  }
+  auto axis = normalize_axis(ctx, n, n.attr_int("axis", 0), in->rank());
+  if (!axis) return;
+  const bool keepdims = n.attr_int("keepdims", 1) != 0;
+  std::vector<SymbolicDim> out;
+  for (std::size_t i = 0; i < in->size(); ++i) {
+    if (static_cast<int64_t>(i) != *axis) out.push_back((*in)[i]);
+    else if (keepdims) out.push_back(1);
+  }
+  ctx.set_shape_and_dtype(n.output(0), Shape(std::move(out)), DataType::INT64);
+}
+
+inline constexpr auto kReduceRules = make_rules({
+    RuleEntry{"", "ReduceSum", 1, &infer_reduce_axes_attr},
+    RuleEntry{"", "ReduceSum", 11, &infer_reduce_axes_attr},
+    RuleEntry{"", "ReduceSum", 13, &infer_reduce_axes_input},
+    RuleEntry{"", "ReduceMean", 1, &infer_reduce_axes_attr},
+    RuleEntry{"", "ReduceMean", 11, &infer_reduce_axes_attr},
+    RuleEntry{"", "ReduceMean", 13, &infer_reduce_axes_attr},
+    RuleEntry{"", "ReduceMean", 18, &infer_reduce_axes_input},
+    RuleEntry{"", "ReduceMax", 1, &infer_reduce_axes_attr},
+    RuleEntry{"", "ReduceMax", 11, &infer_reduce_axes_attr},
+    RuleEntry{"", "ReduceMax", 12, &infer_reduce_axes_attr},
+    RuleEntry{"", "ReduceMax", 13, &infer_reduce_axes_attr},
+    RuleEntry{"", "ReduceMax", 18, &infer_reduce_axes_input},
+    RuleEntry{"", "ReduceMax", 20, &infer_reduce_axes_input},
+    RuleEntry{"", "ReduceMin", 1, &infer_reduce_axes_attr},
+    RuleEntry{"", "ReduceMin", 11, &infer_reduce_axes_attr},
+    RuleEntry{"", "ReduceMin", 12, &infer_reduce_axes_attr},
+    RuleEntry{"", "ReduceMin", 13, &infer_reduce_axes_attr},
+    RuleEntry{"", "ReduceMin", 18, &infer_reduce_axes_input},
+    RuleEntry{"", "ReduceMin", 20, &infer_reduce_axes_input},
+    RuleEntry{"", "ReduceProd", 1, &infer_reduce_axes_attr},
+    RuleEntry{"", "ReduceProd", 11, &infer_reduce_axes_attr},
+    RuleEntry{"", "ReduceProd", 13, &infer_reduce_axes_attr},
+    RuleEntry{"", "ReduceProd", 18, &infer_reduce_axes_input},
+    RuleEntry{"", "ReduceL1", 1, &infer_reduce_axes_attr},
+    RuleEntry{"", "ReduceL1", 11, &infer_reduce_axes_attr},
+    RuleEntry{"", "ReduceL1", 13, &infer_reduce_axes_attr},
+    RuleEntry{"", "ReduceL1", 18, &infer_reduce_axes_input},
+    RuleEntry{"", "ReduceL2", 1, &infer_reduce_axes_attr},
+    RuleEntry{"", "ReduceL2", 11, &infer_reduce_axes_attr},
+    RuleEntry{"", "ReduceL2", 13, &infer_reduce_axes_attr},
+    RuleEntry{"", "ReduceL2", 18, &infer_reduce_axes_input},
+    RuleEntry{"", "ReduceLogSum", 1, &infer_reduce_axes_attr},
+    RuleEntry{"", "ReduceLogSum", 11, &infer_reduce_axes_attr},
+    RuleEntry{"", "ReduceLogSum", 13, &infer_reduce_axes_attr},
+    RuleEntry{"", "ReduceLogSum", 18, &infer_reduce_axes_input},
+    RuleEntry{"", "ReduceLogSumExp", 1, &infer_reduce_axes_attr},
+    RuleEntry{"", "ReduceLogSumExp", 11, &infer_reduce_axes_attr},
+    RuleEntry{"", "ReduceLogSumExp", 13, &infer_reduce_axes_attr},
+    RuleEntry{"", "ReduceLogSumExp", 18, &infer_reduce_axes_input},
+    RuleEntry{"", "ReduceSumSquare", 1, &infer_reduce_axes_attr},
+    RuleEntry{"", "ReduceSumSquare", 11, &infer_reduce_axes_attr},
+    RuleEntry{"", "ReduceSumSquare", 13, &infer_reduce_axes_attr},
+    RuleEntry{"", "ReduceSumSquare", 18, &infer_reduce_axes_input},
+    RuleEntry{"", "ArgMax", 1, &infer_arg_reduce},
+    RuleEntry{"", "ArgMax", 11, &infer_arg_reduce},
+    RuleEntry{"", "ArgMax", 12, &infer_arg_reduce},
+    RuleEntry{"", "ArgMax", 13, &infer_arg_reduce},
+    RuleEntry{"", "ArgMin", 1, &infer_arg_reduce},
+    RuleEntry{"", "ArgMin", 11, &infer_arg_reduce},
+    RuleEntry{"", "ArgMin", 12, &infer_arg_reduce},
+    RuleEntry{"", "ArgMin", 13, &infer_arg_reduce},
+});
+
+}  // namespace symshape::ops

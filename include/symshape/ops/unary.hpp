@@ -1,0 +1,220 @@
+// Unary ops that keep the input's shape: math functions, activations, Clip,
+// the bool-valued tests (Not, IsNaN, IsInf), Dropout (with its optional
+// mask), and the axis-wise normalisers Softmax/LogSoftmax/Hardmax,
+// LpNormalization, MeanVarianceNormalization and LRN.
+#pragma once
+
+#include <string>
+
+#include "symshape/infer/helpers.hpp"
+#include "symshape/infer/registry.hpp"
+
+namespace symshape::ops {
+
+// Output 0 has the type (shape and dtype) of input 0.
+inline void infer_unary(Context& ctx, Node& n) {
+  if (!check_inputs(ctx, n, 1)) return;
+  propagate_type(ctx, n);
+}
+
+// Same shape, BOOL elements (Not, IsNaN, IsInf).
+inline void infer_unary_bool(Context& ctx, Node& n) {
+  if (!check_inputs(ctx, n, 1)) return;
+  const Shape* s = shape_of(n.input(0));
+  ctx.set_shape_and_dtype(n.output(0), s ? *s : Shape(), DataType::BOOL);
+}
+
+// Clip 1/6 (min/max attributes) and 11+ (min/max optional inputs, which must be scalars).
+inline void infer_clip(Context& ctx, Node& n) {
+  if (!check_inputs(ctx, n, 1, 3)) return;
+  for (std::size_t i = 1; i < 3; ++i) {
+    const Shape* s = shape_of(n.input(i));
+    if (s && s->rank() != 0 && !(s->rank() == 1 && (*s)[0].is_int(1))) {
+      ctx.record_error(n, std::string(i == 1 ? "min" : "max") + " must be a scalar, got shape " + s->to_string());
+      return;
+    }
+  }
+  propagate_type(ctx, n);
+}
+
+namespace nn_detail {
+inline void infer_dropout(Context& ctx, Node& n, bool bool_mask, std::size_t max_inputs) {
+  if (!check_inputs(ctx, n, 1, max_inputs)) return;
+  propagate_type(ctx, n);
+  if (n.output(1)) {
+    const Shape* s = shape_of(n.input(0));
+    ctx.set_shape_and_dtype(n.output(1), s ? *s : Shape(), bool_mask ? DataType::BOOL : dtype_of(n.input(0)));
+  }
+  if (n.inputs.size() > 1) {  // opset 12: ratio and training_mode are scalars
+    for (std::size_t i = 1; i < 3; ++i) {
+      const Shape* s = shape_of(n.input(i));
+      if (s && s->rank() != 0) {
+        ctx.record_error(n, std::string(i == 1 ? "ratio" : "training_mode") + " must be a scalar, got shape " +
+                                s->to_string());
+        return;
+      }
+    }
+  }
+}
+
+// Checks an axis attribute against the input rank. `always`: also check the default.
+inline bool check_axis_attr(Context& ctx, Node& n, int64_t default_axis, bool always) {
+  const Shape* s = shape_of(n.input(0));
+  if (!s) return true;
+  if (!always && !n.attr("axis")) return true;
+  return normalize_axis(ctx, n, n.attr_int("axis", default_axis), s->rank()).has_value();
+}
+}  // namespace nn_detail
+
+// Dropout 1..7: the optional mask has the input's element type.
+inline void infer_dropout_1(Context& ctx, Node& n) { nn_detail::infer_dropout(ctx, n, false, 1); }
+// Dropout 10: BOOL mask.
+inline void infer_dropout_10(Context& ctx, Node& n) { nn_detail::infer_dropout(ctx, n, true, 1); }
+// Dropout 12: optional ratio and training_mode inputs.
+inline void infer_dropout_12(Context& ctx, Node& n) { nn_detail::infer_dropout(ctx, n, true, 3); }
+
+// Softmax, LogSoftmax, Hardmax 1 and 11: 2-D coercion at `axis` (default 1).
+inline void infer_softmax_1(Context& ctx, Node& n) {
+  if (!check_inputs(ctx, n, 1)) return;
+  if (!nn_detail::check_axis_attr(ctx, n, 1, false)) return;
+  propagate_type(ctx, n);
+}
+// 13: along one axis (default -1); the shape is unchanged either way.
+inline void infer_softmax_13(Context& ctx, Node& n) {
+  if (!check_inputs(ctx, n, 1)) return;
+  if (!nn_detail::check_axis_attr(ctx, n, -1, true)) return;
+  propagate_type(ctx, n);
+}
+
+// LpNormalization: along `axis` (default -1).
+inline void infer_lp_normalization(Context& ctx, Node& n) {
+  if (!check_inputs(ctx, n, 1)) return;
+  if (!nn_detail::check_axis_attr(ctx, n, -1, false)) return;
+  propagate_type(ctx, n);
+}
+
+// MeanVarianceNormalization: axes attribute (default {0, 2, 3}).
+inline void infer_mvn(Context& ctx, Node& n) {
+  if (!check_inputs(ctx, n, 1)) return;
+  const Shape* s = shape_of(n.input(0));
+  if (s) {
+    if (auto axes = n.attr_ints("axes")) {
+      if (!normalize_axes(ctx, n, *axes, s->rank())) return;
+    }
+  }
+  propagate_type(ctx, n);
+}
+
+// LRN: `size` is required.
+inline void infer_lrn(Context& ctx, Node& n) {
+  if (!check_inputs(ctx, n, 1)) return;
+  const Attribute* size = require_attr(ctx, n, "size");
+  if (!size) return;
+  if (size->kind != Attribute::Kind::Int || size->i < 1) {
+    ctx.record_error(n, "size must be a positive integer");
+    return;
+  }
+  propagate_type(ctx, n);
+}
+
+inline constexpr auto kUnaryRules = make_rules({
+    RuleEntry{"", "Abs", 1, &infer_unary},
+    RuleEntry{"", "Abs", 6, &infer_unary},
+    RuleEntry{"", "Abs", 13, &infer_unary},
+    RuleEntry{"", "Neg", 1, &infer_unary},
+    RuleEntry{"", "Neg", 6, &infer_unary},
+    RuleEntry{"", "Neg", 13, &infer_unary},
+    RuleEntry{"", "Ceil", 1, &infer_unary},
+    RuleEntry{"", "Ceil", 6, &infer_unary},
+    RuleEntry{"", "Ceil", 13, &infer_unary},
+    RuleEntry{"", "Floor", 1, &infer_unary},
+    RuleEntry{"", "Floor", 6, &infer_unary},
+    RuleEntry{"", "Floor", 13, &infer_unary},
+    RuleEntry{"", "Round", 11, &infer_unary},
+    RuleEntry{"", "Relu", 1, &infer_unary},
+    RuleEntry{"", "Relu", 6, &infer_unary},
+    RuleEntry{"", "Relu", 13, &infer_unary},
+    RuleEntry{"", "Relu", 14, &infer_unary},
+    RuleEntry{"", "LeakyRelu", 1, &infer_unary},
+    RuleEntry{"", "LeakyRelu", 6, &infer_unary},
+    RuleEntry{"", "LeakyRelu", 16, &infer_unary},
+    RuleEntry{"", "Elu", 1, &infer_unary},
+    RuleEntry{"", "Elu", 6, &infer_unary},
+    RuleEntry{"", "Selu", 1, &infer_unary},
+    RuleEntry{"", "Selu", 6, &infer_unary},
+    RuleEntry{"", "Celu", 12, &infer_unary},
+    RuleEntry{"", "Sigmoid", 1, &infer_unary},
+    RuleEntry{"", "Sigmoid", 6, &infer_unary},
+    RuleEntry{"", "Sigmoid", 13, &infer_unary},
+    RuleEntry{"", "HardSigmoid", 1, &infer_unary},
+    RuleEntry{"", "HardSigmoid", 6, &infer_unary},
+    RuleEntry{"", "HardSwish", 14, &infer_unary},
+    RuleEntry{"", "Tanh", 1, &infer_unary},
+    RuleEntry{"", "Tanh", 6, &infer_unary},
+    RuleEntry{"", "Tanh", 13, &infer_unary},
+    RuleEntry{"", "Exp", 1, &infer_unary},
+    RuleEntry{"", "Exp", 6, &infer_unary},
+    RuleEntry{"", "Exp", 13, &infer_unary},
+    RuleEntry{"", "Log", 1, &infer_unary},
+    RuleEntry{"", "Log", 6, &infer_unary},
+    RuleEntry{"", "Log", 13, &infer_unary},
+    RuleEntry{"", "Sqrt", 1, &infer_unary},
+    RuleEntry{"", "Sqrt", 6, &infer_unary},
+    RuleEntry{"", "Sqrt", 13, &infer_unary},
+    RuleEntry{"", "Reciprocal", 1, &infer_unary},
+    RuleEntry{"", "Reciprocal", 6, &infer_unary},
+    RuleEntry{"", "Reciprocal", 13, &infer_unary},
+    RuleEntry{"", "Sin", 7, &infer_unary},
+    RuleEntry{"", "Cos", 7, &infer_unary},
+    RuleEntry{"", "Tan", 7, &infer_unary},
+    RuleEntry{"", "Asin", 7, &infer_unary},
+    RuleEntry{"", "Acos", 7, &infer_unary},
+    RuleEntry{"", "Atan", 7, &infer_unary},
+    RuleEntry{"", "Sinh", 9, &infer_unary},
+    RuleEntry{"", "Cosh", 9, &infer_unary},
+    RuleEntry{"", "Asinh", 9, &infer_unary},
+    RuleEntry{"", "Acosh", 9, &infer_unary},
+    RuleEntry{"", "Atanh", 9, &infer_unary},
+    RuleEntry{"", "Erf", 9, &infer_unary},
+    RuleEntry{"", "Erf", 13, &infer_unary},
+    RuleEntry{"", "Sign", 9, &infer_unary},
+    RuleEntry{"", "Sign", 13, &infer_unary},
+    RuleEntry{"", "Softplus", 1, &infer_unary},
+    RuleEntry{"", "Softsign", 1, &infer_unary},
+    RuleEntry{"", "Shrink", 9, &infer_unary},
+    RuleEntry{"", "ThresholdedRelu", 10, &infer_unary},
+    RuleEntry{"", "Mish", 18, &infer_unary},
+    RuleEntry{"", "Gelu", 20, &infer_unary},
+    RuleEntry{"", "BitwiseNot", 18, &infer_unary},
+    RuleEntry{"", "Clip", 1, &infer_clip},
+    RuleEntry{"", "Clip", 6, &infer_clip},
+    RuleEntry{"", "Clip", 11, &infer_clip},
+    RuleEntry{"", "Clip", 12, &infer_clip},
+    RuleEntry{"", "Clip", 13, &infer_clip},
+    RuleEntry{"", "Not", 1, &infer_unary_bool},
+    RuleEntry{"", "IsNaN", 9, &infer_unary_bool},
+    RuleEntry{"", "IsNaN", 13, &infer_unary_bool},
+    RuleEntry{"", "IsInf", 10, &infer_unary_bool},
+    RuleEntry{"", "Dropout", 1, &infer_dropout_1},
+    RuleEntry{"", "Dropout", 6, &infer_dropout_1},
+    RuleEntry{"", "Dropout", 7, &infer_dropout_1},
+    RuleEntry{"", "Dropout", 10, &infer_dropout_10},
+    RuleEntry{"", "Dropout", 12, &infer_dropout_12},
+    RuleEntry{"", "Dropout", 13, &infer_dropout_12},
+    RuleEntry{"", "Softmax", 1, &infer_softmax_1},
+    RuleEntry{"", "Softmax", 11, &infer_softmax_1},
+    RuleEntry{"", "Softmax", 13, &infer_softmax_13},
+    RuleEntry{"", "LogSoftmax", 1, &infer_softmax_1},
+    RuleEntry{"", "LogSoftmax", 11, &infer_softmax_1},
+    RuleEntry{"", "LogSoftmax", 13, &infer_softmax_13},
+    RuleEntry{"", "Hardmax", 1, &infer_softmax_1},
+    RuleEntry{"", "Hardmax", 11, &infer_softmax_1},
+    RuleEntry{"", "Hardmax", 13, &infer_softmax_13},
+    RuleEntry{"", "LpNormalization", 1, &infer_lp_normalization},
+    RuleEntry{"", "MeanVarianceNormalization", 9, &infer_mvn},
+    RuleEntry{"", "MeanVarianceNormalization", 13, &infer_mvn},
+    RuleEntry{"", "LRN", 1, &infer_lrn},
+    RuleEntry{"", "LRN", 13, &infer_lrn},
+});
+
+}  // namespace symshape::ops

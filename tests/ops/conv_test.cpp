@@ -1,0 +1,243 @@
+#include "op_test_util.hpp"
+
+using namespace symshape;
+using namespace symshape::testing;
+
+using I64s = std::vector<int64_t>;
+
+// ---- Conv ----
+TEST(Conv, Stride2Pad1GivesHalfExpression) {
+  EXPECT_EQ(run_shape_inference("", "Conv", {ts(FLOAT, {"N", 3, "H", "W"}), ts(FLOAT, {16, 3, 3, 3})},
+                                {attr("strides", I64s{2, 2}), attr("pads", I64s{1, 1, 1, 1})}, 11),
+            (Types{ts(FLOAT, {"N", 16, "(H+1)//2", "(W+1)//2"})}));
+}
+TEST(Conv, KernelShapeAttributeAndDilations) {
+  EXPECT_EQ(run_shape_inference("", "Conv", {ts(FLOAT, {"N", 8, "H", 32}), ts(FLOAT, {8, 8, 3, 3}), ts(FLOAT, {8})},
+                                {attr("kernel_shape", I64s{3, 3}), attr("dilations", I64s{2, 2})}, 11),
+            (Types{ts(FLOAT, {"N", 8, "H-4", 28})}));
+}
+TEST(Conv, IntegerDims) {
+  EXPECT_EQ(run_shape_inference("", "Conv", {ts(FLOAT, {1, 3, 224, 224}), ts(FLOAT, {64, 3, 7, 7})},
+                                {attr("strides", I64s{2, 2}), attr("pads", I64s{3, 3, 3, 3})}, 1),
+            (Types{ts(FLOAT, {1, 64, 112, 112})}));
+}
+TEST(Conv, Conv1dAndConv3d) {
+  EXPECT_EQ(run_shape_inference("", "Conv", {ts(FLOAT, {"N", 80, "T"}), ts(FLOAT, {256, 80, 5})},
+                                {attr("pads", I64s{2, 2})}, 11),
+            (Types{ts(FLOAT, {"N", 256, "T"})}));
+  EXPECT_EQ(run_shape_inference("", "Conv", {ts(FLOAT, {"N", 3, "D", 16, 16}), ts(FLOAT, {4, 3, 1, 2, 2})},
+                                {attr("strides", I64s{1, 2, 2})}, 11),
+            (Types{ts(FLOAT, {"N", 4, "D", 8, 8})}));
+}
+TEST(Conv, AutoPadSameAndValid) {
+  EXPECT_EQ(run_shape_inference("", "Conv", {ts(FLOAT, {"N", 3, "H", "W"}), ts(FLOAT, {16, 3, 3, 3})},
+                                {attr("auto_pad", "SAME_UPPER"), attr("strides", I64s{2, 2})}, 11),
+            (Types{ts(FLOAT, {"N", 16, "(H+1)//2", "(W+1)//2"})}));
+  EXPECT_EQ(run_shape_inference("", "Conv", {ts(FLOAT, {"N", 3, "H", 10}), ts(FLOAT, {16, 3, 3, 3})},
+                                {attr("auto_pad", "SAME_LOWER"), attr("strides", I64s{3, 3})}, 11),
+            (Types{ts(FLOAT, {"N", 16, "(H+2)//3", 4})}));
+  EXPECT_EQ(run_shape_inference("", "Conv", {ts(FLOAT, {"N", 3, "H", 10}), ts(FLOAT, {16, 3, 3, 3})},
+                                {attr("auto_pad", "VALID")}, 11),
+            (Types{ts(FLOAT, {"N", 16, "H-2", 8})}));
+}
+TEST(Conv, GroupedDepthwise) {
+  EXPECT_EQ(run_shape_inference("", "Conv", {ts(FLOAT, {"N", 32, "H", "W"}), ts(FLOAT, {32, 1, 3, 3})},
+                                {attr("group", 32), attr("pads", I64s{1, 1, 1, 1})}, 11),
+            (Types{ts(FLOAT, {"N", 32, "H", "W"})}));
+}
+TEST(Conv, ChannelMismatchIsError) {
+  RunResult r = run_node("", "Conv", {ts(FLOAT, {1, 4, 8, 8}), ts(FLOAT, {16, 3, 3, 3})}, {}, 11);
+  EXPECT_EQ(r.report.errors(), 1u);
+  EXPECT_NE(r.report.diagnostics.at(0).message.find("channels"), std::string::npos);
+}
+TEST(Conv, BadAttributeLengthIsError) {
+  EXPECT_EQ(run_node("", "Conv", {ts(FLOAT, {1, 3, 8, 8}), ts(FLOAT, {16, 3, 3, 3})}, {attr("strides", I64s{2})}, 11)
+                .report.errors(),
+            1u);
+  EXPECT_EQ(run_node("", "Conv", {ts(FLOAT, {1, 3, 8, 8}), ts(FLOAT, {16, 3, 3, 3})}, {attr("pads", I64s{1, 1})}, 11)
+                .report.errors(),
+            1u);
+}
+TEST(Conv, KernelLargerThanInputIsError) {
+  EXPECT_EQ(run_node("", "Conv", {ts(FLOAT, {1, 3, 2, 8}), ts(FLOAT, {16, 3, 5, 5})}, {}, 11).report.errors(), 1u);
+}
+TEST(Conv, MissingWeightIsUsageError) {
+  EXPECT_EQ(run_node("", "Conv", {ts(FLOAT, {1, 3, 8, 8})}, {}, 11).report.errors(), 1u);
+}
+TEST(Conv, UnknownWeightShapeKeepsRank) {
+  EXPECT_EQ(run_shape_inference("", "Conv", {ts(FLOAT, {"N", 3, "H", "W"}), ts(FLOAT)}, {}, 11),
+            (Types{ts(FLOAT, {"N", "_d0", "_d1", "_d2"})}));
+  EXPECT_EQ(run_shape_inference("", "Conv", {ts(FLOAT), ts(FLOAT, {16, 3, 3, 3})}, {}, 11),
+            (Types{ts(FLOAT, {"_d0", 16, "_d1", "_d2"})}));
+  EXPECT_EQ(run_shape_inference("", "Conv", {ts(FLOAT), ts(FLOAT)}, {}, 11), (Types{ts(FLOAT)}));
+}
+TEST(Conv, SymbolicKernelFromWeight) {
+  EXPECT_EQ(run_shape_inference("", "Conv", {ts(FLOAT, {"N", 3, "H", 9}), ts(FLOAT, {16, 3, "k", 3})}, {}, 11),
+            (Types{ts(FLOAT, {"N", 16, "H-k+1", 7})}));
+}
+TEST(Conv, IntegerAndQLinear) {
+  EXPECT_EQ(run_shape_inference("", "ConvInteger", {ts(UINT8, {"N", 3, "H", "W"}), ts(UINT8, {8, 3, 3, 3})},
+                                {attr("pads", I64s{1, 1, 1, 1})}, 10),
+            (Types{ts(INT32, {"N", 8, "H", "W"})}));
+  EXPECT_EQ(run_shape_inference("", "QLinearConv",
+                                {ts(UINT8, {"N", 3, "H", "W"}), ts(FLOAT, {}), ts(UINT8, {}), ts(INT8, {8, 3, 3, 3}),
+                                 ts(FLOAT, {}), ts(INT8, {}), ts(FLOAT, {}), ts(INT8, {}), ts(INT32, {8})},
+                                {attr("strides", I64s{2, 2}), attr("pads", I64s{1, 1, 1, 1})}, 10),
+            (Types{ts(INT8, {"N", 8, "(H+1)//2", "(W+1)//2"})}));
+}
+TEST(Conv, DeformConv) {
+  EXPECT_EQ(run_shape_inference("", "DeformConv",
+                                {ts(FLOAT, {"N", 4, "H", "W"}), ts(FLOAT, {8, 4, 3, 3}), ts(FLOAT, {"N", 18, "H", "W"})},
+                                {attr("pads", I64s{1, 1, 1, 1})}, 19),
+            (Types{ts(FLOAT, {"N", 8, "H", "W"})}));
+}
+
+// A ResNet stem and a bottleneck, as one graph: shapes flow as expressions.
+TEST(Conv, ResNetStemChain) {
+  Model m;
+  m.opset_imports[""] = 13;
+  GraphBuilder b(*m.graph);
+  b.input("x", ts(FLOAT, {"N", 3, "H", "W"}));
+  b.input("w1", ts(FLOAT, {64, 3, 7, 7}));
+  b.input("w2", ts(FLOAT, {128, 64, 3, 3}));
+  b.input("fc", ts(FLOAT, {1000, 128}));
+  b.node("Conv", {"x", "w1"}, {"c1"}, {attr("strides", I64s{2, 2}), attr("pads", I64s{3, 3, 3, 3})});
+  b.node("Relu", {"c1"}, {"r1"});
+  b.node("MaxPool", {"r1"}, {"p1"},
+         {attr("kernel_shape", I64s{3, 3}), attr("strides", I64s{2, 2}), attr("pads", I64s{1, 1, 1, 1})});
+  b.node("Conv", {"p1", "w2"}, {"c2"}, {attr("strides", I64s{2, 2}), attr("pads", I64s{1, 1, 1, 1})});
+  b.node("GlobalAveragePool", {"c2"}, {"g"});
+  b.node("Flatten", {"g"}, {"f"});
+  b.node("Gemm", {"f", "fc"}, {"y"}, {attr("transB", 1)});
+  b.output("p1");
+  b.output("c2");
+  b.output("g");
+  Report r = infer_shapes(m);
+  EXPECT_EQ(r.errors(), 0u);
+  EXPECT_EQ(m.graph->outputs[0]->type, ts(FLOAT, {"N", 64, "((H+1)//2+1)//2", "((W+1)//2+1)//2"}));
+  EXPECT_EQ(m.graph->outputs[1]->type,
+            ts(FLOAT, {"N", 128, "(((H+1)//2+1)//2+1)//2", "(((W+1)//2+1)//2+1)//2"}));
+  EXPECT_EQ(m.graph->outputs[2]->type, ts(FLOAT, {"N", 128, 1, 1}));
+  // The expressions evaluate as the integer formula does.
+  auto dims = m.graph->outputs[1]->type.shape().evaluate({{"N", 2}, {"H", 224}, {"W", 225}});
+  ASSERT_TRUE(dims);
+  EXPECT_EQ(*dims, (std::vector<int64_t>{2, 128, 28, 29}));
+}
+
+// ---- ConvTranspose ----
+TEST(ConvTranspose, Stride2) {
+  EXPECT_EQ(run_shape_inference("", "ConvTranspose", {ts(FLOAT, {"N", 64, "H", "W"}), ts(FLOAT, {64, 32, 4, 4})},
+                                {attr("strides", I64s{2, 2}), attr("pads", I64s{1, 1, 1, 1})}, 11),
+            (Types{ts(FLOAT, {"N", 32, "2*H", "2*W"})}));
+}
+TEST(ConvTranspose, OutputPaddingDilationsGroup) {
+  EXPECT_EQ(run_shape_inference("", "ConvTranspose", {ts(FLOAT, {1, 4, 5, "W"}), ts(FLOAT, {4, 2, 3, 3})},
+                                {attr("strides", I64s{3, 2}), attr("output_padding", I64s{1, 1}),
+                                 attr("dilations", I64s{2, 1}), attr("group", 2)},
+                                11),
+            (Types{ts(FLOAT, {1, 4, 18, "2*W+2"})}));
+}
+TEST(ConvTranspose, SameAndOutputShape) {
+  EXPECT_EQ(run_shape_inference("", "ConvTranspose", {ts(FLOAT, {"N", 8, "H", "W"}), ts(FLOAT, {8, 8, 3, 3})},
+                                {attr("strides", I64s{2, 2}), attr("auto_pad", "SAME_UPPER")}, 11),
+            (Types{ts(FLOAT, {"N", 8, "2*H", "2*W"})}));
+  EXPECT_EQ(run_shape_inference("", "ConvTranspose", {ts(FLOAT, {"N", 8, "H", "W"}), ts(FLOAT, {8, 8, 3, 3})},
+                                {attr("strides", I64s{2, 2}), attr("output_shape", I64s{21, 33})}, 1),
+            (Types{ts(FLOAT, {"N", 8, 21, 33})}));
+}
+TEST(ConvTranspose, ChannelMismatchIsError) {
+  EXPECT_EQ(run_node("", "ConvTranspose", {ts(FLOAT, {1, 4, 5, 5}), ts(FLOAT, {3, 2, 3, 3})}, {}, 11).report.errors(), 1u);
+}
+
+// ---- Pools ----
+TEST(Pool, MaxPoolFloorAndIndices) {
+  EXPECT_EQ(run_shape_inference("", "MaxPool", {ts(FLOAT, {"N", 64, "H", "W"})},
+                                {attr("kernel_shape", I64s{2, 2}), attr("strides", I64s{2, 2})}, 12, 2),
+            (Types{ts(FLOAT, {"N", 64, "H//2", "W//2"}), ts(INT64, {"N", 64, "H//2", "W//2"})}));
+}
+TEST(Pool, MaxPoolCeilMode) {
+  EXPECT_EQ(run_shape_inference("", "MaxPool", {ts(FLOAT, {1, 1, 5, "H"})},
+                                {attr("kernel_shape", I64s{2, 2}), attr("strides", I64s{2, 2}), attr("ceil_mode", 1)},
+                                10),
+            (Types{ts(FLOAT, {1, 1, 3, "(H+1)//2"})}));
+  EXPECT_EQ(run_shape_inference("", "MaxPool", {ts(FLOAT, {1, 1, 5, 5})},
+                                {attr("kernel_shape", I64s{2, 2}), attr("strides", I64s{2, 2})}, 10),
+            (Types{ts(FLOAT, {1, 1, 2, 2})}));
+}
+TEST(Pool, MaxPoolDilations) {
+  EXPECT_EQ(run_shape_inference("", "MaxPool", {ts(FLOAT, {1, 1, "H", 10})},
+                                {attr("kernel_shape", I64s{3, 3}), attr("dilations", I64s{2, 2})}, 12),
+            (Types{ts(FLOAT, {1, 1, "H-4", 6})}));
+}
+TEST(Pool, AveragePoolSameAndPads) {
+  EXPECT_EQ(run_shape_inference("", "AveragePool", {ts(FLOAT, {"N", 3, "H", 7})},
+                                {attr("kernel_shape", I64s{3, 3}), attr("strides", I64s{2, 2}),
+                                 attr("auto_pad", "SAME_UPPER")},
+                                11),
+            (Types{ts(FLOAT, {"N", 3, "(H+1)//2", 4})}));
+  EXPECT_EQ(run_shape_inference("", "AveragePool", {ts(FLOAT, {"N", 3, "H", 7})},
+                                {attr("kernel_shape", I64s{3, 3}), attr("pads", I64s{1, 1, 1, 1}),
+                                 attr("count_include_pad", 1)},
+                                7),
+            (Types{ts(FLOAT, {"N", 3, "H", 7})}));
+}
+TEST(Pool, LpPool) {
+  EXPECT_EQ(run_shape_inference("", "LpPool", {ts(FLOAT, {"N", 3, "L"})}, {attr("kernel_shape", I64s{4}), attr("p", 2)},
+                                11),
+            (Types{ts(FLOAT, {"N", 3, "L-3"})}));
+}
+TEST(Pool, MissingKernelShapeIsUsageError) {
+  EXPECT_EQ(run_node("", "MaxPool", {ts(FLOAT, {1, 3, 8, 8})}, {}, 12).report.errors(), 1u);
+}
+TEST(Pool, KernelRankMismatchIsError) {
+  EXPECT_EQ(run_node("", "AveragePool", {ts(FLOAT, {1, 3, 8, 8})}, {attr("kernel_shape", I64s{2})}, 11).report.errors(),
+            1u);
+}
+TEST(Pool, UnknownInputKeepsRankFromKernel) {
+  EXPECT_EQ(run_shape_inference("", "MaxPool", {ts(FLOAT)}, {attr("kernel_shape", I64s{2, 2})}, 12),
+            (Types{ts(FLOAT, {"_d0", "_d1", "_d2", "_d3"})}));
+}
+TEST(Pool, Global) {
+  for (const char* op : {"GlobalAveragePool", "GlobalMaxPool", "GlobalLpPool"})
+    EXPECT_EQ(run_shape_inference("", op, {ts(FLOAT, {"N", 2048, "H", "W"})}, {}, 2),
+              (Types{ts(FLOAT, {"N", 2048, 1, 1})}))
+        << op;
+  EXPECT_EQ(run_node("", "GlobalMaxPool", {ts(FLOAT, {5})}, {}, 1).report.errors(), 1u);
+}
+TEST(Pool, MaxRoiPool) {
+  EXPECT_EQ(run_shape_inference("", "MaxRoiPool", {ts(FLOAT, {"N", 256, "H", "W"}), ts(FLOAT, {"R", 5})},
+                                {attr("pooled_shape", I64s{7, 7})}, 1),
+            (Types{ts(FLOAT, {"R", 256, 7, 7})}));
+  EXPECT_EQ(run_node("", "MaxRoiPool", {ts(FLOAT, {1, 2, 3, 3}), ts(FLOAT, {4, 5})}, {}, 1).report.errors(), 1u);
+}
+TEST(Pool, RoiAlign) {
+  EXPECT_EQ(run_shape_inference("", "RoiAlign", {ts(FLOAT, {"N", 256, "H", "W"}), ts(FLOAT, {"R", 4}), ts(INT64, {"R"})},
+                                {attr("output_height", 14), attr("output_width", 7)}, 16),
+            (Types{ts(FLOAT, {"R", 256, 14, 7})}));
+  EXPECT_EQ(run_shape_inference("", "RoiAlign", {ts(FLOAT, {"N", 256, "H", "W"}), ts(FLOAT), ts(INT64, {"R"})}, {}, 10),
+            (Types{ts(FLOAT, {"R", 256, 1, 1})}));
+  EXPECT_EQ(run_node("", "RoiAlign", {ts(FLOAT, {1, 2, 3, 3}), ts(FLOAT, {4, 5}), ts(INT64, {4})}, {}, 16).report.errors(),
+            1u);
+}
+TEST(Pool, MaxUnpool) {
+  EXPECT_EQ(run_shape_inference("", "MaxUnpool", {ts(FLOAT, {"N", 3, "H", "W"}), ts(INT64, {"N", 3, "H", "W"})},
+                                {attr("kernel_shape", I64s{2, 2}), attr("strides", I64s{2, 2})}, 11),
+            (Types{ts(FLOAT, {"N", 3, "2*H", "2*W"})}));
+  EXPECT_EQ(run_shape_inference("", "MaxUnpool",
+                                {ts(FLOAT, {"N", 3, 2, 2}), ts(INT64, {"N", 3, 2, 2}),
+                                 sym_value(ts(INT64, {4}), {"N", 3, 5, 5})},
+                                {attr("kernel_shape", I64s{2, 2}), attr("strides", I64s{2, 2})}, 11),
+            (Types{ts(FLOAT, {"N", 3, 5, 5})}));
+  EXPECT_EQ(run_node("", "MaxUnpool", {ts(FLOAT, {1, 3, 2, 2}), ts(INT64, {1, 3, 2, 2})}, {}, 11).report.errors(), 1u);
+}
+TEST(Pool, Col2Im) {
+  EXPECT_EQ(run_shape_inference("", "Col2Im",
+                                {ts(FLOAT, {"N", 27, "L"}), sym_value(ts(INT64, {2}), {"H", "W"}),
+                                 constant(Tensor::vector({3, 3}))},
+                                {}, 18),
+            (Types{ts(FLOAT, {"N", 3, "H", "W"})}));
+  EXPECT_EQ(run_node("", "Col2Im", {ts(FLOAT, {1, 10, 4}), constant(Tensor::vector({4, 4})), constant(Tensor::vector({3, 3}))},
+                     {}, 18)
+                .report.errors(),
+            1u);
+}

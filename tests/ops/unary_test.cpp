@@ -1,0 +1,98 @@
+#include "op_test_util.hpp"
+
+using namespace symshape;
+using namespace symshape::testing;
+
+TEST(Unary, PassthroughKeepsSymbolicShape) {
+  for (const char* op : {"Abs", "Neg", "Relu", "Sigmoid", "Tanh", "Exp", "Log", "Sqrt", "Erf", "Sign", "Softplus",
+                         "Softsign", "HardSwish", "Round", "Ceil", "Floor", "Reciprocal", "Sin", "Acosh", "Shrink",
+                         "ThresholdedRelu", "Celu", "Elu", "Selu", "LeakyRelu", "HardSigmoid"})
+    EXPECT_EQ(run_shape_inference("", op, {ts(FLOAT, {"B", "T", 768})}, {}, 17), (Types{ts(FLOAT, {"B", "T", 768})}))
+        << op;
+}
+TEST(Unary, OpsOfLaterOpsets) {
+  EXPECT_EQ(run_shape_inference("", "Mish", {ts(FLOAT, {"N", 8})}, {}, 18), (Types{ts(FLOAT, {"N", 8})}));
+  EXPECT_EQ(run_shape_inference("", "Gelu", {ts(FLOAT16, {"N", 8})}, {attr("approximate", "tanh")}, 20),
+            (Types{ts(FLOAT16, {"N", 8})}));
+  EXPECT_EQ(run_shape_inference("", "BitwiseNot", {ts(INT32, {3, "k"})}, {}, 18), (Types{ts(INT32, {3, "k"})}));
+}
+TEST(Unary, GeluIsNotAnOpBefore20) {
+  RunResult r = run_node("", "Gelu", {ts(FLOAT, {2})}, {}, 18);
+  EXPECT_EQ(r.report.errors(), 0u);
+  EXPECT_NE(r.outputs[0], ts(FLOAT, {2}));
+}
+TEST(Unary, UnknownRankStaysUnknown) {
+  EXPECT_EQ(run_shape_inference("", "Relu", {ts(FLOAT)}), (Types{ts(FLOAT)}));
+}
+TEST(Unary, MissingInputIsUsageError) {
+  RunResult r = run_node("", "Relu", {omitted()});
+  EXPECT_EQ(r.report.errors(), 1u);
+}
+TEST(Unary, BoolOutputs) {
+  EXPECT_EQ(run_shape_inference("", "Not", {ts(BOOL, {"n", 2})}), (Types{ts(BOOL, {"n", 2})}));
+  EXPECT_EQ(run_shape_inference("", "IsNaN", {ts(FLOAT, {"n", 2})}), (Types{ts(BOOL, {"n", 2})}));
+  EXPECT_EQ(run_shape_inference("", "IsInf", {ts(DOUBLE, {"n"})}, {}, 10), (Types{ts(BOOL, {"n"})}));
+}
+TEST(Unary, ClipAttributeAndInputForms) {
+  EXPECT_EQ(run_shape_inference("", "Clip", {ts(FLOAT, {"N", 4})}, {attr("min", 0.0), attr("max", 6.0)}, 6),
+            (Types{ts(FLOAT, {"N", 4})}));
+  EXPECT_EQ(run_shape_inference("", "Clip", {ts(FLOAT, {"N", 4}), ts(FLOAT, {}), ts(FLOAT, {})}, {}, 13),
+            (Types{ts(FLOAT, {"N", 4})}));
+  EXPECT_EQ(run_shape_inference("", "Clip", {ts(FLOAT, {"N", 4}), omitted(), ts(FLOAT, {})}, {}, 11),
+            (Types{ts(FLOAT, {"N", 4})}));
+}
+TEST(Unary, ClipNonScalarBoundIsError) {
+  RunResult r = run_node("", "Clip", {ts(FLOAT, {"N", 4}), ts(FLOAT, {4})}, {}, 13);
+  EXPECT_EQ(r.report.errors(), 1u);
+}
+TEST(Unary, DropoutMaskTypePerOpset) {
+  EXPECT_EQ(run_shape_inference("", "Dropout", {ts(FLOAT, {"N", 16})}, {attr("ratio", 0.5)}, 7, 2),
+            (Types{ts(FLOAT, {"N", 16}), ts(FLOAT, {"N", 16})}));
+  EXPECT_EQ(run_shape_inference("", "Dropout", {ts(FLOAT, {"N", 16})}, {}, 10, 2),
+            (Types{ts(FLOAT, {"N", 16}), ts(BOOL, {"N", 16})}));
+  EXPECT_EQ(run_shape_inference("", "Dropout", {ts(FLOAT, {"N", 16}), ts(FLOAT, {}), ts(BOOL, {})}, {}, 13, 2),
+            (Types{ts(FLOAT, {"N", 16}), ts(BOOL, {"N", 16})}));
+  EXPECT_EQ(run_shape_inference("", "Dropout", {ts(FLOAT, {"N", 16})}, {}, 12), (Types{ts(FLOAT, {"N", 16})}));
+}
+TEST(Unary, DropoutRatioInputBefore12IsUsageError) {
+  RunResult r = run_node("", "Dropout", {ts(FLOAT, {2}), ts(FLOAT, {})}, {}, 10);
+  EXPECT_EQ(r.report.errors(), 1u);
+}
+TEST(Unary, DropoutNonScalarRatioIsError) {
+  RunResult r = run_node("", "Dropout", {ts(FLOAT, {2}), ts(FLOAT, {2})}, {}, 13);
+  EXPECT_EQ(r.report.errors(), 1u);
+}
+TEST(Unary, SoftmaxFamilyKeepsShape) {
+  for (const char* op : {"Softmax", "LogSoftmax", "Hardmax"}) {
+    EXPECT_EQ(run_shape_inference("", op, {ts(FLOAT, {"B", 12, "T", "T"})}, {}, 13),
+              (Types{ts(FLOAT, {"B", 12, "T", "T"})}))
+        << op;
+    EXPECT_EQ(run_shape_inference("", op, {ts(FLOAT, {"B", 10})}, {attr("axis", 1)}, 11), (Types{ts(FLOAT, {"B", 10})}))
+        << op;
+  }
+}
+TEST(Unary, SoftmaxAxisOutOfRangeIsError) {
+  RunResult r = run_node("", "Softmax", {ts(FLOAT, {"B", 10})}, {attr("axis", 2)}, 13);
+  EXPECT_EQ(r.report.errors(), 1u);
+  EXPECT_NE(r.report.diagnostics.at(0).message.find("out of range"), std::string::npos);
+  EXPECT_EQ(run_node("", "LogSoftmax", {ts(FLOAT, {"B", 10})}, {attr("axis", -3)}, 11).report.errors(), 1u);
+}
+TEST(Unary, Softmax13OnScalarIsError) {
+  EXPECT_EQ(run_node("", "Softmax", {ts(FLOAT, {})}, {}, 13).report.errors(), 1u);
+}
+TEST(Unary, NormalisersKeepShape) {
+  EXPECT_EQ(run_shape_inference("", "LpNormalization", {ts(FLOAT, {"N", 64})}, {attr("p", 2)}, 1),
+            (Types{ts(FLOAT, {"N", 64})}));
+  EXPECT_EQ(run_shape_inference("", "MeanVarianceNormalization", {ts(FLOAT, {"N", 3, "H", "W"})}, {}, 13),
+            (Types{ts(FLOAT, {"N", 3, "H", "W"})}));
+  EXPECT_EQ(run_shape_inference("", "LRN", {ts(FLOAT, {"N", 3, "H", "W"})}, {attr("size", 5)}, 13),
+            (Types{ts(FLOAT, {"N", 3, "H", "W"})}));
+}
+TEST(Unary, LrnWithoutSizeIsUsageError) {
+  EXPECT_EQ(run_node("", "LRN", {ts(FLOAT, {1, 3, 4, 4})}, {}, 13).report.errors(), 1u);
+}
+TEST(Unary, MvnAxesOutOfRangeIsError) {
+  EXPECT_EQ(run_node("", "MeanVarianceNormalization", {ts(FLOAT, {1, 3})}, {attr("axes", std::vector<int64_t>{0, 2})})
+                .report.errors(),
+            1u);
+}

@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# The tests, from a fresh Debian 12 machine (as root): install the dependencies,
+# build and run every test, then build the tests again under AddressSanitizer and
+# UndefinedBehaviorSanitizer and run them, except those labelled slow or fuzz.
+#
+#   bash scripts/test.sh
+#
+# Leaves the command at build/bin/symshape. Exits non-zero on any failure.
+# Environment: SYMSHAPE_BUILD_DIR (default build), SYMSHAPE_SANITIZE_BUILD_DIR
+# (default build-sanitize), SYMSHAPE_JOBS (default 2), SYMSHAPE_SANITIZE_CXX (the
+# compiler of the sanitizer build, default g++; clang++ works once the core builds
+# with clang 14).
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+
+BUILD_DIR=${SYMSHAPE_BUILD_DIR:-build}
+SANITIZE_DIR=${SYMSHAPE_SANITIZE_BUILD_DIR:-build-sanitize}
+JOBS=${SYMSHAPE_JOBS:-2}
+START=$SECONDS
+
+step() { printf '\n==== %s  [%dm%02ds]\n' "$*" $(((SECONDS - START) / 60)) $(((SECONDS - START) % 60)); }
+
+step "dependencies"
+bash scripts/install-deps.sh
+
+SANITIZE_CXX=${SYMSHAPE_SANITIZE_CXX:-g++}
+
+step "configure $BUILD_DIR (Release, tests on)"
+cmake -S . -B "$BUILD_DIR" -DCMAKE_BUILD_TYPE=Release -DSYMSHAPE_BUILD_TESTS=ON -DSYMSHAPE_SANITIZE=OFF
+step "build $BUILD_DIR"
+cmake --build "$BUILD_DIR" -j"$JOBS"
+step "test $BUILD_DIR"
+main_rc=0
+(cd "$BUILD_DIR" && ctest --output-on-failure --no-tests=error --timeout 900 -j"$JOBS") || main_rc=$?
+
+step "configure $SANITIZE_DIR (ASan + UBSan, $SANITIZE_CXX)"
+cmake -S . -B "$SANITIZE_DIR" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER="$SANITIZE_CXX" \
+  -DSYMSHAPE_SANITIZE=ON -DSYMSHAPE_BUILD_TESTS=ON -DSYMSHAPE_BUILD_BENCH=OFF -DSYMSHAPE_BUILD_EXAMPLES=OFF
+step "build $SANITIZE_DIR"
+cmake --build "$SANITIZE_DIR" -j"$JOBS"
+step "test $SANITIZE_DIR (not slow, not fuzz)"
+sanitize_rc=0
+(cd "$SANITIZE_DIR" &&
+  ASAN_OPTIONS=${ASAN_OPTIONS:-abort_on_error=1:detect_leaks=1:strict_string_checks=1:detect_stack_use_after_return=1} \
+  UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1} \
+  ctest --output-on-failure --no-tests=error --timeout 900 -j"$JOBS" -LE 'slow|fuzz') || sanitize_rc=$?
+
+step "done"
+echo "tests ($BUILD_DIR):              $([[ $main_rc == 0 ]] && echo passed || echo "FAILED ($main_rc)")"
+echo "sanitized tests ($SANITIZE_DIR): $([[ $sanitize_rc == 0 ]] && echo passed || echo "FAILED ($sanitize_rc)")"
+((main_rc == 0 && sanitize_rc == 0))

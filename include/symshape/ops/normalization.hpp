@@ -1,0 +1,155 @@
+// Normalisation layers: BatchNormalization (inference and training
+// variants), LayerNormalization (with Mean/InvStdDev), GroupNormalization
+// and InstanceNormalization.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "symshape/infer/helpers.hpp"
+#include "symshape/infer/registry.hpp"
+
+namespace symshape::ops {
+
+namespace nn_detail {
+
+// The channel dim C of X (dim 1; 1 for a 1-D X), else the first dim of a per-channel input.
+inline SymbolicDim channel_dim(const Node& n, const Shape* x, std::size_t per_channel_input) {
+  SymbolicDim c;
+  if (x) c = x->rank() >= 2 ? (*x)[1] : SymbolicDim(1);
+  const Shape* s = shape_of(n.input(per_channel_input));
+  if (c.is_unknown() && s && s->rank() == 1) c = (*s)[0];
+  return c;
+}
+
+// A per-channel input must be 1-D of `c` elements when both are known.
+inline bool check_per_channel(Context& ctx, const Node& n, std::size_t i, const SymbolicDim& c, const char* what) {
+  const Shape* s = shape_of(n.input(i));
+  if (!s) return true;
+  if (s->rank() != 1 || ((*s)[0].is_int() && c.is_int() && (*s)[0] != c)) {
+    ctx.record_error(n, std::string(what) + " must have shape [" + c.to_string() + "], got " + s->to_string());
+    return false;
+  }
+  return true;
+}
+
+}  // namespace nn_detail
+
+// BatchNormalization 1..9: Y and the optional mean, var, saved_mean,
+// saved_var of shape [C] (X[1:] with spatial=0 before 9), all of X's type.
+inline void infer_batch_norm_1(Context& ctx, Node& n) {
+  if (!check_inputs(ctx, n, 5, 5)) return;
+  const Shape* x = shape_of(n.input(0));
+  const SymbolicDim c = nn_detail::channel_dim(n, x, 1);
+  const bool spatial = n.attr_int("spatial", 1) != 0;
+  if (spatial)
+    for (std::size_t i = 1; i < 5; ++i)
+      if (!nn_detail::check_per_channel(ctx, n, i, c, i == 1 ? "scale" : i == 2 ? "B" : i == 3 ? "mean" : "var"))
+        return;
+  propagate_type(ctx, n);
+  Shape stats = Shape({c});
+  if (!spatial) stats = x ? Shape(std::vector<SymbolicDim>(x->dims().begin() + (x->rank() >= 1 ? 1 : 0), x->dims().end())) : Shape();
+  for (std::size_t o = 1; o < 5; ++o)
+    if (n.output(o)) ctx.set_shape_and_dtype(n.output(o), stats, dtype_of(n.input(0)));
+}
+
+// BatchNormalization 14/15: training_mode; running_mean and running_var
+// ([C], type of input_mean) only in training mode.
+inline void infer_batch_norm_14(Context& ctx, Node& n) {
+  if (!check_inputs(ctx, n, 5, 5)) return;
+  const Shape* x = shape_of(n.input(0));
+  const SymbolicDim c = nn_detail::channel_dim(n, x, 1);
+  for (std::size_t i = 1; i < 5; ++i)
+    if (!nn_detail::check_per_channel(ctx, n, i, c,
+                                      i == 1 ? "scale" : i == 2 ? "B" : i == 3 ? "input_mean" : "input_var"))
+      return;
+  const bool training = n.attr_int("training_mode", 0) != 0;
+  if (!training && (n.output(1) || n.output(2))) {
+    ctx.record_error(n, "running_mean and running_var are outputs only with training_mode=1");
+    return;
+  }
+  propagate_type(ctx, n);
+  for (std::size_t o = 1; o < 3; ++o)
+    if (n.output(o)) ctx.set_shape_and_dtype(n.output(o), Shape({c}), dtype_of(n.input(3)));
+}
+
+// LayerNormalization 17: Y like X; Mean and InvStdDev of shape
+// X[:axis] + [1]*(rank-axis) with the stash_type element type (FLOAT).
+inline void infer_layer_norm(Context& ctx, Node& n) {
+  if (!check_inputs(ctx, n, 2, 3)) return;
+  const Shape* x = shape_of(n.input(0));
+  const int64_t stash = n.attr_int("stash_type", static_cast<int64_t>(DataType::FLOAT));
+  if (!is_valid_data_type(static_cast<int32_t>(stash)) || stash <= 0) {
+    ctx.record_error(n, "invalid stash_type " + std::to_string(stash));
+    return;
+  }
+  Shape stats;
+  if (x) {
+    auto axis = normalize_axis(ctx, n, n.attr_int("axis", -1), x->rank());
+    if (!axis) return;
+    std::vector<SymbolicDim> d(x->dims().begin(), x->dims().begin() + *axis);
+    d.resize(x->size(), SymbolicDim(1));
+    stats = Shape(std::move(d));
+  }
+  propagate_type(ctx, n);
+  for (std::size_t o = 1; o < 3; ++o)
+    if (n.output(o)) ctx.set_shape_and_dtype(n.output(o), stats, static_cast<DataType>(stash));
+}
+
+namespace nn_detail {
+// GroupNormalization: X [N, C, ...]; scale and bias have num_groups (18) or C (21) elements.
+inline void group_norm(Context& ctx, Node& n, bool per_channel) {
+  if (!check_inputs(ctx, n, 3, 3)) return;
+  const Attribute* g = require_attr(ctx, n, "num_groups");
+  if (!g) return;
+  if (g->kind != Attribute::Kind::Int || g->i < 1) {
+    ctx.record_error(n, "num_groups must be a positive integer");
+    return;
+  }
+  const Shape* x = shape_of(n.input(0));
+  if (x && x->rank() < 2) {
+    ctx.record_error(n, "X must have rank >= 2 (N, C, ...), got " + x->to_string());
+    return;
+  }
+  const SymbolicDim c = x ? (*x)[1] : SymbolicDim();
+  if (c.is_int() && c.value() % g->i != 0) {
+    ctx.record_error(n, "channels " + c.to_string() + " are not divisible by num_groups " + std::to_string(g->i));
+    return;
+  }
+  const SymbolicDim expected = per_channel ? c : SymbolicDim(g->i);
+  if (!check_per_channel(ctx, n, 1, expected, "scale") || !check_per_channel(ctx, n, 2, expected, "bias")) return;
+  propagate_type(ctx, n);
+}
+}  // namespace nn_detail
+
+inline void infer_group_norm_18(Context& ctx, Node& n) { nn_detail::group_norm(ctx, n, false); }
+inline void infer_group_norm_21(Context& ctx, Node& n) { nn_detail::group_norm(ctx, n, true); }
+
+// InstanceNormalization: input, scale [C], B [C]; Y like input.
+inline void infer_instance_norm(Context& ctx, Node& n) {
+  if (!check_inputs(ctx, n, 3, 3)) return;
+  const Shape* x = shape_of(n.input(0));
+  if (x && x->rank() < 2) {
+    ctx.record_error(n, "input must have rank >= 2 (N, C, ...), got " + x->to_string());
+    return;
+  }
+  const SymbolicDim c = x ? (*x)[1] : SymbolicDim();
+  if (!nn_detail::check_per_channel(ctx, n, 1, c, "scale") || !nn_detail::check_per_channel(ctx, n, 2, c, "B")) return;
+  propagate_type(ctx, n);
+}
+
+inline constexpr auto kNormalizationRules = make_rules({
+    RuleEntry{"", "BatchNormalization", 1, &infer_batch_norm_1},
+    RuleEntry{"", "BatchNormalization", 6, &infer_batch_norm_1},
+    RuleEntry{"", "BatchNormalization", 7, &infer_batch_norm_1},
+    RuleEntry{"", "BatchNormalization", 9, &infer_batch_norm_1},
+    RuleEntry{"", "BatchNormalization", 14, &infer_batch_norm_14},
+    RuleEntry{"", "BatchNormalization", 15, &infer_batch_norm_14},
+    RuleEntry{"", "LayerNormalization", 17, &infer_layer_norm},
+    RuleEntry{"", "GroupNormalization", 18, &infer_group_norm_18},
+    RuleEntry{"", "GroupNormalization", 21, &infer_group_norm_21},
+    RuleEntry{"", "InstanceNormalization", 1, &infer_instance_norm},
+    RuleEntry{"", "InstanceNormalization", 6, &infer_instance_norm},
+});
+
+}  // namespace symshape::ops

@@ -1,0 +1,243 @@
+// Resize (10: scales; 11: roi, scales, sizes; 13: roi and scales optional;
+// 18: axes, keep_aspect_ratio_policy; 19: new coordinate mode, same shapes)
+// and Upsample (7: scales attribute; 9: scales input).
+//
+// With constant scales an integer dim d becomes floor(d * scale) (computed in
+// float, as ONNX does); a symbolic dim becomes d*scale for an integer scale,
+// d//k for scale 1/k with k a power of two (exact in binary floating point),
+// and unknown otherwise. Sizes, constant or propagated, give the dims
+// directly (`Shape -> Slice -> Concat -> Resize` keeps symbolic sizes).
+#pragma once
+
+#include <cmath>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "symshape/infer/helpers.hpp"
+#include "symshape/infer/registry.hpp"
+
+namespace symshape::ops {
+
+namespace nn_detail {
+
+// Values of a constant floating-point (or integer) initializer.
+inline std::optional<std::vector<double>> constant_floats(const Value* v) {
+  if (!v || !v->initializer || !v->initializer->has_data) return std::nullopt;
+  const Tensor& t = *v->initializer;
+  if (!t.float_data.empty()) return t.float_data;
+  if (!t.int_data.empty()) return std::vector<double>(t.int_data.begin(), t.int_data.end());
+  auto count = t.element_count();
+  if (count && *count == 0) return std::vector<double>{};
+  return std::nullopt;
+}
+
+// An omitted input, or one with zero elements (the "" / empty placeholder of Resize 11).
+inline bool is_empty_input(const Value* v) {
+  if (!v) return true;
+  if (v->initializer) {
+    auto count = v->initializer->element_count();
+    if (count && *count == 0) return true;
+  }
+  const Shape* s = shape_of(v);
+  return s && s->rank() == 1 && (*s)[0].is_int(0);
+}
+
+// floor(in * scale) as ONNX computes it (float arithmetic); unknown when not expressible.
+inline SymbolicDim scaled_dim(const SymbolicDim& in, double scale_value) {
+  const float scale = static_cast<float>(scale_value);
+  if (in.is_unknown() || !(scale > 0.0f) || !std::isfinite(scale)) return {};
+  if (in.is_int()) {
+    const double r = std::floor(static_cast<double>(static_cast<float>(in.value()) * scale));
+    if (!(r >= 0.0 && r < 9.0e18)) return {};
+    return static_cast<int64_t>(r);
+  }
+  if (scale >= 1.0f && scale < 2147483648.0f && std::floor(scale) == scale)
+    return in * SymbolicDim(static_cast<int64_t>(scale));
+  if (scale < 1.0f) {
+    const float inv = 1.0f / scale;
+    const auto k = static_cast<int64_t>(inv);
+    if (std::floor(inv) == inv && k > 1 && k < (int64_t{1} << 30) && (k & (k - 1)) == 0 &&
+        scale * static_cast<float>(k) == 1.0f)
+      return in / SymbolicDim(k);
+  }
+  return {};
+}
+
+// Output shape of Resize/Upsample. `scales`/`sizes`: known values (nullopt
+// when absent or unknown); `axes`: the axes they apply to (all by default).
+struct ResizeSpec {
+  bool use_sizes = false;                          // sizes given (else scales)
+  std::optional<std::vector<double>> scales;       // known scale values
+  std::optional<std::vector<SymbolicDim>> sizes;   // known size values
+  std::optional<std::vector<int64_t>> axes;        // 18+
+  std::string policy = "stretch";                  // keep_aspect_ratio_policy, 18+
+};
+
+inline void resize_output(Context& ctx, Node& n, const ResizeSpec& spec) {
+  const DataType dtype = dtype_of(n.input(0));
+  const Shape* x = shape_of(n.input(0));
+  if (!x) {
+    ctx.set_shape_and_dtype(n.output(0), Shape(), dtype);
+    return;
+  }
+  const int64_t rank = x->rank();
+  std::vector<int64_t> axes;
+  if (spec.axes) {
+    auto norm = normalize_axes(ctx, n, *spec.axes, rank);
+    if (!norm) return;
+    axes = *norm;
+    std::vector<bool> seen(static_cast<std::size_t>(rank), false);
+    for (int64_t a : axes) {
+      if (seen[static_cast<std::size_t>(a)]) {
+        ctx.record_error(n, "axes contains " + std::to_string(a) + " twice");
+        return;
+      }
+      seen[static_cast<std::size_t>(a)] = true;
+    }
+  } else {
+    for (int64_t i = 0; i < rank; ++i) axes.push_back(i);
+  }
+  std::vector<SymbolicDim> out = x->dims();
+  const std::size_t count = spec.use_sizes ? (spec.sizes ? spec.sizes->size() : axes.size())
+                                           : (spec.scales ? spec.scales->size() : axes.size());
+  if (count != axes.size()) {
+    ctx.record_error(n, std::string(spec.use_sizes ? "sizes" : "scales") + " has " + std::to_string(count) +
+                            " values, expected " + std::to_string(axes.size()) + " (one per resized axis)");
+    return;
+  }
+  if (spec.use_sizes) {
+    if (!spec.sizes) {
+      for (int64_t a : axes) out[static_cast<std::size_t>(a)] = SymbolicDim();
+    } else if (spec.policy == "stretch") {
+      for (std::size_t i = 0; i < axes.size(); ++i) out[static_cast<std::size_t>(axes[i])] = (*spec.sizes)[i];
+    } else {
+      // not_larger / not_smaller: one scale for all resized axes; integers only.
+      bool all_int = true;
+      float scale = spec.policy == "not_larger" ? INFINITY : 0.0f;
+      for (std::size_t i = 0; i < axes.size(); ++i) {
+        const SymbolicDim& in = (*x)[static_cast<std::size_t>(axes[i])];
+        const SymbolicDim& sz = (*spec.sizes)[i];
+        if (!in.is_int() || !sz.is_int() || in.value() <= 0) {
+          all_int = false;
+          break;
+        }
+        const float s = static_cast<float>(sz.value()) / static_cast<float>(in.value());
+        scale = spec.policy == "not_larger" ? std::fmin(scale, s) : std::fmax(scale, s);
+      }
+      for (int64_t a : axes) {
+        SymbolicDim& d = out[static_cast<std::size_t>(a)];
+        if (!all_int) {
+          d = SymbolicDim();
+          continue;
+        }
+        const double r = std::round(static_cast<double>(scale * static_cast<float>(d.value())));
+        d = r >= 0.0 && r < 9.0e18 ? SymbolicDim(static_cast<int64_t>(r)) : SymbolicDim();
+      }
+    }
+  } else {
+    for (std::size_t i = 0; i < axes.size(); ++i) {
+      SymbolicDim& d = out[static_cast<std::size_t>(axes[i])];
+      if (!spec.scales) {
+        d = SymbolicDim();
+        continue;
+      }
+      const double s = (*spec.scales)[i];
+      if (!(s > 0.0)) {
+        ctx.record_error(n, "scales must be positive, got " + std::to_string(s));
+        return;
+      }
+      d = scaled_dim(d, s);
+    }
+  }
+  ctx.set_shape_and_dtype(n.output(0), Shape(std::move(out)), dtype);
+}
+
+// Scales from input i: known values, or nullopt (then dims become unknown).
+inline std::optional<std::vector<double>> scales_input(const Node& n, std::size_t i) {
+  return constant_floats(n.input(i));
+}
+
+inline void resize_from_inputs(Context& ctx, Node& n, bool with_axes) {
+  ResizeSpec spec;
+  const bool has_sizes = !is_empty_input(n.input(3));
+  const bool has_scales = !is_empty_input(n.input(2));
+  if (has_sizes == has_scales) {
+    ctx.usage_error(n, has_sizes ? "only one of scales and sizes may be given"
+                                 : "one of scales and sizes must be given");
+    return;
+  }
+  spec.use_sizes = has_sizes;
+  if (has_sizes) spec.sizes = input_dims(ctx, n, 3);
+  else spec.scales = scales_input(n, 2);
+  if (with_axes) {
+    if (const Attribute* a = n.attr("axes")) {
+      if (a->kind != Attribute::Kind::Ints) {
+        ctx.usage_error(n, "attribute 'axes' must be a list of integers");
+        return;
+      }
+      spec.axes = a->ints;
+    }
+    spec.policy = n.attr_string("keep_aspect_ratio_policy", "stretch");
+    if (spec.policy != "stretch" && spec.policy != "not_larger" && spec.policy != "not_smaller") {
+      ctx.record_error(n, "unknown keep_aspect_ratio_policy '" + spec.policy + "'");
+      return;
+    }
+  }
+  resize_output(ctx, n, spec);
+}
+
+}  // namespace nn_detail
+
+// Resize 10 and Upsample 9/10: X, scales.
+inline void infer_resize_10(Context& ctx, Node& n) {
+  if (!check_inputs(ctx, n, 2, 2)) return;
+  nn_detail::ResizeSpec spec;
+  spec.scales = nn_detail::scales_input(n, 1);
+  nn_detail::resize_output(ctx, n, spec);
+}
+
+// Resize 11: X, roi, scales (required, may be empty), sizes (optional).
+inline void infer_resize_11(Context& ctx, Node& n) {
+  if (!check_inputs(ctx, n, 3, 4)) return;
+  nn_detail::resize_from_inputs(ctx, n, false);
+}
+
+// Resize 13: roi and scales optional.
+inline void infer_resize_13(Context& ctx, Node& n) {
+  if (!check_inputs(ctx, n, 1, 4)) return;
+  nn_detail::resize_from_inputs(ctx, n, false);
+}
+
+// Resize 18/19: axes and keep_aspect_ratio_policy.
+inline void infer_resize_18(Context& ctx, Node& n) {
+  if (!check_inputs(ctx, n, 1, 4)) return;
+  nn_detail::resize_from_inputs(ctx, n, true);
+}
+
+// Upsample 7: the scales attribute.
+inline void infer_upsample_7(Context& ctx, Node& n) {
+  if (!check_inputs(ctx, n, 1, 1)) return;
+  const Attribute* a = require_attr(ctx, n, "scales");
+  if (!a) return;
+  if (a->kind != Attribute::Kind::Floats) {
+    ctx.usage_error(n, "attribute 'scales' must be a list of floats");
+    return;
+  }
+  nn_detail::ResizeSpec spec;
+  spec.scales = a->floats;
+  nn_detail::resize_output(ctx, n, spec);
+}
+
+inline constexpr auto kResizeRules = make_rules({
+    RuleEntry{"", "Resize", 10, &infer_resize_10},
+    RuleEntry{"", "Resize", 11, &infer_resize_11},
+    RuleEntry{"", "Resize", 13, &infer_resize_13},
+    RuleEntry{"", "Resize", 18, &infer_resize_18},
+    RuleEntry{"", "Resize", 19, &infer_resize_18},
+    RuleEntry{"", "Upsample", 7, &infer_upsample_7},
+    RuleEntry{"", "Upsample", 9, &infer_resize_10},
+    RuleEntry{"", "Upsample", 10, &infer_resize_10},
+});
+
+}  // namespace symshape::ops

@@ -1,0 +1,115 @@
+// Recurrent layers: RNN, GRU, LSTM. X is [seq, batch, input] (layout 0) or
+// [batch, seq, input] (layout 1, opset 14+); W is [num_directions,
+// gates*hidden, input], R is [num_directions, gates*hidden, hidden].
+// Outputs: Y [seq, num_directions, batch, hidden] (layout 1: [batch, seq,
+// num_directions, hidden]), Y_h and (LSTM) Y_c [num_directions, batch,
+// hidden] (layout 1: [batch, num_directions, hidden]).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "symshape/infer/helpers.hpp"
+#include "symshape/infer/registry.hpp"
+
+namespace symshape::ops {
+
+namespace nn_detail {
+
+inline void recurrent(Context& ctx, Node& n, int64_t gates, std::size_t max_inputs, bool has_layout) {
+  if (!check_inputs(ctx, n, 3, max_inputs)) return;
+  const DataType dtype = dtype_of(n.input(0));
+  const std::string direction = n.attr_string("direction", "forward");
+  int64_t num_dir = 0;
+  if (direction == "forward" || direction == "reverse") {
+    num_dir = 1;
+  } else if (direction == "bidirectional") {
+    num_dir = 2;
+  } else {
+    ctx.record_error(n, "unknown direction '" + direction + "'");
+    return;
+  }
+  const int64_t layout = has_layout ? n.attr_int("layout", 0) : 0;
+  if (layout != 0 && layout != 1) {
+    ctx.record_error(n, "layout must be 0 or 1, got " + std::to_string(layout));
+    return;
+  }
+  const Shape* x = shape_of(n.input(0));
+  const Shape* w = shape_of(n.input(1));
+  const Shape* r = shape_of(n.input(2));
+  if (x && x->rank() != 3) {
+    ctx.record_error(n, "X must be 3-D, got " + x->to_string());
+    return;
+  }
+  if ((w && w->rank() != 3) || (r && r->rank() != 3)) {
+    ctx.record_error(n, "W and R must be 3-D");
+    return;
+  }
+  for (const Shape* s : {w, r}) {
+    if (s && (*s)[0].is_int() && (*s)[0].value() != num_dir) {
+      ctx.record_error(n, "W/R dim 0 is " + (*s)[0].to_string() + " but direction '" + direction + "' has " +
+                              std::to_string(num_dir) + " direction(s)");
+      return;
+    }
+  }
+  SymbolicDim hidden;
+  if (const Attribute* h = n.attr("hidden_size")) {
+    if (h->kind != Attribute::Kind::Int || h->i < 1) {
+      ctx.record_error(n, "hidden_size must be a positive integer");
+      return;
+    }
+    hidden = h->i;
+  } else if (r) {
+    hidden = (*r)[2];
+  } else if (w) {
+    hidden = (*w)[1] / SymbolicDim(gates);
+  }
+  if (hidden.is_int() && r && (*r)[2].is_int() && (*r)[2] != hidden) {
+    ctx.record_error(n, "R " + r->to_string() + " does not match hidden_size " + hidden.to_string());
+    return;
+  }
+  if (hidden.is_int() && w && (*w)[1].is_int() && (*w)[1].value() != gates * hidden.value()) {
+    ctx.record_error(n, "W " + w->to_string() + " does not have " + std::to_string(gates) + "*hidden_size rows");
+    return;
+  }
+  SymbolicDim seq, batch;
+  if (x) {
+    seq = (*x)[layout == 0 ? 0 : 1];
+    batch = (*x)[layout == 0 ? 1 : 0];
+  }
+  // Unknown seq/batch/hidden are named once, so that Y, Y_h and Y_c share them.
+  for (SymbolicDim* d : {&seq, &batch, &hidden})
+    if (d->is_unknown()) *d = ctx.new_symbolic_dim();
+  const SymbolicDim nd(num_dir);
+  if (n.output(0)) {
+    ctx.set_shape_and_dtype(n.output(0),
+                            layout == 0 ? Shape({seq, nd, batch, hidden}) : Shape({batch, seq, nd, hidden}), dtype);
+  }
+  const Shape state = layout == 0 ? Shape({nd, batch, hidden}) : Shape({batch, nd, hidden});
+  for (std::size_t o = 1; o < n.outputs.size() && o < (gates == 4 ? 3u : 2u); ++o)
+    if (n.output(o)) ctx.set_shape_and_dtype(n.output(o), state, dtype);
+}
+
+}  // namespace nn_detail
+
+inline void infer_rnn_1(Context& ctx, Node& n) { nn_detail::recurrent(ctx, n, 1, 6, false); }
+inline void infer_rnn_14(Context& ctx, Node& n) { nn_detail::recurrent(ctx, n, 1, 6, true); }
+inline void infer_gru_1(Context& ctx, Node& n) { nn_detail::recurrent(ctx, n, 3, 6, false); }
+inline void infer_gru_14(Context& ctx, Node& n) { nn_detail::recurrent(ctx, n, 3, 6, true); }
+inline void infer_lstm_1(Context& ctx, Node& n) { nn_detail::recurrent(ctx, n, 4, 8, false); }
+inline void infer_lstm_14(Context& ctx, Node& n) { nn_detail::recurrent(ctx, n, 4, 8, true); }
+
+inline constexpr auto kRnnRules = make_rules({
+    RuleEntry{"", "RNN", 1, &infer_rnn_1},
+    RuleEntry{"", "RNN", 7, &infer_rnn_1},
+    RuleEntry{"", "RNN", 14, &infer_rnn_14},
+    RuleEntry{"", "GRU", 1, &infer_gru_1},
+    RuleEntry{"", "GRU", 3, &infer_gru_1},
+    RuleEntry{"", "GRU", 7, &infer_gru_1},
+    RuleEntry{"", "GRU", 14, &infer_gru_14},
+    RuleEntry{"", "LSTM", 1, &infer_lstm_1},
+    RuleEntry{"", "LSTM", 7, &infer_lstm_1},
+    RuleEntry{"", "LSTM", 14, &infer_lstm_14},
+});
+
+}  // namespace symshape::ops

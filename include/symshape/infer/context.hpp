@@ -93,7 +93,30 @@ class Context {
   SymbolicDim new_symbolic_dim(const std::string& prefix = "_d") {
     return SymbolicDim(Expr::symbol(prefix + std::to_string(next_dim_++)));
   }
-  void reset_fresh_dims() { next_dim_ = 0; }
+  void reset_fresh_dims() { next_dim_ = fresh_begin_ = 0; }
+  // Fresh names start at _d<next> (the engine reserves the _dN names that the
+  // model already uses, so that a fresh dim never aliases an existing one).
+  void reserve_fresh_dims(int64_t next) {
+    if (next > next_dim_) next_dim_ = next;
+    fresh_begin_ = next_dim_;
+  }
+  // The k of a name "_d<k>", or -1.
+  static int64_t fresh_index(const std::string& name) {
+    if (name.size() < 3 || name.size() > 20 || name[0] != '_' || name[1] != 'd') return -1;
+    int64_t k = 0;
+    for (std::size_t i = 2; i < name.size(); ++i) {
+      if (name[i] < '0' || name[i] > '9') return -1;
+      k = k * 10 + (name[i] - '0');
+    }
+    return k;
+  }
+  // Whether d is a fresh name made in this run: a placeholder for an unknown
+  // dim, which never replaces nor conflicts with an existing known dim.
+  bool is_fresh(const SymbolicDim& d) const {
+    if (!d.is_symbolic() || !d.expr().is_symbol()) return false;
+    const int64_t k = fresh_index(d.expr().name());
+    return k >= fresh_begin_ && k < next_dim_;
+  }
   // Replaces unknown dims (and overlong expressions) by fresh symbols.
   Shape name_unknown_dims(Shape s) {
     if (!s.has_rank()) return s;
@@ -195,7 +218,7 @@ class Context {
     for (std::size_t i = 0; i < old.size(); ++i) {
       const SymbolicDim& a = old[i];
       const SymbolicDim& b = inferred[i];
-      if (a == b || b.is_unknown()) continue;
+      if (a == b || b.is_unknown() || (a.is_known() && is_fresh(b))) continue;
       if (a.is_known() && specificity(a) == specificity(b)) {
         if (a.is_int() || policy_ == MergePolicy::Strict)
           conflict(v, "inferred dim " + std::to_string(i) + " = " + b.to_string() + " conflicts with existing " +
@@ -244,6 +267,7 @@ class Context {
   Report report_;
   const Node* current_ = nullptr;
   int64_t next_dim_ = 0;
+  int64_t fresh_begin_ = 0;
   bool data_propagation_ = true;
   SubgraphInferer subgraph_;
 };

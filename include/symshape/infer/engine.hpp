@@ -44,6 +44,12 @@ class Engine {
   }
 
   Report run() {
+    // Fresh names must not alias the _dN names an earlier run wrote into the model.
+    int64_t used = -1;
+    max_fresh_index(*model_.graph, used);
+    for (const auto& f : model_.functions)
+      if (f.body) max_fresh_index(*f.body, used);
+    ctx_.reserve_fresh_dims(used + 1);
     name_anonymous_input_dims(*model_.graph);
     infer_graph(*model_.graph);
     return ctx_.report();
@@ -57,12 +63,13 @@ class Engine {
     for (std::size_t i = 0; i < g.nodes.size(); ++i) index[g.nodes[i].get()] = i;
     std::vector<std::vector<std::size_t>> users(g.nodes.size());
     std::vector<std::size_t> pending(g.nodes.size(), 0);
+    std::vector<std::vector<std::size_t>> deps_of(g.nodes.size());
     for (std::size_t i = 0; i < g.nodes.size(); ++i) {
       std::unordered_set<std::size_t> deps;
-      collect_dependencies(*g.nodes[i], index, deps);
-      deps.erase(i);
+      collect_dependencies(*g.nodes[i], index, deps);  // a node reading its own output is a cycle too
       for (std::size_t d : deps) users[d].push_back(i);
       pending[i] = deps.size();
+      deps_of[i].assign(deps.begin(), deps.end());
     }
     order.clear();
     std::vector<std::size_t> ready;
@@ -83,11 +90,19 @@ class Engine {
       }
     }
     if (order.size() == g.nodes.size()) return true;
-    for (std::size_t i = 0; i < g.nodes.size(); ++i)
-      if (pending[i] != 0) {
-        cycle_node = g.nodes[i].get();
-        break;
-      }
+    // An unordered node waits for an unordered producer; following producers
+    // for as many steps as there are nodes ends on a cycle (not merely
+    // downstream of one).
+    std::size_t at = 0;
+    while (at < g.nodes.size() && pending[at] == 0) ++at;
+    for (std::size_t step = 0; at < g.nodes.size() && step < g.nodes.size(); ++step) {
+      std::size_t next = g.nodes.size();
+      for (std::size_t d : deps_of[at])
+        if (pending[d] != 0 && (next == g.nodes.size() || d < next)) next = d;
+      if (next == g.nodes.size()) break;
+      at = next;
+    }
+    cycle_node = at < g.nodes.size() ? g.nodes[at].get() : nullptr;
     return false;
   }
 
@@ -116,7 +131,38 @@ class Engine {
 
   void name_anonymous_input_dims(Graph& g) {
     for (Value* v : g.inputs)
-      if (v && v->type.is_tensor_like()) v->type.shape() = ctx_.name_unknown_dims(v->type.shape());
+      if (v && v->type.is_tensor_like()) {
+        Shape named = ctx_.name_unknown_dims(v->type.shape());
+        if (named != v->type.shape()) {
+          v->type.shape() = std::move(named);
+          ctx_.report().modified = true;
+        }
+      }
+  }
+
+  // The largest k of the _d<k> symbols in types and values of g, its
+  // subgraphs and type attributes.
+  static void max_fresh_index(const Type& t, int64_t& used) {
+    if (t.is_tensor_like() && t.shape().has_rank())
+      for (const auto& d : t.shape().dims())
+        if (d.is_symbolic())
+          for (const auto& name : free_symbols(d.expr())) used = std::max(used, Context::fresh_index(name));
+    if (t.inner()) max_fresh_index(*t.inner(), used);
+  }
+  static void max_fresh_index(const Graph& g, int64_t& used) {
+    for (const auto& v : g.values) {
+      max_fresh_index(v->type, used);
+      if (v->symbolic_value)
+        for (const auto& d : *v->symbolic_value)
+          if (d.is_symbolic())
+            for (const auto& name : free_symbols(d.expr())) used = std::max(used, Context::fresh_index(name));
+    }
+    for (const auto& n : g.nodes)
+      for (const auto& a : n->attributes) {
+        for (const auto& t : a.types) max_fresh_index(t, used);
+        for (const auto& sub : a.graphs)
+          if (sub) max_fresh_index(*sub, used);
+      }
   }
 
   ResolvedRule resolve(const Node& n) {

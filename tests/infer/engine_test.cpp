@@ -1,0 +1,275 @@
+// The engine: ordering, cycles, fresh names, missing rules, error isolation,
+// the modified flag and opset-aware rule resolution.
+#include "graph_test_util.hpp"
+
+using namespace symshape;
+using namespace symshape::testing;
+
+// ---- topological order ----
+
+TEST(Engine, SortsAnUnsortedGraph) {
+  Model m = make_model();
+  GraphBuilder g(*m.graph);
+  g.input("x", ts(FLOAT, {"N", 3}));
+  // Consumers first: z needs y, y needs x.
+  g.node("Mul", {"y", "y"}, {"z"}, {}, "", "second");
+  g.node("Add", {"x", "x"}, {"y"}, {}, "", "first");
+  g.output("z");
+  std::vector<Node*> order;
+  const Node* cycle = nullptr;
+  ASSERT_TRUE(Engine::topological_order(*m.graph, order, cycle));
+  ASSERT_EQ(order.size(), 2u);
+  EXPECT_EQ(order[0]->name, "first");
+  EXPECT_EQ(order[1]->name, "second");
+  Report r = infer_shapes(m);
+  EXPECT_TRUE(r.ok()) << diagnostics_text(r);
+  EXPECT_EQ(type_of(*m.graph, "z"), ts(FLOAT, {"N", 3}));
+}
+
+TEST(Engine, KeepsFileOrderAmongIndependentNodes) {
+  Model m = make_model();
+  GraphBuilder g(*m.graph);
+  g.input("x", ts(FLOAT, {2}));
+  for (const char* name : {"c", "a", "b"}) g.node("Add", {"x", "x"}, {std::string(name) + "_out"}, {}, "", name);
+  std::vector<Node*> order;
+  const Node* cycle = nullptr;
+  ASSERT_TRUE(Engine::topological_order(*m.graph, order, cycle));
+  ASSERT_EQ(order.size(), 3u);
+  EXPECT_EQ(order[0]->name, "c");
+  EXPECT_EQ(order[1]->name, "a");
+  EXPECT_EQ(order[2]->name, "b");
+}
+
+TEST(Engine, CycleIsAnErrorNamingANodeOnIt) {
+  Model m = make_model();
+  GraphBuilder g(*m.graph);
+  g.input("x", ts(FLOAT, {"N"}));
+  g.node("Add", {"b_out", "x"}, {"after"}, {}, "", "downstream");  // depends on the cycle, not on it
+  g.node("Add", {"x", "b_out"}, {"a_out"}, {}, "", "A");
+  g.node("Add", {"a_out", "x"}, {"b_out"}, {}, "", "B");
+  g.node("Mul", {"x", "x"}, {"free"}, {}, "", "independent");
+  Report r = infer_shapes(m);
+  ASSERT_EQ(r.errors(), 1u) << diagnostics_text(r);
+  const Diagnostic& d = r.diagnostics.at(0);
+  EXPECT_EQ(d.kind, DiagnosticKind::Graph);
+  EXPECT_NE(d.message.find("cycle"), std::string::npos);
+  EXPECT_TRUE(d.node == "A" || d.node == "B") << d.to_string();
+  // The rest of the graph is still inferred.
+  EXPECT_EQ(type_of(*m.graph, "free"), ts(FLOAT, {"N"}));
+  EXPECT_TRUE(type_of(*m.graph, "a_out").is_unknown());
+}
+
+TEST(Engine, SelfLoopIsACycle) {
+  Model m = make_model();
+  GraphBuilder g(*m.graph);
+  g.input("x", ts(FLOAT, {2}));
+  g.node("Add", {"x", "y"}, {"y"}, {}, "", "self");
+  Report r = infer_shapes(m);
+  ASSERT_EQ(count_messages(r, Severity::Error, "cycle"), 1u) << diagnostics_text(r);
+  EXPECT_EQ(r.diagnostics.at(0).node, "self");
+}
+
+// ---- fresh names ----
+
+TEST(Engine, AnonymousInputDimsGetFreshNames) {
+  Model m = make_model();
+  GraphBuilder g(*m.graph);
+  g.input("x", ts(FLOAT, {SymbolicDim(), 3}));
+  g.input("y", ts(FLOAT, {SymbolicDim(), SymbolicDim()}));
+  g.node("Add", {"x", "x"}, {"z"});
+  infer_shapes(m);
+  EXPECT_EQ(type_of(*m.graph, "x"), ts(FLOAT, {"_d0", 3}));
+  EXPECT_EQ(type_of(*m.graph, "y"), ts(FLOAT, {"_d1", "_d2"}));
+  EXPECT_EQ(type_of(*m.graph, "z"), ts(FLOAT, {"_d0", 3}));
+}
+
+TEST(Engine, FreshNamesAvoidNamesAlreadyInTheModel) {
+  // A model annotated by an earlier run already uses _d0 and _d1.
+  Model m = make_model();
+  GraphBuilder g(*m.graph);
+  g.input("x", ts(FLOAT, {"_d0", "_d1"}));
+  g.input("y", ts(FLOAT, {SymbolicDim(), 4}));
+  g.node("Add", {"y", "y"}, {"z"});
+  infer_shapes(m);
+  EXPECT_EQ(type_of(*m.graph, "y"), ts(FLOAT, {"_d2", 4}));
+}
+
+TEST(Engine, UnknownOutputDimsGetFreshNames) {
+  Model m = make_model();
+  GraphBuilder g(*m.graph);
+  g.input("a", ts(FLOAT, {"p"}));
+  g.input("b", ts(FLOAT, {"q"}));
+  g.node("Add", {"a", "b"}, {"c"});
+  g.node("Add", {"a", "b"}, {"d"});
+  infer_shapes(m);
+  EXPECT_EQ(type_of(*m.graph, "c"), ts(FLOAT, {"_d0"}));
+  EXPECT_EQ(type_of(*m.graph, "d"), ts(FLOAT, {"_d1"}));
+}
+
+// ---- missing rules and bad nodes ----
+
+TEST(Engine, MissingRuleWarnsAndTheRestIsInferred) {
+  Model m = make_model();
+  GraphBuilder g(*m.graph);
+  g.input("x", ts(FLOAT, {"N", 3}));
+  g.node("NoSuchOp", {"x"}, {"u"}, {}, "", "mystery");
+  g.node("Add", {"x", "x"}, {"y"});
+  Report r = infer_shapes(m);
+  ASSERT_EQ(r.warnings(), 1u) << diagnostics_text(r);
+  EXPECT_EQ(r.errors(), 0u);
+  EXPECT_EQ(r.diagnostics.at(0).kind, DiagnosticKind::MissingRule);
+  EXPECT_EQ(r.diagnostics.at(0).node, "mystery");
+  EXPECT_NE(r.diagnostics.at(0).message.find("NoSuchOp"), std::string::npos);
+  EXPECT_TRUE(type_of(*m.graph, "u").is_unknown());
+  EXPECT_EQ(type_of(*m.graph, "y"), ts(FLOAT, {"N", 3}));
+}
+
+TEST(Engine, OneBadNodeDoesNotStopTheRest) {
+  Model m = make_model();
+  GraphBuilder g(*m.graph);
+  g.input("a", ts(FLOAT, {2, 3}));
+  g.input("b", ts(FLOAT, {4}));
+  g.node("Add", {"a", "b"}, {"bad"}, {}, "", "bad_add");
+  g.node("Mul", {"a", "a"}, {"good"}, {}, "", "good_mul");
+  g.node("Add", {"bad", "a"}, {"after_bad"}, {}, "", "consumer");
+  g.node("Add", {"a"}, {"malformed"}, {}, "", "one_input");
+  Report r = infer_shapes(m);
+  EXPECT_EQ(r.errors(), 2u) << diagnostics_text(r);
+  EXPECT_EQ(count_messages(r, Severity::Error, "cannot broadcast"), 1u);
+  EXPECT_EQ(count_messages(r, Severity::Error, "missing required input 1"), 1u);
+  EXPECT_EQ(type_of(*m.graph, "good"), ts(FLOAT, {2, 3}));
+  EXPECT_FALSE(type_of(*m.graph, "after_bad").shape().has_rank());  // ran, with nothing known
+}
+
+// ---- modified flag ----
+
+TEST(Engine, ModifiedFlag) {
+  Model m = make_model();
+  GraphBuilder g(*m.graph);
+  g.input("a", ts(FLOAT, {"p", 3}));
+  g.input("b", ts(FLOAT, {"q", 3}));
+  g.node("Add", {"a", "b"}, {"c"});
+  g.node("Mul", {"c", "a"}, {"d"});
+  EXPECT_TRUE(infer_shapes(m).modified);
+  const Type first = type_of(*m.graph, "d");
+  // A second run over the annotated model changes nothing, under every policy.
+  // (Override replaces fresh names with new ones: it is checked in policy_test.)
+  for (MergePolicy p : {MergePolicy::Skip, MergePolicy::Refine, MergePolicy::Strict}) {
+    InferenceOptions o;
+    o.policy = p;
+    Report again = infer_shapes(m, o);
+    EXPECT_FALSE(again.modified) << to_string(p);
+    EXPECT_TRUE(again.ok()) << to_string(p) << ": " << diagnostics_text(again);
+    EXPECT_EQ(type_of(*m.graph, "d"), first) << to_string(p);
+  }
+}
+
+TEST(Engine, NamingAnonymousInputsIsAModification) {
+  Model m = make_model();
+  GraphBuilder(*m.graph).input("x", ts(FLOAT, {SymbolicDim()}));
+  EXPECT_TRUE(infer_shapes(m).modified);
+  EXPECT_FALSE(infer_shapes(m).modified);
+}
+
+TEST(Engine, EmptyGraphIsNotModified) {
+  Model m = make_model();
+  Report r = infer_shapes(m);
+  EXPECT_FALSE(r.modified);
+  EXPECT_TRUE(r.diagnostics.empty());
+}
+
+TEST(Engine, TraceGivesOneLinePerNode) {
+  Model m = make_model();
+  GraphBuilder g(*m.graph);
+  g.input("x", ts(FLOAT, {"N", 3}));
+  g.node("Add", {"x", "x"}, {"y"}, {}, "", "add1");
+  g.node("Mul", {"y", "x"}, {"z"}, {}, "", "mul1");
+  std::vector<std::string> lines;
+  InferenceOptions o;
+  o.trace = [&](const std::string& l) { lines.push_back(l); };
+  infer_shapes(m, o);
+  ASSERT_EQ(lines.size(), 2u);
+  EXPECT_NE(lines[0].find("[N,3], [N,3] -> [N,3]"), std::string::npos) << lines[0];
+  EXPECT_NE(lines[1].find("mul1"), std::string::npos);
+}
+
+// ---- opset-aware resolution ----
+
+TEST(Resolution, ModelOpsetBelowFirstSinceVersionGivesNoRule) {
+  // Add's rule starts at opset 7.
+  RunResult r = run_node("", "Add", {ts(FLOAT, {3}), ts(FLOAT, {3})}, {}, 6);
+  ASSERT_EQ(r.report.warnings(), 1u);
+  EXPECT_EQ(r.report.diagnostics.at(0).kind, DiagnosticKind::MissingRule);
+  EXPECT_TRUE(r.outputs[0].is_unknown());
+  EXPECT_EQ(run_shape_inference("", "Add", {ts(FLOAT, {3}), ts(FLOAT, {3})}, {}, 7), (Types{ts(FLOAT, {3})}));
+}
+
+TEST(Resolution, PicksTheLargestSinceVersionNotAboveTheOpset) {
+  const RuleTable t = ops::kBuiltinRules;
+  ResolvedRule at10 = resolve_rule(t, "", "If", 10);
+  ResolvedRule at11 = resolve_rule(t, "", "If", 11);
+  ResolvedRule at12 = resolve_rule(t, "", "If", 12);
+  ResolvedRule at99 = resolve_rule(t, "ai.onnx", "If", 99);
+  ASSERT_TRUE(at10 && at11 && at12 && at99);
+  EXPECT_EQ(at10.since_version, 1);
+  EXPECT_EQ(at10.fn, &ops::infer_if_1);
+  EXPECT_EQ(at11.since_version, 11);
+  EXPECT_EQ(at11.fn, &ops::infer_if);
+  EXPECT_NE(at10.fn, at11.fn);
+  EXPECT_EQ(at12.since_version, 11);
+  EXPECT_EQ(at99.since_version, 23);
+  EXPECT_FALSE(resolve_rule(t, "", "Scan", 7));
+  EXPECT_FALSE(resolve_rule(t, "", "NoSuchOp", 18));
+  EXPECT_FALSE(resolve_rule(t, "com.other", "If", 18));
+  EXPECT_FALSE(at11.custom);
+}
+
+namespace {
+void rule_a(Context&, Node&) {}
+void rule_b(Context&, Node&) {}
+constexpr auto kLocalRules = make_rules({
+    RuleEntry{"", "Zed", 5, &rule_b},
+    RuleEntry{"", "Zed", 1, &rule_a},
+    RuleEntry{"", "Alpha", 3, &rule_a},
+    RuleEntry{"x.y", "Alpha", 1, &rule_b},
+});
+constexpr auto kLocalMerged = symshape::detail::merge_all(kLocalRules, make_rules({RuleEntry{"", "Mid", 2, &rule_b}}));
+static_assert(symshape::detail::strictly_sorted(kLocalRules), "make_rules sorts");
+static_assert(symshape::detail::strictly_sorted(kLocalMerged), "merge_all keeps the order");
+static_assert(!symshape::detail::strictly_sorted(make_rules({RuleEntry{"", "A", 1, &rule_a},
+                                                             RuleEntry{"", "A", 1, &rule_b}})),
+              "duplicates are detected");
+static_assert(symshape::detail::strictly_sorted(ops::kBuiltinRules), "the built-in table is sorted and unique");
+}  // namespace
+
+TEST(Resolution, LocalTableResolvesPerVersion) {
+  const RuleTable t = kLocalMerged;
+  EXPECT_EQ(t.size, 5u);
+  EXPECT_FALSE(resolve_rule(t, "", "Zed", 0));
+  EXPECT_EQ(resolve_rule(t, "", "Zed", 4).fn, &rule_a);
+  EXPECT_EQ(resolve_rule(t, "", "Zed", 5).fn, &rule_b);
+  EXPECT_EQ(resolve_rule(t, "", "Alpha", 3).fn, &rule_a);
+  EXPECT_FALSE(resolve_rule(t, "", "Alpha", 2));
+  EXPECT_EQ(resolve_rule(t, "x.y", "Alpha", 1).fn, &rule_b);
+  EXPECT_EQ(resolve_rule(t, "", "Mid", 2).fn, &rule_b);
+  EXPECT_FALSE(resolve_rule(t, "", "Beta", 9));
+  EXPECT_FALSE(resolve_rule(RuleTable(), "", "Zed", 9));
+}
+
+TEST(Resolution, BuiltinTableIsSortedAndUnique) {
+  const auto& t = ops::kBuiltinRules;
+  for (std::size_t i = 1; i < t.size(); ++i) EXPECT_LT(symshape::detail::compare_keys(t[i - 1], t[i]), 0) << i;
+  for (const auto& e : t) EXPECT_NE(e.fn, nullptr);
+}
+
+TEST(Resolution, NodeDomainOpsetIsUsed) {
+  // A node of a domain the model does not import has opset 0: no rule.
+  Model m = make_model();
+  GraphBuilder g(*m.graph);
+  g.input("x", ts(FLOAT, {3}));
+  g.node("Add", {"x", "x"}, {"y"}, {}, "com.unknown", "foreign");
+  Report r = infer_shapes(m);
+  ASSERT_EQ(r.warnings(), 1u);
+  EXPECT_NE(r.diagnostics.at(0).message.find("com.unknown::Add at opset 0"), std::string::npos)
+      << diagnostics_text(r);
+}

@@ -1,0 +1,110 @@
+#include "op_test_util.hpp"
+
+#include <limits>
+
+using namespace symshape;
+using namespace symshape::testing;
+
+namespace {
+using V = std::vector<SymbolicDim>;
+std::size_t errors(const RunResult& r) { return r.report.errors(); }
+constexpr int64_t kMax = std::numeric_limits<int64_t>::max();
+constexpr int64_t kMin = std::numeric_limits<int64_t>::min();
+In vec(std::vector<int64_t> v) { return constant(Tensor::vector(std::move(v))); }
+Type slice1(SymbolicDim d, int64_t s, int64_t e, int64_t k = 1) {
+  return run_shape_inference("", "Slice", {ts(FLOAT, {d}), vec({s}), vec({e}), vec({0}), vec({k})}, {}, 13).at(0);
+}
+}  // namespace
+
+TEST(Slice, IntegerDims) {
+  EXPECT_EQ(slice1(10, 2, 8), ts(FLOAT, {6}));
+  EXPECT_EQ(slice1(10, -3, kMax), ts(FLOAT, {3}));
+  EXPECT_EQ(slice1(10, 0, 10, 3), ts(FLOAT, {4}));
+  EXPECT_EQ(slice1(10, 8, 2), ts(FLOAT, {0}));
+  EXPECT_EQ(slice1(10, -1, kMin, -1), ts(FLOAT, {10}));
+  EXPECT_EQ(slice1(10, 8, 1, -2), ts(FLOAT, {4}));
+  EXPECT_EQ(slice1(10, 100, -100, -1), ts(FLOAT, {10}));
+}
+TEST(Slice, SymbolicFromOneToEnd) { EXPECT_EQ(slice1("n", 1, kMax), ts(FLOAT, {"max(0,n-1)"})); }
+TEST(Slice, SymbolicWholeAndPrefix) {
+  EXPECT_EQ(slice1("n", 0, kMax), ts(FLOAT, {"n"}));
+  EXPECT_EQ(slice1("n", 0, 4), ts(FLOAT, {"min(4,n)"}));
+  EXPECT_EQ(slice1("n", 0, -1), ts(FLOAT, {"max(0,n-1)"}));
+}
+TEST(Slice, SymbolicLastElements) {
+  EXPECT_EQ(slice1("n", -1, kMax), ts(FLOAT, {"min(1,n)"}));
+}
+TEST(Slice, SymbolicStep) { EXPECT_EQ(slice1("n", 0, kMax, 2), ts(FLOAT, {"(n+1)//2"})); }
+TEST(Slice, SymbolicReverse) { EXPECT_EQ(slice1("n", -1, kMin, -1), ts(FLOAT, {"n"})); }
+TEST(Slice, SymbolicStartsFromValues) {
+  // x[:, past:past+seq] with x:[B, past+seq]
+  EXPECT_EQ(run_shape_inference("", "Slice",
+                                {ts(FLOAT, {"B", "past+seq"}), sym_value(ts(INT64, {1}), {"past"}),
+                                 sym_value(ts(INT64, {1}), {"past+seq"}), vec({1})},
+                                {}, 13),
+            (Types{ts(FLOAT, {"B", "seq"})}));
+}
+TEST(Slice, AttributesAtOpset1) {
+  EXPECT_EQ(run_shape_inference("", "Slice", {ts(FLOAT, {"B", 20, 10})},
+                                {attr("starts", std::vector<int64_t>{1, 2}), attr("ends", std::vector<int64_t>{kMax, -2}),
+                                 attr("axes", std::vector<int64_t>{1, 2})},
+                                1),
+            (Types{ts(FLOAT, {"B", 19, 6})}));
+}
+TEST(Slice, DefaultAxesAtOpset10) {
+  EXPECT_EQ(run_shape_inference("", "Slice", {ts(FLOAT, {6, 8}), vec({1, 2}), vec({3, 4})}, {}, 10),
+            (Types{ts(FLOAT, {2, 2})}));
+}
+TEST(Slice, UnknownStartsGiveUnknownDims) {
+  EXPECT_EQ(run_shape_inference("", "Slice", {ts(FLOAT, {"B", 8}), ts(INT64, {1}), vec({4}), vec({1})}, {}, 13),
+            (Types{ts(FLOAT, {"B", "_d0"})}));
+  EXPECT_EQ(run_shape_inference("", "Slice", {ts(FLOAT, {"B", 8}), vec({0}), vec({4}), ts(INT64, {1})}, {}, 13),
+            (Types{ts(FLOAT, {"_d0", "_d1"})}));
+}
+TEST(Slice, PropagatesValues) {
+  RunResult r = run_node("", "Slice", {sym_value(ts(INT64, {3}), {"B", "T", 768}), vec({0}), vec({2})}, {}, 13);
+  EXPECT_EQ(r.outputs[0], ts(INT64, {2}));
+  ASSERT_TRUE(r.values[0]);
+  EXPECT_EQ(*r.values[0], (V{"B", "T"}));
+  RunResult rev = run_node("", "Slice", {sym_value(ts(INT64, {3}), {"B", "T", 768}), vec({-1}), vec({kMin}), vec({0}),
+                                         vec({-2})},
+                           {}, 13);
+  EXPECT_EQ(*rev.values[0], (V{768, "B"}));
+}
+TEST(Slice, Errors) {
+  EXPECT_EQ(errors(run_node("", "Slice", {ts(FLOAT, {6}), vec({0}), vec({4}), vec({0}), vec({0})}, {}, 13)), 1u);
+  EXPECT_EQ(errors(run_node("", "Slice", {ts(FLOAT, {6}), vec({0, 1}), vec({4})}, {}, 13)), 1u);
+  EXPECT_EQ(errors(run_node("", "Slice", {ts(FLOAT, {6}), vec({0}), vec({4}), vec({1})}, {}, 13)), 1u);
+  EXPECT_EQ(errors(run_node("", "Slice", {ts(FLOAT, {6}), vec({0})}, {}, 13)), 1u);
+  EXPECT_EQ(errors(run_node("", "Slice", {ts(FLOAT, {6})}, {attr("starts", std::vector<int64_t>{0})}, 1)), 1u);
+}
+
+// Soundness: the symbolic length, evaluated at n = 0..12, equals the integer
+// computation (Python/ONNX slicing) for many start/end/step combinations.
+TEST(Slice, SymbolicLengthMatchesIntegerSemantics) {
+  const std::vector<int64_t> bounds = {kMin, -15, -5, -2, -1, 0, 1, 2, 3, 7, 15, kMax};
+  const std::vector<int64_t> steps = {1, 2, 3, -1, -2, -3};
+  int checked = 0;
+  for (int64_t s : bounds)
+    for (int64_t e : bounds)
+      for (int64_t k : steps) {
+        const SymbolicDim len = ops::slice_detail::length(SymbolicDim("n"), s, e, k);
+        if (len.is_unknown()) continue;
+        for (int64_t n = 0; n <= 12; ++n) {
+          Result<int64_t> v = evaluate(len.expr(), {{"n", n}});
+          ASSERT_TRUE(v) << len.to_string();
+          EXPECT_EQ(*v, ops::slice_detail::int_length(n, s, e, k))
+              << "n=" << n << " start=" << s << " end=" << e << " step=" << k << " expr=" << len.to_string();
+          ++checked;
+        }
+      }
+  EXPECT_GT(checked, 5000);
+}
+TEST(Slice, IntegerLengthMatchesPythonSlicing) {
+  // Reference values from Python: len(range(10)[s:e:k]).
+  EXPECT_EQ(ops::slice_detail::int_length(10, -15, 15, 1), 10);
+  EXPECT_EQ(ops::slice_detail::int_length(10, 15, -15, -1), 10);
+  EXPECT_EQ(ops::slice_detail::int_length(10, -15, -20, -1), 0);
+  EXPECT_EQ(ops::slice_detail::int_length(10, 3, -3, 2), 2);
+  EXPECT_EQ(ops::slice_detail::int_length(0, -1, kMin, -1), 0);
+}

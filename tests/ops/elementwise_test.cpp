@@ -39,3 +39,18 @@ TEST(Elementwise, VariadicSum) {
   EXPECT_EQ(run_shape_inference("", "Sum", {ts(FLOAT, {3, 1}), ts(FLOAT, {1, 4}), ts(FLOAT, {4})}),
             (Types{ts(FLOAT, {3, 4})}));
 }
+TEST(Elementwise, LegacyBroadcastKeepsFirstShape) {
+  EXPECT_EQ(run_shape_inference("", "Add", {ts(FLOAT, {2, 3, 4}), ts(FLOAT, {3})}, {attr("broadcast", 1), attr("axis", 1)}, 6),
+            (Types{ts(FLOAT, {2, 3, 4})}));
+}
+TEST(Elementwise, LegacyComparisonIsBool) {
+  EXPECT_EQ(run_shape_inference("", "Less", {ts(FLOAT, {"n", 3}), ts(FLOAT, {3})}, {attr("broadcast", 1)}, 1),
+            (Types{ts(BOOL, {"n", 3})}));
+}
+TEST(Elementwise, PReluKeepsInputShape) {
+  EXPECT_EQ(run_shape_inference("", "PRelu", {ts(FLOAT, {"N", 8, "H", "W"}), ts(FLOAT, {8, 1, 1})}, {}, 16),
+            (Types{ts(FLOAT, {"N", 8, "H", "W"})}));
+}
+TEST(Elementwise, EqualAtOpset19) {
+  EXPECT_EQ(run_shape_inference("", "Equal", {ts(INT64, {"n"}), ts(INT64, {1})}, {}, 19), (Types{ts(BOOL, {"n"})}));
+}

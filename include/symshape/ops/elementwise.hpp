@@ -82,32 +82,103 @@ inline void infer_variadic(Context& ctx, Node& n) {
   if (n.inputs.size() == 2) detail::propagate_arithmetic(ctx, n);
 }
 
-// Since-versions: the opsets where broadcasting became multidirectional (7)
-// and later type extensions, which do not change shapes, share one rule.
+// Before opset 7 (and Max/Min/Sum/Mean before 8), B was broadcast to A only
+// when the `broadcast` attribute said so (else the shapes had to be equal):
+// the output has A's shape either way.
+inline void infer_legacy_broadcast(Context& ctx, Node& n) {
+  if (!check_inputs(ctx, n, 1)) return;
+  const bool bool_out = n.op_type == "Less" || n.op_type == "Greater" || n.op_type == "Equal" ||
+                        n.op_type == "And" || n.op_type == "Or" || n.op_type == "Xor";
+  const Value* a = n.input(0);
+  ctx.set_shape_and_dtype(n.output(0), a->type.is_tensor() ? a->type.shape() : Shape(),
+                          bool_out ? DataType::BOOL : dtype_of(a));
+  detail::propagate_arithmetic(ctx, n);
+}
+
+// PRelu: slope is broadcast to X (unidirectionally): the output is X.
+inline void infer_prelu(Context& ctx, Node& n) {
+  if (!check_inputs(ctx, n, 2)) return;
+  propagate_type(ctx, n);
+}
+
 inline constexpr auto kElementwiseRules = make_rules({
+    RuleEntry{"", "Add", 1, &infer_legacy_broadcast},
+    RuleEntry{"", "Add", 6, &infer_legacy_broadcast},
     RuleEntry{"", "Add", 7, &infer_arithmetic},
+    RuleEntry{"", "Add", 13, &infer_arithmetic},
+    RuleEntry{"", "Add", 14, &infer_arithmetic},
+    RuleEntry{"", "Sub", 1, &infer_legacy_broadcast},
+    RuleEntry{"", "Sub", 6, &infer_legacy_broadcast},
     RuleEntry{"", "Sub", 7, &infer_arithmetic},
+    RuleEntry{"", "Sub", 13, &infer_arithmetic},
+    RuleEntry{"", "Sub", 14, &infer_arithmetic},
+    RuleEntry{"", "Mul", 1, &infer_legacy_broadcast},
+    RuleEntry{"", "Mul", 6, &infer_legacy_broadcast},
     RuleEntry{"", "Mul", 7, &infer_arithmetic},
+    RuleEntry{"", "Mul", 13, &infer_arithmetic},
+    RuleEntry{"", "Mul", 14, &infer_arithmetic},
+    RuleEntry{"", "Div", 1, &infer_legacy_broadcast},
+    RuleEntry{"", "Div", 6, &infer_legacy_broadcast},
     RuleEntry{"", "Div", 7, &infer_arithmetic},
+    RuleEntry{"", "Div", 13, &infer_arithmetic},
+    RuleEntry{"", "Div", 14, &infer_arithmetic},
     RuleEntry{"", "Mod", 10, &infer_arithmetic},
+    RuleEntry{"", "Mod", 13, &infer_arithmetic},
+    RuleEntry{"", "Pow", 1, &infer_legacy_broadcast},
     RuleEntry{"", "Pow", 7, &infer_arithmetic},
+    RuleEntry{"", "Pow", 12, &infer_arithmetic},
+    RuleEntry{"", "Pow", 13, &infer_arithmetic},
+    RuleEntry{"", "Pow", 15, &infer_arithmetic},
     RuleEntry{"", "BitShift", 11, &infer_arithmetic},
     RuleEntry{"", "BitwiseAnd", 18, &infer_arithmetic},
     RuleEntry{"", "BitwiseOr", 18, &infer_arithmetic},
     RuleEntry{"", "BitwiseXor", 18, &infer_arithmetic},
-    RuleEntry{"", "PRelu", 7, &infer_arithmetic},
+    RuleEntry{"", "PRelu", 1, &infer_prelu},
+    RuleEntry{"", "PRelu", 6, &infer_prelu},
+    RuleEntry{"", "PRelu", 7, &infer_prelu},
+    RuleEntry{"", "PRelu", 9, &infer_prelu},
+    RuleEntry{"", "PRelu", 16, &infer_prelu},
+    RuleEntry{"", "Equal", 1, &infer_legacy_broadcast},
     RuleEntry{"", "Equal", 7, &infer_comparison},
+    RuleEntry{"", "Equal", 11, &infer_comparison},
+    RuleEntry{"", "Equal", 13, &infer_comparison},
+    RuleEntry{"", "Equal", 19, &infer_comparison},
+    RuleEntry{"", "Less", 1, &infer_legacy_broadcast},
     RuleEntry{"", "Less", 7, &infer_comparison},
+    RuleEntry{"", "Less", 9, &infer_comparison},
+    RuleEntry{"", "Less", 13, &infer_comparison},
+    RuleEntry{"", "Greater", 1, &infer_legacy_broadcast},
     RuleEntry{"", "Greater", 7, &infer_comparison},
+    RuleEntry{"", "Greater", 9, &infer_comparison},
+    RuleEntry{"", "Greater", 13, &infer_comparison},
     RuleEntry{"", "LessOrEqual", 12, &infer_comparison},
+    RuleEntry{"", "LessOrEqual", 16, &infer_comparison},
     RuleEntry{"", "GreaterOrEqual", 12, &infer_comparison},
+    RuleEntry{"", "GreaterOrEqual", 16, &infer_comparison},
+    RuleEntry{"", "And", 1, &infer_legacy_broadcast},
     RuleEntry{"", "And", 7, &infer_logical},
+    RuleEntry{"", "Or", 1, &infer_legacy_broadcast},
     RuleEntry{"", "Or", 7, &infer_logical},
+    RuleEntry{"", "Xor", 1, &infer_legacy_broadcast},
     RuleEntry{"", "Xor", 7, &infer_logical},
+    RuleEntry{"", "Max", 1, &infer_legacy_broadcast},
+    RuleEntry{"", "Max", 6, &infer_legacy_broadcast},
     RuleEntry{"", "Max", 8, &infer_variadic},
+    RuleEntry{"", "Max", 12, &infer_variadic},
+    RuleEntry{"", "Max", 13, &infer_variadic},
+    RuleEntry{"", "Min", 1, &infer_legacy_broadcast},
+    RuleEntry{"", "Min", 6, &infer_legacy_broadcast},
     RuleEntry{"", "Min", 8, &infer_variadic},
+    RuleEntry{"", "Min", 12, &infer_variadic},
+    RuleEntry{"", "Min", 13, &infer_variadic},
+    RuleEntry{"", "Sum", 1, &infer_legacy_broadcast},
+    RuleEntry{"", "Sum", 6, &infer_legacy_broadcast},
     RuleEntry{"", "Sum", 8, &infer_variadic},
+    RuleEntry{"", "Sum", 13, &infer_variadic},
+    RuleEntry{"", "Mean", 1, &infer_legacy_broadcast},
+    RuleEntry{"", "Mean", 6, &infer_legacy_broadcast},
     RuleEntry{"", "Mean", 8, &infer_variadic},
+    RuleEntry{"", "Mean", 13, &infer_variadic},
 });
 
 }  // namespace symshape::ops

@@ -39,7 +39,12 @@ Expr min(const Expr& a, const Expr& b);
 Expr max_of(std::vector<Expr> args);
 Expr min_of(std::vector<Expr> args);
 Expr sum_of(const std::vector<Expr>& terms);
-// ceil(n / d), written as (n + d - 1)//d.
+// items[0] * items[1] * ..., in O(n log n) for long runs of monomials. The
+// same expression as the left fold with `*` unless the expanded product would
+// exceed kMaxExpandedTerms terms: then no sum among the items is expanded.
+Expr product_of(const std::vector<Expr>& items);
+// ceil(n / d), written as (n + d - 1)//d for a positive divisor and as
+// -((-n)//d) otherwise.
 Expr ceil_to_int(const Expr& n, const Expr& d);
 
 inline Expr& operator+=(Expr& a, const Expr& b) { return a = a + b; }
@@ -53,6 +58,9 @@ using Terms = std::vector<std::pair<Expr, int64_t>>;
 // Products of sums are expanded only while the result stays this small;
 // larger ones keep the sums as factors (still correct, less canonical).
 inline constexpr std::size_t kMaxExpandedTerms = 256;
+
+// Max/Min with more arguments than this skip the pairwise dominance test.
+inline constexpr std::size_t kMaxDominanceArgs = 64;
 
 inline Expr overflow_error() { return Expr::error("integer overflow"); }
 
@@ -259,11 +267,22 @@ inline bool split_multiples(const Expr& n, const Expr& d, Expr& quotient, Expr& 
   return true;
 }
 
-// gcd of all coefficients and the constant of e, and of k.
+// A positive common divisor of a and b (their gcd), or 0 when both are 0.
+// checked::gcd answers 0 also when the gcd is 2^63 (a, b in {0, INT64_MIN}),
+// which would then act as the neutral 0 and let a later step divide
+// INT64_MIN by a factor it does not have (INT64_MIN//(9*b) became
+// -1024819115206086200//b); 2^62 divides both and keeps every caller exact.
+inline int64_t common_divisor(int64_t a, int64_t b) {
+  const int64_t g = checked::gcd(a, b);
+  return g == 0 && (a != 0 || b != 0) ? (int64_t{1} << 62) : g;
+}
+
+// A common divisor of all coefficients and the constant of e, and of k (their
+// gcd unless all of them are 0 or INT64_MIN).
 inline int64_t content_gcd(const Expr& e, int64_t k) {
   int64_t g = k;
-  int64_t c = for_each_term(e, [&](const Expr&, int64_t coeff) { g = checked::gcd(g, coeff); });
-  return checked::gcd(g, c);
+  int64_t c = for_each_term(e, [&](const Expr&, int64_t coeff) { g = common_divisor(g, coeff); });
+  return common_divisor(g, c);
 }
 
 inline Expr divide_exactly(const Expr& e, int64_t g) {
@@ -281,30 +300,122 @@ inline bool leading_negative(const Expr& e) {
 
 inline bool provably_nonnegative_quick(const Expr& d);
 
+// A sum that is not just c * monomial: multiplying by it spreads over its terms.
+inline bool is_sum(const Expr& e) {
+  return e.kind() == ExprKind::Add && (e.terms().size() > 1 || e.add_constant() != 0);
+}
+
+// How many terms a product with e may spread into: terms + 1 for a sum, and
+// for an integer or a (scaled) monomial the product of that over the sums it
+// keeps as unexpanded factors (1 when there are none). Saturates above
+// kMaxExpandedTerms.
+inline std::size_t expansion_size(const Expr& e) {
+  if (is_sum(e)) return e.terms().size() + 1;
+  const Expr& m = e.kind() == ExprKind::Add ? e.terms()[0].first : e;
+  std::size_t size = 1;
+  if (m.kind() != ExprKind::Mul) return size;
+  for (const auto& [f, x] : m.terms())
+    for (int64_t i = 0; f.kind() == ExprKind::Add && i < x && size <= kMaxExpandedTerms; ++i)
+      size *= f.terms().size() + 1;
+  return size;
+}
+
+// Products that involve a sum are expanded only when the product of the
+// operands' expansion sizes stays within kMaxExpandedTerms. The decision is
+// taken on all operands at once (product_of) so that it does not depend on
+// the order of multiplication: a Mul that keeps sums as factors then prints
+// as a product whose parse takes the same decision, whatever the factor order.
+inline bool keeps_factors(const Expr* const* items, std::size_t n) {
+  std::size_t total = 1;
+  bool any_sum = false;
+  for (std::size_t i = 0; i < n; ++i) {
+    any_sum = any_sum || is_sum(*items[i]);
+    total *= expansion_size(*items[i]);
+    if (total > kMaxExpandedTerms) total = kMaxExpandedTerms + 1;
+  }
+  return any_sum && total > kMaxExpandedTerms;
+}
+
+// The product of operands too large to expand, as scalar * Mul{factors}.
+// Each operand gives up its content (the gcd of its coefficients and constant,
+// signed so that its leading coefficient turns positive) and a monomial
+// operand is flattened into its factors, so that -(A*B), (-A)*B, A*(-B) and
+// (3*x)*B, 3*(x*B) each share one form. Keeping Mul{-A, B} as built made
+// `-(A)*(B)` print and parse back as a different expression.
+inline Expr unexpanded_product(const Expr* const* items, std::size_t n) {
+  int64_t scalar = 1;
+  Terms factors;
+  for (std::size_t i = 0; i < n; ++i) {
+    const Expr& x = *items[i];
+    if (x.is_error()) return x;
+    if (x.is_int()) {
+      if (!checked::mul(scalar, x.as_int(), scalar)) return overflow_error();
+      continue;
+    }
+    int64_t g = content_gcd(x, 0);
+    if (leading_negative(x)) g = -g;
+    Terms t;
+    bool ok = checked::mul(scalar, g, scalar);
+    // g divides every coefficient: floordiv is exact, and checked for INT64_MIN / -1.
+    int64_t c = for_each_term(x, [&](const Expr& term, int64_t coeff) {
+      int64_t q = 0;
+      ok = ok && checked::floordiv(coeff, g, q);
+      t.emplace_back(term, q);
+    });
+    ok = ok && checked::floordiv(c, g, c);
+    if (!ok) return overflow_error();
+    Terms f = factors_of(make_sum(c, std::move(t)));
+    factors.insert(factors.end(), f.begin(), f.end());
+  }
+  if (scalar == 0) return 0;
+  if (!normalise_terms(factors)) return overflow_error();
+  return scale(make_product(std::move(factors)), scalar);
+}
+
 inline Expr extremum(ExprKind kind, std::vector<Expr> input) {
   const bool is_max = kind == ExprKind::Max;
   std::vector<Expr> args;
   args.reserve(input.size());
   bool has_constant = false;
   int64_t constant = 0;
+  auto fold = [&](int64_t v) {
+    constant = !has_constant ? v : is_max ? std::max(constant, v) : std::min(constant, v);
+    has_constant = true;
+  };
   for (auto& a : input) {
     if (a.is_error()) return a;
     if (a.is_int()) {
-      constant = !has_constant ? a.as_int() : is_max ? std::max(constant, a.as_int()) : std::min(constant, a.as_int());
-      has_constant = true;
+      fold(a.as_int());
     } else if (a.kind() == kind) {
-      args.insert(args.end(), a.args().begin(), a.args().end());
+      // Flattened arguments are folded too: the constant of a nested
+      // min(y, -9223372036854775807-1) must meet the outer constants, or the
+      // result holds two integers and changes when printed and parsed again.
+      for (const Expr& inner : a.args()) {
+        if (inner.is_int()) {
+          fold(inner.as_int());
+        } else {
+          args.push_back(inner);
+        }
+      }
     } else {
       args.push_back(std::move(a));
     }
   }
+  // Every int64 value is >= INT64_MIN and <= INT64_MAX: a Max holding
+  // INT64_MAX (a Min holding INT64_MIN) is that constant, whose difference with
+  // the other arguments would overflow in the dominance test below.
+  if (has_constant && constant == (is_max ? INT64_MAX : INT64_MIN)) return constant;
   // Every int64 value is <= INT64_MAX: the Slice "to the end" sentinel never wins a Min.
   const int64_t neutral = is_max ? INT64_MIN : INT64_MAX;
   if (has_constant && !(constant == neutral && !args.empty())) args.emplace_back(constant);
   std::sort(args.begin(), args.end());
   args.erase(std::unique(args.begin(), args.end()), args.end());
-  // Drop each argument that another remaining one provably dominates.
-  for (std::size_t i = 0; i < args.size() && args.size() > 1;) {
+  // Drop each argument that another remaining one provably dominates. The
+  // test is quadratic (a 3000-argument a1^a2^... took 3 s), so long argument
+  // lists keep all their arguments: still sound, and as stable when printed
+  // and parsed again, since the same list makes the same choice.
+  const bool test_dominance = args.size() <= kMaxDominanceArgs;
+  for (std::size_t i = 0; test_dominance && i < args.size() && args.size() > 1;) {
     bool dominated = false;
     for (std::size_t j = 0; j < args.size() && !dominated; ++j) {
       if (j == i) continue;
@@ -396,13 +507,10 @@ inline Expr operator*(const Expr& a, const Expr& b) {
   }
   if (a.is_int()) return a.as_int() == 0 ? Expr(0) : detail::scale(b, a.as_int());
   if (b.is_int()) return b.as_int() == 0 ? Expr(0) : detail::scale(a, b.as_int());
+  const Expr* operands[] = {&a, &b};
+  if (detail::keeps_factors(operands, 2)) return detail::unexpanded_product(operands, 2);
   const std::size_t na = a.kind() == ExprKind::Add ? a.terms().size() + 1 : 1;
   const std::size_t nb = b.kind() == ExprKind::Add ? b.terms().size() + 1 : 1;
-  if (na * nb > detail::kMaxExpandedTerms) {
-    detail::Terms f{{a, 1}, {b, 1}};
-    if (!detail::normalise_terms(f)) return detail::overflow_error();
-    return detail::make_product(std::move(f));
-  }
   // Expand (ca + sum a_i) * (cb + sum b_j).
   detail::Terms ta, tb;
   int64_t ca = detail::for_each_term(a, [&](const Expr& t, int64_t c) { ta.emplace_back(t, c); });
@@ -434,6 +542,63 @@ inline Expr operator*(const Expr& a, const Expr& b) {
   }
   if (!ok || !detail::normalise_terms(out)) return detail::overflow_error();
   return detail::make_sum(constant, std::move(out));
+}
+
+// Multiplying monomials one at a time copies and sorts the growing factor
+// list at every step: a1*a2*...*a10000 took 20 s to parse. While the running
+// product is c * monomial (or an integer), the operands' factors are gathered
+// and normalised once; an operand that is a sum goes through operator*.
+// Whether sums are expanded is decided on all operands together (see
+// keeps_factors), so the result does not depend on the operands' order.
+inline Expr product_of(const std::vector<Expr>& items) {
+  std::vector<const Expr*> operands;
+  operands.reserve(items.size());
+  for (const Expr& x : items) {
+    if (x.is_error()) return x;
+    operands.push_back(&x);
+  }
+  if (detail::keeps_factors(operands.data(), operands.size()))
+    return detail::unexpanded_product(operands.data(), operands.size());
+  // Otherwise no step of the fold below reaches the limit, so operator*
+  // expands at every step, as the left fold does.
+  Expr acc = 1;
+  int64_t scalar = 1;
+  detail::Terms factors;
+  bool pending = true;  // acc == scalar * product(factors), not yet built
+  auto build = [&]() -> Expr {
+    if (scalar == 0) return 0;
+    if (!detail::normalise_terms(factors)) return detail::overflow_error();
+    return detail::scale(detail::make_product(std::move(factors)), scalar);
+  };
+  for (const Expr& x : items) {
+    if (pending) {
+      if (x.is_int()) {
+        if (!checked::mul(scalar, x.as_int(), scalar)) return detail::overflow_error();
+        continue;
+      }
+      if (x.kind() != ExprKind::Add && !x.is_error()) {
+        const detail::Terms f = detail::factors_of(x);
+        factors.insert(factors.end(), f.begin(), f.end());
+        continue;
+      }
+      acc = build();
+      factors.clear();
+      pending = false;
+    }
+    acc = acc * x;
+    if (acc.is_error()) return acc;
+    int64_t c = 0;
+    Expr m;
+    if (acc.is_int()) {
+      scalar = acc.as_int();
+      pending = true;
+    } else if (detail::as_scaled_monomial(acc, c, m)) {
+      scalar = c;
+      factors = detail::factors_of(m);
+      pending = true;
+    }
+  }
+  return pending ? build() : acc;
 }
 
 inline Expr floordiv(const Expr& n, const Expr& d) {
@@ -533,6 +698,19 @@ inline Expr min(const Expr& a, const Expr& b) {
   return min_of({a, b});
 }
 
-inline Expr ceil_to_int(const Expr& n, const Expr& d) { return floordiv(n + d - Expr(1), d); }
+// (n + d - 1)//d is ceil(n / d) only for d > 0 (for n = 0, d = -2 it gives 1):
+// it is used when d is a positive constant or a non-negative expression (so
+// >= 1 wherever the division is defined); any other divisor gets the identity
+// ceil(n / d) == -((-n)//d), which holds for every d != 0.
+// When n + d - 1 overflows (CeilToInt(5, 9223372036854775807)) the identity
+// is tried as well before the overflow is reported.
+inline Expr ceil_to_int(const Expr& n, const Expr& d) {
+  const bool positive = d.is_int() ? d.as_int() > 0 : interval::nonnegative(d.bounds());
+  if (positive) {
+    Expr e = floordiv(n + d - Expr(1), d);
+    if (!e.is_error() || n.is_error() || d.is_error()) return e;
+  }
+  return -floordiv(-n, d);
+}
 
 }  // namespace symshape

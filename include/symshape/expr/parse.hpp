@@ -102,22 +102,26 @@ class Parser {
   }
 
   Expr parse_product() {
-    Expr e = parse_unary();
+    // Operands of consecutive '*', multiplied at once by product_of: no
+    // quadratic cost on long runs such as a1*a2*...*a100000.
+    std::vector<Expr> run{parse_unary()};
     while (!failed_) {
       skip_space();
       if (accept("//")) {
-        e = floordiv(e, parse_unary());
+        Expr d = parse_unary();
+        run = {floordiv(product_of(run), d)};
       } else if (text_.substr(pos_, 1) == "/") {
         fail("'/' is not supported, use '//' for floor division");
       } else if (accept("*")) {
-        e = e * parse_unary();
+        run.push_back(parse_unary());
       } else if (accept("%")) {
-        e = mod(e, parse_unary());
+        Expr d = parse_unary();
+        run = {mod(product_of(run), d)};
       } else {
         break;
       }
     }
-    return e;
+    return run.size() == 1 ? run[0] : product_of(run);
   }
 
   Expr parse_unary() {

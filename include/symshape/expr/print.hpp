@@ -16,6 +16,10 @@ namespace detail {
 
 enum Precedence : int { kPrecAdd = 3, kPrecMul = 4, kPrecUnary = 5, kPrecAtom = 6 };
 
+// INT64_MIN has no literal (9223372036854775808 does not fit in int64), so it
+// prints as a bracketed difference that parses back to the same integer.
+inline constexpr const char* kInt64MinText = "(-9223372036854775807-1)";
+
 inline void append_unsigned(std::string& out, uint64_t v) { out += std::to_string(v); }
 
 inline uint64_t magnitude(int64_t v) { return v < 0 ? 0 - static_cast<uint64_t>(v) : static_cast<uint64_t>(v); }
@@ -82,6 +86,10 @@ inline void print_scaled(uint64_t coeff, const Expr& m, std::string& out) {
 inline int print_expr(const Expr& e, std::string& out) {
   switch (e.kind()) {
     case ExprKind::Integer:
+      if (e.as_int() == INT64_MIN) {
+        out += kInt64MinText;
+        return kPrecAtom;
+      }
       out += std::to_string(e.as_int());
       return e.as_int() < 0 ? kPrecUnary : kPrecAtom;
     case ExprKind::Symbol:
@@ -114,6 +122,23 @@ inline int print_expr(const Expr& e, std::string& out) {
     case ExprKind::Add: {
       bool first = true;
       for (const auto& [t, c] : e.terms()) {
+        // A leading '-' is unary and binds tighter than '//' and '%': `-x//2`
+        // reads as `(-x)//2`, so -(x//2) and -(x%2) keep their brackets.
+        if (first && c == -1 && (t.kind() == ExprKind::FloorDiv || t.kind() == ExprKind::Mod)) {
+          first = false;
+          out += "-(";
+          print_expr(t, out);
+          out += ')';
+          continue;
+        }
+        if (c == INT64_MIN) {  // no literal for its magnitude
+          if (!first) out += '+';
+          first = false;
+          out += kInt64MinText;
+          out += '*';
+          print_factor(t, out);
+          continue;
+        }
         if (c < 0) {
           out += '-';
         } else if (!first) {
@@ -123,7 +148,9 @@ inline int print_expr(const Expr& e, std::string& out) {
         print_scaled(magnitude(c), t, out);
       }
       const int64_t k = e.add_constant();
-      if (k != 0) {
+      if (k == INT64_MIN) {
+        out += "-9223372036854775807-1";
+      } else if (k != 0) {
         out += k < 0 ? '-' : '+';
         append_unsigned(out, magnitude(k));
       }

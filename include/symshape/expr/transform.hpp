@@ -31,12 +31,14 @@ inline Expr substitute(const Expr& e, const Substitution& mapping) {
       return sum_of(parts);
     }
     case ExprKind::Mul: {
-      Expr acc = 1;
+      // product_of, as the parser does: a product that keeps sums as factors
+      // is rebuilt as it was when nothing in it changes.
+      std::vector<Expr> factors;
       for (const auto& [f, exponent] : e.terms()) {
         Expr s = substitute(f, mapping);
-        for (int64_t i = 0; i < exponent; ++i) acc = acc * s;
+        for (int64_t i = 0; i < exponent; ++i) factors.push_back(s);
       }
-      return acc;
+      return product_of(factors);
     }
     case ExprKind::FloorDiv:
       return floordiv(substitute(e.args()[0], mapping), substitute(e.args()[1], mapping));

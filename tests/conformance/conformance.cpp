@@ -419,7 +419,8 @@ void describe(const Entry& e, const ToolResult& r, const char* tool) {
 int usage() {
   std::fprintf(stderr,
                "usage: conformance [--data DIR] [--with-input-values] [--suite NAME]... [--filter SUBSTR]\n"
-               "                   [--verbose] [--show-reference] [--show-worse]\n");
+               "                   [--verbose] [--show-reference] [--show-worse]\n"
+               "                   [--markdown]\n");
   return 2;
 }
 
@@ -427,7 +428,7 @@ int usage() {
 
 int main(int argc, char** argv) {
   fs::path data = "/usr/share/libonnx-testdata/data";
-  bool with_values = false, verbose = false, show_reference = false, show_worse = false;
+  bool with_values = false, verbose = false, show_reference = false, show_worse = false, markdown = false;
   std::vector<std::string> suites;
   std::string filter;
   for (int i = 1; i < argc; ++i) {
@@ -442,6 +443,8 @@ int main(int argc, char** argv) {
       filter = argv[++i];
     } else if (a == "--verbose") {
       verbose = true;
+    } else if (a == "--markdown") {
+      markdown = true;
     } else if (a == "--show-worse") {
       show_worse = true;
     } else if (a == "--show-reference") {
@@ -569,6 +572,9 @@ int main(int argc, char** argv) {
         for (const auto& o : e.ref.outputs)
           if (o.cmp.verdict == Exact) std::printf("      reference: '%s' %s\n", o.name.c_str(), o.inferred.to_string().c_str());
       }
+    std::printf("\nsymshape better than the reference:\n");
+    for (const Entry& e : entries)
+      if (e.sym.verdict < e.ref.verdict) describe(e, e.ref, "reference");
     std::printf("\n");
   }
   if (show_reference) {
@@ -605,6 +611,19 @@ int main(int argc, char** argv) {
   std::printf("%-18s %6d | %7d %7d %7d %7d %2s| %7d %7d %7d %7d\n", "total", total_sym.models, total_sym.by[0],
               total_sym.by[1], total_sym.by[2], total_sym.by[3], "", total_ref.by[0], total_ref.by[1],
               total_ref.by[2], total_ref.by[3]);
+  if (markdown) {
+    std::printf("\n| suite | models | symshape exact | partial | wrong | failed | reference exact | partial | wrong | failed |\n");
+    std::printf("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+    for (const std::string& suite : suites) {
+      const Counts& s = sym_counts[suite];
+      const Counts& r = ref_counts[suite];
+      std::printf("| %s | %d | %d | %d | %d | %d | %d | %d | %d | %d |\n", suite.c_str(), s.models, s.by[0], s.by[1],
+                  s.by[2], s.by[3], r.by[0], r.by[1], r.by[2], r.by[3]);
+    }
+    std::printf("| **total** | %d | %d | %d | %d | %d | %d | %d | %d | %d |\n", total_sym.models, total_sym.by[0],
+                total_sym.by[1], total_sym.by[2], total_sym.by[3], total_ref.by[0], total_ref.by[1], total_ref.by[2],
+                total_ref.by[3]);
+  }
   std::printf("\nsymshape better than the reference on %d models, worse on %d", sym_better, ref_better);
   if (with_values) std::printf("; %d models had integer inputs inlined", inlined_models);
   std::printf("\nintegers inferred where a dim_param is stored: symshape %d, reference %d\n",

@@ -127,3 +127,9 @@ TEST(ArgReduce, Int64Output) {
 TEST(ArgReduce, AxisOutOfRangeIsError) {
   EXPECT_EQ(run_node("", "ArgMax", {ts(FLOAT, {2, 3})}, {attr("axis", 2)}, 13).report.errors(), 1u);
 }
+TEST(Reduce, ProdOfValueWithUnknownShape) {
+  RunResult r = run_node("", "ReduceProd", {sym_value(ts(INT64), {"B", "T"})}, {attr("keepdims", 0)}, 13);
+  EXPECT_EQ(r.outputs[0], ts(INT64, {}));
+  ASSERT_TRUE(r.values[0].has_value());
+  EXPECT_EQ(*r.values[0], (std::vector<SymbolicDim>{SymbolicDim("B*T")}));
+}

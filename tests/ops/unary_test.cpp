@@ -96,3 +96,15 @@ TEST(Unary, MvnAxesOutOfRangeIsError) {
                 .report.errors(),
             1u);
 }
+TEST(Unary, NegAndAbsPropagateIntegerValues) {
+  RunResult r = run_node("", "Neg", {sym_value(ts(INT64, {2}), {"seq", -3})}, {}, 13);
+  EXPECT_EQ(r.outputs[0], ts(INT64, {2}));
+  ASSERT_TRUE(r.values[0].has_value());
+  EXPECT_EQ(*r.values[0], (std::vector<SymbolicDim>{SymbolicDim("-seq"), 3}));
+  RunResult a = run_node("", "Abs", {sym_value(ts(INT64, {3}), {"seq", -3, "a-b"})}, {}, 13);
+  ASSERT_TRUE(a.values[0].has_value());
+  EXPECT_EQ((*a.values[0])[0], SymbolicDim("seq"));
+  EXPECT_EQ((*a.values[0])[1], SymbolicDim(3));
+  EXPECT_TRUE((*a.values[0])[2].is_unknown());
+  EXPECT_FALSE(run_node("", "Neg", {sym_value(ts(FLOAT, {1}), {2})}, {}, 13).values[0].has_value());
+}

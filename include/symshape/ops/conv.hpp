@@ -451,8 +451,8 @@ inline void infer_col2im(Context& ctx, Node& n) {
   SymbolicDim channels;
   if (x && block) {
     const SymbolicDim p = product(*block);
-    if (p.is_int(0)) {
-      ctx.record_error(n, "block_shape has a zero dim");
+    if (p.is_int() && p.value() <= 0) {
+      ctx.record_error(n, "block_shape must have positive values");
       return;
     }
     if ((*x)[1].is_int() && p.is_int() && (*x)[1].value() % p.value() != 0) {

@@ -42,9 +42,16 @@ inline void reduce_common(Context& ctx, Node& n, std::vector<int64_t> axes, bool
   const bool keepdims = n.attr_int("keepdims", 1) != 0;
   const DataType dtype = dtype_of(n.input(0));
   const Shape* in = shape_of(n.input(0));
+  Shape from_value;
   if (!in) {
-    ctx.set_shape_and_dtype(n.output(0), Shape(), dtype);
-    return;
+    // A propagated value is 1-D: its length is the shape.
+    auto v = ctx.symbolic_value(n.input(0));
+    if (!v) {
+      ctx.set_shape_and_dtype(n.output(0), Shape(), dtype);
+      return;
+    }
+    from_value = Shape({SymbolicDim(static_cast<int64_t>(v->size()))});
+    in = &from_value;
   }
   const int64_t rank = in->rank();
   if (axes_unknown) {

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "symshape/infer/helpers.hpp"
 #include "symshape/infer/registry.hpp"
@@ -15,6 +16,24 @@ namespace symshape::ops {
 inline void infer_unary(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 1)) return;
   propagate_type(ctx, n);
+}
+
+// Neg and Abs also carry integer values (shape arithmetic such as -seq):
+// Neg negates; Abs keeps values provably >= 0 and folds integers.
+inline void infer_neg_abs(Context& ctx, Node& n) {
+  if (!check_inputs(ctx, n, 1)) return;
+  propagate_type(ctx, n);
+  auto v = ctx.symbolic_value(n.input(0));
+  if (!v || !is_integer_type(dtype_of(n.input(0)))) return;
+  const bool neg = n.op_type == "Neg";
+  std::vector<SymbolicDim> out(v->size());
+  for (std::size_t i = 0; i < v->size(); ++i) {
+    const SymbolicDim& x = (*v)[i];
+    if (neg) out[i] = SymbolicDim(0) - x;
+    else if (x.is_int()) out[i] = x.value() < 0 ? SymbolicDim(0) - x : x;
+    else if (x.is_known() && prove_ge(x.expr(), Expr(0))) out[i] = x;
+  }
+  ctx.set_symbolic_value(n.output(0), std::move(out));
 }
 
 // Same shape, BOOL elements (Not, IsNaN, IsInf).
@@ -118,12 +137,12 @@ inline void infer_lrn(Context& ctx, Node& n) {
 }
 
 inline constexpr auto kUnaryRules = make_rules({
-    RuleEntry{"", "Abs", 1, &infer_unary},
-    RuleEntry{"", "Abs", 6, &infer_unary},
-    RuleEntry{"", "Abs", 13, &infer_unary},
-    RuleEntry{"", "Neg", 1, &infer_unary},
-    RuleEntry{"", "Neg", 6, &infer_unary},
-    RuleEntry{"", "Neg", 13, &infer_unary},
+    RuleEntry{"", "Abs", 1, &infer_neg_abs},
+    RuleEntry{"", "Abs", 6, &infer_neg_abs},
+    RuleEntry{"", "Abs", 13, &infer_neg_abs},
+    RuleEntry{"", "Neg", 1, &infer_neg_abs},
+    RuleEntry{"", "Neg", 6, &infer_neg_abs},
+    RuleEntry{"", "Neg", 13, &infer_neg_abs},
     RuleEntry{"", "Ceil", 1, &infer_unary},
     RuleEntry{"", "Ceil", 6, &infer_unary},
     RuleEntry{"", "Ceil", 13, &infer_unary},

@@ -196,12 +196,16 @@ TEST(Engine, TraceGivesOneLinePerNode) {
 // ---- opset-aware resolution ----
 
 TEST(Resolution, ModelOpsetBelowFirstSinceVersionGivesNoRule) {
-  // Add's rule starts at opset 7.
-  RunResult r = run_node("", "Add", {ts(FLOAT, {3}), ts(FLOAT, {3})}, {}, 6);
+  // SequenceMap's only rule starts at opset 17.
+  RunResult r = run_node("", "SequenceMap", {Type::sequence(ts(FLOAT, {3}))}, {}, 16);
   ASSERT_EQ(r.report.warnings(), 1u);
   EXPECT_EQ(r.report.diagnostics.at(0).kind, DiagnosticKind::MissingRule);
   EXPECT_TRUE(r.outputs[0].is_unknown());
-  EXPECT_EQ(run_shape_inference("", "Add", {ts(FLOAT, {3}), ts(FLOAT, {3})}, {}, 7), (Types{ts(FLOAT, {3})}));
+  EXPECT_FALSE(resolve_rule(ops::kBuiltinRules, "", "SequenceMap", 16));
+  EXPECT_EQ(resolve_rule(ops::kBuiltinRules, "", "SequenceMap", 17).since_version, 17);
+  // The rule runs from 17 (and reports the missing body attribute).
+  RunResult at17 = run_node("", "SequenceMap", {Type::sequence(ts(FLOAT, {3}))}, {}, 17);
+  EXPECT_EQ(count_messages(at17.report, Severity::Error, "'body'"), 1u) << diagnostics_text(at17.report);
 }
 
 TEST(Resolution, PicksTheLargestSinceVersionNotAboveTheOpset) {

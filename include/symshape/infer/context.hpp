@@ -255,7 +255,8 @@ class Context {
       if (dtype != DataType::UNDEFINED)
         conflict(v, std::string("inferred element type ") + to_string(inferred.elem_type()) +
                         " conflicts with existing " + to_string(dtype));
-      if (dtype == DataType::UNDEFINED || policy_ != MergePolicy::Strict) dtype = inferred.elem_type();
+      // Refine and strict keep a defined dtype, as they keep a conflicting dim.
+      if (dtype == DataType::UNDEFINED) dtype = inferred.elem_type();
     }
     Shape shape = merge_shape(v, old.shape(), inferred.shape());
     return old.kind() == Type::Kind::SparseTensor ? Type::sparse_tensor(dtype, std::move(shape))

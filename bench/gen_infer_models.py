@@ -12,11 +12,16 @@ whose shapes inference has to follow:
   Reshape       to [batch, seq, 4, 16] and back to [batch, seq, 64]
   Transpose     [0, 2, 1, 3] there and back
   Concat        of two activations along the last axis
+chain_const_10k is the same chain with constant Reshape targets ([0, 0, 4, 16] and
+[0, 0, 64], 0 copying the input dim; the Shape/Gather/Concat nodes stay, unused):
+ONNX 1.12's Reshape does not read propagated shape data, so on the other chains the
+reference loses every shape after the first Reshape, while on this one both tools infer
+every value.
 Weights are shared initializers, so the files stay small (the 100k-node model
 is about 6 MB); the chain is padded with Relu nodes to the exact node count.
 
 Usage:
-  /usr/bin/python3 bench/gen_infer_models.py --out DIR            # chain_1k, chain_10k, chain_100k
+  /usr/bin/python3 bench/gen_infer_models.py --out DIR            # chain_1k, chain_10k, chain_100k, chain_const_10k
   /usr/bin/python3 bench/gen_infer_models.py --out DIR --nodes 5000 --name chain_5k
 """
 
@@ -33,7 +38,7 @@ HIDDEN = 64
 HEADS = 4
 
 
-def make_chain(num_nodes, name):
+def make_chain(num_nodes, name, const_shapes=False):
     nodes = []
     mk = helper.make_node
 
@@ -50,11 +55,11 @@ def make_chain(num_nodes, name):
         add("Shape", [p + "mm"], [p + "shape"])
         add("Gather", [p + "shape", "idx01"], [p + "bs"], axis=0)
         add("Concat", [p + "bs", "heads_dims"], [p + "split_shape"], axis=0)
-        add("Reshape", [p + "mm", p + "split_shape"], [p + "split"])
+        add("Reshape", [p + "mm", "split_const" if const_shapes else p + "split_shape"], [p + "split"])
         add("Transpose", [p + "split"], [p + "t1"], perm=[0, 2, 1, 3])
         add("Transpose", [p + "t1"], [p + "t2"], perm=[0, 2, 1, 3])
         add("Concat", [p + "bs", "hidden_dim"], [p + "merge_shape"], axis=0)
-        add("Reshape", [p + "t2", p + "merge_shape"], [p + "merged"])
+        add("Reshape", [p + "t2", "merge_const" if const_shapes else p + "merge_shape"], [p + "merged"])
         add("Mul", [p + "merged", x], [p + "mul"])
         add("Concat", [p + "mul", x], [p + "cat"], axis=2)
         add("MatMul", [p + "cat", "w2"], [p + "proj"])
@@ -78,6 +83,11 @@ def make_chain(num_nodes, name):
         numpy_helper.from_array(np.array([HEADS, HIDDEN // HEADS], np.int64), "heads_dims"),
         numpy_helper.from_array(np.array([HIDDEN], np.int64), "hidden_dim"),
     ]
+    if const_shapes:
+        inits += [
+            numpy_helper.from_array(np.array([0, 0, HEADS, HIDDEN // HEADS], np.int64), "split_const"),
+            numpy_helper.from_array(np.array([0, 0, HIDDEN], np.int64), "merge_const"),
+        ]
     graph = helper.make_graph(
         nodes,
         name,
@@ -95,15 +105,17 @@ def main():
     ap.add_argument("--out", required=True, help="output directory")
     ap.add_argument("--nodes", type=int, help="one model of this many nodes (default: 1k, 10k and 100k)")
     ap.add_argument("--name", help="model name with --nodes (default chain_<nodes>)")
+    ap.add_argument("--const-shapes", action="store_true", help="with --nodes: constant Reshape targets")
     ap.add_argument("--check", action="store_true", help="also run onnx.checker and the ONNX shape inference")
     args = ap.parse_args()
     os.makedirs(args.out, exist_ok=True)
     if args.nodes:
-        todo = [(args.name or "chain_%d" % args.nodes, args.nodes)]
+        todo = [(args.name or "chain_%d" % args.nodes, args.nodes, args.const_shapes)]
     else:
-        todo = [("chain_1k", 1000), ("chain_10k", 10000), ("chain_100k", 100000)]
-    for name, n in todo:
-        model = make_chain(n, name)
+        todo = [("chain_1k", 1000, False), ("chain_10k", 10000, False), ("chain_100k", 100000, False),
+                ("chain_const_10k", 10000, True)]
+    for name, n, const_shapes in todo:
+        model = make_chain(n, name, const_shapes)
         if args.check:
             onnx.checker.check_model(model)
             inferred = onnx.shape_inference.infer_shapes(model, data_prop=True)

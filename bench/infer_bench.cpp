@@ -14,9 +14,10 @@
 //
 // Models: the nine light CNNs of ONNX's backend test data
 // (SYMSHAPE_ONNX_LIGHT_DIR, --light=DIR) and the generated chains
-// chain_1k/10k/100k (SYMSHAPE_INFER_MODELS_DIR, --models=DIR, written by
+// chain_1k/10k/100k and chain_const_10k (SYMSHAPE_INFER_MODELS_DIR, --models=DIR, written by
 // bench/gen_infer_models.py at build time). Missing models are skipped with a
-// message on stderr.
+// message on stderr. --summary prints, instead of timing, what each tool
+// infers on each model (values whose dims are all known, the output type).
 #include <benchmark/benchmark.h>
 #include <onnx/defs/schema.h>
 #include <onnx/onnx_pb.h>
@@ -122,6 +123,61 @@ void bench_reference(benchmark::State& state, const BenchModel* m) {
   set_counters(state, *m);
 }
 
+// --summary: what each tool infers on each model (how many node outputs get
+// a shape with every dim known, the graph output type), so that the timings
+// compare equivalent work.
+std::string dims_text(const onnx::TypeProto& t) {
+  if (!t.has_tensor_type()) return "?";
+  if (!t.tensor_type().has_shape()) return "[?rank]";
+  std::string s = "[";
+  for (int i = 0; i < t.tensor_type().shape().dim_size(); ++i) {
+    const auto& d = t.tensor_type().shape().dim(i);
+    if (i) s += ",";
+    s += d.has_dim_value() ? std::to_string(d.dim_value()) : d.has_dim_param() ? d.dim_param() : "?";
+  }
+  return s + "]";
+}
+
+void summarize(const BenchModel& m) {
+  int64_t sym_known = 0, sym_values = 0;
+  std::string sym_out = "load failed";
+  auto loaded = symshape::io::load_model_proto(m.proto);
+  if (loaded) {
+    symshape::Model& model = loaded.value();
+    symshape::Report report = symshape::infer_shapes(model);
+    for (const auto& n : model.graph->nodes)
+      for (const symshape::Value* v : n->outputs)
+        if (v) {
+          ++sym_values;
+          sym_known += v->type.is_tensor() && v->type.shape().has_rank();
+          if (v->type.is_tensor() && v->type.shape().has_rank())
+            for (const auto& d : v->type.shape().dims()) sym_known -= d.is_unknown() || d.to_string().rfind("_d", 0) == 0 ? 1 : 0;
+        }
+    sym_out = model.graph->outputs.empty() || !model.graph->outputs[0] ? "?" : model.graph->outputs[0]->type.shape().to_string();
+    sym_out += " (" + std::to_string(report.errors()) + " errors, " + std::to_string(report.warnings()) + " warnings)";
+  }
+  onnx::ModelProto copy = m.proto;
+  int64_t ref_known = 0;
+  std::string ref_out = "threw";
+  try {
+    onnx::shape_inference::InferShapes(copy, onnx::OpSchemaRegistry::Instance(),
+                                       onnx::ShapeInferenceOptions{false, 0, true});
+    for (const auto& vi : copy.graph().value_info()) {
+      if (!vi.type().has_tensor_type() || !vi.type().tensor_type().has_shape()) continue;
+      bool all = true;
+      for (const auto& d : vi.type().tensor_type().shape().dim())
+        all = all && (d.has_dim_value() || (d.has_dim_param() && d.dim_param().rfind("unk__", 0) != 0));
+      ref_known += all;
+    }
+    ref_out = copy.graph().output_size() ? dims_text(copy.graph().output(0).type()) : "?";
+  } catch (const std::exception& e) {
+    ref_out = std::string("threw: ") + e.what();
+  }
+  std::printf("%-14s %6lld values | symshape: %6lld with every dim known, output %s | reference: %6lld, output %s\n",
+              m.name.c_str(), static_cast<long long>(sym_values), static_cast<long long>(sym_known), sym_out.c_str(),
+              static_cast<long long>(ref_known), ref_out.c_str());
+}
+
 bool load(const fs::path& path, const std::string& name, std::vector<std::unique_ptr<BenchModel>>& out) {
   auto proto = symshape::io::read_model_proto(path.string());
   if (!proto) {
@@ -143,8 +199,11 @@ int main(int argc, char** argv) {
   std::string light_dir = SYMSHAPE_ONNX_LIGHT_DIR;
   std::string models_dir = SYMSHAPE_INFER_MODELS_DIR;
   std::vector<char*> args;
+  bool summary = false;
   for (int i = 0; i < argc; ++i) {
-    if (std::strncmp(argv[i], "--light=", 8) == 0)
+    if (std::strcmp(argv[i], "--summary") == 0)
+      summary = true;
+    else if (std::strncmp(argv[i], "--light=", 8) == 0)
       light_dir = argv[i] + 8;
     else if (std::strncmp(argv[i], "--models=", 9) == 0)
       models_dir = argv[i] + 9;
@@ -168,7 +227,7 @@ int main(int argc, char** argv) {
   } else {
     std::fprintf(stderr, "infer_bench: skipping the light CNNs: %s not found\n", light_dir.c_str());
   }
-  for (const char* chain : {"chain_1k", "chain_10k", "chain_100k"}) {
+  for (const char* chain : {"chain_1k", "chain_10k", "chain_100k", "chain_const_10k"}) {
     fs::path p = fs::path(models_dir) / (std::string(chain) + ".onnx");
     if (fs::exists(p))
       load(p, chain, models);
@@ -181,6 +240,10 @@ int main(int argc, char** argv) {
   if (models.empty()) {
     std::fprintf(stderr, "infer_bench: no models to run\n");
     return 1;
+  }
+  if (summary) {
+    for (const auto& m : models) summarize(*m);
+    return 0;
   }
   for (const auto& m : models) {
     benchmark::RegisterBenchmark(("symshape/" + m->name).c_str(), bench_symshape, m.get())->Unit(benchmark::kMicrosecond);

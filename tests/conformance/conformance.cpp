@@ -16,6 +16,9 @@
 //            produced no output type at all (reference: it threw).
 // A model takes the worst verdict of its outputs.
 //
+// --light DIR adds the suite "light": the nine light CNNs of ONNX's backend
+// test data (DIR/*.onnx, static shapes, weights made by ConstantOfShape).
+//
 // --with-input-values: the integer inputs of each test model (those that have
 // test_data_set_0: the node tests, and a few of the simple suite) become
 // constant initializers holding test_data_set_0/input_<i>.pb, so ops that
@@ -38,6 +41,7 @@
 #include <memory>
 #include <sstream>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "symshape/onnx/load.hpp"
@@ -418,7 +422,7 @@ void describe(const Entry& e, const ToolResult& r, const char* tool) {
 
 int usage() {
   std::fprintf(stderr,
-               "usage: conformance [--data DIR] [--with-input-values] [--suite NAME]... [--filter SUBSTR]\n"
+               "usage: conformance [--data DIR] [--light DIR] [--with-input-values] [--suite NAME]... [--filter SUBSTR]\n"
                "                   [--verbose] [--show-reference] [--show-worse]\n"
                "                   [--markdown]\n");
   return 2;
@@ -428,6 +432,7 @@ int usage() {
 
 int main(int argc, char** argv) {
   fs::path data = "/usr/share/libonnx-testdata/data";
+  fs::path light;  // the light CNNs (suite "light"), when given
   bool with_values = false, verbose = false, show_reference = false, show_worse = false, markdown = false;
   std::vector<std::string> suites;
   std::string filter;
@@ -435,6 +440,8 @@ int main(int argc, char** argv) {
     std::string a = argv[i];
     if (a == "--data" && i + 1 < argc) {
       data = argv[++i];
+    } else if (a == "--light" && i + 1 < argc) {
+      light = argv[++i];
     } else if (a == "--with-input-values") {
       with_values = true;
     } else if (a == "--suite" && i + 1 < argc) {
@@ -463,21 +470,34 @@ int main(int argc, char** argv) {
   std::vector<Entry> entries;
   std::map<std::string, Counts> sym_counts, ref_counts;
   int inlined_models = 0;
+  if (!light.empty()) {
+    if (fs::is_directory(light))
+      suites.push_back("light");
+    else
+      std::printf("note: the light CNNs are not in %s; suite 'light' skipped\n", light.string().c_str());
+  }
   for (const std::string& suite : suites) {
-    std::vector<fs::path> dirs;
+    // (test name, model file, test dir)
+    std::vector<std::tuple<std::string, fs::path, fs::path>> tests;
     std::error_code ec;
-    for (const auto& d : fs::directory_iterator(data / suite, ec))
-      if (fs::exists(d.path() / "model.onnx")) dirs.push_back(d.path());
-    std::sort(dirs.begin(), dirs.end());
-    for (const fs::path& dir : dirs) {
+    if (suite == "light") {
+      for (const auto& d : fs::directory_iterator(light, ec))
+        if (d.path().extension() == ".onnx") tests.emplace_back(d.path().stem().string(), d.path(), fs::path());
+    } else {
+      for (const auto& d : fs::directory_iterator(data / suite, ec))
+        if (fs::exists(d.path() / "model.onnx"))
+          tests.emplace_back(d.path().filename().string(), d.path() / "model.onnx", d.path());
+    }
+    std::sort(tests.begin(), tests.end());
+    for (const auto& [test_name, model_file, dir] : tests) {
       Entry e;
       e.suite = suite;
-      e.test = dir.filename().string();
+      e.test = test_name;
       if (!filter.empty() && e.test.find(filter) == std::string::npos) continue;
       std::string bytes;
       onnx::ModelProto proto;
-      if (!read_file(dir / "model.onnx", bytes) || !proto.ParseFromString(bytes)) {
-        std::printf("  cannot read %s\n", (dir / "model.onnx").string().c_str());
+      if (!read_file(model_file, bytes) || !proto.ParseFromString(bytes)) {
+        std::printf("  cannot read %s\n", model_file.string().c_str());
         e.sym.verdict = e.ref.verdict = Failed;
         e.sym.message = e.ref.message = "unreadable model";
       } else {
@@ -490,7 +510,7 @@ int main(int argc, char** argv) {
         }
         strip_value_info(*proto.mutable_graph());
         for (auto& o : *proto.mutable_graph()->mutable_output()) o.clear_type();
-        if (with_values && inline_integer_inputs(proto, dir) > 0) ++inlined_models;
+        if (with_values && !dir.empty() && inline_integer_inputs(proto, dir) > 0) ++inlined_models;
         e.sym = run_symshape(proto, stored, names);
         e.ref = run_reference(proto, stored, names);
       }

@@ -250,6 +250,7 @@ struct ToolResult {
   std::vector<OutputResult> outputs;
   int int_for_param = 0;
   std::vector<std::string> missing_rules;  // "Op@opset" of nodes without a rule
+  std::vector<std::string> errors;         // error diagnostics (symshape)
 };
 
 void judge(ToolResult& r, const std::vector<TypeView>& stored, const std::vector<std::string>& names,
@@ -342,6 +343,8 @@ ToolResult run_symshape(const onnx::ModelProto& proto, const std::vector<TypeVie
         if (std::find(r.missing_rules.begin(), r.missing_rules.end(), key) == r.missing_rules.end())
           r.missing_rules.push_back(key);
       }
+    for (const auto& d : report.diagnostics)
+      if (d.severity == symshape::Severity::Error) r.errors.push_back(d.to_string());
     for (const auto& d : report.diagnostics)
       if (d.severity == symshape::Severity::Error) {
         r.message = d.to_string();
@@ -567,6 +570,18 @@ int main(int argc, char** argv) {
   print_group("PARTIAL", partial_by_op);
   print_group("FAILED", failed_by_op);
 
+  // Error diagnostics on these valid models point at rule bugs (false
+  // semantic errors) even when the outputs come out right.
+  int models_with_errors = 0;
+  for (const Entry& e : entries)
+    if (!e.sym.errors.empty()) {
+      if (models_with_errors++ == 0) std::printf("symshape reported errors on valid models:\n");
+      std::printf("  %s/%s [%s] (%s): %s%s\n", e.suite.c_str(), e.test.c_str(), e.op.c_str(),
+                  verdict_name(e.sym.verdict), first_line(e.sym.errors.front(), 160).c_str(),
+                  e.sym.errors.size() > 1 ? (" (+" + std::to_string(e.sym.errors.size() - 1) + " more)").c_str() : "");
+    }
+  if (models_with_errors) std::printf("\n");
+
   // Ops without a rule (symshape's missing-rule warnings), with the number of
   // models where they occur.
   std::map<std::string, int> missing;
@@ -646,6 +661,7 @@ int main(int argc, char** argv) {
   }
   std::printf("\nsymshape better than the reference on %d models, worse on %d", sym_better, ref_better);
   if (with_values) std::printf("; %d models had integer inputs inlined", inlined_models);
+  std::printf("\nmodels where symshape reported errors: %d", models_with_errors);
   std::printf("\nintegers inferred where a dim_param is stored: symshape %d, reference %d\n",
               total_sym.int_for_param, total_ref.int_for_param);
   if (total_sym.by[Wrong] > 0) {

@@ -24,6 +24,10 @@
 // constant initializers holding test_data_set_0/input_<i>.pb, so ops that
 // consume shapes, axes, indices or sizes are checked on their values.
 //
+// Every symshape result is also written back into the proto
+// (write_inferred_types), reloaded and inferred again: values whose types
+// change are listed (the run over an annotated model must be a fixed point).
+//
 // Exit status: 1 if symshape has any wrong model, 77 if the data is absent
 // (ctest SKIP_RETURN_CODE), else 0.
 #include <onnx/defs/schema.h>
@@ -31,6 +35,7 @@
 #include <onnx/shape_inference/implementation.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
@@ -45,6 +50,7 @@
 #include <vector>
 
 #include "symshape/onnx/load.hpp"
+#include "symshape/onnx/save.hpp"
 #include "symshape/symshape.hpp"
 
 namespace fs = std::filesystem;
@@ -251,7 +257,53 @@ struct ToolResult {
   int int_for_param = 0;
   std::vector<std::string> missing_rules;  // "Op@opset" of nodes without a rule
   std::vector<std::string> errors;         // error diagnostics (symshape)
+  std::string round_trip;                  // first difference after write + reload + infer
 };
+
+// Type text with the engine's fresh names (_d0, _d12, ...) made anonymous.
+std::string without_fresh_names(const std::string& text) {
+  std::string out;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    out += text[i];
+    const bool starts = text[i] == '_' && i + 1 < text.size() && text[i + 1] == 'd' &&
+                        (i == 0 || !(std::isalnum(static_cast<unsigned char>(text[i - 1])) || text[i - 1] == '_'));
+    if (starts) {
+      out += 'd';
+      i += 2;
+      while (i < text.size() && std::isdigit(static_cast<unsigned char>(text[i]))) ++i;
+      --i;
+    }
+  }
+  return out;
+}
+
+// The types of every value of the main graph, by name.
+std::map<std::string, std::string> value_types(const symshape::Graph& g) {
+  std::map<std::string, std::string> out;
+  for (const auto& v : g.values)
+    if (v && !v->name.empty()) out[v->name] = without_fresh_names(v->type.to_string());
+  return out;
+}
+
+// Writes the inferred types into the proto (symshape::io::write_inferred_types),
+// loads and infers that annotated model again, and returns the first value
+// whose type changed ("" when none did): inference over an annotated model
+// must give the same result again.
+std::string check_round_trip(const symshape::Model& model, const onnx::ModelProto& proto) {
+  onnx::ModelProto annotated = proto;
+  symshape::io::write_inferred_types(model, annotated);
+  auto again = symshape::io::load_model_proto(annotated);
+  if (!again) return "reload failed: " + again.error();
+  symshape::infer_shapes(again.value());
+  const auto before = value_types(*model.graph);
+  const auto after = value_types(*again.value().graph);
+  for (const auto& [name, type] : before) {
+    auto it = after.find(name);
+    const std::string now = it == after.end() ? "(missing)" : it->second;
+    if (now != type) return "'" + name + "': " + type + " then " + now;
+  }
+  return {};
+}
 
 void judge(ToolResult& r, const std::vector<TypeView>& stored, const std::vector<std::string>& names,
            const std::vector<TypeView>& inferred) {
@@ -360,6 +412,7 @@ ToolResult run_symshape(const onnx::ModelProto& proto, const std::vector<TypeVie
       inferred.push_back(v ? view_of(v->type) : TypeView());
       any = any || inferred.back().kind != TypeView::Unknown;
     }
+    r.round_trip = check_round_trip(model, proto);
     if (!any && report.errors() > 0 && !names.empty()) {
       r.verdict = Failed;
       return r;
@@ -582,6 +635,16 @@ int main(int argc, char** argv) {
     }
   if (models_with_errors) std::printf("\n");
 
+  int round_trip_diffs = 0;
+  for (const Entry& e : entries)
+    if (!e.sym.round_trip.empty()) {
+      if (round_trip_diffs++ == 0)
+        std::printf("types that change when the annotated model is inferred again (write_inferred_types, reload):\n");
+      std::printf("  %s/%s [%s]: %s\n", e.suite.c_str(), e.test.c_str(), e.op.c_str(),
+                  first_line(e.sym.round_trip, 200).c_str());
+    }
+  if (round_trip_diffs) std::printf("\n");
+
   // Ops without a rule (symshape's missing-rule warnings), with the number of
   // models where they occur.
   std::map<std::string, int> missing;
@@ -661,7 +724,8 @@ int main(int argc, char** argv) {
   }
   std::printf("\nsymshape better than the reference on %d models, worse on %d", sym_better, ref_better);
   if (with_values) std::printf("; %d models had integer inputs inlined", inlined_models);
-  std::printf("\nmodels where symshape reported errors: %d", models_with_errors);
+  std::printf("\nmodels where symshape reported errors: %d; whose types change when inferred again: %d",
+              models_with_errors, round_trip_diffs);
   std::printf("\nintegers inferred where a dim_param is stored: symshape %d, reference %d\n",
               total_sym.int_for_param, total_ref.int_for_param);
   if (total_sym.by[Wrong] > 0) {

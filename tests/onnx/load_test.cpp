@@ -584,3 +584,49 @@ TEST(OnnxLoadErrors, FunctionDanglingInput) {
 }
 
 }  // namespace
+
+namespace {
+
+// FunctionProto.attribute_proto (field 11) is newer than this libonnx: the
+// loader reads the defaults from the unknown fields.
+TEST(OnnxLoad, FunctionAttributeDefaultsFromNewerOnnx) {
+  P p(17);
+  auto* o = p.m.add_opset_import();
+  o->set_domain("local");
+  o->set_version(1);
+  auto* f = p.m.add_functions();
+  f->set_name("F");
+  f->set_domain("local");
+  f->add_input("X");
+  f->add_output("Y");
+  f->add_attribute("required_one");
+  auto* n = f->add_node();
+  n->set_op_type("Flatten");
+  n->add_input("X");
+  n->add_output("Y");
+  auto* ref = n->add_attribute();
+  ref->set_name("axis");
+  ref->set_type(::onnx::AttributeProto::INT);
+  ref->set_ref_attr_name("flat_axis");
+  ::onnx::AttributeProto def;
+  def.set_name("flat_axis");
+  def.set_type(::onnx::AttributeProto::INT);
+  def.set_i(2);
+  f->GetReflection()->MutableUnknownFields(f)->AddLengthDelimited(11, def.SerializeAsString());
+  p.input("x", 1, {"a", "b", "c"});
+  p.node("F", {"x"}, {"y"}, "call").set_domain("local");
+  p.output("y");
+  Result<Model> m = load_model_proto(p.m);
+  ASSERT_TRUE(m) << m.error();
+  const Function& fn = m->functions[0];
+  EXPECT_EQ(fn.attribute_names, (std::vector<std::string>{"required_one", "flat_axis"}));
+  ASSERT_EQ(fn.attribute_defaults.size(), 1u);
+  EXPECT_EQ(fn.attribute_defaults[0].name, "flat_axis");
+  EXPECT_EQ(fn.attribute_defaults[0].i, 2);
+  // The call uses the default: Flatten(axis=2) of [a,b,c] is [a*b,c].
+  Report r = infer_shapes(m.value());
+  EXPECT_TRUE(r.ok());
+  EXPECT_EQ(m->graph->find("y")->type, Type::tensor(DataType::FLOAT, Shape({SymbolicDim("a") * SymbolicDim("b"), "c"})));
+}
+
+}  // namespace

@@ -148,7 +148,7 @@ inline bool commit_temp_file(const std::string& path, std::string& error) {
   return true;
 }
 
-const char* severity_name(Severity s) { return s == Severity::Error ? "error" : "warning"; }
+inline const char* severity_name(Severity s) { return s == Severity::Error ? "error" : "warning"; }
 
 inline const char* kind_name(DiagnosticKind k) {
   switch (k) {

@@ -9,10 +9,20 @@
 // error of the returned Result (naming the file, node and value).
 #pragma once
 
+// Debian's libonnx is built with ONNX_ML=1 and the `onnx` namespace; the
+// CMake targets onnx/onnx_proto define both, these defaults serve builds
+// that do not use them.
+#ifndef ONNX_ML
+#define ONNX_ML 1
+#endif
+#ifndef ONNX_NAMESPACE
+#define ONNX_NAMESPACE onnx
+#endif
 #include <onnx/onnx_pb.h>
 
 #include <google/protobuf/io/coded_stream.h>
 #include <google/protobuf/io/zero_copy_stream_impl.h>
+#include <google/protobuf/unknown_field_set.h>
 
 #include <climits>
 #include <cstdint>
@@ -513,6 +523,20 @@ class Loader {
     for (const auto& out : p.output()) gp.add_output()->set_name(out);
     *gp.mutable_node() = p.node();
     if (!load_graph(gp, *f.body, nullptr, 1, scope)) return false;
+    // Attribute defaults (FunctionProto.attribute_proto, field 11, ONNX >= 1.13):
+    // not in this libonnx's schema, so read from the unknown fields.
+    const auto& unknown = p.GetReflection()->GetUnknownFields(p);
+    for (int i = 0; i < unknown.field_count(); ++i) {
+      const auto& field = unknown.field(i);
+      if (field.number() != 11 || field.type() != google::protobuf::UnknownField::TYPE_LENGTH_DELIMITED) continue;
+      ::onnx::AttributeProto ap;
+      if (!ap.ParseFromString(field.length_delimited()))
+        return set_error(scope + ": malformed attribute default (attribute_proto)");
+      Attribute a;
+      if (!load_attribute(ap, a, *f.body, 1, scope)) return false;
+      f.attribute_names.push_back(a.name);
+      f.attribute_defaults.push_back(std::move(a));
+    }
     m.functions.push_back(std::move(f));
     return true;
   }

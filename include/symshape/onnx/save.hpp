@@ -13,6 +13,8 @@
 //   io::save_model_file(*proto, out_path);
 #pragma once
 
+#include "symshape/onnx/load.hpp"  // first: ONNX_ML / ONNX_NAMESPACE defaults
+
 #include <onnx/onnx_pb.h>
 
 #include <cerrno>
@@ -26,7 +28,6 @@
 #include <unordered_set>
 
 #include "symshape/ir/graph.hpp"
-#include "symshape/onnx/load.hpp"
 #include "symshape/support/result.hpp"
 
 namespace symshape::io {

@@ -630,3 +630,36 @@ TEST(OnnxLoad, FunctionAttributeDefaultsFromNewerOnnx) {
 }
 
 }  // namespace
+
+namespace {
+
+// Files beyond protobuf's historical 64 MB default limit load, and the
+// weights are not copied into the IR.
+TEST(OnnxLoad, LargeFile) {
+  P p;
+  p.input("x", 1, {"n", "4096"});
+  auto* w = p.g().add_initializer();
+  w->set_name("w");
+  w->set_data_type(::onnx::TensorProto::FLOAT);
+  w->add_dims(4096);
+  w->add_dims(4608);
+  w->mutable_raw_data()->assign(std::size_t{4096} * 4608 * 4, '\x01');  // 72 MiB
+  p.node("MatMul", {"x", "w"}, {"y"}, "mm");
+  p.output("y");
+  const std::string path = ::testing::TempDir() + "large.onnx";
+  {
+    std::ofstream out(path, std::ios::binary);
+    ASSERT_TRUE(p.m.SerializeToOstream(&out));
+  }
+  p.m.Clear();
+  Result<Model> m = load_model_file(path);
+  std::remove(path.c_str());
+  ASSERT_TRUE(m) << m.error();
+  const Value* v = m->graph->find("w");
+  ASSERT_TRUE(v && v->initializer);
+  EXPECT_FALSE(v->initializer->has_data);
+  EXPECT_TRUE(v->initializer->float_data.empty());
+  EXPECT_EQ(v->type, Type::tensor(DataType::FLOAT, Shape({4096, 4608})));
+}
+
+}  // namespace

@@ -169,13 +169,15 @@ struct Graph {
   Graph& operator=(const Graph&) = delete;
 
   // The value of that name in this graph or an enclosing one, or nullptr.
-  Value* find(std::string_view n) const {
+  Value* find(const std::string& n) const {
     for (const Graph* g = this; g; g = g->parent) {
-      auto it = g->by_name.find(std::string(n));
+      auto it = g->by_name.find(n);
       if (it != g->by_name.end()) return it->second;
     }
     return nullptr;
   }
+  Value* find(std::string_view n) const { return find(std::string(n)); }
+  Value* find(const char* n) const { return find(std::string(n)); }
   // The value of that name in this graph's scope, created here if new.
   Value* value(const std::string& n) {
     if (Value* v = find(n)) return v;

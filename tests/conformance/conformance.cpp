@@ -476,6 +476,64 @@ void describe(const Entry& e, const ToolResult& r, const char* tool) {
   if (!r.message.empty()) std::printf("      %s\n", first_line(r.message).c_str());
 }
 
+// The verdict logic checked on hand-made types before any model is run, so a
+// bug there cannot silently turn every comparison into "exact".
+bool self_test() {
+  auto tensor = [](int32_t elem, std::vector<DimView> dims, bool has_rank = true) {
+    TypeView v;
+    v.kind = TypeView::Tensor;
+    v.elem = elem;
+    v.has_rank = has_rank;
+    v.dims = std::move(dims);
+    return v;
+  };
+  const DimView i2{DimView::Int, 2}, i3{DimView::Int, 3}, sym{DimView::Sym, 0}, unk{DimView::Unknown, 0};
+  auto verdict = [](const TypeView& stored, const TypeView& inferred) {
+    Comparison c;
+    compare(stored, inferred, c);
+    return c.verdict;
+  };
+  TypeView seq_stored;
+  seq_stored.kind = TypeView::Sequence;
+  seq_stored.inner = std::make_shared<TypeView>(tensor(1, {i2}));
+  TypeView seq_inferred = seq_stored;
+  seq_inferred.inner = std::make_shared<TypeView>(tensor(1, {i3}));
+  struct Case {
+    TypeView stored, inferred;
+    Verdict expected;
+  } cases[] = {
+      {tensor(1, {i2, i3}), tensor(1, {i2, i3}), Exact},
+      {tensor(1, {i2, sym}), tensor(1, {i2, sym}), Exact},
+      {tensor(1, {i2, unk}), tensor(1, {i2, i3}), Exact},
+      {tensor(1, {}, false), tensor(1, {i2}), Exact},
+      {TypeView(), tensor(1, {i2}), Exact},
+      {tensor(1, {i2, i3}), tensor(1, {i2, sym}), Partial},
+      {tensor(1, {i2, i3}), tensor(1, {i2, unk}), Partial},
+      {tensor(1, {i2, i3}), tensor(1, {}, false), Partial},
+      {tensor(1, {i2, i3}), tensor(0, {i2, i3}), Partial},
+      {tensor(1, {i2, i3}), TypeView(), Partial},
+      {tensor(1, {i2, sym}), tensor(1, {i2, unk}), Partial},
+      {tensor(1, {i2, i3}), tensor(1, {i3, i3}), Wrong},
+      {tensor(1, {i2, i3}), tensor(1, {i2, i3, i3}), Wrong},
+      {tensor(1, {i2, i3}), tensor(7, {i2, i3}), Wrong},
+      {tensor(1, {i2, i3}), tensor(7, {i2, sym}), Wrong},
+      {tensor(1, {i2}), seq_stored, Wrong},
+      {seq_stored, seq_stored, Exact},
+      {seq_stored, seq_inferred, Wrong},
+  };
+  bool ok = true;
+  for (std::size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); ++i) {
+    const Verdict got = verdict(cases[i].stored, cases[i].inferred);
+    if (got != cases[i].expected) {
+      std::printf("self-test case %zu: stored %s, inferred %s: got %s, expected %s\n", i,
+                  cases[i].stored.to_string().c_str(), cases[i].inferred.to_string().c_str(), verdict_name(got),
+                  verdict_name(cases[i].expected));
+      ok = false;
+    }
+  }
+  return ok;
+}
+
 int usage() {
   std::fprintf(stderr,
                "usage: conformance [--data DIR] [--light DIR] [--with-input-values] [--suite NAME]... [--filter SUBSTR]\n"
@@ -515,6 +573,10 @@ int main(int argc, char** argv) {
     } else {
       return usage();
     }
+  }
+  if (!self_test()) {
+    std::printf("FAIL: the verdict logic is broken\n");
+    return 2;
   }
   if (suites.empty()) suites = {"node", "pytorch-converted", "pytorch-operator", "simple"};
   if (!fs::is_directory(data / "node")) {

@@ -197,3 +197,43 @@ TEST(Subgraph, RerunningIsStable) {
   EXPECT_FALSE(again.modified);
   EXPECT_EQ(type_of(*m.graph, "out"), first);
 }
+
+TEST(Subgraph, RerunningWithBodiesIsNotAModification) {
+  // Bodies are inferred again on every run; only real changes count.
+  Model m = make_model();
+  GraphBuilder g(*m.graph);
+  g.input("x", ts(FLOAT, {"N", 3}));
+  g.input("row", ts(FLOAT, {1, 3}));
+  g.input("c", ts(BOOL, {}));
+  auto t = make_subgraph(*m.graph, "then");
+  GraphBuilder(*t).node("Concat", {"x", "x"}, {"t_out"}, {attr("axis", 0)});
+  GraphBuilder(*t).output("t_out");
+  auto e = make_subgraph(*m.graph, "else");
+  GraphBuilder(*e).node("Relu", {"x"}, {"e_out"});
+  GraphBuilder(*e).output("e_out");
+  g.node("If", {"c"}, {"y"}, {graph_attr("then_branch", t), graph_attr("else_branch", e)});
+  auto body = make_subgraph(*m.graph);
+  GraphBuilder b(*body);
+  b.input("i", Type());
+  b.input("cond_in", Type());
+  b.input("s", Type());
+  b.node("Concat", {"s", "row"}, {"s_out"}, {attr("axis", 0)});
+  b.output("cond_in");
+  b.output("s_out");
+  g.node("Loop", {"", "c", "y"}, {"grown"}, {graph_attr("body", body)});
+  ASSERT_TRUE(infer_shapes(m).modified);
+  const Type grown = type_of(*m.graph, "grown");
+  for (MergePolicy p : {MergePolicy::Skip, MergePolicy::Refine, MergePolicy::Strict}) {
+    InferenceOptions o;
+    o.policy = p;
+    Report again = infer_shapes(m, o);
+    EXPECT_TRUE(again.ok()) << diagnostics_text(again);
+    EXPECT_FALSE(again.modified) << to_string(p);
+    EXPECT_EQ(type_of(*m.graph, "grown"), grown);
+  }
+  // A real change inside a body is a modification.
+  m.graph->find("x")->type = ts(FLOAT, {"N", 4});
+  m.graph->find("row")->type = ts(FLOAT, {1, 4});
+  EXPECT_TRUE(infer_shapes(m).modified);
+  EXPECT_EQ(type_of(*e, "e_out"), ts(FLOAT, {"N", 4}));
+}

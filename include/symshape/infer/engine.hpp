@@ -5,6 +5,7 @@
 #pragma once
 
 #include <algorithm>
+#include <cctype>
 #include <cstdint>
 #include <functional>
 #include <string>
@@ -113,6 +114,7 @@ class Engine {
   Context ctx_;
   std::unordered_map<std::string, ResolvedRule> resolved_;
   int function_depth_ = 0;
+  int subgraph_depth_ = 0;
 
   // Producers (in this graph) of n's inputs, including values that its
   // subgraphs read from the outer scope.
@@ -192,6 +194,13 @@ class Engine {
 
   void infer_node(Node& n) {
     ctx_.set_current_node(&n);
+    // Subgraphs are inferred afresh on every run (their values are cleared
+    // first), so whether they changed is decided by comparing with before.
+    std::vector<std::pair<const Value*, Type>> before;
+    if (subgraph_depth_ == 0)
+      for (const auto& a : n.attributes)
+        for (const auto& g : a.graphs)
+          if (g) snapshot(*g, before);
     if (const Function* f = model_.function(n.domain, n.op_type)) {
       infer_function_call(*f, n);
     } else if (ResolvedRule rule = resolve(n)) {
@@ -203,8 +212,45 @@ class Engine {
     }
     for (Value* out : n.outputs)
       if (out && out->type.is_tensor_like()) out->type.shape() = ctx_.name_unknown_dims(out->type.shape());
+    for (const auto& [v, old] : before)
+      if (!same_up_to_fresh_names(old, v->type)) {
+        ctx_.report().modified = true;
+        break;
+      }
     ctx_.set_current_node(nullptr);
     if (options_.trace) trace(n);
+  }
+
+  // Types of a subgraph's inputs and node outputs, nested subgraphs included.
+  static void snapshot(const Graph& g, std::vector<std::pair<const Value*, Type>>& out) {
+    for (const Value* v : g.inputs)
+      if (v) out.emplace_back(v, v->type);
+    for (const auto& n : g.nodes) {
+      for (const Value* v : n->outputs)
+        if (v) out.emplace_back(v, v->type);
+      for (const auto& a : n->attributes)
+        for (const auto& sub : a.graphs)
+          if (sub) snapshot(*sub, out);
+    }
+  }
+  // Equal types, except that fresh names (_d<k>) may be numbered differently.
+  static std::string without_fresh_numbers(const std::string& s) {
+    std::string out;
+    for (std::size_t i = 0; i < s.size();) {
+      const bool starts = s[i] == '_' && i + 2 < s.size() && s[i + 1] == 'd' && s[i + 2] >= '0' && s[i + 2] <= '9' &&
+                          (i == 0 || !(std::isalnum(static_cast<unsigned char>(s[i - 1])) || s[i - 1] == '_'));
+      if (!starts) {
+        out += s[i++];
+        continue;
+      }
+      out += "_d#";
+      i += 2;
+      while (i < s.size() && s[i] >= '0' && s[i] <= '9') ++i;
+    }
+    return out;
+  }
+  static bool same_up_to_fresh_names(const Type& a, const Type& b) {
+    return a == b || without_fresh_numbers(a.to_string()) == without_fresh_numbers(b.to_string());
   }
 
   void trace(const Node& n) {
@@ -230,7 +276,13 @@ class Engine {
           out->symbolic_value.reset();
         }
     const Node* outer = ctx_.current_node();
+    // Changes inside are judged by infer_node against the previous run (see
+    // snapshot), not by the set_type calls on the cleared values.
+    const bool modified = ctx_.report().modified;
+    ++subgraph_depth_;
     infer_graph(g);
+    --subgraph_depth_;
+    ctx_.report().modified = modified;
     ctx_.set_current_node(outer);
     std::vector<Type> outs;
     for (Value* v : g.outputs) outs.push_back(v ? v->type : Type());

@@ -102,6 +102,15 @@ case_infer_input_shape() {
   type_is 'input image: 1[N,3,2*S,2*S+2]'
   type_is 'value c1: 1[N,8,S,S+1]'
   type_is 'value p1: 1[N,8,S//2,(S+1)//2]'
+  # On an annotated model, the old types derived from the old input shape are
+  # replaced, under every policy.
+  run 0 infer "$models/transformer_block.onnx" -o "$tmp/t.onnx"
+  for p in refine strict skip; do
+    run 0 infer "$tmp/t.onnx" --input-shape x=B,S,32 --policy $p -o "$tmp/t2.onnx"
+    has '^  output attn: float\[B,4,S,S\]$'
+    checked "$tmp/t2.onnx"
+    type_is 'value q_heads: 1[B,S,4,8]'
+  done
 }
 
 case_infer_trace() {

@@ -277,6 +277,13 @@ inline int run_infer(const std::vector<std::string>& args) {
     v->type = v->type.kind() == Type::Kind::SparseTensor ? Type::sparse_tensor(dt, s.shape) : Type::tensor(dt, s.shape);
   }
 
+  // New input shapes make earlier types of node outputs (value_info, declared
+  // output types, e.g. from a previous run) stale: infer those afresh.
+  if (!input_shapes.empty())
+    for (auto& n : model.graph->nodes)
+      for (Value* out : n->outputs)
+        if (out) out->type = Type();
+
   if (trace) options.trace = [](const std::string& line) { std::printf("%s\n", line.c_str()); };
   const Report report = infer_shapes(model, options);
 

@@ -17,7 +17,8 @@
 // chain_1k/10k/100k and chain_const_10k (SYMSHAPE_INFER_MODELS_DIR, --models=DIR, written by
 // bench/gen_infer_models.py at build time). Missing models are skipped with a
 // message on stderr. --summary prints, instead of timing, what each tool
-// infers on each model (values whose dims are all known, the output type).
+// infers on each model (values whose dims are all known, the output type),
+// and exits 1 if symshape fails to load a model or reports an error on it.
 #include <benchmark/benchmark.h>
 #include <onnx/defs/schema.h>
 #include <onnx/onnx_pb.h>
@@ -138,7 +139,9 @@ std::string dims_text(const onnx::TypeProto& t) {
   return s + "]";
 }
 
-void summarize(const BenchModel& m) {
+// False when symshape fails to load the model or reports an error on it.
+bool summarize(const BenchModel& m) {
+  bool ok = false;
   int64_t sym_known = 0, sym_values = 0;
   std::string sym_out = "load failed";
   auto loaded = symshape::io::load_model_proto(m.proto);
@@ -155,6 +158,7 @@ void summarize(const BenchModel& m) {
         }
     sym_out = model.graph->outputs.empty() || !model.graph->outputs[0] ? "?" : model.graph->outputs[0]->type.shape().to_string();
     sym_out += " (" + std::to_string(report.errors()) + " errors, " + std::to_string(report.warnings()) + " warnings)";
+    ok = report.errors() == 0;
   }
   onnx::ModelProto copy = m.proto;
   int64_t ref_known = 0;
@@ -176,6 +180,7 @@ void summarize(const BenchModel& m) {
   std::printf("%-14s %6lld values | symshape: %6lld with every dim known, output %s | reference: %6lld, output %s\n",
               m.name.c_str(), static_cast<long long>(sym_values), static_cast<long long>(sym_known), sym_out.c_str(),
               static_cast<long long>(ref_known), ref_out.c_str());
+  return ok;
 }
 
 bool load(const fs::path& path, const std::string& name, std::vector<std::unique_ptr<BenchModel>>& out) {
@@ -242,8 +247,9 @@ int main(int argc, char** argv) {
     return 1;
   }
   if (summary) {
-    for (const auto& m : models) summarize(*m);
-    return 0;
+    int failures = 0;
+    for (const auto& m : models) failures += summarize(*m) ? 0 : 1;
+    return failures ? 1 : 0;
   }
   for (const auto& m : models) {
     benchmark::RegisterBenchmark(("symshape/" + m->name).c_str(), bench_symshape, m.get())->Unit(benchmark::kMicrosecond);

@@ -26,10 +26,15 @@
 #include "symshape/ops/normalization.hpp"
 #include "symshape/ops/resize.hpp"
 #include "symshape/ops/rnn.hpp"
+#include "symshape/ops/attention.hpp"
+#include "symshape/ops/image.hpp"
+#include "symshape/ops/quantize.hpp"
+#include "symshape/ops/signal.hpp"
+#include "symshape/ops/string_ops.hpp"
 
 namespace symshape::ops {
 
-inline constexpr auto kBuiltinRules = symshape::detail::merge_all(kElementwiseRules, kControlFlowRules, kSequenceRules, kOptionalRules, kShapeOpsRules, kReshapeRules, kConcatSplitRules, kGatherScatterRules, kSliceRules, kExpandTilePadRules, kConstantRules, kCastRules, kRangeRules, kMiscTensorRules, kUnaryRules, kReduceRules, kMatMulRules, kConvRules, kNormalizationRules, kResizeRules, kRnnRules);
+inline constexpr auto kBuiltinRules = symshape::detail::merge_all(kElementwiseRules, kControlFlowRules, kSequenceRules, kOptionalRules, kShapeOpsRules, kReshapeRules, kConcatSplitRules, kGatherScatterRules, kSliceRules, kExpandTilePadRules, kConstantRules, kCastRules, kRangeRules, kMiscTensorRules, kUnaryRules, kReduceRules, kMatMulRules, kConvRules, kNormalizationRules, kResizeRules, kRnnRules, kAttentionRules, kImageRules, kQuantizeRules, kSignalRules, kStringOpsRules);
 
 static_assert(symshape::detail::strictly_sorted(kBuiltinRules),
               "two built-in rules share a (domain, op_type, since_version)");

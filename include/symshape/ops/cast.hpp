@@ -67,10 +67,14 @@ inline constexpr auto kCastRules = make_rules({
     RuleEntry{"", "Cast", 19, &infer_cast},
     RuleEntry{"", "Cast", 21, &infer_cast},
     RuleEntry{"", "Cast", 23, &infer_cast},
+    RuleEntry{"", "Cast", 24, &infer_cast},
+    RuleEntry{"", "Cast", 25, &infer_cast},
     RuleEntry{"", "CastLike", 15, &infer_cast_like},
     RuleEntry{"", "CastLike", 19, &infer_cast_like},
     RuleEntry{"", "CastLike", 21, &infer_cast_like},
     RuleEntry{"", "CastLike", 23, &infer_cast_like},
+    RuleEntry{"", "CastLike", 24, &infer_cast_like},
+    RuleEntry{"", "CastLike", 25, &infer_cast_like},
     RuleEntry{"", "Identity", 1, &infer_identity},
     RuleEntry{"", "Identity", 13, &infer_identity},
     RuleEntry{"", "Identity", 14, &infer_identity},
@@ -78,6 +82,8 @@ inline constexpr auto kCastRules = make_rules({
     RuleEntry{"", "Identity", 19, &infer_identity},
     RuleEntry{"", "Identity", 21, &infer_identity},
     RuleEntry{"", "Identity", 23, &infer_identity},
+    RuleEntry{"", "Identity", 24, &infer_identity},
+    RuleEntry{"", "Identity", 25, &infer_identity},
 });
 
 }  // namespace symshape::ops

@@ -491,6 +491,8 @@ inline constexpr auto kControlFlowRules = make_rules({
     RuleEntry{"", "If", 19, &infer_if},
     RuleEntry{"", "If", 21, &infer_if},
     RuleEntry{"", "If", 23, &infer_if},
+    RuleEntry{"", "If", 24, &infer_if},
+    RuleEntry{"", "If", 25, &infer_if},
     RuleEntry{"", "Loop", 1, &infer_loop},
     RuleEntry{"", "Loop", 11, &infer_loop},
     RuleEntry{"", "Loop", 13, &infer_loop},
@@ -498,6 +500,8 @@ inline constexpr auto kControlFlowRules = make_rules({
     RuleEntry{"", "Loop", 19, &infer_loop},
     RuleEntry{"", "Loop", 21, &infer_loop},
     RuleEntry{"", "Loop", 23, &infer_loop},
+    RuleEntry{"", "Loop", 24, &infer_loop},
+    RuleEntry{"", "Loop", 25, &infer_loop},
     RuleEntry{"", "Scan", 8, &infer_scan_8},
     RuleEntry{"", "Scan", 9, &infer_scan_9},
     RuleEntry{"", "Scan", 11, &infer_scan},
@@ -505,6 +509,8 @@ inline constexpr auto kControlFlowRules = make_rules({
     RuleEntry{"", "Scan", 19, &infer_scan},
     RuleEntry{"", "Scan", 21, &infer_scan},
     RuleEntry{"", "Scan", 23, &infer_scan},
+    RuleEntry{"", "Scan", 24, &infer_scan},
+    RuleEntry{"", "Scan", 25, &infer_scan},
 });
 
 }  // namespace symshape::ops

@@ -201,6 +201,8 @@ inline constexpr auto kExpandTilePadRules = make_rules({
     RuleEntry{"", "Pad", 19, &infer_pad_v18},
     RuleEntry{"", "Pad", 21, &infer_pad_v18},
     RuleEntry{"", "Pad", 23, &infer_pad_v18},
+    RuleEntry{"", "Pad", 24, &infer_pad_v18},
+    RuleEntry{"", "Pad", 25, &infer_pad_v18},
 });
 
 }  // namespace symshape::ops

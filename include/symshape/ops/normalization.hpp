@@ -150,6 +150,7 @@ inline constexpr auto kNormalizationRules = make_rules({
     RuleEntry{"", "GroupNormalization", 21, &infer_group_norm_21},
     RuleEntry{"", "InstanceNormalization", 1, &infer_instance_norm},
     RuleEntry{"", "InstanceNormalization", 6, &infer_instance_norm},
+    RuleEntry{"", "InstanceNormalization", 22, &infer_instance_norm},
 });
 
 }  // namespace symshape::ops

@@ -139,6 +139,8 @@ inline constexpr auto kReshapeRules = make_rules({
     RuleEntry{"", "Reshape", 19, &infer_reshape_v14},
     RuleEntry{"", "Reshape", 21, &infer_reshape_v14},
     RuleEntry{"", "Reshape", 23, &infer_reshape_v14},
+    RuleEntry{"", "Reshape", 24, &infer_reshape_v14},
+    RuleEntry{"", "Reshape", 25, &infer_reshape_v14},
 });
 
 }  // namespace symshape::ops

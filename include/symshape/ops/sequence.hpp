@@ -222,6 +222,7 @@ inline constexpr auto kSequenceRules = make_rules({
     RuleEntry{"", "SequenceInsert", 11, &infer_sequence_insert},
     RuleEntry{"", "SequenceErase", 11, &infer_sequence_erase},
     RuleEntry{"", "SplitToSequence", 11, &infer_split_to_sequence},
+    RuleEntry{"", "SplitToSequence", 24, &infer_split_to_sequence},
     RuleEntry{"", "ConcatFromSequence", 11, &infer_concat_from_sequence},
     RuleEntry{"", "SequenceMap", 17, &infer_sequence_map},
 });

@@ -1,0 +1,189 @@
+// Image ops: CenterCropPad (18), GridSample (16: 4-D; 20/22: N-D),
+// AffineGrid (20) and ImageDecoder (20). Output sizes come from the values
+// of the shape/size inputs when they are known (constants or propagated).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "symshape/infer/helpers.hpp"
+#include "symshape/infer/registry.hpp"
+
+namespace symshape::ops {
+
+// CenterCropPad: the dims at `axes` (default: all) become the values of
+// `shape` (1-D, one per axis); the others are kept.
+inline void infer_center_crop_pad(Context& ctx, Node& n) {
+  if (!check_inputs(ctx, n, 2, 2)) return;
+  const Shape* x = shape_of(n.input(0));
+  const Shape* shape_shape = shape_of(n.input(1));
+  if (shape_shape && shape_shape->rank() != 1) {
+    ctx.record_error(n, "shape must be 1-D, got shape " + shape_shape->to_string());
+    return;
+  }
+  const DataType t = dtype_of(n.input(0));
+  auto values = input_dims(ctx, n, 1);
+  std::optional<int64_t> count;
+  if (values) count = static_cast<int64_t>(values->size());
+  else if (shape_shape && (*shape_shape)[0].is_int()) count = (*shape_shape)[0].value();
+  auto axes_attr = n.attr_ints("axes");
+  if (!x) {
+    if (!axes_attr && values) ctx.set_shape_and_dtype(n.output(0), Shape(*values), t);
+    else ctx.set_shape_and_dtype(n.output(0), Shape(), t);
+    return;
+  }
+  std::vector<int64_t> axes;
+  if (axes_attr) {
+    auto norm = normalize_axes(ctx, n, *axes_attr, x->rank());
+    if (!norm) return;
+    axes = *norm;
+    for (std::size_t i = 0; i < axes.size(); ++i)
+      for (std::size_t j = i + 1; j < axes.size(); ++j)
+        if (axes[i] == axes[j]) {
+          ctx.record_error(n, "axes contains " + std::to_string(axes[i]) + " twice");
+          return;
+        }
+  } else {
+    for (int64_t i = 0; i < x->rank(); ++i) axes.push_back(i);
+  }
+  if (count && *count != static_cast<int64_t>(axes.size())) {
+    ctx.record_error(n, "shape has " + std::to_string(*count) + " values for " + std::to_string(axes.size()) +
+                            " axes of input " + x->to_string());
+    return;
+  }
+  std::vector<SymbolicDim> out = x->dims();
+  for (std::size_t i = 0; i < axes.size(); ++i) out[axes[i]] = values ? (*values)[i] : SymbolicDim();
+  ctx.set_shape_and_dtype(n.output(0), Shape(std::move(out)), t);
+}
+
+namespace image_detail {
+inline void grid_sample(Context& ctx, Node& n, bool only_4d, const std::vector<const char*>& modes) {
+  if (!check_inputs(ctx, n, 2, 2)) return;
+  const std::string mode = n.attr_string("mode", modes[0]);
+  bool ok = false;
+  for (const char* m : modes) ok = ok || mode == m;
+  if (!ok) {
+    ctx.record_error(n, "unsupported mode '" + mode + "'");
+    return;
+  }
+  const std::string padding = n.attr_string("padding_mode", "zeros");
+  if (padding != "zeros" && padding != "border" && padding != "reflection") {
+    ctx.record_error(n, "unsupported padding_mode '" + padding + "'");
+    return;
+  }
+  const Shape* x = shape_of(n.input(0));
+  const Shape* grid = shape_of(n.input(1));
+  for (const auto& [s, name] : {std::pair<const Shape*, const char*>{x, "X"}, {grid, "grid"}}) {
+    if (s && (only_4d ? s->rank() != 4 : s->rank() < 3)) {
+      ctx.record_error(n, std::string(name) + (only_4d ? " must be 4-D" : " must have rank >= 3") + ", got shape " +
+                              s->to_string());
+      return;
+    }
+  }
+  if (x && grid && x->rank() != grid->rank()) {
+    ctx.record_error(n, "X " + x->to_string() + " and grid " + grid->to_string() + " must have the same rank");
+    return;
+  }
+  const DataType t = dtype_of(n.input(0));
+  if (!x && !grid) {
+    ctx.set_shape_and_dtype(n.output(0), Shape(), t);
+    return;
+  }
+  const int64_t r = x ? x->rank() : grid->rank();
+  if (grid && (*grid)[r - 1].is_int() && (*grid)[r - 1].value() != r - 2) {
+    ctx.record_error(n, "the last grid dim must be " + std::to_string(r - 2) + ", got " + (*grid)[r - 1].to_string());
+    return;
+  }
+  std::vector<SymbolicDim> out(static_cast<std::size_t>(r));
+  out[0] = x ? (*x)[0] : (*grid)[0];
+  if (out[0].is_unknown() && grid) out[0] = (*grid)[0];
+  if (x) out[1] = (*x)[1];
+  for (int64_t i = 2; i < r; ++i)
+    if (grid) out[i] = (*grid)[i - 1];
+  ctx.set_shape_and_dtype(n.output(0), Shape(std::move(out)), t);
+}
+}  // namespace image_detail
+
+// GridSample 16: X [N, C, H, W], grid [N, H_out, W_out, 2] -> [N, C, H_out, W_out].
+inline void infer_grid_sample_16(Context& ctx, Node& n) {
+  image_detail::grid_sample(ctx, n, true, {"bilinear", "nearest", "bicubic"});
+}
+// GridSample 20/22: X [N, C, D1..Dr], grid [N, D1_out..Dr_out, r] -> [N, C, D1_out..Dr_out].
+inline void infer_grid_sample_20(Context& ctx, Node& n) {
+  image_detail::grid_sample(ctx, n, false, {"linear", "nearest", "cubic"});
+}
+
+// AffineGrid: theta [N, 2, 3] or [N, 3, 4]; size = (N, C, H, W) or
+// (N, C, D, H, W) -> grid [N, H, W, 2] or [N, D, H, W, 3].
+inline void infer_affine_grid(Context& ctx, Node& n) {
+  if (!check_inputs(ctx, n, 2, 2)) return;
+  const Shape* theta = shape_of(n.input(0));
+  const Shape* size_shape = shape_of(n.input(1));
+  if (theta && theta->rank() != 3) {
+    ctx.record_error(n, "theta must be 3-D, got shape " + theta->to_string());
+    return;
+  }
+  auto size = input_dims(ctx, n, 1);
+  int64_t count = -1;
+  if (size) count = static_cast<int64_t>(size->size());
+  else if (size_shape && size_shape->rank() == 1 && (*size_shape)[0].is_int()) count = (*size_shape)[0].value();
+  if (count < 0 && theta && (*theta)[1].is_int()) count = (*theta)[1].value() == 2 ? 4 : 5;
+  if (count != -1 && count != 4 && count != 5) {
+    ctx.record_error(n, "size must have 4 (2-D) or 5 (3-D) values, got " + std::to_string(count));
+    return;
+  }
+  const DataType t = dtype_of(n.input(0));
+  if (count < 0) {
+    ctx.set_shape_and_dtype(n.output(0), Shape(), t);
+    return;
+  }
+  const int64_t spatial = count - 2;
+  if (theta && (*theta)[1].is_int() && (*theta)[1].value() != spatial) {
+    ctx.record_error(n, "theta " + theta->to_string() + " does not match a " + std::to_string(spatial) +
+                            "-D size");
+    return;
+  }
+  if (theta && (*theta)[2].is_int() && (*theta)[2].value() != spatial + 1) {
+    ctx.record_error(n, "theta " + theta->to_string() + " must be [N, " + std::to_string(spatial) + ", " +
+                            std::to_string(spatial + 1) + "]");
+    return;
+  }
+  std::vector<SymbolicDim> out;
+  out.push_back(size ? (*size)[0] : SymbolicDim());
+  if (out[0].is_unknown() && theta) out[0] = (*theta)[0];
+  for (int64_t i = 2; i < count; ++i) out.push_back(size ? (*size)[i] : SymbolicDim());
+  out.emplace_back(spatial);
+  ctx.set_shape_and_dtype(n.output(0), Shape(std::move(out)), t);
+}
+
+// ImageDecoder: a 1-D UINT8 byte stream -> UINT8 [H, W, C], H and W unknown,
+// C = 3 for RGB/BGR (default RGB) and 1 for Grayscale.
+inline void infer_image_decoder(Context& ctx, Node& n) {
+  if (!check_inputs(ctx, n, 1, 1)) return;
+  const Shape* s = shape_of(n.input(0));
+  if (s && s->rank() != 1) {
+    ctx.record_error(n, "encoded_stream must be 1-D, got shape " + s->to_string());
+    return;
+  }
+  const std::string format = n.attr_string("pixel_format", "RGB");
+  int64_t channels = 0;
+  if (format == "RGB" || format == "BGR") channels = 3;
+  else if (format == "Grayscale") channels = 1;
+  else {
+    ctx.record_error(n, "pixel_format must be RGB, BGR or Grayscale, got '" + format + "'");
+    return;
+  }
+  ctx.set_shape_and_dtype(n.output(0), Shape({SymbolicDim(), SymbolicDim(), SymbolicDim(channels)}), DataType::UINT8);
+}
+
+inline constexpr auto kImageRules = make_rules({
+    RuleEntry{"", "CenterCropPad", 18, &infer_center_crop_pad},
+    RuleEntry{"", "GridSample", 16, &infer_grid_sample_16},
+    RuleEntry{"", "GridSample", 20, &infer_grid_sample_20},
+    RuleEntry{"", "GridSample", 22, &infer_grid_sample_20},
+    RuleEntry{"", "AffineGrid", 20, &infer_affine_grid},
+    RuleEntry{"", "ImageDecoder", 20, &infer_image_decoder},
+});
+
+}  // namespace symshape::ops

@@ -1,0 +1,213 @@
+// Quantization and element reinterpretation: QuantizeLinear and
+// DequantizeLinear (10: scalar scale; 13/19: per-axis; 21+: blocked, with
+// block_size and output_dtype; 23+: DequantizeLinear output_dtype),
+// DynamicQuantizeLinear, and BitCast (26). The output has the shape of x;
+// the element type follows the zero point, output_dtype or scale as each
+// version of the specification says.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "symshape/infer/helpers.hpp"
+#include "symshape/infer/registry.hpp"
+
+namespace symshape::ops {
+
+namespace quant_detail {
+
+struct QuantVersion {
+  bool per_axis = false;      // 13+: axis attribute, 1-D scale
+  bool blocked = false;       // 21+: block_size attribute
+  bool output_dtype = false;  // output_dtype attribute (QuantizeLinear 21+, DequantizeLinear 23+)
+};
+
+inline bool valid_dtype_attr(int64_t code) {
+  return code > 0 && code <= INT32_MAX && is_valid_data_type(static_cast<int32_t>(code));
+}
+
+// Checks the scale (input 1) and zero point (input 2) against x's shape:
+// a scalar (per-tensor), a 1-D tensor of x.shape[axis] (per-axis) or, with
+// block_size > 0, x's shape with ceil(x[axis] / block_size) at axis.
+inline bool check_params(Context& ctx, const Node& n, const QuantVersion& v) {
+  const Shape* x = shape_of(n.input(0));
+  const Shape* scale = shape_of(n.input(1));
+  const Shape* zp = shape_of(n.input(2));
+  if (scale && zp && scale->rank() != zp->rank()) {
+    ctx.record_error(n, "zero point shape " + zp->to_string() + " differs from scale shape " + scale->to_string());
+    return false;
+  }
+  if (scale && zp) {
+    for (std::size_t i = 0; i < scale->size(); ++i)
+      if ((*scale)[i].is_int() && (*zp)[i].is_int() && (*scale)[i] != (*zp)[i]) {
+        ctx.record_error(n, "zero point shape " + zp->to_string() + " differs from scale shape " + scale->to_string());
+        return false;
+      }
+  }
+  const int64_t block_size = v.blocked ? n.attr_int("block_size", 0) : 0;
+  if (block_size < 0) {
+    ctx.record_error(n, "block_size must be >= 0, got " + std::to_string(block_size));
+    return false;
+  }
+  if (!scale) return true;
+  const bool scalar = scale->rank() == 0 || (scale->rank() == 1 && (*scale)[0].is_int(1) && block_size == 0);
+  if (!v.per_axis) {
+    if (!scalar) {
+      ctx.record_error(n, "scale must be a scalar at this opset, got shape " + scale->to_string());
+      return false;
+    }
+    return true;
+  }
+  if (scalar && block_size == 0) return true;
+  if (!x) return true;
+  auto axis = normalize_axis(ctx, n, n.attr_int("axis", 1), x->rank());
+  if (!axis) return false;
+  const std::size_t a = static_cast<std::size_t>(*axis);
+  if (block_size == 0) {
+    if (scale->rank() != 1) {
+      ctx.record_error(n, "per-axis scale must be 1-D, got shape " + scale->to_string());
+      return false;
+    }
+    if ((*scale)[0].is_int() && (*x)[a].is_int() && (*scale)[0] != (*x)[a]) {
+      ctx.record_error(n, "per-axis scale has " + (*scale)[0].to_string() + " elements, but x has " +
+                              (*x)[a].to_string() + " along axis " + std::to_string(a));
+      return false;
+    }
+    return true;
+  }
+  if (scale->rank() != x->rank()) {
+    ctx.record_error(n, "blocked scale must have the rank of x (" + std::to_string(x->rank()) + "), got shape " +
+                            scale->to_string());
+    return false;
+  }
+  for (std::size_t i = 0; i < x->size(); ++i) {
+    const SymbolicDim expected = i == a ? ((*x)[i] + (block_size - 1)) / SymbolicDim(block_size) : (*x)[i];
+    if (expected.is_int() && (*scale)[i].is_int() && expected != (*scale)[i]) {
+      ctx.record_error(n, "blocked scale shape " + scale->to_string() + " does not match x " + x->to_string() +
+                              " with block_size " + std::to_string(block_size) + " (expected " + expected.to_string() +
+                              " at dim " + std::to_string(i) + ")");
+      return false;
+    }
+  }
+  return true;
+}
+
+inline void quantize(Context& ctx, Node& n, const QuantVersion& v) {
+  if (!check_inputs(ctx, n, 2, 3)) return;
+  DataType out = DataType::UINT8;
+  const DataType zp = dtype_of(n.input(2));
+  const int64_t od = v.output_dtype ? n.attr_int("output_dtype", 0) : 0;
+  if (od != 0 && !valid_dtype_attr(od)) {
+    ctx.record_error(n, "invalid output_dtype " + std::to_string(od));
+    return;
+  }
+  if (n.input(2) && zp != DataType::UNDEFINED) {
+    if (od != 0 && static_cast<DataType>(od) != zp) {
+      ctx.record_error(n, std::string("output_dtype ") + to_string(static_cast<DataType>(od)) +
+                              " differs from the zero point type " + to_string(zp));
+      return;
+    }
+    out = zp;
+  } else if (n.input(2)) {
+    out = od != 0 ? static_cast<DataType>(od) : DataType::UNDEFINED;
+  } else if (od != 0) {
+    out = static_cast<DataType>(od);
+  }
+  if (!check_params(ctx, n, v)) return;
+  const Shape* x = shape_of(n.input(0));
+  ctx.set_shape_and_dtype(n.output(0), x ? *x : Shape(), out);
+}
+
+// `scale_type`: the output has the scale's element type (19+), else FLOAT.
+inline void dequantize(Context& ctx, Node& n, const QuantVersion& v, bool scale_type) {
+  if (!check_inputs(ctx, n, 2, 3)) return;
+  DataType out = scale_type ? dtype_of(n.input(1)) : DataType::FLOAT;
+  const int64_t od = v.output_dtype ? n.attr_int("output_dtype", 0) : 0;
+  if (od != 0) {
+    if (!valid_dtype_attr(od)) {
+      ctx.record_error(n, "invalid output_dtype " + std::to_string(od));
+      return;
+    }
+    out = static_cast<DataType>(od);
+  }
+  if (!check_params(ctx, n, v)) return;
+  const Shape* x = shape_of(n.input(0));
+  ctx.set_shape_and_dtype(n.output(0), x ? *x : Shape(), out);
+}
+
+}  // namespace quant_detail
+
+inline void infer_quantize_linear_10(Context& ctx, Node& n) { quant_detail::quantize(ctx, n, {false, false, false}); }
+inline void infer_quantize_linear_13(Context& ctx, Node& n) { quant_detail::quantize(ctx, n, {true, false, false}); }
+inline void infer_quantize_linear_21(Context& ctx, Node& n) { quant_detail::quantize(ctx, n, {true, true, true}); }
+
+inline void infer_dequantize_linear_10(Context& ctx, Node& n) {
+  quant_detail::dequantize(ctx, n, {false, false, false}, false);
+}
+inline void infer_dequantize_linear_13(Context& ctx, Node& n) {
+  quant_detail::dequantize(ctx, n, {true, false, false}, false);
+}
+inline void infer_dequantize_linear_19(Context& ctx, Node& n) {
+  quant_detail::dequantize(ctx, n, {true, false, false}, true);
+}
+inline void infer_dequantize_linear_21(Context& ctx, Node& n) {
+  quant_detail::dequantize(ctx, n, {true, true, false}, true);
+}
+inline void infer_dequantize_linear_23(Context& ctx, Node& n) {
+  quant_detail::dequantize(ctx, n, {true, true, true}, true);
+}
+
+// DynamicQuantizeLinear: y (UINT8, x's shape), y_scale (FLOAT scalar), y_zero_point (UINT8 scalar).
+inline void infer_dynamic_quantize_linear(Context& ctx, Node& n) {
+  if (!check_inputs(ctx, n, 1, 1)) return;
+  const Shape* x = shape_of(n.input(0));
+  ctx.set_shape_and_dtype(n.output(0), x ? *x : Shape(), DataType::UINT8);
+  ctx.set_shape_and_dtype(n.output(1), Shape::scalar(), DataType::FLOAT);
+  ctx.set_shape_and_dtype(n.output(2), Shape::scalar(), DataType::UINT8);
+}
+
+// BitCast (26): same shape, element type `to`, which must have the input's bit width.
+inline void infer_bit_cast(Context& ctx, Node& n) {
+  if (!check_inputs(ctx, n, 1, 1)) return;
+  const Attribute* to = require_attr(ctx, n, "to");
+  if (!to) return;
+  if (to->kind != Attribute::Kind::Int || !quant_detail::valid_dtype_attr(to->i) ||
+      static_cast<DataType>(to->i) == DataType::STRING) {
+    ctx.record_error(n, "invalid target type in attribute 'to'");
+    return;
+  }
+  const DataType target = static_cast<DataType>(to->i);
+  const DataType from = dtype_of(n.input(0));
+  if (from == DataType::STRING) {
+    ctx.record_error(n, "BitCast does not accept string tensors");
+    return;
+  }
+  if (from != DataType::UNDEFINED && element_bits(from) != element_bits(target)) {
+    ctx.record_error(n, std::string("cannot bitcast ") + to_string(from) + " (" + std::to_string(element_bits(from)) +
+                            " bits) to " + to_string(target) + " (" + std::to_string(element_bits(target)) + " bits)");
+    return;
+  }
+  const Shape* x = shape_of(n.input(0));
+  ctx.set_shape_and_dtype(n.output(0), x ? *x : Shape(), target);
+}
+
+inline constexpr auto kQuantizeRules = make_rules({
+    RuleEntry{"", "QuantizeLinear", 10, &infer_quantize_linear_10},
+    RuleEntry{"", "QuantizeLinear", 13, &infer_quantize_linear_13},
+    RuleEntry{"", "QuantizeLinear", 19, &infer_quantize_linear_13},
+    RuleEntry{"", "QuantizeLinear", 21, &infer_quantize_linear_21},
+    RuleEntry{"", "QuantizeLinear", 23, &infer_quantize_linear_21},
+    RuleEntry{"", "QuantizeLinear", 24, &infer_quantize_linear_21},
+    RuleEntry{"", "QuantizeLinear", 25, &infer_quantize_linear_21},
+    RuleEntry{"", "DequantizeLinear", 10, &infer_dequantize_linear_10},
+    RuleEntry{"", "DequantizeLinear", 13, &infer_dequantize_linear_13},
+    RuleEntry{"", "DequantizeLinear", 19, &infer_dequantize_linear_19},
+    RuleEntry{"", "DequantizeLinear", 21, &infer_dequantize_linear_21},
+    RuleEntry{"", "DequantizeLinear", 23, &infer_dequantize_linear_23},
+    RuleEntry{"", "DequantizeLinear", 24, &infer_dequantize_linear_23},
+    RuleEntry{"", "DequantizeLinear", 25, &infer_dequantize_linear_23},
+    RuleEntry{"", "DynamicQuantizeLinear", 11, &infer_dynamic_quantize_linear},
+    RuleEntry{"", "BitCast", 26, &infer_bit_cast},
+});
+
+}  // namespace symshape::ops

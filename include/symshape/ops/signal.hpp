@@ -1,0 +1,205 @@
+// Signal processing: DFT (17: axis attribute; 20: axis as an input, default
+// -2), STFT, the Hann/Hamming/Blackman windows and MelWeightMatrix. The
+// transformed axis takes dft_length when it is given, and n//2 + 1 for a
+// onesided transform; the last dim holds the real and imaginary parts.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "symshape/infer/helpers.hpp"
+#include "symshape/infer/registry.hpp"
+
+namespace symshape::ops {
+
+namespace signal_detail {
+
+// The value of a scalar (or one-element) integer input; unknown when it is
+// not propagated, nullopt (after an error) when it has more elements.
+inline std::optional<SymbolicDim> scalar_value(Context& ctx, const Node& n, std::size_t i, const char* what) {
+  const Shape* s = shape_of(n.input(i));
+  if (s && !(s->rank() == 0 || (s->rank() == 1 && ((*s)[0].is_int(1) || !(*s)[0].is_int())))) {
+    ctx.record_error(n, std::string(what) + " must be a scalar, got shape " + s->to_string());
+    return std::nullopt;
+  }
+  auto v = ctx.symbolic_value(n.input(i));
+  if (!v) return SymbolicDim();
+  if (v->size() != 1) {
+    ctx.record_error(n, std::string(what) + " must have one element, got " + std::to_string(v->size()));
+    return std::nullopt;
+  }
+  return (*v)[0];
+}
+
+inline bool dtype_attr(Context& ctx, const Node& n, DataType& out) {
+  const int64_t code = n.attr_int("output_datatype", 1);
+  if (code <= 0 || code > INT32_MAX || !is_valid_data_type(static_cast<int32_t>(code))) {
+    ctx.record_error(n, "invalid output_datatype " + std::to_string(code));
+    return false;
+  }
+  out = static_cast<DataType>(code);
+  return true;
+}
+
+// The DFT of input 0 along `axis` (already normalised or -1 for unknown).
+inline void dft(Context& ctx, Node& n, int64_t axis_attr, bool axis_known) {
+  const Shape* x = shape_of(n.input(0));
+  const int64_t onesided = n.attr_int("onesided", 0);
+  std::optional<SymbolicDim> length = SymbolicDim();
+  const bool has_length = n.input(1) != nullptr;
+  if (has_length) {
+    length = scalar_value(ctx, n, 1, "dft_length");
+    if (!length) return;
+    if (length->is_int() && length->value() < 1) {
+      ctx.record_error(n, "dft_length must be positive, got " + length->to_string());
+      return;
+    }
+  }
+  if (!x) {
+    ctx.set_shape_and_dtype(n.output(0), Shape(), dtype_of(n.input(0)));
+    return;
+  }
+  const int64_t r = x->rank();
+  if (r < 2) {
+    ctx.record_error(n, "input must have rank >= 2 (signal dims and a last dim of 1 or 2), got " + x->to_string());
+    return;
+  }
+  const SymbolicDim& last = (*x)[r - 1];
+  if (last.is_int() && last.value() != 1 && last.value() != 2) {
+    ctx.record_error(n, "the last input dim must be 1 (real) or 2 (complex), got " + last.to_string());
+    return;
+  }
+  if (onesided != 0 && last.is_int(2)) {
+    ctx.record_error(n, "onesided output is not possible for a complex input");
+    return;
+  }
+  std::vector<SymbolicDim> out = x->dims();
+  out[r - 1] = 2;
+  if (!axis_known) {  // the axis is an input without a known value: any signal dim may change
+    if (has_length || onesided != 0)
+      for (int64_t i = 0; i + 1 < r; ++i) out[i] = SymbolicDim();
+    ctx.set_shape_and_dtype(n.output(0), Shape(std::move(out)), dtype_of(n.input(0)));
+    return;
+  }
+  int64_t a = axis_attr < 0 ? axis_attr + r : axis_attr;
+  if (a < 0 || a > r - 2) {
+    ctx.record_error(n, "axis " + std::to_string(axis_attr) + " is out of range for input rank " + std::to_string(r) +
+                            " (the last dim holds the complex parts)");
+    return;
+  }
+  SymbolicDim len = has_length ? *length : (*x)[a];
+  if (onesided != 0) len = len / SymbolicDim(2) + 1;
+  out[a] = len;
+  ctx.set_shape_and_dtype(n.output(0), Shape(std::move(out)), dtype_of(n.input(0)));
+}
+
+}  // namespace signal_detail
+
+// DFT 17: inputs (input, dft_length?), attributes axis (default 1), inverse, onesided.
+inline void infer_dft_17(Context& ctx, Node& n) {
+  if (!check_inputs(ctx, n, 1, 2)) return;
+  signal_detail::dft(ctx, n, n.attr_int("axis", 1), true);
+}
+
+// DFT 20: inputs (input, dft_length?, axis?), axis default -2.
+inline void infer_dft_20(Context& ctx, Node& n) {
+  if (!check_inputs(ctx, n, 1, 3)) return;
+  int64_t axis = -2;
+  bool known = true;
+  if (n.input(2)) {
+    auto v = signal_detail::scalar_value(ctx, n, 2, "axis");
+    if (!v) return;
+    known = v->is_int();
+    if (known) axis = v->value();
+  }
+  signal_detail::dft(ctx, n, axis, known);
+}
+
+// STFT 17: signal [B, L, 1|2], frame_step (scalar), window? [W],
+// frame_length? (scalar). Output [B, (L - n)//frame_step + 1, bins, 2],
+// n = frame_length (or the window length), bins = n//2 + 1 when onesided (default 1).
+inline void infer_stft(Context& ctx, Node& n) {
+  if (!check_inputs(ctx, n, 2, 4)) return;
+  const Shape* x = shape_of(n.input(0));
+  if (x && x->rank() != 3) {
+    ctx.record_error(n, "signal must be 3-D [batch, length, 1|2], got shape " + x->to_string());
+    return;
+  }
+  if (x && (*x)[2].is_int() && (*x)[2].value() != 1 && (*x)[2].value() != 2) {
+    ctx.record_error(n, "the last signal dim must be 1 (real) or 2 (complex), got " + (*x)[2].to_string());
+    return;
+  }
+  auto step = signal_detail::scalar_value(ctx, n, 1, "frame_step");
+  if (!step) return;
+  if (step->is_int() && step->value() < 1) {
+    ctx.record_error(n, "frame_step must be positive, got " + step->to_string());
+    return;
+  }
+  SymbolicDim frame_length;
+  const Shape* window = shape_of(n.input(2));
+  if (window && window->rank() != 1) {
+    ctx.record_error(n, "window must be 1-D, got shape " + window->to_string());
+    return;
+  }
+  if (n.input(3)) {
+    auto fl = signal_detail::scalar_value(ctx, n, 3, "frame_length");
+    if (!fl) return;
+    frame_length = *fl;
+  }
+  if (window) {
+    if (frame_length.is_int() && (*window)[0].is_int() && frame_length != (*window)[0]) {
+      ctx.record_error(n, "window length " + (*window)[0].to_string() + " differs from frame_length " +
+                              frame_length.to_string());
+      return;
+    }
+    if (frame_length.is_unknown() && !n.input(3)) frame_length = (*window)[0];
+  }
+  const SymbolicDim batch = x ? (*x)[0] : SymbolicDim();
+  const SymbolicDim frames = x ? ((*x)[1] - frame_length) / *step + 1 : SymbolicDim();
+  const SymbolicDim bins = n.attr_int("onesided", 1) != 0 ? frame_length / SymbolicDim(2) + 1 : frame_length;
+  ctx.set_shape_and_dtype(n.output(0), Shape({batch, frames, bins, 2}), dtype_of(n.input(0)));
+}
+
+// HannWindow, HammingWindow, BlackmanWindow: [size], of output_datatype (default FLOAT).
+inline void infer_window(Context& ctx, Node& n) {
+  if (!check_inputs(ctx, n, 1, 1)) return;
+  DataType t;
+  if (!signal_detail::dtype_attr(ctx, n, t)) return;
+  auto size = signal_detail::scalar_value(ctx, n, 0, "size");
+  if (!size) return;
+  if (size->is_int() && size->value() < 0) {
+    ctx.record_error(n, "size must be >= 0, got " + size->to_string());
+    return;
+  }
+  ctx.set_shape_and_dtype(n.output(0), Shape({*size}), t);
+}
+
+// MelWeightMatrix: [dft_length//2 + 1, num_mel_bins], of output_datatype (default FLOAT).
+inline void infer_mel_weight_matrix(Context& ctx, Node& n) {
+  if (!check_inputs(ctx, n, 5, 5)) return;
+  DataType t;
+  if (!signal_detail::dtype_attr(ctx, n, t)) return;
+  auto bins = signal_detail::scalar_value(ctx, n, 0, "num_mel_bins");
+  if (!bins) return;
+  auto length = signal_detail::scalar_value(ctx, n, 1, "dft_length");
+  if (!length) return;
+  if ((bins->is_int() && bins->value() < 1) || (length->is_int() && length->value() < 1)) {
+    ctx.record_error(n, "num_mel_bins and dft_length must be positive");
+    return;
+  }
+  ctx.set_shape_and_dtype(n.output(0), Shape({*length / SymbolicDim(2) + 1, *bins}), t);
+}
+
+inline constexpr auto kSignalRules = make_rules({
+    RuleEntry{"", "DFT", 17, &infer_dft_17},
+    RuleEntry{"", "DFT", 20, &infer_dft_20},
+    RuleEntry{"", "STFT", 17, &infer_stft},
+    RuleEntry{"", "HannWindow", 17, &infer_window},
+    RuleEntry{"", "HammingWindow", 17, &infer_window},
+    RuleEntry{"", "BlackmanWindow", 17, &infer_window},
+    RuleEntry{"", "MelWeightMatrix", 17, &infer_mel_weight_matrix},
+});
+
+}  // namespace symshape::ops

@@ -1,0 +1,90 @@
+// Operators whose newer versions (opsets 18..27) only extend the types:
+// they are registered at those versions with the existing rule. One line
+// per family checks the behaviour at the newest opset, and that the rule
+// resolved is the one registered at that since_version.
+#include "op_test_util.hpp"
+
+using namespace symshape;
+using namespace symshape::testing;
+
+namespace {
+int resolved(const char* op, int64_t opset) {
+  return resolve_rule(ops::kBuiltinRules, "", op, opset).since_version;
+}
+}  // namespace
+
+TEST(NewerOpsets, ResolvesToTheNewestRegisteredVersion) {
+  EXPECT_EQ(resolved("Acos", 27), 22);
+  EXPECT_EQ(resolved("Conv", 22), 22);
+  EXPECT_EQ(resolved("LSTM", 23), 22);
+  EXPECT_EQ(resolved("Cast", 25), 25);
+  EXPECT_EQ(resolved("Cast", 24), 24);
+  EXPECT_EQ(resolved("Reshape", 27), 25);
+  EXPECT_EQ(resolved("TopK", 24), 24);
+  EXPECT_EQ(resolved("Range", 27), 27);
+  EXPECT_EQ(resolved("Range", 26), 11);
+  EXPECT_EQ(resolved("IsNaN", 20), 20);
+  EXPECT_EQ(resolved("Attention", 25), 24);
+  EXPECT_EQ(resolved("DFT", 19), 17);
+  EXPECT_EQ(resolved("DFT", 20), 20);
+}
+TEST(NewerOpsets, UnaryAt22) {
+  EXPECT_EQ(run_shape_inference("", "Acos", {ts(FLOAT16, {"N", 3})}, {}, 22), (Types{ts(FLOAT16, {"N", 3})}));
+  EXPECT_EQ(run_shape_inference("", "Mish", {ts(FLOAT, {2, "S"})}, {}, 22), (Types{ts(FLOAT, {2, "S"})}));
+}
+TEST(NewerOpsets, IsInfIsNaNAt20) {
+  EXPECT_EQ(run_shape_inference("", "IsNaN", {ts(FLOAT16, {"N"})}, {}, 20), (Types{ts(BOOL, {"N"})}));
+  EXPECT_EQ(run_shape_inference("", "IsInf", {ts(DOUBLE, {2, 3})}, {attr("detect_negative", 0)}, 20),
+            (Types{ts(BOOL, {2, 3})}));
+}
+TEST(NewerOpsets, SwishAt24) {
+  EXPECT_EQ(run_shape_inference("", "Swish", {ts(FLOAT, {"B", 8})}, {attr("alpha", 1.5)}, 24),
+            (Types{ts(FLOAT, {"B", 8})}));
+}
+TEST(NewerOpsets, ConvAndPoolsAt22) {
+  EXPECT_EQ(run_shape_inference("", "Conv", {ts(FLOAT, {1, 1, 5, 5}), ts(FLOAT, {1, 1, 3, 3})},
+                                {attr("pads", std::vector<int64_t>{1, 1, 1, 1})}, 22),
+            (Types{ts(FLOAT, {1, 1, 5, 5})}));
+  EXPECT_EQ(run_shape_inference("", "MaxPool", {ts(FLOAT, {1, 3, 32, 32})},
+                                {attr("kernel_shape", std::vector<int64_t>{2, 2}), attr("strides", std::vector<int64_t>{2, 2})},
+                                22),
+            (Types{ts(FLOAT, {1, 3, 16, 16})}));
+  EXPECT_EQ(run_shape_inference("", "GlobalAveragePool", {ts(FLOAT, {"N", 3, "H", "W"})}, {}, 22),
+            (Types{ts(FLOAT, {"N", 3, 1, 1})}));
+}
+TEST(NewerOpsets, RnnAt22) {
+  EXPECT_EQ(run_shape_inference("", "GRU", {ts(FLOAT, {"S", "B", 8}), ts(FLOAT, {1, 48, 8}), ts(FLOAT, {1, 48, 16})},
+                                {attr("hidden_size", 16)}, 22, 2),
+            (Types{ts(FLOAT, {"S", 1, "B", 16}), ts(FLOAT, {1, "B", 16})}));
+}
+TEST(NewerOpsets, CastAt24And25) {
+  EXPECT_EQ(run_shape_inference("", "Cast", {ts(FLOAT, {"N"})},
+                                {attr("to", static_cast<int64_t>(DataType::FLOAT8E8M0)), attr("round_mode", "up")}, 24),
+            (Types{ts(DataType::FLOAT8E8M0, {"N"})}));
+  EXPECT_EQ(run_shape_inference("", "CastLike", {ts(FLOAT, {"N"}), ts(INT8, {})}, {}, 25), (Types{ts(INT8, {"N"})}));
+}
+TEST(NewerOpsets, ShapeOpsAt25) {
+  EXPECT_EQ(run_shape_inference("", "Reshape", {ts(FLOAT, {2, 3, 4}), constant(Tensor::vector({6, -1}))}, {}, 25),
+            (Types{ts(FLOAT, {6, 4})}));
+  EXPECT_EQ(run_shape_inference("", "Transpose", {ts(FLOAT, {"a", "b"})}, {}, 24), (Types{ts(FLOAT, {"b", "a"})}));
+  EXPECT_EQ(run_shape_inference("", "Flatten", {ts(FLOAT, {2, 3, 4})}, {attr("axis", 1)}, 25),
+            (Types{ts(FLOAT, {2, 12})}));
+  EXPECT_EQ(run_shape_inference("", "Shape", {ts(FLOAT, {2, "S"})}, {}, 25), (Types{ts(INT64, {2})}));
+  EXPECT_EQ(run_shape_inference("", "Pad", {ts(FLOAT, {3, 4}), constant(Tensor::vector({1, 0, 1, 0}))}, {}, 24),
+            (Types{ts(FLOAT, {5, 4})}));
+}
+TEST(NewerOpsets, TopKAt24) {
+  EXPECT_EQ(run_shape_inference("", "TopK", {ts(FLOAT, {3, 4}), constant(Tensor::vector({2}))}, {}, 24, 2),
+            (Types{ts(FLOAT, {3, 2}), ts(INT64, {3, 2})}));
+}
+TEST(NewerOpsets, CumProdAt26) {
+  EXPECT_EQ(run_shape_inference("", "CumProd", {ts(DOUBLE, {"N", 5}), constant(Tensor::scalar(1))}, {}, 26),
+            (Types{ts(DOUBLE, {"N", 5})}));
+  EXPECT_EQ(run_node("", "CumProd", {ts(DOUBLE, {5}), constant(Tensor::scalar(1))}, {}, 26).report.errors(), 1u);
+}
+TEST(NewerOpsets, RangeAt27) {
+  EXPECT_EQ(run_shape_inference("", "Range",
+                                {constant(Tensor::scalar(0)), constant(Tensor::scalar(10)), constant(Tensor::scalar(3))},
+                                {}, 27),
+            (Types{ts(INT64, {4})}));
+}

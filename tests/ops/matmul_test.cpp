@@ -128,6 +128,9 @@ TEST(Einsum, OperandCountMismatchIsError) {
 TEST(Einsum, UnknownOutputLabelIsError) {
   EXPECT_EQ(run_node("", "Einsum", {ts(FLOAT, {2, 3})}, {attr("equation", "ij->iz")}, 12).report.errors(), 1u);
 }
+TEST(Einsum, RepeatedOutputLabelIsError) {
+  EXPECT_EQ(run_node("", "Einsum", {ts(FLOAT, {2, 2})}, {attr("equation", "ij->ii")}, 12).report.errors(), 1u);
+}
 TEST(Einsum, BadCharacterIsError) {
   EXPECT_EQ(run_node("", "Einsum", {ts(FLOAT, {2, 3})}, {attr("equation", "i1->i")}, 12).report.errors(), 1u);
   EXPECT_EQ(run_node("", "Einsum", {ts(FLOAT, {2, 3})}, {attr("equation", "..ij")}, 12).report.errors(), 1u);

@@ -257,6 +257,10 @@ inline void infer_einsum(Context& ctx, Node& n) {
         ctx.record_error(n, std::string("output label '") + c + "' does not appear in the inputs");
         return;
       }
+      if (std::find(out_labels.begin(), out_labels.end(), c) != out_labels.end()) {
+        ctx.record_error(n, std::string("output label '") + c + "' appears more than once");
+        return;
+      }
       out_labels.push_back(c);
     }
   } else {

@@ -195,6 +195,8 @@ case_bad_files() {
     run 1 $cmd "$tmp/junk.onnx"
     one_error "file $tmp/junk.onnx: not a valid ONNX model"
     stdout_empty
+    run 1 $cmd "$tmp"
+    one_error "file $tmp: is a directory"
     run 1 $cmd "$tmp/cut.onnx"
     one_error "file $tmp/cut.onnx: not a valid ONNX model \(protobuf parse failed\)$"
   done

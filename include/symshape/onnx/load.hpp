@@ -27,6 +27,7 @@
 #include <climits>
 #include <cstdint>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <memory>
 #include <string>
@@ -555,6 +556,9 @@ inline Result<Model> load_model_proto(const ::onnx::ModelProto& proto) {
 
 // Parses an ONNX file (up to 2 GB); failure names the file.
 inline Result<::onnx::ModelProto> read_model_proto(const std::string& path) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec))
+    return Result<::onnx::ModelProto>::failure("file " + path + ": is a directory, not an ONNX model");
   std::ifstream in(path, std::ios::binary);
   if (!in) return Result<::onnx::ModelProto>::failure("file " + path + ": cannot open for reading");
   ::onnx::ModelProto proto;

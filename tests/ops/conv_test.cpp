@@ -164,6 +164,26 @@ TEST(Pool, MaxPoolCeilMode) {
                                 {attr("kernel_shape", I64s{2, 2}), attr("strides", I64s{2, 2})}, 10),
             (Types{ts(FLOAT, {1, 1, 2, 2})}));
 }
+TEST(Pool, CeilModeLastWindowMustStartInsideInput) {
+  // ceil((6-1)/2)+1 = 4 windows, but the 4th would start at 6, in the right padding.
+  EXPECT_EQ(run_shape_inference("", "MaxPool", {ts(FLOAT, {1, 1, 6, 7})},
+                                {attr("kernel_shape", I64s{1, 1}), attr("strides", I64s{2, 2}), attr("ceil_mode", 1)},
+                                12),
+            (Types{ts(FLOAT, {1, 1, 3, 4})}));
+  EXPECT_EQ(run_shape_inference("", "AveragePool", {ts(FLOAT, {1, 1, 5, 5})},
+                                {attr("kernel_shape", I64s{2, 2}), attr("strides", I64s{2, 2}),
+                                 attr("pads", I64s{1, 1, 1, 1}), attr("ceil_mode", 1)},
+                                19),
+            (Types{ts(FLOAT, {1, 1, 3, 3})}));
+  // Symbolic: exact as a Min; it evaluates like the integer rule.
+  Types t = run_shape_inference("", "MaxPool", {ts(FLOAT, {1, 1, "H", 1})},
+                                {attr("kernel_shape", I64s{1, 1}), attr("strides", I64s{2, 1}), attr("ceil_mode", 1)}, 12);
+  for (int64_t h : {5, 6, 7, 8}) {
+    auto d = t.at(0).shape().evaluate({{"H", h}});
+    ASSERT_TRUE(d);
+    EXPECT_EQ((*d)[2], (h + 1) / 2) << h;
+  }
+}
 TEST(Pool, MaxPoolDilations) {
   EXPECT_EQ(run_shape_inference("", "MaxPool", {ts(FLOAT, {1, 1, "H", 10})},
                                 {attr("kernel_shape", I64s{3, 3}), attr("dilations", I64s{2, 2})}, 12),

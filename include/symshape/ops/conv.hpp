@@ -79,7 +79,19 @@ inline SymbolicDim window_out(const SymbolicDim& in, const SymbolicDim& k, const
   const SymbolicDim eff_k = (k - 1) * SymbolicDim(w.dilations[i]) + 1;
   const SymbolicDim pads = w.auto_pad == "VALID" ? SymbolicDim(0) : SymbolicDim(w.pads[i]) + SymbolicDim(w.pads[i + rank]);
   const SymbolicDim x = in + pads - eff_k;
-  return w.ceil_mode ? (x + s + s - 1) / s : (x + s) / s;
+  if (!w.ceil_mode) return (x + s) / s;
+  // ceil_mode: ceil(x / s) + 1, but a window may not start in the right
+  // padding (ONNX >= 1.16 and PyTorch: "sliding windows that would start in
+  // the right padded region are ignored"): (out - 1)*s < in + pb.
+  // That can only happen when s > eff_k - pe.
+  const SymbolicDim out = (x + s + s - 1) / s;
+  const SymbolicDim pe = w.auto_pad == "VALID" ? SymbolicDim(0) : SymbolicDim(w.pads[i + rank]);
+  const SymbolicDim slack = eff_k - pe - s;
+  if (slack.is_int() && slack.value() >= 0) return out;
+  const SymbolicDim pb = w.auto_pad == "VALID" ? SymbolicDim(0) : SymbolicDim(w.pads[i]);
+  const SymbolicDim bound = (in + pb - 1) / s + 1;
+  if (out.is_int() && bound.is_int()) return out.value() > bound.value() ? bound : out;
+  return dim_min(out, bound);
 }
 
 // Spatial output dims for input dims x[2:] and the kernel; nullopt after an error.

@@ -27,7 +27,11 @@ int64_t py_div(int64_t a, int64_t b) {
   if ((a % b != 0) && ((a < 0) != (b < 0))) --q;
   return q;
 }
-int64_t py_mod(int64_t a, int64_t b) { return a - b * py_div(a, b); }
+int64_t py_mod(int64_t a, int64_t b) {
+  int64_t r = a % b;  // b != -1 here; a - b*py_div(a, b) could overflow for a = INT64_MIN
+  if (r != 0 && ((r < 0) != (b < 0))) r += b;
+  return r;
+}
 
 int64_t value(const Expr& e, const Bindings& b) {
   Result<int64_t> r = evaluate(e, b);

@@ -4,10 +4,18 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <ostream>
 #include <string>
 #include <string_view>
 
 #include "symshape/expr.hpp"
+
+namespace symshape {
+
+// gtest prints expressions as their text in failure messages.
+inline void PrintTo(const Expr& e, std::ostream* os) { *os << to_string(e); }
+
+}  // namespace symshape
 
 namespace symshape::test {
 

@@ -181,7 +181,10 @@ inline Expr multiply_monomials(const Expr& x, const Expr& y) {
 // flag with ok=false.
 inline bool divide_monomial(const Expr& m, const Expr& d, Expr& quotient) {
   Terms mf = factors_of(m);
-  for (const auto& [f, e] : factors_of(d)) {
+  for (const auto& factor : factors_of(d)) {
+    // Not a structured binding: C++17 lambdas cannot capture those (clang rejects it).
+    const Expr& f = factor.first;
+    const int64_t e = factor.second;
     auto it = std::find_if(mf.begin(), mf.end(), [&](const auto& p) { return p.first == f; });
     if (it == mf.end() || it->second < e) return false;
     it->second -= e;

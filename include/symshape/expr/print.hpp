@@ -72,7 +72,12 @@ inline void print_scaled(uint64_t coeff, const Expr& m, std::string& out) {
   if (coeff != 1) {
     append_unsigned(out, coeff);
     out += '*';
-    print_factor(m, out);
+    // `3*x*y` reads as (3*x)*y: a product needs no brackets after its coefficient.
+    if (m.kind() == ExprKind::Mul) {
+      print_monomial(m, out);
+    } else {
+      print_factor(m, out);
+    }
     return;
   }
   if (m.kind() == ExprKind::Mul) {
@@ -136,7 +141,7 @@ inline int print_expr(const Expr& e, std::string& out) {
           first = false;
           out += kInt64MinText;
           out += '*';
-          print_factor(t, out);
+          print_monomial(t, out);
           continue;
         }
         if (c < 0) {

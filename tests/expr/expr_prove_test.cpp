@@ -1,0 +1,93 @@
+// prove_ge / prove_eq: true only when the relation holds for every binding
+// with each symbol >= its lower bound (0 by default).
+#include <gtest/gtest.h>
+
+#include <cstdint>
+
+#include "expr_test_util.hpp"
+#include "symshape/expr.hpp"
+
+namespace symshape {
+namespace {
+
+using test::P;
+using test::sym;
+
+Assumptions at_least(std::initializer_list<std::pair<const char*, int64_t>> bounds) {
+  Assumptions a;
+  for (const auto& [name, lb] : bounds) a.lower_bounds[name] = lb;
+  return a;
+}
+
+TEST(Prove, ConstantsAndSymbolsUnderDefaultAssumptions) {
+  EXPECT_TRUE(prove_ge(Expr(3), Expr(2)));
+  EXPECT_FALSE(prove_ge(Expr(2), Expr(3)));
+  EXPECT_TRUE(prove_ge(sym("x"), Expr(0)));  // dimensions are >= 0
+  EXPECT_FALSE(prove_ge(sym("x"), Expr(1)));
+  EXPECT_FALSE(prove_ge(P("x - 1"), Expr(0)));
+  EXPECT_TRUE(prove_ge(P("a + 1"), sym("a")));
+  EXPECT_FALSE(prove_ge(sym("a"), P("a + 1")));
+  EXPECT_TRUE(prove_ge(P("seq + past"), sym("seq")));
+  EXPECT_FALSE(prove_ge(sym("seq"), P("seq + past")));
+  EXPECT_FALSE(prove_ge(sym("a"), sym("b")));
+  EXPECT_FALSE(prove_ge(sym("b"), sym("a")));
+  EXPECT_TRUE(prove_ge(P("2*x + 3"), P("x + 1")));
+}
+
+TEST(Prove, FloorDivisionAndModuloBounds) {
+  EXPECT_TRUE(prove_ge(Expr(4), P("x % 5")));
+  EXPECT_FALSE(prove_ge(Expr(3), P("x % 5")));
+  EXPECT_TRUE(prove_ge(P("x // 2"), Expr(0)));
+  EXPECT_TRUE(prove_ge(P("(x + 1)//2"), Expr(0)));
+  EXPECT_FALSE(prove_ge(P("(x - 3)//2"), Expr(0)));
+}
+
+TEST(Prove, MaxAndMin) {
+  const Expr a = sym("a"), b = sym("b");
+  EXPECT_TRUE(prove_ge(max(a, b), a));
+  EXPECT_TRUE(prove_ge(max(a, b), b));
+  EXPECT_TRUE(prove_ge(a, min(a, b)));
+  EXPECT_TRUE(prove_ge(max(a, b), min(a, b)));
+  EXPECT_FALSE(prove_ge(min(a, b), max(a, b)));
+  EXPECT_FALSE(prove_ge(a, max(a, b)));
+  EXPECT_TRUE(prove_ge(P("max(seq, 1)"), Expr(1)));
+  EXPECT_TRUE(prove_ge(P("max(a, b) + 1"), b));
+}
+
+TEST(Prove, LowerBoundsFromAssumptions) {
+  const Expr x = sym("x"), y = sym("y");
+  // x*y >= x needs y >= 1.
+  EXPECT_FALSE(prove_ge(x * y, x));
+  EXPECT_TRUE(prove_ge(x * y, x, at_least({{"y", 1}})));
+  EXPECT_FALSE(prove_ge(x * y, x, at_least({{"x", 1}})));  // y = 0 breaks it
+  EXPECT_TRUE(prove_ge(x, Expr(3), at_least({{"x", 3}})));
+  EXPECT_FALSE(prove_ge(x, Expr(4), at_least({{"x", 3}})));
+  EXPECT_TRUE(prove_ge(P("x // 2"), Expr(1), at_least({{"x", 2}})));
+  EXPECT_FALSE(prove_ge(P("x // 2"), Expr(1)));
+  EXPECT_TRUE(prove_ge(P("x*y - 2*x"), Expr(0), at_least({{"y", 2}})));
+  EXPECT_FALSE(prove_ge(P("x*y - 2*x"), Expr(0), at_least({{"y", 1}})));
+  EXPECT_TRUE(prove_ge(P("x - 1"), Expr(0), at_least({{"x", 1}})));
+}
+
+TEST(Prove, Equality) {
+  EXPECT_TRUE(prove_eq(P("a + b"), P("b + a")));
+  EXPECT_TRUE(prove_eq(P("(x + 1)//2"), P("CeilToInt(x, 2)")));
+  EXPECT_TRUE(prove_eq(P("max(a, b)"), P("max(b, a)")));
+  EXPECT_TRUE(prove_eq(P("max(a, 0)"), sym("a")));
+  EXPECT_FALSE(prove_eq(P("x//2*2"), sym("x")));
+  EXPECT_FALSE(prove_eq(sym("a"), sym("b")));
+  EXPECT_FALSE(prove_eq(P("max(a, b)"), sym("a")));
+  // min(x, 1) == 1 once x >= 1.
+  EXPECT_FALSE(prove_eq(P("min(x, 1)"), Expr(1)));
+  EXPECT_TRUE(prove_eq(P("min(x, 1)"), Expr(1), at_least({{"x", 1}})));
+}
+
+TEST(Prove, ErrorsAreNeverProven) {
+  const Expr err = Expr::error("boom");
+  EXPECT_FALSE(prove_ge(err, Expr(0)));
+  EXPECT_FALSE(prove_ge(Expr(0), err));
+  EXPECT_FALSE(prove_eq(err, err));
+}
+
+}  // namespace
+}  // namespace symshape

@@ -70,6 +70,8 @@ TEST(Conv, UnknownWeightShapeKeepsRank) {
   EXPECT_EQ(run_shape_inference("", "Conv", {ts(FLOAT), ts(FLOAT, {16, 3, 3, 3})}, {}, 11),
             (Types{ts(FLOAT, {"_d0", 16, "_d1", "_d2"})}));
   EXPECT_EQ(run_shape_inference("", "Conv", {ts(FLOAT), ts(FLOAT)}, {}, 11), (Types{ts(FLOAT)}));
+  EXPECT_EQ(run_shape_inference("", "Conv", {ts(FLOAT), ts(FLOAT)}, {attr("kernel_shape", I64s{3})}, 11),
+            (Types{ts(FLOAT, {"_d0", "_d1", "_d2"})}));
 }
 TEST(Conv, SymbolicKernelFromWeight) {
   EXPECT_EQ(run_shape_inference("", "Conv", {ts(FLOAT, {"N", 3, "H", 9}), ts(FLOAT, {16, 3, "k", 3})}, {}, 11),

@@ -52,6 +52,11 @@ TEST(Resize, UnknownSizesValuesKeepRank) {
                                 13),
             (Types{ts(FLOAT, {"_d0", "_d1", "_d2", "_d3"})}));
 }
+TEST(Resize, SizesGiveShapeOfUnknownRankInput) {
+  EXPECT_EQ(run_shape_inference("", "Resize", {ts(FLOAT), omitted(), omitted(), sym_value(ts(INT64, {3}), {"N", 4, "S"})},
+                                {}, 13),
+            (Types{ts(FLOAT, {"N", 4, "S"})}));
+}
 TEST(Resize, Opset18Axes) {
   EXPECT_EQ(run_shape_inference("", "Resize", {ts(FLOAT, {"N", 3, "H", "W"}), omitted(), scales({2, 2})},
                                 {attr("axes", std::vector<int64_t>{2, 3})}, 18),

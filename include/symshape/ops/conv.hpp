@@ -149,7 +149,9 @@ inline bool kernel_dims(Context& ctx, const Node& n, const Shape* w, std::size_t
 inline void conv_common(Context& ctx, Node& n, std::size_t ix, std::size_t iw, DataType dtype) {
   const Shape* x = shape_of(n.input(ix));
   const Shape* w = shape_of(n.input(iw));
-  const int64_t rank = x ? x->rank() : w ? w->rank() : -1;
+  int64_t rank = x ? x->rank() : w ? w->rank() : -1;
+  if (const Attribute* ks = n.attr("kernel_shape"); rank < 0 && ks && ks->kind == Attribute::Kind::Ints)
+    rank = static_cast<int64_t>(ks->ints.size()) + 2;
   if (rank < 0) {
     ctx.set_shape_and_dtype(n.output(0), Shape(), dtype);
     return;

@@ -78,7 +78,9 @@ inline void resize_output(Context& ctx, Node& n, const ResizeSpec& spec) {
   const DataType dtype = dtype_of(n.input(0));
   const Shape* x = shape_of(n.input(0));
   if (!x) {
-    ctx.set_shape_and_dtype(n.output(0), Shape(), dtype);
+    // Sizes for every axis are the output shape even when X's rank is unknown.
+    const bool all_sizes = spec.use_sizes && spec.sizes && !spec.axes && spec.policy == "stretch";
+    ctx.set_shape_and_dtype(n.output(0), all_sizes ? Shape(*spec.sizes) : Shape(), dtype);
     return;
   }
   const int64_t rank = x->rank();

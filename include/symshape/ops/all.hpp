@@ -30,11 +30,12 @@
 #include "symshape/ops/image.hpp"
 #include "symshape/ops/quantize.hpp"
 #include "symshape/ops/signal.hpp"
+#include "symshape/ops/random_loss.hpp"
 #include "symshape/ops/string_ops.hpp"
 
 namespace symshape::ops {
 
-inline constexpr auto kBuiltinRules = symshape::detail::merge_all(kElementwiseRules, kControlFlowRules, kSequenceRules, kOptionalRules, kShapeOpsRules, kReshapeRules, kConcatSplitRules, kGatherScatterRules, kSliceRules, kExpandTilePadRules, kConstantRules, kCastRules, kRangeRules, kMiscTensorRules, kUnaryRules, kReduceRules, kMatMulRules, kConvRules, kNormalizationRules, kResizeRules, kRnnRules, kAttentionRules, kImageRules, kQuantizeRules, kSignalRules, kStringOpsRules);
+inline constexpr auto kBuiltinRules = symshape::detail::merge_all(kElementwiseRules, kControlFlowRules, kSequenceRules, kOptionalRules, kShapeOpsRules, kReshapeRules, kConcatSplitRules, kGatherScatterRules, kSliceRules, kExpandTilePadRules, kConstantRules, kCastRules, kRangeRules, kMiscTensorRules, kUnaryRules, kReduceRules, kMatMulRules, kConvRules, kNormalizationRules, kResizeRules, kRnnRules, kAttentionRules, kImageRules, kQuantizeRules, kSignalRules, kStringOpsRules, kRandomLossRules);
 
 static_assert(symshape::detail::strictly_sorted(kBuiltinRules),
               "two built-in rules share a (domain, op_type, since_version)");

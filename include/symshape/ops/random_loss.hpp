@@ -1,0 +1,159 @@
+// Random generators (RandomNormal/RandomUniform and their *Like forms,
+// Bernoulli, Multinomial), Det and NegativeLogLikelihoodLoss at opset 22
+// (which extended their types). The functions follow the specification of
+// every earlier version too; the earlier since_versions are not registered
+// here.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "symshape/infer/helpers.hpp"
+#include "symshape/infer/registry.hpp"
+
+namespace symshape::ops {
+
+namespace random_detail {
+// The `dtype` attribute, or `fallback` when absent; false after an error.
+inline bool dtype_attr(Context& ctx, const Node& n, DataType fallback, DataType& out) {
+  const Attribute* a = n.attr("dtype");
+  if (!a) {
+    out = fallback;
+    return true;
+  }
+  if (a->kind != Attribute::Kind::Int || a->i <= 0 || a->i > INT32_MAX ||
+      !is_valid_data_type(static_cast<int32_t>(a->i))) {
+    ctx.record_error(n, "invalid dtype attribute");
+    return false;
+  }
+  out = static_cast<DataType>(a->i);
+  return true;
+}
+}  // namespace random_detail
+
+// RandomNormal, RandomUniform: the `shape` attribute, `dtype` (default FLOAT).
+inline void infer_random(Context& ctx, Node& n) {
+  if (!check_inputs(ctx, n, 0, 0)) return;
+  const Attribute* shape = require_attr(ctx, n, "shape");
+  if (!shape) return;
+  DataType t;
+  if (!random_detail::dtype_attr(ctx, n, DataType::FLOAT, t)) return;
+  std::vector<SymbolicDim> dims;
+  for (int64_t d : shape->ints) {
+    if (d < 0) {
+      ctx.record_error(n, "shape has a negative dim " + std::to_string(d));
+      return;
+    }
+    dims.emplace_back(d);
+  }
+  ctx.set_shape_and_dtype(n.output(0), Shape(std::move(dims)), t);
+}
+
+// RandomNormalLike, RandomUniformLike, Bernoulli: the input's shape, `dtype`
+// (default: the input's element type).
+inline void infer_random_like(Context& ctx, Node& n) {
+  if (!check_inputs(ctx, n, 1, 1)) return;
+  DataType t;
+  if (!random_detail::dtype_attr(ctx, n, dtype_of(n.input(0)), t)) return;
+  const Shape* s = shape_of(n.input(0));
+  ctx.set_shape_and_dtype(n.output(0), s ? *s : Shape(), t);
+}
+
+// Multinomial: [batch, classes] -> [batch, sample_size], `dtype` (default INT32).
+inline void infer_multinomial(Context& ctx, Node& n) {
+  if (!check_inputs(ctx, n, 1, 1)) return;
+  DataType t;
+  if (!random_detail::dtype_attr(ctx, n, DataType::INT32, t)) return;
+  if (t != DataType::INT32 && t != DataType::INT64) {
+    ctx.record_error(n, std::string("dtype must be int32 or int64, got ") + to_string(t));
+    return;
+  }
+  const int64_t samples = n.attr_int("sample_size", 1);
+  if (samples < 1) {
+    ctx.record_error(n, "sample_size must be positive, got " + std::to_string(samples));
+    return;
+  }
+  const Shape* s = shape_of(n.input(0));
+  if (s && s->rank() != 2) {
+    ctx.record_error(n, "input must be 2-D [batch_size, class_size], got shape " + s->to_string());
+    return;
+  }
+  ctx.set_shape_and_dtype(n.output(0), Shape({s ? (*s)[0] : SymbolicDim(), SymbolicDim(samples)}), t);
+}
+
+// Det: [*, M, M] -> [*].
+inline void infer_det(Context& ctx, Node& n) {
+  if (!check_inputs(ctx, n, 1, 1)) return;
+  const Shape* s = shape_of(n.input(0));
+  if (!s) {
+    ctx.set_shape_and_dtype(n.output(0), Shape(), dtype_of(n.input(0)));
+    return;
+  }
+  const int64_t r = s->rank();
+  if (r < 2) {
+    ctx.record_error(n, "input must have rank >= 2, got shape " + s->to_string());
+    return;
+  }
+  const SymbolicDim& a = (*s)[r - 2];
+  const SymbolicDim& b = (*s)[r - 1];
+  if (a.is_int() && b.is_int() && a != b) {
+    ctx.record_error(n, "the last two dims must be equal (square matrices), got " + s->to_string());
+    return;
+  }
+  ctx.set_shape_and_dtype(n.output(0), Shape(std::vector<SymbolicDim>(s->dims().begin(), s->dims().end() - 2)),
+                          dtype_of(n.input(0)));
+}
+
+// NegativeLogLikelihoodLoss: input [N, C, d1..dk], target [N, d1..dk],
+// weight [C]; reduction none -> target's shape, mean/sum -> scalar.
+inline void infer_nll_loss(Context& ctx, Node& n) {
+  if (!check_inputs(ctx, n, 2, 3)) return;
+  const std::string reduction = n.attr_string("reduction", "mean");
+  if (reduction != "none" && reduction != "mean" && reduction != "sum") {
+    ctx.record_error(n, "reduction must be none, mean or sum, got '" + reduction + "'");
+    return;
+  }
+  const Shape* x = shape_of(n.input(0));
+  const Shape* target = shape_of(n.input(1));
+  if (x && x->rank() < 2) {
+    ctx.record_error(n, "input must have rank >= 2 [N, C, ...], got shape " + x->to_string());
+    return;
+  }
+  if (x && target && target->rank() != x->rank() - 1) {
+    ctx.record_error(n, "target rank must be input rank - 1: input " + x->to_string() + ", target " +
+                            target->to_string());
+    return;
+  }
+  if (const Shape* w = shape_of(n.input(2)); w && w->rank() != 1) {
+    ctx.record_error(n, "weight must be 1-D [C], got shape " + w->to_string());
+    return;
+  }
+  const DataType t = dtype_of(n.input(0));
+  if (reduction != "none") {
+    ctx.set_shape_and_dtype(n.output(0), Shape::scalar(), t);
+    return;
+  }
+  if (target) {
+    ctx.set_shape_and_dtype(n.output(0), *target, t);
+  } else if (x) {
+    std::vector<SymbolicDim> d = x->dims();
+    d.erase(d.begin() + 1);
+    ctx.set_shape_and_dtype(n.output(0), Shape(std::move(d)), t);
+  } else {
+    ctx.set_shape_and_dtype(n.output(0), Shape(), t);
+  }
+}
+
+inline constexpr auto kRandomLossRules = make_rules({
+    RuleEntry{"", "RandomNormal", 22, &infer_random},
+    RuleEntry{"", "RandomUniform", 22, &infer_random},
+    RuleEntry{"", "RandomNormalLike", 22, &infer_random_like},
+    RuleEntry{"", "RandomUniformLike", 22, &infer_random_like},
+    RuleEntry{"", "Bernoulli", 22, &infer_random_like},
+    RuleEntry{"", "Multinomial", 22, &infer_multinomial},
+    RuleEntry{"", "Det", 22, &infer_det},
+    RuleEntry{"", "NegativeLogLikelihoodLoss", 22, &infer_nll_loss},
+});
+
+}  // namespace symshape::ops

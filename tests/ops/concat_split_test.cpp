@@ -96,3 +96,10 @@ TEST(Split, Errors) {
   EXPECT_EQ(errors(run_node("", "Split", {ts(FLOAT, {6})}, {attr("num_outputs", 2)}, 18, 3)), 1u);
   EXPECT_EQ(errors(run_node("", "Split", {ts(FLOAT, {6})}, {}, 18, 2)), 1u);  // neither split nor num_outputs
 }
+TEST(Split, Opset1SecondInputAndOpset2Attribute) {
+  EXPECT_EQ(run_shape_inference("", "Split", {ts(FLOAT, {6, "B"}), constant(Tensor::vector({1, 5}))}, {}, 1, 2),
+            (Types{ts(FLOAT, {1, "B"}), ts(FLOAT, {5, "B"})}));
+  EXPECT_EQ(run_shape_inference("", "Split", {ts(FLOAT, {6, "B"})}, {attr("split", std::vector<int64_t>{4, 2})}, 2, 2),
+            (Types{ts(FLOAT, {4, "B"}), ts(FLOAT, {2, "B"})}));
+  EXPECT_EQ(run_shape_inference("", "Split", {ts(FLOAT)}, {}, 2, 2), (Types{ts(FLOAT), ts(FLOAT)}));
+}

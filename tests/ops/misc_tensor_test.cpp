@@ -128,3 +128,6 @@ TEST(Unique, WithAxis) {
 TEST(Unique, AxisOutOfRangeIsError) {
   EXPECT_EQ(errors(run_node("", "Unique", {ts(FLOAT, {3})}, {attr("axis", 1)}, 11, 4)), 1u);
 }
+TEST(TopK, KMustHaveOneElement) {
+  EXPECT_EQ(errors(run_node("", "TopK", {ts(FLOAT, {4, 8}), vec({1, 2})}, {}, 11, 2)), 1u);
+}

@@ -127,7 +127,7 @@ inline void infer_topk_v1(Context& ctx, Node& n) {
 inline void infer_topk_v10(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 2)) return;
   const Shape* ks = shape_of(n.input(1));
-  if (ks && !(ks->rank() == 1 && ks->dims()[0].is_int(1)) && ks->rank() != 0) {
+  if (ks && (ks->rank() > 1 || (ks->rank() == 1 && ks->dims()[0].is_int() && !ks->dims()[0].is_int(1)))) {
     ctx.record_error(n, "K must be a 1-element 1-D tensor, got " + ks->to_string());
     return;
   }

@@ -8,8 +8,8 @@
 # Leaves the command at build/bin/symshape. Exits non-zero on any failure.
 # Environment: SYMSHAPE_BUILD_DIR (default build), SYMSHAPE_SANITIZE_BUILD_DIR
 # (default build-sanitize), SYMSHAPE_JOBS (default 2), SYMSHAPE_SANITIZE_CXX (the
-# compiler of the sanitizer build, default g++; clang++ works once the core builds
-# with clang 14).
+# compiler of the sanitizer build: clang++, a second compiler next to the main
+# build's g++; g++ if clang++ is missing).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
@@ -23,7 +23,7 @@ step() { printf '\n==== %s  [%dm%02ds]\n' "$*" $(((SECONDS - START) / 60)) $(((S
 step "dependencies"
 bash scripts/install-deps.sh
 
-SANITIZE_CXX=${SYMSHAPE_SANITIZE_CXX:-g++}
+SANITIZE_CXX=${SYMSHAPE_SANITIZE_CXX:-$(command -v clang++ || command -v g++)}
 
 step "configure $BUILD_DIR (Release, tests on)"
 cmake -S . -B "$BUILD_DIR" -DCMAKE_BUILD_TYPE=Release -DSYMSHAPE_BUILD_TESTS=ON -DSYMSHAPE_SANITIZE=OFF

@@ -133,3 +133,29 @@ TEST(Reduce, ProdOfValueWithUnknownShape) {
   ASSERT_TRUE(r.values[0].has_value());
   EXPECT_EQ(*r.values[0], (std::vector<SymbolicDim>{SymbolicDim("B*T")}));
 }
+
+// Shape -> ReduceProd gives the element count as a value; a transformer
+// block's LayerNorm -> MatMul -> Softmax -> ReduceMean keeps symbolic dims.
+TEST(Reduce, ChainShapeReduceProdAndTransformerBlock) {
+  Model m;
+  m.opset_imports[""] = 18;
+  GraphBuilder b(*m.graph);
+  b.input("x", ts(FLOAT, {"B", "T", 768}));
+  b.input("g", ts(FLOAT, {768}));
+  b.input("w", ts(FLOAT, {768, 3072}));
+  b.node("Shape", {"x"}, {"s"});
+  b.node("ReduceProd", {"s"}, {"numel"});
+  b.node("LayerNormalization", {"x", "g"}, {"ln"}, {attr("axis", -1)});
+  b.node("MatMul", {"ln", "w"}, {"h"});
+  b.node("Softmax", {"h"}, {"p"});
+  b.initializer("axes", Tensor::vector({1}));
+  b.node("ReduceMean", {"p", "axes"}, {"m"}, {attr("keepdims", 0)});
+  b.output("numel");
+  b.output("m");
+  Report r = infer_shapes(m);
+  EXPECT_EQ(r.errors(), 0u);
+  EXPECT_EQ(m.graph->outputs[0]->type, ts(INT64, {1}));
+  ASSERT_TRUE(m.graph->outputs[0]->symbolic_value.has_value());
+  EXPECT_EQ(*m.graph->outputs[0]->symbolic_value, (std::vector<SymbolicDim>{SymbolicDim("768*B*T")}));
+  EXPECT_EQ(m.graph->outputs[1]->type, ts(FLOAT, {"B", 3072}));
+}

@@ -32,10 +32,13 @@
 #include "symshape/ops/signal.hpp"
 #include "symshape/ops/random_loss.hpp"
 #include "symshape/ops/string_ops.hpp"
+#include "symshape/ops/ml.hpp"
+#include "symshape/ops/training.hpp"
+#include "symshape/ops/detection.hpp"
 
 namespace symshape::ops {
 
-inline constexpr auto kBuiltinRules = symshape::detail::merge_all(kElementwiseRules, kControlFlowRules, kSequenceRules, kOptionalRules, kShapeOpsRules, kReshapeRules, kConcatSplitRules, kGatherScatterRules, kSliceRules, kExpandTilePadRules, kConstantRules, kCastRules, kRangeRules, kMiscTensorRules, kUnaryRules, kReduceRules, kMatMulRules, kConvRules, kNormalizationRules, kResizeRules, kRnnRules, kAttentionRules, kImageRules, kQuantizeRules, kSignalRules, kStringOpsRules, kRandomLossRules);
+inline constexpr auto kBuiltinRules = symshape::detail::merge_all(kElementwiseRules, kControlFlowRules, kSequenceRules, kOptionalRules, kShapeOpsRules, kReshapeRules, kConcatSplitRules, kGatherScatterRules, kSliceRules, kExpandTilePadRules, kConstantRules, kCastRules, kRangeRules, kMiscTensorRules, kUnaryRules, kReduceRules, kMatMulRules, kConvRules, kNormalizationRules, kResizeRules, kRnnRules, kAttentionRules, kImageRules, kQuantizeRules, kSignalRules, kStringOpsRules, kRandomLossRules, kMlRules, kTrainingRules, kDetectionRules);
 
 static_assert(symshape::detail::strictly_sorted(kBuiltinRules),
               "two built-in rules share a (domain, op_type, since_version)");

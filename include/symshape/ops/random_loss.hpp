@@ -146,6 +146,15 @@ inline void infer_nll_loss(Context& ctx, Node& n) {
 }
 
 inline constexpr auto kRandomLossRules = make_rules({
+    RuleEntry{"", "RandomNormal", 1, &infer_random},
+    RuleEntry{"", "RandomUniform", 1, &infer_random},
+    RuleEntry{"", "RandomNormalLike", 1, &infer_random_like},
+    RuleEntry{"", "RandomUniformLike", 1, &infer_random_like},
+    RuleEntry{"", "Bernoulli", 15, &infer_random_like},
+    RuleEntry{"", "Multinomial", 7, &infer_multinomial},
+    RuleEntry{"", "Det", 11, &infer_det},
+    RuleEntry{"", "NegativeLogLikelihoodLoss", 12, &infer_nll_loss},
+    RuleEntry{"", "NegativeLogLikelihoodLoss", 13, &infer_nll_loss},
     RuleEntry{"", "RandomNormal", 22, &infer_random},
     RuleEntry{"", "RandomUniform", 22, &infer_random},
     RuleEntry{"", "RandomNormalLike", 22, &infer_random_like},

@@ -1,0 +1,146 @@
+// Operators without a family elsewhere: NonMaxSuppression (10, 11),
+// TfIdfVectorizer (9), SoftmaxCrossEntropyLoss (12, 13) and the
+// experimental Upsample 1 (height_scale/width_scale attributes).
+#pragma once
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "symshape/infer/helpers.hpp"
+#include "symshape/infer/registry.hpp"
+
+namespace symshape::ops {
+
+// NonMaxSuppression: boxes [B, S, 4], scores [B, C, S] -> INT64
+// [num_selected (unknown), 3].
+inline void infer_non_max_suppression(Context& ctx, Node& n) {
+  if (!check_inputs(ctx, n, 2, 5)) return;
+  const Shape* boxes = shape_of(n.input(0));
+  const Shape* scores = shape_of(n.input(1));
+  if (boxes && (boxes->rank() != 3 || ((*boxes)[2].is_int() && (*boxes)[2] != SymbolicDim(4)))) {
+    ctx.record_error(n, "boxes must be [num_batches, spatial_dimension, 4], got shape " + boxes->to_string());
+    return;
+  }
+  if (scores && scores->rank() != 3) {
+    ctx.record_error(n, "scores must be [num_batches, num_classes, spatial_dimension], got shape " +
+                            scores->to_string());
+    return;
+  }
+  ctx.set_shape_and_dtype(n.output(0), Shape({SymbolicDim(), SymbolicDim(3)}), DataType::INT64);
+}
+
+// TfIdfVectorizer: [C] -> [E], [N, C] -> [N, E], E = max(ngram_indexes)+1; FLOAT.
+inline void infer_tfidf_vectorizer(Context& ctx, Node& n) {
+  if (!check_inputs(ctx, n, 1, 1)) return;
+  const Attribute* idx = require_attr(ctx, n, "ngram_indexes");
+  if (!idx) return;
+  int64_t max_index = -1;
+  for (int64_t i : idx->ints) {
+    if (i < 0) {
+      ctx.record_error(n, "ngram_indexes has a negative entry " + std::to_string(i));
+      return;
+    }
+    max_index = std::max(max_index, i);
+  }
+  if (max_index < 0) {
+    ctx.record_error(n, "ngram_indexes is empty");
+    return;
+  }
+  const SymbolicDim e(max_index + 1);
+  const Shape* s = shape_of(n.input(0));
+  if (!s) {
+    ctx.set_shape_and_dtype(n.output(0), Shape(), DataType::FLOAT);
+    return;
+  }
+  if (s->rank() == 1) {
+    ctx.set_shape_and_dtype(n.output(0), Shape({e}), DataType::FLOAT);
+  } else if (s->rank() == 2) {
+    ctx.set_shape_and_dtype(n.output(0), Shape({(*s)[0], e}), DataType::FLOAT);
+  } else {
+    ctx.record_error(n, "input must be [C] or [N, C], got shape " + s->to_string());
+  }
+}
+
+// SoftmaxCrossEntropyLoss: scores [N, C, d1..dk], labels [N, d1..dk];
+// output: labels' shape for reduction none, else a scalar; optional
+// log_prob: the scores' shape. Element type of scores.
+inline void infer_softmax_cross_entropy_loss(Context& ctx, Node& n) {
+  if (!check_inputs(ctx, n, 2, 3)) return;
+  const std::string reduction = n.attr_string("reduction", "mean");
+  if (reduction != "none" && reduction != "mean" && reduction != "sum") {
+    ctx.record_error(n, "reduction must be none, mean or sum, got '" + reduction + "'");
+    return;
+  }
+  const Shape* x = shape_of(n.input(0));
+  const Shape* labels = shape_of(n.input(1));
+  if (x && x->rank() < 2) {
+    ctx.record_error(n, "scores must have rank >= 2 [N, C, ...], got shape " + x->to_string());
+    return;
+  }
+  if (x && labels && labels->rank() != x->rank() - 1) {
+    ctx.record_error(n, "labels rank must be scores rank - 1: scores " + x->to_string() + ", labels " +
+                            labels->to_string());
+    return;
+  }
+  if (const Shape* w = shape_of(n.input(2)); w && w->rank() != 1) {
+    ctx.record_error(n, "weights must be 1-D [C], got shape " + w->to_string());
+    return;
+  }
+  const DataType t = dtype_of(n.input(0));
+  if (reduction != "none") {
+    ctx.set_shape_and_dtype(n.output(0), Shape::scalar(), t);
+  } else if (labels) {
+    ctx.set_shape_and_dtype(n.output(0), *labels, t);
+  } else if (x) {
+    std::vector<SymbolicDim> d = x->dims();
+    d.erase(d.begin() + 1);
+    ctx.set_shape_and_dtype(n.output(0), Shape(std::move(d)), t);
+  } else {
+    ctx.set_shape_and_dtype(n.output(0), Shape(), t);
+  }
+  if (n.output(1)) ctx.set_shape_and_dtype(n.output(1), x ? *x : Shape(), t);
+}
+
+// Upsample 1: 4-D [N, C, H, W] -> [N, C, floor(H*height_scale), floor(W*width_scale)].
+inline void infer_upsample_1(Context& ctx, Node& n) {
+  if (!check_inputs(ctx, n, 1, 1)) return;
+  const Attribute* hs = require_attr(ctx, n, "height_scale");
+  if (!hs) return;
+  const Attribute* ws = require_attr(ctx, n, "width_scale");
+  if (!ws) return;
+  if (!(hs->f >= 1.0) || !(ws->f >= 1.0) || hs->f > 1e9 || ws->f > 1e9) {
+    ctx.record_error(n, "height_scale and width_scale must be >= 1");
+    return;
+  }
+  const Shape* s = shape_of(n.input(0));
+  const DataType t = dtype_of(n.input(0));
+  if (!s) {
+    ctx.set_shape_and_dtype(n.output(0), Shape(std::vector<SymbolicDim>(4)), t);
+    return;
+  }
+  if (s->rank() != 4) {
+    ctx.record_error(n, "input must be 4-D [N, C, H, W], got shape " + s->to_string());
+    return;
+  }
+  auto scaled = [](const SymbolicDim& d, double scale) {
+    if (scale == std::floor(scale)) return d * SymbolicDim(static_cast<int64_t>(scale));
+    if (d.is_int() && d.value() <= (int64_t{1} << 40))
+      return SymbolicDim(static_cast<int64_t>(std::floor(static_cast<double>(d.value()) * scale)));
+    return SymbolicDim();
+  };
+  ctx.set_shape_and_dtype(n.output(0), Shape({(*s)[0], (*s)[1], scaled((*s)[2], hs->f), scaled((*s)[3], ws->f)}), t);
+}
+
+inline constexpr auto kDetectionRules = make_rules({
+    RuleEntry{"", "NonMaxSuppression", 10, &infer_non_max_suppression},
+    RuleEntry{"", "NonMaxSuppression", 11, &infer_non_max_suppression},
+    RuleEntry{"", "SoftmaxCrossEntropyLoss", 12, &infer_softmax_cross_entropy_loss},
+    RuleEntry{"", "SoftmaxCrossEntropyLoss", 13, &infer_softmax_cross_entropy_loss},
+    RuleEntry{"", "TfIdfVectorizer", 9, &infer_tfidf_vectorizer},
+    RuleEntry{"", "Upsample", 1, &infer_upsample_1},
+});
+
+}  // namespace symshape::ops

@@ -1,0 +1,74 @@
+// ai.onnx.preview.training: Adagrad, Momentum, Adam (outputs mirror the
+// optimized tensors and their accumulators) and Gradient (one output per
+// `xs` name, typed like that value).
+#pragma once
+
+#include <string>
+
+#include "symshape/infer/helpers.hpp"
+#include "symshape/infer/registry.hpp"
+
+namespace symshape::ops {
+
+namespace training_detail {
+// Inputs R, T, then `groups` groups of n tensors (X, G, then one or two
+// accumulators); outputs: X_new (n), then one per accumulator group (n
+// each), typed like X and the accumulators.
+inline void optimizer(Context& ctx, Node& n, std::size_t groups) {
+  if (!check_inputs(ctx, n, 2 + groups)) return;
+  const std::size_t tensors = n.inputs.size() - 2;
+  if (tensors % groups != 0) {
+    ctx.record_error(n, "expected R, T and " + std::to_string(groups) + " groups of equally many tensors, got " +
+                            std::to_string(n.inputs.size()) + " inputs");
+    return;
+  }
+  const std::size_t count = tensors / groups;
+  if (n.outputs.size() > count * (groups - 1)) {
+    ctx.record_error(n, "expected at most " + std::to_string(count * (groups - 1)) + " outputs, got " +
+                            std::to_string(n.outputs.size()));
+    return;
+  }
+  for (std::size_t o = 0; o < n.outputs.size(); ++o) {
+    const std::size_t group = o / count;  // 0: X, 1..: accumulators (input groups 2..)
+    const std::size_t in = 2 + (group == 0 ? 0 : group + 1) * count + o % count;
+    if (n.output(o) && n.input(in)) ctx.set_type(n.output(o), n.input(in)->type);
+  }
+}
+}  // namespace training_detail
+
+// Adagrad: R, T, X..., G..., H... -> X_new..., H_new...
+inline void infer_adagrad(Context& ctx, Node& n) { training_detail::optimizer(ctx, n, 3); }
+// Momentum: R, T, X..., G..., V... -> X_new..., V_new...
+inline void infer_momentum(Context& ctx, Node& n) { training_detail::optimizer(ctx, n, 3); }
+// Adam: R, T, X..., G..., V..., H... -> X_new..., V_new..., H_new...
+inline void infer_adam(Context& ctx, Node& n) { training_detail::optimizer(ctx, n, 4); }
+
+// Gradient: output i is dY/dxs[i], typed like xs[i] (found among the node's
+// inputs by name; otherwise left unknown).
+inline void infer_gradient(Context& ctx, Node& n) {
+  const Attribute* xs = require_attr(ctx, n, "xs");
+  if (!xs) return;
+  if (!require_attr(ctx, n, "y")) return;
+  if (n.outputs.size() > xs->strings.size()) {
+    ctx.record_error(n, "expected at most " + std::to_string(xs->strings.size()) + " outputs (one per xs), got " +
+                            std::to_string(n.outputs.size()));
+    return;
+  }
+  for (std::size_t o = 0; o < n.outputs.size(); ++o) {
+    if (!n.output(o)) continue;
+    for (const Value* v : n.inputs)
+      if (v && v->name == xs->strings[o]) {
+        ctx.set_type(n.output(o), v->type);
+        break;
+      }
+  }
+}
+
+inline constexpr auto kTrainingRules = make_rules({
+    RuleEntry{"ai.onnx.preview.training", "Adagrad", 1, &infer_adagrad},
+    RuleEntry{"ai.onnx.preview.training", "Adam", 1, &infer_adam},
+    RuleEntry{"ai.onnx.preview.training", "Gradient", 1, &infer_gradient},
+    RuleEntry{"ai.onnx.preview.training", "Momentum", 1, &infer_momentum},
+});
+
+}  // namespace symshape::ops

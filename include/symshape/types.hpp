@@ -37,6 +37,8 @@ enum class DataType : int32_t {
   INT4 = 22,
   FLOAT4E2M1 = 23,
   FLOAT8E8M0 = 24,
+  UINT2 = 25,
+  INT2 = 26,
 };
 
 inline const char* to_string(DataType t) {
@@ -44,12 +46,12 @@ inline const char* to_string(DataType t) {
                                       "int32",     "int64",  "string",  "bool",     "float16",    "double",
                                       "uint32",    "uint64", "complex64", "complex128", "bfloat16", "float8e4m3fn",
                                       "float8e4m3fnuz", "float8e5m2", "float8e5m2fnuz", "uint4", "int4",
-                                      "float4e2m1", "float8e8m0"};
+                                      "float4e2m1", "float8e8m0", "uint2", "int2"};
   const auto i = static_cast<int32_t>(t);
   return i >= 0 && i < static_cast<int32_t>(sizeof(names) / sizeof(names[0])) ? names[i] : "unknown";
 }
 
-inline bool is_valid_data_type(int32_t code) { return code >= 0 && code <= 24; }
+inline bool is_valid_data_type(int32_t code) { return code >= 0 && code <= 26; }
 
 // Size in bits of one element (0 for strings and undefined).
 inline int element_bits(DataType t) {
@@ -83,6 +85,9 @@ inline int element_bits(DataType t) {
     case DataType::INT4:
     case DataType::FLOAT4E2M1:
       return 4;
+    case DataType::UINT2:
+    case DataType::INT2:
+      return 2;
     default:
       return 0;
   }

@@ -57,9 +57,11 @@ TEST(OperatorsDoc, IsUpToDate) {
                                         << " is out of date: run build/bin/registry_operators_doc_test --update";
 }
 
-TEST(OperatorsDoc, EveryRuleIsNamed) {
-  for (const auto& e : symshape::ops::kBuiltinRules)
+TEST(OperatorsDoc, EveryRuleIsNamedAndHasAFunction) {
+  for (const auto& e : symshape::ops::kBuiltinRules) {
     EXPECT_FALSE(e.rule.empty()) << e.domain << "::" << e.op_type << " v" << e.since_version << " has no rule name";
+    EXPECT_NE(e.fn, nullptr) << e.domain << "::" << e.op_type << " v" << e.since_version << " has no function";
+  }
 }
 
 int main(int argc, char** argv) {

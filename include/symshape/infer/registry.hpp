@@ -24,6 +24,7 @@ struct RuleEntry {
   std::string_view op_type;
   int since_version = 1;
   InferFn fn = nullptr;
+  std::string_view rule = {};  // the function's name, for docs/operators.md
 };
 
 namespace detail {
@@ -79,16 +80,19 @@ constexpr bool strictly_sorted(const std::array<RuleEntry, N>& a) {
   return true;
 }
 
+// Checked at compile time; non-null functions are checked by a test, since
+// comparing function pointers is not a constant expression under -fsanitize=null.
 template <std::size_t N>
-constexpr bool all_have_functions(const std::array<RuleEntry, N>& a) {
+constexpr bool all_versions_valid(const std::array<RuleEntry, N>& a) {
   for (std::size_t i = 0; i < N; ++i)
-    if (a[i].fn == nullptr || a[i].since_version < 1) return false;
+    if (a[i].since_version < 1 || a[i].op_type.empty()) return false;
   return true;
 }
 
 }  // namespace detail
 
-// Writes a family's rule list: SYMSHAPE_RULES(kElementwiseRules, {"", "Add", 7, &infer_binary}, ...)
+// A family's rule list, sorted at compile time:
+//   inline constexpr auto kFamilyRules = make_rules({RuleEntry{"", "Add", 7, &infer_add, "infer_add"}, ...});
 template <std::size_t N>
 constexpr std::array<RuleEntry, N> make_rules(const RuleEntry (&entries)[N]) {
   std::array<RuleEntry, N> a{};
@@ -114,15 +118,16 @@ inline std::vector<CustomRule>& custom_rules() {
 //   inline const symshape::RuleRegistrar my_rule{"com.acme", "MyOp", 1, &infer_my_op};
 // In a static library, a registrar that nothing references may be dropped by
 // the linker: reference it, or call register_rule() from main.
-struct RuleRegistrar {
-  RuleRegistrar(std::string domain, std::string op_type, int since_version, InferFn fn) {
-    custom_rules().push_back({std::move(domain), std::move(op_type), since_version, fn});
-  }
-};
-
 inline void register_rule(std::string domain, std::string op_type, int since_version, InferFn fn) {
+  if (domain == "ai.onnx") domain.clear();  // one spelling of the default domain
   custom_rules().push_back({std::move(domain), std::move(op_type), since_version, fn});
 }
+
+struct RuleRegistrar {
+  RuleRegistrar(std::string domain, std::string op_type, int since_version, InferFn fn) {
+    register_rule(std::move(domain), std::move(op_type), since_version, fn);
+  }
+};
 
 // A resolved rule: the function and the since_version that was chosen.
 struct ResolvedRule {

@@ -1,0 +1,179 @@
+// com.microsoft (onnxruntime contrib) elementwise and matmul-like ops:
+// BiasGelu, FastGelu, Gelu, QuickGelu, BiasAdd, RotaryEmbedding (shape
+// passthrough), BiasSplitGelu (last dim halved), FusedMatMul (transA,
+// transB), TransposeMatMul, GemmFastGelu, MatMulNBits ([..., N] from the N
+// attribute, dtype of A), MatMulInteger16 (INT32), NhwcConv (NHWC spatial
+// dims as Conv), GroupNorm / SkipGroupNorm (NHWC passthrough).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "symshape/infer/helpers.hpp"
+#include "symshape/infer/registry.hpp"
+#include "symshape/ops/conv.hpp"
+#include "symshape/ops/matmul.hpp"
+
+namespace symshape::ops {
+
+namespace ms_detail {
+inline constexpr const char* kMs = "com.microsoft";
+
+inline SymbolicDim dim_at(const Shape* s, std::size_t i) { return s && i < s->size() ? (*s)[i] : SymbolicDim(); }
+}  // namespace ms_detail
+
+// Ops whose output 0 has the shape and type of input 0, with `min` required inputs.
+inline void infer_ms_passthrough1(Context& ctx, Node& n) {
+  if (!check_inputs(ctx, n, 1)) return;
+  propagate_type(ctx, n);
+}
+inline void infer_ms_passthrough2(Context& ctx, Node& n) {
+  if (!check_inputs(ctx, n, 2)) return;
+  propagate_type(ctx, n);
+}
+// RotaryEmbedding: input, position_ids, cos_cache, sin_cache.
+inline void infer_ms_rotary_embedding(Context& ctx, Node& n) {
+  if (!check_inputs(ctx, n, 4, 4)) return;
+  propagate_type(ctx, n);
+}
+// BiasAdd: X [N, HW, C], bias [C], skip [N, HW, C] -> X's shape.
+inline void infer_ms_bias_add(Context& ctx, Node& n) {
+  if (!check_inputs(ctx, n, 3, 3)) return;
+  propagate_type(ctx, n);
+}
+// GroupNorm: X, gamma, beta (NHWC); SkipGroupNorm: X, gamma, beta, skip, bias
+// -> Y and optional input_skip_bias_sum, both X's shape.
+inline void infer_ms_group_norm(Context& ctx, Node& n) {
+  if (!check_inputs(ctx, n, 3, 3)) return;
+  propagate_type(ctx, n);
+}
+inline void infer_ms_skip_group_norm(Context& ctx, Node& n) {
+  if (!check_inputs(ctx, n, 4, 5)) return;
+  propagate_type(ctx, n, 0, 0);
+  propagate_type(ctx, n, 1, 0);
+}
+
+// BiasSplitGelu: X [N, HW, 2C], bias [2C] -> [N, HW, C].
+inline void infer_ms_bias_split_gelu(Context& ctx, Node& n) {
+  if (!check_inputs(ctx, n, 2, 2)) return;
+  const Shape* x = shape_of(n.input(0));
+  const DataType dt = dtype_of(n.input(0));
+  if (!x) return (void)ctx.set_shape_and_dtype(n.output(0), Shape(), dt);
+  if (x->rank() != 3) return ctx.record_error(n, "BiasSplitGelu input must be 3-D, got " + x->to_string());
+  const SymbolicDim& c = (*x)[2];
+  if (c.is_int() && c.value() % 2 != 0) return ctx.record_error(n, "last dim " + c.to_string() + " is odd");
+  ctx.set_shape_and_dtype(n.output(0), Shape({(*x)[0], (*x)[1], c / SymbolicDim(2)}), dt);
+}
+
+namespace ms_detail {
+// Transposes the last two dims (a 1-D input is left alone).
+inline Shape transpose_last2(const Shape& s) {
+  if (!s.has_rank() || s.rank() < 2) return s;
+  std::vector<SymbolicDim> d = s.dims();
+  std::swap(d[d.size() - 1], d[d.size() - 2]);
+  return Shape(std::move(d));
+}
+// FusedMatMul with transBatchA/B: [b..., M, K] with the batch dims rotated.
+inline Shape trans_batch(const Shape& s, bool trans_batch, bool trans) {
+  if (!s.has_rank() || s.rank() < 3) return trans ? transpose_last2(s) : s;
+  std::vector<SymbolicDim> d = s.dims();
+  if (trans_batch) {
+    // [b1, ..., bk, M, K] read as [M, b1, ..., bk, K] permuted: the first dim moves to position k.
+    SymbolicDim first = d[0];
+    d.erase(d.begin());
+    d.insert(d.end() - 1, first);
+  }
+  Shape r(std::move(d));
+  return trans ? transpose_last2(r) : r;
+}
+}  // namespace ms_detail
+
+// FusedMatMul: alpha * op(A) @ op(B) with transA/transB/transBatchA/transBatchB.
+inline void infer_ms_fused_matmul(Context& ctx, Node& n) {
+  if (!check_inputs(ctx, n, 2, 2)) return;
+  const Shape* a = shape_of(n.input(0));
+  const Shape* b = shape_of(n.input(1));
+  Shape sa = a ? ms_detail::trans_batch(*a, n.attr_int("transBatchA", 0) != 0, n.attr_int("transA", 0) != 0) : Shape();
+  Shape sb = b ? ms_detail::trans_batch(*b, n.attr_int("transBatchB", 0) != 0, n.attr_int("transB", 0) != 0) : Shape();
+  auto s = nn_detail::matmul_shape(ctx, n, sa, sb);
+  if (!s) return;
+  ctx.set_shape_and_dtype(n.output(0), *s, dtype_of(n.input(0)));
+}
+
+// GemmFastGelu: X [M, K], W [K, N], optional bias [N] -> [M, N] (matmul semantics).
+inline void infer_ms_gemm_fast_gelu(Context& ctx, Node& n) {
+  if (!check_inputs(ctx, n, 2, 3)) return;
+  nn_detail::infer_matmul_like(ctx, n, 0, 1, dtype_of(n.input(0)));
+}
+
+// MatMulInteger16: A, B (int16/uint16) -> INT32.
+inline void infer_ms_matmul_integer16(Context& ctx, Node& n) {
+  if (!check_inputs(ctx, n, 2, 2)) return;
+  nn_detail::infer_matmul_like(ctx, n, 0, 1, DataType::INT32);
+}
+
+// MatMulNBits: A [..., K], B (packed), scales, ... ; attributes K and N
+// (required) -> [..., N] of A's dtype.
+inline void infer_ms_matmul_nbits(Context& ctx, Node& n) {
+  if (!check_inputs(ctx, n, 3)) return;
+  const Attribute* k = require_attr(ctx, n, "K");
+  const Attribute* nn = require_attr(ctx, n, "N");
+  if (!k || !nn) return;
+  if (k->i < 1 || nn->i < 1) return ctx.record_error(n, "K and N must be positive");
+  const Shape* a = shape_of(n.input(0));
+  const DataType dt = dtype_of(n.input(0));
+  if (!a) return (void)ctx.set_shape_and_dtype(n.output(0), Shape(), dt);
+  if (a->rank() < 1) return ctx.record_error(n, "A must have rank >= 1");
+  const SymbolicDim& ak = (*a)[a->size() - 1];
+  if (ak.is_int() && ak.value() != k->i)
+    return ctx.record_error(n, "A's last dim " + ak.to_string() + " does not match K=" + std::to_string(k->i));
+  std::vector<SymbolicDim> d = a->dims();
+  d.back() = SymbolicDim(nn->i);
+  ctx.set_shape_and_dtype(n.output(0), Shape(std::move(d)), dt);
+}
+
+// NhwcConv: X [N, H.., C], W [M, C/group, k...] -> [N, out..., M].
+inline void infer_ms_nhwc_conv(Context& ctx, Node& n) {
+  if (!check_inputs(ctx, n, 2, 3)) return;
+  const Shape* x = shape_of(n.input(0));
+  const Shape* w = shape_of(n.input(1));
+  const DataType dt = dtype_of(n.input(0));
+  if (!x) return (void)ctx.set_shape_and_dtype(n.output(0), Shape(), dt);
+  if (x->rank() < 3) return ctx.record_error(n, "input must have rank >= 3, got " + x->to_string());
+  if (w && w->rank() != x->rank()) return ctx.record_error(n, "input and weight ranks differ");
+  const std::size_t k = x->size() - 2;
+  // Rearranged into NCHW for the shared spatial computation.
+  std::vector<SymbolicDim> nchw{(*x)[0], (*x)[x->size() - 1]};
+  for (std::size_t i = 1; i + 1 < x->size(); ++i) nchw.push_back((*x)[i]);
+  const Shape xs(std::move(nchw));
+  std::vector<SymbolicDim> kernel;
+  if (!nn_detail::kernel_dims(ctx, n, w, k, kernel)) return;
+  nn_detail::WindowAttrs wa;
+  if (!nn_detail::read_window_attrs(ctx, n, k, wa)) return;
+  auto sp = nn_detail::window_output(ctx, n, xs, kernel, wa);
+  if (!sp) return;
+  std::vector<SymbolicDim> out{(*x)[0]};
+  out.insert(out.end(), sp->begin(), sp->end());
+  out.push_back(ms_detail::dim_at(w, 0));
+  ctx.set_shape_and_dtype(n.output(0), Shape(std::move(out)), dt);
+}
+
+inline constexpr auto kMicrosoftMiscRules = make_rules({
+    RuleEntry{"com.microsoft", "BiasGelu", 1, &infer_ms_passthrough2},
+    RuleEntry{"com.microsoft", "FastGelu", 1, &infer_ms_passthrough1},
+    RuleEntry{"com.microsoft", "Gelu", 1, &infer_ms_passthrough1},
+    RuleEntry{"com.microsoft", "QuickGelu", 1, &infer_ms_passthrough1},
+    RuleEntry{"com.microsoft", "BiasAdd", 1, &infer_ms_bias_add},
+    RuleEntry{"com.microsoft", "RotaryEmbedding", 1, &infer_ms_rotary_embedding},
+    RuleEntry{"com.microsoft", "GroupNorm", 1, &infer_ms_group_norm},
+    RuleEntry{"com.microsoft", "SkipGroupNorm", 1, &infer_ms_skip_group_norm},
+    RuleEntry{"com.microsoft", "BiasSplitGelu", 1, &infer_ms_bias_split_gelu},
+    RuleEntry{"com.microsoft", "FusedMatMul", 1, &infer_ms_fused_matmul},
+    RuleEntry{"com.microsoft", "TransposeMatMul", 1, &infer_ms_fused_matmul},
+    RuleEntry{"com.microsoft", "GemmFastGelu", 1, &infer_ms_gemm_fast_gelu},
+    RuleEntry{"com.microsoft", "MatMulInteger16", 1, &infer_ms_matmul_integer16},
+    RuleEntry{"com.microsoft", "MatMulNBits", 1, &infer_ms_matmul_nbits},
+    RuleEntry{"com.microsoft", "NhwcConv", 1, &infer_ms_nhwc_conv},
+});
+
+}  // namespace symshape::ops

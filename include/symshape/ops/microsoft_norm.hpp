@@ -1,0 +1,93 @@
+// com.microsoft (onnxruntime contrib) normalizations:
+// LayerNormalization / SimplifiedLayerNormalization (contrib, axis attr; Mean
+// and InvStdDev keep the leading dims and have 1s from axis on),
+// SkipLayerNormalization / SkipSimplifiedLayerNormalization (output,
+// mean, inv_std_var [.., 1], input_skip_bias_sum), EmbedLayerNormalization
+// (output [B, S, hidden], mask_index [B] INT32, embedding_sum).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "symshape/infer/helpers.hpp"
+#include "symshape/infer/registry.hpp"
+
+namespace symshape::ops {
+
+namespace ms_detail {
+// [d0, .., d_{axis-1}, 1, .., 1] for the statistics outputs.
+inline Shape stats_shape(const Shape& x, std::size_t axis) {
+  std::vector<SymbolicDim> d = x.dims();
+  for (std::size_t i = axis; i < d.size(); ++i) d[i] = 1;
+  return Shape(std::move(d));
+}
+}  // namespace ms_detail
+
+// LayerNormalization (contrib): X, Scale, [B] -> Y, Mean, InvStdDev.
+// Statistics are of stash_type (FLOAT by default; onnxruntime uses float for them).
+inline void infer_ms_layer_norm(Context& ctx, Node& n) {
+  const bool simplified = n.op_type == "SimplifiedLayerNormalization";
+  if (!check_inputs(ctx, n, 2, simplified ? 2 : 3)) return;
+  propagate_type(ctx, n);
+  const int64_t stash = n.attr_int("stash_type", 1);
+  const DataType sdt = stash == 1 ? DataType::FLOAT : static_cast<DataType>(stash);
+  const Shape* x = shape_of(n.input(0));
+  const std::size_t inv_out = simplified ? 1 : 2;
+  if (!x) {
+    if (!simplified) ctx.set_shape_and_dtype(n.output(1), Shape(), sdt);
+    ctx.set_shape_and_dtype(n.output(inv_out), Shape(), sdt);
+    return;
+  }
+  auto axis = normalize_axis(ctx, n, n.attr_int("axis", -1), x->rank());
+  if (!axis) return;
+  const Shape st = ms_detail::stats_shape(*x, static_cast<std::size_t>(*axis));
+  if (!simplified) ctx.set_shape_and_dtype(n.output(1), st, sdt);
+  ctx.set_shape_and_dtype(n.output(inv_out), st, sdt);
+}
+
+// SkipLayerNormalization: input [B, S, H] (or 2-D), skip, gamma, [beta], [bias]
+// -> output, mean [B, S, 1], inv_std_var [B, S, 1] (FLOAT), input_skip_bias_sum.
+// SkipSimplifiedLayerNormalization has no beta.
+inline void infer_ms_skip_layer_norm(Context& ctx, Node& n) {
+  const bool simplified = n.op_type == "SkipSimplifiedLayerNormalization";
+  if (!check_inputs(ctx, n, 3, simplified ? 4 : 5)) return;
+  const Shape* x = shape_of(n.input(0));
+  if (x && x->rank() != 2 && x->rank() != 3)
+    return ctx.record_error(n, "input must be 2-D or 3-D, got " + x->to_string());
+  propagate_type(ctx, n, 0, 0);
+  const Shape st = x ? ms_detail::stats_shape(*x, x->size() - 1) : Shape();
+  ctx.set_shape_and_dtype(n.output(1), st, DataType::FLOAT);
+  ctx.set_shape_and_dtype(n.output(2), st, DataType::FLOAT);
+  propagate_type(ctx, n, 3, 0);
+}
+
+// EmbedLayerNormalization: input_ids [B, S], segment_ids, word_embedding [V, H],
+// position_embedding, segment_embedding, gamma, beta, [mask], [position_ids]
+// -> output [B, S, H] (embedding dtype), mask_index [B] INT32, embedding_sum [B, S, H].
+inline void infer_ms_embed_layer_norm(Context& ctx, Node& n) {
+  // segment_ids (1) and segment_embedding (4) are optional.
+  if (!check_inputs(ctx, n, 1, 9)) return;
+  for (std::size_t i : {2, 3, 5, 6})
+    if (!n.input(i)) return ctx.usage_error(n, "missing required input " + std::to_string(i));
+  const Shape* ids = shape_of(n.input(0));
+  const Shape* we = shape_of(n.input(2));
+  if (ids && ids->rank() != 2) return ctx.record_error(n, "input_ids must be 2-D, got " + ids->to_string());
+  if (we && we->rank() != 2) return ctx.record_error(n, "word_embedding must be 2-D, got " + we->to_string());
+  const DataType dt = dtype_of(n.input(2));
+  const SymbolicDim b = ids ? (*ids)[0] : SymbolicDim(), s = ids ? (*ids)[1] : SymbolicDim();
+  const SymbolicDim h = we ? (*we)[1] : SymbolicDim();
+  const Shape out = ids ? Shape({b, s, h}) : Shape();
+  ctx.set_shape_and_dtype(n.output(0), out, dt);
+  ctx.set_shape_and_dtype(n.output(1), ids ? Shape({b}) : Shape(), DataType::INT32);
+  ctx.set_shape_and_dtype(n.output(2), out, dt);
+}
+
+inline constexpr auto kMicrosoftNormRules = make_rules({
+    RuleEntry{"com.microsoft", "LayerNormalization", 1, &infer_ms_layer_norm},
+    RuleEntry{"com.microsoft", "SimplifiedLayerNormalization", 1, &infer_ms_layer_norm},
+    RuleEntry{"com.microsoft", "SkipLayerNormalization", 1, &infer_ms_skip_layer_norm},
+    RuleEntry{"com.microsoft", "SkipSimplifiedLayerNormalization", 1, &infer_ms_skip_layer_norm},
+    RuleEntry{"com.microsoft", "EmbedLayerNormalization", 1, &infer_ms_embed_layer_norm},
+});
+
+}  // namespace symshape::ops

@@ -38,10 +38,11 @@
 #include "symshape/ops/microsoft_attention.hpp"
 #include "symshape/ops/microsoft_misc.hpp"
 #include "symshape/ops/microsoft_norm.hpp"
+#include "symshape/ops/microsoft_quant.hpp"
 
 namespace symshape::ops {
 
-inline constexpr auto kBuiltinRules = symshape::detail::merge_all(kElementwiseRules, kControlFlowRules, kSequenceRules, kOptionalRules, kShapeOpsRules, kReshapeRules, kConcatSplitRules, kGatherScatterRules, kSliceRules, kExpandTilePadRules, kConstantRules, kCastRules, kRangeRules, kMiscTensorRules, kUnaryRules, kReduceRules, kMatMulRules, kConvRules, kNormalizationRules, kResizeRules, kRnnRules, kAttentionRules, kImageRules, kQuantizeRules, kSignalRules, kStringOpsRules, kRandomLossRules, kMlRules, kTrainingRules, kDetectionRules, kMicrosoftAttentionRules, kMicrosoftMiscRules, kMicrosoftNormRules);
+inline constexpr auto kBuiltinRules = symshape::detail::merge_all(kElementwiseRules, kControlFlowRules, kSequenceRules, kOptionalRules, kShapeOpsRules, kReshapeRules, kConcatSplitRules, kGatherScatterRules, kSliceRules, kExpandTilePadRules, kConstantRules, kCastRules, kRangeRules, kMiscTensorRules, kUnaryRules, kReduceRules, kMatMulRules, kConvRules, kNormalizationRules, kResizeRules, kRnnRules, kAttentionRules, kImageRules, kQuantizeRules, kSignalRules, kStringOpsRules, kRandomLossRules, kMlRules, kTrainingRules, kDetectionRules, kMicrosoftAttentionRules, kMicrosoftMiscRules, kMicrosoftNormRules, kMicrosoftQuantRules);
 
 static_assert(symshape::detail::strictly_sorted(kBuiltinRules),
               "two built-in rules share a (domain, op_type, since_version)");

@@ -132,12 +132,11 @@ inline void infer_ms_matmul_nbits(Context& ctx, Node& n) {
   ctx.set_shape_and_dtype(n.output(0), Shape(std::move(d)), dt);
 }
 
-// NhwcConv: X [N, H.., C], W [M, C/group, k...] -> [N, out..., M].
-inline void infer_ms_nhwc_conv(Context& ctx, Node& n) {
-  if (!check_inputs(ctx, n, 2, 3)) return;
-  const Shape* x = shape_of(n.input(0));
-  const Shape* w = shape_of(n.input(1));
-  const DataType dt = dtype_of(n.input(0));
+namespace ms_detail {
+// NHWC convolution: X [N, H.., C], W [M, C/group, k...] -> [N, out..., M].
+inline void nhwc_conv(Context& ctx, Node& n, std::size_t ix, std::size_t iw, DataType dt) {
+  const Shape* x = shape_of(n.input(ix));
+  const Shape* w = shape_of(n.input(iw));
   if (!x) return (void)ctx.set_shape_and_dtype(n.output(0), Shape(), dt);
   if (x->rank() < 3) return ctx.record_error(n, "input must have rank >= 3, got " + x->to_string());
   if (w && w->rank() != x->rank()) return ctx.record_error(n, "input and weight ranks differ");
@@ -154,8 +153,15 @@ inline void infer_ms_nhwc_conv(Context& ctx, Node& n) {
   if (!sp) return;
   std::vector<SymbolicDim> out{(*x)[0]};
   out.insert(out.end(), sp->begin(), sp->end());
-  out.push_back(ms_detail::dim_at(w, 0));
+  out.push_back(dim_at(w, 0));
   ctx.set_shape_and_dtype(n.output(0), Shape(std::move(out)), dt);
+}
+}  // namespace ms_detail
+
+// NhwcConv: X [N, H.., C], W [M, C/group, k...], [B] -> [N, out..., M].
+inline void infer_ms_nhwc_conv(Context& ctx, Node& n) {
+  if (!check_inputs(ctx, n, 2, 3)) return;
+  ms_detail::nhwc_conv(ctx, n, 0, 1, dtype_of(n.input(0)));
 }
 
 inline constexpr auto kMicrosoftMiscRules = make_rules({

@@ -1,0 +1,308 @@
+// com.microsoft (onnxruntime contrib) quantized ops: QuantizeLinear /
+// DequantizeLinear (contrib), DynamicQuantizeMatMul, MatMulIntegerToFloat
+// (scale's dtype), QGemm, GemmFloat8, GatherBlockQuantized, the QLinear*
+// family (output dtype of the output zero point), QAttention,
+// QEmbedLayerNormalization, the QOrdered* ops (INT8) and MoE / QMoE.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "symshape/infer/helpers.hpp"
+#include "symshape/infer/registry.hpp"
+#include "symshape/ops/conv.hpp"
+#include "symshape/ops/matmul.hpp"
+#include "symshape/ops/microsoft_attention.hpp"
+#include "symshape/ops/microsoft_misc.hpp"
+
+namespace symshape::ops {
+
+namespace ms_detail {
+// The zero point's dtype, or `fallback` when it is absent.
+inline DataType zp_type(const Node& n, std::size_t i, DataType fallback) {
+  const DataType t = dtype_of(n.input(i));
+  return n.input(i) && t != DataType::UNDEFINED ? t : fallback;
+}
+inline Shape shape_or_unknown(const Value* v) {
+  const Shape* s = shape_of(v);
+  return s ? *s : Shape();
+}
+// [M, N] of op(A) @ op(B) for 2-D A and B with transA/transB.
+inline void gemm_2d(Context& ctx, Node& n, std::size_t ia, std::size_t ib, DataType dt) {
+  const Shape* a = shape_of(n.input(ia));
+  const Shape* b = shape_of(n.input(ib));
+  if (!require_rank(ctx, n, a, 2, 2, "A") || !require_rank(ctx, n, b, 2, 2, "B")) return;
+  const bool ta = n.attr_int("transA", 0) != 0, tb = n.attr_int("transB", 0) != 0;
+  const SymbolicDim m = a ? (*a)[ta ? 1 : 0] : SymbolicDim(), ka = a ? (*a)[ta ? 0 : 1] : SymbolicDim();
+  const SymbolicDim kb = b ? (*b)[tb ? 1 : 0] : SymbolicDim(), nn = b ? (*b)[tb ? 0 : 1] : SymbolicDim();
+  if (a && b && !nn_detail::check_inner_dims(ctx, n, ka, kb, *a, *b)) return;
+  ctx.set_shape_and_dtype(n.output(0), Shape({m, nn}), dt);
+}
+}  // namespace ms_detail
+
+// QuantizeLinear (contrib): x, y_scale, [y_zero_point] -> x's shape, zero point's dtype (UINT8).
+inline void infer_ms_quantize_linear(Context& ctx, Node& n) {
+  if (!check_inputs(ctx, n, 2, 3)) return;
+  ctx.set_shape_and_dtype(n.output(0), ms_detail::shape_or_unknown(n.input(0)), ms_detail::zp_type(n, 2, DataType::UINT8));
+}
+// DequantizeLinear (contrib): x, x_scale, [x_zero_point] -> x's shape, scale's dtype.
+inline void infer_ms_dequantize_linear(Context& ctx, Node& n) {
+  if (!check_inputs(ctx, n, 2, 3)) return;
+  ctx.set_shape_and_dtype(n.output(0), ms_detail::shape_or_unknown(n.input(0)), dtype_of(n.input(1)));
+}
+// DynamicQuantizeMatMul: A (float), B, b_scale, [b_zero_point], [bias] -> A @ B, A's dtype.
+inline void infer_ms_dynamic_quantize_matmul(Context& ctx, Node& n) {
+  if (!check_inputs(ctx, n, 3, 5)) return;
+  nn_detail::infer_matmul_like(ctx, n, 0, 1, dtype_of(n.input(0)));
+}
+// MatMulIntegerToFloat: A, B, a_scale, b_scale, [a_zp], [b_zp], [bias] -> A @ B, a_scale's dtype.
+inline void infer_ms_matmul_integer_to_float(Context& ctx, Node& n) {
+  if (!check_inputs(ctx, n, 4, 7)) return;
+  nn_detail::infer_matmul_like(ctx, n, 0, 1, dtype_of(n.input(2)));
+}
+// QGemm: A, a_scale, a_zp, B, b_scale, b_zp, [C], [y_scale], [y_zp] -> [M, N];
+// y_zp's dtype when y_scale is given (UINT8 default), FLOAT otherwise.
+inline void infer_ms_qgemm(Context& ctx, Node& n) {
+  if (!check_inputs(ctx, n, 6, 9)) return;
+  const DataType dt = n.input(7) ? ms_detail::zp_type(n, 8, DataType::UINT8) : DataType::FLOAT;
+  ms_detail::gemm_2d(ctx, n, 0, 3, dt);
+}
+// GemmFloat8: A, B, [C], [scaleA], [scaleB], [scaleY] -> [M, N] of the `dtype` attribute.
+inline void infer_ms_gemm_float8(Context& ctx, Node& n) {
+  if (!check_inputs(ctx, n, 2, 6)) return;
+  ms_detail::gemm_2d(ctx, n, 0, 1, static_cast<DataType>(n.attr_int("dtype", 1)));
+}
+
+// GatherBlockQuantized: data, indices, scales, [zero_points] -> Gather of data
+// along gather_axis (4-bit data packed two per UINT8: last dim doubled), scales' dtype.
+inline void infer_ms_gather_block_quantized(Context& ctx, Node& n) {
+  if (!check_inputs(ctx, n, 3, 4)) return;
+  const Shape* d = shape_of(n.input(0));
+  const Shape* idx = shape_of(n.input(1));
+  const DataType dt = dtype_of(n.input(2));
+  if (!d || !idx) return (void)ctx.set_shape_and_dtype(n.output(0), Shape(), dt);
+  auto axis = normalize_axis(ctx, n, n.attr_int("gather_axis", 0), d->rank(), "gather_axis");
+  if (!axis) return;
+  const int64_t bits = n.attr_int("bits", 4);
+  if (bits != 4 && bits != 8) return ctx.record_error(n, "bits must be 4 or 8");
+  std::vector<SymbolicDim> dims = d->dims();
+  if (dtype_of(n.input(0)) == DataType::UINT8 && bits == 4 && !dims.empty()) dims.back() = dims.back() * SymbolicDim(2);
+  std::vector<SymbolicDim> out(dims.begin(), dims.begin() + *axis);
+  out.insert(out.end(), idx->dims().begin(), idx->dims().end());
+  out.insert(out.end(), dims.begin() + *axis + 1, dims.end());
+  ctx.set_shape_and_dtype(n.output(0), Shape(std::move(out)), dt);
+}
+
+// QLinearAdd / QLinearMul: A, A_scale, A_zp, B, B_scale, B_zp, C_scale, [C_zp] -> broadcast, A's dtype.
+inline void infer_ms_qlinear_binary(Context& ctx, Node& n) {
+  if (!check_inputs(ctx, n, 7, 8)) return;
+  if (!n.input(3)) return ctx.usage_error(n, "missing required input 3 (B)");
+  auto s = broadcast_shapes(ctx, n, ms_detail::shape_or_unknown(n.input(0)), ms_detail::shape_or_unknown(n.input(3)));
+  if (!s) return;
+  ctx.set_shape_and_dtype(n.output(0), *s, dtype_of(n.input(0)));
+}
+// QLinearSigmoid / QLinearLeakyRelu / QLinearSoftmax: X, X_scale, [X_zp], Y_scale, [Y_zp] -> X's type.
+inline void infer_ms_qlinear_unary(Context& ctx, Node& n) {
+  if (!check_inputs(ctx, n, 2, 5)) return;
+  if (!n.input(3)) return ctx.usage_error(n, "missing required input 3 (Y_scale)");
+  propagate_type(ctx, n);
+}
+// QLinearWhere: condition, X, x_scale, x_zp, Y, y_scale, y_zp, z_scale, z_zp -> broadcast, X's dtype.
+inline void infer_ms_qlinear_where(Context& ctx, Node& n) {
+  if (!check_inputs(ctx, n, 9, 9)) return;
+  auto s = broadcast_shapes(ctx, n, ms_detail::shape_or_unknown(n.input(0)), ms_detail::shape_or_unknown(n.input(1)));
+  if (!s) return;
+  s = broadcast_shapes(ctx, n, *s, ms_detail::shape_or_unknown(n.input(4)));
+  if (!s) return;
+  ctx.set_shape_and_dtype(n.output(0), *s, dtype_of(n.input(1)));
+}
+// QLinearConcat: Y_scale, Y_zp, then (tensor, scale, zp) triples; axis -> concat, Y_zp's dtype.
+inline void infer_ms_qlinear_concat(Context& ctx, Node& n) {
+  if (!check_inputs(ctx, n, 5)) return;
+  if ((n.inputs.size() - 2) % 3 != 0) return ctx.record_error(n, "inputs after Y_scale, Y_zp must be (tensor, scale, zero point) triples");
+  const Attribute* ax = require_attr(ctx, n, "axis");
+  if (!ax) return;
+  const DataType dt = dtype_of(n.input(1));
+  std::vector<const Shape*> shapes;
+  for (std::size_t i = 2; i < n.inputs.size(); i += 3) {
+    const Shape* s = shape_of(n.input(i));
+    if (!s) return (void)ctx.set_shape_and_dtype(n.output(0), Shape(), dt);
+    shapes.push_back(s);
+  }
+  const int64_t rank = shapes[0]->rank();
+  auto axis = normalize_axis(ctx, n, ax->i, rank);
+  if (!axis) return;
+  std::vector<SymbolicDim> out = shapes[0]->dims();
+  for (std::size_t j = 1; j < shapes.size(); ++j) {
+    if (shapes[j]->rank() != rank) return ctx.record_error(n, "QLinearConcat inputs have different ranks");
+    out[*axis] = out[*axis] + (*shapes[j])[*axis];
+  }
+  ctx.set_shape_and_dtype(n.output(0), Shape(std::move(out)), dt);
+}
+// QLinearAveragePool: X, x_scale, [x_zp], y_scale, [y_zp]; pooling attributes,
+// channels_last -> pooled shape, X's dtype.
+inline void infer_ms_qlinear_average_pool(Context& ctx, Node& n) {
+  if (!check_inputs(ctx, n, 2, 5)) return;
+  if (!n.input(3)) return ctx.usage_error(n, "missing required input 3 (y_scale)");
+  const Attribute* ks = require_attr(ctx, n, "kernel_shape");
+  if (!ks) return;
+  const DataType dt = dtype_of(n.input(0));
+  const Shape* x = shape_of(n.input(0));
+  if (!x) return (void)ctx.set_shape_and_dtype(n.output(0), Shape(), dt);
+  if (x->rank() < 3) return ctx.record_error(n, "input must have rank >= 3, got " + x->to_string());
+  const bool cl = n.attr_int("channels_last", 0) != 0;
+  std::vector<SymbolicDim> nchw = x->dims();
+  if (cl) {
+    nchw = {(*x)[0], (*x)[x->size() - 1]};
+    for (std::size_t i = 1; i + 1 < x->size(); ++i) nchw.push_back((*x)[i]);
+  }
+  const Shape xs(std::move(nchw));
+  const std::size_t k = x->size() - 2;
+  std::vector<SymbolicDim> kernel;
+  if (!nn_detail::kernel_dims(ctx, n, nullptr, k, kernel)) return;
+  nn_detail::WindowAttrs wa;
+  if (!nn_detail::read_window_attrs(ctx, n, k, wa)) return;
+  auto sp = nn_detail::window_output(ctx, n, xs, kernel, wa);
+  if (!sp) return;
+  std::vector<SymbolicDim> out{xs[0]};
+  if (!cl) out.push_back(xs[1]);
+  out.insert(out.end(), sp->begin(), sp->end());
+  if (cl) out.push_back(xs[1]);
+  ctx.set_shape_and_dtype(n.output(0), Shape(std::move(out)), dt);
+}
+// QLinearGlobalAveragePool: X, x_scale, x_zp, y_scale, y_zp -> [N, C, 1...] (channels_last: [N, 1..., C]).
+inline void infer_ms_qlinear_global_average_pool(Context& ctx, Node& n) {
+  if (!check_inputs(ctx, n, 5, 5)) return;
+  const DataType dt = dtype_of(n.input(0));
+  const Shape* x = shape_of(n.input(0));
+  if (!x) return (void)ctx.set_shape_and_dtype(n.output(0), Shape(), dt);
+  if (x->rank() < 3) return ctx.record_error(n, "input must have rank >= 3, got " + x->to_string());
+  const bool cl = n.attr_int("channels_last", 0) != 0;
+  std::vector<SymbolicDim> out(x->size(), SymbolicDim(1));
+  out[0] = (*x)[0];
+  if (cl) out.back() = x->dims().back();
+  else out[1] = (*x)[1];
+  ctx.set_shape_and_dtype(n.output(0), Shape(std::move(out)), dt);
+}
+// QLinearConv (contrib): x, x_scale, x_zp, w, w_scale, w_zp, y_scale, y_zp, [B];
+// channels_last selects NHWC -> y_zp's dtype.
+inline void infer_ms_qlinear_conv(Context& ctx, Node& n) {
+  if (!check_inputs(ctx, n, 8, 9)) return;
+  const DataType dt = dtype_of(n.input(7));
+  if (n.attr_int("channels_last", 0) != 0) return ms_detail::nhwc_conv(ctx, n, 0, 3, dt);
+  nn_detail::conv_common(ctx, n, 0, 3, dt);
+}
+// QLinearReduceMean: data, data_scale, data_zp, reduced_scale, reduced_zp; axes (required), keepdims.
+inline void infer_ms_qlinear_reduce_mean(Context& ctx, Node& n) {
+  if (!check_inputs(ctx, n, 4, 5)) return;
+  const Attribute* axes_attr = require_attr(ctx, n, "axes");
+  if (!axes_attr) return;
+  const DataType dt = dtype_of(n.input(0));
+  const Shape* x = shape_of(n.input(0));
+  if (!x) return (void)ctx.set_shape_and_dtype(n.output(0), Shape(), dt);
+  auto axes = normalize_axes(ctx, n, axes_attr->ints, x->rank());
+  if (!axes) return;
+  const bool keep = n.attr_int("keepdims", 1) != 0;
+  std::vector<bool> reduced(x->size(), false);
+  for (int64_t a : *axes) reduced[static_cast<std::size_t>(a)] = true;
+  std::vector<SymbolicDim> out;
+  for (std::size_t i = 0; i < x->size(); ++i) {
+    if (!reduced[i]) out.push_back((*x)[i]);
+    else if (keep) out.push_back(1);
+  }
+  ctx.set_shape_and_dtype(n.output(0), Shape(std::move(out)), dt);
+}
+
+// QAttention: input, weight, bias, input_scale, weight_scale, [mask_index],
+// [input_zp], [weight_zp], [past] -> output [B, S, hidden] (input_scale's
+// dtype), present [2, B, H, P+S, D].
+inline void infer_ms_qattention(Context& ctx, Node& n) {
+  if (!check_inputs(ctx, n, 5, 9)) return;
+  const int64_t heads = ms_detail::num_heads(ctx, n);
+  if (heads == 0) return;
+  const Shape* x = shape_of(n.input(0));
+  const Shape* w = shape_of(n.input(1));
+  const Shape* past = shape_of(n.input(8));
+  if (!ms_detail::require_rank(ctx, n, x, 3, 3, "input") || !ms_detail::require_rank(ctx, n, w, 2, 2, "weight") ||
+      !ms_detail::require_rank(ctx, n, past, 5, 5, "past"))
+    return;
+  const DataType dt = dtype_of(n.input(3));
+  const SymbolicDim hidden = w ? (*w)[1] / SymbolicDim(3) : SymbolicDim();
+  ctx.set_shape_and_dtype(n.output(0), x ? Shape({(*x)[0], (*x)[1], hidden}) : Shape(), dt);
+  if (!n.output(1)) return;
+  const SymbolicDim s = ms_detail::dim_at(x, 1);
+  if (past)
+    ctx.set_shape_and_dtype(n.output(1), Shape({(*past)[0], (*past)[1], (*past)[2], (*past)[3] + s, (*past)[4]}), dt);
+  else
+    ctx.set_shape_and_dtype(n.output(1), Shape({2, ms_detail::dim_at(x, 0), heads, s, hidden.is_known() ? hidden / SymbolicDim(heads) : SymbolicDim()}), dt);
+}
+// QEmbedLayerNormalization: input_ids [B, S], segment_ids, word_embedding_quant
+// [V, H], ... -> layernorm_out [B, S, H] (FLOAT), mask_index_out [B] (INT32).
+inline void infer_ms_qembed_layer_norm(Context& ctx, Node& n) {
+  if (!check_inputs(ctx, n, 1, 18)) return;
+  if (!n.input(2)) return ctx.usage_error(n, "missing required input 2 (word_embedding_quant)");
+  const Shape* ids = shape_of(n.input(0));
+  const Shape* we = shape_of(n.input(2));
+  if (!ms_detail::require_rank(ctx, n, ids, 2, 2, "input_ids") || !ms_detail::require_rank(ctx, n, we, 2, 2, "word_embedding")) return;
+  const DataType dt = n.input(8) ? dtype_of(n.input(8)) : DataType::FLOAT;
+  ctx.set_shape_and_dtype(n.output(0), ids ? Shape({(*ids)[0], (*ids)[1], ms_detail::dim_at(we, 1)}) : Shape(), dt);
+  ctx.set_shape_and_dtype(n.output(1), ids ? Shape({(*ids)[0]}) : Shape(), DataType::INT32);
+}
+
+// QOrderedMatMul: A, scale_A, B, scale_B, scale_Y, [bias], [C], [scale_C] -> A @ B, INT8.
+inline void infer_ms_qordered_matmul(Context& ctx, Node& n) {
+  if (!check_inputs(ctx, n, 5, 8)) return;
+  nn_detail::infer_matmul_like(ctx, n, 0, 2, DataType::INT8);
+}
+// QOrderedLayerNormalization: X, scale_X, scale, [B], scale_Y -> X's shape, INT8.
+// QOrderedGelu: X, scale_X, scale_Y. QOrderedLongformerAttention: output = input's shape.
+inline void infer_ms_qordered_like_input(Context& ctx, Node& n) {
+  if (!check_inputs(ctx, n, n.op_type == "QOrderedGelu" ? 3 : n.op_type == "QOrderedLayerNormalization" ? 3 : 7)) return;
+  ctx.set_shape_and_dtype(n.output(0), ms_detail::shape_or_unknown(n.input(0)), DataType::INT8);
+}
+// QOrderedAttention: input [B, S, in_hidden], scale_input, scale_Q/K/V_gemm,
+// Q_weight [in_hidden, hidden], ... -> output [B, S, hidden], INT8.
+inline void infer_ms_qordered_attention(Context& ctx, Node& n) {
+  if (!check_inputs(ctx, n, 17)) return;
+  const Shape* x = shape_of(n.input(0));
+  const Shape* qw = shape_of(n.input(5));
+  if (!ms_detail::require_rank(ctx, n, x, 3, 3, "input") || !ms_detail::require_rank(ctx, n, qw, 2, 2, "Q_weight")) return;
+  ctx.set_shape_and_dtype(n.output(0), x ? Shape({(*x)[0], (*x)[1], ms_detail::dim_at(qw, 1)}) : Shape(), DataType::INT8);
+}
+// MoE / QMoE: input [rows, hidden] or [B, S, hidden], router_probs, expert weights... -> input's type.
+inline void infer_ms_moe(Context& ctx, Node& n) {
+  if (!check_inputs(ctx, n, 3)) return;
+  propagate_type(ctx, n);
+}
+
+inline constexpr auto kMicrosoftQuantRules = make_rules({
+    RuleEntry{"com.microsoft", "QuantizeLinear", 1, &infer_ms_quantize_linear},
+    RuleEntry{"com.microsoft", "DequantizeLinear", 1, &infer_ms_dequantize_linear},
+    RuleEntry{"com.microsoft", "DynamicQuantizeMatMul", 1, &infer_ms_dynamic_quantize_matmul},
+    RuleEntry{"com.microsoft", "MatMulIntegerToFloat", 1, &infer_ms_matmul_integer_to_float},
+    RuleEntry{"com.microsoft", "QGemm", 1, &infer_ms_qgemm},
+    RuleEntry{"com.microsoft", "GemmFloat8", 1, &infer_ms_gemm_float8},
+    RuleEntry{"com.microsoft", "GatherBlockQuantized", 1, &infer_ms_gather_block_quantized},
+    RuleEntry{"com.microsoft", "QLinearAdd", 1, &infer_ms_qlinear_binary},
+    RuleEntry{"com.microsoft", "QLinearMul", 1, &infer_ms_qlinear_binary},
+    RuleEntry{"com.microsoft", "QLinearSigmoid", 1, &infer_ms_qlinear_unary},
+    RuleEntry{"com.microsoft", "QLinearLeakyRelu", 1, &infer_ms_qlinear_unary},
+    RuleEntry{"com.microsoft", "QLinearSoftmax", 1, &infer_ms_qlinear_unary},
+    RuleEntry{"com.microsoft", "QLinearWhere", 1, &infer_ms_qlinear_where},
+    RuleEntry{"com.microsoft", "QLinearConcat", 1, &infer_ms_qlinear_concat},
+    RuleEntry{"com.microsoft", "QLinearAveragePool", 1, &infer_ms_qlinear_average_pool},
+    RuleEntry{"com.microsoft", "QLinearGlobalAveragePool", 1, &infer_ms_qlinear_global_average_pool},
+    RuleEntry{"com.microsoft", "QLinearConv", 1, &infer_ms_qlinear_conv},
+    RuleEntry{"com.microsoft", "QLinearReduceMean", 1, &infer_ms_qlinear_reduce_mean},
+    RuleEntry{"com.microsoft", "QAttention", 1, &infer_ms_qattention},
+    RuleEntry{"com.microsoft", "QEmbedLayerNormalization", 1, &infer_ms_qembed_layer_norm},
+    RuleEntry{"com.microsoft", "QOrderedMatMul", 1, &infer_ms_qordered_matmul},
+    RuleEntry{"com.microsoft", "QOrderedAttention", 1, &infer_ms_qordered_attention},
+    RuleEntry{"com.microsoft", "QOrderedLayerNormalization", 1, &infer_ms_qordered_like_input},
+    RuleEntry{"com.microsoft", "QOrderedGelu", 1, &infer_ms_qordered_like_input},
+    RuleEntry{"com.microsoft", "QOrderedLongformerAttention", 1, &infer_ms_qordered_like_input},
+    RuleEntry{"com.microsoft", "MoE", 1, &infer_ms_moe},
+    RuleEntry{"com.microsoft", "QMoE", 1, &infer_ms_moe},
+});
+
+}  // namespace symshape::ops

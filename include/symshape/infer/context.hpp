@@ -117,6 +117,13 @@ class Context {
     const int64_t k = fresh_index(d.expr().name());
     return k >= fresh_begin_ && k < next_dim_;
   }
+  // Whether name_unknown_dims would change s.
+  static bool has_unnamed_dims(const Shape& s) {
+    if (!s.has_rank()) return false;
+    for (const auto& d : s.dims())
+      if (d.is_unknown() || (d.is_symbolic() && d.expr().size() > kMaxDimExprSize)) return true;
+    return false;
+  }
   // Replaces unknown dims (and overlong expressions) by fresh symbols.
   Shape name_unknown_dims(Shape s) {
     if (!s.has_rank()) return s;

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <unordered_set>
 #include <utility>
@@ -61,16 +62,40 @@ class Engine {
   // Nodes of g in an order where producers come first; false on a cycle.
   static bool topological_order(const Graph& g, std::vector<Node*>& order, const Node*& cycle_node) {
     std::unordered_map<const Node*, std::size_t> index;
+    index.reserve(g.nodes.size());
     for (std::size_t i = 0; i < g.nodes.size(); ++i) index[g.nodes[i].get()] = i;
+    // Fast path: the file order is already topological (every producer comes
+    // strictly before its users), which is what Kahn's algorithm below would
+    // return then (it keeps the file order among ready nodes).
+    {
+      std::vector<std::size_t> deps;
+      bool in_order = true;
+      for (std::size_t i = 0; i < g.nodes.size() && in_order; ++i) {
+        deps.clear();
+        collect_dependencies(*g.nodes[i], index, deps);
+        for (std::size_t d : deps)
+          if (d >= i) {
+            in_order = false;
+            break;
+          }
+      }
+      if (in_order) {
+        order.clear();
+        order.reserve(g.nodes.size());
+        for (const auto& n : g.nodes) order.push_back(n.get());
+        return true;
+      }
+    }
     std::vector<std::vector<std::size_t>> users(g.nodes.size());
     std::vector<std::size_t> pending(g.nodes.size(), 0);
     std::vector<std::vector<std::size_t>> deps_of(g.nodes.size());
     for (std::size_t i = 0; i < g.nodes.size(); ++i) {
-      std::unordered_set<std::size_t> deps;
+      std::vector<std::size_t>& deps = deps_of[i];
       collect_dependencies(*g.nodes[i], index, deps);  // a node reading its own output is a cycle too
+      std::sort(deps.begin(), deps.end());
+      deps.erase(std::unique(deps.begin(), deps.end()), deps.end());
       for (std::size_t d : deps) users[d].push_back(i);
       pending[i] = deps.size();
-      deps_of[i].assign(deps.begin(), deps.end());
     }
     order.clear();
     std::vector<std::size_t> ready;
@@ -112,18 +137,25 @@ class Engine {
   Model& model_;
   const InferenceOptions& options_;
   Context ctx_;
-  std::unordered_map<std::string, ResolvedRule> resolved_;
+  // Rules resolved since the opsets last changed, by (domain, op_type): views
+  // into the nodes' strings, which outlive the run.
+  struct ResolvedEntry {
+    std::string_view domain;
+    ResolvedRule rule;
+  };
+  std::unordered_map<std::string_view, std::vector<ResolvedEntry>> resolved_;
   int function_depth_ = 0;
   int subgraph_depth_ = 0;
 
   // Producers (in this graph) of n's inputs, including values that its
   // subgraphs read from the outer scope.
+  // (With repeats; the caller removes them where it matters.)
   static void collect_dependencies(const Node& n, const std::unordered_map<const Node*, std::size_t>& index,
-                                   std::unordered_set<std::size_t>& deps) {
+                                   std::vector<std::size_t>& deps) {
     for (const Value* in : n.inputs) {
       if (!in || !in->producer) continue;
       auto it = index.find(in->producer);
-      if (it != index.end()) deps.insert(it->second);
+      if (it != index.end()) deps.push_back(it->second);
     }
     for (const auto& a : n.attributes)
       for (const auto& g : a.graphs)
@@ -147,17 +179,22 @@ class Engine {
   static void max_fresh_index(const Type& t, int64_t& used) {
     if (t.is_tensor_like() && t.shape().has_rank())
       for (const auto& d : t.shape().dims())
-        if (d.is_symbolic())
-          for (const auto& name : free_symbols(d.expr())) used = std::max(used, Context::fresh_index(name));
+        if (d.is_symbolic()) max_fresh_index(d, used);
     if (t.inner()) max_fresh_index(*t.inner(), used);
+  }
+  static void max_fresh_index(const SymbolicDim& d, int64_t& used) {
+    if (d.expr().is_symbol()) {  // the common case, without building the symbol list
+      used = std::max(used, Context::fresh_index(d.expr().name()));
+      return;
+    }
+    for (const auto& name : free_symbols(d.expr())) used = std::max(used, Context::fresh_index(name));
   }
   static void max_fresh_index(const Graph& g, int64_t& used) {
     for (const auto& v : g.values) {
       max_fresh_index(v->type, used);
       if (v->symbolic_value)
         for (const auto& d : *v->symbolic_value)
-          if (d.is_symbolic())
-            for (const auto& name : free_symbols(d.expr())) used = std::max(used, Context::fresh_index(name));
+          if (d.is_symbolic()) max_fresh_index(d, used);
     }
     for (const auto& n : g.nodes)
       for (const auto& a : n->attributes) {
@@ -167,18 +204,16 @@ class Engine {
       }
   }
 
+  // The opset of a domain is fixed until resolved_ is cleared (function
+  // calls), so (domain, op_type) identifies the rule.
   ResolvedRule resolve(const Node& n) {
     const std::string& domain = n.domain;
+    std::vector<ResolvedEntry>& entries = resolved_[std::string_view(n.op_type)];
+    for (const auto& e : entries)
+      if (e.domain == domain) return e.rule;
     const int64_t opset = ctx_.opset(domain);
-    std::string key = domain;
-    key += '\x1f';
-    key += n.op_type;
-    key += '\x1f';
-    key += std::to_string(opset);
-    auto it = resolved_.find(key);
-    if (it != resolved_.end()) return it->second;
     ResolvedRule r = resolve_rule(table_, domain, n.op_type, opset);
-    resolved_.emplace(std::move(key), r);
+    entries.push_back(ResolvedEntry{std::string_view(domain), r});
     return r;
   }
 
@@ -211,7 +246,8 @@ class Engine {
                     " at opset " + std::to_string(ctx_.opset(n.domain)) + "; outputs left unknown");
     }
     for (Value* out : n.outputs)
-      if (out && out->type.is_tensor_like()) out->type.shape() = ctx_.name_unknown_dims(out->type.shape());
+      if (out && out->type.is_tensor_like() && ctx_.has_unnamed_dims(out->type.shape()))
+        out->type.shape() = ctx_.name_unknown_dims(out->type.shape());
     for (const auto& [v, old] : before)
       if (!same_up_to_fresh_names(old, v->type)) {
         ctx_.report().modified = true;

@@ -278,16 +278,22 @@ class Loader {
   static std::string graph_prefix(const std::string& scope) { return scope.empty() ? std::string() : scope + ": "; }
 
   // Defines a new value in g; false (with an error) if g already has it.
-  bool define(Graph& g, const std::string& name, const std::string& by, const std::string& scope, Value*& out) {
-    auto it = g.by_name.find(name);
-    if (it != g.by_name.end()) {
+  // `by()` names the definer; it is only called to build an error message.
+  template <class By>
+  bool define(Graph& g, const std::string& name, By&& by, const std::string& scope, Value*& out) {
+    // One hash lookup: insert the name, or find the value that has it.
+    auto [it, inserted] = g.by_name.try_emplace(name, nullptr);
+    if (!inserted) {
       const Value* v = it->second;
       std::string first = v->producer ? "a node" : v->is_graph_input ? "a graph input" : "an initializer";
       if (v->producer) first = "node " + quote(v->producer->display_name()) + " (" + v->producer->op_type + ")";
       return set_error(graph_prefix(scope) + "value " + quote(name) + " is produced twice (by " + first + " and by " +
-                       by + ")");
+                       by() + ")");
     }
-    out = g.create_value(name);
+    g.values.push_back(std::make_unique<Value>());
+    out = g.values.back().get();
+    out->name = name;
+    it->second = out;
     return true;
   }
 
@@ -295,11 +301,23 @@ class Loader {
     if (depth > kMaxNesting) return set_error(graph_prefix(scope) + "subgraphs nested too deeply");
     g.name = p.name();
     g.parent = parent;
+    // Reserve the containers from the proto's sizes (no rehash, no realloc).
+    {
+      std::size_t outputs = 0;
+      for (const auto& np : p.node()) outputs += static_cast<std::size_t>(np.output_size());
+      const std::size_t values = static_cast<std::size_t>(p.input_size()) + static_cast<std::size_t>(p.initializer_size()) +
+                                 static_cast<std::size_t>(p.sparse_initializer_size()) + outputs;
+      g.values.reserve(g.values.size() + values);
+      g.by_name.reserve(g.by_name.size() + values);
+      g.nodes.reserve(g.nodes.size() + static_cast<std::size_t>(p.node_size()));
+      g.inputs.reserve(static_cast<std::size_t>(p.input_size()));
+      g.initializers.reserve(static_cast<std::size_t>(p.initializer_size() + p.sparse_initializer_size()));
+    }
     // 1. Inputs.
     for (const auto& in : p.input()) {
       if (in.name().empty()) return set_error(graph_prefix(scope) + "a graph input has no name");
       Value* v = nullptr;
-      if (!define(g, in.name(), "a graph input", scope, v)) return false;
+      if (!define(g, in.name(), [] { return std::string("a graph input"); }, scope, v)) return false;
       v->is_graph_input = true;
       if (in.has_type()) {
         Result<Type> t = type_from_proto(in.type(), graph_prefix(scope) + "graph input " + quote(in.name()));
@@ -332,17 +350,19 @@ class Loader {
     }
     // 3. Every node's outputs, so that nodes may come in any order.
     std::vector<Node*> nodes;
+    nodes.reserve(static_cast<std::size_t>(p.node_size()));
     for (int i = 0; i < p.node_size(); ++i) {
       const auto& np = p.node(i);
       g.nodes.push_back(std::make_unique<Node>());
       Node* n = g.nodes.back().get();
       n->name = np.name();
       n->op_type = np.op_type();
-      n->domain = np.domain() == "ai.onnx" ? std::string() : np.domain();
+      if (np.domain() != "ai.onnx") n->domain = np.domain();
+      n->outputs.reserve(static_cast<std::size_t>(np.output_size()));
       for (const auto& out : np.output()) {
         Value* v = nullptr;
         if (!out.empty()) {
-          if (!define(g, out, node_label(np, i), scope, v)) return false;
+          if (!define(g, out, [&] { return node_label(np, i); }, scope, v)) return false;
           v->producer = n;
         }
         n->outputs.push_back(v);
@@ -353,6 +373,8 @@ class Loader {
     for (int i = 0; i < p.node_size(); ++i) {
       const auto& np = p.node(i);
       Node* n = nodes[static_cast<std::size_t>(i)];
+      n->inputs.reserve(static_cast<std::size_t>(np.input_size()));
+      n->attributes.reserve(static_cast<std::size_t>(np.attribute_size()));
       for (const auto& in : np.input()) {
         if (in.empty()) {
           n->inputs.push_back(nullptr);
@@ -365,9 +387,9 @@ class Loader {
         n->inputs.push_back(v);
       }
       for (const auto& ap : np.attribute()) {
-        Attribute a;
-        if (!load_attribute(ap, a, g, depth, graph_prefix(scope) + node_label(np, i))) return false;
-        n->attributes.push_back(std::move(a));
+        n->attributes.emplace_back();
+        if (!load_attribute(ap, n->attributes.back(), g, depth, [&] { return graph_prefix(scope) + node_label(np, i); }))
+          return false;
       }
     }
     // 5. value_info: types of intermediate values (a previous inference).
@@ -417,12 +439,15 @@ class Loader {
     return true;
   }
 
-  bool load_attribute(const ::onnx::AttributeProto& p, Attribute& a, Graph& g, int depth, const std::string& where) {
+  // `where()` names the node for messages; it is only called when a message
+  // or a subgraph scope is needed (not once per attribute).
+  template <class Where>
+  bool load_attribute(const ::onnx::AttributeProto& p, Attribute& a, Graph& g, int depth, Where&& where) {
     using K = Attribute::Kind;
     using AP = ::onnx::AttributeProto;
     a.name = p.name();
-    a.ref_attr_name = p.ref_attr_name();
-    const std::string what = where + ": attribute " + quote(p.name());
+    if (!p.ref_attr_name().empty()) a.ref_attr_name = p.ref_attr_name();
+    auto what = [&] { return where() + ": attribute " + quote(p.name()); };
     auto kind = p.type();
     if (kind == AP::UNDEFINED) {  // old models: guess from the fields that are set
       if (p.has_f()) kind = AP::FLOAT;
@@ -441,19 +466,19 @@ class Loader {
       else if (p.type_protos_size()) kind = AP::TYPE_PROTOS;
     }
     auto tensor = [&](const ::onnx::TensorProto& tp) -> bool {
-      Result<Tensor> t = tensor_from_proto(tp, what);
+      Result<Tensor> t = tensor_from_proto(tp, what());
       if (!t) return set_error(t.error());
       a.tensors.push_back(std::move(t.value()));
       return true;
     };
     auto sparse = [&](const ::onnx::SparseTensorProto& sp) -> bool {
-      Result<Tensor> v = tensor_from_proto(sp.values(), what);
+      Result<Tensor> v = tensor_from_proto(sp.values(), what());
       if (!v) return set_error(v.error());
       Tensor t;
       t.name = v->name;
       t.dtype = v->dtype;
       for (int64_t d : sp.dims()) {
-        if (d < 0) return set_error(what + ": negative dim " + std::to_string(d));
+        if (d < 0) return set_error(what() + ": negative dim " + std::to_string(d));
         t.dims.push_back(d);
       }
       a.tensors.push_back(std::move(t));
@@ -461,13 +486,13 @@ class Loader {
     };
     auto graph = [&](const ::onnx::GraphProto& gp) -> bool {
       auto sub = std::make_shared<Graph>();
-      const std::string scope = where + " subgraph " + quote(p.name());
+      const std::string scope = where() + " subgraph " + quote(p.name());
       if (!load_graph(gp, *sub, &g, depth + 1, scope)) return false;
       a.graphs.push_back(std::move(sub));
       return true;
     };
     auto type = [&](const ::onnx::TypeProto& tp) -> bool {
-      Result<Type> t = type_from_proto(tp, what);
+      Result<Type> t = type_from_proto(tp, what());
       if (!t) return set_error(t.error());
       a.types.push_back(*t);
       return true;
@@ -505,7 +530,7 @@ class Loader {
         return true;
       default:
         if (!a.ref_attr_name.empty()) return true;  // a reference to the caller's attribute
-        return set_error(what + ": invalid attribute type " + std::to_string(static_cast<int>(p.type())));
+        return set_error(what() + ": invalid attribute type " + std::to_string(static_cast<int>(p.type())));
     }
   }
 
@@ -534,7 +559,7 @@ class Loader {
       if (!ap.ParseFromString(field.length_delimited()))
         return set_error(scope + ": malformed attribute default (attribute_proto)");
       Attribute a;
-      if (!load_attribute(ap, a, *f.body, 1, scope)) return false;
+      if (!load_attribute(ap, a, *f.body, 1, [&] { return scope; })) return false;
       f.attribute_names.push_back(a.name);
       f.attribute_defaults.push_back(std::move(a));
     }

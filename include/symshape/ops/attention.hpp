@@ -307,13 +307,13 @@ inline void infer_causal_conv_with_state(Context& ctx, Node& n) {
 }
 
 inline constexpr auto kAttentionRules = make_rules({
-    RuleEntry{"", "Attention", 23, &infer_attention_23},
-    RuleEntry{"", "Attention", 24, &infer_attention_24},
-    RuleEntry{"", "RMSNormalization", 23, &infer_rms_normalization},
-    RuleEntry{"", "RotaryEmbedding", 23, &infer_rotary_embedding},
-    RuleEntry{"", "TensorScatter", 24, &infer_tensor_scatter},
-    RuleEntry{"", "LinearAttention", 27, &infer_linear_attention},
-    RuleEntry{"", "CausalConvWithState", 27, &infer_causal_conv_with_state},
+    RuleEntry{"", "Attention", 23, &infer_attention_23, "infer_attention_23"},
+    RuleEntry{"", "Attention", 24, &infer_attention_24, "infer_attention_24"},
+    RuleEntry{"", "RMSNormalization", 23, &infer_rms_normalization, "infer_rms_normalization"},
+    RuleEntry{"", "RotaryEmbedding", 23, &infer_rotary_embedding, "infer_rotary_embedding"},
+    RuleEntry{"", "TensorScatter", 24, &infer_tensor_scatter, "infer_tensor_scatter"},
+    RuleEntry{"", "LinearAttention", 27, &infer_linear_attention, "infer_linear_attention"},
+    RuleEntry{"", "CausalConvWithState", 27, &infer_causal_conv_with_state, "infer_causal_conv_with_state"},
 });
 
 }  // namespace symshape::ops

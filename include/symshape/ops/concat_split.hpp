@@ -209,15 +209,15 @@ inline void infer_split_v18(Context& ctx, Node& n) {
 }
 
 inline constexpr auto kConcatSplitRules = make_rules({
-    RuleEntry{"", "Concat", 1, &infer_concat_v1},
-    RuleEntry{"", "Concat", 4, &infer_concat_v4},
-    RuleEntry{"", "Concat", 11, &infer_concat_v4},
-    RuleEntry{"", "Concat", 13, &infer_concat_v4},
-    RuleEntry{"", "Split", 1, &infer_split_v1},
-    RuleEntry{"", "Split", 2, &infer_split_v2},
-    RuleEntry{"", "Split", 11, &infer_split_v2},
-    RuleEntry{"", "Split", 13, &infer_split_v13},
-    RuleEntry{"", "Split", 18, &infer_split_v18},
+    RuleEntry{"", "Concat", 1, &infer_concat_v1, "infer_concat_v1"},
+    RuleEntry{"", "Concat", 4, &infer_concat_v4, "infer_concat_v4"},
+    RuleEntry{"", "Concat", 11, &infer_concat_v4, "infer_concat_v4"},
+    RuleEntry{"", "Concat", 13, &infer_concat_v4, "infer_concat_v4"},
+    RuleEntry{"", "Split", 1, &infer_split_v1, "infer_split_v1"},
+    RuleEntry{"", "Split", 2, &infer_split_v2, "infer_split_v2"},
+    RuleEntry{"", "Split", 11, &infer_split_v2, "infer_split_v2"},
+    RuleEntry{"", "Split", 13, &infer_split_v13, "infer_split_v13"},
+    RuleEntry{"", "Split", 18, &infer_split_v18, "infer_split_v18"},
 });
 
 }  // namespace symshape::ops

@@ -135,12 +135,12 @@ inline void infer_upsample_1(Context& ctx, Node& n) {
 }
 
 inline constexpr auto kDetectionRules = make_rules({
-    RuleEntry{"", "NonMaxSuppression", 10, &infer_non_max_suppression},
-    RuleEntry{"", "NonMaxSuppression", 11, &infer_non_max_suppression},
-    RuleEntry{"", "SoftmaxCrossEntropyLoss", 12, &infer_softmax_cross_entropy_loss},
-    RuleEntry{"", "SoftmaxCrossEntropyLoss", 13, &infer_softmax_cross_entropy_loss},
-    RuleEntry{"", "TfIdfVectorizer", 9, &infer_tfidf_vectorizer},
-    RuleEntry{"", "Upsample", 1, &infer_upsample_1},
+    RuleEntry{"", "NonMaxSuppression", 10, &infer_non_max_suppression, "infer_non_max_suppression"},
+    RuleEntry{"", "NonMaxSuppression", 11, &infer_non_max_suppression, "infer_non_max_suppression"},
+    RuleEntry{"", "SoftmaxCrossEntropyLoss", 12, &infer_softmax_cross_entropy_loss, "infer_softmax_cross_entropy_loss"},
+    RuleEntry{"", "SoftmaxCrossEntropyLoss", 13, &infer_softmax_cross_entropy_loss, "infer_softmax_cross_entropy_loss"},
+    RuleEntry{"", "TfIdfVectorizer", 9, &infer_tfidf_vectorizer, "infer_tfidf_vectorizer"},
+    RuleEntry{"", "Upsample", 1, &infer_upsample_1, "infer_upsample_1"},
 });
 
 }  // namespace symshape::ops

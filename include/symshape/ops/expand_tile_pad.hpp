@@ -188,21 +188,21 @@ inline void infer_pad_v18(Context& ctx, Node& n) {
 }
 
 inline constexpr auto kExpandTilePadRules = make_rules({
-    RuleEntry{"", "Expand", 8, &infer_expand},
-    RuleEntry{"", "Expand", 13, &infer_expand},
-    RuleEntry{"", "Tile", 1, &infer_tile_v1},
-    RuleEntry{"", "Tile", 6, &infer_tile_v6},
-    RuleEntry{"", "Tile", 13, &infer_tile_v6},
-    RuleEntry{"", "Pad", 1, &infer_pad_v1},
-    RuleEntry{"", "Pad", 2, &infer_pad_v2},
-    RuleEntry{"", "Pad", 11, &infer_pad_v11},
-    RuleEntry{"", "Pad", 13, &infer_pad_v11},
-    RuleEntry{"", "Pad", 18, &infer_pad_v18},
-    RuleEntry{"", "Pad", 19, &infer_pad_v18},
-    RuleEntry{"", "Pad", 21, &infer_pad_v18},
-    RuleEntry{"", "Pad", 23, &infer_pad_v18},
-    RuleEntry{"", "Pad", 24, &infer_pad_v18},
-    RuleEntry{"", "Pad", 25, &infer_pad_v18},
+    RuleEntry{"", "Expand", 8, &infer_expand, "infer_expand"},
+    RuleEntry{"", "Expand", 13, &infer_expand, "infer_expand"},
+    RuleEntry{"", "Tile", 1, &infer_tile_v1, "infer_tile_v1"},
+    RuleEntry{"", "Tile", 6, &infer_tile_v6, "infer_tile_v6"},
+    RuleEntry{"", "Tile", 13, &infer_tile_v6, "infer_tile_v6"},
+    RuleEntry{"", "Pad", 1, &infer_pad_v1, "infer_pad_v1"},
+    RuleEntry{"", "Pad", 2, &infer_pad_v2, "infer_pad_v2"},
+    RuleEntry{"", "Pad", 11, &infer_pad_v11, "infer_pad_v11"},
+    RuleEntry{"", "Pad", 13, &infer_pad_v11, "infer_pad_v11"},
+    RuleEntry{"", "Pad", 18, &infer_pad_v18, "infer_pad_v18"},
+    RuleEntry{"", "Pad", 19, &infer_pad_v18, "infer_pad_v18"},
+    RuleEntry{"", "Pad", 21, &infer_pad_v18, "infer_pad_v18"},
+    RuleEntry{"", "Pad", 23, &infer_pad_v18, "infer_pad_v18"},
+    RuleEntry{"", "Pad", 24, &infer_pad_v18, "infer_pad_v18"},
+    RuleEntry{"", "Pad", 25, &infer_pad_v18, "infer_pad_v18"},
 });
 
 }  // namespace symshape::ops

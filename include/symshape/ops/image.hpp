@@ -178,12 +178,12 @@ inline void infer_image_decoder(Context& ctx, Node& n) {
 }
 
 inline constexpr auto kImageRules = make_rules({
-    RuleEntry{"", "CenterCropPad", 18, &infer_center_crop_pad},
-    RuleEntry{"", "GridSample", 16, &infer_grid_sample_16},
-    RuleEntry{"", "GridSample", 20, &infer_grid_sample_20},
-    RuleEntry{"", "GridSample", 22, &infer_grid_sample_20},
-    RuleEntry{"", "AffineGrid", 20, &infer_affine_grid},
-    RuleEntry{"", "ImageDecoder", 20, &infer_image_decoder},
+    RuleEntry{"", "CenterCropPad", 18, &infer_center_crop_pad, "infer_center_crop_pad"},
+    RuleEntry{"", "GridSample", 16, &infer_grid_sample_16, "infer_grid_sample_16"},
+    RuleEntry{"", "GridSample", 20, &infer_grid_sample_20, "infer_grid_sample_20"},
+    RuleEntry{"", "GridSample", 22, &infer_grid_sample_20, "infer_grid_sample_20"},
+    RuleEntry{"", "AffineGrid", 20, &infer_affine_grid, "infer_affine_grid"},
+    RuleEntry{"", "ImageDecoder", 20, &infer_image_decoder, "infer_image_decoder"},
 });
 
 }  // namespace symshape::ops

@@ -288,19 +288,19 @@ inline void infer_einsum(Context& ctx, Node& n) {
 }
 
 inline constexpr auto kMatMulRules = make_rules({
-    RuleEntry{"", "MatMul", 1, &infer_matmul},
-    RuleEntry{"", "MatMul", 9, &infer_matmul},
-    RuleEntry{"", "MatMul", 13, &infer_matmul},
-    RuleEntry{"", "MatMulInteger", 10, &infer_matmul_integer},
-    RuleEntry{"", "QLinearMatMul", 10, &infer_qlinear_matmul},
-    RuleEntry{"", "QLinearMatMul", 21, &infer_qlinear_matmul},
-    RuleEntry{"", "Gemm", 1, &infer_gemm},
-    RuleEntry{"", "Gemm", 6, &infer_gemm},
-    RuleEntry{"", "Gemm", 7, &infer_gemm},
-    RuleEntry{"", "Gemm", 9, &infer_gemm},
-    RuleEntry{"", "Gemm", 11, &infer_gemm},
-    RuleEntry{"", "Gemm", 13, &infer_gemm},
-    RuleEntry{"", "Einsum", 12, &infer_einsum},
+    RuleEntry{"", "MatMul", 1, &infer_matmul, "infer_matmul"},
+    RuleEntry{"", "MatMul", 9, &infer_matmul, "infer_matmul"},
+    RuleEntry{"", "MatMul", 13, &infer_matmul, "infer_matmul"},
+    RuleEntry{"", "MatMulInteger", 10, &infer_matmul_integer, "infer_matmul_integer"},
+    RuleEntry{"", "QLinearMatMul", 10, &infer_qlinear_matmul, "infer_qlinear_matmul"},
+    RuleEntry{"", "QLinearMatMul", 21, &infer_qlinear_matmul, "infer_qlinear_matmul"},
+    RuleEntry{"", "Gemm", 1, &infer_gemm, "infer_gemm"},
+    RuleEntry{"", "Gemm", 6, &infer_gemm, "infer_gemm"},
+    RuleEntry{"", "Gemm", 7, &infer_gemm, "infer_gemm"},
+    RuleEntry{"", "Gemm", 9, &infer_gemm, "infer_gemm"},
+    RuleEntry{"", "Gemm", 11, &infer_gemm, "infer_gemm"},
+    RuleEntry{"", "Gemm", 13, &infer_gemm, "infer_gemm"},
+    RuleEntry{"", "Einsum", 12, &infer_einsum, "infer_einsum"},
 });
 
 }  // namespace symshape::ops

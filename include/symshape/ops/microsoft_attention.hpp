@@ -317,18 +317,18 @@ inline void infer_ms_restore_padding(Context& ctx, Node& n) {
 }
 
 inline constexpr auto kMicrosoftAttentionRules = make_rules({
-    RuleEntry{"com.microsoft", "Attention", 1, &infer_ms_attention},
-    RuleEntry{"com.microsoft", "MultiHeadAttention", 1, &infer_ms_multi_head_attention},
-    RuleEntry{"com.microsoft", "GroupQueryAttention", 1, &infer_ms_group_query_attention},
-    RuleEntry{"com.microsoft", "PackedAttention", 1, &infer_ms_packed_attention},
-    RuleEntry{"com.microsoft", "PackedMultiHeadAttention", 1, &infer_ms_packed_multi_head_attention},
-    RuleEntry{"com.microsoft", "DecoderMaskedMultiHeadAttention", 1, &infer_ms_decoder_masked_mha},
-    RuleEntry{"com.microsoft", "SparseAttention", 1, &infer_ms_sparse_attention},
-    RuleEntry{"com.microsoft", "LongformerAttention", 1, &infer_ms_longformer_attention},
-    RuleEntry{"com.microsoft", "GatedRelativePositionBias", 1, &infer_ms_gated_relative_position_bias},
-    RuleEntry{"com.microsoft", "RelativePositionBias", 1, &infer_ms_relative_position_bias},
-    RuleEntry{"com.microsoft", "RemovePadding", 1, &infer_ms_remove_padding},
-    RuleEntry{"com.microsoft", "RestorePadding", 1, &infer_ms_restore_padding},
+    RuleEntry{"com.microsoft", "Attention", 1, &infer_ms_attention, "infer_ms_attention"},
+    RuleEntry{"com.microsoft", "MultiHeadAttention", 1, &infer_ms_multi_head_attention, "infer_ms_multi_head_attention"},
+    RuleEntry{"com.microsoft", "GroupQueryAttention", 1, &infer_ms_group_query_attention, "infer_ms_group_query_attention"},
+    RuleEntry{"com.microsoft", "PackedAttention", 1, &infer_ms_packed_attention, "infer_ms_packed_attention"},
+    RuleEntry{"com.microsoft", "PackedMultiHeadAttention", 1, &infer_ms_packed_multi_head_attention, "infer_ms_packed_multi_head_attention"},
+    RuleEntry{"com.microsoft", "DecoderMaskedMultiHeadAttention", 1, &infer_ms_decoder_masked_mha, "infer_ms_decoder_masked_mha"},
+    RuleEntry{"com.microsoft", "SparseAttention", 1, &infer_ms_sparse_attention, "infer_ms_sparse_attention"},
+    RuleEntry{"com.microsoft", "LongformerAttention", 1, &infer_ms_longformer_attention, "infer_ms_longformer_attention"},
+    RuleEntry{"com.microsoft", "GatedRelativePositionBias", 1, &infer_ms_gated_relative_position_bias, "infer_ms_gated_relative_position_bias"},
+    RuleEntry{"com.microsoft", "RelativePositionBias", 1, &infer_ms_relative_position_bias, "infer_ms_relative_position_bias"},
+    RuleEntry{"com.microsoft", "RemovePadding", 1, &infer_ms_remove_padding, "infer_ms_remove_padding"},
+    RuleEntry{"com.microsoft", "RestorePadding", 1, &infer_ms_restore_padding, "infer_ms_restore_padding"},
 });
 
 }  // namespace symshape::ops

@@ -165,21 +165,21 @@ inline void infer_ms_nhwc_conv(Context& ctx, Node& n) {
 }
 
 inline constexpr auto kMicrosoftMiscRules = make_rules({
-    RuleEntry{"com.microsoft", "BiasGelu", 1, &infer_ms_passthrough2},
-    RuleEntry{"com.microsoft", "FastGelu", 1, &infer_ms_passthrough1},
-    RuleEntry{"com.microsoft", "Gelu", 1, &infer_ms_passthrough1},
-    RuleEntry{"com.microsoft", "QuickGelu", 1, &infer_ms_passthrough1},
-    RuleEntry{"com.microsoft", "BiasAdd", 1, &infer_ms_bias_add},
-    RuleEntry{"com.microsoft", "RotaryEmbedding", 1, &infer_ms_rotary_embedding},
-    RuleEntry{"com.microsoft", "GroupNorm", 1, &infer_ms_group_norm},
-    RuleEntry{"com.microsoft", "SkipGroupNorm", 1, &infer_ms_skip_group_norm},
-    RuleEntry{"com.microsoft", "BiasSplitGelu", 1, &infer_ms_bias_split_gelu},
-    RuleEntry{"com.microsoft", "FusedMatMul", 1, &infer_ms_fused_matmul},
-    RuleEntry{"com.microsoft", "TransposeMatMul", 1, &infer_ms_fused_matmul},
-    RuleEntry{"com.microsoft", "GemmFastGelu", 1, &infer_ms_gemm_fast_gelu},
-    RuleEntry{"com.microsoft", "MatMulInteger16", 1, &infer_ms_matmul_integer16},
-    RuleEntry{"com.microsoft", "MatMulNBits", 1, &infer_ms_matmul_nbits},
-    RuleEntry{"com.microsoft", "NhwcConv", 1, &infer_ms_nhwc_conv},
+    RuleEntry{"com.microsoft", "BiasGelu", 1, &infer_ms_passthrough2, "infer_ms_passthrough2"},
+    RuleEntry{"com.microsoft", "FastGelu", 1, &infer_ms_passthrough1, "infer_ms_passthrough1"},
+    RuleEntry{"com.microsoft", "Gelu", 1, &infer_ms_passthrough1, "infer_ms_passthrough1"},
+    RuleEntry{"com.microsoft", "QuickGelu", 1, &infer_ms_passthrough1, "infer_ms_passthrough1"},
+    RuleEntry{"com.microsoft", "BiasAdd", 1, &infer_ms_bias_add, "infer_ms_bias_add"},
+    RuleEntry{"com.microsoft", "RotaryEmbedding", 1, &infer_ms_rotary_embedding, "infer_ms_rotary_embedding"},
+    RuleEntry{"com.microsoft", "GroupNorm", 1, &infer_ms_group_norm, "infer_ms_group_norm"},
+    RuleEntry{"com.microsoft", "SkipGroupNorm", 1, &infer_ms_skip_group_norm, "infer_ms_skip_group_norm"},
+    RuleEntry{"com.microsoft", "BiasSplitGelu", 1, &infer_ms_bias_split_gelu, "infer_ms_bias_split_gelu"},
+    RuleEntry{"com.microsoft", "FusedMatMul", 1, &infer_ms_fused_matmul, "infer_ms_fused_matmul"},
+    RuleEntry{"com.microsoft", "TransposeMatMul", 1, &infer_ms_fused_matmul, "infer_ms_fused_matmul"},
+    RuleEntry{"com.microsoft", "GemmFastGelu", 1, &infer_ms_gemm_fast_gelu, "infer_ms_gemm_fast_gelu"},
+    RuleEntry{"com.microsoft", "MatMulInteger16", 1, &infer_ms_matmul_integer16, "infer_ms_matmul_integer16"},
+    RuleEntry{"com.microsoft", "MatMulNBits", 1, &infer_ms_matmul_nbits, "infer_ms_matmul_nbits"},
+    RuleEntry{"com.microsoft", "NhwcConv", 1, &infer_ms_nhwc_conv, "infer_ms_nhwc_conv"},
 });
 
 }  // namespace symshape::ops

@@ -83,11 +83,11 @@ inline void infer_ms_embed_layer_norm(Context& ctx, Node& n) {
 }
 
 inline constexpr auto kMicrosoftNormRules = make_rules({
-    RuleEntry{"com.microsoft", "LayerNormalization", 1, &infer_ms_layer_norm},
-    RuleEntry{"com.microsoft", "SimplifiedLayerNormalization", 1, &infer_ms_layer_norm},
-    RuleEntry{"com.microsoft", "SkipLayerNormalization", 1, &infer_ms_skip_layer_norm},
-    RuleEntry{"com.microsoft", "SkipSimplifiedLayerNormalization", 1, &infer_ms_skip_layer_norm},
-    RuleEntry{"com.microsoft", "EmbedLayerNormalization", 1, &infer_ms_embed_layer_norm},
+    RuleEntry{"com.microsoft", "LayerNormalization", 1, &infer_ms_layer_norm, "infer_ms_layer_norm"},
+    RuleEntry{"com.microsoft", "SimplifiedLayerNormalization", 1, &infer_ms_layer_norm, "infer_ms_layer_norm"},
+    RuleEntry{"com.microsoft", "SkipLayerNormalization", 1, &infer_ms_skip_layer_norm, "infer_ms_skip_layer_norm"},
+    RuleEntry{"com.microsoft", "SkipSimplifiedLayerNormalization", 1, &infer_ms_skip_layer_norm, "infer_ms_skip_layer_norm"},
+    RuleEntry{"com.microsoft", "EmbedLayerNormalization", 1, &infer_ms_embed_layer_norm, "infer_ms_embed_layer_norm"},
 });
 
 }  // namespace symshape::ops

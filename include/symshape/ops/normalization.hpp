@@ -139,18 +139,18 @@ inline void infer_instance_norm(Context& ctx, Node& n) {
 }
 
 inline constexpr auto kNormalizationRules = make_rules({
-    RuleEntry{"", "BatchNormalization", 1, &infer_batch_norm_1},
-    RuleEntry{"", "BatchNormalization", 6, &infer_batch_norm_1},
-    RuleEntry{"", "BatchNormalization", 7, &infer_batch_norm_1},
-    RuleEntry{"", "BatchNormalization", 9, &infer_batch_norm_1},
-    RuleEntry{"", "BatchNormalization", 14, &infer_batch_norm_14},
-    RuleEntry{"", "BatchNormalization", 15, &infer_batch_norm_14},
-    RuleEntry{"", "LayerNormalization", 17, &infer_layer_norm},
-    RuleEntry{"", "GroupNormalization", 18, &infer_group_norm_18},
-    RuleEntry{"", "GroupNormalization", 21, &infer_group_norm_21},
-    RuleEntry{"", "InstanceNormalization", 1, &infer_instance_norm},
-    RuleEntry{"", "InstanceNormalization", 6, &infer_instance_norm},
-    RuleEntry{"", "InstanceNormalization", 22, &infer_instance_norm},
+    RuleEntry{"", "BatchNormalization", 1, &infer_batch_norm_1, "infer_batch_norm_1"},
+    RuleEntry{"", "BatchNormalization", 6, &infer_batch_norm_1, "infer_batch_norm_1"},
+    RuleEntry{"", "BatchNormalization", 7, &infer_batch_norm_1, "infer_batch_norm_1"},
+    RuleEntry{"", "BatchNormalization", 9, &infer_batch_norm_1, "infer_batch_norm_1"},
+    RuleEntry{"", "BatchNormalization", 14, &infer_batch_norm_14, "infer_batch_norm_14"},
+    RuleEntry{"", "BatchNormalization", 15, &infer_batch_norm_14, "infer_batch_norm_14"},
+    RuleEntry{"", "LayerNormalization", 17, &infer_layer_norm, "infer_layer_norm"},
+    RuleEntry{"", "GroupNormalization", 18, &infer_group_norm_18, "infer_group_norm_18"},
+    RuleEntry{"", "GroupNormalization", 21, &infer_group_norm_21, "infer_group_norm_21"},
+    RuleEntry{"", "InstanceNormalization", 1, &infer_instance_norm, "infer_instance_norm"},
+    RuleEntry{"", "InstanceNormalization", 6, &infer_instance_norm, "infer_instance_norm"},
+    RuleEntry{"", "InstanceNormalization", 22, &infer_instance_norm, "infer_instance_norm"},
 });
 
 }  // namespace symshape::ops

@@ -66,11 +66,11 @@ inline void infer_optional_get_element(Context& ctx, Node& n) { detail::infer_op
 // 18: OptionalHasElement's input became optional, and both accept tensors and
 // sequences as well as optionals.
 inline constexpr auto kOptionalRules = make_rules({
-    RuleEntry{"", "Optional", 15, &infer_optional},
-    RuleEntry{"", "OptionalHasElement", 15, &infer_optional_has_element_15},
-    RuleEntry{"", "OptionalHasElement", 18, &infer_optional_has_element},
-    RuleEntry{"", "OptionalGetElement", 15, &infer_optional_get_element_15},
-    RuleEntry{"", "OptionalGetElement", 18, &infer_optional_get_element},
+    RuleEntry{"", "Optional", 15, &infer_optional, "infer_optional"},
+    RuleEntry{"", "OptionalHasElement", 15, &infer_optional_has_element_15, "infer_optional_has_element_15"},
+    RuleEntry{"", "OptionalHasElement", 18, &infer_optional_has_element, "infer_optional_has_element"},
+    RuleEntry{"", "OptionalGetElement", 15, &infer_optional_get_element_15, "infer_optional_get_element_15"},
+    RuleEntry{"", "OptionalGetElement", 18, &infer_optional_get_element, "infer_optional_get_element"},
 });
 
 }  // namespace symshape::ops

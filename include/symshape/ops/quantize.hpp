@@ -192,22 +192,22 @@ inline void infer_bit_cast(Context& ctx, Node& n) {
 }
 
 inline constexpr auto kQuantizeRules = make_rules({
-    RuleEntry{"", "QuantizeLinear", 10, &infer_quantize_linear_10},
-    RuleEntry{"", "QuantizeLinear", 13, &infer_quantize_linear_13},
-    RuleEntry{"", "QuantizeLinear", 19, &infer_quantize_linear_13},
-    RuleEntry{"", "QuantizeLinear", 21, &infer_quantize_linear_21},
-    RuleEntry{"", "QuantizeLinear", 23, &infer_quantize_linear_21},
-    RuleEntry{"", "QuantizeLinear", 24, &infer_quantize_linear_21},
-    RuleEntry{"", "QuantizeLinear", 25, &infer_quantize_linear_21},
-    RuleEntry{"", "DequantizeLinear", 10, &infer_dequantize_linear_10},
-    RuleEntry{"", "DequantizeLinear", 13, &infer_dequantize_linear_13},
-    RuleEntry{"", "DequantizeLinear", 19, &infer_dequantize_linear_19},
-    RuleEntry{"", "DequantizeLinear", 21, &infer_dequantize_linear_21},
-    RuleEntry{"", "DequantizeLinear", 23, &infer_dequantize_linear_23},
-    RuleEntry{"", "DequantizeLinear", 24, &infer_dequantize_linear_23},
-    RuleEntry{"", "DequantizeLinear", 25, &infer_dequantize_linear_23},
-    RuleEntry{"", "DynamicQuantizeLinear", 11, &infer_dynamic_quantize_linear},
-    RuleEntry{"", "BitCast", 26, &infer_bit_cast},
+    RuleEntry{"", "QuantizeLinear", 10, &infer_quantize_linear_10, "infer_quantize_linear_10"},
+    RuleEntry{"", "QuantizeLinear", 13, &infer_quantize_linear_13, "infer_quantize_linear_13"},
+    RuleEntry{"", "QuantizeLinear", 19, &infer_quantize_linear_13, "infer_quantize_linear_13"},
+    RuleEntry{"", "QuantizeLinear", 21, &infer_quantize_linear_21, "infer_quantize_linear_21"},
+    RuleEntry{"", "QuantizeLinear", 23, &infer_quantize_linear_21, "infer_quantize_linear_21"},
+    RuleEntry{"", "QuantizeLinear", 24, &infer_quantize_linear_21, "infer_quantize_linear_21"},
+    RuleEntry{"", "QuantizeLinear", 25, &infer_quantize_linear_21, "infer_quantize_linear_21"},
+    RuleEntry{"", "DequantizeLinear", 10, &infer_dequantize_linear_10, "infer_dequantize_linear_10"},
+    RuleEntry{"", "DequantizeLinear", 13, &infer_dequantize_linear_13, "infer_dequantize_linear_13"},
+    RuleEntry{"", "DequantizeLinear", 19, &infer_dequantize_linear_19, "infer_dequantize_linear_19"},
+    RuleEntry{"", "DequantizeLinear", 21, &infer_dequantize_linear_21, "infer_dequantize_linear_21"},
+    RuleEntry{"", "DequantizeLinear", 23, &infer_dequantize_linear_23, "infer_dequantize_linear_23"},
+    RuleEntry{"", "DequantizeLinear", 24, &infer_dequantize_linear_23, "infer_dequantize_linear_23"},
+    RuleEntry{"", "DequantizeLinear", 25, &infer_dequantize_linear_23, "infer_dequantize_linear_23"},
+    RuleEntry{"", "DynamicQuantizeLinear", 11, &infer_dynamic_quantize_linear, "infer_dynamic_quantize_linear"},
+    RuleEntry{"", "BitCast", 26, &infer_bit_cast, "infer_bit_cast"},
 });
 
 }  // namespace symshape::ops

@@ -80,8 +80,8 @@ inline void infer_range(Context& ctx, Node& n) {
 }
 
 inline constexpr auto kRangeRules = make_rules({
-    RuleEntry{"", "Range", 11, &infer_range},
-    RuleEntry{"", "Range", 27, &infer_range},
+    RuleEntry{"", "Range", 11, &infer_range, "infer_range"},
+    RuleEntry{"", "Range", 27, &infer_range, "infer_range"},
 });
 
 }  // namespace symshape::ops

@@ -132,15 +132,15 @@ inline void infer_reshape_v14(Context& ctx, Node& n) {
 }
 
 inline constexpr auto kReshapeRules = make_rules({
-    RuleEntry{"", "Reshape", 1, &infer_reshape_v1},
-    RuleEntry{"", "Reshape", 5, &infer_reshape_v5},
-    RuleEntry{"", "Reshape", 13, &infer_reshape_v5},
-    RuleEntry{"", "Reshape", 14, &infer_reshape_v14},
-    RuleEntry{"", "Reshape", 19, &infer_reshape_v14},
-    RuleEntry{"", "Reshape", 21, &infer_reshape_v14},
-    RuleEntry{"", "Reshape", 23, &infer_reshape_v14},
-    RuleEntry{"", "Reshape", 24, &infer_reshape_v14},
-    RuleEntry{"", "Reshape", 25, &infer_reshape_v14},
+    RuleEntry{"", "Reshape", 1, &infer_reshape_v1, "infer_reshape_v1"},
+    RuleEntry{"", "Reshape", 5, &infer_reshape_v5, "infer_reshape_v5"},
+    RuleEntry{"", "Reshape", 13, &infer_reshape_v5, "infer_reshape_v5"},
+    RuleEntry{"", "Reshape", 14, &infer_reshape_v14, "infer_reshape_v14"},
+    RuleEntry{"", "Reshape", 19, &infer_reshape_v14, "infer_reshape_v14"},
+    RuleEntry{"", "Reshape", 21, &infer_reshape_v14, "infer_reshape_v14"},
+    RuleEntry{"", "Reshape", 23, &infer_reshape_v14, "infer_reshape_v14"},
+    RuleEntry{"", "Reshape", 24, &infer_reshape_v14, "infer_reshape_v14"},
+    RuleEntry{"", "Reshape", 25, &infer_reshape_v14, "infer_reshape_v14"},
 });
 
 }  // namespace symshape::ops

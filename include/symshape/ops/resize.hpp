@@ -232,14 +232,14 @@ inline void infer_upsample_7(Context& ctx, Node& n) {
 }
 
 inline constexpr auto kResizeRules = make_rules({
-    RuleEntry{"", "Resize", 10, &infer_resize_10},
-    RuleEntry{"", "Resize", 11, &infer_resize_11},
-    RuleEntry{"", "Resize", 13, &infer_resize_13},
-    RuleEntry{"", "Resize", 18, &infer_resize_18},
-    RuleEntry{"", "Resize", 19, &infer_resize_18},
-    RuleEntry{"", "Upsample", 7, &infer_upsample_7},
-    RuleEntry{"", "Upsample", 9, &infer_resize_10},
-    RuleEntry{"", "Upsample", 10, &infer_resize_10},
+    RuleEntry{"", "Resize", 10, &infer_resize_10, "infer_resize_10"},
+    RuleEntry{"", "Resize", 11, &infer_resize_11, "infer_resize_11"},
+    RuleEntry{"", "Resize", 13, &infer_resize_13, "infer_resize_13"},
+    RuleEntry{"", "Resize", 18, &infer_resize_18, "infer_resize_18"},
+    RuleEntry{"", "Resize", 19, &infer_resize_18, "infer_resize_18"},
+    RuleEntry{"", "Upsample", 7, &infer_upsample_7, "infer_upsample_7"},
+    RuleEntry{"", "Upsample", 9, &infer_resize_10, "infer_resize_10"},
+    RuleEntry{"", "Upsample", 10, &infer_resize_10, "infer_resize_10"},
 });
 
 }  // namespace symshape::ops

@@ -100,19 +100,19 @@ inline void infer_lstm_1(Context& ctx, Node& n) { nn_detail::recurrent(ctx, n, 4
 inline void infer_lstm_14(Context& ctx, Node& n) { nn_detail::recurrent(ctx, n, 4, 8, true); }
 
 inline constexpr auto kRnnRules = make_rules({
-    RuleEntry{"", "RNN", 1, &infer_rnn_1},
-    RuleEntry{"", "RNN", 7, &infer_rnn_1},
-    RuleEntry{"", "RNN", 14, &infer_rnn_14},
-    RuleEntry{"", "RNN", 22, &infer_rnn_14},
-    RuleEntry{"", "GRU", 1, &infer_gru_1},
-    RuleEntry{"", "GRU", 3, &infer_gru_1},
-    RuleEntry{"", "GRU", 7, &infer_gru_1},
-    RuleEntry{"", "GRU", 14, &infer_gru_14},
-    RuleEntry{"", "GRU", 22, &infer_gru_14},
-    RuleEntry{"", "LSTM", 1, &infer_lstm_1},
-    RuleEntry{"", "LSTM", 7, &infer_lstm_1},
-    RuleEntry{"", "LSTM", 14, &infer_lstm_14},
-    RuleEntry{"", "LSTM", 22, &infer_lstm_14},
+    RuleEntry{"", "RNN", 1, &infer_rnn_1, "infer_rnn_1"},
+    RuleEntry{"", "RNN", 7, &infer_rnn_1, "infer_rnn_1"},
+    RuleEntry{"", "RNN", 14, &infer_rnn_14, "infer_rnn_14"},
+    RuleEntry{"", "RNN", 22, &infer_rnn_14, "infer_rnn_14"},
+    RuleEntry{"", "GRU", 1, &infer_gru_1, "infer_gru_1"},
+    RuleEntry{"", "GRU", 3, &infer_gru_1, "infer_gru_1"},
+    RuleEntry{"", "GRU", 7, &infer_gru_1, "infer_gru_1"},
+    RuleEntry{"", "GRU", 14, &infer_gru_14, "infer_gru_14"},
+    RuleEntry{"", "GRU", 22, &infer_gru_14, "infer_gru_14"},
+    RuleEntry{"", "LSTM", 1, &infer_lstm_1, "infer_lstm_1"},
+    RuleEntry{"", "LSTM", 7, &infer_lstm_1, "infer_lstm_1"},
+    RuleEntry{"", "LSTM", 14, &infer_lstm_14, "infer_lstm_14"},
+    RuleEntry{"", "LSTM", 22, &infer_lstm_14, "infer_lstm_14"},
 });
 
 }  // namespace symshape::ops

@@ -215,16 +215,16 @@ inline void infer_sequence_map(Context& ctx, Node& n) {
 }
 
 inline constexpr auto kSequenceRules = make_rules({
-    RuleEntry{"", "SequenceConstruct", 11, &infer_sequence_construct},
-    RuleEntry{"", "SequenceEmpty", 11, &infer_sequence_empty},
-    RuleEntry{"", "SequenceAt", 11, &infer_sequence_at},
-    RuleEntry{"", "SequenceLength", 11, &infer_sequence_length},
-    RuleEntry{"", "SequenceInsert", 11, &infer_sequence_insert},
-    RuleEntry{"", "SequenceErase", 11, &infer_sequence_erase},
-    RuleEntry{"", "SplitToSequence", 11, &infer_split_to_sequence},
-    RuleEntry{"", "SplitToSequence", 24, &infer_split_to_sequence},
-    RuleEntry{"", "ConcatFromSequence", 11, &infer_concat_from_sequence},
-    RuleEntry{"", "SequenceMap", 17, &infer_sequence_map},
+    RuleEntry{"", "SequenceConstruct", 11, &infer_sequence_construct, "infer_sequence_construct"},
+    RuleEntry{"", "SequenceEmpty", 11, &infer_sequence_empty, "infer_sequence_empty"},
+    RuleEntry{"", "SequenceAt", 11, &infer_sequence_at, "infer_sequence_at"},
+    RuleEntry{"", "SequenceLength", 11, &infer_sequence_length, "infer_sequence_length"},
+    RuleEntry{"", "SequenceInsert", 11, &infer_sequence_insert, "infer_sequence_insert"},
+    RuleEntry{"", "SequenceErase", 11, &infer_sequence_erase, "infer_sequence_erase"},
+    RuleEntry{"", "SplitToSequence", 11, &infer_split_to_sequence, "infer_split_to_sequence"},
+    RuleEntry{"", "SplitToSequence", 24, &infer_split_to_sequence, "infer_split_to_sequence"},
+    RuleEntry{"", "ConcatFromSequence", 11, &infer_concat_from_sequence, "infer_concat_from_sequence"},
+    RuleEntry{"", "SequenceMap", 17, &infer_sequence_map, "infer_sequence_map"},
 });
 
 }  // namespace symshape::ops

@@ -193,13 +193,13 @@ inline void infer_mel_weight_matrix(Context& ctx, Node& n) {
 }
 
 inline constexpr auto kSignalRules = make_rules({
-    RuleEntry{"", "DFT", 17, &infer_dft_17},
-    RuleEntry{"", "DFT", 20, &infer_dft_20},
-    RuleEntry{"", "STFT", 17, &infer_stft},
-    RuleEntry{"", "HannWindow", 17, &infer_window},
-    RuleEntry{"", "HammingWindow", 17, &infer_window},
-    RuleEntry{"", "BlackmanWindow", 17, &infer_window},
-    RuleEntry{"", "MelWeightMatrix", 17, &infer_mel_weight_matrix},
+    RuleEntry{"", "DFT", 17, &infer_dft_17, "infer_dft_17"},
+    RuleEntry{"", "DFT", 20, &infer_dft_20, "infer_dft_20"},
+    RuleEntry{"", "STFT", 17, &infer_stft, "infer_stft"},
+    RuleEntry{"", "HannWindow", 17, &infer_window, "infer_window"},
+    RuleEntry{"", "HammingWindow", 17, &infer_window, "infer_window"},
+    RuleEntry{"", "BlackmanWindow", 17, &infer_window, "infer_window"},
+    RuleEntry{"", "MelWeightMatrix", 17, &infer_mel_weight_matrix, "infer_mel_weight_matrix"},
 });
 
 }  // namespace symshape::ops

@@ -187,10 +187,10 @@ inline void infer_slice_v10(Context& ctx, Node& n) {
 }
 
 inline constexpr auto kSliceRules = make_rules({
-    RuleEntry{"", "Slice", 1, &infer_slice_v1},
-    RuleEntry{"", "Slice", 10, &infer_slice_v10},
-    RuleEntry{"", "Slice", 11, &infer_slice_v10},
-    RuleEntry{"", "Slice", 13, &infer_slice_v10},
+    RuleEntry{"", "Slice", 1, &infer_slice_v1, "infer_slice_v1"},
+    RuleEntry{"", "Slice", 10, &infer_slice_v10, "infer_slice_v10"},
+    RuleEntry{"", "Slice", 11, &infer_slice_v10, "infer_slice_v10"},
+    RuleEntry{"", "Slice", 13, &infer_slice_v10, "infer_slice_v10"},
 });
 
 }  // namespace symshape::ops

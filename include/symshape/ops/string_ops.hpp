@@ -88,10 +88,10 @@ inline void infer_string_split(Context& ctx, Node& n) {
 }
 
 inline constexpr auto kStringOpsRules = make_rules({
-    RuleEntry{"", "StringNormalizer", 10, &infer_string_normalizer},
-    RuleEntry{"", "RegexFullMatch", 20, &infer_regex_full_match},
-    RuleEntry{"", "StringConcat", 20, &infer_string_concat},
-    RuleEntry{"", "StringSplit", 20, &infer_string_split},
+    RuleEntry{"", "StringNormalizer", 10, &infer_string_normalizer, "infer_string_normalizer"},
+    RuleEntry{"", "RegexFullMatch", 20, &infer_regex_full_match, "infer_regex_full_match"},
+    RuleEntry{"", "StringConcat", 20, &infer_string_concat, "infer_string_concat"},
+    RuleEntry{"", "StringSplit", 20, &infer_string_split, "infer_string_split"},
 });
 
 }  // namespace symshape::ops

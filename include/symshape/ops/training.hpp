@@ -65,10 +65,10 @@ inline void infer_gradient(Context& ctx, Node& n) {
 }
 
 inline constexpr auto kTrainingRules = make_rules({
-    RuleEntry{"ai.onnx.preview.training", "Adagrad", 1, &infer_adagrad},
-    RuleEntry{"ai.onnx.preview.training", "Adam", 1, &infer_adam},
-    RuleEntry{"ai.onnx.preview.training", "Gradient", 1, &infer_gradient},
-    RuleEntry{"ai.onnx.preview.training", "Momentum", 1, &infer_momentum},
+    RuleEntry{"ai.onnx.preview.training", "Adagrad", 1, &infer_adagrad, "infer_adagrad"},
+    RuleEntry{"ai.onnx.preview.training", "Adam", 1, &infer_adam, "infer_adam"},
+    RuleEntry{"ai.onnx.preview.training", "Gradient", 1, &infer_gradient, "infer_gradient"},
+    RuleEntry{"ai.onnx.preview.training", "Momentum", 1, &infer_momentum, "infer_momentum"},
 });
 
 }  // namespace symshape::ops

@@ -13,7 +13,7 @@ BUILD_DIR=${SYMSHAPE_BUILD_DIR:-build}
 JOBS=${SYMSHAPE_JOBS:-2}
 
 bash scripts/install-deps.sh
-cmake -S . -B "$BUILD_DIR" -DCMAKE_BUILD_TYPE=Release -DSYMSHAPE_BUILD_TOOLS=ON -DSYMSHAPE_SANITIZE=OFF
+cmake -S . -B "$BUILD_DIR" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSYMSHAPE_BUILD_TOOLS=ON -DSYMSHAPE_SANITIZE=OFF
 cmake --build "$BUILD_DIR" --target symshape_cli -j"$JOBS"
 SYMSHAPE="$BUILD_DIR/bin/symshape"
 

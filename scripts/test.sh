@@ -25,8 +25,8 @@ bash scripts/install-deps.sh
 
 SANITIZE_CXX=${SYMSHAPE_SANITIZE_CXX:-$(command -v clang++ || command -v g++)}
 
-step "configure $BUILD_DIR (Release, tests on)"
-cmake -S . -B "$BUILD_DIR" -DCMAKE_BUILD_TYPE=Release -DSYMSHAPE_BUILD_TESTS=ON -DSYMSHAPE_SANITIZE=OFF
+step "configure $BUILD_DIR (RelWithDebInfo, tests on)"
+cmake -S . -B "$BUILD_DIR" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSYMSHAPE_BUILD_TESTS=ON -DSYMSHAPE_SANITIZE=OFF
 step "build $BUILD_DIR"
 cmake --build "$BUILD_DIR" -j"$JOBS"
 step "test $BUILD_DIR"

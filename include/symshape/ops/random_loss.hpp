@@ -1,8 +1,7 @@
 // Random generators (RandomNormal/RandomUniform and their *Like forms,
-// Bernoulli, Multinomial), Det and NegativeLogLikelihoodLoss at opset 22
-// (which extended their types). The functions follow the specification of
-// every earlier version too; the earlier since_versions are not registered
-// here.
+// Bernoulli, Multinomial), Det and NegativeLogLikelihoodLoss: one function per
+// operator, registered at every since_version (the later ones only extended
+// the element types).
 #pragma once
 
 #include <cstdint>

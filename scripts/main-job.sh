@@ -18,24 +18,17 @@ cmake --build "$BUILD_DIR" --target symshape_cli -j"$JOBS"
 SYMSHAPE="$BUILD_DIR/bin/symshape"
 
 # ---- What the job runs. -------------------------------------------------------
-# For now: the expression engine on examples/expressions.txt. When models land in
-# examples/models/, this becomes `"$SYMSHAPE" infer examples/models/....onnx --trace`.
-
-# One expression per line; `#` starts a comment.
-mapfile -t expressions < <(sed 's/#.*//; s/[[:space:]]*$//; /^[[:space:]]*$/d' examples/expressions.txt)
-output=$("$SYMSHAPE" simplify "${expressions[@]}")
-mapfile -t simplified <<<"$output"
-if ((${#simplified[@]} != ${#expressions[@]})); then
-  echo "main-job: symshape simplify printed ${#simplified[@]} lines for ${#expressions[@]} expressions" >&2
-  exit 1
-fi
+# Infer every value of a small transformer block shipped in examples/models/
+# (symbolic batch and seq), write the annotated model, and show the table of
+# every value with concrete sizes at batch=2, seq=128.
+MODEL=examples/models/transformer_block.onnx
+OUT="$BUILD_DIR/transformer_block.inferred.onnx"
 echo
-echo "symshape simplify (examples/expressions.txt):"
-for i in "${!expressions[@]}"; do
-  printf '  %-44s -> %s\n' "${expressions[$i]}" "${simplified[$i]}"
-done
-
+echo "symshape infer $MODEL -o $OUT --trace"
+"$SYMSHAPE" infer "$MODEL" -o "$OUT" --trace
 echo
-echo "symshape eval: 7x7 stride-2 convolution over a 224-pixel image:"
-"$SYMSHAPE" eval "(H + 2*pad - dilation*(kernel - 1) - 1)//stride + 1" \
-  --bind H=224,pad=3,dilation=1,kernel=7,stride=2
+echo "symshape show $MODEL --bind batch=2,seq=128"
+"$SYMSHAPE" show "$MODEL" --bind batch=2,seq=128
+echo
+echo "symshape simplify: a stride-2 convolution's output size, and a cancelling sum"
+"$SYMSHAPE" simplify "(H + 2*1 - 1*(3 - 1) - 1)//2 + 1" "past + seq - past + CeilToInt(seq, 8)*8 - 8*((seq + 7)//8)"

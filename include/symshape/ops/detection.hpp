@@ -11,6 +11,7 @@
 
 #include "symshape/infer/helpers.hpp"
 #include "symshape/infer/registry.hpp"
+#include "symshape/ops/random_loss.hpp"
 
 namespace symshape::ops {
 
@@ -64,44 +65,15 @@ inline void infer_tfidf_vectorizer(Context& ctx, Node& n) {
   }
 }
 
-// SoftmaxCrossEntropyLoss: scores [N, C, d1..dk], labels [N, d1..dk];
-// output: labels' shape for reduction none, else a scalar; optional
-// log_prob: the scores' shape. Element type of scores.
+// SoftmaxCrossEntropyLoss: the inputs, reduction and output rule of
+// NegativeLogLikelihoodLoss (scores [N, C, d1..dk], labels [N, d1..dk]), plus
+// the optional log_prob output with the scores' shape.
 inline void infer_softmax_cross_entropy_loss(Context& ctx, Node& n) {
-  if (!check_inputs(ctx, n, 2, 3)) return;
-  const std::string reduction = n.attr_string("reduction", "mean");
-  if (reduction != "none" && reduction != "mean" && reduction != "sum") {
-    ctx.record_error(n, "reduction must be none, mean or sum, got '" + reduction + "'");
-    return;
-  }
+  const std::size_t diagnostics_before = ctx.report().diagnostics.size();
+  infer_nll_loss(ctx, n);
+  if (ctx.report().diagnostics.size() != diagnostics_before || !n.output(1)) return;
   const Shape* x = shape_of(n.input(0));
-  const Shape* labels = shape_of(n.input(1));
-  if (x && x->rank() < 2) {
-    ctx.record_error(n, "scores must have rank >= 2 [N, C, ...], got shape " + x->to_string());
-    return;
-  }
-  if (x && labels && labels->rank() != x->rank() - 1) {
-    ctx.record_error(n, "labels rank must be scores rank - 1: scores " + x->to_string() + ", labels " +
-                            labels->to_string());
-    return;
-  }
-  if (const Shape* w = shape_of(n.input(2)); w && w->rank() != 1) {
-    ctx.record_error(n, "weights must be 1-D [C], got shape " + w->to_string());
-    return;
-  }
-  const DataType t = dtype_of(n.input(0));
-  if (reduction != "none") {
-    ctx.set_shape_and_dtype(n.output(0), Shape::scalar(), t);
-  } else if (labels) {
-    ctx.set_shape_and_dtype(n.output(0), *labels, t);
-  } else if (x) {
-    std::vector<SymbolicDim> d = x->dims();
-    d.erase(d.begin() + 1);
-    ctx.set_shape_and_dtype(n.output(0), Shape(std::move(d)), t);
-  } else {
-    ctx.set_shape_and_dtype(n.output(0), Shape(), t);
-  }
-  if (n.output(1)) ctx.set_shape_and_dtype(n.output(1), x ? *x : Shape(), t);
+  ctx.set_shape_and_dtype(n.output(1), x ? *x : Shape(), dtype_of(n.input(0)));
 }
 
 // Upsample 1: 4-D [N, C, H, W] -> [N, C, floor(H*height_scale), floor(W*width_scale)].

@@ -97,12 +97,20 @@ TEST(SplitToSequence, VectorSplit) {
   EXPECT_EQ(run_shape_inference("", "SplitToSequence", {ts(FLOAT, {6, "N"}), ts(INT64, {2})}),
             (Types{seq(ts(FLOAT, {SymbolicDim(), "N"}))}));
 }
+TEST(SplitToSequence, ZeroLengthPiecesAreValid) {
+  RunResult r = run_node("", "SplitToSequence", {ts(FLOAT, {0}), constant(Tensor::vector({0, 0, 0}))});
+  EXPECT_EQ(r.report.errors(), 0u);
+  EXPECT_EQ(r.outputs, (Types{seq(ts(FLOAT, {0}))}));
+}
 TEST(SplitToSequence, Errors) {
   EXPECT_EQ(count_messages(run_node("", "SplitToSequence", {ts(FLOAT, {6}), constant(Tensor::vector({2, 2}))}).report,
                            Severity::Error, "sums to 4"),
             1u);
-  EXPECT_EQ(count_messages(run_node("", "SplitToSequence", {ts(FLOAT, {6}), constant(Tensor::vector({0, 6}))}).report,
-                           Severity::Error, "positive"),
+  EXPECT_EQ(count_messages(run_node("", "SplitToSequence", {ts(FLOAT, {6}), constant(Tensor::vector({-1, 7}))}).report,
+                           Severity::Error, "non-negative"),
+            1u);
+  EXPECT_EQ(count_messages(run_node("", "SplitToSequence", {ts(FLOAT, {6}), constant(Tensor::scalar(0))}).report,
+                           Severity::Error, "must be positive"),
             1u);
   EXPECT_EQ(count_messages(run_node("", "SplitToSequence", {ts(FLOAT, {6})}, {attr("axis", 1)}).report,
                            Severity::Error, "out of range"),

@@ -126,14 +126,20 @@ inline void infer_split_to_sequence(Context& ctx, Node& n) {
   }
   SymbolicDim chunk;  // unknown unless every element has the same length
   if (auto v = ctx.int_values(split)) {
+    // Zero-length pieces are allowed (ONNX's own test splits an empty axis
+    // with [0, 0, 0]); negative ones and a zero chunk size are not.
     for (int64_t p : *v)
-      if (p <= 0) {
-        ctx.record_error(n, "split values must be positive, got " + std::to_string(p));
+      if (p < 0) {
+        ctx.record_error(n, "split values must be non-negative, got " + std::to_string(p));
         return;
       }
     // A single value of unknown rank is read as a scalar: as a 1-D split it
     // would have to equal the axis length, which divides it too.
     const bool scalar = v->size() == 1 && (!ss || ss->size() == 0);
+    if (scalar && (*v)[0] == 0) {
+      ctx.record_error(n, "a scalar split (chunk length) must be positive, got 0");
+      return;
+    }
     if (scalar) {
       const SymbolicDim c = (*v)[0];
       // Equal chunks of that size; the last one is smaller unless it divides.

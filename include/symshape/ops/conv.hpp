@@ -144,6 +144,30 @@ inline bool kernel_dims(Context& ctx, const Node& n, const Shape* w, std::size_t
   return true;
 }
 
+// Checks shared by the convolution family: an unknown rank gives an output
+// of unknown rank; X and W of equal rank >= 3; a positive group.
+inline bool check_conv_rank_and_group(Context& ctx, Node& n, const Shape* x, const Shape* w, int64_t rank,
+                                      DataType dtype, int64_t& group) {
+  if (rank < 0) {
+    ctx.set_shape_and_dtype(n.output(0), Shape(), dtype);
+    return false;
+  }
+  if (x && w && x->rank() != w->rank()) {
+    ctx.record_error(n, "input " + x->to_string() + " and weight " + w->to_string() + " have different ranks");
+    return false;
+  }
+  if (rank < 3) {
+    ctx.record_error(n, "input must have rank >= 3 (N, C, spatial...), got rank " + std::to_string(rank));
+    return false;
+  }
+  group = n.attr_int("group", 1);
+  if (group < 1) {
+    ctx.record_error(n, "group must be positive");
+    return false;
+  }
+  return true;
+}
+
 // Shared by Conv, ConvInteger, QLinearConv, DeformConv: X [N, C, D...] and
 // W [M, C/group, k...] give [N, M, out...].
 inline void conv_common(Context& ctx, Node& n, std::size_t ix, std::size_t iw, DataType dtype) {
@@ -152,24 +176,9 @@ inline void conv_common(Context& ctx, Node& n, std::size_t ix, std::size_t iw, D
   int64_t rank = x ? x->rank() : w ? w->rank() : -1;
   if (const Attribute* ks = n.attr("kernel_shape"); rank < 0 && ks && ks->kind == Attribute::Kind::Ints)
     rank = static_cast<int64_t>(ks->ints.size()) + 2;
-  if (rank < 0) {
-    ctx.set_shape_and_dtype(n.output(0), Shape(), dtype);
-    return;
-  }
-  if (x && w && x->rank() != w->rank()) {
-    ctx.record_error(n, "input " + x->to_string() + " and weight " + w->to_string() + " have different ranks");
-    return;
-  }
-  if (rank < 3) {
-    ctx.record_error(n, "input must have rank >= 3 (N, C, spatial...), got rank " + std::to_string(rank));
-    return;
-  }
+  int64_t group = 1;
+  if (!check_conv_rank_and_group(ctx, n, x, w, rank, dtype, group)) return;
   const std::size_t k = static_cast<std::size_t>(rank - 2);
-  const int64_t group = n.attr_int("group", 1);
-  if (group < 1) {
-    ctx.record_error(n, "group must be positive");
-    return;
-  }
   if (x && w && (*x)[1].is_int() && (*w)[1].is_int()) {
     int64_t expected = 0;
     if (!checked::mul((*w)[1].value(), group, expected) || expected != (*x)[1].value()) {
@@ -259,24 +268,9 @@ inline void infer_conv_transpose(Context& ctx, Node& n) {
   const Shape* x = shape_of(n.input(0));
   const Shape* w = shape_of(n.input(1));
   const int64_t rank = x ? x->rank() : w ? w->rank() : -1;
-  if (rank < 0) {
-    ctx.set_shape_and_dtype(n.output(0), Shape(), dtype);
-    return;
-  }
-  if (x && w && x->rank() != w->rank()) {
-    ctx.record_error(n, "input " + x->to_string() + " and weight " + w->to_string() + " have different ranks");
-    return;
-  }
-  if (rank < 3) {
-    ctx.record_error(n, "input must have rank >= 3 (N, C, spatial...), got rank " + std::to_string(rank));
-    return;
-  }
+  int64_t group = 1;
+  if (!nn_detail::check_conv_rank_and_group(ctx, n, x, w, rank, dtype, group)) return;
   const std::size_t k = static_cast<std::size_t>(rank - 2);
-  const int64_t group = n.attr_int("group", 1);
-  if (group < 1) {
-    ctx.record_error(n, "group must be positive");
-    return;
-  }
   if (x && w && (*x)[1].is_int() && (*w)[0].is_int() && (*x)[1] != (*w)[0]) {
     ctx.record_error(n, "input channels " + (*x)[1].to_string() + " do not match weight " + w->to_string());
     return;

@@ -79,6 +79,17 @@ TEST(Reduce, UnknownAxesValues) {
   EXPECT_EQ(run_shape_inference("", "ReduceSum", {ts(FLOAT, {"N", 1, 4}), ts(INT64, {"k"})}, {attr("keepdims", 0)}, 13),
             (Types{ts(FLOAT)}));
 }
+// One unknown axis of [3,2,2] without keepdims leaves [2,2], [3,2] or [3,2]:
+// the second dim is 2 whichever axis goes.
+TEST(Reduce, UnknownAxesKeepDimsCommonToEveryChoice) {
+  EXPECT_EQ(run_shape_inference("", "ReduceSum", {ts(FLOAT, {3, 2, 2}), ts(INT64, {1})}, {attr("keepdims", 0)}, 13),
+            (Types{ts(FLOAT, {"_d0", 2})}));
+}
+// As many (distinct) axes as the rank reduce every axis: [1,1,1] with keepdims.
+TEST(Reduce, UnknownAxesCoveringTheRank) {
+  EXPECT_EQ(run_shape_inference("", "ReduceSum", {ts(FLOAT, {3, 2, 2}), ts(INT64, {3})}, {}, 13),
+            (Types{ts(FLOAT, {1, 1, 1})}));
+}
 TEST(Reduce, AxesInputOutOfRangeIsError) {
   EXPECT_EQ(run_node("", "ReduceL1", {ts(FLOAT, {2, 3}), constant(Tensor::vector({-3}))}, {}, 18).report.errors(), 1u);
 }

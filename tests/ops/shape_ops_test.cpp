@@ -81,6 +81,17 @@ TEST(Squeeze, UnknownAxesValueKnownLength) {
   EXPECT_EQ(run_shape_inference("", "Squeeze", {ts(FLOAT, {1, "T", 1}), ts(INT64, {2})}, {}, 13),
             (Types{ts(FLOAT, {"_d0"})}));
 }
+// Squeezing a dim that is not 1 is an error (spec), so one axis of unknown
+// value on [1,3,4,5] can only be axis 0.
+TEST(Squeeze, UnknownAxesWithOneCandidate) {
+  EXPECT_EQ(run_shape_inference("", "Squeeze", {ts(FLOAT, {1, 3, 4, 5}), ts(INT64, {1})}, {}, 13),
+            (Types{ts(FLOAT, {3, 4, 5})}));
+}
+// [1,3,1,5] with one axis gives [3,1,5] or [1,3,5]: the last dim is 5 either way.
+TEST(Squeeze, UnknownAxesKeepDimsCommonToEveryChoice) {
+  EXPECT_EQ(run_shape_inference("", "Squeeze", {ts(FLOAT, {1, 3, 1, 5}), ts(INT64, {1})}, {}, 13),
+            (Types{ts(FLOAT, {"_d0", "_d1", 5})}));
+}
 TEST(Squeeze, NonOneAxisIsError) {
   EXPECT_EQ(errors(run_node("", "Squeeze", {ts(FLOAT, {3, 4}), constant(Tensor::vector({0}))}, {}, 13)), 1u);
 }
@@ -98,6 +109,14 @@ TEST(Unsqueeze, AxesAttributeBefore13) {
 TEST(Unsqueeze, NegativeAxesInput) {
   EXPECT_EQ(run_shape_inference("", "Unsqueeze", {ts(FLOAT, {"B", "T"}), constant(Tensor::vector({-1, 1}))}, {}, 13),
             (Types{ts(FLOAT, {"B", 1, "T", 1})}));
+}
+// Inserting 1s anywhere into [1,1] gives [1,1,1]; into [3,4] with one axis,
+// no position is fixed.
+TEST(Unsqueeze, UnknownAxesKeepDimsCommonToEveryChoice) {
+  EXPECT_EQ(run_shape_inference("", "Unsqueeze", {ts(FLOAT, {1, 1}), ts(INT64, {1})}, {}, 13),
+            (Types{ts(FLOAT, {1, 1, 1})}));
+  EXPECT_EQ(run_shape_inference("", "Unsqueeze", {ts(FLOAT, {3, 4}), ts(INT64, {1})}, {}, 13),
+            (Types{ts(FLOAT, {"_d0", "_d1", "_d2"})}));
 }
 TEST(Unsqueeze, ScalarKeepsItsValue) {
   RunResult r = run_node("", "Unsqueeze", {sym_value(ts(INT64, {}), {"T"}), constant(Tensor::vector({0}))}, {}, 23);

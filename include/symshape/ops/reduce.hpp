@@ -13,6 +13,7 @@
 
 #include "symshape/infer/helpers.hpp"
 #include "symshape/infer/registry.hpp"
+#include "symshape/ops/shape_ops.hpp"
 
 namespace symshape::ops {
 
@@ -55,7 +56,26 @@ inline void reduce_common(Context& ctx, Node& n, std::vector<int64_t> axes, bool
   }
   const int64_t rank = in->rank();
   if (axes_unknown) {
-    // Each dim is kept or becomes 1 (keepdims), or is dropped.
+    // Each dim is kept or becomes 1 (keepdims), or is dropped; with k
+    // (distinct) axes, the dims on which every choice of k axes agrees are
+    // known: [3,2,2] without keepdims and one axis gives [?,2].
+    const Shape* axes_shape = shape_of(n.input(1));
+    const bool k_known = axes_shape && axes_shape->rank() == 1 && (*axes_shape)[0].is_int();
+    if (k_known && (*axes_shape)[0].value() > 0 && (*axes_shape)[0].value() <= rank) {
+      const auto k = static_cast<std::size_t>((*axes_shape)[0].value());
+      auto common = tensor_detail::common_over_choices(
+          std::vector<bool>(static_cast<std::size_t>(rank), true), k, [&](const std::vector<bool>& c) {
+            std::vector<SymbolicDim> out;
+            for (std::size_t i = 0; i < c.size(); ++i)
+              if (!c[i]) out.push_back((*in)[i]);
+              else if (keepdims) out.push_back(1);
+            return out;
+          });
+      if (common) {
+        ctx.set_shape_and_dtype(n.output(0), Shape(std::move(*common)), dtype);
+        return;
+      }
+    }
     if (keepdims) {
       std::vector<SymbolicDim> out(static_cast<std::size_t>(rank));
       for (std::size_t i = 0; i < out.size(); ++i)
@@ -63,7 +83,6 @@ inline void reduce_common(Context& ctx, Node& n, std::vector<int64_t> axes, bool
       ctx.set_shape_and_dtype(n.output(0), Shape(std::move(out)), dtype);
       return;
     }
-    const Shape* axes_shape = shape_of(n.input(1));
     if (axes_shape && axes_shape->rank() == 1 && (*axes_shape)[0].is_int()) {
       const int64_t k = (*axes_shape)[0].value();
       if (k > rank) {

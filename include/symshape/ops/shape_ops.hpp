@@ -90,6 +90,51 @@ inline void copy_value(Context& ctx, Node& n, std::size_t out = 0, std::size_t i
   if (auto v = ctx.symbolic_value(n.input(in))) ctx.set_symbolic_value(n.output(out), std::move(*v));
 }
 
+// Axes whose values are unknown but whose number k is: for every choice of k
+// distinct positions among `allowed` (at most 4096 choices), `make(chosen)`
+// gives the resulting dims; the result keeps each dim on which every choice
+// agrees and leaves the others unknown. nullopt when no choice is possible or
+// there are too many.
+template <class Make>
+std::optional<Dims> common_over_choices(const std::vector<bool>& allowed, std::size_t k, Make make) {
+  const std::size_t n = allowed.size();
+  if (k > n || n > 24) return std::nullopt;
+  std::optional<Dims> common;
+  std::size_t count = 0;
+  std::vector<bool> chosen(n, false);
+  bool too_many = false;
+  // Depth-first over the positions, deciding chosen or not.
+  auto visit = [&](auto&& self, std::size_t at, std::size_t left) -> void {
+    if (too_many) return;
+    if (left == 0) {
+      if (++count > 4096) {
+        too_many = true;
+        return;
+      }
+      Dims d = make(chosen);
+      if (!common) {
+        common = std::move(d);
+      } else if (common->size() != d.size()) {
+        too_many = true;  // not expected: every choice gives the same rank
+      } else {
+        for (std::size_t i = 0; i < d.size(); ++i)
+          if (!((*common)[i] == d[i])) (*common)[i] = SymbolicDim();
+      }
+      return;
+    }
+    if (n - at < left) return;
+    if (allowed[at]) {
+      chosen[at] = true;
+      self(self, at + 1, left - 1);
+      chosen[at] = false;
+    }
+    self(self, at + 1, left);
+  };
+  visit(visit, 0, k);
+  if (too_many) return std::nullopt;
+  return common;
+}
+
 }  // namespace tensor_detail
 
 // ---- Shape ----
@@ -173,8 +218,21 @@ inline void squeeze_impl(Context& ctx, Node& n, const tensor_detail::IntsArg& ax
     return;
   }
   if (!axes.values) {
-    if (axes.length && *axes.length <= r) set_like_input(ctx, n, 0, Shape::of_rank(static_cast<std::size_t>(r - *axes.length)));
-    else set_like_input(ctx, n, 0, Shape());
+    // Only dims that may be 1 can go: the dims that every choice of
+    // `length` of them leaves in place are known ([1,3,4,5] -> [3,4,5]).
+    std::optional<Dims> common;
+    if (axes.length && *axes.length <= r) {
+      std::vector<bool> may_be_one(s->size());
+      for (std::size_t i = 0; i < s->size(); ++i) may_be_one[i] = !((*s)[i].is_int() && !(*s)[i].is_int(1));
+      common = common_over_choices(may_be_one, static_cast<std::size_t>(*axes.length), [&](const std::vector<bool>& c) {
+        Dims out;
+        for (std::size_t i = 0; i < c.size(); ++i)
+          if (!c[i]) out.push_back((*s)[i]);
+        return out;
+      });
+      if (!common) common = Dims(static_cast<std::size_t>(r - *axes.length));
+    }
+    set_like_input(ctx, n, 0, common ? Shape(std::move(*common)) : Shape());
     copy_value(ctx, n);
     return;
   }
@@ -221,7 +279,20 @@ inline void unsqueeze_impl(Context& ctx, Node& n, const tensor_detail::IntsArg& 
   }
   const int64_t r = s->rank();
   if (!axes.values) {
-    set_like_input(ctx, n, 0, axes.length ? Shape::of_rank(static_cast<std::size_t>(r + *axes.length)) : Shape());
+    // Dims that every placement of the new 1s gives are known.
+    std::optional<Dims> common;
+    if (axes.length) {
+      const auto out_rank = static_cast<std::size_t>(r + *axes.length);
+      common = common_over_choices(std::vector<bool>(out_rank, true), static_cast<std::size_t>(*axes.length),
+                                   [&](const std::vector<bool>& c) {
+                                     Dims out;
+                                     std::size_t next = 0;
+                                     for (bool one : c) out.push_back(one ? SymbolicDim(1) : (*s)[next++]);
+                                     return out;
+                                   });
+      if (!common) common = Dims(out_rank);
+    }
+    set_like_input(ctx, n, 0, common ? Shape(std::move(*common)) : Shape());
     copy_value(ctx, n);
     return;
   }

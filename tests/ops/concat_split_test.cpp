@@ -82,6 +82,16 @@ TEST(Split, UnknownSizesGiveUnknownAxis) {
   EXPECT_EQ(run_shape_inference("", "Split", {ts(FLOAT, {4, 6}), ts(INT64, {2})}, {attr("axis", 1)}, 13, 2),
             (Types{ts(FLOAT, {4, "_d0"}), ts(FLOAT, {4, "_d1"})}));
 }
+// The split sizes are non-negative and sum to the axis dim (spec): with an
+// empty axis every piece is empty, whatever the values.
+TEST(Split, UnknownSizesOfAnEmptyAxis) {
+  EXPECT_EQ(run_shape_inference("", "Split", {ts(FLOAT, {0}), ts(INT64, {3})}, {}, 13, 3),
+            (Types{ts(FLOAT, {0}), ts(FLOAT, {0}), ts(FLOAT, {0})}));
+}
+TEST(Split, UnknownSizeOfASingleOutputIsTheWholeAxis) {
+  EXPECT_EQ(run_shape_inference("", "Split", {ts(FLOAT, {4, "N"}), ts(INT64, {1})}, {attr("axis", 1)}, 13, 1),
+            (Types{ts(FLOAT, {4, "N"})}));
+}
 TEST(Split, SplitsValues) {
   RunResult r = run_node("", "Split", {sym_value(ts(INT64, {3}), {"B", "T", 768})}, {attr("split", std::vector<int64_t>{2, 1})},
                          11, 2);

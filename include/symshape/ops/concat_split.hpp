@@ -133,6 +133,10 @@ inline void split_impl(Context& ctx, Node& n, const std::optional<std::vector<Sy
         ctx.record_error(n, "split sizes sum to " + sum.to_string() + " but the axis dim is " + d.to_string());
         return;
       }
+    } else if (d.is_int(0) || k == 1) {
+      // Unknown non-negative sizes that sum to the axis dim: all 0 when it
+      // is 0, the whole dim for a single output.
+      for (auto& p : parts) p = d;
     }
   } else if (d.is_int()) {
     const int64_t dv = d.value(), kk = static_cast<int64_t>(k);

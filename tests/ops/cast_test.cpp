@@ -23,6 +23,23 @@ TEST(Cast, IntegerValuesPropagate) {
   RunResult f = run_node("", "Cast", {sym_value(ts(INT64, {2}), {"B", 4})}, {attr("to", 1)}, 13);
   EXPECT_FALSE(f.values[0]);
 }
+// Integers that float32 holds exactly (below 2^24) keep their values; ones
+// that it would round do not.
+TEST(Cast, ExactIntegersIntoFloatKeepTheirValues) {
+  RunResult r = run_node("", "Cast", {sym_value(ts(INT32, {}), {10})}, {attr("to", 1)}, 13);
+  ASSERT_TRUE(r.values[0]);
+  EXPECT_EQ(*r.values[0], (V{10}));
+  RunResult big = run_node("", "Cast", {sym_value(ts(INT64, {}), {(int64_t{1} << 24) + 1})}, {attr("to", 1)}, 13);
+  EXPECT_FALSE(big.values[0]);
+}
+// A narrowing cast wraps values that do not fit (300 as uint8 is 44): no value.
+TEST(Cast, ValuesOutOfTheTargetRangeAreDropped) {
+  RunResult r = run_node("", "Cast", {sym_value(ts(INT64, {2}), {3, 300})}, {attr("to", 2)}, 13);
+  EXPECT_FALSE(r.values[0]);
+  RunResult ok = run_node("", "Cast", {sym_value(ts(INT64, {2}), {3, 200})}, {attr("to", 2)}, 13);
+  ASSERT_TRUE(ok.values[0]);
+  EXPECT_EQ(*ok.values[0], (V{3, 200}));
+}
 TEST(Cast, Errors) {
   EXPECT_EQ(errors(run_node("", "Cast", {ts(FLOAT, {2})}, {}, 13)), 1u);
   EXPECT_EQ(errors(run_node("", "Cast", {ts(FLOAT, {2})}, {attr("to", 99)}, 13)), 1u);

@@ -36,6 +36,16 @@ TEST(Constant, ScalarAndListAttributesAt12) {
   EXPECT_EQ(run_shape_inference("", "Constant", {}, {Attribute::make_strings("value_strings", {"a", "b", "c"})}, 13),
             (Types{ts(STRING, {3})}));
 }
+// Integral float constants are tracked as values; others are not.
+TEST(Constant, IntegralFloatValues) {
+  RunResult one = run_node("", "Constant", {}, {attr("value_float", 1.0)}, 13);
+  ASSERT_TRUE(one.values[0]);
+  EXPECT_EQ(*one.values[0], (V{1}));
+  RunResult t = run_node("", "Constant", {}, {Attribute::make_tensor("value", Tensor::floats({0, 10}, {2}))}, 13);
+  ASSERT_TRUE(t.values[0]);
+  EXPECT_EQ(*t.values[0], (V{0, 10}));
+  EXPECT_FALSE(run_node("", "Constant", {}, {attr("value_float", 1.5)}, 13).values[0]);
+}
 TEST(Constant, NoneOrTwoValuesIsUsageError) {
   EXPECT_EQ(errors(run_node("", "Constant", {}, {}, 13)), 1u);
   EXPECT_EQ(errors(run_node("", "Constant", {}, {attr("value_int", 1), attr("value_float", 1.0)}, 13)), 1u);

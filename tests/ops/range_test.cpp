@@ -32,6 +32,13 @@ TEST(Range, SymbolicLimit) {
 TEST(Range, FloatConstants) {
   EXPECT_EQ(run_shape_inference("", "Range", {fscalar(0), fscalar(1), fscalar(0.25)}, {}, 11), (Types{ts(FLOAT, {4})}));
 }
+// Float bounds known as (integral) values: ceil((10 - 0) / 1) = 10 elements.
+TEST(Range, IntegralFloatValues) {
+  EXPECT_EQ(run_shape_inference("", "Range", {sym_value(ts(FLOAT, {}), {0}), sym_value(ts(FLOAT, {}), {10}),
+                                              sym_value(ts(FLOAT, {}), {1})},
+                                {}, 11),
+            (Types{ts(FLOAT, {10})}));
+}
 TEST(Range, UnknownDeltaGivesUnknownLength) {
   EXPECT_EQ(run_shape_inference("", "Range", {scalar(0), scalar(10), ts(INT64, {})}, {}, 11), (Types{ts(INT64, {"_d0"})}));
 }

@@ -1,6 +1,9 @@
 // Cast (to: an element type; a type name string at opset 1), CastLike (the
 // element type of the second input) and Identity (any type passes through).
-// Integer values propagate through casts between integer types and Identity.
+// Integer values propagate through Identity and casts between integer types
+// (concrete values only when they fit the target type), and into float types
+// when the target type holds them exactly (integral floats are tracked; see
+// shape_ops.hpp).
 #pragma once
 
 #include <cstdint>
@@ -25,8 +28,44 @@ inline void cast_to(Context& ctx, Node& n, DataType to) {
   const Shape* s = shape_of(n.input(0));
   ctx.set_shape_and_dtype(n.output(0), s ? *s : Shape(), to);
   const DataType from = dtype_of(n.input(0));
-  if (is_integer_type(from) && from != DataType::BOOL && is_integer_type(to) && to != DataType::BOOL)
-    tensor_detail::copy_value(ctx, n);
+  if (!is_integer_type(from) || from == DataType::BOOL) return;
+  auto v = ctx.symbolic_value(n.input(0));
+  if (!v) return;
+  int64_t lo = 0, hi = 0;  // the range of concrete values kept
+  bool symbolic_ok = false;  // dims (non-negative, below 2^31) fit the target
+  switch (to) {
+    case DataType::INT64:
+      lo = INT64_MIN, hi = INT64_MAX, symbolic_ok = true;
+      break;
+    case DataType::UINT64:
+      lo = 0, hi = INT64_MAX, symbolic_ok = true;
+      break;
+    case DataType::INT32:
+      lo = INT32_MIN, hi = INT32_MAX, symbolic_ok = true;
+      break;
+    case DataType::UINT32:
+      lo = 0, hi = UINT32_MAX, symbolic_ok = true;
+      break;
+    case DataType::INT16:
+      lo = INT16_MIN, hi = INT16_MAX;
+      break;
+    case DataType::UINT16:
+      lo = 0, hi = UINT16_MAX;
+      break;
+    case DataType::INT8:
+      lo = INT8_MIN, hi = INT8_MAX;
+      break;
+    case DataType::UINT8:
+      lo = 0, hi = UINT8_MAX;
+      break;
+    default:
+      if (!tensor_detail::is_float_type(to)) return;
+      hi = tensor_detail::exact_integer_limit(to), lo = -hi;
+  }
+  for (const SymbolicDim& d : *v) {
+    if (d.is_int() ? (d.value() < lo || d.value() > hi) : !symbolic_ok) return;
+  }
+  ctx.set_symbolic_value(n.output(0), *v);
 }
 
 }  // namespace cast_detail

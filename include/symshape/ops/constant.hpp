@@ -43,10 +43,17 @@ inline void infer_constant(Context& ctx, Node& n) {
       if (count_elems && static_cast<std::size_t>(*count_elems) == t.int_data.size())
         ctx.set_symbolic_value(out, std::vector<SymbolicDim>(t.int_data.begin(), t.int_data.end()));
     }
+    if (name == "value" && t.has_data && tensor_detail::is_float_type(t.dtype) && t.dims.size() <= 1) {
+      auto count_elems = t.element_count();
+      if (count_elems && static_cast<std::size_t>(*count_elems) == t.float_data.size())
+        if (auto v = tensor_detail::integral_float_values(t.float_data, t.dtype)) ctx.set_symbolic_value(out, *v);
+    }
   } else if (name == "value_float") {
     ctx.set_shape_and_dtype(out, Shape::scalar(), DataType::FLOAT);
+    if (auto v = tensor_detail::integral_float_values({found->f}, DataType::FLOAT)) ctx.set_symbolic_value(out, *v);
   } else if (name == "value_floats") {
     ctx.set_shape_and_dtype(out, Shape{SymbolicDim(static_cast<int64_t>(found->floats.size()))}, DataType::FLOAT);
+    if (auto v = tensor_detail::integral_float_values(found->floats, DataType::FLOAT)) ctx.set_symbolic_value(out, *v);
   } else if (name == "value_int") {
     ctx.set_shape_and_dtype(out, Shape::scalar(), DataType::INT64);
     ctx.set_symbolic_value(out, {SymbolicDim(found->i)});

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <limits>
 #include <optional>
@@ -88,6 +89,40 @@ inline void set_like_input(Context& ctx, Node& n, std::size_t out, Shape shape, 
 // unchanged: Squeeze, Unsqueeze, Reshape, Identity, Flatten).
 inline void copy_value(Context& ctx, Node& n, std::size_t out = 0, std::size_t in = 0) {
   if (auto v = ctx.symbolic_value(n.input(in))) ctx.set_symbolic_value(n.output(out), std::move(*v));
+}
+
+// Integral floats are tracked as values too (they feed Range and OneHot's
+// depth in the expanded window functions, say): a float tensor's symbolic
+// value holds its elements when every one is an integer that the element
+// type represents exactly. Arithmetic rules propagate integer types only.
+inline bool is_float_type(DataType t) {
+  return t == DataType::FLOAT || t == DataType::DOUBLE || t == DataType::FLOAT16 || t == DataType::BFLOAT16;
+}
+// The largest magnitude below which every integer is exact in `t`.
+inline int64_t exact_integer_limit(DataType t) {
+  switch (t) {
+    case DataType::DOUBLE:
+      return int64_t{1} << 53;
+    case DataType::FLOAT:
+      return int64_t{1} << 24;
+    case DataType::FLOAT16:
+      return int64_t{1} << 11;
+    case DataType::BFLOAT16:
+      return int64_t{1} << 8;
+    default:
+      return 0;
+  }
+}
+// Float data as integer values, when every element is an integer exact in `t`.
+inline std::optional<Dims> integral_float_values(const std::vector<double>& data, DataType t) {
+  const auto limit = static_cast<double>(exact_integer_limit(t));
+  if (data.size() > Context::kMaxSymbolicValueSize) return std::nullopt;
+  Dims out;
+  for (double x : data) {
+    if (!(x == std::floor(x)) || !(std::fabs(x) <= limit)) return std::nullopt;
+    out.push_back(static_cast<int64_t>(x));
+  }
+  return out;
 }
 
 // Axes whose values are unknown but whose number k is: for every choice of k

@@ -61,6 +61,14 @@ TEST(Slice, UnknownStartsGiveUnknownDims) {
   EXPECT_EQ(run_shape_inference("", "Slice", {ts(FLOAT, {"B", 8}), vec({0}), vec({4}), ts(INT64, {1})}, {}, 13),
             (Types{ts(FLOAT, {"_d0", "_d1"})}));
 }
+// Omitted axes are [0, ..., k-1] for k starts (spec): one unknown start of
+// [B,8,5] slices axis 0 only. An empty dim stays empty whatever the bounds.
+TEST(Slice, UnknownStartsWithoutAxesSliceTheFirstAxes) {
+  EXPECT_EQ(run_shape_inference("", "Slice", {ts(FLOAT, {"B", 8, 5}), ts(INT64, {1}), ts(INT64, {1})}, {}, 13),
+            (Types{ts(FLOAT, {"_d0", 8, 5})}));
+  EXPECT_EQ(run_shape_inference("", "Slice", {ts(FLOAT, {0, 8}), ts(INT64, {2}), ts(INT64, {2}), ts(INT64, {2})}, {}, 13),
+            (Types{ts(FLOAT, {0, "_d0"})}));
+}
 TEST(Slice, PropagatesValues) {
   RunResult r = run_node("", "Slice", {sym_value(ts(INT64, {3}), {"B", "T", 768}), vec({0}), vec({2})}, {}, 13);
   EXPECT_EQ(r.outputs[0], ts(INT64, {2}));

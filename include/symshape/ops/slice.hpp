@@ -122,8 +122,14 @@ inline void slice_impl(Context& ctx, Node& n, const std::optional<std::vector<Sy
       if (!norm) return;
       for (int64_t a : *norm) out[static_cast<std::size_t>(a)] = SymbolicDim();
     } else {
-      out = Shape::of_rank(s->size());
+      // Without axes, starts of static length k slice the first k axes only.
+      const auto k = axes.given ? std::nullopt : static_length(n.input(1));
+      for (std::size_t i = 0; i < s->size(); ++i)
+        if (!k || static_cast<int64_t>(i) < *k) out[i] = SymbolicDim();
     }
+    // Slicing never grows a dim: an empty one stays empty.
+    for (std::size_t i = 0; i < s->size(); ++i)
+      if ((*s)[i].is_int(0)) out[i] = 0;
     set_like_input(ctx, n, 0, out);
     return;
   }

@@ -40,6 +40,15 @@ TEST(Cast, ValuesOutOfTheTargetRangeAreDropped) {
   ASSERT_TRUE(ok.values[0]);
   EXPECT_EQ(*ok.values[0], (V{3, 200}));
 }
+// Integral floats cast to integers exactly; to bool, non-zero is true.
+TEST(Cast, IntegralFloatsAndBool) {
+  RunResult i = run_node("", "Cast", {sym_value(ts(FLOAT, {2}), {2, -3})}, {attr("to", 7)}, 13);
+  ASSERT_TRUE(i.values[0]);
+  EXPECT_EQ(*i.values[0], (V{2, -3}));
+  RunResult b = run_node("", "Cast", {sym_value(ts(FLOAT, {2}), {2, 0})}, {attr("to", 9)}, 13);
+  ASSERT_TRUE(b.values[0]);
+  EXPECT_EQ(*b.values[0], (V{1, 0}));
+}
 TEST(Cast, Errors) {
   EXPECT_EQ(errors(run_node("", "Cast", {ts(FLOAT, {2})}, {}, 13)), 1u);
   EXPECT_EQ(errors(run_node("", "Cast", {ts(FLOAT, {2})}, {attr("to", 99)}, 13)), 1u);

@@ -227,6 +227,31 @@ TEST(Loop, ConstantTripCountWithoutConditionSizesScanOutputs) {
   EXPECT_EQ(r.type("ys"), ts(FLOAT, {5, "N", 3}));
   EXPECT_TRUE(r.report.ok()) << diagnostics_text(r.report);
 }
+// A condition known true that the body passes on unchanged (Identity of
+// cond_in) cannot stop the loop: M iterations.
+TEST(Loop, TrueConditionPassedThroughKeepsTheCount) {
+  ModelRun r{make_model(18), {}};
+  GraphBuilder g(*r.model.graph);
+  g.input("s0", ts(FLOAT, {"N", 3}));
+  g.initializer("M", Tensor::scalar(5));
+  g.initializer("cond", Tensor::scalar(1, BOOL));
+  auto body = make_subgraph(*r.model.graph);
+  GraphBuilder b(*body);
+  b.input("iter", Type());
+  b.input("cond_in", Type());
+  b.input("s", Type());
+  b.node("Identity", {"cond_in"}, {"cond_out"});
+  b.node("Add", {"s", "s"}, {"s_out"});
+  b.node("Mul", {"s", "s"}, {"scan"});
+  b.output("cond_out");
+  b.output("s_out");
+  b.output("scan");
+  g.node("Loop", {"M", "cond", "s0"}, {"s_final", "ys"}, {graph_attr("body", body)}, "", "loop");
+  g.output("s_final");
+  g.output("ys");
+  r.report = infer_shapes(r.model);
+  EXPECT_EQ(r.type("ys"), ts(FLOAT, {5, "N", 3})) << diagnostics_text(r.report);
+}
 TEST(Loop, ConditionMakesTheCountUnknown) {
   ModelRun r = run_loop(ts(FLOAT, {"N", 3}), true, true);
   EXPECT_EQ(r.type("ys"), ts(FLOAT, {"_d0", "N", 3}));

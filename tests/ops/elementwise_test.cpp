@@ -30,6 +30,19 @@ TEST(Elementwise, IncompatibleIsError) {
 TEST(Elementwise, UnknownRankPropagates) {
   EXPECT_EQ(run_shape_inference("", "Add", {ts(FLOAT), ts(FLOAT, {3})}), (Types{ts(FLOAT)}));
 }
+// Integral float values: exact results only (4/2 = 2; 4/3 has no value).
+TEST(Elementwise, IntegralFloatArithmetic) {
+  RunResult s = run_node("", "Sub", {sym_value(ts(FLOAT, {}), {10}), sym_value(ts(FLOAT, {}), {1})}, {}, 14);
+  ASSERT_TRUE(s.values[0]);
+  EXPECT_EQ(*s.values[0], (std::vector<SymbolicDim>{9}));
+  RunResult d = run_node("", "Div", {sym_value(ts(FLOAT, {}), {4}), sym_value(ts(FLOAT, {}), {2})}, {}, 14);
+  ASSERT_TRUE(d.values[0]);
+  EXPECT_EQ(*d.values[0], (std::vector<SymbolicDim>{2}));
+  EXPECT_FALSE(run_node("", "Div", {sym_value(ts(FLOAT, {}), {4}), sym_value(ts(FLOAT, {}), {3})}, {}, 14).values[0]);
+  // 2^24 + 1 is not a float32.
+  EXPECT_FALSE(run_node("", "Add", {sym_value(ts(FLOAT, {}), {int64_t{1} << 24}), sym_value(ts(FLOAT, {}), {1})}, {}, 14)
+                   .values[0]);
+}
 TEST(Elementwise, PropagatesShapeArithmetic) {
   RunResult r = run_node("", "Mul", {sym_value(ts(INT64, {2}), {"b", 4}), constant(Tensor::vector({2, 3}))});
   ASSERT_TRUE(r.values[0].has_value());

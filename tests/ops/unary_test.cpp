@@ -1,8 +1,38 @@
-#include "op_test_util.hpp"
+#include "infer/graph_test_util.hpp"
 
 using namespace symshape;
 using namespace symshape::testing;
 
+// Relu is max(0, x) on values; Ceil/Floor keep integral float values.
+TEST(Unary, ReluAndRoundingCarryValues) {
+  RunResult r = run_node("", "Relu", {sym_value(ts(INT64, {3}), {-2, 0, 5})}, {}, 14);
+  ASSERT_TRUE(r.values[0]);
+  EXPECT_EQ(*r.values[0], (std::vector<SymbolicDim>{0, 0, 5}));
+  RunResult c = run_node("", "Ceil", {sym_value(ts(FLOAT, {1}), {-4})}, {}, 13);
+  ASSERT_TRUE(c.values[0]);
+  EXPECT_EQ(*c.values[0], (std::vector<SymbolicDim>{-4}));
+}
+namespace {
+// y = <op>(Div(a, b)) over float scalars of known (integral) values.
+std::optional<std::vector<SymbolicDim>> rounded_quotient(const std::string& op, int64_t a, int64_t b) {
+  Model m = make_model(13);
+  GraphBuilder g(*m.graph);
+  g.input("a", ts(FLOAT, {}))->symbolic_value = std::vector<SymbolicDim>{a};
+  g.input("b", ts(FLOAT, {}))->symbolic_value = std::vector<SymbolicDim>{b};
+  g.node("Div", {"a", "b"}, {"q"});
+  g.node(op, {"q"}, {"y"});
+  g.output("y");
+  infer_shapes(m);
+  return m.graph->outputs[0]->symbolic_value;
+}
+}  // namespace
+// -4 / -3 = 1.33: Ceil gives 2, Floor 1; 7 / -2 = -3.5: Ceil -3, Floor -4.
+TEST(Unary, CeilAndFloorOfAFloatQuotient) {
+  EXPECT_EQ(rounded_quotient("Ceil", -4, -3), (std::vector<SymbolicDim>{2}));
+  EXPECT_EQ(rounded_quotient("Floor", -4, -3), (std::vector<SymbolicDim>{1}));
+  EXPECT_EQ(rounded_quotient("Ceil", 7, -2), (std::vector<SymbolicDim>{-3}));
+  EXPECT_EQ(rounded_quotient("Floor", 7, -2), (std::vector<SymbolicDim>{-4}));
+}
 TEST(Unary, PassthroughKeepsSymbolicShape) {
   for (const char* op : {"Abs", "Neg", "Relu", "Sigmoid", "Tanh", "Exp", "Log", "Sqrt", "Erf", "Sign", "Softplus",
                          "Softsign", "HardSwish", "Round", "Ceil", "Floor", "Reciprocal", "Sin", "Acosh", "Shrink",

@@ -28,9 +28,20 @@ inline void cast_to(Context& ctx, Node& n, DataType to) {
   const Shape* s = shape_of(n.input(0));
   ctx.set_shape_and_dtype(n.output(0), s ? *s : Shape(), to);
   const DataType from = dtype_of(n.input(0));
-  if (!is_integer_type(from) || from == DataType::BOOL) return;
+  // Integral float values (shape_ops.hpp) cast to integers exactly.
+  if (!(is_integer_type(from) && from != DataType::BOOL) && !tensor_detail::is_float_type(from)) return;
   auto v = ctx.symbolic_value(n.input(0));
   if (!v) return;
+  if (to == DataType::BOOL) {
+    // Non-zero is true.
+    std::vector<SymbolicDim> out;
+    for (const SymbolicDim& d : *v) {
+      if (!d.is_int()) return;
+      out.push_back(d.value() != 0 ? 1 : 0);
+    }
+    ctx.set_symbolic_value(n.output(0), std::move(out));
+    return;
+  }
   int64_t lo = 0, hi = 0;  // the range of concrete values kept
   bool symbolic_ok = false;  // dims (non-negative, below 2^31) fit the target
   switch (to) {

@@ -322,9 +322,19 @@ inline void infer_loop(Context& ctx, Node& n) {
     if (out.size() != body->outputs.size()) return;
   }
 
-  // The trip count, when M is known and no condition can stop the loop early.
+  // The trip count, when M is known and no condition can stop the loop early:
+  // there is none, or it is known true and the body passes it on unchanged
+  // (directly or through Identity).
   SymbolicDim trip;
-  if (n.input(0) && !n.input(1)) {
+  bool runs_to_m = n.input(0) && !n.input(1);
+  if (n.input(0) && n.input(1)) {
+    const auto c = ctx.int_values(n.input(1));
+    const Value* cond_out = body->outputs[0];
+    if (cond_out && cond_out->producer && cond_out->producer->op_type == "Identity")
+      cond_out = cond_out->producer->input(0);
+    runs_to_m = c && c->size() == 1 && (*c)[0] != 0 && cond_out && cond_out == body->inputs[1];
+  }
+  if (runs_to_m) {
     auto m = ctx.symbolic_value(n.input(0));
     if (m && m->size() == 1 && (*m)[0].is_known()) {
       const SymbolicDim& v = (*m)[0];

@@ -4,6 +4,7 @@
 
 #include "symshape/infer/helpers.hpp"
 #include "symshape/infer/registry.hpp"
+#include "symshape/ops/shape_ops.hpp"
 
 namespace symshape::ops {
 
@@ -32,13 +33,47 @@ inline void infer_broadcast(Context& ctx, Node& n, DataType out_type) {
   ctx.set_shape_and_dtype(n.output(0), shape, dtype);
 }
 
+// Integral float values (shape_ops.hpp): Add, Sub, Mul, Div, Max and Min
+// of known integers, when every result is an integer that the element type
+// holds exactly (a Div that leaves a remainder gives no value).
+inline void propagate_float_arithmetic(Context& ctx, Node& n, const std::vector<SymbolicDim>& a,
+                                       const std::vector<SymbolicDim>& b) {
+  const int64_t limit = tensor_detail::exact_integer_limit(dtype_of(n.input(0)));
+  const std::size_t len = std::max(a.size(), b.size());
+  std::vector<SymbolicDim> out;
+  for (std::size_t i = 0; i < len; ++i) {
+    const SymbolicDim& x = a[a.size() == 1 ? 0 : i];
+    const SymbolicDim& y = b[b.size() == 1 ? 0 : i];
+    if (!x.is_int() || !y.is_int()) return;
+    const int64_t p = x.value(), q = y.value();
+    int64_t r = 0;
+    const std::string& op = n.op_type;
+    bool ok = true;
+    if (op == "Add") ok = checked::add(p, q, r);
+    else if (op == "Sub") ok = checked::sub(p, q, r);
+    else if (op == "Mul") ok = checked::mul(p, q, r);
+    else if (op == "Div") ok = q != 0 && p % q == 0 && (r = p / q, true);
+    else if (op == "Max") r = std::max(p, q);
+    else if (op == "Min") r = std::min(p, q);
+    else ok = false;
+    if (!ok || r > limit || r < -limit) return;
+    out.push_back(r);
+  }
+  ctx.set_symbolic_value(n.output(0), std::move(out));
+}
+
 // Partial data propagation of integer arithmetic on small 1-D tensors.
 inline void propagate_arithmetic(Context& ctx, Node& n) {
   if (n.inputs.size() < 2) return;
   auto a = ctx.symbolic_value(n.input(0));
   auto b = ctx.symbolic_value(n.input(1));
-  if (!a || !b || !is_integer_type(dtype_of(n.input(0)))) return;
+  if (!a || !b) return;
   if (a->size() != b->size() && a->size() != 1 && b->size() != 1) return;
+  if (tensor_detail::is_float_type(dtype_of(n.input(0)))) {
+    propagate_float_arithmetic(ctx, n, *a, *b);
+    return;
+  }
+  if (!is_integer_type(dtype_of(n.input(0)))) return;
   const std::size_t len = std::max(a->size(), b->size());
   std::vector<SymbolicDim> out(len);
   for (std::size_t i = 0; i < len; ++i) {

@@ -9,13 +9,66 @@
 
 #include "symshape/infer/helpers.hpp"
 #include "symshape/infer/registry.hpp"
+#include "symshape/ops/shape_ops.hpp"
 
 namespace symshape::ops {
+
+namespace unary_detail {
+
+// floor(p / q) for q != 0.
+inline int64_t floor_div(int64_t p, int64_t q) {
+  const int64_t d = p / q;
+  return (p % q != 0 && ((p < 0) != (q < 0))) ? d - 1 : d;
+}
+
+// Values through Relu (integers and integral floats, max(0, x)) and
+// Ceil/Floor/Round (integral floats stay). Ceil/Floor of a float Div of
+// known integers is the exactly rounded quotient (the expanded Range:
+// Ceil((limit - start) / delta)), though the quotient itself has no value.
+inline void propagate_values(Context& ctx, Node& n) {
+  const std::string& op = n.op_type;
+  const bool relu = op == "Relu", rounding = op == "Ceil" || op == "Floor" || op == "Round";
+  if (!relu && !rounding) return;
+  const DataType dt = dtype_of(n.input(0));
+  const bool is_float = tensor_detail::is_float_type(dt);
+  if (!is_float && !(relu && is_integer_type(dt) && dt != DataType::BOOL)) return;
+  auto v = ctx.symbolic_value(n.input(0));
+  bool complete = v.has_value();
+  for (std::size_t i = 0; complete && i < v->size(); ++i) complete = (*v)[i].is_known();
+  if (complete) {
+    std::vector<SymbolicDim> out;
+    for (const SymbolicDim& x : *v) {
+      if (!relu) out.push_back(x);
+      else if (x.is_int()) out.push_back(x.value() < 0 ? 0 : x.value());
+      else out.push_back(prove_ge(x.expr(), Expr(0)) ? x : dim_max(x, 0));
+    }
+    ctx.set_symbolic_value(n.output(0), std::move(out));
+    return;
+  }
+  if (!is_float || (op != "Ceil" && op != "Floor")) return;
+  const Node* div = n.input(0)->producer;
+  if (!div || div->op_type != "Div" || !tensor_detail::is_float_type(dtype_of(div->input(0)))) return;
+  auto a = ctx.symbolic_value(div->input(0));
+  auto b = ctx.symbolic_value(div->input(1));
+  if (!a || !b || (a->size() != b->size() && a->size() != 1 && b->size() != 1)) return;
+  std::vector<SymbolicDim> out;
+  for (std::size_t i = 0; i < std::max(a->size(), b->size()); ++i) {
+    const SymbolicDim& x = (*a)[a->size() == 1 ? 0 : i];
+    const SymbolicDim& y = (*b)[b->size() == 1 ? 0 : i];
+    if (!x.is_int() || !y.is_int() || y.value() == 0) return;
+    const int64_t f = floor_div(x.value(), y.value());
+    out.push_back(op == "Floor" || f * y.value() == x.value() ? f : f + 1);
+  }
+  ctx.set_symbolic_value(n.output(0), std::move(out));
+}
+
+}  // namespace unary_detail
 
 // Output 0 has the type (shape and dtype) of input 0.
 inline void infer_unary(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 1)) return;
   propagate_type(ctx, n);
+  unary_detail::propagate_values(ctx, n);
 }
 
 // Neg and Abs also carry integer values (shape arithmetic such as -seq):

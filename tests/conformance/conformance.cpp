@@ -522,7 +522,7 @@ const PartialReason kPartialReasons[] = {
     {"test_hammingwindow", false, "the window `size` is an int32 graph input"},
     {"test_hannwindow", false, "the window `size` is an int32 graph input"},
     {"test_stft", false, "`frame_step`/`frame_length` are int64 graph inputs"},
-    {"test_melweightmatrix", false, "all five inputs are integer/float scalar graph inputs"},
+    {"test_melweightmatrix", false, "`num_mel_bins`/`dft_length` are integer graph inputs"},
     {"test_maxunpool_export_with_output_shape", false, "the `output_shape` input is an int64 graph input"},
     {"test_range_int32_type", false, "`start`/`limit`/`delta` are int32 graph inputs"},
     {"test_resize_", false, "the `sizes` input is an int64 graph input"},

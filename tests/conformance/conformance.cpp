@@ -476,6 +476,77 @@ void describe(const Entry& e, const ToolResult& r, const char* tool) {
   if (!r.message.empty()) std::printf("      %s\n", first_line(r.message).c_str());
 }
 
+// Why a model stays partial: test-name prefixes with the reason its output
+// shape cannot be derived from the model file (plus, with
+// --with-input-values, its integer input data). `both` marks the reasons that
+// hold in both modes; the others are about integer graph inputs and apply to
+// the inputs-only mode. --list-partial prints each partial model with its
+// reason, or UNEXPLAINED (counted) when no entry covers it.
+struct PartialReason {
+  const char* prefix;
+  bool both;
+  const char* reason;
+};
+
+const PartialReason kPartialReasons[] = {
+    // Values of float inputs: they stay graph inputs in both modes.
+    {"test_resize_downsample_scales", true, "the `scales` input is a float graph input"},
+    {"test_resize_upsample_scales", true, "the `scales` input is a float graph input"},
+    {"test_upsample_nearest", true, "the `scales` input is a float graph input"},
+    {"test_onehot_", true, "`depth` is a float graph input"},
+    {"test_range_float_type", true, "`start`/`limit`/`delta` are float graph inputs"},
+    // Sizes that depend on element values, whatever the mode.
+    {"test_nonzero", true, "the number of non-zero elements of the input data"},
+    {"test_unique_", true, "the number of distinct elements of the input data"},
+    {"test_compress_", true, "the number of true elements of the `condition` input (bool, not inlined)"},
+    {"test_nonmaxsuppression_", true, "the number of boxes that survive suppression (box and score values)"},
+    {"test_strnorm", true, "the number of input strings that are stopwords (string input data)"},
+    {"test_loop11", true,
+     "the condition is a bool graph input (the loop may stop early); the body slices at the iteration counter"},
+    // Integer graph inputs (exact with --with-input-values).
+    {"test_reshape_", false, "the `shape` input is an int64 graph input"},
+    {"test_slice", false, "`starts`/`ends`/`axes`/`steps` are int64 graph inputs"},
+    {"test_unsqueeze_", false, "the `axes` input is an int64 graph input"},
+    {"test_squeeze", false, "the `axes` input is an int64 graph input"},
+    {"test_expand_", false, "the `shape` input is an int64 graph input"},
+    {"test_expand_shape_model", false, "the `shape` input is an int64 graph input"},
+    {"test_reduce_sum_", false, "the `axes` input is an int64 graph input"},
+    {"test_split_", false, "the `split` input is an int64 graph input"},
+    {"test_constantofshape_", false, "the `input` (shape) is an int64 graph input"},
+    {"test_constant_pad", false, "the `pads` input is an int64 graph input"},
+    {"test_edge_pad", false, "the `pads` input is an int64 graph input"},
+    {"test_reflect_pad", false, "the `pads` input is an int64 graph input"},
+    {"test_top_k", false, "`K` is an int64 graph input"},
+    {"test_tile", false, "the `repeats` input is an int64 graph input"},
+    {"test_blackmanwindow", false, "the window `size` is an int32 graph input"},
+    {"test_hammingwindow", false, "the window `size` is an int32 graph input"},
+    {"test_hannwindow", false, "the window `size` is an int32 graph input"},
+    {"test_stft", false, "`frame_step`/`frame_length` are int64 graph inputs"},
+    {"test_melweightmatrix", false, "all five inputs are integer/float scalar graph inputs"},
+    {"test_maxunpool_export_with_output_shape", false, "the `output_shape` input is an int64 graph input"},
+    {"test_range_int32_type", false, "`start`/`limit`/`delta` are int32 graph inputs"},
+    {"test_resize_", false, "the `sizes` input is an int64 graph input"},
+};
+
+// The reason recorded for a partial model, or nullptr.
+const char* partial_reason(const std::string& test, bool with_values) {
+  for (const PartialReason& r : kPartialReasons)
+    if (test.rfind(r.prefix, 0) == 0 && (r.both || !with_values)) return r.reason;
+  return nullptr;
+}
+
+// What symshape gives for the outputs that are not exact: "name: inferred
+// (stored ...)", joined with "; ".
+std::string partial_outputs(const ToolResult& r) {
+  std::string out;
+  for (const auto& o : r.outputs)
+    if (o.cmp.verdict != Exact) {
+      if (!out.empty()) out += "; ";
+      out += "`" + o.name + "` " + o.inferred.to_string() + " (stored " + o.stored.to_string() + ")";
+    }
+  return out;
+}
+
 // The verdict logic checked on hand-made types before any model is run, so a
 // bug there cannot silently turn every comparison into "exact".
 bool self_test() {
@@ -538,7 +609,7 @@ int usage() {
   std::fprintf(stderr,
                "usage: conformance [--data DIR] [--light DIR] [--with-input-values] [--suite NAME]... [--filter SUBSTR]\n"
                "                   [--verbose] [--show-reference] [--show-worse]\n"
-               "                   [--markdown]\n");
+               "                   [--markdown] [--list-partial]\n");
   return 2;
 }
 
@@ -548,6 +619,7 @@ int main(int argc, char** argv) {
   fs::path data = "/usr/share/libonnx-testdata/data";
   fs::path light;  // the light CNNs (suite "light"), when given
   bool with_values = false, verbose = false, show_reference = false, show_worse = false, markdown = false;
+  bool list_partial = false;
   std::vector<std::string> suites;
   std::string filter;
   for (int i = 1; i < argc; ++i) {
@@ -566,6 +638,8 @@ int main(int argc, char** argv) {
       verbose = true;
     } else if (a == "--markdown") {
       markdown = true;
+    } else if (a == "--list-partial") {
+      list_partial = true;
     } else if (a == "--show-worse") {
       show_worse = true;
     } else if (a == "--show-reference") {
@@ -684,6 +758,22 @@ int main(int argc, char** argv) {
   };
   print_group("PARTIAL", partial_by_op);
   print_group("FAILED", failed_by_op);
+
+  // One markdown row per partial model: model | mode | op | reason | what
+  // symshape gives. Rows of both modes sort together (`sort` on the output).
+  int unexplained = 0;
+  if (list_partial) {
+    std::printf("| model | mode | op | why it cannot be exact | symshape gives (stored) |\n|---|---|---|---|---|\n");
+    for (const Entry& e : entries) {
+      if (e.sym.verdict != Partial) continue;
+      const char* why = partial_reason(e.test, with_values);
+      if (!why) ++unexplained;
+      std::printf("| %s/%s | %s | %s | %s | %s |\n", e.suite.c_str(), e.test.c_str(),
+                  with_values ? "values inlined" : "inputs only", e.op.c_str(), why ? why : "UNEXPLAINED",
+                  partial_outputs(e.sym).c_str());
+    }
+    std::printf("partial models without a recorded reason: %d\n\n", unexplained);
+  }
 
   // Error diagnostics on these valid models point at rule bugs (false
   // semantic errors) even when the outputs come out right.

@@ -89,6 +89,55 @@ ModelRun run_loop(const Type& s0, bool with_m, bool with_cond, const std::string
   return r;
 }
 
+// Loop(M, , s0) with s0 = SequenceEmpty (of `dtype`) and a body that
+// inserts `insert_op`(x) into the carried sequence (Shape or Identity of the
+// outer x), or passes it on unchanged ("pass").
+ModelRun run_loop_over_empty_sequence(const Type& x, const std::string& insert_op, int64_t dtype = 1) {
+  ModelRun r{make_model(18), {}};
+  GraphBuilder g(*r.model.graph);
+  g.input("x", x);
+  g.input("M", ts(INT64, {}));
+  g.node("SequenceEmpty", {}, {"s0"}, {attr("dtype", dtype)});
+  auto body = make_subgraph(*r.model.graph);
+  GraphBuilder b(*body);
+  b.input("iter", Type());
+  b.input("cond_in", Type());
+  b.input("s", Type());
+  if (insert_op == "pass") {
+    b.node("Identity", {"s"}, {"s_out"});
+  } else {
+    b.node(insert_op, {"x"}, {"e"});
+    b.node("SequenceInsert", {"s", "e"}, {"s_out"});
+  }
+  b.output("cond_in");
+  b.output("s_out");
+  g.node("Loop", {"M", "", "s0"}, {"s_final"}, {graph_attr("body", body)}, "", "loop");
+  g.output("s_final");
+  r.report = infer_shapes(r.model);
+  return r;
+}
+
+// Loop-16 with an optional(seq) carried in and a body that carries out the
+// sequence itself (OptionalGetElement).
+ModelRun run_loop_unwrapping_optional(const Type& elem) {
+  ModelRun r{make_model(16), {}};
+  GraphBuilder g(*r.model.graph);
+  g.input("M", ts(INT64, {}));
+  g.input("s0", Type::optional(Type::sequence(elem)));
+  auto body = make_subgraph(*r.model.graph);
+  GraphBuilder b(*body);
+  b.input("iter", Type());
+  b.input("cond_in", Type());
+  b.input("s", Type());
+  b.node("OptionalGetElement", {"s"}, {"s_out"});
+  b.output("cond_in");
+  b.output("s_out");
+  g.node("Loop", {"M", "", "s0"}, {"s_final"}, {graph_attr("body", body)}, "", "loop");
+  g.output("s_final");
+  r.report = infer_shapes(r.model);
+  return r;
+}
+
 }  // namespace
 
 // ---- If ----
@@ -212,6 +261,33 @@ TEST(Loop, CarriedRankChangeGivesUnknownRank) {
   EXPECT_EQ(r.type("s_final"), ts(FLOAT));
   EXPECT_EQ(r.type("ys"), ts(FLOAT));
 }
+// Starting from an empty sequence, every element is one the body inserted:
+// Shape of a rank-3 tensor is int64[3]; Identity of x is x's type.
+TEST(Loop, EmptySequenceHoldsWhatTheBodyInserts) {
+  ModelRun r = run_loop_over_empty_sequence(ts(FLOAT, {"N", 4, 5}), "Shape", 7);
+  EXPECT_EQ(r.type("s_final"), Type::sequence(ts(INT64, {3}))) << diagnostics_text(r.report);
+  EXPECT_TRUE(r.report.ok()) << diagnostics_text(r.report);
+}
+TEST(Loop, EmptySequenceOfInsertedTensors) {
+  ModelRun r = run_loop_over_empty_sequence(ts(FLOAT, {"N", 4}), "Identity");
+  EXPECT_EQ(r.type("s_final"), Type::sequence(ts(FLOAT, {"N", 4}))) << diagnostics_text(r.report);
+}
+// A wrong element type is still reported once, by the final run.
+TEST(Loop, EmptySequenceOfTheWrongDtypeIsReportedOnce) {
+  ModelRun r = run_loop_over_empty_sequence(ts(FLOAT, {"N", 4, 5}), "Shape", 1);
+  EXPECT_EQ(count_messages(r.report, Severity::Error, "cannot insert"), 1u) << diagnostics_text(r.report);
+}
+TEST(Loop, EmptySequenceThatStaysEmptyKeepsUnknownRank) {
+  ModelRun r = run_loop_over_empty_sequence(ts(FLOAT, {"N", 4}), "pass");
+  EXPECT_EQ(r.type("s_final"), Type::sequence(ts(FLOAT))) << diagnostics_text(r.report);
+}
+// ONNX's Loop inference gives the body's carried output type: optional(seq)
+// in, seq out gives seq.
+TEST(Loop, OptionalCarriedInSequenceOutGivesSequence) {
+  ModelRun r = run_loop_unwrapping_optional(ts(FLOAT, {3}));
+  EXPECT_EQ(r.type("s_final"), Type::sequence(ts(FLOAT, {3}))) << diagnostics_text(r.report);
+}
+
 TEST(Loop, EveryVersion) {
   for (int64_t opset : {11, 13, 16, 19, 21, 23})
     EXPECT_EQ(run_loop(ts(FLOAT, {"N", 3}), true, false, "Add", 0, std::nullopt, opset).type("ys"),

@@ -28,6 +28,13 @@ TEST(NewerOpsets, ResolvesToTheNewestRegisteredVersion) {
   EXPECT_EQ(resolved("DFT", 19), 17);
   EXPECT_EQ(resolved("DFT", 20), 20);
 }
+TEST(NewerOpsets, MlOpsets4And5) {
+  // ai.onnx.ml 5 (operator_sets_ml.h): TreeEnsemble, and TreeEnsembleClassifier/Regressor deprecated.
+  EXPECT_EQ(resolve_rule(ops::kBuiltinRules, "ai.onnx.ml", "TreeEnsembleClassifier", 5).since_version, 5);
+  EXPECT_EQ(resolve_rule(ops::kBuiltinRules, "ai.onnx.ml", "TreeEnsembleRegressor", 5).since_version, 5);
+  EXPECT_EQ(resolve_rule(ops::kBuiltinRules, "ai.onnx.ml", "TreeEnsembleRegressor", 4).since_version, 3);
+  EXPECT_EQ(resolve_rule(ops::kBuiltinRules, "ai.onnx.ml", "LabelEncoder", 5).since_version, 4);
+}
 TEST(NewerOpsets, UnaryAt22) {
   EXPECT_EQ(run_shape_inference("", "Acos", {ts(FLOAT16, {"N", 3})}, {}, 22), (Types{ts(FLOAT16, {"N", 3})}));
   EXPECT_EQ(run_shape_inference("", "Mish", {ts(FLOAT, {2, "S"})}, {}, 22), (Types{ts(FLOAT, {2, "S"})}));

@@ -47,6 +47,16 @@ TEST(Reshape, UnknownTargetKnownLength) {
   EXPECT_EQ(run_shape_inference("", "Reshape", {ts(FLOAT, {2, 6}), ts(INT64, {3})}, {}, 21),
             (Types{ts(FLOAT, {"_d0", "_d1", "_d2"})}));
 }
+// The output holds as many elements as the input (spec), so a 1-D target of
+// unknown value can only be [total]: 2*3*4 = 24, B*T*4 symbolically.
+TEST(Reshape, UnknownTargetOfLengthOneIsTotalSize) {
+  EXPECT_EQ(run_shape_inference("", "Reshape", {ts(FLOAT, {2, 3, 4}), ts(INT64, {1})}, {}, 21),
+            (Types{ts(FLOAT, {24})}));
+}
+TEST(Reshape, UnknownTargetOfLengthOneSymbolicTotal) {
+  EXPECT_EQ(run_shape_inference("", "Reshape", {ts(FLOAT, {"B", "T", 4}), ts(INT64, {1})}, {}, 14),
+            (Types{ts(FLOAT, {SymbolicDim("B") * SymbolicDim("T") * SymbolicDim(4)})}));
+}
 TEST(Reshape, UnknownInputShapeKeepsKnownTargetDims) {
   EXPECT_EQ(run_shape_inference("", "Reshape", {ts(FLOAT), constant(Tensor::vector({4, -1}))}, {}, 23),
             (Types{ts(FLOAT, {4, "_d0"})}));

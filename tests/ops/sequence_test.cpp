@@ -166,6 +166,62 @@ Types run_sequence_map(const Type& s, const Type& extra) {
 }
 }  // namespace
 
+// ---- the number of elements (propagated as the sequence's value) ----
+
+TEST(SequenceLengthTracking, ConstructCountsItsInputs) {
+  RunResult r = run_node("", "SequenceConstruct", {ts(FLOAT, {2}), ts(FLOAT, {2}), ts(FLOAT, {2})});
+  ASSERT_TRUE(r.values[0]);
+  EXPECT_EQ(*r.values[0], dims({3}));
+}
+TEST(SequenceLengthTracking, EmptyHasNoElements) {
+  RunResult r = run_node("", "SequenceEmpty", {});
+  ASSERT_TRUE(r.values[0]);
+  EXPECT_EQ(*r.values[0], dims({0}));
+}
+// An empty sequence has no element to cover: after one insert, the only
+// element is the inserted tensor.
+TEST(SequenceLengthTracking, InsertIntoEmptyGivesTheInsertedType) {
+  RunResult r = run_node("", "SequenceInsert", {sym_value(seq(ts(FLOAT)), {0}), ts(FLOAT, {2, 3, 4})});
+  EXPECT_EQ(r.outputs[0], seq(ts(FLOAT, {2, 3, 4})));
+}
+TEST(SequenceLengthTracking, InsertAddsOne) {
+  RunResult r = run_node("", "SequenceInsert", {sym_value(seq(ts(FLOAT, {3})), {"L"}), ts(FLOAT, {3})});
+  ASSERT_TRUE(r.values[0]);
+  EXPECT_EQ(*r.values[0], dims({SymbolicDim("L") + SymbolicDim(1)}));
+}
+TEST(SequenceLengthTracking, EraseRemovesOne) {
+  RunResult r = run_node("", "SequenceErase", {sym_value(seq(ts(FLOAT, {3})), {4})});
+  ASSERT_TRUE(r.values[0]);
+  EXPECT_EQ(*r.values[0], dims({3}));
+}
+TEST(SequenceLengthTracking, EraseFromEmptyIsError) {
+  EXPECT_EQ(count_messages(run_node("", "SequenceErase", {sym_value(seq(ts(FLOAT)), {0})}).report, Severity::Error,
+                           "empty sequence"),
+            1u);
+}
+TEST(SequenceLengthTracking, LengthHasTheValue) {
+  RunResult r = run_node("", "SequenceLength", {sym_value(seq(ts(FLOAT, {3})), {5})});
+  ASSERT_TRUE(r.values[0]);
+  EXPECT_EQ(*r.values[0], dims({5}));
+}
+TEST(SequenceLengthTracking, SplitToSequenceCountsPieces) {
+  RunResult r = run_node("", "SplitToSequence", {ts(FLOAT, {6, 2}), constant(Tensor::vector({1, 2, 3}))});
+  ASSERT_TRUE(r.values[0]);
+  EXPECT_EQ(*r.values[0], dims({3}));
+  RunResult whole = run_node("", "SplitToSequence", {ts(FLOAT, {"N", 2})}, {attr("keepdims", 0)});
+  ASSERT_TRUE(whole.values[0]);
+  EXPECT_EQ(*whole.values[0], dims({"N"}));
+}
+// new_axis stacks the elements: the new axis is their number; otherwise the
+// axis is the sum of the elements' dims, here equal ones.
+TEST(SequenceLengthTracking, ConcatFromSequenceOfKnownLength) {
+  EXPECT_EQ(run_shape_inference("", "ConcatFromSequence", {sym_value(seq(ts(FLOAT, {2, 3, 4})), {3})},
+                                {attr("axis", -1), attr("new_axis", 1)}),
+            (Types{ts(FLOAT, {2, 3, 4, 3})}));
+  EXPECT_EQ(run_shape_inference("", "ConcatFromSequence", {sym_value(seq(ts(FLOAT, {"N", 3})), {2})}, {attr("axis", 1)}),
+            (Types{ts(FLOAT, {"N", 6})}));
+}
+
 TEST(SequenceMap, BodyRunsOnElements) {
   EXPECT_EQ(run_sequence_map(seq(ts(FLOAT, {"N", 3})), ts(FLOAT, {3})), (Types{seq(ts(FLOAT, {"N", 3}))}));
   EXPECT_EQ(run_sequence_map(seq(ts(FLOAT, {"N", 1})), seq(ts(FLOAT, {4}))), (Types{seq(ts(FLOAT, {"N", 4}))}));

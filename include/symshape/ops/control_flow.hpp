@@ -11,6 +11,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <set>
 #include <string>
 #include <utility>
@@ -56,6 +57,19 @@ inline Type union_type(const Type& a, const Type& b) {
       break;
   }
   return Type();
+}
+
+// The number of elements of a sequence value, when known: the sequence ops
+// (sequence.hpp) propagate it as the value's symbolic value, one dim.
+inline std::optional<SymbolicDim> sequence_length(const Context& ctx, const Value* v) {
+  if (!v || v->type.kind() != Type::Kind::Sequence) return std::nullopt;
+  auto s = ctx.symbolic_value(v);
+  if (!s || s->size() != 1 || !(*s)[0].is_known()) return std::nullopt;
+  return (*s)[0];
+}
+
+inline void set_sequence_length(Context& ctx, Value* v, const SymbolicDim& len) {
+  if (len.is_known()) ctx.set_symbolic_value(v, {len});
 }
 
 // Two defined element types that differ (tensor types only).
@@ -172,7 +186,9 @@ inline Type generalize(Context& ctx, const Type& init, const Type& out, bool& ch
     return init;
   }
   if (!init.is_tensor_like() || !out.is_tensor_like()) {
-    Type u = union_type(init, out);
+    // optional(T) carried in, T carried out: the value stays optional(T).
+    const bool unwrap = init.kind() == Type::Kind::Optional && out.kind() != Type::Kind::Optional && init.inner();
+    Type u = unwrap ? Type::optional(union_type(*init.inner(), out)) : union_type(init, out);
     if (u != init) changed = true;
     return u;
   }
@@ -232,11 +248,71 @@ inline void infer_loop(Context& ctx, Node& n) {
     }
   std::vector<Type> in{Type::tensor(DataType::INT64, Shape::scalar()), Type::tensor(DataType::BOOL, Shape::scalar())};
   for (std::size_t i = 0; i < num_carried; ++i) in.push_back(n.inputs[2 + i]->type);
+  std::set<std::string> fresh;
+
+  // A carried sequence that starts empty (SequenceEmpty) only ever holds what
+  // the body inserts. If, for some rank r, the body turns a sequence of rank-r
+  // elements (every dim a fresh symbol) into another sequence of rank-r
+  // elements, then by induction from the empty start every element has rank r:
+  // start from that type instead of one of unknown rank. The trial runs are
+  // speculative: their diagnostics are dropped (the final run reports).
+  auto& diagnostics = ctx.report().diagnostics;
+  const std::size_t reported = diagnostics.size();
+  for (std::size_t i = 0; i < num_carried; ++i) {
+    const auto len = detail::sequence_length(ctx, n.inputs[2 + i]);
+    const Type* e = in[2 + i].inner();
+    if (!len || !len->is_int(0) || !e || !e->is_tensor_like() || e->shape().has_rank()) continue;
+    for (std::size_t r = 0; r <= 8; ++r) {
+      std::vector<SymbolicDim> dims;
+      std::set<std::string> names;
+      for (std::size_t k = 0; k < r; ++k) {
+        dims.push_back(ctx.new_symbolic_dim());
+        names.insert(dims.back().to_string());
+      }
+      std::vector<Type> trial = in;
+      trial[2 + i] = Type::sequence(Type::tensor(e->elem_type(), Shape(std::move(dims))));
+      const std::vector<Type> o = ctx.infer_subgraph(*body, trial);
+      if (o.size() != body->outputs.size()) break;
+      const Type& t = o[1 + i];
+      const Type* te = t.kind() == Type::Kind::Sequence ? t.inner() : nullptr;
+      if (te && te->is_tensor_like() && te->shape().has_rank() && te->shape().size() == r && t != trial[2 + i] &&
+          !detail::dtypes_conflict(*te, *trial[2 + i].inner())) {
+        fresh.insert(names.begin(), names.end());
+        // Narrow to the type of the tensor that the body inserts (its
+        // SequenceInsert into the carried value; dims it does not fix stay
+        // fresh) when that is itself kept by the body: [3] for the Shape of a
+        // rank-3 element, say. The check below, not the pattern, makes it sound.
+        std::vector<SymbolicDim> narrow = te->shape().dims();
+        const Value* carried_out = body->outputs[1 + i];
+        const Node* ins = carried_out ? carried_out->producer : nullptr;
+        if (ins && ins->op_type == "SequenceInsert" && ins->inputs.size() >= 2 && ins->inputs[0] == body->inputs[2 + i] &&
+            ins->inputs[1] && ins->inputs[1]->type.is_tensor_like() && ins->inputs[1]->type.shape().has_rank() &&
+            ins->inputs[1]->type.shape().size() == r)
+          narrow = ins->inputs[1]->type.shape().dims();
+        for (auto& d : narrow)
+          if (!d.is_known() || detail::mentions(d, fresh)) {
+            d = ctx.new_symbolic_dim();
+            fresh.insert(d.to_string());
+          }
+        std::vector<Type> second = trial;
+        second[2 + i] = Type::sequence(Type::tensor(e->elem_type(), Shape(narrow)));
+        const std::vector<Type> o2 = ctx.infer_subgraph(*body, second);
+        const Type* e2 = o2.size() == o.size() && o2[1 + i].kind() == Type::Kind::Sequence ? o2[1 + i].inner() : nullptr;
+        bool kept = e2 && e2->is_tensor_like() && e2->shape().has_rank() && e2->shape().size() == r &&
+                    !detail::dtypes_conflict(*e2, *second[2 + i].inner());
+        for (std::size_t k = 0; kept && k < r; ++k)
+          kept = e2->shape()[k] == narrow[k] || detail::mentions(narrow[k], fresh);
+        in = kept ? std::move(second) : std::move(trial);
+        break;
+      }
+    }
+  }
+  if (diagnostics.size() > reported)
+    diagnostics.erase(diagnostics.begin() + static_cast<std::ptrdiff_t>(reported), diagnostics.end());
   std::vector<Type> out = ctx.infer_subgraph(*body, in);
   if (out.size() != body->outputs.size()) return;
 
   // Generalise carried values whose type the body changes, and infer again.
-  std::set<std::string> fresh;
   bool changed = false;
   std::vector<Type> general = in;
   for (std::size_t i = 0; i < num_carried; ++i)
@@ -258,11 +334,18 @@ inline void infer_loop(Context& ctx, Node& n) {
   }
   for (std::size_t i = 0; i < num_carried; ++i) {
     // Zero iterations give the initial value, otherwise the body's last one.
-    Type t = detail::union_type(in[2 + i], out[1 + i]);
-    if (t.is_tensor_like() && t.shape().has_rank())
-      for (auto& d : t.shape().dims())
+    // An optional(T) initial value carried out as T gives T, as in ONNX's
+    // Loop inference (the output type follows the body's carried output).
+    const Type& init = in[2 + i];
+    const bool unwrap = init.kind() == Type::Kind::Optional && out[1 + i].kind() != Type::Kind::Optional &&
+                        !out[1 + i].is_unknown() && init.inner();
+    Type t = detail::union_type(unwrap ? *init.inner() : init, out[1 + i]);
+    const bool seq = t.kind() == Type::Kind::Sequence && t.inner();
+    Type scrub = seq ? *t.inner() : t;
+    if (scrub.is_tensor_like() && scrub.shape().has_rank())
+      for (auto& d : scrub.shape().dims())
         if (detail::mentions(d, fresh)) d = SymbolicDim();
-    ctx.set_type(n.output(i), t);
+    ctx.set_type(n.output(i), seq ? Type::sequence(std::move(scrub)) : std::move(scrub));
   }
   for (std::size_t j = 0; j < num_scan; ++j) {
     const Type& elem = out[1 + num_carried + j];

@@ -4,10 +4,15 @@
 // SparseAttention, LongformerAttention, GatedRelativePositionBias,
 // RelativePositionBias, RemovePadding and RestorePadding.
 //
-// Sequence dims of the KV cache are expressions: present = past + new
-// (Attention: [2, B, H, P+S, D]; MultiHeadAttention: [B, H, P+L, D]);
-// GroupQueryAttention's present length is max(past, total_sequence_length)
-// when total_sequence_length is a known value.
+// Checked against onnxruntime's contrib schemas and their type and shape
+// inference functions (core/graph/contrib_ops/bert_defs.cc and
+// shape_inference_functions.cc). Sequence dims of the KV cache are
+// expressions: present = past + new (Attention: [2, B, H, P+S, D];
+// MultiHeadAttention: [B, H, P+L, D]) unless past and present share one
+// buffer, when present has the past's shape; GroupQueryAttention's present
+// length is max(past, total_sequence_length) when total_sequence_length is a
+// known value. Where onnxruntime leaves a dim unknown but the inputs
+// determine it, the rule gives the expression.
 #pragma once
 
 #include <string>
@@ -46,16 +51,21 @@ inline bool require_rank(Context& ctx, const Node& n, const Shape* s, std::size_
 
 // Attention: input [B, S, in_hidden], weights [in_hidden, q+k+v hidden],
 // [bias], [mask_index], [past [2, B, H, P, D]], [attention_bias],
-// [past_sequence_length] -> output [B, S, v_hidden], present [2, B, H, P+S, D].
+// [past_sequence_length] -> output [B, S, v_hidden], present [2, B, H, P+S, D]
+// (the past's shape when past_present_share_buffer is set).
+// onnxruntime: AttentionTypeAndShapeInference (v_hidden from
+// qkv_hidden_sizes[2] or bias/3; "qkv_hidden_sizes should have 3 elements",
+// "Invalid bias shape", "The past input shall be 5 dimensions").
 inline void infer_ms_attention(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 2, 7)) return;
   const int64_t heads = ms_detail::num_heads(ctx, n);
   if (heads == 0) return;
   const Shape* x = shape_of(n.input(0));
   const Shape* w = shape_of(n.input(1));
+  const Shape* bias = shape_of(n.input(2));
   const Shape* past = shape_of(n.input(4));
   if (!ms_detail::require_rank(ctx, n, x, 3, 3, "input") || !ms_detail::require_rank(ctx, n, w, 2, 2, "weights") ||
-      !ms_detail::require_rank(ctx, n, past, 5, 5, "past"))
+      !ms_detail::require_rank(ctx, n, bias, 1, 1, "bias") || !ms_detail::require_rank(ctx, n, past, 5, 5, "past"))
     return;
   const DataType dt = dtype_of(n.input(0));
   SymbolicDim qh, vh;
@@ -64,9 +74,10 @@ inline void infer_ms_attention(Context& ctx, Node& n) {
       return ctx.record_error(n, "qkv_hidden_sizes must have 3 positive values");
     qh = (*q)[0];
     vh = (*q)[2];
-  } else if (w) {
-    const SymbolicDim& t = (*w)[1];
-    if (t.is_int() && t.value() % 3 != 0) return ctx.record_error(n, "weights dim 1 " + t.to_string() + " is not 3*hidden");
+  } else if (bias || w) {
+    // bias is [q+k+v hidden], the same as weights dim 1.
+    const SymbolicDim& t = bias ? (*bias)[0] : (*w)[1];
+    if (t.is_int() && t.value() % 3 != 0) return ctx.record_error(n, "q+k+v hidden size " + t.to_string() + " is not 3*hidden");
     qh = vh = t / SymbolicDim(3);
   }
   if (!x) {
@@ -76,7 +87,9 @@ inline void infer_ms_attention(Context& ctx, Node& n) {
   }
   if (!n.output(1)) return;
   const SymbolicDim s = ms_detail::dim_at(x, 1);
-  if (past) {
+  if (past && n.attr_int("past_present_share_buffer", 0) != 0) {
+    ctx.set_shape_and_dtype(n.output(1), *past, dt);
+  } else if (past) {
     ctx.set_shape_and_dtype(n.output(1), Shape({(*past)[0], (*past)[1], (*past)[2], (*past)[3] + s, (*past)[4]}), dt);
   } else {
     const SymbolicDim d = qh.is_known() ? qh / SymbolicDim(heads) : SymbolicDim();
@@ -87,7 +100,15 @@ inline void infer_ms_attention(Context& ctx, Node& n) {
 // MultiHeadAttention: query [B, S, D] or packed QKV [B, S, N, 3, H]; key
 // [B, L, D], [B, N, L, H] or packed KV [B, L, N, 2, H]; value [B, L, Dv] or
 // [B, N, L, Hv]; bias, key_padding_mask, attention_bias, past_key/past_value
-// [B, N, P, H] -> output [B, S, Dv], present_key/value [B, N, P+L, H].
+// [B, N, P, H], past_sequence_length, cache_indirection -> output [B, S, Dv],
+// present_key/value [B, N, P+L, H] (the past's shape when past_sequence_length
+// is given: shared buffers), qk [B, N, S, P+L].
+// onnxruntime: MultiHeadAttentionTypeAndShapeInference (past_key_index 6):
+// packed QKV -> [B, S, N*H]; value 3-D/4-D -> [B, S, v[2] or v[1]*v[3]];
+// packed KV -> the query's shape; past_key with past_sequence_length (inputs
+// 6 and 8) shares the buffer. The qk output's element type is the separate
+// type parameter QK, so only its shape is set (the CUDA kernel allocates it
+// as [B, N, S, total_sequence_length]).
 inline void infer_ms_multi_head_attention(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 1, 10)) return;
   const int64_t heads = ms_detail::num_heads(ctx, n);
@@ -104,29 +125,31 @@ inline void infer_ms_multi_head_attention(Context& ctx, Node& n) {
   if (q && q->size() == 4) return ctx.record_error(n, "query must be 3-D or 5-D, got " + q->to_string());
   const DataType dt = dtype_of(n.input(0));
   const SymbolicDim H(heads);
-  // Hidden sizes and the new key/value length L.
+  // Head sizes and the new key/value length L.
   SymbolicDim qk_head, v_hidden, L;
   if (q && q->size() == 5) {  // packed QKV
     qk_head = (*q)[4];
     v_hidden = (*q)[2] * (*q)[4];
     L = (*q)[1];
-  } else if (k && k->size() == 5) {  // packed KV
+  } else if (k && k->size() == 5) {  // packed KV: output has the query's shape
     qk_head = (*k)[4];
-    v_hidden = (*k)[2] * (*k)[4];
+    if (q) v_hidden = (*q)[2];
     L = (*k)[1];
   } else {
     if (q) qk_head = (*q)[2] / H;
     if (k) L = k->size() == 3 ? (*k)[1] : (*k)[2];
     if (v) v_hidden = v->size() == 3 ? (*v)[2] : (*v)[1] * (*v)[3];
-    else if (!k && q) v_hidden = (*q)[2];
   }
   ctx.set_shape_and_dtype(n.output(0), q ? Shape({(*q)[0], (*q)[1], v_hidden}) : Shape(), dt);
   const SymbolicDim v_head = v_hidden.is_known() ? v_hidden / H : SymbolicDim();
   const SymbolicDim b = ms_detail::dim_at(q, 0);
+  // past_key with past_sequence_length: past and present share one buffer.
+  const bool share = pk && n.input(8);
   // A BNSH key of a cross attention is the whole cache already.
   const bool bnsh = k && k->size() == 4;
   auto present = [&](std::size_t out, const Shape* past, const Shape* cur, const SymbolicDim& head) {
     if (!n.output(out)) return;
+    if (share && past) return (void)ctx.set_shape_and_dtype(n.output(out), *past, dt);
     if (bnsh && cur && cur->size() == 4) return (void)ctx.set_shape_and_dtype(n.output(out), *cur, dt);
     if (past) {
       ctx.set_shape_and_dtype(n.output(out), Shape({(*past)[0], (*past)[1], (*past)[2] + L, (*past)[3]}), dt);
@@ -136,20 +159,46 @@ inline void infer_ms_multi_head_attention(Context& ctx, Node& n) {
   };
   present(1, pk, k, qk_head);
   present(2, pv, v, v_head);
+  if (n.output(3)) {
+    SymbolicDim total;
+    if (share) {
+      const SymbolicDim p = ms_detail::scalar_value(ctx, n, 8);
+      if (p.is_known() && L.is_known()) total = p + L;
+    } else if (pk && !bnsh) {
+      if (L.is_known()) total = (*pk)[2] + L;
+    } else {
+      total = L;
+    }
+    ctx.set_shape(n.output(3), Shape({b, H, ms_detail::dim_at(q, 1), total}));
+  }
 }
 
 // GroupQueryAttention: query [B, S, N*H] (or packed [B, S, (N+2*Nkv)*H] with
 // key/value omitted), key/value [B, S, Nkv*H], past_key/past_value
-// [B, Nkv, P, H], seqlens_k [B], total_sequence_length (scalar), ... ->
-// output [B, S, N*H], present_key/value [B, Nkv, max(P, total), H].
+// [B, Nkv, P, H], seqlens_k [B], total_sequence_length (scalar), cos/sin
+// caches, position_ids, attention_bias, head_sink, k_scale, v_scale,
+// q_norm_weight, k_norm_weight -> output [B, S, N*H], present_key/value
+// [B, Nkv, max(P, total), H] of the past's element type (a quantized cache
+// stays quantized), output_qk [B, N, S, total].
+// onnxruntime: GroupQueryAttentionTypeAndShapeInference /
+// BaseGroupQueryAttentionTypeAndShapeInference: unpacked output has the
+// query's shape; with sliding_window_cache=1 present has the past's shape;
+// without past, present is [B, Nkv, total (else S), H]; output_qk needs the
+// qk_output attribute and is [B, N, S, total] of the query's type.
 inline void infer_ms_group_query_attention(Context& ctx, Node& n) {
-  if (!check_inputs(ctx, n, 1, 14)) return;
+  if (!check_inputs(ctx, n, 1, 16)) return;
   for (std::size_t i : {5, 6})
     if (!n.input(i)) return ctx.usage_error(n, "missing required input " + std::to_string(i));
   const int64_t heads = ms_detail::num_heads(ctx, n);
   const int64_t kv_heads = heads ? ms_detail::num_heads(ctx, n, "kv_num_heads") : 0;
   if (heads == 0 || kv_heads == 0) return;
+  const int64_t qk_output = n.attr_int("qk_output", 0);
+  if (n.output(3) && qk_output == 0)
+    return ctx.record_error(n, "output_qk is given but the qk_output attribute is 0");
+  if (!n.output(3) && qk_output != 0 && n.outputs.size() > 3)
+    return ctx.record_error(n, "qk_output is set but the output_qk output is not given");
   const Shape* q = shape_of(n.input(0));
+  const Shape* v = shape_of(n.input(2));
   const Shape* pk = shape_of(n.input(3));
   const Shape* pv = shape_of(n.input(4));
   if (!ms_detail::require_rank(ctx, n, q, 3, 3, "query") || !ms_detail::require_rank(ctx, n, pk, 4, 4, "past_key") ||
@@ -164,81 +213,144 @@ inline void infer_ms_group_query_attention(Context& ctx, Node& n) {
     if (d.is_int() && d.value() % total_heads.value() != 0)
       return ctx.record_error(n, "query hidden " + d.to_string() + " is not divisible by the head count");
     head = d / total_heads;
-    ctx.set_shape_and_dtype(n.output(0), Shape({(*q)[0], (*q)[1], head * SymbolicDim(heads)}), dt);
+    if (packed) ctx.set_shape_and_dtype(n.output(0), Shape({(*q)[0], (*q)[1], head * SymbolicDim(heads)}), dt);
+    else ctx.set_shape_and_dtype(n.output(0), *q, dt);
   } else {
     ctx.set_shape_and_dtype(n.output(0), Shape(), dt);
   }
   const SymbolicDim total = ms_detail::scalar_value(ctx, n, 6);
-  auto present = [&](std::size_t out, const Shape* past) {
+  const bool window_cache = n.attr_int("sliding_window_cache", 0) == 1;
+  auto present = [&](std::size_t out, const Value* past_value, const Shape* past) {
     if (!n.output(out)) return;
-    SymbolicDim len;
-    if (past && total.is_known()) len = dim_max((*past)[2], total);
-    else if (!past) len = total;
-    const SymbolicDim b = past ? (*past)[0] : ms_detail::dim_at(q, 0);
-    const SymbolicDim h = past ? (*past)[3] : head;
-    ctx.set_shape_and_dtype(n.output(out), Shape({b, kv_heads, len, h}), dt);
+    const DataType pdt = past_value ? dtype_of(past_value) : dt;
+    if (past && window_cache) return (void)ctx.set_shape_and_dtype(n.output(out), *past, pdt);
+    if (past) {
+      const SymbolicDim len = total.is_known() ? dim_max((*past)[2], total) : SymbolicDim();
+      ctx.set_shape_and_dtype(n.output(out), Shape({(*past)[0], (*past)[1], len, (*past)[3]}), pdt);
+      return;
+    }
+    SymbolicDim len = total;
+    if (!len.is_known()) len = v && v->size() == 3 ? (*v)[1] : ms_detail::dim_at(q, 1);
+    ctx.set_shape_and_dtype(n.output(out), Shape({ms_detail::dim_at(q, 0), kv_heads, len, head}), pdt);
   };
-  present(1, pk);
-  present(2, pv);
+  present(1, n.input(3), pk);
+  present(2, n.input(4), pv);
+  if (n.output(3))
+    ctx.set_shape_and_dtype(n.output(3), Shape({ms_detail::dim_at(q, 0), heads, ms_detail::dim_at(q, 1), total}), dt);
 }
 
 // PackedAttention: input [T, in_hidden], weights, bias, token_offset [B, S],
 // cumulative_sequence_length, [attention_bias] -> output [T, v_hidden].
+// onnxruntime: PackedAttentionTypeAndShapeInference (v_hidden from
+// qkv_hidden_sizes[2] or bias/3; "Inputs 0 shall be 2 dimensions", "Invalid
+// bias shape", "qkv_hidden_sizes should have 3 elements").
 inline void infer_ms_packed_attention(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 5, 6)) return;
   const Shape* x = shape_of(n.input(0));
   const Shape* w = shape_of(n.input(1));
-  if (!ms_detail::require_rank(ctx, n, x, 2, 2, "input") || !ms_detail::require_rank(ctx, n, w, 2, 2, "weights")) return;
+  const Shape* bias = shape_of(n.input(2));
+  if (!ms_detail::require_rank(ctx, n, x, 2, 2, "input") || !ms_detail::require_rank(ctx, n, w, 2, 2, "weights") ||
+      !ms_detail::require_rank(ctx, n, bias, 1, 1, "bias"))
+    return;
   SymbolicDim vh;
-  if (auto q = n.attr_ints("qkv_hidden_sizes"); q && q->size() == 3) vh = (*q)[2];
-  else if (w) vh = (*w)[1] / SymbolicDim(3);
+  if (auto q = n.attr_ints("qkv_hidden_sizes")) {
+    if (q->size() != 3) return ctx.record_error(n, "qkv_hidden_sizes must have 3 values");
+    vh = (*q)[2];
+  } else if (bias) {
+    vh = (*bias)[0] / SymbolicDim(3);
+  } else if (w) {
+    vh = (*w)[1] / SymbolicDim(3);
+  }
   ctx.set_shape_and_dtype(n.output(0), x ? Shape({(*x)[0], vh}) : Shape(), dtype_of(n.input(0)));
 }
 
 // PackedMultiHeadAttention: query [T, D] or packed [T, N, 3, H], key, value
-// [T, Dv], bias, token_offset, cumulative_sequence_length -> output [T, Dv].
+// [T, Dv], bias, token_offset, cumulative_sequence_length, attention_bias
+// -> output [T, Dv].
+// onnxruntime: PackedMultiHeadAttentionTypeAndShapeInference ("Inputs 0
+// (query) shall be 2 or 4 dimensions", "Inputs 2 (value) shall be 2
+// dimensions").
 inline void infer_ms_packed_multi_head_attention(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 1, 7)) return;
   if (!n.input(4) || !n.input(5)) return ctx.usage_error(n, "missing token_offset or cumulative_sequence_length");
   const Shape* q = shape_of(n.input(0));
   const Shape* v = shape_of(n.input(2));
-  if (!ms_detail::require_rank(ctx, n, q, 2, 4, "query")) return;
+  if (!ms_detail::require_rank(ctx, n, q, 2, 4, "query") || !ms_detail::require_rank(ctx, n, v, 2, 2, "value")) return;
+  if (q && q->size() == 3) return ctx.record_error(n, "query must be 2-D or 4-D, got " + q->to_string());
   SymbolicDim vh;
   if (q && q->size() == 4) vh = (*q)[1] * (*q)[3];
-  else if (v && v->size() == 2) vh = (*v)[1];
-  else if (q && !n.input(2)) vh = (*q)[1];
+  else if (v) vh = (*v)[1];
   ctx.set_shape_and_dtype(n.output(0), q ? Shape({(*q)[0], vh}) : Shape(), dtype_of(n.input(0)));
 }
 
-// DecoderMaskedMultiHeadAttention: query [B, 1, D], key, value, ...,
-// past_key/past_value [B, N, max_seq, H] (shared buffers) -> output [B, 1, Dv],
-// present_key/present_value with the past's shape, optional qk [B, N, 1, max_seq].
+// DecoderMaskedMultiHeadAttention: query [B, 1, D] (or packed QKV
+// [B, 1, 2*D+Dv] with key/value omitted), key/value [B, 1, D] (self) or
+// [B, N, L, H] (cross), mask_index, attention_bias, past_key/past_value
+// [B, N, P, H], past_sequence_length, beam_width, cache_indirection, bias ->
+// output [B, 1, Dv], present_key/present_value [B, N, P+1, H] (the past's
+// shape when past_present_share_buffer is set), qk [B, N, 1, total].
+// onnxruntime: MultiHeadAttentionTypeAndShapeInference (past_key_index 5):
+// output from the value's shape (unknown for packed QKV, where hidden and
+// v_hidden cannot be told apart); present from the past when the buffer is
+// shared (past_present_share_buffer, or inputs 6 and 8 given), else past+L.
+// qk has the separate type parameter QK, so only its shape is set.
 inline void infer_ms_decoder_masked_mha(Context& ctx, Node& n) {
-  if (!check_inputs(ctx, n, 1, 12)) return;
-  if (ms_detail::num_heads(ctx, n) == 0) return;
+  if (!check_inputs(ctx, n, 1, 11)) return;
+  const int64_t heads = ms_detail::num_heads(ctx, n);
+  if (heads == 0) return;
   const Shape* q = shape_of(n.input(0));
+  const Shape* k = shape_of(n.input(1));
   const Shape* v = shape_of(n.input(2));
-  if (!ms_detail::require_rank(ctx, n, q, 3, 3, "query")) return;
+  const Shape* pk = shape_of(n.input(5));
+  const Shape* pv = shape_of(n.input(6));
+  if (!ms_detail::require_rank(ctx, n, q, 3, 3, "query") || !ms_detail::require_rank(ctx, n, v, 3, 4, "value") ||
+      !ms_detail::require_rank(ctx, n, pk, 4, 4, "past_key") || !ms_detail::require_rank(ctx, n, pv, 4, 4, "past_value"))
+    return;
   const DataType dt = dtype_of(n.input(0));
-  SymbolicDim vh = ms_detail::dim_at(q, 2);
+  SymbolicDim vh;
   if (v && v->size() == 3) vh = (*v)[2];
   else if (v && v->size() == 4) vh = (*v)[1] * (*v)[3];
   ctx.set_shape_and_dtype(n.output(0), q ? Shape({(*q)[0], (*q)[1], vh}) : Shape(), dt);
-  if (n.input(5)) propagate_type(ctx, n, 1, 5);
-  if (n.input(6)) propagate_type(ctx, n, 2, 6);
+  const bool share = n.attr_int("past_present_share_buffer", 0) != 0 || (n.input(6) && n.input(8));
+  // New key/value length: 1 for self attention (value [B, 1, Dv]).
+  const SymbolicDim L = v && v->size() == 3 ? (*v)[1] : SymbolicDim();
+  auto present = [&](std::size_t out, std::size_t in, const Shape* past) {
+    if (!n.output(out) || !n.input(in)) return;
+    if (share) return propagate_type(ctx, n, out, in);
+    if (past) ctx.set_shape_and_dtype(n.output(out), Shape({(*past)[0], (*past)[1], (*past)[2] + L, (*past)[3]}), dt);
+  };
+  present(1, 5, pk);
+  present(2, 6, pv);
+  if (n.output(3)) {
+    SymbolicDim total;
+    if (k && k->size() == 4) {
+      total = (*k)[2];  // cross attention: the whole key
+    } else if (share) {
+      const SymbolicDim p = ms_detail::scalar_value(ctx, n, 7);
+      if (p.is_known() && L.is_known()) total = p + L;
+    } else if (pk && L.is_known()) {
+      total = (*pk)[2] + L;
+    }
+    ctx.set_shape(n.output(3), Shape({ms_detail::dim_at(q, 0), heads, ms_detail::dim_at(q, 1), total}));
+  }
 }
 
 // SparseAttention: query [B, S, N*H] (or packed), past_key/past_value
 // [B, Nkv, max_cache, H] -> output [B, S, N*H], present = past (shared buffer).
+// onnxruntime: SparseAttentionTypeAndShapeInference (the GroupQueryAttention
+// helper with use_max_past_present_buffer = 1; "The past_key input shall be
+// 4 dimensions"); sparse_block_size is a required attribute.
 inline void infer_ms_sparse_attention(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 1, 11)) return;
   for (std::size_t i : {3, 4, 5, 6, 7, 8})
     if (!n.input(i)) return ctx.usage_error(n, "missing required input " + std::to_string(i));
   const int64_t heads = ms_detail::num_heads(ctx, n);
   const int64_t kv_heads = heads ? ms_detail::num_heads(ctx, n, "kv_num_heads") : 0;
-  if (heads == 0 || kv_heads == 0) return;
+  if (heads == 0 || kv_heads == 0 || !require_attr(ctx, n, "sparse_block_size")) return;
   const Shape* q = shape_of(n.input(0));
-  if (!ms_detail::require_rank(ctx, n, q, 3, 3, "query")) return;
+  if (!ms_detail::require_rank(ctx, n, q, 3, 3, "query") ||
+      !ms_detail::require_rank(ctx, n, shape_of(n.input(3)), 4, 4, "past_key"))
+    return;
   const bool packed = n.input(1) == nullptr;
   SymbolicDim hidden = ms_detail::dim_at(q, 2);
   if (packed && q) hidden = (*q)[2] / SymbolicDim(heads + 2 * kv_heads) * SymbolicDim(heads);
@@ -248,10 +360,11 @@ inline void infer_ms_sparse_attention(Context& ctx, Node& n) {
 }
 
 // LongformerAttention: input [B, S, hidden], weight, bias, mask, global_weight,
-// global_bias, global -> output [B, S, hidden].
+// global_bias, global -> output [B, S, hidden]; num_heads and window are
+// required attributes. onnxruntime: propagateShapeAndTypeFromFirstInput.
 inline void infer_ms_longformer_attention(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 7, 7)) return;
-  if (ms_detail::num_heads(ctx, n) == 0) return;
+  if (ms_detail::num_heads(ctx, n) == 0 || !require_attr(ctx, n, "window")) return;
   const Shape* x = shape_of(n.input(0));
   if (!ms_detail::require_rank(ctx, n, x, 3, 3, "input")) return;
   propagate_type(ctx, n);
@@ -259,7 +372,9 @@ inline void infer_ms_longformer_attention(Context& ctx, Node& n) {
 
 // GatedRelativePositionBias: query_layer [B, S, N*H] (or [T, N*H] with
 // token_offset [B, S]), query_bias, rel_pos [1, N, S, S], weight, bias, eco_a
-// -> output [B, N, S, S].
+// -> output [B, N, S, S]. onnxruntime (inline in bert_defs.cc): from
+// token_offset dims 0 and 1 ("token_offset must have rank >= 2"), else from
+// a 3-D query_layer.
 inline void infer_ms_gated_relative_position_bias(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 6, 7)) return;
   const int64_t heads = ms_detail::num_heads(ctx, n);
@@ -267,7 +382,8 @@ inline void infer_ms_gated_relative_position_bias(Context& ctx, Node& n) {
   const Shape* q = shape_of(n.input(0));
   const Shape* off = shape_of(n.input(6));
   SymbolicDim b, s;
-  if (off && off->size() == 2) {
+  if (off && off->size() < 2) return ctx.record_error(n, "token_offset must have rank >= 2, got " + off->to_string());
+  if (off) {
     b = (*off)[0];
     s = (*off)[1];
   } else if (!n.input(6) && q) {
@@ -279,11 +395,13 @@ inline void infer_ms_gated_relative_position_bias(Context& ctx, Node& n) {
 }
 
 // RelativePositionBias: bias_table [buckets, N], query_length, key_length
-// (int64 scalars) -> output [1, N, query_length, key_length].
+// (int64 scalars) -> output [1, N, query_length, key_length]; max_distance is
+// required. onnxruntime (inline in bert_defs.cc) gives [1, N, ?, ?] and
+// fails for a bias_table of rank < 2; the lengths are the inputs' values.
 inline void infer_ms_relative_position_bias(Context& ctx, Node& n) {
-  if (!check_inputs(ctx, n, 3, 3)) return;
+  if (!check_inputs(ctx, n, 3, 3) || !require_attr(ctx, n, "max_distance")) return;
   const Shape* t = shape_of(n.input(0));
-  if (!ms_detail::require_rank(ctx, n, t, 2, 2, "bias_table")) return;
+  if (t && t->size() < 2) return ctx.record_error(n, "bias_table must have rank >= 2, got " + t->to_string());
   ctx.set_shape_and_dtype(n.output(0),
                           Shape({1, ms_detail::dim_at(t, 1), ms_detail::scalar_value(ctx, n, 1),
                                  ms_detail::scalar_value(ctx, n, 2)}),

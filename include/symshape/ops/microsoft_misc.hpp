@@ -1,11 +1,22 @@
 // com.microsoft (onnxruntime contrib) elementwise and matmul-like ops:
 // BiasGelu, FastGelu, Gelu, QuickGelu, BiasAdd, RotaryEmbedding (shape
-// passthrough), BiasSplitGelu (last dim halved), FusedMatMul (transA,
-// transB), TransposeMatMul, GemmFastGelu, MatMulNBits ([..., N] from the N
-// attribute, dtype of A), MatMulInteger16 (INT32), NhwcConv (NHWC spatial
-// dims as Conv), GroupNorm / SkipGroupNorm (NHWC passthrough).
+// passthrough), BiasSplitGelu (last dim = bias dim / 2), FusedMatMul (transA,
+// transB, transBatchA, transBatchB), TransposeMatMul, GemmFastGelu,
+// MatMulNBits ([..., N] from the N attribute, dtype of A), MatMulInteger16
+// (INT32), NhwcConv (NHWC spatial dims as Conv), GroupNorm / SkipGroupNorm
+// (passthrough; groups and activation required).
+//
+// Checked against onnxruntime's contrib schemas and their inference
+// functions: contrib_defs.cc (Gelu, BiasGelu, QuickGelu, FusedMatMul /
+// TransposeMatMul via FusedMatMulShapeInference, MatMulInteger16, MatMulNBits
+// via MatmulWithQuantWeightShapeInference), diffusion_defs.cc (GroupNorm,
+// SkipGroupNorm, BiasSplitGelu, BiasAdd), bert_defs.cc (GemmFastGelu,
+// FastGelu, RotaryEmbedding) and docs/ContribOperators.md (input counts,
+// required attributes).
 #pragma once
 
+#include <initializer_list>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -20,6 +31,31 @@ namespace ms_detail {
 inline constexpr const char* kMs = "com.microsoft";
 
 inline SymbolicDim dim_at(const Shape* s, std::size_t i) { return s && i < s->size() ? (*s)[i] : SymbolicDim(); }
+
+// At most `max_count` inputs, and each input listed in `required` present (the
+// others are optional in the onnxruntime schema); otherwise a usage error.
+inline bool check_present(Context& ctx, const Node& n, std::initializer_list<std::size_t> required,
+                          std::size_t max_count) {
+  if (!check_inputs(ctx, n, 0, max_count)) return false;
+  for (std::size_t i : required) {
+    if (!n.input(i)) {
+      ctx.usage_error(n, "missing required input " + std::to_string(i));
+      return false;
+    }
+  }
+  return true;
+}
+// The required integer attribute `name`, or nullopt after a usage error.
+inline std::optional<int64_t> required_int(Context& ctx, const Node& n, const char* name) {
+  const Attribute* a = require_attr(ctx, n, name);
+  if (!a) return std::nullopt;
+  if (a->kind != Attribute::Kind::Int) {
+    ctx.usage_error(n, std::string("attribute '") + name + "' must be an integer");
+    return std::nullopt;
+  }
+  return a->i;
+}
+inline bool power_of_two_at_least_16(int64_t v) { return v >= 16 && (v & (v - 1)) == 0; }
 }  // namespace ms_detail
 
 // Ops whose output 0 has the shape and type of input 0, with `min` required inputs.
@@ -41,28 +77,61 @@ inline void infer_ms_bias_add(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 3, 3)) return;
   propagate_type(ctx, n);
 }
-// GroupNorm: X, gamma, beta (NHWC); SkipGroupNorm: X, gamma, beta, skip, bias
-// -> Y and optional input_skip_bias_sum, both X's shape.
+namespace ms_detail {
+// GroupNorm / SkipGroupNorm attributes: groups and activation are required
+// (no default in diffusion_defs.cc); channels_last (default 1) picks C, which
+// must be a multiple of groups when known.
+inline bool group_norm_attrs(Context& ctx, const Node& n) {
+  auto groups = required_int(ctx, n, "groups");
+  if (!groups || !required_int(ctx, n, "activation")) return false;
+  if (*groups < 1) {
+    ctx.record_error(n, "groups must be positive, got " + std::to_string(*groups));
+    return false;
+  }
+  const Shape* x = shape_of(n.input(0));
+  if (x && x->size() >= 2) {
+    const SymbolicDim& c = n.attr_int("channels_last", 1) != 0 ? (*x)[x->size() - 1] : (*x)[1];
+    if (c.is_int() && c.value() % *groups != 0) {
+      ctx.record_error(n, "channels " + c.to_string() + " are not a multiple of groups " + std::to_string(*groups));
+      return false;
+    }
+  }
+  return true;
+}
+}  // namespace ms_detail
+
+// GroupNorm: X, gamma, beta -> Y with X's type (propagateShapeAndTypeFromFirstInput).
 inline void infer_ms_group_norm(Context& ctx, Node& n) {
-  if (!check_inputs(ctx, n, 3, 3)) return;
+  if (!check_inputs(ctx, n, 3, 3) || !ms_detail::group_norm_attrs(ctx, n)) return;
   propagate_type(ctx, n);
 }
+// SkipGroupNorm: X, gamma, beta, skip, [bias] -> Y and optional S, both X's type.
 inline void infer_ms_skip_group_norm(Context& ctx, Node& n) {
-  if (!check_inputs(ctx, n, 4, 5)) return;
+  if (!check_inputs(ctx, n, 4, 5) || !ms_detail::group_norm_attrs(ctx, n)) return;
   propagate_type(ctx, n, 0, 0);
   propagate_type(ctx, n, 1, 0);
 }
 
-// BiasSplitGelu: X [N, HW, 2C], bias [2C] -> [N, HW, C].
+// BiasSplitGelu: X [N, S, D], bias [D] -> [N, S, D/2]. onnxruntime takes
+// D from the bias (diffusion_defs.cc); X's last dim stands in when the bias
+// shape is unknown.
 inline void infer_ms_bias_split_gelu(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 2, 2)) return;
   const Shape* x = shape_of(n.input(0));
+  const Shape* bias = shape_of(n.input(1));
   const DataType dt = dtype_of(n.input(0));
+  if (x && x->rank() != 3) return ctx.record_error(n, "BiasSplitGelu input must be 3-D, got " + x->to_string());
+  if (bias && bias->rank() != 1) return ctx.record_error(n, "BiasSplitGelu bias must be 1-D, got " + bias->to_string());
   if (!x) return (void)ctx.set_shape_and_dtype(n.output(0), Shape(), dt);
-  if (x->rank() != 3) return ctx.record_error(n, "BiasSplitGelu input must be 3-D, got " + x->to_string());
-  const SymbolicDim& c = (*x)[2];
+  SymbolicDim c = (*x)[2];
+  if (bias) {
+    const SymbolicDim& d = (*bias)[0];
+    if (d.is_int() && c.is_int() && d.value() != c.value())
+      return ctx.record_error(n, "bias dim " + d.to_string() + " does not match input's last dim " + c.to_string());
+    if (d.is_int() || !c.is_known()) c = d;
+  }
   if (c.is_int() && c.value() % 2 != 0) return ctx.record_error(n, "last dim " + c.to_string() + " is odd");
-  ctx.set_shape_and_dtype(n.output(0), Shape({(*x)[0], (*x)[1], c / SymbolicDim(2)}), dt);
+  ctx.set_shape_and_dtype(n.output(0), Shape({(*x)[0], (*x)[1], c.is_known() ? c / SymbolicDim(2) : SymbolicDim()}), dt);
 }
 
 namespace ms_detail {
@@ -112,23 +181,29 @@ inline void infer_ms_matmul_integer16(Context& ctx, Node& n) {
   nn_detail::infer_matmul_like(ctx, n, 0, 1, DataType::INT32);
 }
 
-// MatMulNBits: A [..., K], B (packed), scales, ... ; attributes K and N
-// (required) -> [..., N] of A's dtype.
+// MatMulNBits: A [..., K], B (packed), scales, [zero_points], [g_idx], [bias];
+// attributes K, N and block_size required (block_size a power of 2, >= 16)
+// -> [..., N] of A's dtype (MatmulWithQuantWeightShapeInference with transB).
 inline void infer_ms_matmul_nbits(Context& ctx, Node& n) {
-  if (!check_inputs(ctx, n, 3)) return;
-  const Attribute* k = require_attr(ctx, n, "K");
-  const Attribute* nn = require_attr(ctx, n, "N");
-  if (!k || !nn) return;
-  if (k->i < 1 || nn->i < 1) return ctx.record_error(n, "K and N must be positive");
+  if (!check_inputs(ctx, n, 3, 6)) return;
+  const auto k = ms_detail::required_int(ctx, n, "K");
+  if (!k) return;
+  const auto nn = ms_detail::required_int(ctx, n, "N");
+  if (!nn) return;
+  const auto block = ms_detail::required_int(ctx, n, "block_size");
+  if (!block) return;
+  if (*k < 1 || *nn < 1) return ctx.record_error(n, "K and N must be positive");
+  if (!ms_detail::power_of_two_at_least_16(*block))
+    return ctx.record_error(n, "block_size must be a power of 2 and at least 16, got " + std::to_string(*block));
   const Shape* a = shape_of(n.input(0));
   const DataType dt = dtype_of(n.input(0));
   if (!a) return (void)ctx.set_shape_and_dtype(n.output(0), Shape(), dt);
   if (a->rank() < 1) return ctx.record_error(n, "A must have rank >= 1");
   const SymbolicDim& ak = (*a)[a->size() - 1];
-  if (ak.is_int() && ak.value() != k->i)
-    return ctx.record_error(n, "A's last dim " + ak.to_string() + " does not match K=" + std::to_string(k->i));
+  if (ak.is_int() && ak.value() != *k)
+    return ctx.record_error(n, "A's last dim " + ak.to_string() + " does not match K=" + std::to_string(*k));
   std::vector<SymbolicDim> d = a->dims();
-  d.back() = SymbolicDim(nn->i);
+  d.back() = SymbolicDim(*nn);
   ctx.set_shape_and_dtype(n.output(0), Shape(std::move(d)), dt);
 }
 

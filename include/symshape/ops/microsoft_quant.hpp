@@ -1,11 +1,25 @@
 // com.microsoft (onnxruntime contrib) quantized ops: QuantizeLinear /
 // DequantizeLinear (contrib), DynamicQuantizeMatMul, MatMulIntegerToFloat
 // (scale's dtype), QGemm, GemmFloat8, GatherBlockQuantized, the QLinear*
-// family (output dtype of the output zero point), QAttention,
-// QEmbedLayerNormalization, the QOrdered* ops (INT8) and MoE / QMoE.
+// family, QAttention, QEmbedLayerNormalization, the QOrdered* ops (INT8) and
+// MoE / QMoE.
+//
+// Checked against onnxruntime's contrib schemas and inference functions:
+// quantization_defs.cc, contrib_defs.cc (MoE, GemmFloat8), nhwc_schema_defs.cc
+// (QLinearConv, QLinearAveragePool, QLinearGlobalAveragePool),
+// shape_inference_functions.cc (AttentionTypeAndShapeInference,
+// EmbedLayerNormalizationShapeInference), the CPU GatherBlockQuantized
+// kernel (contrib_ops/cpu/quantization/gather_block_quantized.cc) and
+// docs/ContribOperators.md. Output dtypes follow onnxruntime's graph
+// resolution (Graph::InferAndVerifyTypeMatch): an output whose type variable
+// is bound by an input takes that input's type, which wins over the
+// inference function (so DequantizeLinear gives x_scale's dtype and
+// QEmbedLayerNormalization FLOAT).
 #pragma once
 
+#include <algorithm>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "symshape/infer/helpers.hpp"
@@ -61,10 +75,11 @@ inline void infer_ms_matmul_integer_to_float(Context& ctx, Node& n) {
   nn_detail::infer_matmul_like(ctx, n, 0, 1, dtype_of(n.input(2)));
 }
 // QGemm: A, a_scale, a_zp, B, b_scale, b_zp, [C], [y_scale], [y_zp] -> [M, N];
-// y_zp's dtype when y_scale is given (UINT8 default), FLOAT otherwise.
+// y_zp's dtype when y_zp is given, FLOAT otherwise (quantization_defs.cc:
+// TY is bound by no input, the inference function looks at input 8 only).
 inline void infer_ms_qgemm(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 6, 9)) return;
-  const DataType dt = n.input(7) ? ms_detail::zp_type(n, 8, DataType::UINT8) : DataType::FLOAT;
+  const DataType dt = ms_detail::zp_type(n, 8, DataType::FLOAT);
   ms_detail::gemm_2d(ctx, n, 0, 3, dt);
 }
 // GemmFloat8: A, B, [C], [scaleA], [scaleB], [scaleY] -> [M, N] of the `dtype` attribute.
@@ -73,38 +88,95 @@ inline void infer_ms_gemm_float8(Context& ctx, Node& n) {
   ms_detail::gemm_2d(ctx, n, 0, 1, static_cast<DataType>(n.attr_int("dtype", 1)));
 }
 
-// GatherBlockQuantized: data, indices, scales, [zero_points] -> Gather of data
-// along gather_axis (4-bit data packed two per UINT8: last dim doubled), scales' dtype.
+namespace ms_detail {
+inline bool is_fp_quantized(DataType t) {
+  return t == DataType::FLOAT8E4M3FN || t == DataType::FLOAT8E4M3FNUZ || t == DataType::FLOAT8E5M2 ||
+         t == DataType::FLOAT8E5M2FNUZ || t == DataType::FLOAT4E2M1;
+}
+}  // namespace ms_detail
+
+// GatherBlockQuantized: data, indices, scales, [zero_points]; gather_axis (0),
+// quantize_axis (1), block_size (128), bits (4) -> Gather of data along
+// gather_axis with scales' dtype. UINT8 data packs 8/bits values per byte
+// along the last axis, so the output's last dim is data's times 8/bits; UINT8
+// also needs gather_axis 0 and quantize_axis last. scales has data's rank and
+// ceil(unpacked dim / block_size) blocks on quantize_axis. (onnxruntime CPU
+// kernel GatherBlockQuantized::PrepareForCompute and its constructor.)
 inline void infer_ms_gather_block_quantized(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 3, 4)) return;
+  const DataType data_t = dtype_of(n.input(0));
+  const bool fp = ms_detail::is_fp_quantized(data_t);
+  const int64_t block = n.attr_int("block_size", 128);
+  if (!(ms_detail::power_of_two_at_least_16(block) || (block == 0 && (fp || data_t == DataType::UNDEFINED))))
+    return ctx.record_error(n, "block_size must be a power of 2 and at least 16 (or 0 for FP8/FP4 data), got " +
+                                   std::to_string(block));
+  const int64_t bits = n.attr_int("bits", 4);
+  int64_t components = 1;
+  if (data_t == DataType::UINT8) {
+    if (bits != 2 && bits != 4 && bits != 8) return ctx.record_error(n, "bits must be 2, 4 or 8 for UINT8 data, got " + std::to_string(bits));
+    components = 8 / bits;
+  } else if ((data_t == DataType::INT4 || data_t == DataType::UINT4) && bits != 4) {
+    return ctx.record_error(n, "bits must be 4 for INT4/UINT4 data, got " + std::to_string(bits));
+  }
+  if (fp && n.input(3)) return ctx.record_error(n, "zero_points must not be given for FP8/FP4 data");
   const Shape* d = shape_of(n.input(0));
   const Shape* idx = shape_of(n.input(1));
+  const Shape* sc = shape_of(n.input(2));
   const DataType dt = dtype_of(n.input(2));
-  if (!d || !idx) return (void)ctx.set_shape_and_dtype(n.output(0), Shape(), dt);
-  auto axis = normalize_axis(ctx, n, n.attr_int("gather_axis", 0), d->rank(), "gather_axis");
-  if (!axis) return;
-  const int64_t bits = n.attr_int("bits", 4);
-  if (bits != 4 && bits != 8) return ctx.record_error(n, "bits must be 4 or 8");
-  std::vector<SymbolicDim> dims = d->dims();
-  if (dtype_of(n.input(0)) == DataType::UINT8 && bits == 4 && !dims.empty()) dims.back() = dims.back() * SymbolicDim(2);
-  std::vector<SymbolicDim> out(dims.begin(), dims.begin() + *axis);
+  if (!d) return (void)ctx.set_shape_and_dtype(n.output(0), Shape(), dt);
+  const int64_t rank = d->rank();
+  if (rank < 1) return ctx.record_error(n, "data must have rank >= 1");
+  auto gaxis = normalize_axis(ctx, n, n.attr_int("gather_axis", 0), rank, "gather_axis");
+  if (!gaxis) return;
+  auto qaxis = normalize_axis(ctx, n, n.attr_int("quantize_axis", 1), rank, "quantize_axis");
+  if (!qaxis) return;
+  if (data_t == DataType::UINT8 && (*gaxis != 0 || *qaxis != rank - 1))
+    return ctx.record_error(n, "UINT8 data needs gather_axis 0 and quantize_axis the last axis");
+  if (sc) {
+    if (sc->rank() != rank) return ctx.record_error(n, "scales must have data's rank, got " + sc->to_string());
+    for (int64_t i = 0; i < rank; ++i) {
+      const SymbolicDim& dd = (*d)[static_cast<std::size_t>(i)];
+      const SymbolicDim& sd = (*sc)[static_cast<std::size_t>(i)];
+      if (!dd.is_int() || !sd.is_int()) continue;
+      int64_t want = dd.value();
+      if (i == *qaxis) {
+        const int64_t eff = block == 0 ? std::max<int64_t>(want, 1) : block;
+        want = (want * components + eff - 1) / eff;
+      } else if (fp && sd.value() == 1) {
+        continue;  // FP8/FP4 scales broadcast along other axes
+      }
+      if (sd.value() != want)
+        return ctx.record_error(n, "scales " + sc->to_string() + " do not match data " + d->to_string() + " (axis " +
+                                       std::to_string(i) + " needs " + std::to_string(want) + ")");
+    }
+  }
+  if (!idx) return (void)ctx.set_shape_and_dtype(n.output(0), Shape(), dt);
+  std::vector<SymbolicDim> out(d->dims().begin(), d->dims().begin() + *gaxis);
   out.insert(out.end(), idx->dims().begin(), idx->dims().end());
-  out.insert(out.end(), dims.begin() + *axis + 1, dims.end());
+  out.insert(out.end(), d->dims().begin() + *gaxis + 1, d->dims().end());
+  if (components > 1) out.back() = out.back() * SymbolicDim(components);
   ctx.set_shape_and_dtype(n.output(0), Shape(std::move(out)), dt);
 }
 
-// QLinearAdd / QLinearMul: A, A_scale, A_zp, B, B_scale, B_zp, C_scale, [C_zp] -> broadcast, A's dtype.
+// QLinearAdd / QLinearMul: A, A_scale, [A_zp], B, B_scale, [B_zp], C_scale, [C_zp] -> broadcast, A's dtype.
 inline void infer_ms_qlinear_binary(Context& ctx, Node& n) {
-  if (!check_inputs(ctx, n, 7, 8)) return;
-  if (!n.input(3)) return ctx.usage_error(n, "missing required input 3 (B)");
+  if (!ms_detail::check_present(ctx, n, {0, 1, 3, 4, 6}, 8)) return;
   auto s = broadcast_shapes(ctx, n, ms_detail::shape_or_unknown(n.input(0)), ms_detail::shape_or_unknown(n.input(3)));
   if (!s) return;
   ctx.set_shape_and_dtype(n.output(0), *s, dtype_of(n.input(0)));
 }
-// QLinearSigmoid / QLinearLeakyRelu / QLinearSoftmax: X, X_scale, [X_zp], Y_scale, [Y_zp] -> X's type.
+// QLinearSigmoid / QLinearLeakyRelu: X, X_scale, [X_zp], Y_scale, [Y_zp] -> X's type.
 inline void infer_ms_qlinear_unary(Context& ctx, Node& n) {
-  if (!check_inputs(ctx, n, 2, 5)) return;
-  if (!n.input(3)) return ctx.usage_error(n, "missing required input 3 (Y_scale)");
+  if (!ms_detail::check_present(ctx, n, {0, 1, 3}, 5)) return;
+  propagate_type(ctx, n);
+}
+// QLinearSoftmax: X, X_scale, [x_zp], y_scale, y_zp (required); opset
+// (required), axis (default -1, must be in range) -> X's type.
+inline void infer_ms_qlinear_softmax(Context& ctx, Node& n) {
+  if (!ms_detail::check_present(ctx, n, {0, 1, 3, 4}, 5)) return;
+  if (!ms_detail::required_int(ctx, n, "opset")) return;
+  const Shape* x = shape_of(n.input(0));
+  if (x && !normalize_axis(ctx, n, n.attr_int("axis", -1), x->rank())) return;
   propagate_type(ctx, n);
 }
 // QLinearWhere: condition, X, x_scale, x_zp, Y, y_scale, y_zp, z_scale, z_zp -> broadcast, X's dtype.
@@ -142,8 +214,7 @@ inline void infer_ms_qlinear_concat(Context& ctx, Node& n) {
 // QLinearAveragePool: X, x_scale, [x_zp], y_scale, [y_zp]; pooling attributes,
 // channels_last -> pooled shape, X's dtype.
 inline void infer_ms_qlinear_average_pool(Context& ctx, Node& n) {
-  if (!check_inputs(ctx, n, 2, 5)) return;
-  if (!n.input(3)) return ctx.usage_error(n, "missing required input 3 (y_scale)");
+  if (!ms_detail::check_present(ctx, n, {0, 1, 3}, 5)) return;
   const Attribute* ks = require_attr(ctx, n, "kernel_shape");
   if (!ks) return;
   const DataType dt = dtype_of(n.input(0));
@@ -170,13 +241,15 @@ inline void infer_ms_qlinear_average_pool(Context& ctx, Node& n) {
   if (cl) out.push_back(xs[1]);
   ctx.set_shape_and_dtype(n.output(0), Shape(std::move(out)), dt);
 }
-// QLinearGlobalAveragePool: X, x_scale, x_zp, y_scale, y_zp -> [N, C, 1...] (channels_last: [N, 1..., C]).
+// QLinearGlobalAveragePool: X, x_scale, x_zp, y_scale, y_zp -> [N, C, 1...]
+// (channels_last: [N, 1..., C]); a 2-D input keeps its shape, as in
+// nhwc_schema_defs.cc.
 inline void infer_ms_qlinear_global_average_pool(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 5, 5)) return;
   const DataType dt = dtype_of(n.input(0));
   const Shape* x = shape_of(n.input(0));
   if (!x) return (void)ctx.set_shape_and_dtype(n.output(0), Shape(), dt);
-  if (x->rank() < 3) return ctx.record_error(n, "input must have rank >= 3, got " + x->to_string());
+  if (x->rank() < 2) return ctx.record_error(n, "input must have rank >= 2, got " + x->to_string());
   const bool cl = n.attr_int("channels_last", 0) != 0;
   std::vector<SymbolicDim> out(x->size(), SymbolicDim(1));
   out[0] = (*x)[0];
@@ -192,18 +265,22 @@ inline void infer_ms_qlinear_conv(Context& ctx, Node& n) {
   if (n.attr_int("channels_last", 0) != 0) return ms_detail::nhwc_conv(ctx, n, 0, 3, dt);
   nn_detail::conv_common(ctx, n, 0, 3, dt);
 }
-// QLinearReduceMean: data, data_scale, data_zp, reduced_scale, reduced_zp; axes (required), keepdims.
+// QLinearReduceMean: data, data_scale, [data_zp], reduced_scale, [reduced_zp];
+// axes and keepdims both required (no default in quantization_defs.cc); an
+// empty axes list reduces every axis.
 inline void infer_ms_qlinear_reduce_mean(Context& ctx, Node& n) {
-  if (!check_inputs(ctx, n, 4, 5)) return;
+  if (!ms_detail::check_present(ctx, n, {0, 1, 3}, 5)) return;
   const Attribute* axes_attr = require_attr(ctx, n, "axes");
   if (!axes_attr) return;
+  const auto keepdims = ms_detail::required_int(ctx, n, "keepdims");
+  if (!keepdims) return;
   const DataType dt = dtype_of(n.input(0));
   const Shape* x = shape_of(n.input(0));
   if (!x) return (void)ctx.set_shape_and_dtype(n.output(0), Shape(), dt);
   auto axes = normalize_axes(ctx, n, axes_attr->ints, x->rank());
   if (!axes) return;
-  const bool keep = n.attr_int("keepdims", 1) != 0;
-  std::vector<bool> reduced(x->size(), false);
+  const bool keep = *keepdims != 0;
+  std::vector<bool> reduced(x->size(), axes->empty());
   for (int64_t a : *axes) reduced[static_cast<std::size_t>(a)] = true;
   std::vector<SymbolicDim> out;
   for (std::size_t i = 0; i < x->size(); ++i) {
@@ -214,20 +291,22 @@ inline void infer_ms_qlinear_reduce_mean(Context& ctx, Node& n) {
 }
 
 // QAttention: input, weight, bias, input_scale, weight_scale, [mask_index],
-// [input_zp], [weight_zp], [past] -> output [B, S, hidden] (input_scale's
-// dtype), present [2, B, H, P+S, D].
+// [input_zp], [weight_zp], [past] -> output [B, S, hidden] with hidden =
+// bias dim / 3 (weight's dim 1 / 3 when the bias shape is unknown), bias's
+// dtype; present [2, B, H, P+S, D] (AttentionTypeAndShapeInference, past 8).
 inline void infer_ms_qattention(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 5, 9)) return;
   const int64_t heads = ms_detail::num_heads(ctx, n);
   if (heads == 0) return;
   const Shape* x = shape_of(n.input(0));
   const Shape* w = shape_of(n.input(1));
+  const Shape* bias = shape_of(n.input(2));
   const Shape* past = shape_of(n.input(8));
   if (!ms_detail::require_rank(ctx, n, x, 3, 3, "input") || !ms_detail::require_rank(ctx, n, w, 2, 2, "weight") ||
-      !ms_detail::require_rank(ctx, n, past, 5, 5, "past"))
+      !ms_detail::require_rank(ctx, n, bias, 1, 1, "bias") || !ms_detail::require_rank(ctx, n, past, 5, 5, "past"))
     return;
-  const DataType dt = dtype_of(n.input(3));
-  const SymbolicDim hidden = w ? (*w)[1] / SymbolicDim(3) : SymbolicDim();
+  const DataType dt = dtype_of(n.input(2));
+  const SymbolicDim hidden = bias ? (*bias)[0] / SymbolicDim(3) : w ? (*w)[1] / SymbolicDim(3) : SymbolicDim();
   ctx.set_shape_and_dtype(n.output(0), x ? Shape({(*x)[0], (*x)[1], hidden}) : Shape(), dt);
   if (!n.output(1)) return;
   const SymbolicDim s = ms_detail::dim_at(x, 1);
@@ -236,16 +315,39 @@ inline void infer_ms_qattention(Context& ctx, Node& n) {
   else
     ctx.set_shape_and_dtype(n.output(1), Shape({2, ms_detail::dim_at(x, 0), heads, s, hidden.is_known() ? hidden / SymbolicDim(heads) : SymbolicDim()}), dt);
 }
-// QEmbedLayerNormalization: input_ids [B, S], segment_ids, word_embedding_quant
-// [V, H], ... -> layernorm_out [B, S, H] (FLOAT), mask_index_out [B] (INT32).
+// QEmbedLayerNormalization: input_ids [B, S], [segment_ids], word_embedding
+// [V, H], position_embedding [P, H], [segment_embedding], gamma [H], beta [H],
+// [mask], then scales and zero points (segment ones optional) ->
+// layernorm_out [B, S, H] (FLOAT: its type variable allows only float),
+// mask_index_out [B] (INT32). Shapes and checks from
+// EmbedLayerNormalizationShapeInference.
 inline void infer_ms_qembed_layer_norm(Context& ctx, Node& n) {
-  if (!check_inputs(ctx, n, 1, 18)) return;
-  if (!n.input(2)) return ctx.usage_error(n, "missing required input 2 (word_embedding_quant)");
+  if (!ms_detail::check_present(ctx, n, {0, 2, 3, 5, 6, 8, 9, 11, 12, 13, 14, 16, 17}, 18)) return;
   const Shape* ids = shape_of(n.input(0));
+  const Shape* seg = shape_of(n.input(1));
   const Shape* we = shape_of(n.input(2));
-  if (!ms_detail::require_rank(ctx, n, ids, 2, 2, "input_ids") || !ms_detail::require_rank(ctx, n, we, 2, 2, "word_embedding")) return;
-  const DataType dt = n.input(8) ? dtype_of(n.input(8)) : DataType::FLOAT;
-  ctx.set_shape_and_dtype(n.output(0), ids ? Shape({(*ids)[0], (*ids)[1], ms_detail::dim_at(we, 1)}) : Shape(), dt);
+  const Shape* pe = shape_of(n.input(3));
+  const Shape* se = shape_of(n.input(4));
+  const Shape* gamma = shape_of(n.input(5));
+  const Shape* beta = shape_of(n.input(6));
+  if (!ms_detail::require_rank(ctx, n, ids, 2, 2, "input_ids") || !ms_detail::require_rank(ctx, n, seg, 2, 2, "segment_ids") ||
+      !ms_detail::require_rank(ctx, n, we, 2, 2, "word_embedding") ||
+      !ms_detail::require_rank(ctx, n, pe, 2, 2, "position_embedding") ||
+      !ms_detail::require_rank(ctx, n, se, 2, 2, "segment_embedding") || !ms_detail::require_rank(ctx, n, gamma, 1, 1, "gamma") ||
+      !ms_detail::require_rank(ctx, n, beta, 1, 1, "beta"))
+    return;
+  SymbolicDim hidden = ms_detail::dim_at(we, 1);
+  const std::pair<const Shape*, const char*> others[] = {{pe, "position_embedding"}, {se, "segment_embedding"},
+                                                         {gamma, "gamma"}, {beta, "beta"}};
+  for (const auto& [s, what] : others) {
+    if (!s) continue;
+    const SymbolicDim& h = s->dims().back();
+    if (h.is_int() && hidden.is_int() && h.value() != hidden.value())
+      return ctx.record_error(n, std::string(what) + " hidden size " + h.to_string() + " differs from word_embedding's " +
+                                     hidden.to_string());
+    if (!hidden.is_known()) hidden = h;
+  }
+  ctx.set_shape_and_dtype(n.output(0), ids ? Shape({(*ids)[0], (*ids)[1], hidden}) : Shape(), DataType::FLOAT);
   ctx.set_shape_and_dtype(n.output(1), ids ? Shape({(*ids)[0]}) : Shape(), DataType::INT32);
 }
 
@@ -254,24 +356,40 @@ inline void infer_ms_qordered_matmul(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 5, 8)) return;
   nn_detail::infer_matmul_like(ctx, n, 0, 2, DataType::INT8);
 }
-// QOrderedLayerNormalization: X, scale_X, scale, [B], scale_Y -> X's shape, INT8.
-// QOrderedGelu: X, scale_X, scale_Y. QOrderedLongformerAttention: output = input's shape.
+// The QOrdered ops below all use propagateShapeAndTypeFromFirstInput: the
+// output has input 0's shape (INT8, the only type allowed).
+// QOrderedLayerNormalization: X, scale_X, scale, [B], scale_Y.
+// QOrderedGelu: X, scale_X, scale_Y.
+// QOrderedLongformerAttention: 14 inputs, all required.
 inline void infer_ms_qordered_like_input(Context& ctx, Node& n) {
-  if (!check_inputs(ctx, n, n.op_type == "QOrderedGelu" ? 3 : n.op_type == "QOrderedLayerNormalization" ? 3 : 7)) return;
+  const bool ok = n.op_type == "QOrderedGelu"                 ? ms_detail::check_present(ctx, n, {0, 1, 2}, 3)
+                  : n.op_type == "QOrderedLayerNormalization" ? ms_detail::check_present(ctx, n, {0, 1, 2, 4}, 5)
+                                                              : check_inputs(ctx, n, 14, 14);
+  if (!ok) return;
   ctx.set_shape_and_dtype(n.output(0), ms_detail::shape_or_unknown(n.input(0)), DataType::INT8);
 }
 // QOrderedAttention: input [B, S, in_hidden], scale_input, scale_Q/K/V_gemm,
-// Q_weight [in_hidden, hidden], ... -> output [B, S, hidden], INT8.
+// Q/K/V_weight, their scales, Q/K/V_bias, [scale_QKT_gemm],
+// [scale_QKT_softmax], scale_values_gemm, [mask_index], [past],
+// [relative_position_bias] -> output with input's shape, INT8.
 inline void infer_ms_qordered_attention(Context& ctx, Node& n) {
-  if (!check_inputs(ctx, n, 17)) return;
+  if (!ms_detail::check_present(ctx, n, {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 16}, 20)) return;
   const Shape* x = shape_of(n.input(0));
-  const Shape* qw = shape_of(n.input(5));
-  if (!ms_detail::require_rank(ctx, n, x, 3, 3, "input") || !ms_detail::require_rank(ctx, n, qw, 2, 2, "Q_weight")) return;
-  ctx.set_shape_and_dtype(n.output(0), x ? Shape({(*x)[0], (*x)[1], ms_detail::dim_at(qw, 1)}) : Shape(), DataType::INT8);
+  if (!ms_detail::require_rank(ctx, n, x, 3, 3, "input")) return;
+  ctx.set_shape_and_dtype(n.output(0), ms_detail::shape_or_unknown(n.input(0)), DataType::INT8);
 }
-// MoE / QMoE: input [rows, hidden] or [B, S, hidden], router_probs, expert weights... -> input's type.
+// MoE: input [rows, hidden] or [B, S, hidden], router_probs, fc1_experts_weights,
+// [fc1_experts_bias], fc2_experts_weights, [fc2_experts_bias], [fc3 weights],
+// [fc3 bias] -> input's type.
 inline void infer_ms_moe(Context& ctx, Node& n) {
-  if (!check_inputs(ctx, n, 3)) return;
+  if (!ms_detail::check_present(ctx, n, {0, 1, 2, 4}, 8)) return;
+  propagate_type(ctx, n);
+}
+// QMoE: input, router_probs, fc1_experts_weights, [fc1_scales], [fc1 bias],
+// fc2_experts_weights, then optional scales, biases, zero points and FP4/FP8
+// scales (6 to 21 inputs) -> input's type.
+inline void infer_ms_qmoe(Context& ctx, Node& n) {
+  if (!ms_detail::check_present(ctx, n, {0, 1, 2, 5}, 21)) return;
   propagate_type(ctx, n);
 }
 
@@ -287,7 +405,7 @@ inline constexpr auto kMicrosoftQuantRules = make_rules({
     RuleEntry{"com.microsoft", "QLinearMul", 1, &infer_ms_qlinear_binary, "infer_ms_qlinear_binary"},
     RuleEntry{"com.microsoft", "QLinearSigmoid", 1, &infer_ms_qlinear_unary, "infer_ms_qlinear_unary"},
     RuleEntry{"com.microsoft", "QLinearLeakyRelu", 1, &infer_ms_qlinear_unary, "infer_ms_qlinear_unary"},
-    RuleEntry{"com.microsoft", "QLinearSoftmax", 1, &infer_ms_qlinear_unary, "infer_ms_qlinear_unary"},
+    RuleEntry{"com.microsoft", "QLinearSoftmax", 1, &infer_ms_qlinear_softmax, "infer_ms_qlinear_softmax"},
     RuleEntry{"com.microsoft", "QLinearWhere", 1, &infer_ms_qlinear_where, "infer_ms_qlinear_where"},
     RuleEntry{"com.microsoft", "QLinearConcat", 1, &infer_ms_qlinear_concat, "infer_ms_qlinear_concat"},
     RuleEntry{"com.microsoft", "QLinearAveragePool", 1, &infer_ms_qlinear_average_pool, "infer_ms_qlinear_average_pool"},
@@ -302,7 +420,7 @@ inline constexpr auto kMicrosoftQuantRules = make_rules({
     RuleEntry{"com.microsoft", "QOrderedGelu", 1, &infer_ms_qordered_like_input, "infer_ms_qordered_like_input"},
     RuleEntry{"com.microsoft", "QOrderedLongformerAttention", 1, &infer_ms_qordered_like_input, "infer_ms_qordered_like_input"},
     RuleEntry{"com.microsoft", "MoE", 1, &infer_ms_moe, "infer_ms_moe"},
-    RuleEntry{"com.microsoft", "QMoE", 1, &infer_ms_moe, "infer_ms_moe"},
+    RuleEntry{"com.microsoft", "QMoE", 1, &infer_ms_qmoe, "infer_ms_qmoe"},
 });
 
 }  // namespace symshape::ops

@@ -1,12 +1,13 @@
 // ai.onnx.ml: the classic-ML operators (ArrayFeatureExtractor, Binarizer,
 // CastMap, CategoryMapper, DictVectorizer, FeatureVectorizer, Imputer,
 // LabelEncoder 1/2/4, LinearClassifier/Regressor, Normalizer, OneHotEncoder,
-// SVMClassifier/Regressor, Scaler, TreeEnsembleClassifier/Regressor 1/3,
+// SVMClassifier/Regressor, Scaler, TreeEnsembleClassifier/Regressor 1/3/5,
 // TreeEnsemble 5, ZipMap). Most take X as [N, C] (or [C], one example).
 #pragma once
 
 #include <algorithm>
 #include <cstdint>
+#include <initializer_list>
 #include <string>
 #include <vector>
 
@@ -49,17 +50,19 @@ inline int64_t attr_len(const Node& n, const char* name) {
   }
 }
 
-// Classifier labels: INT64 from classlabels_ints / classlabels_int64s,
-// STRING from classlabels_strings; E = the number of labels (-1 if none).
-inline bool class_labels(Context& ctx, const Node& n, DataType& t, int64_t& count) {
-  const int64_t ints = std::max(attr_len(n, "classlabels_ints"), attr_len(n, "classlabels_int64s"));
+// Classifier labels: INT64 from `ints_attr` (classlabels_ints for
+// LinearClassifier and SVMClassifier, classlabels_int64s for
+// TreeEnsembleClassifier), STRING from classlabels_strings; E = the number
+// of labels.
+inline bool class_labels(Context& ctx, const Node& n, const char* ints_attr, DataType& t, int64_t& count) {
+  const int64_t ints = attr_len(n, ints_attr);
   const int64_t strs = attr_len(n, "classlabels_strings");
   if (ints >= 0 && strs >= 0) {
-    ctx.record_error(n, "only one of the classlabels_* attributes may be set");
+    ctx.record_error(n, std::string("only one of classlabels_strings and ") + ints_attr + " may be set");
     return false;
   }
   if (ints < 0 && strs < 0) {
-    ctx.usage_error(n, "missing class labels (classlabels_strings or classlabels_int64s)");
+    ctx.usage_error(n, std::string("missing class labels (classlabels_strings or ") + ints_attr + ")");
     return false;
   }
   t = strs >= 0 ? DataType::STRING : DataType::INT64;
@@ -67,16 +70,71 @@ inline bool class_labels(Context& ctx, const Node& n, DataType& t, int64_t& coun
   return true;
 }
 
-// Classifiers: Y labels [N], Z float scores [N, E].
-inline void classifier_outputs(Context& ctx, Node& n) {
-  if (!check_inputs(ctx, n, 1, 1)) return;
-  DataType t;
-  int64_t e;
-  if (!class_labels(ctx, n, t, e)) return;
+// The classifiers' shared part: one input X ([N, C] or [C]), the labels'
+// type and count E and the batch dim N; false after an error.
+struct ClassifierInfo {
+  DataType label_type = DataType::UNDEFINED;
+  int64_t labels = 0;
+  SymbolicDim batch;
+};
+inline bool classifier_info(Context& ctx, const Node& n, const char* ints_attr, ClassifierInfo& info) {
+  if (!check_inputs(ctx, n, 1, 1)) return false;
+  if (!class_labels(ctx, n, ints_attr, info.label_type, info.labels)) return false;
+  return batch_dim(ctx, n, info.batch);
+}
+
+// The classifiers' outputs: Y labels [N], Z FLOAT scores [N, scores].
+inline void classifier_outputs(Context& ctx, Node& n, const ClassifierInfo& info, int64_t scores) {
+  ctx.set_shape_and_dtype(n.output(0), Shape({info.batch}), info.label_type);
+  if (n.output(1)) ctx.set_shape_and_dtype(n.output(1), Shape({info.batch, SymbolicDim(scores)}), DataType::FLOAT);
+}
+
+// The regressors' output: [N, width] of type t.
+inline void regressor_output(Context& ctx, Node& n, const SymbolicDim& width, DataType t) {
   SymbolicDim batch;
   if (!batch_dim(ctx, n, batch)) return;
-  ctx.set_shape_and_dtype(n.output(0), Shape({batch}), t);
-  if (n.output(1)) ctx.set_shape_and_dtype(n.output(1), Shape({batch, SymbolicDim(e)}), DataType::FLOAT);
+  ctx.set_shape_and_dtype(n.output(0), Shape({batch, width}), t);
+}
+
+// TreeEnsembleRegressor and TreeEnsemble: [N, n_targets] of type t;
+// n_targets unknown when the attribute is absent.
+inline void tree_ensemble_output(Context& ctx, Node& n, DataType t) {
+  if (!check_inputs(ctx, n, 1, 1)) return;
+  const int64_t targets = n.attr_int("n_targets", -1);
+  if (n.attr("n_targets") && targets < 1) {
+    ctx.record_error(n, "n_targets must be positive, got " + std::to_string(targets));
+    return;
+  }
+  regressor_output(ctx, n, targets > 0 ? SymbolicDim(targets) : SymbolicDim(), t);
+}
+
+// The element type and the number of entries of the first present
+// attribute among `names` (list attributes, or a tensor attribute such as
+// LabelEncoder 4's keys_tensor); UNDEFINED when none is present.
+inline DataType list_attr_type(const Node& n, std::initializer_list<const char*> names, int64_t& count) {
+  for (const char* name : names) {
+    const Attribute* a = n.attr(name);
+    if (!a) continue;
+    switch (a->kind) {
+      case Attribute::Kind::Ints:
+        count = static_cast<int64_t>(a->ints.size());
+        return DataType::INT64;
+      case Attribute::Kind::Floats:
+        count = static_cast<int64_t>(a->floats.size());
+        return DataType::FLOAT;
+      case Attribute::Kind::Strings:
+        count = static_cast<int64_t>(a->strings.size());
+        return DataType::STRING;
+      case Attribute::Kind::Tensor:
+        if (a->tensors.empty()) continue;
+        count = 1;
+        for (int64_t d : a->tensors[0].dims) count *= d;
+        return a->tensors[0].dtype;
+      default:
+        continue;
+    }
+  }
+  return DataType::UNDEFINED;
 }
 }  // namespace ml_detail
 
@@ -109,9 +167,19 @@ inline void infer_ml_same(Context& ctx, Node& n) {
   propagate_type(ctx, n);
 }
 
-// Normalizer, Scaler: the input's shape, FLOAT.
+// Scaler: the input's shape, FLOAT.
 inline void infer_ml_same_float(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 1, 1)) return;
+  const Shape* s = shape_of(n.input(0));
+  ctx.set_shape_and_dtype(n.output(0), s ? *s : Shape(), DataType::FLOAT);
+}
+
+// Normalizer: X [N, C] or [C] -> FLOAT of X's shape (onnxruntime's
+// normalizer.cc rejects a rank above 2; the spec normalizes along C).
+inline void infer_normalizer(Context& ctx, Node& n) {
+  if (!check_inputs(ctx, n, 1, 1)) return;
+  SymbolicDim batch;
+  if (!ml_detail::batch_dim(ctx, n, batch)) return;
   const Shape* s = shape_of(n.input(0));
   ctx.set_shape_and_dtype(n.output(0), s ? *s : Shape(), DataType::FLOAT);
 }
@@ -153,9 +221,9 @@ inline void infer_cast_map(Context& ctx, Node& n) {
   ctx.set_shape_and_dtype(n.output(0), Shape({SymbolicDim(1), c}), t);
 }
 
-// CategoryMapper: string -> int64 and int64 -> string, same shape.
-inline void infer_category_mapper(Context& ctx, Node& n) {
-  if (!check_inputs(ctx, n, 1, 1)) return;
+namespace ml_detail {
+// CategoryMapper, LabelEncoder 1: string -> int64 and int64 -> string, same shape.
+inline void swap_string_and_int(Context& ctx, Node& n) {
   const DataType in = dtype_of(n.input(0));
   DataType t = DataType::UNDEFINED;
   if (in == DataType::STRING) {
@@ -168,6 +236,24 @@ inline void infer_category_mapper(Context& ctx, Node& n) {
   }
   const Shape* s = shape_of(n.input(0));
   ctx.set_shape_and_dtype(n.output(0), s ? *s : Shape(), t);
+}
+}  // namespace ml_detail
+
+// CategoryMapper: string -> int64 and int64 -> string, same shape. Both
+// cats_int64s and cats_strings are needed, of one length (ONNX's inference).
+inline void infer_category_mapper(Context& ctx, Node& n) {
+  if (!check_inputs(ctx, n, 1, 1)) return;
+  const int64_t ints = ml_detail::attr_len(n, "cats_int64s");
+  const int64_t strs = ml_detail::attr_len(n, "cats_strings");
+  if (ints < 0 || strs < 0) {
+    ctx.usage_error(n, "both cats_int64s and cats_strings must be set");
+    return;
+  }
+  if (ints != strs) {
+    ctx.record_error(n, "cats_int64s has " + std::to_string(ints) + " entries but cats_strings " + std::to_string(strs));
+    return;
+  }
+  ml_detail::swap_string_and_int(ctx, n);
 }
 
 // DictVectorizer: map(K, V) -> [1, len(vocabulary)] of V.
@@ -228,32 +314,85 @@ inline void infer_feature_vectorizer(Context& ctx, Node& n) {
 }
 
 // LabelEncoder 1: string <-> int64 (classes_strings), same shape.
-inline void infer_label_encoder_1(Context& ctx, Node& n) { infer_category_mapper(ctx, n); }
+inline void infer_label_encoder_1(Context& ctx, Node& n) {
+  if (!check_inputs(ctx, n, 1, 1)) return;
+  ml_detail::swap_string_and_int(ctx, n);
+}
 
-// LabelEncoder 2/4: the output's element type is that of the values_*
-// attribute (values_tensor's element type at 4), same shape.
+// LabelEncoder 2/4: the input's shape; the output's element type is that of
+// the values_* attribute (values_tensor's element type at 4). The keys_*
+// attribute must have the input's element type (ONNX's inference) and as
+// many entries as values_* (ONNX 4's inference, onnxruntime's
+// label_encoder.h at 2 and 4).
 inline void infer_label_encoder(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 1, 1)) return;
-  DataType t = DataType::UNDEFINED;
-  int set = 0;
-  if (n.attr("values_strings")) { t = DataType::STRING; ++set; }
-  if (n.attr("values_int64s")) { t = DataType::INT64; ++set; }
-  if (n.attr("values_floats")) { t = DataType::FLOAT; ++set; }
-  if (const Attribute* a = n.attr("values_tensor"); a && a->kind == Attribute::Kind::Tensor && !a->tensors.empty()) {
-    t = a->tensors[0].dtype;
-    ++set;
-  }
-  if (set != 1) {
+  auto count_set = [&](std::initializer_list<const char*> names) {
+    int set = 0;
+    for (const char* name : names) set += n.attr(name) ? 1 : 0;
+    return set;
+  };
+  const auto value_names = {"values_tensor", "values_strings", "values_int64s", "values_floats"};
+  const auto key_names = {"keys_tensor", "keys_strings", "keys_int64s", "keys_floats"};
+  if (const int set = count_set(value_names); set != 1) {
     ctx.usage_error(n, "exactly one values_* attribute must be set, got " + std::to_string(set));
+    return;
+  }
+  if (const int set = count_set(key_names); set != 1) {
+    ctx.usage_error(n, "exactly one keys_* attribute must be set, got " + std::to_string(set));
+    return;
+  }
+  int64_t values = 0, keys = 0;
+  const DataType t = ml_detail::list_attr_type(n, value_names, values);
+  const DataType key = ml_detail::list_attr_type(n, key_names, keys);
+  const DataType in = dtype_of(n.input(0));
+  if (in != DataType::UNDEFINED && key != DataType::UNDEFINED && in != key) {
+    ctx.record_error(n, std::string("the keys are ") + to_string(key) + " but the input is " + to_string(in));
+    return;
+  }
+  if (keys != values) {
+    ctx.record_error(n, std::to_string(keys) + " keys but " + std::to_string(values) + " values");
     return;
   }
   const Shape* s = shape_of(n.input(0));
   ctx.set_shape_and_dtype(n.output(0), s ? *s : Shape(), t);
 }
 
-// LinearClassifier, SVMClassifier, TreeEnsembleClassifier: labels [N]
-// (int64 or string), scores FLOAT [N, number of classes].
-inline void infer_ml_classifier(Context& ctx, Node& n) { ml_detail::classifier_outputs(ctx, n); }
+// LinearClassifier: labels [N], scores FLOAT [N, E] with E the number of
+// intercepts, or 2 for one intercept and two labels (the binary case). Both
+// onnxruntime's linearclassifier.cc and ONNX's inference count intercepts,
+// not labels, and give 0 scores without intercepts.
+inline void infer_linear_classifier(Context& ctx, Node& n) {
+  ml_detail::ClassifierInfo info;
+  if (!ml_detail::classifier_info(ctx, n, "classlabels_ints", info)) return;
+  const int64_t intercepts = std::max<int64_t>(ml_detail::attr_len(n, "intercepts"), 0);
+  ml_detail::classifier_outputs(ctx, n, info, intercepts == 1 && info.labels == 2 ? 2 : intercepts);
+}
+
+// SVMClassifier: labels [N], scores FLOAT [N, E] for E labels; in SVC mode
+// (support vectors given through vectors_per_class) without prob_a/prob_b
+// the scores are the E*(E-1)/2 pairwise votes, and 2 for E <= 2
+// (onnxruntime's svmclassifier.cc, final_scores_per_batch).
+inline void infer_svm_classifier(Context& ctx, Node& n) {
+  ml_detail::ClassifierInfo info;
+  if (!ml_detail::classifier_info(ctx, n, "classlabels_ints", info)) return;
+  int64_t vectors = 0;
+  if (const auto per_class = n.attr_ints("vectors_per_class")) {
+    for (int64_t v : *per_class) vectors += v;
+  }
+  const bool svc = vectors > 0;
+  const bool probabilities = ml_detail::attr_len(n, "prob_a") > 0;
+  const int64_t e = info.labels;
+  ml_detail::classifier_outputs(ctx, n, info, svc && !probabilities ? (e > 2 ? e * (e - 1) / 2 : 2) : e);
+}
+
+// TreeEnsembleClassifier 1/3/5: labels [N] (classlabels_int64s or
+// classlabels_strings), scores FLOAT [N, E], two in the binary case too
+// (onnxruntime's tree_ensemble_common.h; ONNX 3's inference).
+inline void infer_tree_ensemble_classifier(Context& ctx, Node& n) {
+  ml_detail::ClassifierInfo info;
+  if (!ml_detail::classifier_info(ctx, n, "classlabels_int64s", info)) return;
+  ml_detail::classifier_outputs(ctx, n, info, info.labels);
+}
 
 // LinearRegressor: FLOAT [N, targets].
 inline void infer_linear_regressor(Context& ctx, Node& n) {
@@ -263,45 +402,23 @@ inline void infer_linear_regressor(Context& ctx, Node& n) {
     ctx.record_error(n, "targets must be positive, got " + std::to_string(targets));
     return;
   }
-  SymbolicDim batch;
-  if (!ml_detail::batch_dim(ctx, n, batch)) return;
-  ctx.set_shape_and_dtype(n.output(0), Shape({batch, SymbolicDim(targets)}), DataType::FLOAT);
+  ml_detail::regressor_output(ctx, n, SymbolicDim(targets), DataType::FLOAT);
 }
 
-// SVMRegressor: FLOAT [N, 1].
+// SVMRegressor: FLOAT [N, 1] (one target; onnxruntime's svmregressor.cc).
 inline void infer_svm_regressor(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 1, 1)) return;
-  SymbolicDim batch;
-  if (!ml_detail::batch_dim(ctx, n, batch)) return;
-  ctx.set_shape_and_dtype(n.output(0), Shape({batch, SymbolicDim(1)}), DataType::FLOAT);
+  ml_detail::regressor_output(ctx, n, SymbolicDim(1), DataType::FLOAT);
 }
 
-// TreeEnsembleRegressor: FLOAT [N, n_targets].
+// TreeEnsembleRegressor 1/3/5: FLOAT [N, n_targets].
 inline void infer_tree_ensemble_regressor(Context& ctx, Node& n) {
-  if (!check_inputs(ctx, n, 1, 1)) return;
-  const int64_t targets = n.attr_int("n_targets", -1);
-  if (n.attr("n_targets") && targets < 1) {
-    ctx.record_error(n, "n_targets must be positive, got " + std::to_string(targets));
-    return;
-  }
-  SymbolicDim batch;
-  if (!ml_detail::batch_dim(ctx, n, batch)) return;
-  ctx.set_shape_and_dtype(n.output(0), Shape({batch, targets > 0 ? SymbolicDim(targets) : SymbolicDim()}),
-                          DataType::FLOAT);
+  ml_detail::tree_ensemble_output(ctx, n, DataType::FLOAT);
 }
 
 // TreeEnsemble 5: X [N, F] -> [N, n_targets] of X's element type.
 inline void infer_tree_ensemble(Context& ctx, Node& n) {
-  if (!check_inputs(ctx, n, 1, 1)) return;
-  const int64_t targets = n.attr_int("n_targets", -1);
-  if (n.attr("n_targets") && targets < 1) {
-    ctx.record_error(n, "n_targets must be positive, got " + std::to_string(targets));
-    return;
-  }
-  SymbolicDim batch;
-  if (!ml_detail::batch_dim(ctx, n, batch)) return;
-  ctx.set_shape_and_dtype(n.output(0), Shape({batch, targets > 0 ? SymbolicDim(targets) : SymbolicDim()}),
-                          dtype_of(n.input(0)));
+  ml_detail::tree_ensemble_output(ctx, n, dtype_of(n.input(0)));
 }
 
 // OneHotEncoder: FLOAT, X's shape + [number of categories].
@@ -323,7 +440,9 @@ inline void infer_one_hot_encoder(Context& ctx, Node& n) {
   ctx.set_shape_and_dtype(n.output(0), Shape(std::move(d)), DataType::FLOAT);
 }
 
-// ZipMap: FLOAT [N, C] -> seq(map(string|int64, float)).
+// ZipMap: FLOAT [N, C] -> seq(map(string|int64, float)), the map values
+// being scalars (ONNX's inference); C must equal the number of labels
+// (onnxruntime's zipmap.cc).
 inline void infer_zip_map(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 1, 1)) return;
   const int64_t ints = ml_detail::attr_len(n, "classlabels_int64s");
@@ -332,12 +451,20 @@ inline void infer_zip_map(Context& ctx, Node& n) {
     ctx.usage_error(n, "exactly one of classlabels_strings and classlabels_int64s must be set");
     return;
   }
-  if (const Shape* s = shape_of(n.input(0)); s && s->rank() != 1 && s->rank() != 2) {
-    ctx.record_error(n, "X must be [N, C] or [C], got shape " + s->to_string());
-    return;
+  if (const Shape* s = shape_of(n.input(0))) {
+    if (s->rank() != 1 && s->rank() != 2) {
+      ctx.record_error(n, "X must be [N, C] or [C], got shape " + s->to_string());
+      return;
+    }
+    const SymbolicDim& c = (*s)[s->rank() - 1];
+    const int64_t labels = ints >= 0 ? ints : strs;
+    if (c.is_int() && c.value() != labels) {
+      ctx.record_error(n, "X has " + std::to_string(c.value()) + " columns for " + std::to_string(labels) + " labels");
+      return;
+    }
   }
   const DataType key = ints >= 0 ? DataType::INT64 : DataType::STRING;
-  ctx.set_type(n.output(0), Type::sequence(Type::map(key, Type::tensor(DataType::FLOAT))));
+  ctx.set_type(n.output(0), Type::sequence(Type::map(key, Type::tensor(DataType::FLOAT, Shape::scalar()))));
 }
 
 inline constexpr auto kMlRules = make_rules({
@@ -351,18 +478,21 @@ inline constexpr auto kMlRules = make_rules({
     RuleEntry{"ai.onnx.ml", "LabelEncoder", 1, &infer_label_encoder_1, "infer_label_encoder_1"},
     RuleEntry{"ai.onnx.ml", "LabelEncoder", 2, &infer_label_encoder, "infer_label_encoder"},
     RuleEntry{"ai.onnx.ml", "LabelEncoder", 4, &infer_label_encoder, "infer_label_encoder"},
-    RuleEntry{"ai.onnx.ml", "LinearClassifier", 1, &infer_ml_classifier, "infer_ml_classifier"},
+    RuleEntry{"ai.onnx.ml", "LinearClassifier", 1, &infer_linear_classifier, "infer_linear_classifier"},
     RuleEntry{"ai.onnx.ml", "LinearRegressor", 1, &infer_linear_regressor, "infer_linear_regressor"},
-    RuleEntry{"ai.onnx.ml", "Normalizer", 1, &infer_ml_same_float, "infer_ml_same_float"},
+    RuleEntry{"ai.onnx.ml", "Normalizer", 1, &infer_normalizer, "infer_normalizer"},
     RuleEntry{"ai.onnx.ml", "OneHotEncoder", 1, &infer_one_hot_encoder, "infer_one_hot_encoder"},
-    RuleEntry{"ai.onnx.ml", "SVMClassifier", 1, &infer_ml_classifier, "infer_ml_classifier"},
+    RuleEntry{"ai.onnx.ml", "SVMClassifier", 1, &infer_svm_classifier, "infer_svm_classifier"},
     RuleEntry{"ai.onnx.ml", "SVMRegressor", 1, &infer_svm_regressor, "infer_svm_regressor"},
     RuleEntry{"ai.onnx.ml", "Scaler", 1, &infer_ml_same_float, "infer_ml_same_float"},
     RuleEntry{"ai.onnx.ml", "TreeEnsemble", 5, &infer_tree_ensemble, "infer_tree_ensemble"},
-    RuleEntry{"ai.onnx.ml", "TreeEnsembleClassifier", 1, &infer_ml_classifier, "infer_ml_classifier"},
-    RuleEntry{"ai.onnx.ml", "TreeEnsembleClassifier", 3, &infer_ml_classifier, "infer_ml_classifier"},
+    RuleEntry{"ai.onnx.ml", "TreeEnsembleClassifier", 1, &infer_tree_ensemble_classifier, "infer_tree_ensemble_classifier"},
+    RuleEntry{"ai.onnx.ml", "TreeEnsembleClassifier", 3, &infer_tree_ensemble_classifier, "infer_tree_ensemble_classifier"},
+    // 5: deprecated in favour of TreeEnsemble, same inputs, attributes and outputs.
+    RuleEntry{"ai.onnx.ml", "TreeEnsembleClassifier", 5, &infer_tree_ensemble_classifier, "infer_tree_ensemble_classifier"},
     RuleEntry{"ai.onnx.ml", "TreeEnsembleRegressor", 1, &infer_tree_ensemble_regressor, "infer_tree_ensemble_regressor"},
     RuleEntry{"ai.onnx.ml", "TreeEnsembleRegressor", 3, &infer_tree_ensemble_regressor, "infer_tree_ensemble_regressor"},
+    RuleEntry{"ai.onnx.ml", "TreeEnsembleRegressor", 5, &infer_tree_ensemble_regressor, "infer_tree_ensemble_regressor"},
     RuleEntry{"ai.onnx.ml", "ZipMap", 1, &infer_zip_map, "infer_zip_map"},
 });
 

@@ -1,7 +1,8 @@
 // Reshape: the target comes from an attribute (opset 1) or from the value of
 // the shape input (5+), constant or propagated symbolically. 0 copies the
 // input dim (unless allowzero, 14+); -1 is the total size divided by the
-// product of the other target dims, as a floor-division expression.
+// product of the other target dims, as a floor-division expression. An
+// unknown target of static length 1 still gives [total size].
 #pragma once
 
 #include <optional>
@@ -16,6 +17,13 @@ inline void reshape_impl(Context& ctx, Node& n, const std::optional<std::vector<
                          std::optional<int64_t> target_length, bool allowzero) {
   using namespace tensor_detail;
   if (!target) {
+    // A 1-D result holds every element, whatever the target's value.
+    const Shape* in = shape_of(n.input(0));
+    if (target_length && *target_length == 1 && in) {
+      set_like_input(ctx, n, 0, Shape(Dims{product(in->dims())}));
+      copy_value(ctx, n);
+      return;
+    }
     set_like_input(ctx, n, 0, target_length ? Shape::of_rank(static_cast<std::size_t>(*target_length)) : Shape());
     copy_value(ctx, n);
     return;

@@ -1,10 +1,16 @@
 // Sequence ops: a sequence's type is the type that covers all its elements
 // (equal dims stay, different dims unknown, different ranks unknown rank).
-// The number of elements is not tracked, so dims that depend on it (the
-// concatenation axis of ConcatFromSequence) are unknown.
+// The number of elements, when the ops that built the sequence fix it, is
+// propagated as the sequence value's symbolic value (one dim: the length):
+// SequenceEmpty gives 0, SequenceConstruct the number of inputs,
+// SequenceInsert/SequenceErase add/remove one. An empty sequence has no
+// element whose type must be covered, so the first SequenceInsert gives the
+// inserted type; SequenceLength's value and ConcatFromSequence's concatenated
+// axis follow from a known length.
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -49,6 +55,7 @@ inline void infer_sequence_construct(Context& ctx, Node& n) {
     elem = detail::union_type(elem, t);
   }
   ctx.set_type(n.output(0), Type::sequence(elem));
+  detail::set_sequence_length(ctx, n.output(0), static_cast<int64_t>(n.inputs.size()));
 }
 
 // SequenceEmpty: dtype attribute, default float.
@@ -59,6 +66,7 @@ inline void infer_sequence_empty(Context& ctx, Node& n) {
     return;
   }
   ctx.set_type(n.output(0), Type::sequence(Type::tensor(static_cast<DataType>(code), Shape())));
+  detail::set_sequence_length(ctx, n.output(0), 0);
 }
 
 // SequenceAt(seq, position): an element.
@@ -72,6 +80,7 @@ inline void infer_sequence_length(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 1, 1)) return;
   detail::sequence_element(ctx, n, 0);
   ctx.set_shape_and_dtype(n.output(0), Shape::scalar(), DataType::INT64);
+  if (auto len = detail::sequence_length(ctx, n.input(0))) ctx.set_symbolic_value(n.output(0), {*len});
 }
 
 // SequenceInsert(seq, tensor, position?): the sequence type covers the new element.
@@ -84,13 +93,23 @@ inline void infer_sequence_insert(Context& ctx, Node& n) {
     ctx.record_error(n, "cannot insert " + t.to_string() + " into a sequence of " + e->to_string());
     return;
   }
-  ctx.set_type(n.output(0), Type::sequence(detail::union_type(*e, t)));
+  const auto len = detail::sequence_length(ctx, n.input(0));
+  const bool empty = len && len->is_int(0);
+  ctx.set_type(n.output(0), Type::sequence(empty ? t : detail::union_type(*e, t)));
+  if (len) detail::set_sequence_length(ctx, n.output(0), *len + 1);
 }
 
 // SequenceErase(seq, position?): same type.
 inline void infer_sequence_erase(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 1, 2)) return;
-  if (detail::sequence_element(ctx, n, 0)) propagate_type(ctx, n);
+  if (!detail::sequence_element(ctx, n, 0)) return;
+  propagate_type(ctx, n);
+  const auto len = detail::sequence_length(ctx, n.input(0));
+  if (len && len->is_int(0)) {
+    ctx.record_error(n, "cannot erase from an empty sequence");
+    return;
+  }
+  if (len) detail::set_sequence_length(ctx, n.output(0), *len - 1);
 }
 
 // SplitToSequence(input, split?; axis, keepdims).
@@ -107,7 +126,7 @@ inline void infer_split_to_sequence(Context& ctx, Node& n) {
   if (!axis) return;
   const auto a = static_cast<std::size_t>(*axis);
   std::vector<SymbolicDim> dims = s->dims();
-  const SymbolicDim& len = dims[a];
+  const SymbolicDim len = dims[a];  // a copy: dims changes below
   if (!n.input(1)) {
     // Chunks of size 1; keepdims=0 drops the axis.
     if (n.attr_int("keepdims", 1) == 0) {
@@ -116,6 +135,7 @@ inline void infer_split_to_sequence(Context& ctx, Node& n) {
       dims[a] = 1;
     }
     ctx.set_type(n.output(0), Type::sequence(Type::tensor(dt, Shape(std::move(dims)))));
+    detail::set_sequence_length(ctx, n.output(0), len);
     return;
   }
   const Value* split = n.input(1);
@@ -125,6 +145,7 @@ inline void infer_split_to_sequence(Context& ctx, Node& n) {
     return;
   }
   SymbolicDim chunk;  // unknown unless every element has the same length
+  SymbolicDim pieces;
   if (auto v = ctx.int_values(split)) {
     // Zero-length pieces are allowed (ONNX's own test splits an empty axis
     // with [0, 0, 0]); negative ones and a zero chunk size are not.
@@ -157,14 +178,17 @@ inline void infer_split_to_sequence(Context& ctx, Node& n) {
       bool same = true;
       for (int64_t p : *v) same = same && p == (*v)[0];
       if (same) chunk = (*v)[0];
+      pieces = static_cast<int64_t>(v->size());
     }
   }
   dims[a] = chunk;
   ctx.set_type(n.output(0), Type::sequence(Type::tensor(dt, Shape(std::move(dims)))));
+  detail::set_sequence_length(ctx, n.output(0), pieces);
 }
 
-// ConcatFromSequence(seq; axis, new_axis): the concatenated axis depends on
-// the number of elements and is unknown.
+// ConcatFromSequence(seq; axis, new_axis): the concatenated axis is the
+// number of elements (new_axis) or its product with the elements' common dim
+// there; unknown when either is.
 inline void infer_concat_from_sequence(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 1, 1)) return;
   const Attribute* axis_attr = require_attr(ctx, n, "axis");
@@ -181,10 +205,12 @@ inline void infer_concat_from_sequence(Context& ctx, Node& n) {
   const auto axis = normalize_axis(ctx, n, axis_attr->i, rank);
   if (!axis) return;
   const auto a = static_cast<std::ptrdiff_t>(*axis);
+  const auto len = detail::sequence_length(ctx, n.input(0));
   if (new_axis) {
-    dims.insert(dims.begin() + a, SymbolicDim());
+    dims.insert(dims.begin() + a, len ? *len : SymbolicDim());
   } else {
-    dims[static_cast<std::size_t>(a)] = SymbolicDim();
+    SymbolicDim& d = dims[static_cast<std::size_t>(a)];
+    d = len && d.is_known() ? *len * d : SymbolicDim();
   }
   ctx.set_type(n.output(0), Type::tensor(e->elem_type(), Shape(std::move(dims))));
 }

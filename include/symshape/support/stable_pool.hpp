@@ -38,18 +38,13 @@ class StablePool {
   // A new default-constructed element.
   T* add() {
     if (left_ == 0) new_chunk(std::max<std::size_t>(kMinChunk, items_.size()));
-    items_.push_back(nullptr);  // grow the index first: construction is the last step that may throw
-    T* p = nullptr;
-    try {
-      p = ::new (static_cast<void*>(free_)) T();
-    } catch (...) {
-      items_.pop_back();
-      throw;
-    }
+    // Grow the index before constructing (may throw); then push_back cannot.
+    if (items_.size() == items_.capacity()) items_.reserve(std::max(kMinChunk, 2 * items_.capacity()));
+    T* p = ::new (static_cast<void*>(free_)) T();
     ++free_;
     --left_;
     ++chunks_.back().filled;
-    items_.back() = p;
+    items_.push_back(p);
     return p;
   }
   // Room for `more` elements without further allocation.

@@ -12,6 +12,12 @@
 // tools infer everything from the inputs. Counters: nodes, and per_node (time
 // per node, shown in seconds with an SI prefix).
 //
+// Counter allocs_per_node: heap allocations (operator new calls) per node
+// and iteration, counted by the replacement operator new of
+// bench/allocation_counter.cpp; for
+// onnx_ref it counts InferShapes alone (the proto copy is made and freed
+// outside the count).
+//
 // Models: the nine light CNNs of ONNX's backend test data
 // (SYMSHAPE_ONNX_LIGHT_DIR, --light=DIR) and the generated chains
 // chain_1k/10k/100k and chain_const_10k (SYMSHAPE_INFER_MODELS_DIR, --models=DIR, written by
@@ -45,6 +51,9 @@
 
 namespace fs = std::filesystem;
 
+// Heap allocations of the process so far (bench/allocation_counter.cpp).
+std::size_t allocation_count();
+
 namespace {
 
 struct BenchModel {
@@ -68,8 +77,11 @@ void strip(onnx::GraphProto& g) {
   for (auto& o : *g.mutable_output()) o.clear_type();
 }
 
-void set_counters(benchmark::State& state, const BenchModel& m) {
+void set_counters(benchmark::State& state, const BenchModel& m, std::size_t allocations = 0) {
   state.counters["nodes"] = static_cast<double>(m.nodes);
+  if (state.iterations() > 0 && m.nodes > 0)
+    state.counters["allocs_per_node"] =
+        static_cast<double>(allocations) / static_cast<double>(state.iterations()) / static_cast<double>(m.nodes);
   state.counters["per_node"] = benchmark::Counter(static_cast<double>(m.nodes),
                                                   benchmark::Counter::kIsIterationInvariantRate |
                                                       benchmark::Counter::kInvert);
@@ -77,6 +89,7 @@ void set_counters(benchmark::State& state, const BenchModel& m) {
 
 void bench_symshape(benchmark::State& state, const BenchModel* m) {
   std::size_t errors = 0;
+  const std::size_t allocations_before = allocation_count();
   for (auto _ : state) {
     auto loaded = symshape::io::load_model_proto(m->proto);
     if (!loaded) {
@@ -87,11 +100,12 @@ void bench_symshape(benchmark::State& state, const BenchModel* m) {
     errors = report.errors();
     benchmark::DoNotOptimize(report.diagnostics.data());
   }
-  set_counters(state, *m);
+  set_counters(state, *m, allocation_count() - allocations_before);
   state.counters["errors"] = static_cast<double>(errors);
 }
 
 void bench_load(benchmark::State& state, const BenchModel* m) {
+  const std::size_t allocations_before = allocation_count();
   for (auto _ : state) {
     auto loaded = symshape::io::load_model_proto(m->proto);
     if (!loaded) {
@@ -100,16 +114,18 @@ void bench_load(benchmark::State& state, const BenchModel* m) {
     }
     benchmark::DoNotOptimize(loaded.value().graph.get());
   }
-  set_counters(state, *m);
+  set_counters(state, *m, allocation_count() - allocations_before);
 }
 
 void bench_reference(benchmark::State& state, const BenchModel* m) {
   const onnx::ShapeInferenceOptions options{/*check_type=*/false, /*error_mode=*/0,
                                             /*enable_data_propagation=*/true};
+  std::size_t allocations = 0;
   for (auto _ : state) {
     state.PauseTiming();
     auto copy = std::make_unique<onnx::ModelProto>(m->proto);
     state.ResumeTiming();
+    const std::size_t before = allocation_count();
     try {
       onnx::shape_inference::InferShapes(*copy, onnx::OpSchemaRegistry::Instance(), options);
     } catch (const std::exception& e) {
@@ -117,11 +133,12 @@ void bench_reference(benchmark::State& state, const BenchModel* m) {
       break;
     }
     benchmark::DoNotOptimize(copy->graph().value_info_size());
+    allocations += allocation_count() - before;
     state.PauseTiming();
     copy.reset();
     state.ResumeTiming();
   }
-  set_counters(state, *m);
+  set_counters(state, *m, allocations);
 }
 
 // --summary: what each tool infers on each model (how many node outputs get

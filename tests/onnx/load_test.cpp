@@ -110,7 +110,7 @@ TEST(OnnxLoad, TransformerExample) {
   EXPECT_EQ(g.nodes[0]->op_type, "LayerNormalization");
   EXPECT_EQ(g.nodes[0]->attr_int("axis", 0), -1);
   EXPECT_NEAR(g.nodes[0]->attr_float("epsilon", 0), 1e-5, 1e-9);
-  EXPECT_EQ(g.find("ln1")->producer, g.nodes[0].get());
+  EXPECT_EQ(g.find("ln1")->producer, g.nodes[0]);
 }
 
 TEST(OnnxLoad, SubgraphsAndFunctions) {
@@ -129,7 +129,7 @@ TEST(OnnxLoad, SubgraphsAndFunctions) {
   const Graph& g = *m->graph;
   const Node* if_node = nullptr;
   for (const auto& n : g.nodes)
-    if (n->op_type == "If") if_node = n.get();
+    if (n->op_type == "If") if_node = n;
   ASSERT_TRUE(if_node);
   const Attribute* then_branch = if_node->attr("then_branch");
   ASSERT_TRUE(then_branch && then_branch->kind == Attribute::Kind::Graph && then_branch->graphs.size() == 1);

@@ -212,7 +212,7 @@ class Context {
   }
 
   Shape merge_shape(const Value* v, const Shape& old, Shape inferred) {
-    inferred = name_overlong(std::move(inferred));
+    name_overlong(inferred);
     if (policy_ == MergePolicy::Override || !old.has_rank()) return inferred;
     if (policy_ == MergePolicy::Skip) return old;
     if (!inferred.has_rank()) return old;
@@ -237,17 +237,16 @@ class Context {
     return out;
   }
 
-  Shape name_overlong(Shape s) {
-    if (!s.has_rank()) return s;
+  void name_overlong(Shape& s) {
+    if (!s.has_rank()) return;
     for (auto& d : s.dims())
       if (d.is_symbolic() && d.expr().size() > kMaxDimExprSize) d = new_symbolic_dim();
-    return s;
   }
 
   Type merge_type(const Value* v, const Type& old, Type inferred) {
     if (inferred.is_unknown()) return old;
     if (old.is_unknown() || policy_ == MergePolicy::Override) {
-      if (inferred.is_tensor_like()) inferred.shape() = name_overlong(inferred.shape());
+      if (inferred.is_tensor_like()) name_overlong(inferred.shape());
       return inferred;
     }
     if (old.kind() != inferred.kind()) {
@@ -265,7 +264,7 @@ class Context {
       // Refine and strict keep a defined dtype, as they keep a conflicting dim.
       if (dtype == DataType::UNDEFINED) dtype = inferred.elem_type();
     }
-    Shape shape = merge_shape(v, old.shape(), inferred.shape());
+    Shape shape = merge_shape(v, old.shape(), std::move(inferred.shape()));
     return old.kind() == Type::Kind::SparseTensor ? Type::sparse_tensor(dtype, std::move(shape))
                                                    : Type::tensor(dtype, std::move(shape));
   }

@@ -61,9 +61,7 @@ class Engine {
 
   // Nodes of g in an order where producers come first; false on a cycle.
   static bool topological_order(const Graph& g, std::vector<Node*>& order, const Node*& cycle_node) {
-    std::unordered_map<const Node*, std::size_t> index;
-    index.reserve(g.nodes.size());
-    for (std::size_t i = 0; i < g.nodes.size(); ++i) index[g.nodes[i].get()] = i;
+    const StablePool<Node>& index = g.nodes;  // node -> position, by address
     // Fast path: the file order is already topological (every producer comes
     // strictly before its users), which is what Kahn's algorithm below would
     // return then (it keeps the file order among ready nodes).
@@ -82,7 +80,7 @@ class Engine {
       if (in_order) {
         order.clear();
         order.reserve(g.nodes.size());
-        for (const auto& n : g.nodes) order.push_back(n.get());
+        for (const auto& n : g.nodes) order.push_back(n);
         return true;
       }
     }
@@ -107,7 +105,7 @@ class Engine {
       std::pop_heap(ready.begin(), ready.end(), std::greater<>());
       std::size_t i = ready.back();
       ready.pop_back();
-      order.push_back(g.nodes[i].get());
+      order.push_back(g.nodes[i]);
       for (std::size_t u : users[i]) {
         if (--pending[u] == 0) {
           ready.push_back(u);
@@ -128,7 +126,7 @@ class Engine {
       if (next == g.nodes.size()) break;
       at = next;
     }
-    cycle_node = at < g.nodes.size() ? g.nodes[at].get() : nullptr;
+    cycle_node = at < g.nodes.size() ? g.nodes[at] : nullptr;
     return false;
   }
 
@@ -137,25 +135,61 @@ class Engine {
   Model& model_;
   const InferenceOptions& options_;
   Context ctx_;
-  // Rules resolved since the opsets last changed, by (domain, op_type): views
-  // into the nodes' strings, which outlive the run.
-  struct ResolvedEntry {
-    std::string_view domain;
-    ResolvedRule rule;
+  // Rules resolved since the opsets last changed, by (domain, op_type): an
+  // open-addressing table over views into the nodes' strings, which outlive
+  // the run (one hash of the op_type per node, no allocation after warm-up).
+  class ResolvedCache {
+   public:
+    ResolvedRule* find(std::string_view domain, std::string_view op_type, std::size_t& slot) {
+      if (slots_.empty()) slots_.resize(64);
+      const std::size_t h = std::hash<std::string_view>()(op_type);
+      for (slot = h & (slots_.size() - 1);; slot = (slot + 1) & (slots_.size() - 1)) {
+        Entry& e = slots_[slot];
+        if (!e.used) return nullptr;
+        if (e.hash == h && e.op_type == op_type && e.domain == domain) return &e.rule;
+      }
+    }
+    // After find() returned nullptr with that slot.
+    void put(std::size_t slot, std::string_view domain, std::string_view op_type, ResolvedRule rule) {
+      slots_[slot] = Entry{std::hash<std::string_view>()(op_type), op_type, domain, rule, true};
+      if (2 * ++size_ > slots_.size()) {  // keep the table at most half full
+        std::vector<Entry> old(2 * slots_.size());
+        old.swap(slots_);
+        for (const Entry& e : old)
+          if (e.used) {
+            std::size_t i = e.hash & (slots_.size() - 1);
+            while (slots_[i].used) i = (i + 1) & (slots_.size() - 1);
+            slots_[i] = e;
+          }
+      }
+    }
+    void clear() {
+      slots_.clear();
+      size_ = 0;
+    }
+
+   private:
+    struct Entry {
+      std::size_t hash = 0;
+      std::string_view op_type, domain;
+      ResolvedRule rule;
+      bool used = false;
+    };
+    std::vector<Entry> slots_;
+    std::size_t size_ = 0;
   };
-  std::unordered_map<std::string_view, std::vector<ResolvedEntry>> resolved_;
+  ResolvedCache resolved_;
   int function_depth_ = 0;
   int subgraph_depth_ = 0;
 
   // Producers (in this graph) of n's inputs, including values that its
   // subgraphs read from the outer scope.
   // (With repeats; the caller removes them where it matters.)
-  static void collect_dependencies(const Node& n, const std::unordered_map<const Node*, std::size_t>& index,
-                                   std::vector<std::size_t>& deps) {
+  static void collect_dependencies(const Node& n, const StablePool<Node>& index, std::vector<std::size_t>& deps) {
     for (const Value* in : n.inputs) {
       if (!in || !in->producer) continue;
-      auto it = index.find(in->producer);
-      if (it != index.end()) deps.push_back(it->second);
+      const std::size_t at = index.index_of(in->producer);
+      if (at != StablePool<Node>::npos) deps.push_back(at);
     }
     for (const auto& a : n.attributes)
       for (const auto& g : a.graphs)
@@ -207,13 +241,10 @@ class Engine {
   // The opset of a domain is fixed until resolved_ is cleared (function
   // calls), so (domain, op_type) identifies the rule.
   ResolvedRule resolve(const Node& n) {
-    const std::string& domain = n.domain;
-    std::vector<ResolvedEntry>& entries = resolved_[std::string_view(n.op_type)];
-    for (const auto& e : entries)
-      if (e.domain == domain) return e.rule;
-    const int64_t opset = ctx_.opset(domain);
-    ResolvedRule r = resolve_rule(table_, domain, n.op_type, opset);
-    entries.push_back(ResolvedEntry{std::string_view(domain), r});
+    std::size_t slot = 0;
+    if (const ResolvedRule* cached = resolved_.find(n.domain, n.op_type, slot)) return *cached;
+    ResolvedRule r = resolve_rule(table_, n.domain, n.op_type, ctx_.opset(n.domain));
+    resolved_.put(slot, n.domain, n.op_type, r);
     return r;
   }
 

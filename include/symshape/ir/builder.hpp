@@ -25,10 +25,10 @@ class GraphBuilder {
   // A constant initializer named `name` (t.name is overwritten).
   Value* initializer(const std::string& name, Tensor t) {
     t.name = name;
-    g_.initializers.push_back(std::make_unique<Tensor>(std::move(t)));
-    const Tensor* stored = g_.initializers.back().get();
+    Tensor* stored = g_.initializers.add();
+    *stored = std::move(t);
     Value* v = g_.find(name);
-    if (!v || v->name != name || !g_.by_name.count(name)) v = g_.create_value(name);
+    if (!v || v->name != name || !g_.by_name.contains(name)) v = g_.create_value(name);
     v->initializer = stored;
     v->type = stored->type();
     return v;
@@ -38,8 +38,7 @@ class GraphBuilder {
   Node* node(const std::string& op_type, const std::vector<std::string>& inputs,
              const std::vector<std::string>& outputs, std::vector<Attribute> attributes = {},
              const std::string& domain = "", const std::string& name = "") {
-    g_.nodes.push_back(std::make_unique<Node>());
-    Node* n = g_.nodes.back().get();
+    Node* n = g_.create_node();
     n->op_type = op_type;
     n->domain = domain == "ai.onnx" ? std::string() : domain;
     n->name = name;
@@ -48,8 +47,8 @@ class GraphBuilder {
     for (const auto& out : outputs) {
       Value* v = nullptr;
       if (!out.empty()) {
-        auto it = g_.by_name.find(out);
-        v = it != g_.by_name.end() ? it->second : g_.create_value(out);
+        v = g_.by_name.find(out);
+        if (!v) v = g_.create_value(out);
         v->producer = n;
       }
       n->outputs.push_back(v);

@@ -1,6 +1,6 @@
 // The light IR: Model, Graph, Node, Value, Attribute and model-local
-// Functions, independent of protobuf. Graphs own their values and nodes;
-// nodes refer to values by pointer. A subgraph (If/Loop/Scan body) has a
+// Functions, independent of protobuf. Graphs own their values and nodes (in
+// chunked pools, so pointers stay valid); nodes refer to values by pointer. A subgraph (If/Loop/Scan body) has a
 // parent graph whose values it may use (outer scope).
 #pragma once
 
@@ -10,10 +10,12 @@
 #include <optional>
 #include <string>
 #include <string_view>
-#include <unordered_map>
 #include <vector>
 
 #include "symshape/ir/tensor.hpp"
+#include "symshape/support/name_index.hpp"
+#include "symshape/support/small_vector.hpp"
+#include "symshape/support/stable_pool.hpp"
 #include "symshape/types.hpp"
 
 namespace symshape {
@@ -120,8 +122,8 @@ struct Node {
   std::string name;
   std::string op_type;
   std::string domain;  // "" is ai.onnx
-  std::vector<Value*> inputs;   // nullptr for an omitted optional input
-  std::vector<Value*> outputs;  // nullptr for an omitted optional output
+  SmallVector<Value*, 4> inputs;   // nullptr for an omitted optional input
+  SmallVector<Value*, 2> outputs;  // nullptr for an omitted optional output
   std::vector<Attribute> attributes;
 
   const Attribute* attr(std::string_view n) const {
@@ -157,39 +159,37 @@ struct Node {
 struct Graph {
   std::string name;
   Graph* parent = nullptr;  // outer scope of a subgraph
-  std::vector<std::unique_ptr<Value>> values;
-  std::vector<std::unique_ptr<Node>> nodes;
-  std::vector<std::unique_ptr<Tensor>> initializers;
+  StablePool<Value> values;  // iterate as Value*
+  StablePool<Node> nodes;    // in file order; iterate as Node*
+  StablePool<Tensor> initializers;  // iterate as Tensor*
   std::vector<Value*> inputs;
   std::vector<Value*> outputs;
-  std::unordered_map<std::string, Value*> by_name;
+  NameIndex<Value> by_name;  // this graph's named values (keyed on Value::name, which never changes)
 
   Graph() = default;
   Graph(const Graph&) = delete;
   Graph& operator=(const Graph&) = delete;
 
   // The value of that name in this graph or an enclosing one, or nullptr.
-  Value* find(const std::string& n) const {
-    for (const Graph* g = this; g; g = g->parent) {
-      auto it = g->by_name.find(n);
-      if (it != g->by_name.end()) return it->second;
-    }
+  Value* find(std::string_view n) const {
+    for (const Graph* g = this; g; g = g->parent)
+      if (Value* v = g->by_name.find(n)) return v;
     return nullptr;
   }
-  Value* find(std::string_view n) const { return find(std::string(n)); }
-  Value* find(const char* n) const { return find(std::string(n)); }
   // The value of that name in this graph's scope, created here if new.
-  Value* value(const std::string& n) {
+  Value* value(std::string_view n) {
     if (Value* v = find(n)) return v;
     return create_value(n);
   }
-  Value* create_value(const std::string& n) {
-    values.push_back(std::make_unique<Value>());
-    Value* v = values.back().get();
+  // A new value of this graph; it takes over the name from any value of
+  // this graph that had it.
+  Value* create_value(std::string_view n) {
+    Value* v = values.add();
     v->name = n;
-    if (!n.empty()) by_name[n] = v;
+    if (!n.empty()) by_name.assign(v);
     return v;
   }
+  Node* create_node() { return nodes.add(); }
 };
 
 // A model-local function: a body graph whose inputs and outputs are the

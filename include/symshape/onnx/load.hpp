@@ -31,7 +31,6 @@
 #include <fstream>
 #include <memory>
 #include <string>
-#include <unordered_set>
 #include <utility>
 #include <vector>
 
@@ -60,6 +59,7 @@ template <class Out, class Convert>
 bool read_raw(const std::string& raw, int64_t n, std::size_t size, Convert convert, std::vector<Out>& out) {
   if (n < 0 || raw.size() != static_cast<std::size_t>(n) * size) return false;
   out.clear();
+  out.reserve(static_cast<std::size_t>(n));
   for (int64_t i = 0; i < n; ++i) {
     uint64_t bits = 0;
     for (std::size_t b = 0; b < size; ++b)
@@ -170,44 +170,65 @@ inline void read_small_data(const ::onnx::TensorProto& p, Tensor& t, int64_t n) 
 
 }  // namespace detail
 
+namespace detail {
+
+// Reads a TensorProto into t (a fresh Tensor, filled in place: tensors are
+// large to move); an error message, built by `what()` only when needed, or
+// an empty string.
+template <class What>
+std::string read_tensor(const ::onnx::TensorProto& p, What&& what, Tensor& t) {
+  t.name = p.name();
+  if (!is_valid_data_type(p.data_type())) return what() + ": invalid data type code " + std::to_string(p.data_type());
+  t.dtype = static_cast<DataType>(p.data_type());
+  t.dims.assign(p.dims().begin(), p.dims().end());
+  for (int64_t d : t.dims)
+    if (d < 0) return what() + ": negative dim " + std::to_string(d);
+  const std::optional<int64_t> n = t.element_count();
+  if (!n) return what() + ": element count overflows int64";
+  if (p.has_data_location() && p.data_location() == ::onnx::TensorProto_DataLocation_EXTERNAL) {
+    t.external = true;
+    return {};
+  }
+  if (*n <= kMaxKeptElements) read_small_data(p, t, *n);
+  return {};
+}
+
+template <class What>
+Result<Tensor> tensor_from_proto_named(const ::onnx::TensorProto& p, What&& what) {
+  Tensor t;
+  std::string error = read_tensor(p, what, t);
+  if (!error.empty()) return fail<Tensor>(std::move(error));
+  return Result<Tensor>(std::move(t));
+}
+
+}  // namespace detail
+
 // A TensorProto as a symshape::Tensor: dtype and dims always, values only for
 // tensors of at most kMaxKeptElements elements (never the bulk of weights),
 // nothing read from external data. `what` names the tensor in errors.
 inline Result<Tensor> tensor_from_proto(const ::onnx::TensorProto& p, const std::string& what = "tensor") {
-  Tensor t;
-  t.name = p.name();
-  if (!is_valid_data_type(p.data_type()))
-    return detail::fail<Tensor>(what + ": invalid data type code " + std::to_string(p.data_type()));
-  t.dtype = static_cast<DataType>(p.data_type());
-  for (int64_t d : p.dims()) {
-    if (d < 0) return detail::fail<Tensor>(what + ": negative dim " + std::to_string(d));
-    t.dims.push_back(d);
-  }
-  const std::optional<int64_t> n = t.element_count();
-  if (!n) return detail::fail<Tensor>(what + ": element count overflows int64");
-  if (p.has_data_location() && p.data_location() == ::onnx::TensorProto_DataLocation_EXTERNAL) {
-    t.external = true;
-    return Result<Tensor>(std::move(t));
-  }
-  if (*n <= kMaxKeptElements) detail::read_small_data(p, t, *n);
-  return Result<Tensor>(std::move(t));
+  return detail::tensor_from_proto_named(p, [&] { return what; });
 }
 
 // A TypeProto as a symshape::Type. dim_value -> integer (negative is an
 // error), dim_param -> the expression it parses as (else an opaque symbol),
 // neither -> unknown; no shape -> unknown rank; no type -> unknown.
-inline Result<Type> type_from_proto(const ::onnx::TypeProto& p, const std::string& what = "type", int depth = 0) {
-  if (depth > kMaxNesting) return detail::fail<Type>(what + ": types nested too deeply");
+namespace detail {
+
+// type_from_proto with `what()` called only to build an error message.
+template <class What>
+Result<Type> type_from_proto_named(const ::onnx::TypeProto& p, const What& what, int depth = 0) {
+  if (depth > kMaxNesting) return fail<Type>(what() + ": types nested too deeply");
   auto tensor_like = [&](int32_t elem, bool has_shape, const ::onnx::TensorShapeProto& shape,
                          bool sparse) -> Result<Type> {
-    if (!is_valid_data_type(elem)) return detail::fail<Type>(what + ": invalid element type code " + std::to_string(elem));
+    if (!is_valid_data_type(elem)) return fail<Type>(what() + ": invalid element type code " + std::to_string(elem));
     Shape s;
     if (has_shape) {
       std::vector<SymbolicDim> dims;
       for (const auto& d : shape.dim()) {
         if (d.value_case() == ::onnx::TensorShapeProto_Dimension::kDimValue) {
           if (d.dim_value() < 0)
-            return detail::fail<Type>(what + ": negative dim_value " + std::to_string(d.dim_value()));
+            return fail<Type>(what() + ": negative dim_value " + std::to_string(d.dim_value()));
           dims.emplace_back(d.dim_value());
         } else if (d.value_case() == ::onnx::TensorShapeProto_Dimension::kDimParam && !d.dim_param().empty()) {
           dims.emplace_back(std::string_view(d.dim_param()));
@@ -227,25 +248,33 @@ inline Result<Type> type_from_proto(const ::onnx::TypeProto& p, const std::strin
       return tensor_like(p.sparse_tensor_type().elem_type(), p.sparse_tensor_type().has_shape(),
                          p.sparse_tensor_type().shape(), true);
     case ::onnx::TypeProto::kSequenceType: {
-      Result<Type> inner = type_from_proto(p.sequence_type().elem_type(), what, depth + 1);
+      Result<Type> inner = type_from_proto_named(p.sequence_type().elem_type(), what, depth + 1);
       if (!inner) return inner;
-      return Type::sequence(*inner);
+      return Type::sequence(std::move(inner.value()));
     }
     case ::onnx::TypeProto::kOptionalType: {
-      Result<Type> inner = type_from_proto(p.optional_type().elem_type(), what, depth + 1);
+      Result<Type> inner = type_from_proto_named(p.optional_type().elem_type(), what, depth + 1);
       if (!inner) return inner;
-      return Type::optional(*inner);
+      return Type::optional(std::move(inner.value()));
     }
     case ::onnx::TypeProto::kMapType: {
       const int32_t key = p.map_type().key_type();
-      if (!is_valid_data_type(key)) return detail::fail<Type>(what + ": invalid map key type code " + std::to_string(key));
-      Result<Type> inner = type_from_proto(p.map_type().value_type(), what, depth + 1);
+      if (!is_valid_data_type(key)) return fail<Type>(what() + ": invalid map key type code " + std::to_string(key));
+      Result<Type> inner = type_from_proto_named(p.map_type().value_type(), what, depth + 1);
       if (!inner) return inner;
-      return Type::map(static_cast<DataType>(key), *inner);
+      return Type::map(static_cast<DataType>(key), std::move(inner.value()));
     }
     default:
       return Type();
   }
+}
+
+}  // namespace detail
+
+// A TypeProto as a symshape::Type (see detail::type_from_proto_named); `what`
+// names the type in errors.
+inline Result<Type> type_from_proto(const ::onnx::TypeProto& p, const std::string& what = "type") {
+  return detail::type_from_proto_named(p, [&] { return what; });
 }
 
 namespace detail {
@@ -281,19 +310,15 @@ class Loader {
   // `by()` names the definer; it is only called to build an error message.
   template <class By>
   bool define(Graph& g, const std::string& name, By&& by, const std::string& scope, Value*& out) {
-    // One hash lookup: insert the name, or find the value that has it.
-    auto [it, inserted] = g.by_name.try_emplace(name, nullptr);
-    if (!inserted) {
-      const Value* v = it->second;
+    out = g.values.add();
+    out->name = name;
+    // One hash lookup: insert the new value, or find the one that has the name.
+    if (const Value* v = g.by_name.insert(out)) {
       std::string first = v->producer ? "a node" : v->is_graph_input ? "a graph input" : "an initializer";
       if (v->producer) first = "node " + quote(v->producer->display_name()) + " (" + v->producer->op_type + ")";
       return set_error(graph_prefix(scope) + "value " + quote(name) + " is produced twice (by " + first + " and by " +
                        by() + ")");
     }
-    g.values.push_back(std::make_unique<Value>());
-    out = g.values.back().get();
-    out->name = name;
-    it->second = out;
     return true;
   }
 
@@ -307,9 +332,9 @@ class Loader {
       for (const auto& np : p.node()) outputs += static_cast<std::size_t>(np.output_size());
       const std::size_t values = static_cast<std::size_t>(p.input_size()) + static_cast<std::size_t>(p.initializer_size()) +
                                  static_cast<std::size_t>(p.sparse_initializer_size()) + outputs;
-      g.values.reserve(g.values.size() + values);
+      g.values.reserve(values);
       g.by_name.reserve(g.by_name.size() + values);
-      g.nodes.reserve(g.nodes.size() + static_cast<std::size_t>(p.node_size()));
+      g.nodes.reserve(static_cast<std::size_t>(p.node_size()));
       g.inputs.reserve(static_cast<std::size_t>(p.input_size()));
       g.initializers.reserve(static_cast<std::size_t>(p.initializer_size() + p.sparse_initializer_size()));
     }
@@ -320,17 +345,19 @@ class Loader {
       if (!define(g, in.name(), [] { return std::string("a graph input"); }, scope, v)) return false;
       v->is_graph_input = true;
       if (in.has_type()) {
-        Result<Type> t = type_from_proto(in.type(), graph_prefix(scope) + "graph input " + quote(in.name()));
+        Result<Type> t =
+            type_from_proto_named(in.type(), [&] { return graph_prefix(scope) + "graph input " + quote(in.name()); });
         if (!t) return set_error(t.error());
-        v->type = *t;
+        v->type = std::move(t.value());
       }
       g.inputs.push_back(v);
     }
     // 2. Initializers (an initializer that is also an input keeps the input's declared type).
     for (const auto& init : p.initializer()) {
-      Result<Tensor> t = tensor_from_proto(init, graph_prefix(scope) + "initializer " + quote(init.name()));
-      if (!t) return set_error(t.error());
-      if (!add_initializer(g, std::move(t.value()), Type(), scope)) return false;
+      Tensor* t = g.initializers.add();
+      std::string e = read_tensor(init, [&] { return graph_prefix(scope) + "initializer " + quote(init.name()); }, *t);
+      if (!e.empty()) return set_error(std::move(e));
+      if (!add_initializer(g, t, Type(), scope)) return false;
     }
     for (const auto& sp : p.sparse_initializer()) {
       const std::string name = sp.values().name();
@@ -346,18 +373,18 @@ class Loader {
       }
       std::vector<SymbolicDim> dims(t.dims.begin(), t.dims.end());
       Type type = Type::sparse_tensor(t.dtype, Shape(std::move(dims)));
-      if (!add_initializer(g, std::move(t), std::move(type), scope)) return false;
+      Tensor* stored = g.initializers.add();
+      *stored = std::move(t);
+      if (!add_initializer(g, stored, std::move(type), scope)) return false;
     }
     // 3. Every node's outputs, so that nodes may come in any order.
-    std::vector<Node*> nodes;
-    nodes.reserve(static_cast<std::size_t>(p.node_size()));
+    const std::size_t first_node = g.nodes.size();
     for (int i = 0; i < p.node_size(); ++i) {
       const auto& np = p.node(i);
-      g.nodes.push_back(std::make_unique<Node>());
-      Node* n = g.nodes.back().get();
+      Node* n = g.create_node();
       n->name = np.name();
       n->op_type = np.op_type();
-      if (np.domain() != "ai.onnx") n->domain = np.domain();
+      if (!np.domain().empty() && np.domain() != "ai.onnx") n->domain = np.domain();
       n->outputs.reserve(static_cast<std::size_t>(np.output_size()));
       for (const auto& out : np.output()) {
         Value* v = nullptr;
@@ -367,12 +394,11 @@ class Loader {
         }
         n->outputs.push_back(v);
       }
-      nodes.push_back(n);
     }
     // 4. Inputs and attributes (subgraphs see every outer value by now).
     for (int i = 0; i < p.node_size(); ++i) {
       const auto& np = p.node(i);
-      Node* n = nodes[static_cast<std::size_t>(i)];
+      Node* n = g.nodes[first_node + static_cast<std::size_t>(i)];
       n->inputs.reserve(static_cast<std::size_t>(np.input_size()));
       n->attributes.reserve(static_cast<std::size_t>(np.attribute_size()));
       for (const auto& in : np.input()) {
@@ -394,13 +420,13 @@ class Loader {
     }
     // 5. value_info: types of intermediate values (a previous inference).
     for (const auto& vi : p.value_info()) {
-      auto it = g.by_name.find(vi.name());
-      if (it == g.by_name.end() || !vi.has_type()) continue;
-      Value* v = it->second;
+      Value* v = g.by_name.find(vi.name());
+      if (!v || !vi.has_type()) continue;
       if (v->is_graph_input || (v->initializer && !v->producer)) continue;
-      Result<Type> t = type_from_proto(vi.type(), graph_prefix(scope) + "value_info " + quote(vi.name()));
+      Result<Type> t =
+          type_from_proto_named(vi.type(), [&] { return graph_prefix(scope) + "value_info " + quote(vi.name()); });
       if (!t) return set_error(t.error());
-      v->type = *t;
+      v->type = std::move(t.value());
     }
     // 6. Outputs.
     for (const auto& out : p.output()) {
@@ -408,27 +434,25 @@ class Loader {
       if (!v || out.name().empty())
         return set_error(graph_prefix(scope) + "graph output " + quote(out.name()) +
                          " is not produced by any node, input or initializer");
-      const bool local = g.by_name.count(out.name()) > 0;
+      const bool local = g.by_name.contains(out.name());
       if (local) v->is_graph_output = true;
       if (out.has_type()) {
-        Result<Type> t = type_from_proto(out.type(), graph_prefix(scope) + "graph output " + quote(out.name()));
+        Result<Type> t =
+            type_from_proto_named(out.type(), [&] { return graph_prefix(scope) + "graph output " + quote(out.name()); });
         if (!t) return set_error(t.error());
-        if (local && (v->producer || v->type.is_unknown())) v->type = *t;
+        if (local && (v->producer || v->type.is_unknown())) v->type = std::move(t.value());
       }
       g.outputs.push_back(v);
     }
     return true;
   }
 
-  bool add_initializer(Graph& g, Tensor t, Type type, const std::string& scope) {
-    if (t.name.empty()) return set_error(graph_prefix(scope) + "an initializer has no name");
-    const std::string name = t.name;
-    g.initializers.push_back(std::make_unique<Tensor>(std::move(t)));
-    const Tensor* stored = g.initializers.back().get();
-    auto it = g.by_name.find(name);
-    Value* v = nullptr;
-    if (it != g.by_name.end()) {
-      v = it->second;
+  // Makes `stored` (already in g.initializers) the data of the value of its name.
+  bool add_initializer(Graph& g, const Tensor* stored, Type type, const std::string& scope) {
+    const std::string& name = stored->name;
+    if (name.empty()) return set_error(graph_prefix(scope) + "an initializer has no name");
+    Value* v = g.by_name.find(name);
+    if (v) {
       if (!v->is_graph_input || v->initializer)
         return set_error(graph_prefix(scope) + "value " + quote(name) + " is produced twice (two initializers)");
     } else {
@@ -466,13 +490,12 @@ class Loader {
       else if (p.type_protos_size()) kind = AP::TYPE_PROTOS;
     }
     auto tensor = [&](const ::onnx::TensorProto& tp) -> bool {
-      Result<Tensor> t = tensor_from_proto(tp, what());
-      if (!t) return set_error(t.error());
-      a.tensors.push_back(std::move(t.value()));
-      return true;
+      if (a.tensors.empty()) a.tensors.reserve(kind == AP::TENSORS ? static_cast<std::size_t>(p.tensors_size()) : 1);
+      std::string e = read_tensor(tp, what, a.tensors.emplace_back());
+      return e.empty() || set_error(std::move(e));
     };
     auto sparse = [&](const ::onnx::SparseTensorProto& sp) -> bool {
-      Result<Tensor> v = tensor_from_proto(sp.values(), what());
+      Result<Tensor> v = tensor_from_proto_named(sp.values(), what);
       if (!v) return set_error(v.error());
       Tensor t;
       t.name = v->name;
@@ -492,9 +515,9 @@ class Loader {
       return true;
     };
     auto type = [&](const ::onnx::TypeProto& tp) -> bool {
-      Result<Type> t = type_from_proto(tp, what());
+      Result<Type> t = type_from_proto_named(tp, what);
       if (!t) return set_error(t.error());
-      a.types.push_back(*t);
+      a.types.push_back(std::move(t.value()));
       return true;
     };
     switch (kind) {

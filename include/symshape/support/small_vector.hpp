@@ -1,0 +1,122 @@
+// A vector of trivially copyable elements (value pointers) that keeps up to
+// N of them inline: most nodes have at most four inputs and two outputs, so
+// loading a graph needs no heap allocation for them.
+#pragma once
+
+#include <algorithm>
+#include <cstddef>
+#include <cstring>
+#include <initializer_list>
+#include <memory>
+#include <type_traits>
+
+namespace symshape {
+
+template <class T, std::size_t N>
+class SmallVector {
+  static_assert(std::is_trivially_copyable_v<T>, "SmallVector holds trivially copyable elements only");
+  static_assert(N > 0, "SmallVector needs an inline capacity");
+
+ public:
+  using value_type = T;
+  using iterator = T*;
+  using const_iterator = const T*;
+
+  SmallVector() = default;
+  SmallVector(std::initializer_list<T> init) { assign(init.begin(), init.end()); }
+  SmallVector(const SmallVector& o) { assign(o.begin(), o.end()); }
+  SmallVector(SmallVector&& o) noexcept { take(o); }
+  SmallVector& operator=(const SmallVector& o) {
+    if (this != &o) assign(o.begin(), o.end());
+    return *this;
+  }
+  SmallVector& operator=(SmallVector&& o) noexcept {
+    if (this != &o) {
+      release();
+      take(o);
+    }
+    return *this;
+  }
+  ~SmallVector() { release(); }
+
+  std::size_t size() const { return size_; }
+  bool empty() const { return size_ == 0; }
+  std::size_t capacity() const { return capacity_; }
+  T* data() { return data_; }
+  const T* data() const { return data_; }
+  T& operator[](std::size_t i) { return data_[i]; }
+  const T& operator[](std::size_t i) const { return data_[i]; }
+  T& back() { return data_[size_ - 1]; }
+  const T& back() const { return data_[size_ - 1]; }
+  iterator begin() { return data_; }
+  iterator end() { return data_ + size_; }
+  const_iterator begin() const { return data_; }
+  const_iterator end() const { return data_ + size_; }
+
+  void clear() { size_ = 0; }
+  void reserve(std::size_t n) {
+    if (n > capacity_) grow_to(n);
+  }
+  void push_back(T v) {
+    if (size_ == capacity_) grow_to(capacity_ * 2);
+    data_[size_++] = v;
+  }
+  void resize(std::size_t n, T fill = T()) {
+    reserve(n);
+    for (std::size_t i = size_; i < n; ++i) data_[i] = fill;
+    size_ = n;
+  }
+  iterator insert(const_iterator pos, T v) {
+    const std::size_t at = static_cast<std::size_t>(pos - data_);
+    push_back(v);
+    std::rotate(data_ + at, data_ + size_ - 1, data_ + size_);
+    return data_ + at;
+  }
+  template <class It>
+  void assign(It first, It last) {
+    clear();
+    reserve(static_cast<std::size_t>(std::distance(first, last)));
+    for (; first != last; ++first) data_[size_++] = *first;
+  }
+
+  friend bool operator==(const SmallVector& a, const SmallVector& b) {
+    return std::equal(a.begin(), a.end(), b.begin(), b.end());
+  }
+  friend bool operator!=(const SmallVector& a, const SmallVector& b) { return !(a == b); }
+
+ private:
+  bool is_inline() const { return data_ == inline_; }
+  void grow_to(std::size_t n) {
+    T* bigger = std::allocator<T>().allocate(n);
+    if (size_) std::memcpy(static_cast<void*>(bigger), static_cast<const void*>(data_), size_ * sizeof(T));
+    release();
+    data_ = bigger;
+    capacity_ = n;
+  }
+  void release() {
+    if (!is_inline()) std::allocator<T>().deallocate(data_, capacity_);
+    data_ = inline_;
+    capacity_ = N;
+  }
+  // Takes o's elements (copying inline ones) and leaves o empty.
+  void take(SmallVector& o) {
+    if (o.is_inline()) {
+      std::memcpy(static_cast<void*>(inline_), static_cast<const void*>(o.inline_), o.size_ * sizeof(T));
+      size_ = o.size_;
+    } else {
+      data_ = o.data_;
+      capacity_ = o.capacity_;
+      size_ = o.size_;
+      o.data_ = o.inline_;
+      o.capacity_ = N;
+    }
+    o.size_ = 0;
+  }
+
+  T* data_ = inline_;
+  std::size_t size_ = 0;
+  std::size_t capacity_ = N;
+  T inline_[N] = {};
+};
+
+}  // namespace symshape

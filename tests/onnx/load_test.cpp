@@ -363,7 +363,7 @@ TEST(OnnxLoad, AttributesOfEveryKind) {
   EXPECT_EQ(body.parent, m->graph.get());
   EXPECT_EQ(body.nodes[0]->inputs[0], m->graph->find("x"));
   EXPECT_EQ(node.attr("st")->kind, K::SparseTensor);
-  EXPECT_EQ(node.attr("st")->tensors[0].dims, (std::vector<int64_t>{4}));
+  EXPECT_EQ(node.attr("st")->tensors[0].dims, (SmallVector<int64_t, 4>{4}));
   ASSERT_EQ(node.attr("tp")->kind, K::TypeProto);
   EXPECT_EQ(node.attr("tp")->types[0], Type::tensor(DataType::INT64, Shape({"k"})));
   EXPECT_EQ(node.attr("floats")->floats, (std::vector<double>{0.5, 2.0}));

@@ -34,7 +34,7 @@ struct Attribute {
   int64_t i = 0;
   std::string s;
   std::vector<double> floats;
-  std::vector<int64_t> ints;
+  SmallVector<int64_t, 4> ints;  // inline up to 4 (kernel_shape, strides, pads of 2-D ops): no allocation
   std::vector<std::string> strings;
   std::vector<symshape::Tensor> tensors;  // one for Tensor/SparseTensor, many for Tensors
   std::vector<std::shared_ptr<symshape::Graph>> graphs;  // one for Graph, many for Graphs
@@ -66,7 +66,7 @@ struct Attribute {
     Attribute a;
     a.name = std::move(n);
     a.kind = Kind::Ints;
-    a.ints = std::move(v);
+    a.ints.assign(v.begin(), v.end());
     return a;
   }
   static Attribute make_floats(std::string n, std::vector<double> v) {
@@ -146,7 +146,7 @@ struct Node {
   std::optional<std::vector<int64_t>> attr_ints(std::string_view n) const {
     const Attribute* a = attr(n);
     if (!a) return std::nullopt;
-    if (a->kind == Attribute::Kind::Ints) return a->ints;
+    if (a->kind == Attribute::Kind::Ints) return std::vector<int64_t>(a->ints.begin(), a->ints.end());
     return std::nullopt;
   }
   // The i-th input, or nullptr when absent or omitted.

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "symshape/support/checked_int.hpp"
+#include "symshape/support/small_vector.hpp"
 #include "symshape/types.hpp"
 
 namespace symshape {
@@ -16,7 +17,7 @@ namespace symshape {
 struct Tensor {
   std::string name;
   DataType dtype = DataType::UNDEFINED;
-  std::vector<int64_t> dims;
+  SmallVector<int64_t, 4> dims;  // inline up to rank 4: no allocation for most tensors
   // Values, when kept: integer and bool tensors in int_data, floating ones in
   // float_data, string tensors in string_data.
   bool has_data = false;
@@ -36,7 +37,7 @@ struct Tensor {
   static Tensor ints(std::vector<int64_t> values, std::vector<int64_t> dims, DataType t = DataType::INT64) {
     Tensor x;
     x.dtype = t;
-    x.dims = std::move(dims);
+    x.dims.assign(dims.begin(), dims.end());
     x.int_data = std::move(values);
     x.has_data = true;
     return x;
@@ -50,7 +51,7 @@ struct Tensor {
   static Tensor floats(std::vector<double> values, std::vector<int64_t> dims, DataType t = DataType::FLOAT) {
     Tensor x;
     x.dtype = t;
-    x.dims = std::move(dims);
+    x.dims.assign(dims.begin(), dims.end());
     x.float_data = std::move(values);
     x.has_data = true;
     return x;

@@ -37,7 +37,7 @@ inline bool spatial_ints(Context& ctx, const Node& n, const char* name, std::siz
                             " values, expected " + std::to_string(count));
     return false;
   }
-  out = a->ints;
+  out.assign(a->ints.begin(), a->ints.end());
   return true;
 }
 

@@ -277,7 +277,7 @@ inline void infer_ms_qlinear_reduce_mean(Context& ctx, Node& n) {
   const DataType dt = dtype_of(n.input(0));
   const Shape* x = shape_of(n.input(0));
   if (!x) return (void)ctx.set_shape_and_dtype(n.output(0), Shape(), dt);
-  auto axes = normalize_axes(ctx, n, axes_attr->ints, x->rank());
+  auto axes = normalize_axes(ctx, n, std::vector<int64_t>(axes_attr->ints.begin(), axes_attr->ints.end()), x->rank());
   if (!axes) return;
   const bool keep = *keepdims != 0;
   std::vector<bool> reduced(x->size(), axes->empty());

@@ -133,7 +133,7 @@ inline void infer_reduce_axes_attr(Context& ctx, Node& n) {
       ctx.usage_error(n, "attribute 'axes' must be a list of integers");
       return;
     }
-    axes = a->ints;
+    axes.assign(a->ints.begin(), a->ints.end());
   }
   nn_detail::reduce_common(ctx, n, std::move(axes), false, false);
 }

@@ -178,7 +178,7 @@ inline void resize_from_inputs(Context& ctx, Node& n, bool with_axes) {
         ctx.usage_error(n, "attribute 'axes' must be a list of integers");
         return;
       }
-      spec.axes = a->ints;
+      spec.axes = std::vector<int64_t>(a->ints.begin(), a->ints.end());
     }
     spec.policy = n.attr_string("keep_aspect_ratio_policy", "stretch");
     if (spec.policy != "stretch" && spec.policy != "not_larger" && spec.policy != "not_smaller") {

@@ -62,7 +62,7 @@ inline IntsArg ints_arg(const Context& ctx, const Node& n, bool from_input, cons
   if (!from_input) {
     if (const Attribute* a = n.attr(attr_name)) {
       r.given = true;
-      if (a->kind == Attribute::Kind::Ints) r.values = a->ints;
+      if (a->kind == Attribute::Kind::Ints) r.values = std::vector<int64_t>(a->ints.begin(), a->ints.end());
       else if (a->kind == Attribute::Kind::Int) r.values = std::vector<int64_t>{a->i};
     }
   } else if (const Value* v = n.input(index)) {

@@ -35,12 +35,12 @@ class StablePool {
     for (const Chunk& c : chunks_) std::allocator<T>().deallocate(c.start, c.slots);
   }
 
-  // A new default-constructed element.
+  // A new default-initialized element (T must initialize all its members).
   T* add() {
     if (left_ == 0) new_chunk(std::max<std::size_t>(kMinChunk, items_.size()));
     // Grow the index before constructing (may throw); then push_back cannot.
     if (items_.size() == items_.capacity()) items_.reserve(std::max(kMinChunk, 2 * items_.capacity()));
-    T* p = ::new (static_cast<void*>(free_)) T();
+    T* p = ::new (static_cast<void*>(free_)) T;  // default-initialized: no zeroing before the constructor
     ++free_;
     --left_;
     ++chunks_.back().filled;

@@ -112,7 +112,9 @@ struct Value {
   Node* producer = nullptr;
   const Tensor* initializer = nullptr;  // constant data, when the value is an initializer
   // Partial data propagation: the known element values of a small integer
-  // tensor (a shape, a size, indices), symbolic where they come from dims.
+  // tensor (a shape, a size, indices), symbolic where they come from dims;
+  // also of a float tensor whose values are whole numbers (window sizes,
+  // Range bounds), and for a sequence its one-element length.
   std::optional<std::vector<SymbolicDim>> symbolic_value;
   bool is_graph_input = false;
   bool is_graph_output = false;

@@ -34,6 +34,17 @@ inline bool parse_bindings(const std::string& text, Bindings& out, std::string& 
   return true;
 }
 
+// Whether e divides by the constant 0 somewhere (the expression engine keeps
+// such a division unevaluated; only evaluation would report it).
+inline bool divides_by_zero(const Expr& e) {
+  if ((e.kind() == ExprKind::FloorDiv || e.kind() == ExprKind::Mod) && e.args()[1].is_int(0)) return true;
+  for (const auto& term : e.terms())
+    if (divides_by_zero(term.first)) return true;
+  for (const auto& a : e.args())
+    if (divides_by_zero(a)) return true;
+  return false;
+}
+
 inline int run_simplify(const std::vector<std::string>& args) {
   if (args.empty()) {
     std::fputs("symshape simplify: expected at least one expression\n", stderr);
@@ -43,6 +54,10 @@ inline int run_simplify(const std::vector<std::string>& args) {
     Result<Expr> e = parse_expr(text);
     if (!e) {
       std::fprintf(stderr, "symshape simplify: '%s': %s\n", text.c_str(), e.error().c_str());
+      return 1;
+    }
+    if (divides_by_zero(*e)) {
+      std::fprintf(stderr, "symshape simplify: '%s': division by zero\n", text.c_str());
       return 1;
     }
     std::printf("%s\n", to_string(*e).c_str());

@@ -370,31 +370,42 @@ inline void infer_loop(Context& ctx, Node& n) {
 
 namespace detail {
 
+// Checks num_scan_inputs against the `num_in` inputs that feed the body
+// (`which` says which inputs those are, for the message) and the body's
+// input and output counts; the number of state variables, or nullopt after
+// reporting the problem.
+inline std::optional<std::size_t> scan_state_count(Context& ctx, Node& n, const Graph& body, std::size_t num_in,
+                                                   const char* which) {
+  const Attribute* nsi = require_attr(ctx, n, "num_scan_inputs");
+  if (!nsi) return std::nullopt;
+  if (nsi->i < 1 || static_cast<uint64_t>(nsi->i) > num_in) {
+    ctx.usage_error(n, "num_scan_inputs " + std::to_string(nsi->i) + " must be in [1, " + std::to_string(num_in) + "]" +
+                           which);
+    return std::nullopt;
+  }
+  const std::size_t num_states = num_in - static_cast<std::size_t>(nsi->i);
+  if (body.inputs.size() != num_in) {
+    ctx.usage_error(n, "body has " + std::to_string(body.inputs.size()) + " inputs, expected " +
+                           std::to_string(num_in));
+    return std::nullopt;
+  }
+  if (body.outputs.size() != n.outputs.size() || n.outputs.size() < num_states) {
+    ctx.usage_error(n, "body has " + std::to_string(body.outputs.size()) + " outputs but the node has " +
+                           std::to_string(n.outputs.size()));
+    return std::nullopt;
+  }
+  return num_states;
+}
+
 // Scan-8: Scan(sequence_lens?, states..., scan_inputs...), batch axis 0 and
 // sequence axis 1 on scan inputs, batch axis 0 on states.
 inline void infer_scan_8(Context& ctx, Node& n) {
   Graph* body = graph_attribute(ctx, n, "body");
   if (!body) return;
-  const Attribute* nsi = require_attr(ctx, n, "num_scan_inputs");
-  if (!nsi) return;
   const std::size_t num_in = n.inputs.size() > 0 ? n.inputs.size() - 1 : 0;
-  if (nsi->i < 1 || static_cast<uint64_t>(nsi->i) > num_in) {
-    ctx.usage_error(n, "num_scan_inputs " + std::to_string(nsi->i) + " must be in [1, " + std::to_string(num_in) +
-                           "] (the inputs after sequence_lens)");
-    return;
-  }
-  const std::size_t m = static_cast<std::size_t>(nsi->i);
-  const std::size_t num_states = num_in - m;
-  if (body->inputs.size() != num_in) {
-    ctx.usage_error(n, "body has " + std::to_string(body->inputs.size()) + " inputs, expected " +
-                           std::to_string(num_in));
-    return;
-  }
-  if (body->outputs.size() != n.outputs.size() || n.outputs.size() < num_states) {
-    ctx.usage_error(n, "body has " + std::to_string(body->outputs.size()) + " outputs but the node has " +
-                           std::to_string(n.outputs.size()));
-    return;
-  }
+  const std::optional<std::size_t> states = scan_state_count(ctx, n, *body, num_in, " (the inputs after sequence_lens)");
+  if (!states) return;
+  const std::size_t num_states = *states;
   for (std::size_t i = 1; i < n.inputs.size(); ++i)
     if (!n.inputs[i]) {
       ctx.usage_error(n, "input " + std::to_string(i) + " is missing");
@@ -444,25 +455,11 @@ inline void infer_scan_8(Context& ctx, Node& n) {
 inline void infer_scan_impl(Context& ctx, Node& n, bool negative_axes) {
   Graph* body = graph_attribute(ctx, n, "body");
   if (!body) return;
-  const Attribute* nsi = require_attr(ctx, n, "num_scan_inputs");
-  if (!nsi) return;
   const std::size_t num_in = n.inputs.size();
-  if (nsi->i < 1 || static_cast<uint64_t>(nsi->i) > num_in) {
-    ctx.usage_error(n, "num_scan_inputs " + std::to_string(nsi->i) + " must be in [1, " + std::to_string(num_in) + "]");
-    return;
-  }
-  const std::size_t m = static_cast<std::size_t>(nsi->i);
-  const std::size_t num_states = num_in - m;
-  if (body->inputs.size() != num_in) {
-    ctx.usage_error(n, "body has " + std::to_string(body->inputs.size()) + " inputs, expected " +
-                           std::to_string(num_in));
-    return;
-  }
-  if (body->outputs.size() != n.outputs.size() || n.outputs.size() < num_states) {
-    ctx.usage_error(n, "body has " + std::to_string(body->outputs.size()) + " outputs but the node has " +
-                           std::to_string(n.outputs.size()));
-    return;
-  }
+  const std::optional<std::size_t> states = scan_state_count(ctx, n, *body, num_in, "");
+  if (!states) return;
+  const std::size_t num_states = *states;
+  const std::size_t m = num_in - num_states;  // scan inputs
   const std::size_t k = n.outputs.size() - num_states;
   for (std::size_t i = 0; i < n.inputs.size(); ++i)
     if (!n.inputs[i]) {

@@ -8,7 +8,9 @@
 # (make -C BUILD_DIR infer_bench, which also generates the chain models).
 # Times are CPU times (the machine is shared); ratio = symshape / reference;
 # "ratio without load" leaves out symshape's protobuf -> IR conversion
-# (load/<model>), i.e. compares the inference engines alone.
+# (load/<model>), i.e. compares the inference engines alone. The last two
+# columns are heap allocations per node (operator new calls, infer_bench's
+# allocs_per_node counter).
 set -euo pipefail
 build=${1:-build}
 min_time=${2:-0.2}
@@ -36,7 +38,7 @@ for b in data["benchmarks"]:
         rows[model][tool] = None
         continue
     scale = {"ns": 1e-3, "us": 1.0, "ms": 1e3, "s": 1e6}[b["time_unit"]]
-    rows[model][tool] = (b["cpu_time"] * scale, b.get("nodes", 0))
+    rows[model][tool] = (b["cpu_time"] * scale, b.get("nodes", 0), b.get("allocs_per_node"))
 
 
 def fmt_time(us):
@@ -45,8 +47,9 @@ def fmt_time(us):
     return "%.1f ms" % (us / 1e3) if us >= 1000 else "%.0f us" % us
 
 
-print("| model | nodes | symshape | per node | of which load | ONNX reference | per node | ratio | ratio without load |")
-print("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
+print("| model | nodes | symshape | per node | of which load | ONNX reference | per node | ratio | ratio without load "
+      "| allocations per node: symshape | reference |")
+print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
 ratios = []
 engine_ratios = []
 for model in order:
@@ -74,6 +77,8 @@ for model in order:
             cells.append("-")
     else:
         cells += ["-", "-"]
+    for t in (s, r):
+        cells.append("%.1f" % t[2] if t and t[2] is not None else "-")
     print("| " + " | ".join(cells) + " |")
 def geomean(xs):
     g = 1.0

@@ -191,6 +191,33 @@ TEST(Ml, ClassifierErrors) {
                 .report.errors(),
             1u);
 }
+// tests/ops/ort_check.sh (onnxruntime-node 1.30.0): a label list given with no
+// entries next to a non-empty one. LinearClassifier, TreeEnsembleClassifier
+// and ZipMap run with the non-empty list's labels (string labels [N], scores
+// [N, 3]; seq(map(int64, float))); the SVMClassifier kernel refuses it ("One
+// of classlabels_strings, classlabels_ints is required") and loading the
+// OneHotEncoder fails ("Exactly one of 'cats_*' attributes must be provided").
+TEST(Ml, EmptyLabelListNextToAnother) {
+  const Attribute no_ints = attr("classlabels_ints", std::vector<int64_t>{});
+  const Attribute no_int64s = attr("classlabels_int64s", std::vector<int64_t>{});
+  EXPECT_EQ(run_shape_inference(ML, "LinearClassifier", {ts(FLOAT, {"N", 4})},
+                                {no_ints, strs("classlabels_strings", {"a", "b", "c"}), attr_floats("intercepts", {0, 0, 0})}, 18, 2),
+            (Types{ts(STRING, {"N"}), ts(FLOAT, {"N", 3})}));
+  EXPECT_EQ(run_shape_inference(ML, "TreeEnsembleClassifier", {ts(FLOAT, {"N", 3})},
+                                {no_int64s, strs("classlabels_strings", {"x", "y", "z"})}, 18, 2),
+            (Types{ts(STRING, {"N"}), ts(FLOAT, {"N", 3})}));
+  EXPECT_EQ(run_shape_inference(ML, "ZipMap", {ts(FLOAT, {"N", 3})},
+                                {strs("classlabels_strings", {}), attr("classlabels_int64s", std::vector<int64_t>{4, 5, 6})}),
+            (Types{Type::sequence(Type::map(INT64, Type::tensor(FLOAT, Shape::scalar())))}));
+  EXPECT_EQ(run_node(ML, "SVMClassifier", {ts(FLOAT, {"N", 4})},
+                     {strs("classlabels_strings", {}), attr("classlabels_ints", std::vector<int64_t>{0, 1, 2})})
+                .report.errors(),
+            1u);
+  EXPECT_EQ(run_node(ML, "OneHotEncoder", {ts(INT64, {"N", 2})},
+                     {strs("cats_strings", {}), attr("cats_int64s", std::vector<int64_t>{1, 3})})
+                .report.errors(),
+            1u);
+}
 TEST(Ml, Regressors) {
   EXPECT_EQ(run_shape_inference(ML, "LinearRegressor", {ts(FLOAT, {"N", 4})}, {attr("targets", 2)}), (Types{ts(FLOAT, {"N", 2})}));
   EXPECT_EQ(run_shape_inference(ML, "LinearRegressor", {ts(INT32, {4})}), (Types{ts(FLOAT, {1, 1})}));

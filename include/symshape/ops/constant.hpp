@@ -105,12 +105,12 @@ inline void infer_constant_of_shape(Context& ctx, Node& n) {
       ctx.record_error(n, "shape has a negative dim " + d.to_string());
       return;
     }
-  ctx.set_shape_and_dtype(n.output(0), Shape(*target), dtype);
-  if (fill && is_integer_type(dtype) && target->size() <= 1) {
-    const SymbolicDim count = target->empty() ? SymbolicDim(1) : (*target)[0];
-    if (count.is_int() && count.value() <= static_cast<int64_t>(Context::kMaxSymbolicValueSize))
-      ctx.set_symbolic_value(n.output(0), std::vector<SymbolicDim>(static_cast<std::size_t>(count.value()), *fill));
-  }
+  // A small integer fill has a value (a count of 0 or 1 dims: a scalar or a vector).
+  std::optional<SymbolicDim> count;
+  if (fill && is_integer_type(dtype) && target->size() <= 1) count = target->empty() ? SymbolicDim(1) : (*target)[0];
+  ctx.set_shape_and_dtype(n.output(0), Shape(std::move(*target)), dtype);
+  if (count && count->is_int() && count->value() <= static_cast<int64_t>(Context::kMaxSymbolicValueSize))
+    ctx.set_symbolic_value(n.output(0), std::vector<SymbolicDim>(static_cast<std::size_t>(count->value()), *fill));
 }
 
 // ---- EyeLike ----

@@ -17,15 +17,18 @@
 
 #include "symshape/infer/helpers.hpp"
 #include "symshape/infer/registry.hpp"
+#include "symshape/support/small_vector.hpp"
 
 namespace symshape::ops {
 
 namespace nn_detail {
 
-// An ints attribute of `count` values (default: `fill` each); false after an error.
-inline bool spatial_ints(Context& ctx, const Node& n, const char* name, std::size_t count, int64_t fill,
-                         std::vector<int64_t>& out) {
-  out.assign(count, fill);
+// An ints attribute of `count` values (default: `fill` each) into a vector
+// of int64_t (std::vector or SmallVector); false after an error.
+template <class Ints>
+bool spatial_ints(Context& ctx, const Node& n, const char* name, std::size_t count, int64_t fill, Ints& out) {
+  out.clear();
+  out.resize(count, fill);
   const Attribute* a = n.attr(name);
   if (!a) return true;
   if (a->kind != Attribute::Kind::Ints) {
@@ -42,7 +45,9 @@ inline bool spatial_ints(Context& ctx, const Node& n, const char* name, std::siz
 }
 
 struct WindowAttrs {
-  std::vector<int64_t> strides, dilations, pads;  // pads: all begins, then all ends
+  // pads: all begins, then all ends; inline up to 3 spatial dims.
+  SmallVector<int64_t, 3> strides, dilations;
+  SmallVector<int64_t, 6> pads;
   std::string auto_pad = "NOTSET";
   bool pads_given = false;
   bool ceil_mode = false;
@@ -95,22 +100,21 @@ inline SymbolicDim window_out(const SymbolicDim& in, const SymbolicDim& k, const
 }
 
 // Spatial output dims for input dims x[2:] and the kernel; nullopt after an error.
-inline std::optional<std::vector<SymbolicDim>> window_output(Context& ctx, const Node& n, const Shape& x,
-                                                            const std::vector<SymbolicDim>& kernel,
-                                                            const WindowAttrs& w) {
+// Appends the spatial output sizes to `out`; false after an error.
+inline bool window_output(Context& ctx, const Node& n, const Shape& x, const std::vector<SymbolicDim>& kernel,
+                          const WindowAttrs& w, std::vector<SymbolicDim>& out) {
   const std::size_t k = kernel.size();
-  std::vector<SymbolicDim> out(k);
   for (std::size_t i = 0; i < k; ++i) {
-    out[i] = window_out(x[i + 2], kernel[i], w, i, k);
-    if (out[i].is_int() && out[i].value() < 1) {
+    const SymbolicDim& o = out.emplace_back(window_out(x[i + 2], kernel[i], w, i, k));
+    if (o.is_int() && o.value() < 1) {
       ctx.record_error(n, "spatial dim " + std::to_string(i) + " of size " + x[i + 2].to_string() +
                               " is smaller than the kernel (" + kernel[i].to_string() + ", dilation " +
                               std::to_string(w.dilations[i]) + ", pads " + std::to_string(w.pads[i]) + "+" +
                               std::to_string(w.pads[i + k]) + ")");
-      return std::nullopt;
+      return false;
     }
   }
-  return out;
+  return true;
 }
 
 // The kernel_shape attribute (k values) or the weight's dims [2:]; unknown dims otherwise.
@@ -192,12 +196,11 @@ inline void conv_common(Context& ctx, Node& n, std::size_t ix, std::size_t iw, D
   WindowAttrs wa;
   if (!read_window_attrs(ctx, n, k, wa)) return;
   std::vector<SymbolicDim> out;
+  out.reserve(static_cast<std::size_t>(rank));
   out.push_back(x ? (*x)[0] : SymbolicDim());
   out.push_back(w ? (*w)[0] : SymbolicDim());
   if (x) {
-    auto sp = window_output(ctx, n, *x, kernel, wa);
-    if (!sp) return;
-    out.insert(out.end(), sp->begin(), sp->end());
+    if (!window_output(ctx, n, *x, kernel, wa, out)) return;
   } else {
     out.resize(static_cast<std::size_t>(rank));
   }
@@ -222,10 +225,11 @@ inline void pool_common(Context& ctx, Node& n, bool indices) {
     if (!kernel_dims(ctx, n, nullptr, k, kernel)) return;
     WindowAttrs wa;
     if (!read_window_attrs(ctx, n, k, wa)) return;
-    auto sp = window_output(ctx, n, *x, kernel, wa);
-    if (!sp) return;
-    std::vector<SymbolicDim> out{(*x)[0], (*x)[1]};
-    out.insert(out.end(), sp->begin(), sp->end());
+    std::vector<SymbolicDim> out;
+    out.reserve(k + 2);
+    out.push_back((*x)[0]);
+    out.push_back((*x)[1]);
+    if (!window_output(ctx, n, *x, kernel, wa, out)) return;
     out_shape = Shape(std::move(out));
   } else if (ks->kind == Attribute::Kind::Ints) {
     out_shape = Shape::of_rank(ks->ints.size() + 2);

@@ -224,10 +224,8 @@ inline void nhwc_conv(Context& ctx, Node& n, std::size_t ix, std::size_t iw, Dat
   if (!nn_detail::kernel_dims(ctx, n, w, k, kernel)) return;
   nn_detail::WindowAttrs wa;
   if (!nn_detail::read_window_attrs(ctx, n, k, wa)) return;
-  auto sp = nn_detail::window_output(ctx, n, xs, kernel, wa);
-  if (!sp) return;
   std::vector<SymbolicDim> out{(*x)[0]};
-  out.insert(out.end(), sp->begin(), sp->end());
+  if (!nn_detail::window_output(ctx, n, xs, kernel, wa, out)) return;
   out.push_back(dim_at(w, 0));
   ctx.set_shape_and_dtype(n.output(0), Shape(std::move(out)), dt);
 }

@@ -233,11 +233,9 @@ inline void infer_ms_qlinear_average_pool(Context& ctx, Node& n) {
   if (!nn_detail::kernel_dims(ctx, n, nullptr, k, kernel)) return;
   nn_detail::WindowAttrs wa;
   if (!nn_detail::read_window_attrs(ctx, n, k, wa)) return;
-  auto sp = nn_detail::window_output(ctx, n, xs, kernel, wa);
-  if (!sp) return;
   std::vector<SymbolicDim> out{xs[0]};
   if (!cl) out.push_back(xs[1]);
-  out.insert(out.end(), sp->begin(), sp->end());
+  if (!nn_detail::window_output(ctx, n, xs, kernel, wa, out)) return;
   if (cl) out.push_back(xs[1]);
   ctx.set_shape_and_dtype(n.output(0), Shape(std::move(out)), dt);
 }

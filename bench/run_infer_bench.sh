@@ -4,6 +4,9 @@
 #
 #   bench/run_infer_bench.sh [BUILD_DIR] [MIN_TIME_SECONDS] [extra infer_bench flags...]
 #
+# Extra flags go to infer_bench, e.g. --benchmark_repetitions=5: the table
+# then shows the median of the repetitions (less noise on a shared machine).
+#
 # BUILD_DIR defaults to ./build; it must have the infer_bench target built
 # (make -C BUILD_DIR infer_bench, which also generates the chain models).
 # Times are CPU times (the machine is shared); ratio = symshape / reference;
@@ -29,8 +32,12 @@ import json, sys
 data = json.load(open(sys.argv[1]))
 rows = {}
 order = []
+# With --benchmark_repetitions=N the table uses the median of the repetitions.
+repeated = any(b.get("run_type") == "aggregate" for b in data["benchmarks"])
 for b in data["benchmarks"]:
-    tool, model = b["name"].split("/", 1)
+    if repeated and b.get("aggregate_name") != "median":
+        continue
+    tool, model = b.get("run_name", b["name"]).split("/", 1)
     if model not in rows:
         rows[model] = {}
         order.append(model)

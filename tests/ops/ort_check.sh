@@ -26,6 +26,21 @@ echo "ort_check: installing onnxruntime-node into $WORK"
 (cd "$WORK" && npm install --ignore-scripts --no-audit --no-fund onnxruntime-node >/dev/null 2>&1)
 echo "ort_check: onnxruntime-node $(node -p "require('$WORK/node_modules/onnxruntime-node/package.json').version")"
 
+# Shared by make_models.py and compare.py (Python puts $WORK, their folder, on sys.path).
+cat > "$WORK/type_str.py" <<'EOF'
+from onnx import TensorProto as T
+
+
+def type_str(t):
+    """A TypeProto without shapes: tensor(float), seq(map(int64,tensor(float)))."""
+    k = t.WhichOneof("value")
+    if k == "tensor_type": return f"tensor({T.DataType.Name(t.tensor_type.elem_type).lower()})"
+    if k == "sequence_type": return f"seq({type_str(t.sequence_type.elem_type)})"
+    if k == "map_type": return f"map({T.DataType.Name(t.map_type.key_type).lower()},{type_str(t.map_type.value_type)})"
+    if k == "optional_type": return f"optional({type_str(t.optional_type.elem_type)})"
+    return "?"
+EOF
+
 cat > "$WORK/make_models.py" <<'EOF'
 import json, sys
 import numpy as np
@@ -56,14 +71,7 @@ def seq_map_type(key=I64):
     t.sequence_type.elem_type.map_type.value_type.tensor_type.elem_type = F
     return t
 
-def type_str(t):
-    """A TypeProto without shapes: tensor(float), seq(map(int64,tensor(float)))."""
-    k = t.WhichOneof("value")
-    if k == "tensor_type": return f"tensor({T.DataType.Name(t.tensor_type.elem_type).lower()})"
-    if k == "sequence_type": return f"seq({type_str(t.sequence_type.elem_type)})"
-    if k == "map_type": return f"map({T.DataType.Name(t.map_type.key_type).lower()},{type_str(t.map_type.value_type)})"
-    if k == "optional_type": return f"optional({type_str(t.optional_type.elem_type)})"
-    return "?"
+from type_str import type_str
 
 cases = []
 def case(name, opset, node, inputs, outputs, bindings, inits=(), opsets=(), gen=None, declared=None):
@@ -527,13 +535,7 @@ env["CeilToInt"] = ceil_to_int
 ORT_TYPE = {T.FLOAT: "float32", T.UINT8: "uint8", T.INT8: "int8", T.UINT16: "uint16", T.INT16: "int16",
             T.INT32: "int32", T.INT64: "int64", T.STRING: "string", T.BOOL: "bool", T.FLOAT16: "float16",
             T.DOUBLE: "float64", T.UINT32: "uint32", T.UINT64: "uint64"}
-def type_str(t):
-    k = t.WhichOneof("value")
-    if k == "tensor_type": return f"tensor({T.DataType.Name(t.tensor_type.elem_type).lower()})"
-    if k == "sequence_type": return f"seq({type_str(t.sequence_type.elem_type)})"
-    if k == "map_type": return f"map({T.DataType.Name(t.map_type.key_type).lower()},{type_str(t.map_type.value_type)})"
-    if k == "optional_type": return f"optional({type_str(t.optional_type.elem_type)})"
-    return "?"
+from type_str import type_str
 bad = skipped = compared = refused = unknown = 0
 for c in cases:
     out = f"{work}/{c['name']}.inferred.onnx"

@@ -1,7 +1,6 @@
 // Builders for tests and users: graphs by value names, as in an ONNX file.
 #pragma once
 
-#include <memory>
 #include <string>
 #include <utility>
 #include <vector>

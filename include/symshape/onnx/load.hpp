@@ -210,9 +210,6 @@ inline Result<Tensor> tensor_from_proto(const ::onnx::TensorProto& p, const std:
   return detail::tensor_from_proto_named(p, [&] { return what; });
 }
 
-// A TypeProto as a symshape::Type. dim_value -> integer (negative is an
-// error), dim_param -> the expression it parses as (else an opaque symbol),
-// neither -> unknown; no shape -> unknown rank; no type -> unknown.
 namespace detail {
 
 // type_from_proto with `what()` called only to build an error message.
@@ -271,7 +268,9 @@ Result<Type> type_from_proto_named(const ::onnx::TypeProto& p, const What& what,
 
 }  // namespace detail
 
-// A TypeProto as a symshape::Type (see detail::type_from_proto_named); `what`
+// A TypeProto as a symshape::Type. dim_value -> integer (negative is an
+// error), dim_param -> the expression it parses as (else an opaque symbol),
+// neither -> unknown; no shape -> unknown rank; no type -> unknown. `what`
 // names the type in errors.
 inline Result<Type> type_from_proto(const ::onnx::TypeProto& p, const std::string& what = "type") {
   return detail::type_from_proto_named(p, [&] { return what; });

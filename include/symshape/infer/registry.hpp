@@ -1,7 +1,13 @@
-// The rule registry. Built-in rules are constexpr arrays of
-// {domain, op_type, since_version, function}, one array per op family
-// (ops/*.hpp), sorted at compile time and merged into one table
-// (ops/all.hpp) whose order and uniqueness are checked by static_assert.
+// The rule registry. Each built-in rule is registered beside its function
+// (ops/*.hpp):
+//   inline void infer_conv(Context& ctx, Node& n) { ... }
+//   SYMSHAPE_RULES(infer_conv, ai_onnx("Conv", 1, 11, 22));
+// names the operators it serves and every since_version; the macro defines
+// `infer_conv_rules`, and the family header ends with
+//   inline constexpr auto kConvRules = family_rules<infer_conv_rules, ...>("symshape/ops/conv.hpp");
+// which expands the registrations into {domain, op_type, since_version,
+// function} entries, sorted at compile time. ops/all.hpp merges the families
+// into one table whose order and uniqueness are checked by static_assert.
 // Lookup picks the largest since_version <= the model's opset of the domain.
 // Custom rules are added at run time through RuleRegistrar and take
 // precedence over built-ins of the same key.
@@ -24,8 +30,74 @@ struct RuleEntry {
   std::string_view op_type;
   int since_version = 1;
   InferFn fn = nullptr;
-  std::string_view rule = {};  // the function's name, for docs/operators.md
+  std::string_view rule = {};    // the function's name, for docs/operators.md
+  std::string_view header = {};  // the header that defines it, relative to include/
 };
+
+// One operator of one domain and the since_versions a rule serves it at.
+struct OpVersions {
+  static constexpr std::size_t kMaxVersions = 16;
+  std::string_view domain;  // "" is ai.onnx
+  std::string_view op_type;
+  std::array<int, kMaxVersions> versions{};
+  std::size_t count = 0;
+};
+
+// OpVersions of each domain: ai_onnx("Conv", 1, 11, 22).
+template <class... V>
+constexpr OpVersions op_versions(std::string_view domain, std::string_view op_type, V... versions) {
+  static_assert(sizeof...(V) >= 1 && sizeof...(V) <= OpVersions::kMaxVersions, "1 to 16 since_versions per operator");
+  return OpVersions{domain, op_type, {static_cast<int>(versions)...}, sizeof...(V)};
+}
+template <class... V>
+constexpr OpVersions ai_onnx(std::string_view op_type, V... versions) {
+  return op_versions("", op_type, versions...);
+}
+template <class... V>
+constexpr OpVersions ai_onnx_ml(std::string_view op_type, V... versions) {
+  return op_versions("ai.onnx.ml", op_type, versions...);
+}
+template <class... V>
+constexpr OpVersions ai_onnx_preview_training(std::string_view op_type, V... versions) {
+  return op_versions("ai.onnx.preview.training", op_type, versions...);
+}
+template <class... V>
+constexpr OpVersions com_microsoft(std::string_view op_type, V... versions) {
+  return op_versions("com.microsoft", op_type, versions...);
+}
+
+// A rule function's registration: the operators it serves.
+template <std::size_t N>
+struct RuleRegistration {
+  InferFn fn = nullptr;
+  std::string_view rule;
+  std::array<OpVersions, N> ops{};
+  constexpr std::size_t entry_count() const {
+    std::size_t c = 0;
+    for (const auto& o : ops) c += o.count;
+    return c;
+  }
+  // Every operator's since_versions are >= 1 and strictly increasing.
+  constexpr bool versions_valid() const {
+    for (const auto& o : ops) {
+      if (o.op_type.empty() || o.count == 0 || o.versions[0] < 1) return false;
+      for (std::size_t i = 1; i < o.count; ++i)
+        if (o.versions[i] <= o.versions[i - 1]) return false;
+    }
+    return true;
+  }
+};
+
+template <class... Ops>
+constexpr RuleRegistration<sizeof...(Ops)> register_rule_fn(InferFn fn, std::string_view rule, Ops... ops) {
+  return RuleRegistration<sizeof...(Ops)>{fn, rule, {ops...}};
+}
+
+// Registers FN (an inline function with external linkage, so that its address
+// is the same in every translation unit) for the operators listed after it;
+// the function's name is taken from FN itself.
+#define SYMSHAPE_RULES(FN, ...) \
+  inline constexpr auto FN##_rules = ::symshape::register_rule_fn(&FN, #FN, __VA_ARGS__)
 
 namespace detail {
 
@@ -91,13 +163,33 @@ constexpr bool all_versions_valid(const std::array<RuleEntry, N>& a) {
 
 }  // namespace detail
 
-// A family's rule list, sorted at compile time:
-//   inline constexpr auto kFamilyRules = make_rules({RuleEntry{"", "Add", 7, &infer_add, "infer_add"}, ...});
+// A rule list written as entries, sorted at compile time (for tests and
+// users who build a table of their own):
+//   constexpr auto kRules = make_rules({RuleEntry{"", "Add", 7, &infer_add, "infer_add"}, ...});
 template <std::size_t N>
 constexpr std::array<RuleEntry, N> make_rules(const RuleEntry (&entries)[N]) {
   std::array<RuleEntry, N> a{};
   for (std::size_t i = 0; i < N; ++i) a[i] = entries[i];
   return detail::sorted_rules(a);
+}
+
+// A family's table, from the registrations of its header (each a
+// SYMSHAPE_RULES variable), sorted at compile time. Fails to compile when a
+// registration lists no operator or since_versions that do not increase.
+template <const auto&... Registrations>
+constexpr auto family_rules(std::string_view header) {
+  static_assert((Registrations.versions_valid() && ...),
+                "a SYMSHAPE_RULES registration has an empty operator or since_versions that are not increasing");
+  constexpr std::size_t n = (Registrations.entry_count() + ... + 0);
+  std::array<RuleEntry, n> out{};
+  std::size_t k = 0;
+  auto append = [&](const auto& reg) {
+    for (const OpVersions& o : reg.ops)
+      for (std::size_t i = 0; i < o.count; ++i)
+        out[k++] = RuleEntry{o.domain, o.op_type, o.versions[i], reg.fn, reg.rule, header};
+  };
+  (append(Registrations), ...);
+  return detail::sorted_rules(out);
 }
 
 struct CustomRule {

@@ -1,7 +1,8 @@
 // The built-in rule table: every op family's sorted rule list, merged at
-// compile time. Adding a family: write ops/<family>.hpp with a
-// `kFamilyRules = make_rules({...})` list, include it here and add it to
-// merge_all below.
+// compile time. Adding a family: write ops/<family>.hpp with its rules, each
+// registered by SYMSHAPE_RULES beside its function, and a closing
+// `kFamilyRules = family_rules<...>("symshape/ops/<family>.hpp")` list;
+// include it here and add it to merge_all below (docs/adding-a-rule.md).
 #pragma once
 
 #include "symshape/infer/registry.hpp"

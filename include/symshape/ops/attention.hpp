@@ -150,7 +150,9 @@ inline void attention(Context& ctx, Node& n, std::size_t max_inputs) {
 }  // namespace attention_detail
 
 inline void infer_attention_23(Context& ctx, Node& n) { attention_detail::attention(ctx, n, 6); }
+SYMSHAPE_RULES(infer_attention_23, ai_onnx("Attention", 23));
 inline void infer_attention_24(Context& ctx, Node& n) { attention_detail::attention(ctx, n, 7); }
+SYMSHAPE_RULES(infer_attention_24, ai_onnx("Attention", 24));
 
 // RMSNormalization (23): Y has X's shape and the scale's element type;
 // `axis` (default -1) must be in range.
@@ -162,6 +164,7 @@ inline void infer_rms_normalization(Context& ctx, Node& n) {
   if (t == DataType::UNDEFINED) t = dtype_of(n.input(0));
   ctx.set_shape_and_dtype(n.output(0), x ? *x : Shape(), t);
 }
+SYMSHAPE_RULES(infer_rms_normalization, ai_onnx("RMSNormalization", 23));
 
 // RotaryEmbedding (23): X is [B, H, S, D] or [B, S, H*D] (then num_heads is
 // required); Y has X's type.
@@ -189,6 +192,7 @@ inline void infer_rotary_embedding(Context& ctx, Node& n) {
   }
   propagate_type(ctx, n);
 }
+SYMSHAPE_RULES(infer_rotary_embedding, ai_onnx("RotaryEmbedding", 23));
 
 // TensorScatter (24): present_cache has past_cache's type; update matches it
 // except along `axis` (default -2); write_indices is [batch].
@@ -226,6 +230,7 @@ inline void infer_tensor_scatter(Context& ctx, Node& n) {
   }
   propagate_type(ctx, n);
 }
+SYMSHAPE_RULES(infer_tensor_scatter, ai_onnx("TensorScatter", 24));
 
 // LinearAttention (27): query [B, T, Hq*dk], key [B, T, Hkv*dk], value
 // [B, T, Hkv*dv], optional past_state [B, Hkv, dk, dv]. Outputs: output
@@ -270,6 +275,7 @@ inline void infer_linear_attention(Context& ctx, Node& n) {
   const DataType st = n.input(3) ? dtype_of(n.input(3)) : t;
   ctx.set_shape_and_dtype(n.output(1), Shape({batch, SymbolicDim(kh), dk, dv}), st);
 }
+SYMSHAPE_RULES(infer_linear_attention, ai_onnx("LinearAttention", 27));
 
 // CausalConvWithState (27): input [B, C, L], weight [C, 1, k], optional
 // bias [C] and past_state [B, C, k-1]. Outputs: output (input's shape) and
@@ -305,15 +311,10 @@ inline void infer_causal_conv_with_state(Context& ctx, Node& n) {
   if (state.is_unknown()) state = dim_or_unknown(past, 2);
   ctx.set_shape_and_dtype(n.output(1), Shape({batch, channels, state}), dtype_of(n.input(0)));
 }
+SYMSHAPE_RULES(infer_causal_conv_with_state, ai_onnx("CausalConvWithState", 27));
 
-inline constexpr auto kAttentionRules = make_rules({
-    RuleEntry{"", "Attention", 23, &infer_attention_23, "infer_attention_23"},
-    RuleEntry{"", "Attention", 24, &infer_attention_24, "infer_attention_24"},
-    RuleEntry{"", "RMSNormalization", 23, &infer_rms_normalization, "infer_rms_normalization"},
-    RuleEntry{"", "RotaryEmbedding", 23, &infer_rotary_embedding, "infer_rotary_embedding"},
-    RuleEntry{"", "TensorScatter", 24, &infer_tensor_scatter, "infer_tensor_scatter"},
-    RuleEntry{"", "LinearAttention", 27, &infer_linear_attention, "infer_linear_attention"},
-    RuleEntry{"", "CausalConvWithState", 27, &infer_causal_conv_with_state, "infer_causal_conv_with_state"},
-});
+inline constexpr auto kAttentionRules = family_rules<
+    infer_attention_23_rules, infer_attention_24_rules, infer_rms_normalization_rules, infer_rotary_embedding_rules,
+    infer_tensor_scatter_rules, infer_linear_attention_rules, infer_causal_conv_with_state_rules>("symshape/ops/attention.hpp");
 
 }  // namespace symshape::ops

@@ -97,43 +97,22 @@ inline void infer_cast(Context& ctx, Node& n) {
   }
   cast_detail::cast_to(ctx, n, to);
 }
+SYMSHAPE_RULES(infer_cast, ai_onnx("Cast", 1, 6, 9, 13, 19, 21, 23, 24, 25));
 
 inline void infer_cast_like(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 2)) return;
   cast_detail::cast_to(ctx, n, dtype_of(n.input(1)));
 }
+SYMSHAPE_RULES(infer_cast_like, ai_onnx("CastLike", 15, 19, 21, 23, 24, 25));
 
 inline void infer_identity(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 1)) return;
   propagate_type(ctx, n, 0, 0);
   tensor_detail::copy_value(ctx, n);
 }
+SYMSHAPE_RULES(infer_identity, ai_onnx("Identity", 1, 13, 14, 16, 19, 21, 23, 24, 25));
 
-inline constexpr auto kCastRules = make_rules({
-    RuleEntry{"", "Cast", 1, &infer_cast, "infer_cast"},
-    RuleEntry{"", "Cast", 6, &infer_cast, "infer_cast"},
-    RuleEntry{"", "Cast", 9, &infer_cast, "infer_cast"},
-    RuleEntry{"", "Cast", 13, &infer_cast, "infer_cast"},
-    RuleEntry{"", "Cast", 19, &infer_cast, "infer_cast"},
-    RuleEntry{"", "Cast", 21, &infer_cast, "infer_cast"},
-    RuleEntry{"", "Cast", 23, &infer_cast, "infer_cast"},
-    RuleEntry{"", "Cast", 24, &infer_cast, "infer_cast"},
-    RuleEntry{"", "Cast", 25, &infer_cast, "infer_cast"},
-    RuleEntry{"", "CastLike", 15, &infer_cast_like, "infer_cast_like"},
-    RuleEntry{"", "CastLike", 19, &infer_cast_like, "infer_cast_like"},
-    RuleEntry{"", "CastLike", 21, &infer_cast_like, "infer_cast_like"},
-    RuleEntry{"", "CastLike", 23, &infer_cast_like, "infer_cast_like"},
-    RuleEntry{"", "CastLike", 24, &infer_cast_like, "infer_cast_like"},
-    RuleEntry{"", "CastLike", 25, &infer_cast_like, "infer_cast_like"},
-    RuleEntry{"", "Identity", 1, &infer_identity, "infer_identity"},
-    RuleEntry{"", "Identity", 13, &infer_identity, "infer_identity"},
-    RuleEntry{"", "Identity", 14, &infer_identity, "infer_identity"},
-    RuleEntry{"", "Identity", 16, &infer_identity, "infer_identity"},
-    RuleEntry{"", "Identity", 19, &infer_identity, "infer_identity"},
-    RuleEntry{"", "Identity", 21, &infer_identity, "infer_identity"},
-    RuleEntry{"", "Identity", 23, &infer_identity, "infer_identity"},
-    RuleEntry{"", "Identity", 24, &infer_identity, "infer_identity"},
-    RuleEntry{"", "Identity", 25, &infer_identity, "infer_identity"},
-});
+inline constexpr auto kCastRules = family_rules<
+    infer_cast_rules, infer_cast_like_rules, infer_identity_rules>("symshape/ops/cast.hpp");
 
 }  // namespace symshape::ops

@@ -75,11 +75,13 @@ inline void concat_impl(Context& ctx, Node& n, int64_t axis) {
   }
 }
 inline void infer_concat_v1(Context& ctx, Node& n) { concat_impl(ctx, n, n.attr_int("axis", 1)); }
+SYMSHAPE_RULES(infer_concat_v1, ai_onnx("Concat", 1));
 inline void infer_concat_v4(Context& ctx, Node& n) {
   const Attribute* a = require_attr(ctx, n, "axis");
   if (!a) return;
   concat_impl(ctx, n, a->i);
 }
+SYMSHAPE_RULES(infer_concat_v4, ai_onnx("Concat", 4, 11, 13));
 
 // ---- Split ----
 
@@ -192,15 +194,18 @@ inline void infer_split_v1(Context& ctx, Node& n) {
   if (sp) split_impl(ctx, n, std::vector<SymbolicDim>(sp->begin(), sp->end()), true, std::nullopt);
   else split_impl(ctx, n, std::nullopt, false, std::nullopt);
 }
+SYMSHAPE_RULES(infer_split_v1, ai_onnx("Split", 1));
 inline void infer_split_v2(Context& ctx, Node& n) {
   auto sp = n.attr_ints("split");
   if (sp) split_impl(ctx, n, std::vector<SymbolicDim>(sp->begin(), sp->end()), true, std::nullopt);
   else split_impl(ctx, n, std::nullopt, false, std::nullopt);
 }
+SYMSHAPE_RULES(infer_split_v2, ai_onnx("Split", 2, 11));
 inline void infer_split_v13(Context& ctx, Node& n) {
   const bool given = n.input(1) != nullptr;
   split_impl(ctx, n, given ? ctx.symbolic_value(n.input(1)) : std::nullopt, given, std::nullopt);
 }
+SYMSHAPE_RULES(infer_split_v13, ai_onnx("Split", 13));
 inline void infer_split_v18(Context& ctx, Node& n) {
   const bool given = n.input(1) != nullptr;
   std::optional<int64_t> num;
@@ -211,17 +216,10 @@ inline void infer_split_v18(Context& ctx, Node& n) {
   }
   split_impl(ctx, n, given ? ctx.symbolic_value(n.input(1)) : std::nullopt, given, num);
 }
+SYMSHAPE_RULES(infer_split_v18, ai_onnx("Split", 18));
 
-inline constexpr auto kConcatSplitRules = make_rules({
-    RuleEntry{"", "Concat", 1, &infer_concat_v1, "infer_concat_v1"},
-    RuleEntry{"", "Concat", 4, &infer_concat_v4, "infer_concat_v4"},
-    RuleEntry{"", "Concat", 11, &infer_concat_v4, "infer_concat_v4"},
-    RuleEntry{"", "Concat", 13, &infer_concat_v4, "infer_concat_v4"},
-    RuleEntry{"", "Split", 1, &infer_split_v1, "infer_split_v1"},
-    RuleEntry{"", "Split", 2, &infer_split_v2, "infer_split_v2"},
-    RuleEntry{"", "Split", 11, &infer_split_v2, "infer_split_v2"},
-    RuleEntry{"", "Split", 13, &infer_split_v13, "infer_split_v13"},
-    RuleEntry{"", "Split", 18, &infer_split_v18, "infer_split_v18"},
-});
+inline constexpr auto kConcatSplitRules = family_rules<
+    infer_concat_v1_rules, infer_concat_v4_rules, infer_split_v1_rules, infer_split_v2_rules, infer_split_v13_rules,
+    infer_split_v18_rules>("symshape/ops/concat_split.hpp");
 
 }  // namespace symshape::ops

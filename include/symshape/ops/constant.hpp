@@ -66,6 +66,7 @@ inline void infer_constant(Context& ctx, Node& n) {
     ctx.set_shape_and_dtype(out, Shape{SymbolicDim(static_cast<int64_t>(found->strings.size()))}, DataType::STRING);
   }
 }
+SYMSHAPE_RULES(infer_constant, ai_onnx("Constant", 1, 9, 11, 12, 13, 19, 21, 23, 24, 25));
 
 // ---- ConstantOfShape ----
 
@@ -112,6 +113,7 @@ inline void infer_constant_of_shape(Context& ctx, Node& n) {
   if (count && count->is_int() && count->value() <= static_cast<int64_t>(Context::kMaxSymbolicValueSize))
     ctx.set_symbolic_value(n.output(0), std::vector<SymbolicDim>(static_cast<std::size_t>(count->value()), *fill));
 }
+SYMSHAPE_RULES(infer_constant_of_shape, ai_onnx("ConstantOfShape", 9, 20, 21, 23, 24, 25));
 
 // ---- EyeLike ----
 
@@ -132,26 +134,9 @@ inline void infer_eye_like(Context& ctx, Node& n) {
   }
   ctx.set_shape_and_dtype(n.output(0), s ? *s : Shape::of_rank(2), dtype);
 }
+SYMSHAPE_RULES(infer_eye_like, ai_onnx("EyeLike", 9, 22));
 
-inline constexpr auto kConstantRules = make_rules({
-    RuleEntry{"", "Constant", 1, &infer_constant, "infer_constant"},
-    RuleEntry{"", "Constant", 9, &infer_constant, "infer_constant"},
-    RuleEntry{"", "Constant", 11, &infer_constant, "infer_constant"},
-    RuleEntry{"", "Constant", 12, &infer_constant, "infer_constant"},
-    RuleEntry{"", "Constant", 13, &infer_constant, "infer_constant"},
-    RuleEntry{"", "Constant", 19, &infer_constant, "infer_constant"},
-    RuleEntry{"", "Constant", 21, &infer_constant, "infer_constant"},
-    RuleEntry{"", "Constant", 23, &infer_constant, "infer_constant"},
-    RuleEntry{"", "Constant", 24, &infer_constant, "infer_constant"},
-    RuleEntry{"", "Constant", 25, &infer_constant, "infer_constant"},
-    RuleEntry{"", "ConstantOfShape", 9, &infer_constant_of_shape, "infer_constant_of_shape"},
-    RuleEntry{"", "ConstantOfShape", 20, &infer_constant_of_shape, "infer_constant_of_shape"},
-    RuleEntry{"", "ConstantOfShape", 21, &infer_constant_of_shape, "infer_constant_of_shape"},
-    RuleEntry{"", "ConstantOfShape", 23, &infer_constant_of_shape, "infer_constant_of_shape"},
-    RuleEntry{"", "ConstantOfShape", 24, &infer_constant_of_shape, "infer_constant_of_shape"},
-    RuleEntry{"", "ConstantOfShape", 25, &infer_constant_of_shape, "infer_constant_of_shape"},
-    RuleEntry{"", "EyeLike", 9, &infer_eye_like, "infer_eye_like"},
-    RuleEntry{"", "EyeLike", 22, &infer_eye_like, "infer_eye_like"},
-});
+inline constexpr auto kConstantRules = family_rules<
+    infer_constant_rules, infer_constant_of_shape_rules, infer_eye_like_rules>("symshape/ops/constant.hpp");
 
 }  // namespace symshape::ops

@@ -214,8 +214,10 @@ inline Type generalize(Context& ctx, const Type& init, const Type& out, bool& ch
 
 // If-1: both branches must give the same shapes.
 inline void infer_if_1(Context& ctx, Node& n) { detail::infer_if_impl(ctx, n, true); }
+SYMSHAPE_RULES(infer_if_1, ai_onnx("If", 1));
 // If-11 and later: branches may differ in shape; the output covers both.
 inline void infer_if(Context& ctx, Node& n) { detail::infer_if_impl(ctx, n, false); }
+SYMSHAPE_RULES(infer_if, ai_onnx("If", 11, 13, 16, 19, 21, 23, 24, 25));
 
 // Loop(M?, cond?, v_initial...) with body(iter_num, cond, carried...) ->
 // (cond, carried..., scan_outputs...); outputs: final carried values, then
@@ -367,6 +369,7 @@ inline void infer_loop(Context& ctx, Node& n) {
     ctx.set_type(n.output(num_carried + j), detail::stack_type(elem, trip, 0, fresh));
   }
 }
+SYMSHAPE_RULES(infer_loop, ai_onnx("Loop", 1, 11, 13, 16, 19, 21, 23, 24, 25));
 
 namespace detail {
 
@@ -569,38 +572,14 @@ inline void infer_scan_impl(Context& ctx, Node& n, bool negative_axes) {
 }  // namespace detail
 
 inline void infer_scan_8(Context& ctx, Node& n) { detail::infer_scan_8(ctx, n); }
+SYMSHAPE_RULES(infer_scan_8, ai_onnx("Scan", 8));
 inline void infer_scan_9(Context& ctx, Node& n) { detail::infer_scan_impl(ctx, n, false); }
+SYMSHAPE_RULES(infer_scan_9, ai_onnx("Scan", 9));
 inline void infer_scan(Context& ctx, Node& n) { detail::infer_scan_impl(ctx, n, true); }
+SYMSHAPE_RULES(infer_scan, ai_onnx("Scan", 11, 16, 19, 21, 23, 24, 25));
 
 // Later since-versions only extend the allowed types; they share a rule.
-inline constexpr auto kControlFlowRules = make_rules({
-    RuleEntry{"", "If", 1, &infer_if_1, "infer_if_1"},
-    RuleEntry{"", "If", 11, &infer_if, "infer_if"},
-    RuleEntry{"", "If", 13, &infer_if, "infer_if"},
-    RuleEntry{"", "If", 16, &infer_if, "infer_if"},
-    RuleEntry{"", "If", 19, &infer_if, "infer_if"},
-    RuleEntry{"", "If", 21, &infer_if, "infer_if"},
-    RuleEntry{"", "If", 23, &infer_if, "infer_if"},
-    RuleEntry{"", "If", 24, &infer_if, "infer_if"},
-    RuleEntry{"", "If", 25, &infer_if, "infer_if"},
-    RuleEntry{"", "Loop", 1, &infer_loop, "infer_loop"},
-    RuleEntry{"", "Loop", 11, &infer_loop, "infer_loop"},
-    RuleEntry{"", "Loop", 13, &infer_loop, "infer_loop"},
-    RuleEntry{"", "Loop", 16, &infer_loop, "infer_loop"},
-    RuleEntry{"", "Loop", 19, &infer_loop, "infer_loop"},
-    RuleEntry{"", "Loop", 21, &infer_loop, "infer_loop"},
-    RuleEntry{"", "Loop", 23, &infer_loop, "infer_loop"},
-    RuleEntry{"", "Loop", 24, &infer_loop, "infer_loop"},
-    RuleEntry{"", "Loop", 25, &infer_loop, "infer_loop"},
-    RuleEntry{"", "Scan", 8, &infer_scan_8, "infer_scan_8"},
-    RuleEntry{"", "Scan", 9, &infer_scan_9, "infer_scan_9"},
-    RuleEntry{"", "Scan", 11, &infer_scan, "infer_scan"},
-    RuleEntry{"", "Scan", 16, &infer_scan, "infer_scan"},
-    RuleEntry{"", "Scan", 19, &infer_scan, "infer_scan"},
-    RuleEntry{"", "Scan", 21, &infer_scan, "infer_scan"},
-    RuleEntry{"", "Scan", 23, &infer_scan, "infer_scan"},
-    RuleEntry{"", "Scan", 24, &infer_scan, "infer_scan"},
-    RuleEntry{"", "Scan", 25, &infer_scan, "infer_scan"},
-});
+inline constexpr auto kControlFlowRules = family_rules<
+    infer_if_1_rules, infer_if_rules, infer_loop_rules, infer_scan_8_rules, infer_scan_9_rules, infer_scan_rules>("symshape/ops/control_flow.hpp");
 
 }  // namespace symshape::ops

@@ -244,24 +244,28 @@ inline void infer_conv(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 2, 3)) return;
   nn_detail::conv_common(ctx, n, 0, 1, dtype_of(n.input(0)));
 }
+SYMSHAPE_RULES(infer_conv, ai_onnx("Conv", 1, 11, 22));
 
 // ConvInteger: x, w, optional zero points; INT32 output.
 inline void infer_conv_integer(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 2, 4)) return;
   nn_detail::conv_common(ctx, n, 0, 1, DataType::INT32);
 }
+SYMSHAPE_RULES(infer_conv_integer, ai_onnx("ConvInteger", 10));
 
 // QLinearConv: x, x_scale, x_zero_point, w, w_scale, w_zero_point, y_scale, y_zero_point, B.
 inline void infer_qlinear_conv(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 8, 9)) return;
   nn_detail::conv_common(ctx, n, 0, 3, dtype_of(n.input(7)));
 }
+SYMSHAPE_RULES(infer_qlinear_conv, ai_onnx("QLinearConv", 10));
 
 // DeformConv: X, W, offset, B, mask; explicit pads only.
 inline void infer_deform_conv(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 3, 5)) return;
   nn_detail::conv_common(ctx, n, 0, 1, dtype_of(n.input(0)));
 }
+SYMSHAPE_RULES(infer_deform_conv, ai_onnx("DeformConv", 19, 22));
 
 // ConvTranspose: X [N, C, D...], W [C, M/group, k...] -> [N, M, out...] with
 // out = s*(in-1) + output_padding + d*(k-1) + 1 - pb - pe, in*s for SAME_*,
@@ -317,11 +321,14 @@ inline void infer_conv_transpose(Context& ctx, Node& n) {
   }
   ctx.set_shape_and_dtype(n.output(0), Shape(std::move(out)), dtype);
 }
+SYMSHAPE_RULES(infer_conv_transpose, ai_onnx("ConvTranspose", 1, 11, 22));
 
 // MaxPool: Y and the optional INT64 Indices (8+); ceil_mode and dilations (10+).
 inline void infer_max_pool(Context& ctx, Node& n) { nn_detail::pool_common(ctx, n, true); }
+SYMSHAPE_RULES(infer_max_pool, ai_onnx("MaxPool", 1, 8, 10, 11, 12, 22));
 // AveragePool (count_include_pad 7+, ceil_mode 10+, dilations 19+) and LpPool (ceil_mode, dilations 18+).
 inline void infer_avg_pool(Context& ctx, Node& n) { nn_detail::pool_common(ctx, n, false); }
+SYMSHAPE_RULES(infer_avg_pool, ai_onnx("AveragePool", 1, 7, 10, 11, 19, 22), ai_onnx("LpPool", 1, 2, 11, 18, 22));
 
 // GlobalAveragePool, GlobalMaxPool, GlobalLpPool: [N, C, 1, ...].
 inline void infer_global_pool(Context& ctx, Node& n) {
@@ -340,6 +347,10 @@ inline void infer_global_pool(Context& ctx, Node& n) {
   out.resize(x->size(), SymbolicDim(1));
   ctx.set_shape_and_dtype(n.output(0), Shape(std::move(out)), dtype);
 }
+SYMSHAPE_RULES(infer_global_pool,
+               ai_onnx("GlobalAveragePool", 1, 22),
+               ai_onnx("GlobalMaxPool", 1, 22),
+               ai_onnx("GlobalLpPool", 1, 2, 22));
 
 // MaxRoiPool: X [N, C, H, W], rois [num_rois, 5] -> [num_rois, C, pooled_h, pooled_w].
 inline void infer_max_roi_pool(Context& ctx, Node& n) {
@@ -364,6 +375,7 @@ inline void infer_max_roi_pool(Context& ctx, Node& n) {
                           Shape({rois ? (*rois)[0] : SymbolicDim(), x ? (*x)[1] : SymbolicDim(), ps->ints[0], ps->ints[1]}),
                           dtype_of(n.input(0)));
 }
+SYMSHAPE_RULES(infer_max_roi_pool, ai_onnx("MaxRoiPool", 1, 22));
 
 // RoiAlign: X [N, C, H, W], rois [num_rois, 4], batch_indices [num_rois] -> [num_rois, C, oh, ow].
 inline void infer_roi_align(Context& ctx, Node& n) {
@@ -394,6 +406,7 @@ inline void infer_roi_align(Context& ctx, Node& n) {
                                  n.attr_int("output_width", 1)}),
                           dtype_of(n.input(0)));
 }
+SYMSHAPE_RULES(infer_roi_align, ai_onnx("RoiAlign", 10, 16, 22));
 
 // MaxUnpool: the output_shape input when given, else (in-1)*s + k - pb - pe.
 inline void infer_max_unpool(Context& ctx, Node& n) {
@@ -435,6 +448,7 @@ inline void infer_max_unpool(Context& ctx, Node& n) {
                   SymbolicDim(pads[i + k]));
   ctx.set_shape_and_dtype(n.output(0), Shape(std::move(out)), dtype);
 }
+SYMSHAPE_RULES(infer_max_unpool, ai_onnx("MaxUnpool", 9, 11, 22));
 
 // Col2Im: input [N, C*prod(block_shape), L], image_shape, block_shape -> [N, C, image_shape...].
 inline void infer_col2im(Context& ctx, Node& n) {
@@ -478,51 +492,11 @@ inline void infer_col2im(Context& ctx, Node& n) {
   for (std::size_t i = 0; i < k; ++i) out.push_back(image ? (*image)[i] : SymbolicDim());
   ctx.set_shape_and_dtype(n.output(0), Shape(std::move(out)), dtype);
 }
+SYMSHAPE_RULES(infer_col2im, ai_onnx("Col2Im", 18));
 
-inline constexpr auto kConvRules = make_rules({
-    RuleEntry{"", "Conv", 1, &infer_conv, "infer_conv"},
-    RuleEntry{"", "Conv", 11, &infer_conv, "infer_conv"},
-    RuleEntry{"", "Conv", 22, &infer_conv, "infer_conv"},
-    RuleEntry{"", "ConvInteger", 10, &infer_conv_integer, "infer_conv_integer"},
-    RuleEntry{"", "QLinearConv", 10, &infer_qlinear_conv, "infer_qlinear_conv"},
-    RuleEntry{"", "DeformConv", 19, &infer_deform_conv, "infer_deform_conv"},
-    RuleEntry{"", "DeformConv", 22, &infer_deform_conv, "infer_deform_conv"},
-    RuleEntry{"", "ConvTranspose", 1, &infer_conv_transpose, "infer_conv_transpose"},
-    RuleEntry{"", "ConvTranspose", 11, &infer_conv_transpose, "infer_conv_transpose"},
-    RuleEntry{"", "ConvTranspose", 22, &infer_conv_transpose, "infer_conv_transpose"},
-    RuleEntry{"", "MaxPool", 1, &infer_max_pool, "infer_max_pool"},
-    RuleEntry{"", "MaxPool", 8, &infer_max_pool, "infer_max_pool"},
-    RuleEntry{"", "MaxPool", 10, &infer_max_pool, "infer_max_pool"},
-    RuleEntry{"", "MaxPool", 11, &infer_max_pool, "infer_max_pool"},
-    RuleEntry{"", "MaxPool", 12, &infer_max_pool, "infer_max_pool"},
-    RuleEntry{"", "MaxPool", 22, &infer_max_pool, "infer_max_pool"},
-    RuleEntry{"", "AveragePool", 1, &infer_avg_pool, "infer_avg_pool"},
-    RuleEntry{"", "AveragePool", 7, &infer_avg_pool, "infer_avg_pool"},
-    RuleEntry{"", "AveragePool", 10, &infer_avg_pool, "infer_avg_pool"},
-    RuleEntry{"", "AveragePool", 11, &infer_avg_pool, "infer_avg_pool"},
-    RuleEntry{"", "AveragePool", 19, &infer_avg_pool, "infer_avg_pool"},
-    RuleEntry{"", "AveragePool", 22, &infer_avg_pool, "infer_avg_pool"},
-    RuleEntry{"", "LpPool", 1, &infer_avg_pool, "infer_avg_pool"},
-    RuleEntry{"", "LpPool", 2, &infer_avg_pool, "infer_avg_pool"},
-    RuleEntry{"", "LpPool", 11, &infer_avg_pool, "infer_avg_pool"},
-    RuleEntry{"", "LpPool", 18, &infer_avg_pool, "infer_avg_pool"},
-    RuleEntry{"", "LpPool", 22, &infer_avg_pool, "infer_avg_pool"},
-    RuleEntry{"", "GlobalAveragePool", 1, &infer_global_pool, "infer_global_pool"},
-    RuleEntry{"", "GlobalAveragePool", 22, &infer_global_pool, "infer_global_pool"},
-    RuleEntry{"", "GlobalMaxPool", 1, &infer_global_pool, "infer_global_pool"},
-    RuleEntry{"", "GlobalMaxPool", 22, &infer_global_pool, "infer_global_pool"},
-    RuleEntry{"", "GlobalLpPool", 1, &infer_global_pool, "infer_global_pool"},
-    RuleEntry{"", "GlobalLpPool", 2, &infer_global_pool, "infer_global_pool"},
-    RuleEntry{"", "GlobalLpPool", 22, &infer_global_pool, "infer_global_pool"},
-    RuleEntry{"", "MaxRoiPool", 1, &infer_max_roi_pool, "infer_max_roi_pool"},
-    RuleEntry{"", "MaxRoiPool", 22, &infer_max_roi_pool, "infer_max_roi_pool"},
-    RuleEntry{"", "RoiAlign", 10, &infer_roi_align, "infer_roi_align"},
-    RuleEntry{"", "RoiAlign", 16, &infer_roi_align, "infer_roi_align"},
-    RuleEntry{"", "RoiAlign", 22, &infer_roi_align, "infer_roi_align"},
-    RuleEntry{"", "MaxUnpool", 9, &infer_max_unpool, "infer_max_unpool"},
-    RuleEntry{"", "MaxUnpool", 11, &infer_max_unpool, "infer_max_unpool"},
-    RuleEntry{"", "MaxUnpool", 22, &infer_max_unpool, "infer_max_unpool"},
-    RuleEntry{"", "Col2Im", 18, &infer_col2im, "infer_col2im"},
-});
+inline constexpr auto kConvRules = family_rules<
+    infer_conv_rules, infer_conv_integer_rules, infer_qlinear_conv_rules, infer_deform_conv_rules,
+    infer_conv_transpose_rules, infer_max_pool_rules, infer_avg_pool_rules, infer_global_pool_rules,
+    infer_max_roi_pool_rules, infer_roi_align_rules, infer_max_unpool_rules, infer_col2im_rules>("symshape/ops/conv.hpp");
 
 }  // namespace symshape::ops

@@ -32,6 +32,7 @@ inline void infer_non_max_suppression(Context& ctx, Node& n) {
   }
   ctx.set_shape_and_dtype(n.output(0), Shape({SymbolicDim(), SymbolicDim(3)}), DataType::INT64);
 }
+SYMSHAPE_RULES(infer_non_max_suppression, ai_onnx("NonMaxSuppression", 10, 11));
 
 // TfIdfVectorizer: [C] -> [E], [N, C] -> [N, E], E = max(ngram_indexes)+1; FLOAT.
 inline void infer_tfidf_vectorizer(Context& ctx, Node& n) {
@@ -64,6 +65,7 @@ inline void infer_tfidf_vectorizer(Context& ctx, Node& n) {
     ctx.record_error(n, "input must be [C] or [N, C], got shape " + s->to_string());
   }
 }
+SYMSHAPE_RULES(infer_tfidf_vectorizer, ai_onnx("TfIdfVectorizer", 9));
 
 // SoftmaxCrossEntropyLoss: the inputs, reduction and output rule of
 // NegativeLogLikelihoodLoss (scores [N, C, d1..dk], labels [N, d1..dk]), plus
@@ -75,6 +77,7 @@ inline void infer_softmax_cross_entropy_loss(Context& ctx, Node& n) {
   const Shape* x = shape_of(n.input(0));
   ctx.set_shape_and_dtype(n.output(1), x ? *x : Shape(), dtype_of(n.input(0)));
 }
+SYMSHAPE_RULES(infer_softmax_cross_entropy_loss, ai_onnx("SoftmaxCrossEntropyLoss", 12, 13));
 
 // Upsample 1: 4-D [N, C, H, W] -> [N, C, floor(H*height_scale), floor(W*width_scale)].
 inline void infer_upsample_1(Context& ctx, Node& n) {
@@ -105,14 +108,10 @@ inline void infer_upsample_1(Context& ctx, Node& n) {
   };
   ctx.set_shape_and_dtype(n.output(0), Shape({(*s)[0], (*s)[1], scaled((*s)[2], hs->f), scaled((*s)[3], ws->f)}), t);
 }
+SYMSHAPE_RULES(infer_upsample_1, ai_onnx("Upsample", 1));
 
-inline constexpr auto kDetectionRules = make_rules({
-    RuleEntry{"", "NonMaxSuppression", 10, &infer_non_max_suppression, "infer_non_max_suppression"},
-    RuleEntry{"", "NonMaxSuppression", 11, &infer_non_max_suppression, "infer_non_max_suppression"},
-    RuleEntry{"", "SoftmaxCrossEntropyLoss", 12, &infer_softmax_cross_entropy_loss, "infer_softmax_cross_entropy_loss"},
-    RuleEntry{"", "SoftmaxCrossEntropyLoss", 13, &infer_softmax_cross_entropy_loss, "infer_softmax_cross_entropy_loss"},
-    RuleEntry{"", "TfIdfVectorizer", 9, &infer_tfidf_vectorizer, "infer_tfidf_vectorizer"},
-    RuleEntry{"", "Upsample", 1, &infer_upsample_1, "infer_upsample_1"},
-});
+inline constexpr auto kDetectionRules = family_rules<
+    infer_non_max_suppression_rules, infer_softmax_cross_entropy_loss_rules, infer_tfidf_vectorizer_rules,
+    infer_upsample_1_rules>("symshape/ops/detection.hpp");
 
 }  // namespace symshape::ops

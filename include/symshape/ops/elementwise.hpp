@@ -104,18 +104,41 @@ inline void infer_arithmetic(Context& ctx, Node& n) {
   detail::infer_broadcast(ctx, n, DataType::UNDEFINED);
   detail::propagate_arithmetic(ctx, n);
 }
+SYMSHAPE_RULES(infer_arithmetic,
+               ai_onnx("Add", 7, 13, 14),
+               ai_onnx("Sub", 7, 13, 14),
+               ai_onnx("Mul", 7, 13, 14),
+               ai_onnx("Div", 7, 13, 14),
+               ai_onnx("Mod", 10, 13),
+               ai_onnx("Pow", 7, 12, 13, 15),
+               ai_onnx("BitShift", 11),
+               ai_onnx("BitwiseAnd", 18),
+               ai_onnx("BitwiseOr", 18),
+               ai_onnx("BitwiseXor", 18));
 
 inline void infer_comparison(Context& ctx, Node& n) {
   detail::infer_broadcast(ctx, n, DataType::BOOL);
   if (n.op_type == "Equal") detail::propagate_arithmetic(ctx, n);
 }
+SYMSHAPE_RULES(infer_comparison,
+               ai_onnx("Equal", 7, 11, 13, 19),
+               ai_onnx("Less", 7, 9, 13),
+               ai_onnx("Greater", 7, 9, 13),
+               ai_onnx("LessOrEqual", 12, 16),
+               ai_onnx("GreaterOrEqual", 12, 16));
 
 inline void infer_logical(Context& ctx, Node& n) { detail::infer_broadcast(ctx, n, DataType::BOOL); }
+SYMSHAPE_RULES(infer_logical, ai_onnx("And", 7), ai_onnx("Or", 7), ai_onnx("Xor", 7));
 
 inline void infer_variadic(Context& ctx, Node& n) {
   detail::infer_broadcast(ctx, n, DataType::UNDEFINED);
   if (n.inputs.size() == 2) detail::propagate_arithmetic(ctx, n);
 }
+SYMSHAPE_RULES(infer_variadic,
+               ai_onnx("Max", 8, 12, 13),
+               ai_onnx("Min", 8, 12, 13),
+               ai_onnx("Sum", 8, 13),
+               ai_onnx("Mean", 8, 13));
 
 // Before opset 7 (and Max/Min/Sum/Mean before 8), B was broadcast to A only
 // when the `broadcast` attribute said so (else the shapes had to be equal):
@@ -129,91 +152,32 @@ inline void infer_legacy_broadcast(Context& ctx, Node& n) {
                           bool_out ? DataType::BOOL : dtype_of(a));
   detail::propagate_arithmetic(ctx, n);
 }
+SYMSHAPE_RULES(infer_legacy_broadcast,
+               ai_onnx("Add", 1, 6),
+               ai_onnx("Sub", 1, 6),
+               ai_onnx("Mul", 1, 6),
+               ai_onnx("Div", 1, 6),
+               ai_onnx("Pow", 1),
+               ai_onnx("Equal", 1),
+               ai_onnx("Less", 1),
+               ai_onnx("Greater", 1),
+               ai_onnx("And", 1),
+               ai_onnx("Or", 1),
+               ai_onnx("Xor", 1),
+               ai_onnx("Max", 1, 6),
+               ai_onnx("Min", 1, 6),
+               ai_onnx("Sum", 1, 6),
+               ai_onnx("Mean", 1, 6));
 
 // PRelu: slope is broadcast to X (unidirectionally): the output is X.
 inline void infer_prelu(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 2)) return;
   propagate_type(ctx, n);
 }
+SYMSHAPE_RULES(infer_prelu, ai_onnx("PRelu", 1, 6, 7, 9, 16));
 
-inline constexpr auto kElementwiseRules = make_rules({
-    RuleEntry{"", "Add", 1, &infer_legacy_broadcast, "infer_legacy_broadcast"},
-    RuleEntry{"", "Add", 6, &infer_legacy_broadcast, "infer_legacy_broadcast"},
-    RuleEntry{"", "Add", 7, &infer_arithmetic, "infer_arithmetic"},
-    RuleEntry{"", "Add", 13, &infer_arithmetic, "infer_arithmetic"},
-    RuleEntry{"", "Add", 14, &infer_arithmetic, "infer_arithmetic"},
-    RuleEntry{"", "Sub", 1, &infer_legacy_broadcast, "infer_legacy_broadcast"},
-    RuleEntry{"", "Sub", 6, &infer_legacy_broadcast, "infer_legacy_broadcast"},
-    RuleEntry{"", "Sub", 7, &infer_arithmetic, "infer_arithmetic"},
-    RuleEntry{"", "Sub", 13, &infer_arithmetic, "infer_arithmetic"},
-    RuleEntry{"", "Sub", 14, &infer_arithmetic, "infer_arithmetic"},
-    RuleEntry{"", "Mul", 1, &infer_legacy_broadcast, "infer_legacy_broadcast"},
-    RuleEntry{"", "Mul", 6, &infer_legacy_broadcast, "infer_legacy_broadcast"},
-    RuleEntry{"", "Mul", 7, &infer_arithmetic, "infer_arithmetic"},
-    RuleEntry{"", "Mul", 13, &infer_arithmetic, "infer_arithmetic"},
-    RuleEntry{"", "Mul", 14, &infer_arithmetic, "infer_arithmetic"},
-    RuleEntry{"", "Div", 1, &infer_legacy_broadcast, "infer_legacy_broadcast"},
-    RuleEntry{"", "Div", 6, &infer_legacy_broadcast, "infer_legacy_broadcast"},
-    RuleEntry{"", "Div", 7, &infer_arithmetic, "infer_arithmetic"},
-    RuleEntry{"", "Div", 13, &infer_arithmetic, "infer_arithmetic"},
-    RuleEntry{"", "Div", 14, &infer_arithmetic, "infer_arithmetic"},
-    RuleEntry{"", "Mod", 10, &infer_arithmetic, "infer_arithmetic"},
-    RuleEntry{"", "Mod", 13, &infer_arithmetic, "infer_arithmetic"},
-    RuleEntry{"", "Pow", 1, &infer_legacy_broadcast, "infer_legacy_broadcast"},
-    RuleEntry{"", "Pow", 7, &infer_arithmetic, "infer_arithmetic"},
-    RuleEntry{"", "Pow", 12, &infer_arithmetic, "infer_arithmetic"},
-    RuleEntry{"", "Pow", 13, &infer_arithmetic, "infer_arithmetic"},
-    RuleEntry{"", "Pow", 15, &infer_arithmetic, "infer_arithmetic"},
-    RuleEntry{"", "BitShift", 11, &infer_arithmetic, "infer_arithmetic"},
-    RuleEntry{"", "BitwiseAnd", 18, &infer_arithmetic, "infer_arithmetic"},
-    RuleEntry{"", "BitwiseOr", 18, &infer_arithmetic, "infer_arithmetic"},
-    RuleEntry{"", "BitwiseXor", 18, &infer_arithmetic, "infer_arithmetic"},
-    RuleEntry{"", "PRelu", 1, &infer_prelu, "infer_prelu"},
-    RuleEntry{"", "PRelu", 6, &infer_prelu, "infer_prelu"},
-    RuleEntry{"", "PRelu", 7, &infer_prelu, "infer_prelu"},
-    RuleEntry{"", "PRelu", 9, &infer_prelu, "infer_prelu"},
-    RuleEntry{"", "PRelu", 16, &infer_prelu, "infer_prelu"},
-    RuleEntry{"", "Equal", 1, &infer_legacy_broadcast, "infer_legacy_broadcast"},
-    RuleEntry{"", "Equal", 7, &infer_comparison, "infer_comparison"},
-    RuleEntry{"", "Equal", 11, &infer_comparison, "infer_comparison"},
-    RuleEntry{"", "Equal", 13, &infer_comparison, "infer_comparison"},
-    RuleEntry{"", "Equal", 19, &infer_comparison, "infer_comparison"},
-    RuleEntry{"", "Less", 1, &infer_legacy_broadcast, "infer_legacy_broadcast"},
-    RuleEntry{"", "Less", 7, &infer_comparison, "infer_comparison"},
-    RuleEntry{"", "Less", 9, &infer_comparison, "infer_comparison"},
-    RuleEntry{"", "Less", 13, &infer_comparison, "infer_comparison"},
-    RuleEntry{"", "Greater", 1, &infer_legacy_broadcast, "infer_legacy_broadcast"},
-    RuleEntry{"", "Greater", 7, &infer_comparison, "infer_comparison"},
-    RuleEntry{"", "Greater", 9, &infer_comparison, "infer_comparison"},
-    RuleEntry{"", "Greater", 13, &infer_comparison, "infer_comparison"},
-    RuleEntry{"", "LessOrEqual", 12, &infer_comparison, "infer_comparison"},
-    RuleEntry{"", "LessOrEqual", 16, &infer_comparison, "infer_comparison"},
-    RuleEntry{"", "GreaterOrEqual", 12, &infer_comparison, "infer_comparison"},
-    RuleEntry{"", "GreaterOrEqual", 16, &infer_comparison, "infer_comparison"},
-    RuleEntry{"", "And", 1, &infer_legacy_broadcast, "infer_legacy_broadcast"},
-    RuleEntry{"", "And", 7, &infer_logical, "infer_logical"},
-    RuleEntry{"", "Or", 1, &infer_legacy_broadcast, "infer_legacy_broadcast"},
-    RuleEntry{"", "Or", 7, &infer_logical, "infer_logical"},
-    RuleEntry{"", "Xor", 1, &infer_legacy_broadcast, "infer_legacy_broadcast"},
-    RuleEntry{"", "Xor", 7, &infer_logical, "infer_logical"},
-    RuleEntry{"", "Max", 1, &infer_legacy_broadcast, "infer_legacy_broadcast"},
-    RuleEntry{"", "Max", 6, &infer_legacy_broadcast, "infer_legacy_broadcast"},
-    RuleEntry{"", "Max", 8, &infer_variadic, "infer_variadic"},
-    RuleEntry{"", "Max", 12, &infer_variadic, "infer_variadic"},
-    RuleEntry{"", "Max", 13, &infer_variadic, "infer_variadic"},
-    RuleEntry{"", "Min", 1, &infer_legacy_broadcast, "infer_legacy_broadcast"},
-    RuleEntry{"", "Min", 6, &infer_legacy_broadcast, "infer_legacy_broadcast"},
-    RuleEntry{"", "Min", 8, &infer_variadic, "infer_variadic"},
-    RuleEntry{"", "Min", 12, &infer_variadic, "infer_variadic"},
-    RuleEntry{"", "Min", 13, &infer_variadic, "infer_variadic"},
-    RuleEntry{"", "Sum", 1, &infer_legacy_broadcast, "infer_legacy_broadcast"},
-    RuleEntry{"", "Sum", 6, &infer_legacy_broadcast, "infer_legacy_broadcast"},
-    RuleEntry{"", "Sum", 8, &infer_variadic, "infer_variadic"},
-    RuleEntry{"", "Sum", 13, &infer_variadic, "infer_variadic"},
-    RuleEntry{"", "Mean", 1, &infer_legacy_broadcast, "infer_legacy_broadcast"},
-    RuleEntry{"", "Mean", 6, &infer_legacy_broadcast, "infer_legacy_broadcast"},
-    RuleEntry{"", "Mean", 8, &infer_variadic, "infer_variadic"},
-    RuleEntry{"", "Mean", 13, &infer_variadic, "infer_variadic"},
-});
+inline constexpr auto kElementwiseRules = family_rules<
+    infer_legacy_broadcast_rules, infer_arithmetic_rules, infer_prelu_rules, infer_comparison_rules,
+    infer_logical_rules, infer_variadic_rules>("symshape/ops/elementwise.hpp");
 
 }  // namespace symshape::ops

@@ -54,6 +54,7 @@ inline void infer_expand(Context& ctx, Node& n) {
   if (!b) return;
   set_like_input(ctx, n, 0, *b);
 }
+SYMSHAPE_RULES(infer_expand, ai_onnx("Expand", 8, 13));
 
 // ---- Tile ----
 
@@ -79,6 +80,7 @@ inline void infer_tile_v1(Context& ctx, Node& n) {
       tiles && tiles->size() == 1 ? out[static_cast<std::size_t>(*a)] * (*tiles)[0] : SymbolicDim();
   set_like_input(ctx, n, 0, out);
 }
+SYMSHAPE_RULES(infer_tile_v1, ai_onnx("Tile", 1));
 
 inline void infer_tile_v6(Context& ctx, Node& n) {
   using namespace tensor_detail;
@@ -113,6 +115,7 @@ inline void infer_tile_v6(Context& ctx, Node& n) {
   }
   set_like_input(ctx, n, 0, Shape(std::move(out)));
 }
+SYMSHAPE_RULES(infer_tile_v6, ai_onnx("Tile", 6, 13));
 
 // ---- Pad ----
 
@@ -171,6 +174,7 @@ inline void infer_pad_v1(Context& ctx, Node& n) {
                      : std::nullopt,
            p.has_value(), {});
 }
+SYMSHAPE_RULES(infer_pad_v1, ai_onnx("Pad", 1));
 inline void infer_pad_v2(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 1)) return;
   auto p = n.attr_ints("pads");
@@ -178,31 +182,20 @@ inline void infer_pad_v2(Context& ctx, Node& n) {
                      : std::nullopt,
            p.has_value(), {});
 }
+SYMSHAPE_RULES(infer_pad_v2, ai_onnx("Pad", 2));
 inline void infer_pad_v11(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 2)) return;
   pad_impl(ctx, n, ctx.symbolic_value(n.input(1)), true, {});
 }
+SYMSHAPE_RULES(infer_pad_v11, ai_onnx("Pad", 11, 13));
 inline void infer_pad_v18(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 2)) return;
   pad_impl(ctx, n, ctx.symbolic_value(n.input(1)), true, tensor_detail::ints_arg(ctx, n, true, "axes", 3));
 }
+SYMSHAPE_RULES(infer_pad_v18, ai_onnx("Pad", 18, 19, 21, 23, 24, 25));
 
-inline constexpr auto kExpandTilePadRules = make_rules({
-    RuleEntry{"", "Expand", 8, &infer_expand, "infer_expand"},
-    RuleEntry{"", "Expand", 13, &infer_expand, "infer_expand"},
-    RuleEntry{"", "Tile", 1, &infer_tile_v1, "infer_tile_v1"},
-    RuleEntry{"", "Tile", 6, &infer_tile_v6, "infer_tile_v6"},
-    RuleEntry{"", "Tile", 13, &infer_tile_v6, "infer_tile_v6"},
-    RuleEntry{"", "Pad", 1, &infer_pad_v1, "infer_pad_v1"},
-    RuleEntry{"", "Pad", 2, &infer_pad_v2, "infer_pad_v2"},
-    RuleEntry{"", "Pad", 11, &infer_pad_v11, "infer_pad_v11"},
-    RuleEntry{"", "Pad", 13, &infer_pad_v11, "infer_pad_v11"},
-    RuleEntry{"", "Pad", 18, &infer_pad_v18, "infer_pad_v18"},
-    RuleEntry{"", "Pad", 19, &infer_pad_v18, "infer_pad_v18"},
-    RuleEntry{"", "Pad", 21, &infer_pad_v18, "infer_pad_v18"},
-    RuleEntry{"", "Pad", 23, &infer_pad_v18, "infer_pad_v18"},
-    RuleEntry{"", "Pad", 24, &infer_pad_v18, "infer_pad_v18"},
-    RuleEntry{"", "Pad", 25, &infer_pad_v18, "infer_pad_v18"},
-});
+inline constexpr auto kExpandTilePadRules = family_rules<
+    infer_expand_rules, infer_tile_v1_rules, infer_tile_v6_rules, infer_pad_v1_rules, infer_pad_v2_rules,
+    infer_pad_v11_rules, infer_pad_v18_rules>("symshape/ops/expand_tile_pad.hpp");
 
 }  // namespace symshape::ops

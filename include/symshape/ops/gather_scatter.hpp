@@ -49,6 +49,7 @@ inline void infer_gather(Context& ctx, Node& n) {
   }
   ctx.set_symbolic_value(n.output(0), std::move(out));
 }
+SYMSHAPE_RULES(infer_gather, ai_onnx("Gather", 1, 11, 13));
 
 // ---- GatherElements ----
 
@@ -64,6 +65,7 @@ inline void infer_gather_elements(Context& ctx, Node& n) {
   if (data && !normalize_axis(ctx, n, n.attr_int("axis", 0), data->rank())) return;
   set_like_input(ctx, n, 0, idx ? *idx : Shape());
 }
+SYMSHAPE_RULES(infer_gather_elements, ai_onnx("GatherElements", 11, 13));
 
 // ---- GatherND ----
 
@@ -100,7 +102,9 @@ inline void gather_nd_impl(Context& ctx, Node& n, int64_t batch_dims) {
   set_like_input(ctx, n, 0, Shape(std::move(out)));
 }
 inline void infer_gather_nd_v11(Context& ctx, Node& n) { gather_nd_impl(ctx, n, 0); }
+SYMSHAPE_RULES(infer_gather_nd_v11, ai_onnx("GatherND", 11));
 inline void infer_gather_nd_v12(Context& ctx, Node& n) { gather_nd_impl(ctx, n, n.attr_int("batch_dims", 0)); }
+SYMSHAPE_RULES(infer_gather_nd_v12, ai_onnx("GatherND", 12, 13));
 
 // ---- Scatter, ScatterElements, ScatterND ----
 
@@ -121,26 +125,13 @@ inline void infer_scatter(Context& ctx, Node& n) {
   }
   propagate_type(ctx, n, 0, 0);
 }
+SYMSHAPE_RULES(infer_scatter,
+               ai_onnx("Scatter", 9, 11),
+               ai_onnx("ScatterElements", 11, 13, 16, 18),
+               ai_onnx("ScatterND", 11, 13, 16, 18));
 
-inline constexpr auto kGatherScatterRules = make_rules({
-    RuleEntry{"", "Gather", 1, &infer_gather, "infer_gather"},
-    RuleEntry{"", "Gather", 11, &infer_gather, "infer_gather"},
-    RuleEntry{"", "Gather", 13, &infer_gather, "infer_gather"},
-    RuleEntry{"", "GatherElements", 11, &infer_gather_elements, "infer_gather_elements"},
-    RuleEntry{"", "GatherElements", 13, &infer_gather_elements, "infer_gather_elements"},
-    RuleEntry{"", "GatherND", 11, &infer_gather_nd_v11, "infer_gather_nd_v11"},
-    RuleEntry{"", "GatherND", 12, &infer_gather_nd_v12, "infer_gather_nd_v12"},
-    RuleEntry{"", "GatherND", 13, &infer_gather_nd_v12, "infer_gather_nd_v12"},
-    RuleEntry{"", "Scatter", 9, &infer_scatter, "infer_scatter"},
-    RuleEntry{"", "Scatter", 11, &infer_scatter, "infer_scatter"},
-    RuleEntry{"", "ScatterElements", 11, &infer_scatter, "infer_scatter"},
-    RuleEntry{"", "ScatterElements", 13, &infer_scatter, "infer_scatter"},
-    RuleEntry{"", "ScatterElements", 16, &infer_scatter, "infer_scatter"},
-    RuleEntry{"", "ScatterElements", 18, &infer_scatter, "infer_scatter"},
-    RuleEntry{"", "ScatterND", 11, &infer_scatter, "infer_scatter"},
-    RuleEntry{"", "ScatterND", 13, &infer_scatter, "infer_scatter"},
-    RuleEntry{"", "ScatterND", 16, &infer_scatter, "infer_scatter"},
-    RuleEntry{"", "ScatterND", 18, &infer_scatter, "infer_scatter"},
-});
+inline constexpr auto kGatherScatterRules = family_rules<
+    infer_gather_rules, infer_gather_elements_rules, infer_gather_nd_v11_rules, infer_gather_nd_v12_rules,
+    infer_scatter_rules>("symshape/ops/gather_scatter.hpp");
 
 }  // namespace symshape::ops

@@ -56,6 +56,7 @@ inline void infer_center_crop_pad(Context& ctx, Node& n) {
   for (std::size_t i = 0; i < axes.size(); ++i) out[axes[i]] = values ? (*values)[i] : SymbolicDim();
   ctx.set_shape_and_dtype(n.output(0), Shape(std::move(out)), t);
 }
+SYMSHAPE_RULES(infer_center_crop_pad, ai_onnx("CenterCropPad", 18));
 
 namespace image_detail {
 inline void grid_sample(Context& ctx, Node& n, bool only_4d, const std::vector<const char*>& modes) {
@@ -109,10 +110,12 @@ inline void grid_sample(Context& ctx, Node& n, bool only_4d, const std::vector<c
 inline void infer_grid_sample_16(Context& ctx, Node& n) {
   image_detail::grid_sample(ctx, n, true, {"bilinear", "nearest", "bicubic"});
 }
+SYMSHAPE_RULES(infer_grid_sample_16, ai_onnx("GridSample", 16));
 // GridSample 20/22: X [N, C, D1..Dr], grid [N, D1_out..Dr_out, r] -> [N, C, D1_out..Dr_out].
 inline void infer_grid_sample_20(Context& ctx, Node& n) {
   image_detail::grid_sample(ctx, n, false, {"linear", "nearest", "cubic"});
 }
+SYMSHAPE_RULES(infer_grid_sample_20, ai_onnx("GridSample", 20, 22));
 
 // AffineGrid: theta [N, 2, 3] or [N, 3, 4]; size = (N, C, H, W) or
 // (N, C, D, H, W) -> grid [N, H, W, 2] or [N, D, H, W, 3].
@@ -156,6 +159,7 @@ inline void infer_affine_grid(Context& ctx, Node& n) {
   out.emplace_back(spatial);
   ctx.set_shape_and_dtype(n.output(0), Shape(std::move(out)), t);
 }
+SYMSHAPE_RULES(infer_affine_grid, ai_onnx("AffineGrid", 20));
 
 // ImageDecoder: a 1-D UINT8 byte stream -> UINT8 [H, W, C], H and W unknown,
 // C = 3 for RGB/BGR (default RGB) and 1 for Grayscale.
@@ -176,14 +180,10 @@ inline void infer_image_decoder(Context& ctx, Node& n) {
   }
   ctx.set_shape_and_dtype(n.output(0), Shape({SymbolicDim(), SymbolicDim(), SymbolicDim(channels)}), DataType::UINT8);
 }
+SYMSHAPE_RULES(infer_image_decoder, ai_onnx("ImageDecoder", 20));
 
-inline constexpr auto kImageRules = make_rules({
-    RuleEntry{"", "CenterCropPad", 18, &infer_center_crop_pad, "infer_center_crop_pad"},
-    RuleEntry{"", "GridSample", 16, &infer_grid_sample_16, "infer_grid_sample_16"},
-    RuleEntry{"", "GridSample", 20, &infer_grid_sample_20, "infer_grid_sample_20"},
-    RuleEntry{"", "GridSample", 22, &infer_grid_sample_20, "infer_grid_sample_20"},
-    RuleEntry{"", "AffineGrid", 20, &infer_affine_grid, "infer_affine_grid"},
-    RuleEntry{"", "ImageDecoder", 20, &infer_image_decoder, "infer_image_decoder"},
-});
+inline constexpr auto kImageRules = family_rules<
+    infer_center_crop_pad_rules, infer_grid_sample_16_rules, infer_grid_sample_20_rules, infer_affine_grid_rules,
+    infer_image_decoder_rules>("symshape/ops/image.hpp");
 
 }  // namespace symshape::ops

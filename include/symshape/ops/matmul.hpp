@@ -63,18 +63,21 @@ inline void infer_matmul(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 2, 2)) return;
   nn_detail::infer_matmul_like(ctx, n, 0, 1, dtype_of(n.input(0)));
 }
+SYMSHAPE_RULES(infer_matmul, ai_onnx("MatMul", 1, 9, 13));
 
 // MatMulInteger: A, B, optional zero points; INT32 output.
 inline void infer_matmul_integer(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 2, 4)) return;
   nn_detail::infer_matmul_like(ctx, n, 0, 1, DataType::INT32);
 }
+SYMSHAPE_RULES(infer_matmul_integer, ai_onnx("MatMulInteger", 10));
 
 // QLinearMatMul: a, a_scale, a_zero_point, b, b_scale, b_zero_point, y_scale, y_zero_point.
 inline void infer_qlinear_matmul(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 8, 8)) return;
   nn_detail::infer_matmul_like(ctx, n, 0, 3, dtype_of(n.input(7)));
 }
+SYMSHAPE_RULES(infer_qlinear_matmul, ai_onnx("QLinearMatMul", 10, 21));
 
 // Gemm: Y[M, N] = alpha * A' B' + beta * C.
 inline void infer_gemm(Context& ctx, Node& n) {
@@ -129,6 +132,7 @@ inline void infer_gemm(Context& ctx, Node& n) {
   }
   ctx.set_shape_and_dtype(n.output(0), Shape({m, nn}), dtype);
 }
+SYMSHAPE_RULES(infer_gemm, ai_onnx("Gemm", 1, 6, 7, 9, 11, 13));
 
 // ---- Einsum ----
 
@@ -286,21 +290,9 @@ inline void infer_einsum(Context& ctx, Node& n) {
   }
   ctx.set_shape_and_dtype(n.output(0), Shape(std::move(out)), dtype);
 }
+SYMSHAPE_RULES(infer_einsum, ai_onnx("Einsum", 12));
 
-inline constexpr auto kMatMulRules = make_rules({
-    RuleEntry{"", "MatMul", 1, &infer_matmul, "infer_matmul"},
-    RuleEntry{"", "MatMul", 9, &infer_matmul, "infer_matmul"},
-    RuleEntry{"", "MatMul", 13, &infer_matmul, "infer_matmul"},
-    RuleEntry{"", "MatMulInteger", 10, &infer_matmul_integer, "infer_matmul_integer"},
-    RuleEntry{"", "QLinearMatMul", 10, &infer_qlinear_matmul, "infer_qlinear_matmul"},
-    RuleEntry{"", "QLinearMatMul", 21, &infer_qlinear_matmul, "infer_qlinear_matmul"},
-    RuleEntry{"", "Gemm", 1, &infer_gemm, "infer_gemm"},
-    RuleEntry{"", "Gemm", 6, &infer_gemm, "infer_gemm"},
-    RuleEntry{"", "Gemm", 7, &infer_gemm, "infer_gemm"},
-    RuleEntry{"", "Gemm", 9, &infer_gemm, "infer_gemm"},
-    RuleEntry{"", "Gemm", 11, &infer_gemm, "infer_gemm"},
-    RuleEntry{"", "Gemm", 13, &infer_gemm, "infer_gemm"},
-    RuleEntry{"", "Einsum", 12, &infer_einsum, "infer_einsum"},
-});
+inline constexpr auto kMatMulRules = family_rules<
+    infer_matmul_rules, infer_matmul_integer_rules, infer_qlinear_matmul_rules, infer_gemm_rules, infer_einsum_rules>("symshape/ops/matmul.hpp");
 
 }  // namespace symshape::ops

@@ -96,6 +96,7 @@ inline void infer_ms_attention(Context& ctx, Node& n) {
     ctx.set_shape_and_dtype(n.output(1), Shape({2, ms_detail::dim_at(x, 0), heads, s, d}), dt);
   }
 }
+SYMSHAPE_RULES(infer_ms_attention, com_microsoft("Attention", 1));
 
 // MultiHeadAttention: query [B, S, D] or packed QKV [B, S, N, 3, H]; key
 // [B, L, D], [B, N, L, H] or packed KV [B, L, N, 2, H]; value [B, L, Dv] or
@@ -172,6 +173,7 @@ inline void infer_ms_multi_head_attention(Context& ctx, Node& n) {
     ctx.set_shape(n.output(3), Shape({b, H, ms_detail::dim_at(q, 1), total}));
   }
 }
+SYMSHAPE_RULES(infer_ms_multi_head_attention, com_microsoft("MultiHeadAttention", 1));
 
 // GroupQueryAttention: query [B, S, N*H] (or packed [B, S, (N+2*Nkv)*H] with
 // key/value omitted), key/value [B, S, Nkv*H], past_key/past_value
@@ -238,6 +240,7 @@ inline void infer_ms_group_query_attention(Context& ctx, Node& n) {
   if (n.output(3))
     ctx.set_shape_and_dtype(n.output(3), Shape({ms_detail::dim_at(q, 0), heads, ms_detail::dim_at(q, 1), total}), dt);
 }
+SYMSHAPE_RULES(infer_ms_group_query_attention, com_microsoft("GroupQueryAttention", 1));
 
 // PackedAttention: input [T, in_hidden], weights, bias, token_offset [B, S],
 // cumulative_sequence_length, [attention_bias] -> output [T, v_hidden].
@@ -263,6 +266,7 @@ inline void infer_ms_packed_attention(Context& ctx, Node& n) {
   }
   ctx.set_shape_and_dtype(n.output(0), x ? Shape({(*x)[0], vh}) : Shape(), dtype_of(n.input(0)));
 }
+SYMSHAPE_RULES(infer_ms_packed_attention, com_microsoft("PackedAttention", 1));
 
 // PackedMultiHeadAttention: query [T, D] or packed [T, N, 3, H], key, value
 // [T, Dv], bias, token_offset, cumulative_sequence_length, attention_bias
@@ -282,6 +286,7 @@ inline void infer_ms_packed_multi_head_attention(Context& ctx, Node& n) {
   else if (v) vh = (*v)[1];
   ctx.set_shape_and_dtype(n.output(0), q ? Shape({(*q)[0], vh}) : Shape(), dtype_of(n.input(0)));
 }
+SYMSHAPE_RULES(infer_ms_packed_multi_head_attention, com_microsoft("PackedMultiHeadAttention", 1));
 
 // DecoderMaskedMultiHeadAttention: query [B, 1, D] (or packed QKV
 // [B, 1, 2*D+Dv] with key/value omitted), key/value [B, 1, D] (self) or
@@ -334,6 +339,7 @@ inline void infer_ms_decoder_masked_mha(Context& ctx, Node& n) {
     ctx.set_shape(n.output(3), Shape({ms_detail::dim_at(q, 0), heads, ms_detail::dim_at(q, 1), total}));
   }
 }
+SYMSHAPE_RULES(infer_ms_decoder_masked_mha, com_microsoft("DecoderMaskedMultiHeadAttention", 1));
 
 // SparseAttention: query [B, S, N*H] (or packed), past_key/past_value
 // [B, Nkv, max_cache, H] -> output [B, S, N*H], present = past (shared buffer).
@@ -358,6 +364,7 @@ inline void infer_ms_sparse_attention(Context& ctx, Node& n) {
   propagate_type(ctx, n, 1, 3);
   propagate_type(ctx, n, 2, 4);
 }
+SYMSHAPE_RULES(infer_ms_sparse_attention, com_microsoft("SparseAttention", 1));
 
 // LongformerAttention: input [B, S, hidden], weight, bias, mask, global_weight,
 // global_bias, global -> output [B, S, hidden]; num_heads and window are
@@ -369,6 +376,7 @@ inline void infer_ms_longformer_attention(Context& ctx, Node& n) {
   if (!ms_detail::require_rank(ctx, n, x, 3, 3, "input")) return;
   propagate_type(ctx, n);
 }
+SYMSHAPE_RULES(infer_ms_longformer_attention, com_microsoft("LongformerAttention", 1));
 
 // GatedRelativePositionBias: query_layer [B, S, N*H] (or [T, N*H] with
 // token_offset [B, S]), query_bias, rel_pos [1, N, S, S], weight, bias, eco_a
@@ -393,6 +401,7 @@ inline void infer_ms_gated_relative_position_bias(Context& ctx, Node& n) {
   }
   ctx.set_shape_and_dtype(n.output(0), Shape({b, heads, s, s}), dtype_of(n.input(0)));
 }
+SYMSHAPE_RULES(infer_ms_gated_relative_position_bias, com_microsoft("GatedRelativePositionBias", 1));
 
 // RelativePositionBias: bias_table [buckets, N], query_length, key_length
 // (int64 scalars) -> output [1, N, query_length, key_length]; max_distance is
@@ -407,6 +416,7 @@ inline void infer_ms_relative_position_bias(Context& ctx, Node& n) {
                                  ms_detail::scalar_value(ctx, n, 2)}),
                           dtype_of(n.input(0)));
 }
+SYMSHAPE_RULES(infer_ms_relative_position_bias, com_microsoft("RelativePositionBias", 1));
 
 // RemovePadding: input [B, S, H], sequence_token_count [B] -> output [T, H]
 // (T data dependent), token_offset [B, S], cumulated_seq_len [B+1],
@@ -421,6 +431,7 @@ inline void infer_ms_remove_padding(Context& ctx, Node& n) {
   ctx.set_shape_and_dtype(n.output(2), Shape({b + 1}), DataType::INT32);
   ctx.set_shape_and_dtype(n.output(3), Shape({1}), DataType::INT32);
 }
+SYMSHAPE_RULES(infer_ms_remove_padding, com_microsoft("RemovePadding", 1));
 
 // RestorePadding: input [T, H], token_offset [B, S] -> output [B, S, H].
 inline void infer_ms_restore_padding(Context& ctx, Node& n) {
@@ -433,20 +444,12 @@ inline void infer_ms_restore_padding(Context& ctx, Node& n) {
                           Shape({ms_detail::dim_at(off, 0), ms_detail::dim_at(off, 1), ms_detail::dim_at(x, 1)}),
                           dtype_of(n.input(0)));
 }
+SYMSHAPE_RULES(infer_ms_restore_padding, com_microsoft("RestorePadding", 1));
 
-inline constexpr auto kMicrosoftAttentionRules = make_rules({
-    RuleEntry{"com.microsoft", "Attention", 1, &infer_ms_attention, "infer_ms_attention"},
-    RuleEntry{"com.microsoft", "MultiHeadAttention", 1, &infer_ms_multi_head_attention, "infer_ms_multi_head_attention"},
-    RuleEntry{"com.microsoft", "GroupQueryAttention", 1, &infer_ms_group_query_attention, "infer_ms_group_query_attention"},
-    RuleEntry{"com.microsoft", "PackedAttention", 1, &infer_ms_packed_attention, "infer_ms_packed_attention"},
-    RuleEntry{"com.microsoft", "PackedMultiHeadAttention", 1, &infer_ms_packed_multi_head_attention, "infer_ms_packed_multi_head_attention"},
-    RuleEntry{"com.microsoft", "DecoderMaskedMultiHeadAttention", 1, &infer_ms_decoder_masked_mha, "infer_ms_decoder_masked_mha"},
-    RuleEntry{"com.microsoft", "SparseAttention", 1, &infer_ms_sparse_attention, "infer_ms_sparse_attention"},
-    RuleEntry{"com.microsoft", "LongformerAttention", 1, &infer_ms_longformer_attention, "infer_ms_longformer_attention"},
-    RuleEntry{"com.microsoft", "GatedRelativePositionBias", 1, &infer_ms_gated_relative_position_bias, "infer_ms_gated_relative_position_bias"},
-    RuleEntry{"com.microsoft", "RelativePositionBias", 1, &infer_ms_relative_position_bias, "infer_ms_relative_position_bias"},
-    RuleEntry{"com.microsoft", "RemovePadding", 1, &infer_ms_remove_padding, "infer_ms_remove_padding"},
-    RuleEntry{"com.microsoft", "RestorePadding", 1, &infer_ms_restore_padding, "infer_ms_restore_padding"},
-});
+inline constexpr auto kMicrosoftAttentionRules = family_rules<
+    infer_ms_attention_rules, infer_ms_multi_head_attention_rules, infer_ms_group_query_attention_rules,
+    infer_ms_packed_attention_rules, infer_ms_packed_multi_head_attention_rules, infer_ms_decoder_masked_mha_rules,
+    infer_ms_sparse_attention_rules, infer_ms_longformer_attention_rules, infer_ms_gated_relative_position_bias_rules,
+    infer_ms_relative_position_bias_rules, infer_ms_remove_padding_rules, infer_ms_restore_padding_rules>("symshape/ops/microsoft_attention.hpp");
 
 }  // namespace symshape::ops

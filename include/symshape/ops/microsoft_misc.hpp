@@ -63,20 +63,27 @@ inline void infer_ms_passthrough1(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 1)) return;
   propagate_type(ctx, n);
 }
+SYMSHAPE_RULES(infer_ms_passthrough1,
+               com_microsoft("FastGelu", 1),
+               com_microsoft("Gelu", 1),
+               com_microsoft("QuickGelu", 1));
 inline void infer_ms_passthrough2(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 2)) return;
   propagate_type(ctx, n);
 }
+SYMSHAPE_RULES(infer_ms_passthrough2, com_microsoft("BiasGelu", 1));
 // RotaryEmbedding: input, position_ids, cos_cache, sin_cache.
 inline void infer_ms_rotary_embedding(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 4, 4)) return;
   propagate_type(ctx, n);
 }
+SYMSHAPE_RULES(infer_ms_rotary_embedding, com_microsoft("RotaryEmbedding", 1));
 // BiasAdd: X [N, HW, C], bias [C], skip [N, HW, C] -> X's shape.
 inline void infer_ms_bias_add(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 3, 3)) return;
   propagate_type(ctx, n);
 }
+SYMSHAPE_RULES(infer_ms_bias_add, com_microsoft("BiasAdd", 1));
 namespace ms_detail {
 // GroupNorm / SkipGroupNorm attributes: groups and activation are required
 // (no default in diffusion_defs.cc); channels_last (default 1) picks C, which
@@ -105,12 +112,14 @@ inline void infer_ms_group_norm(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 3, 3) || !ms_detail::group_norm_attrs(ctx, n)) return;
   propagate_type(ctx, n);
 }
+SYMSHAPE_RULES(infer_ms_group_norm, com_microsoft("GroupNorm", 1));
 // SkipGroupNorm: X, gamma, beta, skip, [bias] -> Y and optional S, both X's type.
 inline void infer_ms_skip_group_norm(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 4, 5) || !ms_detail::group_norm_attrs(ctx, n)) return;
   propagate_type(ctx, n, 0, 0);
   propagate_type(ctx, n, 1, 0);
 }
+SYMSHAPE_RULES(infer_ms_skip_group_norm, com_microsoft("SkipGroupNorm", 1));
 
 // BiasSplitGelu: X [N, S, D], bias [D] -> [N, S, D/2]. onnxruntime takes
 // D from the bias (diffusion_defs.cc); X's last dim stands in when the bias
@@ -133,6 +142,7 @@ inline void infer_ms_bias_split_gelu(Context& ctx, Node& n) {
   if (c.is_int() && c.value() % 2 != 0) return ctx.record_error(n, "last dim " + c.to_string() + " is odd");
   ctx.set_shape_and_dtype(n.output(0), Shape({(*x)[0], (*x)[1], c.is_known() ? c / SymbolicDim(2) : SymbolicDim()}), dt);
 }
+SYMSHAPE_RULES(infer_ms_bias_split_gelu, com_microsoft("BiasSplitGelu", 1));
 
 namespace ms_detail {
 // Transposes the last two dims (a 1-D input is left alone).
@@ -168,18 +178,21 @@ inline void infer_ms_fused_matmul(Context& ctx, Node& n) {
   if (!s) return;
   ctx.set_shape_and_dtype(n.output(0), *s, dtype_of(n.input(0)));
 }
+SYMSHAPE_RULES(infer_ms_fused_matmul, com_microsoft("FusedMatMul", 1), com_microsoft("TransposeMatMul", 1));
 
 // GemmFastGelu: X [M, K], W [K, N], optional bias [N] -> [M, N] (matmul semantics).
 inline void infer_ms_gemm_fast_gelu(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 2, 3)) return;
   nn_detail::infer_matmul_like(ctx, n, 0, 1, dtype_of(n.input(0)));
 }
+SYMSHAPE_RULES(infer_ms_gemm_fast_gelu, com_microsoft("GemmFastGelu", 1));
 
 // MatMulInteger16: A, B (int16/uint16) -> INT32.
 inline void infer_ms_matmul_integer16(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 2, 2)) return;
   nn_detail::infer_matmul_like(ctx, n, 0, 1, DataType::INT32);
 }
+SYMSHAPE_RULES(infer_ms_matmul_integer16, com_microsoft("MatMulInteger16", 1));
 
 // MatMulNBits: A [..., K], B (packed), scales, [zero_points], [g_idx], [bias];
 // attributes K, N and block_size required (block_size a power of 2, >= 16)
@@ -206,6 +219,7 @@ inline void infer_ms_matmul_nbits(Context& ctx, Node& n) {
   d.back() = SymbolicDim(*nn);
   ctx.set_shape_and_dtype(n.output(0), Shape(std::move(d)), dt);
 }
+SYMSHAPE_RULES(infer_ms_matmul_nbits, com_microsoft("MatMulNBits", 1));
 
 namespace ms_detail {
 // NHWC convolution: X [N, H.., C], W [M, C/group, k...] -> [N, out..., M].
@@ -236,23 +250,12 @@ inline void infer_ms_nhwc_conv(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 2, 3)) return;
   ms_detail::nhwc_conv(ctx, n, 0, 1, dtype_of(n.input(0)));
 }
+SYMSHAPE_RULES(infer_ms_nhwc_conv, com_microsoft("NhwcConv", 1));
 
-inline constexpr auto kMicrosoftMiscRules = make_rules({
-    RuleEntry{"com.microsoft", "BiasGelu", 1, &infer_ms_passthrough2, "infer_ms_passthrough2"},
-    RuleEntry{"com.microsoft", "FastGelu", 1, &infer_ms_passthrough1, "infer_ms_passthrough1"},
-    RuleEntry{"com.microsoft", "Gelu", 1, &infer_ms_passthrough1, "infer_ms_passthrough1"},
-    RuleEntry{"com.microsoft", "QuickGelu", 1, &infer_ms_passthrough1, "infer_ms_passthrough1"},
-    RuleEntry{"com.microsoft", "BiasAdd", 1, &infer_ms_bias_add, "infer_ms_bias_add"},
-    RuleEntry{"com.microsoft", "RotaryEmbedding", 1, &infer_ms_rotary_embedding, "infer_ms_rotary_embedding"},
-    RuleEntry{"com.microsoft", "GroupNorm", 1, &infer_ms_group_norm, "infer_ms_group_norm"},
-    RuleEntry{"com.microsoft", "SkipGroupNorm", 1, &infer_ms_skip_group_norm, "infer_ms_skip_group_norm"},
-    RuleEntry{"com.microsoft", "BiasSplitGelu", 1, &infer_ms_bias_split_gelu, "infer_ms_bias_split_gelu"},
-    RuleEntry{"com.microsoft", "FusedMatMul", 1, &infer_ms_fused_matmul, "infer_ms_fused_matmul"},
-    RuleEntry{"com.microsoft", "TransposeMatMul", 1, &infer_ms_fused_matmul, "infer_ms_fused_matmul"},
-    RuleEntry{"com.microsoft", "GemmFastGelu", 1, &infer_ms_gemm_fast_gelu, "infer_ms_gemm_fast_gelu"},
-    RuleEntry{"com.microsoft", "MatMulInteger16", 1, &infer_ms_matmul_integer16, "infer_ms_matmul_integer16"},
-    RuleEntry{"com.microsoft", "MatMulNBits", 1, &infer_ms_matmul_nbits, "infer_ms_matmul_nbits"},
-    RuleEntry{"com.microsoft", "NhwcConv", 1, &infer_ms_nhwc_conv, "infer_ms_nhwc_conv"},
-});
+inline constexpr auto kMicrosoftMiscRules = family_rules<
+    infer_ms_passthrough2_rules, infer_ms_passthrough1_rules, infer_ms_bias_add_rules, infer_ms_rotary_embedding_rules,
+    infer_ms_group_norm_rules, infer_ms_skip_group_norm_rules, infer_ms_bias_split_gelu_rules,
+    infer_ms_fused_matmul_rules, infer_ms_gemm_fast_gelu_rules, infer_ms_matmul_integer16_rules,
+    infer_ms_matmul_nbits_rules, infer_ms_nhwc_conv_rules>("symshape/ops/microsoft_misc.hpp");
 
 }  // namespace symshape::ops

@@ -51,6 +51,10 @@ inline void infer_ms_layer_norm(Context& ctx, Node& n) {
   if (!simplified) ctx.set_shape_and_dtype(n.output(1), st, sdt);
   ctx.set_shape_and_dtype(n.output(inv_out), st, sdt);
 }
+// onnxruntime's contrib LayerNormalization / SimplifiedLayerNormalization
+// are ai.onnx v1 schemas (contrib_defs.cc: SetDomain(kOnnxDomain)); ONNX's
+// own LayerNormalization-17 takes over from opset 17.
+SYMSHAPE_RULES(infer_ms_layer_norm, ai_onnx("LayerNormalization", 1), ai_onnx("SimplifiedLayerNormalization", 1));
 
 // SkipLayerNormalization: input [B, S, H] (or 2-D), skip, gamma, [beta], [bias]
 // -> output, mean [B, S, 1], inv_std_var [B, S, 1] (FLOAT), input_skip_bias_sum.
@@ -69,6 +73,9 @@ inline void infer_ms_skip_layer_norm(Context& ctx, Node& n) {
   ctx.set_shape_and_dtype(n.output(2), st, DataType::FLOAT);
   propagate_type(ctx, n, 3, 0);
 }
+SYMSHAPE_RULES(infer_ms_skip_layer_norm,
+               com_microsoft("SkipLayerNormalization", 1),
+               com_microsoft("SkipSimplifiedLayerNormalization", 1));
 
 // EmbedLayerNormalization: input_ids [B, S], segment_ids, word_embedding [V, H],
 // position_embedding, segment_embedding, gamma, beta, [mask], [position_ids]
@@ -110,16 +117,9 @@ inline void infer_ms_embed_layer_norm(Context& ctx, Node& n) {
   ctx.set_shape_and_dtype(n.output(1), ids ? Shape({b}) : Shape(), DataType::INT32);
   ctx.set_shape_and_dtype(n.output(2), out, dt);
 }
+SYMSHAPE_RULES(infer_ms_embed_layer_norm, com_microsoft("EmbedLayerNormalization", 1));
 
-inline constexpr auto kMicrosoftNormRules = make_rules({
-    // onnxruntime's contrib LayerNormalization / SimplifiedLayerNormalization
-    // are ai.onnx v1 schemas (contrib_defs.cc: SetDomain(kOnnxDomain)); ONNX's
-    // own LayerNormalization-17 takes over from opset 17.
-    RuleEntry{"", "LayerNormalization", 1, &infer_ms_layer_norm, "infer_ms_layer_norm"},
-    RuleEntry{"", "SimplifiedLayerNormalization", 1, &infer_ms_layer_norm, "infer_ms_layer_norm"},
-    RuleEntry{"com.microsoft", "SkipLayerNormalization", 1, &infer_ms_skip_layer_norm, "infer_ms_skip_layer_norm"},
-    RuleEntry{"com.microsoft", "SkipSimplifiedLayerNormalization", 1, &infer_ms_skip_layer_norm, "infer_ms_skip_layer_norm"},
-    RuleEntry{"com.microsoft", "EmbedLayerNormalization", 1, &infer_ms_embed_layer_norm, "infer_ms_embed_layer_norm"},
-});
+inline constexpr auto kMicrosoftNormRules = family_rules<
+    infer_ms_layer_norm_rules, infer_ms_skip_layer_norm_rules, infer_ms_embed_layer_norm_rules>("symshape/ops/microsoft_norm.hpp");
 
 }  // namespace symshape::ops

@@ -59,21 +59,25 @@ inline void infer_ms_quantize_linear(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 2, 3)) return;
   ctx.set_shape_and_dtype(n.output(0), ms_detail::shape_or_unknown(n.input(0)), ms_detail::zp_type(n, 2, DataType::UINT8));
 }
+SYMSHAPE_RULES(infer_ms_quantize_linear, com_microsoft("QuantizeLinear", 1));
 // DequantizeLinear (contrib): x, x_scale, [x_zero_point] -> x's shape, scale's dtype.
 inline void infer_ms_dequantize_linear(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 2, 3)) return;
   ctx.set_shape_and_dtype(n.output(0), ms_detail::shape_or_unknown(n.input(0)), dtype_of(n.input(1)));
 }
+SYMSHAPE_RULES(infer_ms_dequantize_linear, com_microsoft("DequantizeLinear", 1));
 // DynamicQuantizeMatMul: A (float), B, b_scale, [b_zero_point], [bias] -> A @ B, A's dtype.
 inline void infer_ms_dynamic_quantize_matmul(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 3, 5)) return;
   nn_detail::infer_matmul_like(ctx, n, 0, 1, dtype_of(n.input(0)));
 }
+SYMSHAPE_RULES(infer_ms_dynamic_quantize_matmul, com_microsoft("DynamicQuantizeMatMul", 1));
 // MatMulIntegerToFloat: A, B, a_scale, b_scale, [a_zp], [b_zp], [bias] -> A @ B, a_scale's dtype.
 inline void infer_ms_matmul_integer_to_float(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 4, 7)) return;
   nn_detail::infer_matmul_like(ctx, n, 0, 1, dtype_of(n.input(2)));
 }
+SYMSHAPE_RULES(infer_ms_matmul_integer_to_float, com_microsoft("MatMulIntegerToFloat", 1));
 // QGemm: A, a_scale, a_zp, B, b_scale, b_zp, [C], [y_scale], [y_zp] -> [M, N];
 // y_zp's dtype when y_zp is given, FLOAT otherwise (quantization_defs.cc:
 // TY is bound by no input, the inference function looks at input 8 only).
@@ -82,11 +86,13 @@ inline void infer_ms_qgemm(Context& ctx, Node& n) {
   const DataType dt = ms_detail::zp_type(n, 8, DataType::FLOAT);
   ms_detail::gemm_2d(ctx, n, 0, 3, dt);
 }
+SYMSHAPE_RULES(infer_ms_qgemm, com_microsoft("QGemm", 1));
 // GemmFloat8: A, B, [C], [scaleA], [scaleB], [scaleY] -> [M, N] of the `dtype` attribute.
 inline void infer_ms_gemm_float8(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 2, 6)) return;
   ms_detail::gemm_2d(ctx, n, 0, 1, static_cast<DataType>(n.attr_int("dtype", 1)));
 }
+SYMSHAPE_RULES(infer_ms_gemm_float8, com_microsoft("GemmFloat8", 1));
 
 namespace ms_detail {
 inline bool is_fp_quantized(DataType t) {
@@ -157,6 +163,7 @@ inline void infer_ms_gather_block_quantized(Context& ctx, Node& n) {
   if (components > 1) out.back() = out.back() * SymbolicDim(components);
   ctx.set_shape_and_dtype(n.output(0), Shape(std::move(out)), dt);
 }
+SYMSHAPE_RULES(infer_ms_gather_block_quantized, com_microsoft("GatherBlockQuantized", 1));
 
 // QLinearAdd / QLinearMul: A, A_scale, [A_zp], B, B_scale, [B_zp], C_scale, [C_zp] -> broadcast, A's dtype.
 inline void infer_ms_qlinear_binary(Context& ctx, Node& n) {
@@ -165,11 +172,13 @@ inline void infer_ms_qlinear_binary(Context& ctx, Node& n) {
   if (!s) return;
   ctx.set_shape_and_dtype(n.output(0), *s, dtype_of(n.input(0)));
 }
+SYMSHAPE_RULES(infer_ms_qlinear_binary, com_microsoft("QLinearAdd", 1), com_microsoft("QLinearMul", 1));
 // QLinearSigmoid / QLinearLeakyRelu: X, X_scale, [X_zp], Y_scale, [Y_zp] -> X's type.
 inline void infer_ms_qlinear_unary(Context& ctx, Node& n) {
   if (!ms_detail::check_present(ctx, n, {0, 1, 3}, 5)) return;
   propagate_type(ctx, n);
 }
+SYMSHAPE_RULES(infer_ms_qlinear_unary, com_microsoft("QLinearSigmoid", 1), com_microsoft("QLinearLeakyRelu", 1));
 // QLinearSoftmax: X, X_scale, [x_zp], y_scale, y_zp (required); opset
 // (required), axis (default -1, must be in range) -> X's type.
 inline void infer_ms_qlinear_softmax(Context& ctx, Node& n) {
@@ -179,6 +188,7 @@ inline void infer_ms_qlinear_softmax(Context& ctx, Node& n) {
   if (x && !normalize_axis(ctx, n, n.attr_int("axis", -1), x->rank())) return;
   propagate_type(ctx, n);
 }
+SYMSHAPE_RULES(infer_ms_qlinear_softmax, com_microsoft("QLinearSoftmax", 1));
 // QLinearWhere: condition, X, x_scale, x_zp, Y, y_scale, y_zp, z_scale, z_zp -> broadcast, X's dtype.
 inline void infer_ms_qlinear_where(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 9, 9)) return;
@@ -188,6 +198,7 @@ inline void infer_ms_qlinear_where(Context& ctx, Node& n) {
   if (!s) return;
   ctx.set_shape_and_dtype(n.output(0), *s, dtype_of(n.input(1)));
 }
+SYMSHAPE_RULES(infer_ms_qlinear_where, com_microsoft("QLinearWhere", 1));
 // QLinearConcat: Y_scale, Y_zp, then (tensor, scale, zp) triples; axis -> concat, Y_zp's dtype.
 inline void infer_ms_qlinear_concat(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 5)) return;
@@ -211,6 +222,7 @@ inline void infer_ms_qlinear_concat(Context& ctx, Node& n) {
   }
   ctx.set_shape_and_dtype(n.output(0), Shape(std::move(out)), dt);
 }
+SYMSHAPE_RULES(infer_ms_qlinear_concat, com_microsoft("QLinearConcat", 1));
 // QLinearAveragePool: X, x_scale, [x_zp], y_scale, [y_zp]; pooling attributes,
 // channels_last -> pooled shape, X's dtype.
 inline void infer_ms_qlinear_average_pool(Context& ctx, Node& n) {
@@ -239,6 +251,7 @@ inline void infer_ms_qlinear_average_pool(Context& ctx, Node& n) {
   if (cl) out.push_back(xs[1]);
   ctx.set_shape_and_dtype(n.output(0), Shape(std::move(out)), dt);
 }
+SYMSHAPE_RULES(infer_ms_qlinear_average_pool, com_microsoft("QLinearAveragePool", 1));
 // QLinearGlobalAveragePool: X, x_scale, x_zp, y_scale, y_zp -> [N, C, 1...]
 // (channels_last: [N, 1..., C]); a 2-D input keeps its shape, as in
 // nhwc_schema_defs.cc.
@@ -255,6 +268,7 @@ inline void infer_ms_qlinear_global_average_pool(Context& ctx, Node& n) {
   else out[1] = (*x)[1];
   ctx.set_shape_and_dtype(n.output(0), Shape(std::move(out)), dt);
 }
+SYMSHAPE_RULES(infer_ms_qlinear_global_average_pool, com_microsoft("QLinearGlobalAveragePool", 1));
 // QLinearConv (contrib): x, x_scale, x_zp, w, w_scale, w_zp, y_scale, y_zp, [B];
 // channels_last selects NHWC -> y_zp's dtype.
 inline void infer_ms_qlinear_conv(Context& ctx, Node& n) {
@@ -263,6 +277,7 @@ inline void infer_ms_qlinear_conv(Context& ctx, Node& n) {
   if (n.attr_int("channels_last", 0) != 0) return ms_detail::nhwc_conv(ctx, n, 0, 3, dt);
   nn_detail::conv_common(ctx, n, 0, 3, dt);
 }
+SYMSHAPE_RULES(infer_ms_qlinear_conv, com_microsoft("QLinearConv", 1));
 // QLinearReduceMean: data, data_scale, [data_zp], reduced_scale, [reduced_zp];
 // axes and keepdims both required (no default in quantization_defs.cc); an
 // empty axes list reduces every axis.
@@ -287,6 +302,7 @@ inline void infer_ms_qlinear_reduce_mean(Context& ctx, Node& n) {
   }
   ctx.set_shape_and_dtype(n.output(0), Shape(std::move(out)), dt);
 }
+SYMSHAPE_RULES(infer_ms_qlinear_reduce_mean, com_microsoft("QLinearReduceMean", 1));
 
 // QAttention: input, weight, bias, input_scale, weight_scale, [mask_index],
 // [input_zp], [weight_zp], [past] -> output [B, S, hidden] with hidden =
@@ -313,6 +329,7 @@ inline void infer_ms_qattention(Context& ctx, Node& n) {
   else
     ctx.set_shape_and_dtype(n.output(1), Shape({2, ms_detail::dim_at(x, 0), heads, s, hidden.is_known() ? hidden / SymbolicDim(heads) : SymbolicDim()}), dt);
 }
+SYMSHAPE_RULES(infer_ms_qattention, com_microsoft("QAttention", 1));
 // QEmbedLayerNormalization: input_ids [B, S], [segment_ids], word_embedding
 // [V, H], position_embedding [P, H], [segment_embedding], gamma [H], beta [H],
 // [mask], then scales and zero points (segment ones optional) ->
@@ -348,12 +365,14 @@ inline void infer_ms_qembed_layer_norm(Context& ctx, Node& n) {
   ctx.set_shape_and_dtype(n.output(0), ids ? Shape({(*ids)[0], (*ids)[1], hidden}) : Shape(), DataType::FLOAT);
   ctx.set_shape_and_dtype(n.output(1), ids ? Shape({(*ids)[0]}) : Shape(), DataType::INT32);
 }
+SYMSHAPE_RULES(infer_ms_qembed_layer_norm, com_microsoft("QEmbedLayerNormalization", 1));
 
 // QOrderedMatMul: A, scale_A, B, scale_B, scale_Y, [bias], [C], [scale_C] -> A @ B, INT8.
 inline void infer_ms_qordered_matmul(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 5, 8)) return;
   nn_detail::infer_matmul_like(ctx, n, 0, 2, DataType::INT8);
 }
+SYMSHAPE_RULES(infer_ms_qordered_matmul, com_microsoft("QOrderedMatMul", 1));
 // The QOrdered ops below all use propagateShapeAndTypeFromFirstInput: the
 // output has input 0's shape (INT8, the only type allowed).
 // QOrderedLayerNormalization: X, scale_X, scale, [B], scale_Y.
@@ -366,6 +385,10 @@ inline void infer_ms_qordered_like_input(Context& ctx, Node& n) {
   if (!ok) return;
   ctx.set_shape_and_dtype(n.output(0), ms_detail::shape_or_unknown(n.input(0)), DataType::INT8);
 }
+SYMSHAPE_RULES(infer_ms_qordered_like_input,
+               com_microsoft("QOrderedLayerNormalization", 1),
+               com_microsoft("QOrderedGelu", 1),
+               com_microsoft("QOrderedLongformerAttention", 1));
 // QOrderedAttention: input [B, S, in_hidden], scale_input, scale_Q/K/V_gemm,
 // Q/K/V_weight, their scales, Q/K/V_bias, [scale_QKT_gemm],
 // [scale_QKT_softmax], scale_values_gemm, [mask_index], [past],
@@ -376,6 +399,7 @@ inline void infer_ms_qordered_attention(Context& ctx, Node& n) {
   if (!ms_detail::require_rank(ctx, n, x, 3, 3, "input")) return;
   ctx.set_shape_and_dtype(n.output(0), ms_detail::shape_or_unknown(n.input(0)), DataType::INT8);
 }
+SYMSHAPE_RULES(infer_ms_qordered_attention, com_microsoft("QOrderedAttention", 1));
 // MoE: input [rows, hidden] or [B, S, hidden], router_probs, fc1_experts_weights,
 // [fc1_experts_bias], fc2_experts_weights, [fc2_experts_bias], [fc3 weights],
 // [fc3 bias] -> input's type.
@@ -383,6 +407,7 @@ inline void infer_ms_moe(Context& ctx, Node& n) {
   if (!ms_detail::check_present(ctx, n, {0, 1, 2, 4}, 8)) return;
   propagate_type(ctx, n);
 }
+SYMSHAPE_RULES(infer_ms_moe, com_microsoft("MoE", 1));
 // QMoE: input, router_probs, fc1_experts_weights, [fc1_scales], [fc1 bias],
 // fc2_experts_weights, then optional scales, biases, zero points and FP4/FP8
 // scales (6 to 21 inputs) -> input's type.
@@ -390,35 +415,16 @@ inline void infer_ms_qmoe(Context& ctx, Node& n) {
   if (!ms_detail::check_present(ctx, n, {0, 1, 2, 5}, 21)) return;
   propagate_type(ctx, n);
 }
+SYMSHAPE_RULES(infer_ms_qmoe, com_microsoft("QMoE", 1));
 
-inline constexpr auto kMicrosoftQuantRules = make_rules({
-    RuleEntry{"com.microsoft", "QuantizeLinear", 1, &infer_ms_quantize_linear, "infer_ms_quantize_linear"},
-    RuleEntry{"com.microsoft", "DequantizeLinear", 1, &infer_ms_dequantize_linear, "infer_ms_dequantize_linear"},
-    RuleEntry{"com.microsoft", "DynamicQuantizeMatMul", 1, &infer_ms_dynamic_quantize_matmul, "infer_ms_dynamic_quantize_matmul"},
-    RuleEntry{"com.microsoft", "MatMulIntegerToFloat", 1, &infer_ms_matmul_integer_to_float, "infer_ms_matmul_integer_to_float"},
-    RuleEntry{"com.microsoft", "QGemm", 1, &infer_ms_qgemm, "infer_ms_qgemm"},
-    RuleEntry{"com.microsoft", "GemmFloat8", 1, &infer_ms_gemm_float8, "infer_ms_gemm_float8"},
-    RuleEntry{"com.microsoft", "GatherBlockQuantized", 1, &infer_ms_gather_block_quantized, "infer_ms_gather_block_quantized"},
-    RuleEntry{"com.microsoft", "QLinearAdd", 1, &infer_ms_qlinear_binary, "infer_ms_qlinear_binary"},
-    RuleEntry{"com.microsoft", "QLinearMul", 1, &infer_ms_qlinear_binary, "infer_ms_qlinear_binary"},
-    RuleEntry{"com.microsoft", "QLinearSigmoid", 1, &infer_ms_qlinear_unary, "infer_ms_qlinear_unary"},
-    RuleEntry{"com.microsoft", "QLinearLeakyRelu", 1, &infer_ms_qlinear_unary, "infer_ms_qlinear_unary"},
-    RuleEntry{"com.microsoft", "QLinearSoftmax", 1, &infer_ms_qlinear_softmax, "infer_ms_qlinear_softmax"},
-    RuleEntry{"com.microsoft", "QLinearWhere", 1, &infer_ms_qlinear_where, "infer_ms_qlinear_where"},
-    RuleEntry{"com.microsoft", "QLinearConcat", 1, &infer_ms_qlinear_concat, "infer_ms_qlinear_concat"},
-    RuleEntry{"com.microsoft", "QLinearAveragePool", 1, &infer_ms_qlinear_average_pool, "infer_ms_qlinear_average_pool"},
-    RuleEntry{"com.microsoft", "QLinearGlobalAveragePool", 1, &infer_ms_qlinear_global_average_pool, "infer_ms_qlinear_global_average_pool"},
-    RuleEntry{"com.microsoft", "QLinearConv", 1, &infer_ms_qlinear_conv, "infer_ms_qlinear_conv"},
-    RuleEntry{"com.microsoft", "QLinearReduceMean", 1, &infer_ms_qlinear_reduce_mean, "infer_ms_qlinear_reduce_mean"},
-    RuleEntry{"com.microsoft", "QAttention", 1, &infer_ms_qattention, "infer_ms_qattention"},
-    RuleEntry{"com.microsoft", "QEmbedLayerNormalization", 1, &infer_ms_qembed_layer_norm, "infer_ms_qembed_layer_norm"},
-    RuleEntry{"com.microsoft", "QOrderedMatMul", 1, &infer_ms_qordered_matmul, "infer_ms_qordered_matmul"},
-    RuleEntry{"com.microsoft", "QOrderedAttention", 1, &infer_ms_qordered_attention, "infer_ms_qordered_attention"},
-    RuleEntry{"com.microsoft", "QOrderedLayerNormalization", 1, &infer_ms_qordered_like_input, "infer_ms_qordered_like_input"},
-    RuleEntry{"com.microsoft", "QOrderedGelu", 1, &infer_ms_qordered_like_input, "infer_ms_qordered_like_input"},
-    RuleEntry{"com.microsoft", "QOrderedLongformerAttention", 1, &infer_ms_qordered_like_input, "infer_ms_qordered_like_input"},
-    RuleEntry{"com.microsoft", "MoE", 1, &infer_ms_moe, "infer_ms_moe"},
-    RuleEntry{"com.microsoft", "QMoE", 1, &infer_ms_qmoe, "infer_ms_qmoe"},
-});
+inline constexpr auto kMicrosoftQuantRules = family_rules<
+    infer_ms_quantize_linear_rules, infer_ms_dequantize_linear_rules, infer_ms_dynamic_quantize_matmul_rules,
+    infer_ms_matmul_integer_to_float_rules, infer_ms_qgemm_rules, infer_ms_gemm_float8_rules,
+    infer_ms_gather_block_quantized_rules, infer_ms_qlinear_binary_rules, infer_ms_qlinear_unary_rules,
+    infer_ms_qlinear_softmax_rules, infer_ms_qlinear_where_rules, infer_ms_qlinear_concat_rules,
+    infer_ms_qlinear_average_pool_rules, infer_ms_qlinear_global_average_pool_rules, infer_ms_qlinear_conv_rules,
+    infer_ms_qlinear_reduce_mean_rules, infer_ms_qattention_rules, infer_ms_qembed_layer_norm_rules,
+    infer_ms_qordered_matmul_rules, infer_ms_qordered_attention_rules, infer_ms_qordered_like_input_rules,
+    infer_ms_moe_rules, infer_ms_qmoe_rules>("symshape/ops/microsoft_quant.hpp");
 
 }  // namespace symshape::ops

@@ -48,6 +48,7 @@ inline void infer_where(Context& ctx, Node& n) {
   }
   ctx.set_symbolic_value(n.output(0), std::move(out));
 }
+SYMSHAPE_RULES(infer_where, ai_onnx("Where", 9, 16));
 
 // ---- NonZero ----
 
@@ -57,6 +58,7 @@ inline void infer_non_zero(Context& ctx, Node& n) {
   ctx.set_shape_and_dtype(n.output(0), Shape{s ? SymbolicDim(s->rank()) : SymbolicDim(), SymbolicDim()},
                           DataType::INT64);
 }
+SYMSHAPE_RULES(infer_non_zero, ai_onnx("NonZero", 9, 13));
 
 // ---- OneHot ----
 
@@ -95,6 +97,7 @@ inline void infer_one_hot(Context& ctx, Node& n) {
   out.insert(out.begin() + static_cast<std::ptrdiff_t>(*axis), depth);
   ctx.set_shape_and_dtype(n.output(0), Shape(std::move(out)), dtype);
 }
+SYMSHAPE_RULES(infer_one_hot, ai_onnx("OneHot", 9, 11));
 
 // ---- TopK ----
 
@@ -124,6 +127,7 @@ inline void infer_topk_v1(Context& ctx, Node& n) {
   if (!k) return;
   topk_impl(ctx, n, k->i);
 }
+SYMSHAPE_RULES(infer_topk_v1, ai_onnx("TopK", 1));
 inline void infer_topk_v10(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 2)) return;
   const Shape* ks = shape_of(n.input(1));
@@ -134,6 +138,7 @@ inline void infer_topk_v10(Context& ctx, Node& n) {
   auto k = ctx.symbolic_value(n.input(1));
   topk_impl(ctx, n, k && k->size() == 1 ? (*k)[0] : SymbolicDim());
 }
+SYMSHAPE_RULES(infer_topk_v10, ai_onnx("TopK", 10, 11, 24));
 
 // ---- Passthrough ops with checks: Trilu, CumSum, ReverseSequence ----
 
@@ -146,6 +151,7 @@ inline void infer_trilu(Context& ctx, Node& n) {
   }
   propagate_type(ctx, n, 0, 0);
 }
+SYMSHAPE_RULES(infer_trilu, ai_onnx("Trilu", 14));
 
 inline void infer_cumsum(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 2)) return;
@@ -154,6 +160,7 @@ inline void infer_cumsum(Context& ctx, Node& n) {
     if (!normalize_axis(ctx, n, (*axis)[0], s->rank())) return;
   propagate_type(ctx, n, 0, 0);
 }
+SYMSHAPE_RULES(infer_cumsum, ai_onnx("CumSum", 11, 14), ai_onnx("CumProd", 26));
 
 inline void infer_reverse_sequence(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 2)) return;
@@ -169,6 +176,7 @@ inline void infer_reverse_sequence(Context& ctx, Node& n) {
   }
   propagate_type(ctx, n, 0, 0);
 }
+SYMSHAPE_RULES(infer_reverse_sequence, ai_onnx("ReverseSequence", 10));
 
 // ---- DepthToSpace / SpaceToDepth ----
 
@@ -210,7 +218,9 @@ inline void space_depth_impl(Context& ctx, Node& n, bool to_space) {
   tensor_detail::set_like_input(ctx, n, 0, out);
 }
 inline void infer_depth_to_space(Context& ctx, Node& n) { space_depth_impl(ctx, n, true); }
+SYMSHAPE_RULES(infer_depth_to_space, ai_onnx("DepthToSpace", 1, 11, 13));
 inline void infer_space_to_depth(Context& ctx, Node& n) { space_depth_impl(ctx, n, false); }
+SYMSHAPE_RULES(infer_space_to_depth, ai_onnx("SpaceToDepth", 1, 13));
 
 // ---- Compress ----
 
@@ -244,6 +254,7 @@ inline void infer_compress(Context& ctx, Node& n) {
   out[static_cast<std::size_t>(*a)] = count;
   tensor_detail::set_like_input(ctx, n, 0, out);
 }
+SYMSHAPE_RULES(infer_compress, ai_onnx("Compress", 9, 11));
 
 // ---- Unique ----
 
@@ -271,31 +282,11 @@ inline void infer_unique(Context& ctx, Node& n) {
   ctx.set_shape_and_dtype(n.output(2), Shape{inverse_len}, DataType::INT64);
   ctx.set_shape_and_dtype(n.output(3), Shape{u}, DataType::INT64);
 }
+SYMSHAPE_RULES(infer_unique, ai_onnx("Unique", 11));
 
-inline constexpr auto kMiscTensorRules = make_rules({
-    RuleEntry{"", "Where", 9, &infer_where, "infer_where"},
-    RuleEntry{"", "Where", 16, &infer_where, "infer_where"},
-    RuleEntry{"", "NonZero", 9, &infer_non_zero, "infer_non_zero"},
-    RuleEntry{"", "NonZero", 13, &infer_non_zero, "infer_non_zero"},
-    RuleEntry{"", "OneHot", 9, &infer_one_hot, "infer_one_hot"},
-    RuleEntry{"", "OneHot", 11, &infer_one_hot, "infer_one_hot"},
-    RuleEntry{"", "TopK", 1, &infer_topk_v1, "infer_topk_v1"},
-    RuleEntry{"", "TopK", 10, &infer_topk_v10, "infer_topk_v10"},
-    RuleEntry{"", "TopK", 11, &infer_topk_v10, "infer_topk_v10"},
-    RuleEntry{"", "TopK", 24, &infer_topk_v10, "infer_topk_v10"},
-    RuleEntry{"", "Trilu", 14, &infer_trilu, "infer_trilu"},
-    RuleEntry{"", "CumSum", 11, &infer_cumsum, "infer_cumsum"},
-    RuleEntry{"", "CumSum", 14, &infer_cumsum, "infer_cumsum"},
-    RuleEntry{"", "CumProd", 26, &infer_cumsum, "infer_cumsum"},
-    RuleEntry{"", "DepthToSpace", 1, &infer_depth_to_space, "infer_depth_to_space"},
-    RuleEntry{"", "DepthToSpace", 11, &infer_depth_to_space, "infer_depth_to_space"},
-    RuleEntry{"", "DepthToSpace", 13, &infer_depth_to_space, "infer_depth_to_space"},
-    RuleEntry{"", "SpaceToDepth", 1, &infer_space_to_depth, "infer_space_to_depth"},
-    RuleEntry{"", "SpaceToDepth", 13, &infer_space_to_depth, "infer_space_to_depth"},
-    RuleEntry{"", "ReverseSequence", 10, &infer_reverse_sequence, "infer_reverse_sequence"},
-    RuleEntry{"", "Compress", 9, &infer_compress, "infer_compress"},
-    RuleEntry{"", "Compress", 11, &infer_compress, "infer_compress"},
-    RuleEntry{"", "Unique", 11, &infer_unique, "infer_unique"},
-});
+inline constexpr auto kMiscTensorRules = family_rules<
+    infer_where_rules, infer_non_zero_rules, infer_one_hot_rules, infer_topk_v1_rules, infer_topk_v10_rules,
+    infer_trilu_rules, infer_cumsum_rules, infer_depth_to_space_rules, infer_space_to_depth_rules,
+    infer_reverse_sequence_rules, infer_compress_rules, infer_unique_rules>("symshape/ops/misc_tensor.hpp");
 
 }  // namespace symshape::ops

@@ -168,12 +168,14 @@ inline void infer_array_feature_extractor(Context& ctx, Node& n) {
   d.push_back(k);
   ctx.set_shape_and_dtype(n.output(0), Shape(std::move(d)), t);
 }
+SYMSHAPE_RULES(infer_array_feature_extractor, ai_onnx_ml("ArrayFeatureExtractor", 1));
 
 // Binarizer, Imputer: the input's shape and type.
 inline void infer_ml_same(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 1, 1)) return;
   propagate_type(ctx, n);
 }
+SYMSHAPE_RULES(infer_ml_same, ai_onnx_ml("Binarizer", 1), ai_onnx_ml("Imputer", 1));
 
 // Scaler: the input's shape, FLOAT.
 inline void infer_ml_same_float(Context& ctx, Node& n) {
@@ -181,6 +183,7 @@ inline void infer_ml_same_float(Context& ctx, Node& n) {
   const Shape* s = shape_of(n.input(0));
   ctx.set_shape_and_dtype(n.output(0), s ? *s : Shape(), DataType::FLOAT);
 }
+SYMSHAPE_RULES(infer_ml_same_float, ai_onnx_ml("Scaler", 1));
 
 // Normalizer: X [N, C] or [C] -> FLOAT of X's shape (onnxruntime's
 // normalizer.cc rejects a rank above 2; the spec normalizes along C).
@@ -191,6 +194,7 @@ inline void infer_normalizer(Context& ctx, Node& n) {
   const Shape* s = shape_of(n.input(0));
   ctx.set_shape_and_dtype(n.output(0), s ? *s : Shape(), DataType::FLOAT);
 }
+SYMSHAPE_RULES(infer_normalizer, ai_onnx_ml("Normalizer", 1));
 
 // CastMap: map(int64, string|float) -> [1, C] of cast_to's type; C =
 // max_map for SPARSE packing, the map's size (unknown) for DENSE.
@@ -228,6 +232,7 @@ inline void infer_cast_map(Context& ctx, Node& n) {
   }
   ctx.set_shape_and_dtype(n.output(0), Shape({SymbolicDim(1), c}), t);
 }
+SYMSHAPE_RULES(infer_cast_map, ai_onnx_ml("CastMap", 1));
 
 namespace ml_detail {
 // CategoryMapper, LabelEncoder 1: string -> int64 and int64 -> string, same shape.
@@ -263,6 +268,7 @@ inline void infer_category_mapper(Context& ctx, Node& n) {
   }
   ml_detail::swap_string_and_int(ctx, n);
 }
+SYMSHAPE_RULES(infer_category_mapper, ai_onnx_ml("CategoryMapper", 1));
 
 // DictVectorizer: map(K, V) -> [1, len(vocabulary)] of V.
 inline void infer_dict_vectorizer(Context& ctx, Node& n) {
@@ -289,6 +295,7 @@ inline void infer_dict_vectorizer(Context& ctx, Node& n) {
   }
   ctx.set_shape_and_dtype(n.output(0), Shape({SymbolicDim(1), SymbolicDim(ints >= 0 ? ints : strs)}), t);
 }
+SYMSHAPE_RULES(infer_dict_vectorizer, ai_onnx_ml("DictVectorizer", 1));
 
 // FeatureVectorizer: inputs [N, C_i] -> FLOAT [N, sum(inputdimensions)].
 inline void infer_feature_vectorizer(Context& ctx, Node& n) {
@@ -320,12 +327,14 @@ inline void infer_feature_vectorizer(Context& ctx, Node& n) {
   }
   ctx.set_shape_and_dtype(n.output(0), Shape({batch, total}), DataType::FLOAT);
 }
+SYMSHAPE_RULES(infer_feature_vectorizer, ai_onnx_ml("FeatureVectorizer", 1));
 
 // LabelEncoder 1: string <-> int64 (classes_strings), same shape.
 inline void infer_label_encoder_1(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 1, 1)) return;
   ml_detail::swap_string_and_int(ctx, n);
 }
+SYMSHAPE_RULES(infer_label_encoder_1, ai_onnx_ml("LabelEncoder", 1));
 
 // LabelEncoder 2/4: the input's shape; the output's element type is that of
 // the values_* attribute (values_tensor's element type at 4). The keys_*
@@ -364,6 +373,7 @@ inline void infer_label_encoder(Context& ctx, Node& n) {
   const Shape* s = shape_of(n.input(0));
   ctx.set_shape_and_dtype(n.output(0), s ? *s : Shape(), t);
 }
+SYMSHAPE_RULES(infer_label_encoder, ai_onnx_ml("LabelEncoder", 2, 4));
 
 // LinearClassifier: labels [N], scores FLOAT [N, E] with E the number of
 // intercepts, or 2 for one intercept and two labels (the binary case). Both
@@ -375,6 +385,7 @@ inline void infer_linear_classifier(Context& ctx, Node& n) {
   const int64_t intercepts = std::max<int64_t>(ml_detail::attr_len(n, "intercepts"), 0);
   ml_detail::classifier_outputs(ctx, n, info, intercepts == 1 && info.labels == 2 ? 2 : intercepts);
 }
+SYMSHAPE_RULES(infer_linear_classifier, ai_onnx_ml("LinearClassifier", 1));
 
 // SVMClassifier: labels [N], scores FLOAT [N, E] for E labels; in SVC mode
 // (support vectors given through vectors_per_class) without prob_a/prob_b
@@ -392,6 +403,7 @@ inline void infer_svm_classifier(Context& ctx, Node& n) {
   const int64_t e = info.labels;
   ml_detail::classifier_outputs(ctx, n, info, svc && !probabilities ? (e > 2 ? e * (e - 1) / 2 : 2) : e);
 }
+SYMSHAPE_RULES(infer_svm_classifier, ai_onnx_ml("SVMClassifier", 1));
 
 // TreeEnsembleClassifier 1/3/5: labels [N] (classlabels_int64s or
 // classlabels_strings), scores FLOAT [N, E], two in the binary case too
@@ -401,6 +413,8 @@ inline void infer_tree_ensemble_classifier(Context& ctx, Node& n) {
   if (!ml_detail::classifier_info(ctx, n, "classlabels_int64s", info)) return;
   ml_detail::classifier_outputs(ctx, n, info, info.labels);
 }
+// Version 5 is deprecated in favour of TreeEnsemble, with the same inputs, attributes and outputs.
+SYMSHAPE_RULES(infer_tree_ensemble_classifier, ai_onnx_ml("TreeEnsembleClassifier", 1, 3, 5));
 
 // LinearRegressor: FLOAT [N, targets].
 inline void infer_linear_regressor(Context& ctx, Node& n) {
@@ -412,22 +426,26 @@ inline void infer_linear_regressor(Context& ctx, Node& n) {
   }
   ml_detail::regressor_output(ctx, n, SymbolicDim(targets), DataType::FLOAT);
 }
+SYMSHAPE_RULES(infer_linear_regressor, ai_onnx_ml("LinearRegressor", 1));
 
 // SVMRegressor: FLOAT [N, 1] (one target; onnxruntime's svmregressor.cc).
 inline void infer_svm_regressor(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 1, 1)) return;
   ml_detail::regressor_output(ctx, n, SymbolicDim(1), DataType::FLOAT);
 }
+SYMSHAPE_RULES(infer_svm_regressor, ai_onnx_ml("SVMRegressor", 1));
 
 // TreeEnsembleRegressor 1/3/5: FLOAT [N, n_targets].
 inline void infer_tree_ensemble_regressor(Context& ctx, Node& n) {
   ml_detail::tree_ensemble_output(ctx, n, DataType::FLOAT);
 }
+SYMSHAPE_RULES(infer_tree_ensemble_regressor, ai_onnx_ml("TreeEnsembleRegressor", 1, 3, 5));
 
 // TreeEnsemble 5: X [N, F] -> [N, n_targets] of X's element type.
 inline void infer_tree_ensemble(Context& ctx, Node& n) {
   ml_detail::tree_ensemble_output(ctx, n, dtype_of(n.input(0)));
 }
+SYMSHAPE_RULES(infer_tree_ensemble, ai_onnx_ml("TreeEnsemble", 5));
 
 // OneHotEncoder: FLOAT, X's shape + [number of categories].
 inline void infer_one_hot_encoder(Context& ctx, Node& n) {
@@ -447,6 +465,7 @@ inline void infer_one_hot_encoder(Context& ctx, Node& n) {
   d.emplace_back(ints >= 0 ? ints : strs);
   ctx.set_shape_and_dtype(n.output(0), Shape(std::move(d)), DataType::FLOAT);
 }
+SYMSHAPE_RULES(infer_one_hot_encoder, ai_onnx_ml("OneHotEncoder", 1));
 
 // ZipMap: FLOAT [N, C] -> seq(map(string|int64, float)), the map values
 // being scalars (ONNX's inference); C must equal the number of labels
@@ -478,34 +497,13 @@ inline void infer_zip_map(Context& ctx, Node& n) {
   const DataType key = ints >= 0 ? DataType::INT64 : DataType::STRING;
   ctx.set_type(n.output(0), Type::sequence(Type::map(key, Type::tensor(DataType::FLOAT, Shape::scalar()))));
 }
+SYMSHAPE_RULES(infer_zip_map, ai_onnx_ml("ZipMap", 1));
 
-inline constexpr auto kMlRules = make_rules({
-    RuleEntry{"ai.onnx.ml", "ArrayFeatureExtractor", 1, &infer_array_feature_extractor, "infer_array_feature_extractor"},
-    RuleEntry{"ai.onnx.ml", "Binarizer", 1, &infer_ml_same, "infer_ml_same"},
-    RuleEntry{"ai.onnx.ml", "CastMap", 1, &infer_cast_map, "infer_cast_map"},
-    RuleEntry{"ai.onnx.ml", "CategoryMapper", 1, &infer_category_mapper, "infer_category_mapper"},
-    RuleEntry{"ai.onnx.ml", "DictVectorizer", 1, &infer_dict_vectorizer, "infer_dict_vectorizer"},
-    RuleEntry{"ai.onnx.ml", "FeatureVectorizer", 1, &infer_feature_vectorizer, "infer_feature_vectorizer"},
-    RuleEntry{"ai.onnx.ml", "Imputer", 1, &infer_ml_same, "infer_ml_same"},
-    RuleEntry{"ai.onnx.ml", "LabelEncoder", 1, &infer_label_encoder_1, "infer_label_encoder_1"},
-    RuleEntry{"ai.onnx.ml", "LabelEncoder", 2, &infer_label_encoder, "infer_label_encoder"},
-    RuleEntry{"ai.onnx.ml", "LabelEncoder", 4, &infer_label_encoder, "infer_label_encoder"},
-    RuleEntry{"ai.onnx.ml", "LinearClassifier", 1, &infer_linear_classifier, "infer_linear_classifier"},
-    RuleEntry{"ai.onnx.ml", "LinearRegressor", 1, &infer_linear_regressor, "infer_linear_regressor"},
-    RuleEntry{"ai.onnx.ml", "Normalizer", 1, &infer_normalizer, "infer_normalizer"},
-    RuleEntry{"ai.onnx.ml", "OneHotEncoder", 1, &infer_one_hot_encoder, "infer_one_hot_encoder"},
-    RuleEntry{"ai.onnx.ml", "SVMClassifier", 1, &infer_svm_classifier, "infer_svm_classifier"},
-    RuleEntry{"ai.onnx.ml", "SVMRegressor", 1, &infer_svm_regressor, "infer_svm_regressor"},
-    RuleEntry{"ai.onnx.ml", "Scaler", 1, &infer_ml_same_float, "infer_ml_same_float"},
-    RuleEntry{"ai.onnx.ml", "TreeEnsemble", 5, &infer_tree_ensemble, "infer_tree_ensemble"},
-    RuleEntry{"ai.onnx.ml", "TreeEnsembleClassifier", 1, &infer_tree_ensemble_classifier, "infer_tree_ensemble_classifier"},
-    RuleEntry{"ai.onnx.ml", "TreeEnsembleClassifier", 3, &infer_tree_ensemble_classifier, "infer_tree_ensemble_classifier"},
-    // 5: deprecated in favour of TreeEnsemble, same inputs, attributes and outputs.
-    RuleEntry{"ai.onnx.ml", "TreeEnsembleClassifier", 5, &infer_tree_ensemble_classifier, "infer_tree_ensemble_classifier"},
-    RuleEntry{"ai.onnx.ml", "TreeEnsembleRegressor", 1, &infer_tree_ensemble_regressor, "infer_tree_ensemble_regressor"},
-    RuleEntry{"ai.onnx.ml", "TreeEnsembleRegressor", 3, &infer_tree_ensemble_regressor, "infer_tree_ensemble_regressor"},
-    RuleEntry{"ai.onnx.ml", "TreeEnsembleRegressor", 5, &infer_tree_ensemble_regressor, "infer_tree_ensemble_regressor"},
-    RuleEntry{"ai.onnx.ml", "ZipMap", 1, &infer_zip_map, "infer_zip_map"},
-});
+inline constexpr auto kMlRules = family_rules<
+    infer_array_feature_extractor_rules, infer_ml_same_rules, infer_cast_map_rules, infer_category_mapper_rules,
+    infer_dict_vectorizer_rules, infer_feature_vectorizer_rules, infer_label_encoder_1_rules, infer_label_encoder_rules,
+    infer_linear_classifier_rules, infer_linear_regressor_rules, infer_normalizer_rules, infer_one_hot_encoder_rules,
+    infer_svm_classifier_rules, infer_svm_regressor_rules, infer_ml_same_float_rules, infer_tree_ensemble_rules,
+    infer_tree_ensemble_classifier_rules, infer_tree_ensemble_regressor_rules, infer_zip_map_rules>("symshape/ops/ml.hpp");
 
 }  // namespace symshape::ops

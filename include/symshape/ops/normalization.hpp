@@ -52,6 +52,7 @@ inline void infer_batch_norm_1(Context& ctx, Node& n) {
   for (std::size_t o = 1; o < 5; ++o)
     if (n.output(o)) ctx.set_shape_and_dtype(n.output(o), stats, dtype_of(n.input(0)));
 }
+SYMSHAPE_RULES(infer_batch_norm_1, ai_onnx("BatchNormalization", 1, 6, 7, 9));
 
 // BatchNormalization 14/15: training_mode; running_mean and running_var
 // ([C], type of input_mean) only in training mode.
@@ -72,6 +73,7 @@ inline void infer_batch_norm_14(Context& ctx, Node& n) {
   for (std::size_t o = 1; o < 3; ++o)
     if (n.output(o)) ctx.set_shape_and_dtype(n.output(o), Shape({c}), dtype_of(n.input(3)));
 }
+SYMSHAPE_RULES(infer_batch_norm_14, ai_onnx("BatchNormalization", 14, 15));
 
 // LayerNormalization 17: Y like X; Mean and InvStdDev of shape
 // X[:axis] + [1]*(rank-axis) with the stash_type element type (FLOAT).
@@ -95,6 +97,7 @@ inline void infer_layer_norm(Context& ctx, Node& n) {
   for (std::size_t o = 1; o < 3; ++o)
     if (n.output(o)) ctx.set_shape_and_dtype(n.output(o), stats, static_cast<DataType>(stash));
 }
+SYMSHAPE_RULES(infer_layer_norm, ai_onnx("LayerNormalization", 17));
 
 namespace nn_detail {
 // GroupNormalization: X [N, C, ...]; scale and bias have num_groups (18) or C (21) elements.
@@ -123,7 +126,9 @@ inline void group_norm(Context& ctx, Node& n, bool per_channel) {
 }  // namespace nn_detail
 
 inline void infer_group_norm_18(Context& ctx, Node& n) { nn_detail::group_norm(ctx, n, false); }
+SYMSHAPE_RULES(infer_group_norm_18, ai_onnx("GroupNormalization", 18));
 inline void infer_group_norm_21(Context& ctx, Node& n) { nn_detail::group_norm(ctx, n, true); }
+SYMSHAPE_RULES(infer_group_norm_21, ai_onnx("GroupNormalization", 21));
 
 // InstanceNormalization: input, scale [C], B [C]; Y like input.
 inline void infer_instance_norm(Context& ctx, Node& n) {
@@ -137,20 +142,10 @@ inline void infer_instance_norm(Context& ctx, Node& n) {
   if (!nn_detail::check_per_channel(ctx, n, 1, c, "scale") || !nn_detail::check_per_channel(ctx, n, 2, c, "B")) return;
   propagate_type(ctx, n);
 }
+SYMSHAPE_RULES(infer_instance_norm, ai_onnx("InstanceNormalization", 1, 6, 22));
 
-inline constexpr auto kNormalizationRules = make_rules({
-    RuleEntry{"", "BatchNormalization", 1, &infer_batch_norm_1, "infer_batch_norm_1"},
-    RuleEntry{"", "BatchNormalization", 6, &infer_batch_norm_1, "infer_batch_norm_1"},
-    RuleEntry{"", "BatchNormalization", 7, &infer_batch_norm_1, "infer_batch_norm_1"},
-    RuleEntry{"", "BatchNormalization", 9, &infer_batch_norm_1, "infer_batch_norm_1"},
-    RuleEntry{"", "BatchNormalization", 14, &infer_batch_norm_14, "infer_batch_norm_14"},
-    RuleEntry{"", "BatchNormalization", 15, &infer_batch_norm_14, "infer_batch_norm_14"},
-    RuleEntry{"", "LayerNormalization", 17, &infer_layer_norm, "infer_layer_norm"},
-    RuleEntry{"", "GroupNormalization", 18, &infer_group_norm_18, "infer_group_norm_18"},
-    RuleEntry{"", "GroupNormalization", 21, &infer_group_norm_21, "infer_group_norm_21"},
-    RuleEntry{"", "InstanceNormalization", 1, &infer_instance_norm, "infer_instance_norm"},
-    RuleEntry{"", "InstanceNormalization", 6, &infer_instance_norm, "infer_instance_norm"},
-    RuleEntry{"", "InstanceNormalization", 22, &infer_instance_norm, "infer_instance_norm"},
-});
+inline constexpr auto kNormalizationRules = family_rules<
+    infer_batch_norm_1_rules, infer_batch_norm_14_rules, infer_layer_norm_rules, infer_group_norm_18_rules,
+    infer_group_norm_21_rules, infer_instance_norm_rules>("symshape/ops/normalization.hpp");
 
 }  // namespace symshape::ops

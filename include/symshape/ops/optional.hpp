@@ -23,6 +23,7 @@ inline void infer_optional(Context& ctx, Node& n) {
   }
   ctx.set_type(n.output(0), Type::optional(a->types[0]));
 }
+SYMSHAPE_RULES(infer_optional, ai_onnx("Optional", 15));
 
 namespace detail {
 
@@ -57,20 +58,20 @@ inline void infer_optional_get_element_impl(Context& ctx, Node& n, bool opset18)
 inline void infer_optional_has_element_15(Context& ctx, Node& n) {
   detail::infer_optional_has_element_impl(ctx, n, false);
 }
+SYMSHAPE_RULES(infer_optional_has_element_15, ai_onnx("OptionalHasElement", 15));
 inline void infer_optional_has_element(Context& ctx, Node& n) { detail::infer_optional_has_element_impl(ctx, n, true); }
+SYMSHAPE_RULES(infer_optional_has_element, ai_onnx("OptionalHasElement", 18));
 inline void infer_optional_get_element_15(Context& ctx, Node& n) {
   detail::infer_optional_get_element_impl(ctx, n, false);
 }
+SYMSHAPE_RULES(infer_optional_get_element_15, ai_onnx("OptionalGetElement", 15));
 inline void infer_optional_get_element(Context& ctx, Node& n) { detail::infer_optional_get_element_impl(ctx, n, true); }
+SYMSHAPE_RULES(infer_optional_get_element, ai_onnx("OptionalGetElement", 18));
 
 // 18: OptionalHasElement's input became optional, and both accept tensors and
 // sequences as well as optionals.
-inline constexpr auto kOptionalRules = make_rules({
-    RuleEntry{"", "Optional", 15, &infer_optional, "infer_optional"},
-    RuleEntry{"", "OptionalHasElement", 15, &infer_optional_has_element_15, "infer_optional_has_element_15"},
-    RuleEntry{"", "OptionalHasElement", 18, &infer_optional_has_element, "infer_optional_has_element"},
-    RuleEntry{"", "OptionalGetElement", 15, &infer_optional_get_element_15, "infer_optional_get_element_15"},
-    RuleEntry{"", "OptionalGetElement", 18, &infer_optional_get_element, "infer_optional_get_element"},
-});
+inline constexpr auto kOptionalRules = family_rules<
+    infer_optional_rules, infer_optional_has_element_15_rules, infer_optional_has_element_rules,
+    infer_optional_get_element_15_rules, infer_optional_get_element_rules>("symshape/ops/optional.hpp");
 
 }  // namespace symshape::ops

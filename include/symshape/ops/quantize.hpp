@@ -138,24 +138,32 @@ inline void dequantize(Context& ctx, Node& n, const QuantVersion& v, bool scale_
 }  // namespace quant_detail
 
 inline void infer_quantize_linear_10(Context& ctx, Node& n) { quant_detail::quantize(ctx, n, {false, false, false}); }
+SYMSHAPE_RULES(infer_quantize_linear_10, ai_onnx("QuantizeLinear", 10));
 inline void infer_quantize_linear_13(Context& ctx, Node& n) { quant_detail::quantize(ctx, n, {true, false, false}); }
+SYMSHAPE_RULES(infer_quantize_linear_13, ai_onnx("QuantizeLinear", 13, 19));
 inline void infer_quantize_linear_21(Context& ctx, Node& n) { quant_detail::quantize(ctx, n, {true, true, true}); }
+SYMSHAPE_RULES(infer_quantize_linear_21, ai_onnx("QuantizeLinear", 21, 23, 24, 25));
 
 inline void infer_dequantize_linear_10(Context& ctx, Node& n) {
   quant_detail::dequantize(ctx, n, {false, false, false}, false);
 }
+SYMSHAPE_RULES(infer_dequantize_linear_10, ai_onnx("DequantizeLinear", 10));
 inline void infer_dequantize_linear_13(Context& ctx, Node& n) {
   quant_detail::dequantize(ctx, n, {true, false, false}, false);
 }
+SYMSHAPE_RULES(infer_dequantize_linear_13, ai_onnx("DequantizeLinear", 13));
 inline void infer_dequantize_linear_19(Context& ctx, Node& n) {
   quant_detail::dequantize(ctx, n, {true, false, false}, true);
 }
+SYMSHAPE_RULES(infer_dequantize_linear_19, ai_onnx("DequantizeLinear", 19));
 inline void infer_dequantize_linear_21(Context& ctx, Node& n) {
   quant_detail::dequantize(ctx, n, {true, true, false}, true);
 }
+SYMSHAPE_RULES(infer_dequantize_linear_21, ai_onnx("DequantizeLinear", 21));
 inline void infer_dequantize_linear_23(Context& ctx, Node& n) {
   quant_detail::dequantize(ctx, n, {true, true, true}, true);
 }
+SYMSHAPE_RULES(infer_dequantize_linear_23, ai_onnx("DequantizeLinear", 23, 24, 25));
 
 // DynamicQuantizeLinear: y (UINT8, x's shape), y_scale (FLOAT scalar), y_zero_point (UINT8 scalar).
 inline void infer_dynamic_quantize_linear(Context& ctx, Node& n) {
@@ -165,6 +173,7 @@ inline void infer_dynamic_quantize_linear(Context& ctx, Node& n) {
   ctx.set_shape_and_dtype(n.output(1), Shape::scalar(), DataType::FLOAT);
   ctx.set_shape_and_dtype(n.output(2), Shape::scalar(), DataType::UINT8);
 }
+SYMSHAPE_RULES(infer_dynamic_quantize_linear, ai_onnx("DynamicQuantizeLinear", 11));
 
 // BitCast (26): same shape, element type `to`, which must have the input's bit width.
 inline void infer_bit_cast(Context& ctx, Node& n) {
@@ -190,24 +199,12 @@ inline void infer_bit_cast(Context& ctx, Node& n) {
   const Shape* x = shape_of(n.input(0));
   ctx.set_shape_and_dtype(n.output(0), x ? *x : Shape(), target);
 }
+SYMSHAPE_RULES(infer_bit_cast, ai_onnx("BitCast", 26));
 
-inline constexpr auto kQuantizeRules = make_rules({
-    RuleEntry{"", "QuantizeLinear", 10, &infer_quantize_linear_10, "infer_quantize_linear_10"},
-    RuleEntry{"", "QuantizeLinear", 13, &infer_quantize_linear_13, "infer_quantize_linear_13"},
-    RuleEntry{"", "QuantizeLinear", 19, &infer_quantize_linear_13, "infer_quantize_linear_13"},
-    RuleEntry{"", "QuantizeLinear", 21, &infer_quantize_linear_21, "infer_quantize_linear_21"},
-    RuleEntry{"", "QuantizeLinear", 23, &infer_quantize_linear_21, "infer_quantize_linear_21"},
-    RuleEntry{"", "QuantizeLinear", 24, &infer_quantize_linear_21, "infer_quantize_linear_21"},
-    RuleEntry{"", "QuantizeLinear", 25, &infer_quantize_linear_21, "infer_quantize_linear_21"},
-    RuleEntry{"", "DequantizeLinear", 10, &infer_dequantize_linear_10, "infer_dequantize_linear_10"},
-    RuleEntry{"", "DequantizeLinear", 13, &infer_dequantize_linear_13, "infer_dequantize_linear_13"},
-    RuleEntry{"", "DequantizeLinear", 19, &infer_dequantize_linear_19, "infer_dequantize_linear_19"},
-    RuleEntry{"", "DequantizeLinear", 21, &infer_dequantize_linear_21, "infer_dequantize_linear_21"},
-    RuleEntry{"", "DequantizeLinear", 23, &infer_dequantize_linear_23, "infer_dequantize_linear_23"},
-    RuleEntry{"", "DequantizeLinear", 24, &infer_dequantize_linear_23, "infer_dequantize_linear_23"},
-    RuleEntry{"", "DequantizeLinear", 25, &infer_dequantize_linear_23, "infer_dequantize_linear_23"},
-    RuleEntry{"", "DynamicQuantizeLinear", 11, &infer_dynamic_quantize_linear, "infer_dynamic_quantize_linear"},
-    RuleEntry{"", "BitCast", 26, &infer_bit_cast, "infer_bit_cast"},
-});
+inline constexpr auto kQuantizeRules = family_rules<
+    infer_quantize_linear_10_rules, infer_quantize_linear_13_rules, infer_quantize_linear_21_rules,
+    infer_dequantize_linear_10_rules, infer_dequantize_linear_13_rules, infer_dequantize_linear_19_rules,
+    infer_dequantize_linear_21_rules, infer_dequantize_linear_23_rules, infer_dynamic_quantize_linear_rules,
+    infer_bit_cast_rules>("symshape/ops/quantize.hpp");
 
 }  // namespace symshape::ops

@@ -48,6 +48,7 @@ inline void infer_random(Context& ctx, Node& n) {
   }
   ctx.set_shape_and_dtype(n.output(0), Shape(std::move(dims)), t);
 }
+SYMSHAPE_RULES(infer_random, ai_onnx("RandomNormal", 1, 22), ai_onnx("RandomUniform", 1, 22));
 
 // RandomNormalLike, RandomUniformLike, Bernoulli: the input's shape, `dtype`
 // (default: the input's element type).
@@ -58,6 +59,10 @@ inline void infer_random_like(Context& ctx, Node& n) {
   const Shape* s = shape_of(n.input(0));
   ctx.set_shape_and_dtype(n.output(0), s ? *s : Shape(), t);
 }
+SYMSHAPE_RULES(infer_random_like,
+               ai_onnx("RandomNormalLike", 1, 22),
+               ai_onnx("RandomUniformLike", 1, 22),
+               ai_onnx("Bernoulli", 15, 22));
 
 // Multinomial: [batch, classes] -> [batch, sample_size], `dtype` (default INT32).
 inline void infer_multinomial(Context& ctx, Node& n) {
@@ -80,6 +85,7 @@ inline void infer_multinomial(Context& ctx, Node& n) {
   }
   ctx.set_shape_and_dtype(n.output(0), Shape({s ? (*s)[0] : SymbolicDim(), SymbolicDim(samples)}), t);
 }
+SYMSHAPE_RULES(infer_multinomial, ai_onnx("Multinomial", 7, 22));
 
 // Det: [*, M, M] -> [*].
 inline void infer_det(Context& ctx, Node& n) {
@@ -103,6 +109,7 @@ inline void infer_det(Context& ctx, Node& n) {
   ctx.set_shape_and_dtype(n.output(0), Shape(std::vector<SymbolicDim>(s->dims().begin(), s->dims().end() - 2)),
                           dtype_of(n.input(0)));
 }
+SYMSHAPE_RULES(infer_det, ai_onnx("Det", 11, 22));
 
 // NegativeLogLikelihoodLoss: input [N, C, d1..dk], target [N, d1..dk],
 // weight [C]; reduction none -> target's shape, mean/sum -> scalar.
@@ -143,25 +150,9 @@ inline void infer_nll_loss(Context& ctx, Node& n) {
     ctx.set_shape_and_dtype(n.output(0), Shape(), t);
   }
 }
+SYMSHAPE_RULES(infer_nll_loss, ai_onnx("NegativeLogLikelihoodLoss", 12, 13, 22));
 
-inline constexpr auto kRandomLossRules = make_rules({
-    RuleEntry{"", "RandomNormal", 1, &infer_random, "infer_random"},
-    RuleEntry{"", "RandomUniform", 1, &infer_random, "infer_random"},
-    RuleEntry{"", "RandomNormalLike", 1, &infer_random_like, "infer_random_like"},
-    RuleEntry{"", "RandomUniformLike", 1, &infer_random_like, "infer_random_like"},
-    RuleEntry{"", "Bernoulli", 15, &infer_random_like, "infer_random_like"},
-    RuleEntry{"", "Multinomial", 7, &infer_multinomial, "infer_multinomial"},
-    RuleEntry{"", "Det", 11, &infer_det, "infer_det"},
-    RuleEntry{"", "NegativeLogLikelihoodLoss", 12, &infer_nll_loss, "infer_nll_loss"},
-    RuleEntry{"", "NegativeLogLikelihoodLoss", 13, &infer_nll_loss, "infer_nll_loss"},
-    RuleEntry{"", "RandomNormal", 22, &infer_random, "infer_random"},
-    RuleEntry{"", "RandomUniform", 22, &infer_random, "infer_random"},
-    RuleEntry{"", "RandomNormalLike", 22, &infer_random_like, "infer_random_like"},
-    RuleEntry{"", "RandomUniformLike", 22, &infer_random_like, "infer_random_like"},
-    RuleEntry{"", "Bernoulli", 22, &infer_random_like, "infer_random_like"},
-    RuleEntry{"", "Multinomial", 22, &infer_multinomial, "infer_multinomial"},
-    RuleEntry{"", "Det", 22, &infer_det, "infer_det"},
-    RuleEntry{"", "NegativeLogLikelihoodLoss", 22, &infer_nll_loss, "infer_nll_loss"},
-});
+inline constexpr auto kRandomLossRules = family_rules<
+    infer_random_rules, infer_random_like_rules, infer_multinomial_rules, infer_det_rules, infer_nll_loss_rules>("symshape/ops/random_loss.hpp");
 
 }  // namespace symshape::ops

@@ -78,10 +78,8 @@ inline void infer_range(Context& ctx, Node& n) {
   }
   ctx.set_shape_and_dtype(n.output(0), Shape{len}, dtype);
 }
+SYMSHAPE_RULES(infer_range, ai_onnx("Range", 11, 27));
 
-inline constexpr auto kRangeRules = make_rules({
-    RuleEntry{"", "Range", 11, &infer_range, "infer_range"},
-    RuleEntry{"", "Range", 27, &infer_range, "infer_range"},
-});
+inline constexpr auto kRangeRules = family_rules<infer_range_rules>("symshape/ops/range.hpp");
 
 }  // namespace symshape::ops

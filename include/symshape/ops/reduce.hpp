@@ -137,6 +137,17 @@ inline void infer_reduce_axes_attr(Context& ctx, Node& n) {
   }
   nn_detail::reduce_common(ctx, n, std::move(axes), false, false);
 }
+SYMSHAPE_RULES(infer_reduce_axes_attr,
+               ai_onnx("ReduceSum", 1, 11),
+               ai_onnx("ReduceMean", 1, 11, 13),
+               ai_onnx("ReduceMax", 1, 11, 12, 13),
+               ai_onnx("ReduceMin", 1, 11, 12, 13),
+               ai_onnx("ReduceProd", 1, 11, 13),
+               ai_onnx("ReduceL1", 1, 11, 13),
+               ai_onnx("ReduceL2", 1, 11, 13),
+               ai_onnx("ReduceLogSum", 1, 11, 13),
+               ai_onnx("ReduceLogSumExp", 1, 11, 13),
+               ai_onnx("ReduceSumSquare", 1, 11, 13));
 
 // Axes from the optional second input; noop_with_empty_axes.
 inline void infer_reduce_axes_input(Context& ctx, Node& n) {
@@ -160,6 +171,17 @@ inline void infer_reduce_axes_input(Context& ctx, Node& n) {
   }
   nn_detail::reduce_common(ctx, n, std::move(axes), unknown, noop);
 }
+SYMSHAPE_RULES(infer_reduce_axes_input,
+               ai_onnx("ReduceSum", 13),
+               ai_onnx("ReduceMean", 18),
+               ai_onnx("ReduceMax", 18, 20),
+               ai_onnx("ReduceMin", 18, 20),
+               ai_onnx("ReduceProd", 18),
+               ai_onnx("ReduceL1", 18),
+               ai_onnx("ReduceL2", 18),
+               ai_onnx("ReduceLogSum", 18),
+               ai_onnx("ReduceLogSumExp", 18),
+               ai_onnx("ReduceSumSquare", 18));
 
 // ArgMax/ArgMin: one axis (default 0), keepdims (default 1), INT64 indices.
 inline void infer_arg_reduce(Context& ctx, Node& n) {
@@ -179,59 +201,9 @@ inline void infer_arg_reduce(Context& ctx, Node& n) {
   }
   ctx.set_shape_and_dtype(n.output(0), Shape(std::move(out)), DataType::INT64);
 }
+SYMSHAPE_RULES(infer_arg_reduce, ai_onnx("ArgMax", 1, 11, 12, 13), ai_onnx("ArgMin", 1, 11, 12, 13));
 
-inline constexpr auto kReduceRules = make_rules({
-    RuleEntry{"", "ReduceSum", 1, &infer_reduce_axes_attr, "infer_reduce_axes_attr"},
-    RuleEntry{"", "ReduceSum", 11, &infer_reduce_axes_attr, "infer_reduce_axes_attr"},
-    RuleEntry{"", "ReduceSum", 13, &infer_reduce_axes_input, "infer_reduce_axes_input"},
-    RuleEntry{"", "ReduceMean", 1, &infer_reduce_axes_attr, "infer_reduce_axes_attr"},
-    RuleEntry{"", "ReduceMean", 11, &infer_reduce_axes_attr, "infer_reduce_axes_attr"},
-    RuleEntry{"", "ReduceMean", 13, &infer_reduce_axes_attr, "infer_reduce_axes_attr"},
-    RuleEntry{"", "ReduceMean", 18, &infer_reduce_axes_input, "infer_reduce_axes_input"},
-    RuleEntry{"", "ReduceMax", 1, &infer_reduce_axes_attr, "infer_reduce_axes_attr"},
-    RuleEntry{"", "ReduceMax", 11, &infer_reduce_axes_attr, "infer_reduce_axes_attr"},
-    RuleEntry{"", "ReduceMax", 12, &infer_reduce_axes_attr, "infer_reduce_axes_attr"},
-    RuleEntry{"", "ReduceMax", 13, &infer_reduce_axes_attr, "infer_reduce_axes_attr"},
-    RuleEntry{"", "ReduceMax", 18, &infer_reduce_axes_input, "infer_reduce_axes_input"},
-    RuleEntry{"", "ReduceMax", 20, &infer_reduce_axes_input, "infer_reduce_axes_input"},
-    RuleEntry{"", "ReduceMin", 1, &infer_reduce_axes_attr, "infer_reduce_axes_attr"},
-    RuleEntry{"", "ReduceMin", 11, &infer_reduce_axes_attr, "infer_reduce_axes_attr"},
-    RuleEntry{"", "ReduceMin", 12, &infer_reduce_axes_attr, "infer_reduce_axes_attr"},
-    RuleEntry{"", "ReduceMin", 13, &infer_reduce_axes_attr, "infer_reduce_axes_attr"},
-    RuleEntry{"", "ReduceMin", 18, &infer_reduce_axes_input, "infer_reduce_axes_input"},
-    RuleEntry{"", "ReduceMin", 20, &infer_reduce_axes_input, "infer_reduce_axes_input"},
-    RuleEntry{"", "ReduceProd", 1, &infer_reduce_axes_attr, "infer_reduce_axes_attr"},
-    RuleEntry{"", "ReduceProd", 11, &infer_reduce_axes_attr, "infer_reduce_axes_attr"},
-    RuleEntry{"", "ReduceProd", 13, &infer_reduce_axes_attr, "infer_reduce_axes_attr"},
-    RuleEntry{"", "ReduceProd", 18, &infer_reduce_axes_input, "infer_reduce_axes_input"},
-    RuleEntry{"", "ReduceL1", 1, &infer_reduce_axes_attr, "infer_reduce_axes_attr"},
-    RuleEntry{"", "ReduceL1", 11, &infer_reduce_axes_attr, "infer_reduce_axes_attr"},
-    RuleEntry{"", "ReduceL1", 13, &infer_reduce_axes_attr, "infer_reduce_axes_attr"},
-    RuleEntry{"", "ReduceL1", 18, &infer_reduce_axes_input, "infer_reduce_axes_input"},
-    RuleEntry{"", "ReduceL2", 1, &infer_reduce_axes_attr, "infer_reduce_axes_attr"},
-    RuleEntry{"", "ReduceL2", 11, &infer_reduce_axes_attr, "infer_reduce_axes_attr"},
-    RuleEntry{"", "ReduceL2", 13, &infer_reduce_axes_attr, "infer_reduce_axes_attr"},
-    RuleEntry{"", "ReduceL2", 18, &infer_reduce_axes_input, "infer_reduce_axes_input"},
-    RuleEntry{"", "ReduceLogSum", 1, &infer_reduce_axes_attr, "infer_reduce_axes_attr"},
-    RuleEntry{"", "ReduceLogSum", 11, &infer_reduce_axes_attr, "infer_reduce_axes_attr"},
-    RuleEntry{"", "ReduceLogSum", 13, &infer_reduce_axes_attr, "infer_reduce_axes_attr"},
-    RuleEntry{"", "ReduceLogSum", 18, &infer_reduce_axes_input, "infer_reduce_axes_input"},
-    RuleEntry{"", "ReduceLogSumExp", 1, &infer_reduce_axes_attr, "infer_reduce_axes_attr"},
-    RuleEntry{"", "ReduceLogSumExp", 11, &infer_reduce_axes_attr, "infer_reduce_axes_attr"},
-    RuleEntry{"", "ReduceLogSumExp", 13, &infer_reduce_axes_attr, "infer_reduce_axes_attr"},
-    RuleEntry{"", "ReduceLogSumExp", 18, &infer_reduce_axes_input, "infer_reduce_axes_input"},
-    RuleEntry{"", "ReduceSumSquare", 1, &infer_reduce_axes_attr, "infer_reduce_axes_attr"},
-    RuleEntry{"", "ReduceSumSquare", 11, &infer_reduce_axes_attr, "infer_reduce_axes_attr"},
-    RuleEntry{"", "ReduceSumSquare", 13, &infer_reduce_axes_attr, "infer_reduce_axes_attr"},
-    RuleEntry{"", "ReduceSumSquare", 18, &infer_reduce_axes_input, "infer_reduce_axes_input"},
-    RuleEntry{"", "ArgMax", 1, &infer_arg_reduce, "infer_arg_reduce"},
-    RuleEntry{"", "ArgMax", 11, &infer_arg_reduce, "infer_arg_reduce"},
-    RuleEntry{"", "ArgMax", 12, &infer_arg_reduce, "infer_arg_reduce"},
-    RuleEntry{"", "ArgMax", 13, &infer_arg_reduce, "infer_arg_reduce"},
-    RuleEntry{"", "ArgMin", 1, &infer_arg_reduce, "infer_arg_reduce"},
-    RuleEntry{"", "ArgMin", 11, &infer_arg_reduce, "infer_arg_reduce"},
-    RuleEntry{"", "ArgMin", 12, &infer_arg_reduce, "infer_arg_reduce"},
-    RuleEntry{"", "ArgMin", 13, &infer_arg_reduce, "infer_arg_reduce"},
-});
+inline constexpr auto kReduceRules = family_rules<
+    infer_reduce_axes_attr_rules, infer_reduce_axes_input_rules, infer_arg_reduce_rules>("symshape/ops/reduce.hpp");
 
 }  // namespace symshape::ops

@@ -120,6 +120,7 @@ inline void infer_reshape_v1(Context& ctx, Node& n) {
   }
   reshape_impl(ctx, n, std::vector<SymbolicDim>(shape->begin(), shape->end()), std::nullopt, false);
 }
+SYMSHAPE_RULES(infer_reshape_v1, ai_onnx("Reshape", 1));
 
 inline void reshape_input_impl(Context& ctx, Node& n, bool allowzero) {
   const Shape* ts = shape_of(n.input(1));
@@ -133,22 +134,15 @@ inline void infer_reshape_v5(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 2)) return;
   reshape_input_impl(ctx, n, false);
 }
+SYMSHAPE_RULES(infer_reshape_v5, ai_onnx("Reshape", 5, 13));
 // allowzero appears at 14.
 inline void infer_reshape_v14(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 2)) return;
   reshape_input_impl(ctx, n, n.attr_int("allowzero", 0) != 0);
 }
+SYMSHAPE_RULES(infer_reshape_v14, ai_onnx("Reshape", 14, 19, 21, 23, 24, 25));
 
-inline constexpr auto kReshapeRules = make_rules({
-    RuleEntry{"", "Reshape", 1, &infer_reshape_v1, "infer_reshape_v1"},
-    RuleEntry{"", "Reshape", 5, &infer_reshape_v5, "infer_reshape_v5"},
-    RuleEntry{"", "Reshape", 13, &infer_reshape_v5, "infer_reshape_v5"},
-    RuleEntry{"", "Reshape", 14, &infer_reshape_v14, "infer_reshape_v14"},
-    RuleEntry{"", "Reshape", 19, &infer_reshape_v14, "infer_reshape_v14"},
-    RuleEntry{"", "Reshape", 21, &infer_reshape_v14, "infer_reshape_v14"},
-    RuleEntry{"", "Reshape", 23, &infer_reshape_v14, "infer_reshape_v14"},
-    RuleEntry{"", "Reshape", 24, &infer_reshape_v14, "infer_reshape_v14"},
-    RuleEntry{"", "Reshape", 25, &infer_reshape_v14, "infer_reshape_v14"},
-});
+inline constexpr auto kReshapeRules = family_rules<
+    infer_reshape_v1_rules, infer_reshape_v5_rules, infer_reshape_v14_rules>("symshape/ops/reshape.hpp");
 
 }  // namespace symshape::ops

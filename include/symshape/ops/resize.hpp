@@ -198,24 +198,28 @@ inline void infer_resize_10(Context& ctx, Node& n) {
   spec.scales = nn_detail::scales_input(n, 1);
   nn_detail::resize_output(ctx, n, spec);
 }
+SYMSHAPE_RULES(infer_resize_10, ai_onnx("Resize", 10), ai_onnx("Upsample", 9, 10));
 
 // Resize 11: X, roi, scales (required, may be empty), sizes (optional).
 inline void infer_resize_11(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 3, 4)) return;
   nn_detail::resize_from_inputs(ctx, n, false);
 }
+SYMSHAPE_RULES(infer_resize_11, ai_onnx("Resize", 11));
 
 // Resize 13: roi and scales optional.
 inline void infer_resize_13(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 1, 4)) return;
   nn_detail::resize_from_inputs(ctx, n, false);
 }
+SYMSHAPE_RULES(infer_resize_13, ai_onnx("Resize", 13));
 
 // Resize 18/19: axes and keep_aspect_ratio_policy.
 inline void infer_resize_18(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 1, 4)) return;
   nn_detail::resize_from_inputs(ctx, n, true);
 }
+SYMSHAPE_RULES(infer_resize_18, ai_onnx("Resize", 18, 19));
 
 // Upsample 7: the scales attribute.
 inline void infer_upsample_7(Context& ctx, Node& n) {
@@ -230,16 +234,9 @@ inline void infer_upsample_7(Context& ctx, Node& n) {
   spec.scales = a->floats;
   nn_detail::resize_output(ctx, n, spec);
 }
+SYMSHAPE_RULES(infer_upsample_7, ai_onnx("Upsample", 7));
 
-inline constexpr auto kResizeRules = make_rules({
-    RuleEntry{"", "Resize", 10, &infer_resize_10, "infer_resize_10"},
-    RuleEntry{"", "Resize", 11, &infer_resize_11, "infer_resize_11"},
-    RuleEntry{"", "Resize", 13, &infer_resize_13, "infer_resize_13"},
-    RuleEntry{"", "Resize", 18, &infer_resize_18, "infer_resize_18"},
-    RuleEntry{"", "Resize", 19, &infer_resize_18, "infer_resize_18"},
-    RuleEntry{"", "Upsample", 7, &infer_upsample_7, "infer_upsample_7"},
-    RuleEntry{"", "Upsample", 9, &infer_resize_10, "infer_resize_10"},
-    RuleEntry{"", "Upsample", 10, &infer_resize_10, "infer_resize_10"},
-});
+inline constexpr auto kResizeRules = family_rules<
+    infer_resize_10_rules, infer_resize_11_rules, infer_resize_13_rules, infer_resize_18_rules, infer_upsample_7_rules>("symshape/ops/resize.hpp");
 
 }  // namespace symshape::ops

@@ -93,26 +93,20 @@ inline void recurrent(Context& ctx, Node& n, int64_t gates, std::size_t max_inpu
 }  // namespace nn_detail
 
 inline void infer_rnn_1(Context& ctx, Node& n) { nn_detail::recurrent(ctx, n, 1, 6, false); }
+SYMSHAPE_RULES(infer_rnn_1, ai_onnx("RNN", 1, 7));
 inline void infer_rnn_14(Context& ctx, Node& n) { nn_detail::recurrent(ctx, n, 1, 6, true); }
+SYMSHAPE_RULES(infer_rnn_14, ai_onnx("RNN", 14, 22));
 inline void infer_gru_1(Context& ctx, Node& n) { nn_detail::recurrent(ctx, n, 3, 6, false); }
+SYMSHAPE_RULES(infer_gru_1, ai_onnx("GRU", 1, 3, 7));
 inline void infer_gru_14(Context& ctx, Node& n) { nn_detail::recurrent(ctx, n, 3, 6, true); }
+SYMSHAPE_RULES(infer_gru_14, ai_onnx("GRU", 14, 22));
 inline void infer_lstm_1(Context& ctx, Node& n) { nn_detail::recurrent(ctx, n, 4, 8, false); }
+SYMSHAPE_RULES(infer_lstm_1, ai_onnx("LSTM", 1, 7));
 inline void infer_lstm_14(Context& ctx, Node& n) { nn_detail::recurrent(ctx, n, 4, 8, true); }
+SYMSHAPE_RULES(infer_lstm_14, ai_onnx("LSTM", 14, 22));
 
-inline constexpr auto kRnnRules = make_rules({
-    RuleEntry{"", "RNN", 1, &infer_rnn_1, "infer_rnn_1"},
-    RuleEntry{"", "RNN", 7, &infer_rnn_1, "infer_rnn_1"},
-    RuleEntry{"", "RNN", 14, &infer_rnn_14, "infer_rnn_14"},
-    RuleEntry{"", "RNN", 22, &infer_rnn_14, "infer_rnn_14"},
-    RuleEntry{"", "GRU", 1, &infer_gru_1, "infer_gru_1"},
-    RuleEntry{"", "GRU", 3, &infer_gru_1, "infer_gru_1"},
-    RuleEntry{"", "GRU", 7, &infer_gru_1, "infer_gru_1"},
-    RuleEntry{"", "GRU", 14, &infer_gru_14, "infer_gru_14"},
-    RuleEntry{"", "GRU", 22, &infer_gru_14, "infer_gru_14"},
-    RuleEntry{"", "LSTM", 1, &infer_lstm_1, "infer_lstm_1"},
-    RuleEntry{"", "LSTM", 7, &infer_lstm_1, "infer_lstm_1"},
-    RuleEntry{"", "LSTM", 14, &infer_lstm_14, "infer_lstm_14"},
-    RuleEntry{"", "LSTM", 22, &infer_lstm_14, "infer_lstm_14"},
-});
+inline constexpr auto kRnnRules = family_rules<
+    infer_rnn_1_rules, infer_rnn_14_rules, infer_gru_1_rules, infer_gru_14_rules, infer_lstm_1_rules,
+    infer_lstm_14_rules>("symshape/ops/rnn.hpp");
 
 }  // namespace symshape::ops

@@ -57,6 +57,7 @@ inline void infer_sequence_construct(Context& ctx, Node& n) {
   ctx.set_type(n.output(0), Type::sequence(elem));
   detail::set_sequence_length(ctx, n.output(0), static_cast<int64_t>(n.inputs.size()));
 }
+SYMSHAPE_RULES(infer_sequence_construct, ai_onnx("SequenceConstruct", 11));
 
 // SequenceEmpty: dtype attribute, default float.
 inline void infer_sequence_empty(Context& ctx, Node& n) {
@@ -68,12 +69,14 @@ inline void infer_sequence_empty(Context& ctx, Node& n) {
   ctx.set_type(n.output(0), Type::sequence(Type::tensor(static_cast<DataType>(code), Shape())));
   detail::set_sequence_length(ctx, n.output(0), 0);
 }
+SYMSHAPE_RULES(infer_sequence_empty, ai_onnx("SequenceEmpty", 11));
 
 // SequenceAt(seq, position): an element.
 inline void infer_sequence_at(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 2, 2)) return;
   if (const Type* e = detail::sequence_element(ctx, n, 0)) ctx.set_type(n.output(0), *e);
 }
+SYMSHAPE_RULES(infer_sequence_at, ai_onnx("SequenceAt", 11));
 
 // SequenceLength(seq): an int64 scalar.
 inline void infer_sequence_length(Context& ctx, Node& n) {
@@ -82,6 +85,7 @@ inline void infer_sequence_length(Context& ctx, Node& n) {
   ctx.set_shape_and_dtype(n.output(0), Shape::scalar(), DataType::INT64);
   if (auto len = detail::sequence_length(ctx, n.input(0))) ctx.set_symbolic_value(n.output(0), {*len});
 }
+SYMSHAPE_RULES(infer_sequence_length, ai_onnx("SequenceLength", 11));
 
 // SequenceInsert(seq, tensor, position?): the sequence type covers the new element.
 inline void infer_sequence_insert(Context& ctx, Node& n) {
@@ -98,6 +102,7 @@ inline void infer_sequence_insert(Context& ctx, Node& n) {
   ctx.set_type(n.output(0), Type::sequence(empty ? t : detail::union_type(*e, t)));
   if (len) detail::set_sequence_length(ctx, n.output(0), *len + 1);
 }
+SYMSHAPE_RULES(infer_sequence_insert, ai_onnx("SequenceInsert", 11));
 
 // SequenceErase(seq, position?): same type.
 inline void infer_sequence_erase(Context& ctx, Node& n) {
@@ -111,6 +116,7 @@ inline void infer_sequence_erase(Context& ctx, Node& n) {
   }
   if (len) detail::set_sequence_length(ctx, n.output(0), *len - 1);
 }
+SYMSHAPE_RULES(infer_sequence_erase, ai_onnx("SequenceErase", 11));
 
 // SplitToSequence(input, split?; axis, keepdims).
 inline void infer_split_to_sequence(Context& ctx, Node& n) {
@@ -185,6 +191,7 @@ inline void infer_split_to_sequence(Context& ctx, Node& n) {
   ctx.set_type(n.output(0), Type::sequence(Type::tensor(dt, Shape(std::move(dims)))));
   detail::set_sequence_length(ctx, n.output(0), pieces);
 }
+SYMSHAPE_RULES(infer_split_to_sequence, ai_onnx("SplitToSequence", 11, 24));
 
 // ConcatFromSequence(seq; axis, new_axis): the concatenated axis is the
 // number of elements (new_axis) or its product with the elements' common dim
@@ -214,6 +221,7 @@ inline void infer_concat_from_sequence(Context& ctx, Node& n) {
   }
   ctx.set_type(n.output(0), Type::tensor(e->elem_type(), Shape(std::move(dims))));
 }
+SYMSHAPE_RULES(infer_concat_from_sequence, ai_onnx("ConcatFromSequence", 11));
 
 // SequenceMap(seq, additional...; body): the body runs on one element of each
 // sequence input (tensor inputs as they are); outputs are sequences.
@@ -245,18 +253,11 @@ inline void infer_sequence_map(Context& ctx, Node& n) {
   for (std::size_t i = 0; i < out.size() && i < n.outputs.size(); ++i)
     if (!out[i].is_unknown()) ctx.set_type(n.output(i), Type::sequence(out[i]));
 }
+SYMSHAPE_RULES(infer_sequence_map, ai_onnx("SequenceMap", 17));
 
-inline constexpr auto kSequenceRules = make_rules({
-    RuleEntry{"", "SequenceConstruct", 11, &infer_sequence_construct, "infer_sequence_construct"},
-    RuleEntry{"", "SequenceEmpty", 11, &infer_sequence_empty, "infer_sequence_empty"},
-    RuleEntry{"", "SequenceAt", 11, &infer_sequence_at, "infer_sequence_at"},
-    RuleEntry{"", "SequenceLength", 11, &infer_sequence_length, "infer_sequence_length"},
-    RuleEntry{"", "SequenceInsert", 11, &infer_sequence_insert, "infer_sequence_insert"},
-    RuleEntry{"", "SequenceErase", 11, &infer_sequence_erase, "infer_sequence_erase"},
-    RuleEntry{"", "SplitToSequence", 11, &infer_split_to_sequence, "infer_split_to_sequence"},
-    RuleEntry{"", "SplitToSequence", 24, &infer_split_to_sequence, "infer_split_to_sequence"},
-    RuleEntry{"", "ConcatFromSequence", 11, &infer_concat_from_sequence, "infer_concat_from_sequence"},
-    RuleEntry{"", "SequenceMap", 17, &infer_sequence_map, "infer_sequence_map"},
-});
+inline constexpr auto kSequenceRules = family_rules<
+    infer_sequence_construct_rules, infer_sequence_empty_rules, infer_sequence_at_rules, infer_sequence_length_rules,
+    infer_sequence_insert_rules, infer_sequence_erase_rules, infer_split_to_sequence_rules,
+    infer_concat_from_sequence_rules, infer_sequence_map_rules>("symshape/ops/sequence.hpp");
 
 }  // namespace symshape::ops

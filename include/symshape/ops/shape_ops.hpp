@@ -194,7 +194,9 @@ inline void shape_impl(Context& ctx, Node& n, bool has_range) {
   ctx.set_symbolic_value(n.output(0), std::move(values));
 }
 inline void infer_shape_v1(Context& ctx, Node& n) { shape_impl(ctx, n, false); }
+SYMSHAPE_RULES(infer_shape_v1, ai_onnx("Shape", 1, 13));
 inline void infer_shape_v15(Context& ctx, Node& n) { shape_impl(ctx, n, true); }
+SYMSHAPE_RULES(infer_shape_v15, ai_onnx("Shape", 15, 19, 21, 23, 24, 25));
 
 // ---- Size ----
 
@@ -206,6 +208,7 @@ inline void infer_size(Context& ctx, Node& n) {
     ctx.set_symbolic_value(n.output(0), {p});
   }
 }
+SYMSHAPE_RULES(infer_size, ai_onnx("Size", 1, 13, 19, 21, 23, 24, 25));
 
 // ---- Flatten ----
 
@@ -229,6 +232,7 @@ inline void infer_flatten(Context& ctx, Node& n) {
   set_like_input(ctx, n, 0, Shape{product(s->dims(), 0, a), product(s->dims(), a)});
   copy_value(ctx, n);
 }
+SYMSHAPE_RULES(infer_flatten, ai_onnx("Flatten", 1, 9, 11, 13, 21, 23, 24, 25));
 
 // ---- Squeeze ----
 
@@ -293,10 +297,12 @@ inline void infer_squeeze_v1(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 1)) return;
   squeeze_impl(ctx, n, tensor_detail::ints_arg(ctx, n, false, "axes", 1));
 }
+SYMSHAPE_RULES(infer_squeeze_v1, ai_onnx("Squeeze", 1, 11));
 inline void infer_squeeze_v13(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 1)) return;
   squeeze_impl(ctx, n, tensor_detail::ints_arg(ctx, n, true, "axes", 1));
 }
+SYMSHAPE_RULES(infer_squeeze_v13, ai_onnx("Squeeze", 13, 21, 23, 24, 25));
 
 // ---- Unsqueeze ----
 
@@ -346,10 +352,12 @@ inline void infer_unsqueeze_v1(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 1)) return;
   unsqueeze_impl(ctx, n, tensor_detail::ints_arg(ctx, n, false, "axes", 1));
 }
+SYMSHAPE_RULES(infer_unsqueeze_v1, ai_onnx("Unsqueeze", 1, 11));
 inline void infer_unsqueeze_v13(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 2)) return;
   unsqueeze_impl(ctx, n, tensor_detail::ints_arg(ctx, n, true, "axes", 1));
 }
+SYMSHAPE_RULES(infer_unsqueeze_v13, ai_onnx("Unsqueeze", 13, 21, 23, 24, 25));
 
 // ---- Transpose ----
 
@@ -385,51 +393,10 @@ inline void infer_transpose(Context& ctx, Node& n) {
   }
   set_like_input(ctx, n, 0, Shape(std::move(out)));
 }
+SYMSHAPE_RULES(infer_transpose, ai_onnx("Transpose", 1, 13, 21, 23, 24, 25));
 
-inline constexpr auto kShapeOpsRules = make_rules({
-    RuleEntry{"", "Shape", 1, &infer_shape_v1, "infer_shape_v1"},
-    RuleEntry{"", "Shape", 13, &infer_shape_v1, "infer_shape_v1"},
-    RuleEntry{"", "Shape", 15, &infer_shape_v15, "infer_shape_v15"},
-    RuleEntry{"", "Shape", 19, &infer_shape_v15, "infer_shape_v15"},
-    RuleEntry{"", "Shape", 21, &infer_shape_v15, "infer_shape_v15"},
-    RuleEntry{"", "Shape", 23, &infer_shape_v15, "infer_shape_v15"},
-    RuleEntry{"", "Shape", 24, &infer_shape_v15, "infer_shape_v15"},
-    RuleEntry{"", "Shape", 25, &infer_shape_v15, "infer_shape_v15"},
-    RuleEntry{"", "Size", 1, &infer_size, "infer_size"},
-    RuleEntry{"", "Size", 13, &infer_size, "infer_size"},
-    RuleEntry{"", "Size", 19, &infer_size, "infer_size"},
-    RuleEntry{"", "Size", 21, &infer_size, "infer_size"},
-    RuleEntry{"", "Size", 23, &infer_size, "infer_size"},
-    RuleEntry{"", "Size", 24, &infer_size, "infer_size"},
-    RuleEntry{"", "Size", 25, &infer_size, "infer_size"},
-    RuleEntry{"", "Flatten", 1, &infer_flatten, "infer_flatten"},
-    RuleEntry{"", "Flatten", 9, &infer_flatten, "infer_flatten"},
-    RuleEntry{"", "Flatten", 11, &infer_flatten, "infer_flatten"},
-    RuleEntry{"", "Flatten", 13, &infer_flatten, "infer_flatten"},
-    RuleEntry{"", "Flatten", 21, &infer_flatten, "infer_flatten"},
-    RuleEntry{"", "Flatten", 23, &infer_flatten, "infer_flatten"},
-    RuleEntry{"", "Flatten", 24, &infer_flatten, "infer_flatten"},
-    RuleEntry{"", "Flatten", 25, &infer_flatten, "infer_flatten"},
-    RuleEntry{"", "Squeeze", 1, &infer_squeeze_v1, "infer_squeeze_v1"},
-    RuleEntry{"", "Squeeze", 11, &infer_squeeze_v1, "infer_squeeze_v1"},
-    RuleEntry{"", "Squeeze", 13, &infer_squeeze_v13, "infer_squeeze_v13"},
-    RuleEntry{"", "Squeeze", 21, &infer_squeeze_v13, "infer_squeeze_v13"},
-    RuleEntry{"", "Squeeze", 23, &infer_squeeze_v13, "infer_squeeze_v13"},
-    RuleEntry{"", "Squeeze", 24, &infer_squeeze_v13, "infer_squeeze_v13"},
-    RuleEntry{"", "Squeeze", 25, &infer_squeeze_v13, "infer_squeeze_v13"},
-    RuleEntry{"", "Unsqueeze", 1, &infer_unsqueeze_v1, "infer_unsqueeze_v1"},
-    RuleEntry{"", "Unsqueeze", 11, &infer_unsqueeze_v1, "infer_unsqueeze_v1"},
-    RuleEntry{"", "Unsqueeze", 13, &infer_unsqueeze_v13, "infer_unsqueeze_v13"},
-    RuleEntry{"", "Unsqueeze", 21, &infer_unsqueeze_v13, "infer_unsqueeze_v13"},
-    RuleEntry{"", "Unsqueeze", 23, &infer_unsqueeze_v13, "infer_unsqueeze_v13"},
-    RuleEntry{"", "Unsqueeze", 24, &infer_unsqueeze_v13, "infer_unsqueeze_v13"},
-    RuleEntry{"", "Unsqueeze", 25, &infer_unsqueeze_v13, "infer_unsqueeze_v13"},
-    RuleEntry{"", "Transpose", 1, &infer_transpose, "infer_transpose"},
-    RuleEntry{"", "Transpose", 13, &infer_transpose, "infer_transpose"},
-    RuleEntry{"", "Transpose", 21, &infer_transpose, "infer_transpose"},
-    RuleEntry{"", "Transpose", 23, &infer_transpose, "infer_transpose"},
-    RuleEntry{"", "Transpose", 24, &infer_transpose, "infer_transpose"},
-    RuleEntry{"", "Transpose", 25, &infer_transpose, "infer_transpose"},
-});
+inline constexpr auto kShapeOpsRules = family_rules<
+    infer_shape_v1_rules, infer_shape_v15_rules, infer_size_rules, infer_flatten_rules, infer_squeeze_v1_rules,
+    infer_squeeze_v13_rules, infer_unsqueeze_v1_rules, infer_unsqueeze_v13_rules, infer_transpose_rules>("symshape/ops/shape_ops.hpp");
 
 }  // namespace symshape::ops

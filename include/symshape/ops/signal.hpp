@@ -102,6 +102,7 @@ inline void infer_dft_17(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 1, 2)) return;
   signal_detail::dft(ctx, n, n.attr_int("axis", 1), true);
 }
+SYMSHAPE_RULES(infer_dft_17, ai_onnx("DFT", 17));
 
 // DFT 20: inputs (input, dft_length?, axis?), axis default -2.
 inline void infer_dft_20(Context& ctx, Node& n) {
@@ -116,6 +117,7 @@ inline void infer_dft_20(Context& ctx, Node& n) {
   }
   signal_detail::dft(ctx, n, axis, known);
 }
+SYMSHAPE_RULES(infer_dft_20, ai_onnx("DFT", 20));
 
 // STFT 17: signal [B, L, 1|2], frame_step (scalar), window? [W],
 // frame_length? (scalar). Output [B, (L - n)//frame_step + 1, bins, 2],
@@ -161,6 +163,7 @@ inline void infer_stft(Context& ctx, Node& n) {
   const SymbolicDim bins = n.attr_int("onesided", 1) != 0 ? frame_length / SymbolicDim(2) + 1 : frame_length;
   ctx.set_shape_and_dtype(n.output(0), Shape({batch, frames, bins, 2}), dtype_of(n.input(0)));
 }
+SYMSHAPE_RULES(infer_stft, ai_onnx("STFT", 17));
 
 // HannWindow, HammingWindow, BlackmanWindow: [size], of output_datatype (default FLOAT).
 inline void infer_window(Context& ctx, Node& n) {
@@ -175,6 +178,7 @@ inline void infer_window(Context& ctx, Node& n) {
   }
   ctx.set_shape_and_dtype(n.output(0), Shape({*size}), t);
 }
+SYMSHAPE_RULES(infer_window, ai_onnx("HannWindow", 17), ai_onnx("HammingWindow", 17), ai_onnx("BlackmanWindow", 17));
 
 // MelWeightMatrix: [dft_length//2 + 1, num_mel_bins], of output_datatype (default FLOAT).
 inline void infer_mel_weight_matrix(Context& ctx, Node& n) {
@@ -191,15 +195,9 @@ inline void infer_mel_weight_matrix(Context& ctx, Node& n) {
   }
   ctx.set_shape_and_dtype(n.output(0), Shape({*length / SymbolicDim(2) + 1, *bins}), t);
 }
+SYMSHAPE_RULES(infer_mel_weight_matrix, ai_onnx("MelWeightMatrix", 17));
 
-inline constexpr auto kSignalRules = make_rules({
-    RuleEntry{"", "DFT", 17, &infer_dft_17, "infer_dft_17"},
-    RuleEntry{"", "DFT", 20, &infer_dft_20, "infer_dft_20"},
-    RuleEntry{"", "STFT", 17, &infer_stft, "infer_stft"},
-    RuleEntry{"", "HannWindow", 17, &infer_window, "infer_window"},
-    RuleEntry{"", "HammingWindow", 17, &infer_window, "infer_window"},
-    RuleEntry{"", "BlackmanWindow", 17, &infer_window, "infer_window"},
-    RuleEntry{"", "MelWeightMatrix", 17, &infer_mel_weight_matrix, "infer_mel_weight_matrix"},
-});
+inline constexpr auto kSignalRules = family_rules<
+    infer_dft_17_rules, infer_dft_20_rules, infer_stft_rules, infer_window_rules, infer_mel_weight_matrix_rules>("symshape/ops/signal.hpp");
 
 }  // namespace symshape::ops

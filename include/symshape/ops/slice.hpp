@@ -185,18 +185,15 @@ inline void infer_slice_v1(Context& ctx, Node& n) {
              std::vector<SymbolicDim>(ends->begin(), ends->end()), tensor_detail::ints_arg(ctx, n, false, "axes", 0),
              steps);
 }
+SYMSHAPE_RULES(infer_slice_v1, ai_onnx("Slice", 1));
 
 inline void infer_slice_v10(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 3)) return;
   slice_impl(ctx, n, ctx.symbolic_value(n.input(1)), ctx.symbolic_value(n.input(2)),
              tensor_detail::ints_arg(ctx, n, true, "axes", 3), tensor_detail::ints_arg(ctx, n, true, "steps", 4));
 }
+SYMSHAPE_RULES(infer_slice_v10, ai_onnx("Slice", 10, 11, 13));
 
-inline constexpr auto kSliceRules = make_rules({
-    RuleEntry{"", "Slice", 1, &infer_slice_v1, "infer_slice_v1"},
-    RuleEntry{"", "Slice", 10, &infer_slice_v10, "infer_slice_v10"},
-    RuleEntry{"", "Slice", 11, &infer_slice_v10, "infer_slice_v10"},
-    RuleEntry{"", "Slice", 13, &infer_slice_v10, "infer_slice_v10"},
-});
+inline constexpr auto kSliceRules = family_rules<infer_slice_v1_rules, infer_slice_v10_rules>("symshape/ops/slice.hpp");
 
 }  // namespace symshape::ops

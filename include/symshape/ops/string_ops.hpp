@@ -47,6 +47,7 @@ inline void infer_string_normalizer(Context& ctx, Node& n) {
   if (out.size() == 2) out[0] = 1;
   ctx.set_shape_and_dtype(n.output(0), Shape(std::move(out)), DataType::STRING);
 }
+SYMSHAPE_RULES(infer_string_normalizer, ai_onnx("StringNormalizer", 10));
 
 // RegexFullMatch: BOOL of X's shape.
 inline void infer_regex_full_match(Context& ctx, Node& n) {
@@ -55,6 +56,7 @@ inline void infer_regex_full_match(Context& ctx, Node& n) {
   const Shape* x = shape_of(n.input(0));
   ctx.set_shape_and_dtype(n.output(0), x ? *x : Shape(), DataType::BOOL);
 }
+SYMSHAPE_RULES(infer_regex_full_match, ai_onnx("RegexFullMatch", 20));
 
 // StringConcat: numpy broadcasting of X and Y, STRING.
 inline void infer_string_concat(Context& ctx, Node& n) {
@@ -66,6 +68,7 @@ inline void infer_string_concat(Context& ctx, Node& n) {
   if (!s) return;
   ctx.set_shape_and_dtype(n.output(0), *s, DataType::STRING);
 }
+SYMSHAPE_RULES(infer_string_concat, ai_onnx("StringConcat", 20));
 
 // StringSplit: Y (STRING) is X's shape plus one dim for the substrings (the
 // largest count, padded: unknown); Z (INT64) has X's shape and counts them.
@@ -86,12 +89,9 @@ inline void infer_string_split(Context& ctx, Node& n) {
   }
   ctx.set_shape_and_dtype(n.output(1), x ? *x : Shape(), DataType::INT64);
 }
+SYMSHAPE_RULES(infer_string_split, ai_onnx("StringSplit", 20));
 
-inline constexpr auto kStringOpsRules = make_rules({
-    RuleEntry{"", "StringNormalizer", 10, &infer_string_normalizer, "infer_string_normalizer"},
-    RuleEntry{"", "RegexFullMatch", 20, &infer_regex_full_match, "infer_regex_full_match"},
-    RuleEntry{"", "StringConcat", 20, &infer_string_concat, "infer_string_concat"},
-    RuleEntry{"", "StringSplit", 20, &infer_string_split, "infer_string_split"},
-});
+inline constexpr auto kStringOpsRules = family_rules<
+    infer_string_normalizer_rules, infer_regex_full_match_rules, infer_string_concat_rules, infer_string_split_rules>("symshape/ops/string_ops.hpp");
 
 }  // namespace symshape::ops

@@ -38,10 +38,13 @@ inline void optimizer(Context& ctx, Node& n, std::size_t groups) {
 
 // Adagrad: R, T, X..., G..., H... -> X_new..., H_new...
 inline void infer_adagrad(Context& ctx, Node& n) { training_detail::optimizer(ctx, n, 3); }
+SYMSHAPE_RULES(infer_adagrad, ai_onnx_preview_training("Adagrad", 1));
 // Momentum: R, T, X..., G..., V... -> X_new..., V_new...
 inline void infer_momentum(Context& ctx, Node& n) { training_detail::optimizer(ctx, n, 3); }
+SYMSHAPE_RULES(infer_momentum, ai_onnx_preview_training("Momentum", 1));
 // Adam: R, T, X..., G..., V..., H... -> X_new..., V_new..., H_new...
 inline void infer_adam(Context& ctx, Node& n) { training_detail::optimizer(ctx, n, 4); }
+SYMSHAPE_RULES(infer_adam, ai_onnx_preview_training("Adam", 1));
 
 // Gradient: output i is dY/dxs[i], typed like xs[i] (found among the node's
 // inputs by name; otherwise left unknown).
@@ -63,12 +66,9 @@ inline void infer_gradient(Context& ctx, Node& n) {
       }
   }
 }
+SYMSHAPE_RULES(infer_gradient, ai_onnx_preview_training("Gradient", 1));
 
-inline constexpr auto kTrainingRules = make_rules({
-    RuleEntry{"ai.onnx.preview.training", "Adagrad", 1, &infer_adagrad, "infer_adagrad"},
-    RuleEntry{"ai.onnx.preview.training", "Adam", 1, &infer_adam, "infer_adam"},
-    RuleEntry{"ai.onnx.preview.training", "Gradient", 1, &infer_gradient, "infer_gradient"},
-    RuleEntry{"ai.onnx.preview.training", "Momentum", 1, &infer_momentum, "infer_momentum"},
-});
+inline constexpr auto kTrainingRules = family_rules<
+    infer_adagrad_rules, infer_adam_rules, infer_gradient_rules, infer_momentum_rules>("symshape/ops/training.hpp");
 
 }  // namespace symshape::ops

@@ -70,6 +70,44 @@ inline void infer_unary(Context& ctx, Node& n) {
   propagate_type(ctx, n);
   unary_detail::propagate_values(ctx, n);
 }
+SYMSHAPE_RULES(infer_unary,
+               ai_onnx("Ceil", 1, 6, 13),
+               ai_onnx("Floor", 1, 6, 13),
+               ai_onnx("Round", 11, 22),
+               ai_onnx("Relu", 1, 6, 13, 14),
+               ai_onnx("LeakyRelu", 1, 6, 16),
+               ai_onnx("Elu", 1, 6, 22),
+               ai_onnx("Selu", 1, 6, 22),
+               ai_onnx("Celu", 12),
+               ai_onnx("Sigmoid", 1, 6, 13),
+               ai_onnx("HardSigmoid", 1, 6, 22),
+               ai_onnx("HardSwish", 14, 22),
+               ai_onnx("Tanh", 1, 6, 13),
+               ai_onnx("Exp", 1, 6, 13),
+               ai_onnx("Log", 1, 6, 13),
+               ai_onnx("Sqrt", 1, 6, 13),
+               ai_onnx("Reciprocal", 1, 6, 13),
+               ai_onnx("Sin", 7, 22),
+               ai_onnx("Cos", 7, 22),
+               ai_onnx("Tan", 7, 22),
+               ai_onnx("Asin", 7, 22),
+               ai_onnx("Acos", 7, 22),
+               ai_onnx("Atan", 7, 22),
+               ai_onnx("Sinh", 9, 22),
+               ai_onnx("Cosh", 9, 22),
+               ai_onnx("Asinh", 9, 22),
+               ai_onnx("Acosh", 9, 22),
+               ai_onnx("Atanh", 9, 22),
+               ai_onnx("Erf", 9, 13),
+               ai_onnx("Sign", 9, 13),
+               ai_onnx("Softplus", 1, 22),
+               ai_onnx("Softsign", 1, 22),
+               ai_onnx("Shrink", 9),
+               ai_onnx("ThresholdedRelu", 10, 22),
+               ai_onnx("Mish", 18, 22),
+               ai_onnx("Swish", 24),
+               ai_onnx("Gelu", 20),
+               ai_onnx("BitwiseNot", 18));
 
 // Neg and Abs also carry integer values (shape arithmetic such as -seq):
 // Neg negates; Abs keeps values provably >= 0 and folds integers.
@@ -88,6 +126,7 @@ inline void infer_neg_abs(Context& ctx, Node& n) {
   }
   ctx.set_symbolic_value(n.output(0), std::move(out));
 }
+SYMSHAPE_RULES(infer_neg_abs, ai_onnx("Abs", 1, 6, 13), ai_onnx("Neg", 1, 6, 13));
 
 // Same shape, BOOL elements (Not, IsNaN, IsInf).
 inline void infer_unary_bool(Context& ctx, Node& n) {
@@ -95,6 +134,7 @@ inline void infer_unary_bool(Context& ctx, Node& n) {
   const Shape* s = shape_of(n.input(0));
   ctx.set_shape_and_dtype(n.output(0), s ? *s : Shape(), DataType::BOOL);
 }
+SYMSHAPE_RULES(infer_unary_bool, ai_onnx("Not", 1), ai_onnx("IsNaN", 9, 13, 20), ai_onnx("IsInf", 10, 20));
 
 // Clip 1/6 (min/max attributes) and 11+ (min/max optional inputs, which must be scalars).
 inline void infer_clip(Context& ctx, Node& n) {
@@ -108,6 +148,7 @@ inline void infer_clip(Context& ctx, Node& n) {
   }
   propagate_type(ctx, n);
 }
+SYMSHAPE_RULES(infer_clip, ai_onnx("Clip", 1, 6, 11, 12, 13));
 
 namespace nn_detail {
 inline void infer_dropout(Context& ctx, Node& n, bool bool_mask, std::size_t max_inputs) {
@@ -140,10 +181,13 @@ inline bool check_axis_attr(Context& ctx, Node& n, int64_t default_axis, bool al
 
 // Dropout 1..7: the optional mask has the input's element type.
 inline void infer_dropout_1(Context& ctx, Node& n) { nn_detail::infer_dropout(ctx, n, false, 1); }
+SYMSHAPE_RULES(infer_dropout_1, ai_onnx("Dropout", 1, 6, 7));
 // Dropout 10: BOOL mask.
 inline void infer_dropout_10(Context& ctx, Node& n) { nn_detail::infer_dropout(ctx, n, true, 1); }
+SYMSHAPE_RULES(infer_dropout_10, ai_onnx("Dropout", 10));
 // Dropout 12: optional ratio and training_mode inputs.
 inline void infer_dropout_12(Context& ctx, Node& n) { nn_detail::infer_dropout(ctx, n, true, 3); }
+SYMSHAPE_RULES(infer_dropout_12, ai_onnx("Dropout", 12, 13, 22));
 
 // Softmax, LogSoftmax, Hardmax 1 and 11: 2-D coercion at `axis` (default 1).
 inline void infer_softmax_1(Context& ctx, Node& n) {
@@ -151,12 +195,14 @@ inline void infer_softmax_1(Context& ctx, Node& n) {
   if (!nn_detail::check_axis_attr(ctx, n, 1, false)) return;
   propagate_type(ctx, n);
 }
+SYMSHAPE_RULES(infer_softmax_1, ai_onnx("Softmax", 1, 11), ai_onnx("LogSoftmax", 1, 11), ai_onnx("Hardmax", 1, 11));
 // 13: along one axis (default -1); the shape is unchanged either way.
 inline void infer_softmax_13(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 1)) return;
   if (!nn_detail::check_axis_attr(ctx, n, -1, true)) return;
   propagate_type(ctx, n);
 }
+SYMSHAPE_RULES(infer_softmax_13, ai_onnx("Softmax", 13), ai_onnx("LogSoftmax", 13), ai_onnx("Hardmax", 13));
 
 // LpNormalization: along `axis` (default -1).
 inline void infer_lp_normalization(Context& ctx, Node& n) {
@@ -164,6 +210,7 @@ inline void infer_lp_normalization(Context& ctx, Node& n) {
   if (!nn_detail::check_axis_attr(ctx, n, -1, false)) return;
   propagate_type(ctx, n);
 }
+SYMSHAPE_RULES(infer_lp_normalization, ai_onnx("LpNormalization", 1, 22));
 
 // MeanVarianceNormalization: axes attribute (default {0, 2, 3}).
 inline void infer_mvn(Context& ctx, Node& n) {
@@ -176,6 +223,7 @@ inline void infer_mvn(Context& ctx, Node& n) {
   }
   propagate_type(ctx, n);
 }
+SYMSHAPE_RULES(infer_mvn, ai_onnx("MeanVarianceNormalization", 9, 13));
 
 // LRN: `size` is required.
 inline void infer_lrn(Context& ctx, Node& n) {
@@ -188,130 +236,11 @@ inline void infer_lrn(Context& ctx, Node& n) {
   }
   propagate_type(ctx, n);
 }
+SYMSHAPE_RULES(infer_lrn, ai_onnx("LRN", 1, 13));
 
-inline constexpr auto kUnaryRules = make_rules({
-    RuleEntry{"", "Abs", 1, &infer_neg_abs, "infer_neg_abs"},
-    RuleEntry{"", "Abs", 6, &infer_neg_abs, "infer_neg_abs"},
-    RuleEntry{"", "Abs", 13, &infer_neg_abs, "infer_neg_abs"},
-    RuleEntry{"", "Neg", 1, &infer_neg_abs, "infer_neg_abs"},
-    RuleEntry{"", "Neg", 6, &infer_neg_abs, "infer_neg_abs"},
-    RuleEntry{"", "Neg", 13, &infer_neg_abs, "infer_neg_abs"},
-    RuleEntry{"", "Ceil", 1, &infer_unary, "infer_unary"},
-    RuleEntry{"", "Ceil", 6, &infer_unary, "infer_unary"},
-    RuleEntry{"", "Ceil", 13, &infer_unary, "infer_unary"},
-    RuleEntry{"", "Floor", 1, &infer_unary, "infer_unary"},
-    RuleEntry{"", "Floor", 6, &infer_unary, "infer_unary"},
-    RuleEntry{"", "Floor", 13, &infer_unary, "infer_unary"},
-    RuleEntry{"", "Round", 11, &infer_unary, "infer_unary"},
-    RuleEntry{"", "Round", 22, &infer_unary, "infer_unary"},
-    RuleEntry{"", "Relu", 1, &infer_unary, "infer_unary"},
-    RuleEntry{"", "Relu", 6, &infer_unary, "infer_unary"},
-    RuleEntry{"", "Relu", 13, &infer_unary, "infer_unary"},
-    RuleEntry{"", "Relu", 14, &infer_unary, "infer_unary"},
-    RuleEntry{"", "LeakyRelu", 1, &infer_unary, "infer_unary"},
-    RuleEntry{"", "LeakyRelu", 6, &infer_unary, "infer_unary"},
-    RuleEntry{"", "LeakyRelu", 16, &infer_unary, "infer_unary"},
-    RuleEntry{"", "Elu", 1, &infer_unary, "infer_unary"},
-    RuleEntry{"", "Elu", 6, &infer_unary, "infer_unary"},
-    RuleEntry{"", "Elu", 22, &infer_unary, "infer_unary"},
-    RuleEntry{"", "Selu", 1, &infer_unary, "infer_unary"},
-    RuleEntry{"", "Selu", 6, &infer_unary, "infer_unary"},
-    RuleEntry{"", "Selu", 22, &infer_unary, "infer_unary"},
-    RuleEntry{"", "Celu", 12, &infer_unary, "infer_unary"},
-    RuleEntry{"", "Sigmoid", 1, &infer_unary, "infer_unary"},
-    RuleEntry{"", "Sigmoid", 6, &infer_unary, "infer_unary"},
-    RuleEntry{"", "Sigmoid", 13, &infer_unary, "infer_unary"},
-    RuleEntry{"", "HardSigmoid", 1, &infer_unary, "infer_unary"},
-    RuleEntry{"", "HardSigmoid", 6, &infer_unary, "infer_unary"},
-    RuleEntry{"", "HardSigmoid", 22, &infer_unary, "infer_unary"},
-    RuleEntry{"", "HardSwish", 14, &infer_unary, "infer_unary"},
-    RuleEntry{"", "HardSwish", 22, &infer_unary, "infer_unary"},
-    RuleEntry{"", "Tanh", 1, &infer_unary, "infer_unary"},
-    RuleEntry{"", "Tanh", 6, &infer_unary, "infer_unary"},
-    RuleEntry{"", "Tanh", 13, &infer_unary, "infer_unary"},
-    RuleEntry{"", "Exp", 1, &infer_unary, "infer_unary"},
-    RuleEntry{"", "Exp", 6, &infer_unary, "infer_unary"},
-    RuleEntry{"", "Exp", 13, &infer_unary, "infer_unary"},
-    RuleEntry{"", "Log", 1, &infer_unary, "infer_unary"},
-    RuleEntry{"", "Log", 6, &infer_unary, "infer_unary"},
-    RuleEntry{"", "Log", 13, &infer_unary, "infer_unary"},
-    RuleEntry{"", "Sqrt", 1, &infer_unary, "infer_unary"},
-    RuleEntry{"", "Sqrt", 6, &infer_unary, "infer_unary"},
-    RuleEntry{"", "Sqrt", 13, &infer_unary, "infer_unary"},
-    RuleEntry{"", "Reciprocal", 1, &infer_unary, "infer_unary"},
-    RuleEntry{"", "Reciprocal", 6, &infer_unary, "infer_unary"},
-    RuleEntry{"", "Reciprocal", 13, &infer_unary, "infer_unary"},
-    RuleEntry{"", "Sin", 7, &infer_unary, "infer_unary"},
-    RuleEntry{"", "Sin", 22, &infer_unary, "infer_unary"},
-    RuleEntry{"", "Cos", 7, &infer_unary, "infer_unary"},
-    RuleEntry{"", "Cos", 22, &infer_unary, "infer_unary"},
-    RuleEntry{"", "Tan", 7, &infer_unary, "infer_unary"},
-    RuleEntry{"", "Tan", 22, &infer_unary, "infer_unary"},
-    RuleEntry{"", "Asin", 7, &infer_unary, "infer_unary"},
-    RuleEntry{"", "Asin", 22, &infer_unary, "infer_unary"},
-    RuleEntry{"", "Acos", 7, &infer_unary, "infer_unary"},
-    RuleEntry{"", "Acos", 22, &infer_unary, "infer_unary"},
-    RuleEntry{"", "Atan", 7, &infer_unary, "infer_unary"},
-    RuleEntry{"", "Atan", 22, &infer_unary, "infer_unary"},
-    RuleEntry{"", "Sinh", 9, &infer_unary, "infer_unary"},
-    RuleEntry{"", "Sinh", 22, &infer_unary, "infer_unary"},
-    RuleEntry{"", "Cosh", 9, &infer_unary, "infer_unary"},
-    RuleEntry{"", "Cosh", 22, &infer_unary, "infer_unary"},
-    RuleEntry{"", "Asinh", 9, &infer_unary, "infer_unary"},
-    RuleEntry{"", "Asinh", 22, &infer_unary, "infer_unary"},
-    RuleEntry{"", "Acosh", 9, &infer_unary, "infer_unary"},
-    RuleEntry{"", "Acosh", 22, &infer_unary, "infer_unary"},
-    RuleEntry{"", "Atanh", 9, &infer_unary, "infer_unary"},
-    RuleEntry{"", "Atanh", 22, &infer_unary, "infer_unary"},
-    RuleEntry{"", "Erf", 9, &infer_unary, "infer_unary"},
-    RuleEntry{"", "Erf", 13, &infer_unary, "infer_unary"},
-    RuleEntry{"", "Sign", 9, &infer_unary, "infer_unary"},
-    RuleEntry{"", "Sign", 13, &infer_unary, "infer_unary"},
-    RuleEntry{"", "Softplus", 1, &infer_unary, "infer_unary"},
-    RuleEntry{"", "Softplus", 22, &infer_unary, "infer_unary"},
-    RuleEntry{"", "Softsign", 1, &infer_unary, "infer_unary"},
-    RuleEntry{"", "Softsign", 22, &infer_unary, "infer_unary"},
-    RuleEntry{"", "Shrink", 9, &infer_unary, "infer_unary"},
-    RuleEntry{"", "ThresholdedRelu", 10, &infer_unary, "infer_unary"},
-    RuleEntry{"", "ThresholdedRelu", 22, &infer_unary, "infer_unary"},
-    RuleEntry{"", "Mish", 18, &infer_unary, "infer_unary"},
-    RuleEntry{"", "Mish", 22, &infer_unary, "infer_unary"},
-    RuleEntry{"", "Swish", 24, &infer_unary, "infer_unary"},
-    RuleEntry{"", "Gelu", 20, &infer_unary, "infer_unary"},
-    RuleEntry{"", "BitwiseNot", 18, &infer_unary, "infer_unary"},
-    RuleEntry{"", "Clip", 1, &infer_clip, "infer_clip"},
-    RuleEntry{"", "Clip", 6, &infer_clip, "infer_clip"},
-    RuleEntry{"", "Clip", 11, &infer_clip, "infer_clip"},
-    RuleEntry{"", "Clip", 12, &infer_clip, "infer_clip"},
-    RuleEntry{"", "Clip", 13, &infer_clip, "infer_clip"},
-    RuleEntry{"", "Not", 1, &infer_unary_bool, "infer_unary_bool"},
-    RuleEntry{"", "IsNaN", 9, &infer_unary_bool, "infer_unary_bool"},
-    RuleEntry{"", "IsNaN", 13, &infer_unary_bool, "infer_unary_bool"},
-    RuleEntry{"", "IsNaN", 20, &infer_unary_bool, "infer_unary_bool"},
-    RuleEntry{"", "IsInf", 10, &infer_unary_bool, "infer_unary_bool"},
-    RuleEntry{"", "IsInf", 20, &infer_unary_bool, "infer_unary_bool"},
-    RuleEntry{"", "Dropout", 1, &infer_dropout_1, "infer_dropout_1"},
-    RuleEntry{"", "Dropout", 6, &infer_dropout_1, "infer_dropout_1"},
-    RuleEntry{"", "Dropout", 7, &infer_dropout_1, "infer_dropout_1"},
-    RuleEntry{"", "Dropout", 10, &infer_dropout_10, "infer_dropout_10"},
-    RuleEntry{"", "Dropout", 12, &infer_dropout_12, "infer_dropout_12"},
-    RuleEntry{"", "Dropout", 13, &infer_dropout_12, "infer_dropout_12"},
-    RuleEntry{"", "Dropout", 22, &infer_dropout_12, "infer_dropout_12"},
-    RuleEntry{"", "Softmax", 1, &infer_softmax_1, "infer_softmax_1"},
-    RuleEntry{"", "Softmax", 11, &infer_softmax_1, "infer_softmax_1"},
-    RuleEntry{"", "Softmax", 13, &infer_softmax_13, "infer_softmax_13"},
-    RuleEntry{"", "LogSoftmax", 1, &infer_softmax_1, "infer_softmax_1"},
-    RuleEntry{"", "LogSoftmax", 11, &infer_softmax_1, "infer_softmax_1"},
-    RuleEntry{"", "LogSoftmax", 13, &infer_softmax_13, "infer_softmax_13"},
-    RuleEntry{"", "Hardmax", 1, &infer_softmax_1, "infer_softmax_1"},
-    RuleEntry{"", "Hardmax", 11, &infer_softmax_1, "infer_softmax_1"},
-    RuleEntry{"", "Hardmax", 13, &infer_softmax_13, "infer_softmax_13"},
-    RuleEntry{"", "LpNormalization", 1, &infer_lp_normalization, "infer_lp_normalization"},
-    RuleEntry{"", "LpNormalization", 22, &infer_lp_normalization, "infer_lp_normalization"},
-    RuleEntry{"", "MeanVarianceNormalization", 9, &infer_mvn, "infer_mvn"},
-    RuleEntry{"", "MeanVarianceNormalization", 13, &infer_mvn, "infer_mvn"},
-    RuleEntry{"", "LRN", 1, &infer_lrn, "infer_lrn"},
-    RuleEntry{"", "LRN", 13, &infer_lrn, "infer_lrn"},
-});
+inline constexpr auto kUnaryRules = family_rules<
+    infer_neg_abs_rules, infer_unary_rules, infer_clip_rules, infer_unary_bool_rules, infer_dropout_1_rules,
+    infer_dropout_10_rules, infer_dropout_12_rules, infer_softmax_1_rules, infer_softmax_13_rules,
+    infer_lp_normalization_rules, infer_mvn_rules, infer_lrn_rules>("symshape/ops/unary.hpp");
 
 }  // namespace symshape::ops

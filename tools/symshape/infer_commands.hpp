@@ -19,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "args.hpp"
 #include "expr_commands.hpp"
 #include "symshape/onnx/load.hpp"
 #include "symshape/onnx/save.hpp"
@@ -27,11 +28,6 @@
 namespace symshape::cli {
 
 // ---- small helpers ----
-
-inline int fatal(const char* cmd, const std::string& message, int code = 1) {
-  std::fprintf(stderr, "symshape %s: %s\n", cmd, message.c_str());
-  return code;
-}
 
 inline std::string json_escape(const std::string& s) {
   std::string out;

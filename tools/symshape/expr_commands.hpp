@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "args.hpp"
 #include "symshape/expr.hpp"
 
 namespace symshape::cli {
@@ -46,67 +47,45 @@ inline bool divides_by_zero(const Expr& e) {
 }
 
 inline int run_simplify(const std::vector<std::string>& args) {
-  if (args.empty()) {
-    std::fputs("symshape simplify: expected at least one expression\n", stderr);
-    return 2;
-  }
-  for (const std::string& text : args) {
+  const char* cmd = "simplify";
+  std::vector<std::string> exprs;
+  const ArgSpec spec{cmd, {}, [&exprs](const std::string& arg) {
+                       exprs.push_back(arg);
+                       return true;
+                     }, /*dash_args_are_positional=*/true};
+  if (const int code = parse_args(spec, args)) return code;
+  if (exprs.empty()) return fatal(cmd, "expected at least one expression", 2);
+  for (const std::string& text : exprs) {
     Result<Expr> e = parse_expr(text);
-    if (!e) {
-      std::fprintf(stderr, "symshape simplify: '%s': %s\n", text.c_str(), e.error().c_str());
-      return 1;
-    }
-    if (divides_by_zero(*e)) {
-      std::fprintf(stderr, "symshape simplify: '%s': division by zero\n", text.c_str());
-      return 1;
-    }
+    if (!e) return fatal(cmd, "'" + text + "': " + e.error());
+    if (divides_by_zero(*e)) return fatal(cmd, "'" + text + "': division by zero");
     std::printf("%s\n", to_string(*e).c_str());
   }
   return 0;
 }
 
 inline int run_eval(const std::vector<std::string>& args) {
+  const char* cmd = "eval";
   std::string expr_text;
-  Bindings bindings;
   bool have_expr = false;
-  for (std::size_t i = 0; i < args.size(); ++i) {
-    std::string error;
-    if (args[i] == "--bind") {
-      if (i + 1 >= args.size()) {
-        std::fputs("symshape eval: --bind needs NAME=INT,...\n", stderr);
-        return 2;
-      }
-      if (!parse_bindings(args[++i], bindings, error)) {
-        std::fprintf(stderr, "symshape eval: %s\n", error.c_str());
-        return 2;
-      }
-    } else if (args[i].rfind("--bind=", 0) == 0) {
-      if (!parse_bindings(args[i].substr(7), bindings, error)) {
-        std::fprintf(stderr, "symshape eval: %s\n", error.c_str());
-        return 2;
-      }
-    } else if (!have_expr) {
-      expr_text = args[i];
-      have_expr = true;
-    } else {
-      std::fprintf(stderr, "symshape eval: unexpected argument '%s'\n", args[i].c_str());
-      return 2;
-    }
-  }
-  if (!have_expr) {
-    std::fputs("symshape eval: expected an expression\n", stderr);
-    return 2;
-  }
+  Bindings bindings;
+  auto bind = [&bindings](const std::string& value, std::string& error) {
+    return parse_bindings(value, bindings, error);
+  };
+  // Unlike a model path, an empty expression takes the place (and fails to parse).
+  auto expression = [&](const std::string& arg) {
+    if (have_expr) return false;
+    expr_text = arg;
+    have_expr = true;
+    return true;
+  };
+  const ArgSpec spec{cmd, {{{"--bind"}, "NAME=INT,...", bind}}, expression, /*dash_args_are_positional=*/true};
+  if (const int code = parse_args(spec, args)) return code;
+  if (!have_expr) return fatal(cmd, "expected an expression", 2);
   Result<Expr> e = parse_expr(expr_text);
-  if (!e) {
-    std::fprintf(stderr, "symshape eval: '%s': %s\n", expr_text.c_str(), e.error().c_str());
-    return 1;
-  }
+  if (!e) return fatal(cmd, "'" + expr_text + "': " + e.error());
   Result<int64_t> v = evaluate(*e, bindings);
-  if (!v) {
-    std::fprintf(stderr, "symshape eval: '%s': %s\n", expr_text.c_str(), v.error().c_str());
-    return 1;
-  }
+  if (!v) return fatal(cmd, "'" + expr_text + "': " + v.error());
   std::printf("%lld\n", static_cast<long long>(*v));
   return 0;
 }

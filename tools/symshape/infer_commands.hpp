@@ -19,44 +19,17 @@
 #include <string>
 #include <vector>
 
+#include "args.hpp"
 #include "expr_commands.hpp"
+#include "json_writer.hpp"
 #include "symshape/onnx/load.hpp"
 #include "symshape/onnx/save.hpp"
 #include "symshape/symshape.hpp"
+#include "table.hpp"
 
 namespace symshape::cli {
 
 // ---- small helpers ----
-
-inline int fatal(const char* cmd, const std::string& message, int code = 1) {
-  std::fprintf(stderr, "symshape %s: %s\n", cmd, message.c_str());
-  return code;
-}
-
-inline std::string json_escape(const std::string& s) {
-  std::string out;
-  out.reserve(s.size() + 2);
-  out += '"';
-  for (unsigned char c : s) {
-    switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\r': out += "\\r"; break;
-      case '\t': out += "\\t"; break;
-      default:
-        if (c < 0x20) {
-          char buf[8];
-          std::snprintf(buf, sizeof buf, "\\u%04x", c);
-          out += buf;
-        } else {
-          out += static_cast<char>(c);
-        }
-    }
-  }
-  out += '"';
-  return out;
-}
 
 // Splits on commas outside parentheses ("a,Max(b,c),3" -> 3 items).
 inline std::vector<std::string> split_top_level(const std::string& text) {
@@ -202,143 +175,144 @@ inline bool load(const char* cmd, const std::string& path, ::onnx::ModelProto& p
 
 // ---- symshape infer ----
 
-inline int run_infer(const std::vector<std::string>& args) {
-  const char* cmd = "infer";
+struct InferArgs {
   std::string model_path, out_path, json_path;
   std::vector<InputShape> input_shapes;
-  InferenceOptions options;
+  InferenceOptions options;  // --policy; the trace callback is set by run_infer
   bool trace = false;
-  auto need = [&](std::size_t i, const char* what) {
-    if (i + 1 < args.size()) return true;
-    fatal(cmd, std::string(args[i]) + " needs " + what, 2);
-    return false;
-  };
-  for (std::size_t i = 0; i < args.size(); ++i) {
-    const std::string& a = args[i];
-    std::string value;
-    auto option = [&](const char* name, const char* what, bool& ok) {
-      const std::string n(name);
-      if (a == n) {
-        ok = need(i, what);
-        if (ok) value = args[++i];
-        return true;
-      }
-      if (a.rfind(n + "=", 0) == 0) {
-        ok = true;
-        value = a.substr(n.size() + 1);
-        return true;
-      }
+};
+
+// Returns 0, or 2 after printing the usage error.
+inline int parse_infer_args(const std::vector<std::string>& args, InferArgs& a) {
+  const char* cmd = "infer";
+  auto policy = [&a](const std::string& value, std::string& error) {
+    auto p = parse_merge_policy(value);
+    if (!p) {
+      error = "bad --policy '" + value + "', expected skip, override, refine or strict";
       return false;
-    };
-    bool ok = true;
-    if (option("-o", "OUT.onnx", ok) || option("--output", "OUT.onnx", ok)) {
-      if (!ok) return 2;
-      out_path = value;
-    } else if (option("--json", "REPORT.json", ok)) {
-      if (!ok) return 2;
-      json_path = value;
-    } else if (option("--policy", "skip|override|refine|strict", ok)) {
-      if (!ok) return 2;
-      auto p = parse_merge_policy(value);
-      if (!p) return fatal(cmd, "bad --policy '" + value + "', expected skip, override, refine or strict", 2);
-      options.policy = *p;
-    } else if (option("--input-shape", "NAME=D0,D1,...", ok)) {
-      if (!ok) return 2;
-      InputShape s;
-      std::string error;
-      if (!parse_input_shape(value, s, error)) return fatal(cmd, error, 2);
-      input_shapes.push_back(std::move(s));
-    } else if (a == "--trace") {
-      trace = true;
-    } else if (!a.empty() && a[0] == '-' && a != "-") {
-      return fatal(cmd, "unknown option '" + a + "'", 2);
-    } else if (model_path.empty()) {
-      model_path = a;
-    } else {
-      return fatal(cmd, "unexpected argument '" + a + "'", 2);
     }
-  }
-  if (model_path.empty()) return fatal(cmd, "expected a model file (symshape infer MODEL.onnx [-o OUT.onnx] ...)", 2);
-  if (!out_path.empty() && out_path == json_path) return fatal(cmd, "-o and --json name the same file", 2);
+    a.options.policy = *p;
+    return true;
+  };
+  auto input_shape = [&a](const std::string& value, std::string& error) {
+    InputShape s;
+    if (!parse_input_shape(value, s, error)) return false;
+    a.input_shapes.push_back(std::move(s));
+    return true;
+  };
+  const ArgSpec spec{cmd,
+                     {{{"-o", "--output"}, "OUT.onnx", store_value(a.out_path)},
+                      {{"--json"}, "REPORT.json", store_value(a.json_path)},
+                      {{"--policy"}, "skip|override|refine|strict", policy},
+                      {{"--input-shape"}, "NAME=D0,D1,...", input_shape},
+                      {{"--trace"}, nullptr, set_flag(a.trace)}},
+                     one_positional(a.model_path)};
+  if (const int code = parse_args(spec, args)) return code;
+  if (a.model_path.empty()) return fatal(cmd, "expected a model file (symshape infer MODEL.onnx [-o OUT.onnx] ...)", 2);
+  if (!a.out_path.empty() && a.out_path == a.json_path) return fatal(cmd, "-o and --json name the same file", 2);
+  return 0;
+}
 
-  ::onnx::ModelProto proto;
-  Model model;
-  if (!load(cmd, model_path, proto, model)) return 1;
-
-  // --input-shape: replace the dims of graph inputs (the element type stays).
-  for (const InputShape& s : input_shapes) {
+// --input-shape: replaces the dims of graph inputs (the element type stays).
+// Returns 0, or 2 after printing the usage error.
+inline int apply_input_shapes(const InferArgs& a, Model& model) {
+  const char* cmd = "infer";
+  for (const InputShape& s : a.input_shapes) {
     Value* v = nullptr;
     for (Value* in : model.graph->inputs)
       if (in && in->name == s.name) v = in;
-    if (!v) return fatal(cmd, "--input-shape: '" + s.name + "' is not an input of " + model_path, 2);
+    if (!v) return fatal(cmd, "--input-shape: '" + s.name + "' is not an input of " + a.model_path, 2);
     if (!v->type.is_tensor_like() && !v->type.is_unknown())
       return fatal(cmd, "--input-shape: input '" + s.name + "' is not a tensor", 2);
     const DataType dt = v->type.is_unknown() ? DataType::UNDEFINED : v->type.elem_type();
     v->type = v->type.kind() == Type::Kind::SparseTensor ? Type::sparse_tensor(dt, s.shape) : Type::tensor(dt, s.shape);
   }
-
   // New input shapes make earlier types of node outputs (value_info, declared
   // output types, e.g. from a previous run) stale: infer those afresh.
-  if (!input_shapes.empty())
+  if (!a.input_shapes.empty())
     for (auto& n : model.graph->nodes)
       for (Value* out : n->outputs)
         if (out) out->type = Type();
+  return 0;
+}
 
-  if (trace) options.trace = [](const std::string& line) { std::printf("%s\n", line.c_str()); };
-  const Report report = infer_shapes(model, options);
-
-  // Outputs: everything is prepared before anything is renamed into place.
-  std::string error;
-  if (!json_path.empty()) {
-    std::string j = "{\n  \"model\": " + json_escape(model_path) + ",\n";
-    j += "  \"policy\": " + json_escape(to_string(options.policy)) + ",\n";
-    j += std::string("  \"modified\": ") + (report.modified ? "true" : "false") + ",\n";
-    j += "  \"errors\": " + std::to_string(report.errors()) + ",\n";
-    j += "  \"warnings\": " + std::to_string(report.warnings()) + ",\n";
-    j += "  \"diagnostics\": [";
-    for (std::size_t i = 0; i < report.diagnostics.size(); ++i) {
-      const Diagnostic& d = report.diagnostics[i];
-      j += i ? ",\n    " : "\n    ";
-      j += "{\"severity\": " + json_escape(severity_name(d.severity)) + ", \"kind\": " + json_escape(kind_name(d.kind)) +
-           ", \"node\": " + json_escape(d.node) + ", \"op_type\": " + json_escape(d.op_type) +
-           ", \"message\": " + json_escape(d.message) + "}";
-    }
-    j += report.diagnostics.empty() ? "],\n" : "\n  ],\n";
-    j += "  \"values\": [";
-    const auto values = listed_values(model, false);
-    for (std::size_t i = 0; i < values.size(); ++i) {
-      const Value* v = values[i];
-      j += i ? ",\n    " : "\n    ";
-      j += "{\"name\": " + json_escape(v->name) + ", \"type\": " + json_escape(v->type.to_string());
-      j += ", \"node\": " + json_escape(v->producer ? v->producer->name : std::string());
-      j += ", \"op_type\": " + json_escape(v->producer ? v->producer->op_type : std::string());
-      j += std::string(", \"graph_input\": ") + (v->is_graph_input ? "true" : "false");
-      j += std::string(", \"graph_output\": ") + (v->is_graph_output ? "true" : "false") + "}";
-    }
-    j += values.empty() ? "]\n}\n" : "\n  ]\n}\n";
-    if (!write_temp_file(json_path, j, error)) return fatal(cmd, error);
+// The --json report: the run's settings and counts, every diagnostic, and
+// every listed value with its type and producer.
+inline std::string infer_report_json(const InferArgs& a, const Model& model, const Report& report) {
+  using Layout = JsonWriter::Layout;
+  JsonWriter j;
+  j.begin_object();
+  j.key("model").string(a.model_path);
+  j.key("policy").string(to_string(a.options.policy));
+  j.key("modified").boolean(report.modified);
+  j.key("errors").integer(report.errors());
+  j.key("warnings").integer(report.warnings());
+  j.key("diagnostics").begin_array();
+  for (const Diagnostic& d : report.diagnostics) {
+    j.begin_object(Layout::Inline);
+    j.key("severity").string(severity_name(d.severity)).key("kind").string(kind_name(d.kind));
+    j.key("node").string(d.node).key("op_type").string(d.op_type).key("message").string(d.message);
+    j.end_object();
   }
-  if (!out_path.empty()) {
-    // Inputs given with --input-shape are written with their new dims.
-    for (const InputShape& s : input_shapes)
-      for (auto& in : *proto.mutable_graph()->mutable_input())
-        if (in.name() == s.name) {
-          const Value* v = model.graph->find(s.name);
-          if (v && io::detail::writable(v->type)) {
-            io::detail::FreshDims fresh({});
-            io::detail::write_type(v->type, *in.mutable_type(), fresh);
-          }
+  j.end_array();
+  j.key("values").begin_array();
+  for (const Value* v : listed_values(model, false)) {
+    j.begin_object(Layout::Inline);
+    j.key("name").string(v->name).key("type").string(v->type.to_string());
+    j.key("node").string(v->producer ? v->producer->name : std::string());
+    j.key("op_type").string(v->producer ? v->producer->op_type : std::string());
+    j.key("graph_input").boolean(v->is_graph_input).key("graph_output").boolean(v->is_graph_output);
+    j.end_object();
+  }
+  j.end_array();
+  j.end_object();
+  return j.str() + "\n";
+}
+
+// Puts the inferred types into `proto`, and the new dims of the inputs given
+// with --input-shape (write_inferred_types leaves graph inputs as they are).
+inline void write_types_to_proto(const InferArgs& a, const Model& model, ::onnx::ModelProto& proto) {
+  for (const InputShape& s : a.input_shapes)
+    for (auto& in : *proto.mutable_graph()->mutable_input())
+      if (in.name() == s.name) {
+        const Value* v = model.graph->find(s.name);
+        if (v && io::detail::writable(v->type)) {
+          io::detail::FreshDims fresh({});
+          io::detail::write_type(v->type, *in.mutable_type(), fresh);
         }
-    io::write_inferred_types(model, proto);
-    Result<bool> saved = io::save_model_file(proto, out_path);
+      }
+  io::write_inferred_types(model, proto);
+}
+
+// Writes -o and --json. Everything is prepared before anything is renamed
+// into place: if the model cannot be saved, no report appears either.
+// Returns 0, or 1 after printing the error.
+inline int write_infer_outputs(const InferArgs& a, const Model& model, const Report& report,
+                               ::onnx::ModelProto& proto) {
+  const char* cmd = "infer";
+  std::string error;
+  if (!a.json_path.empty() && !write_temp_file(a.json_path, infer_report_json(a, model, report), error))
+    return fatal(cmd, error);
+  if (!a.out_path.empty()) {
+    write_types_to_proto(a, model, proto);
+    Result<bool> saved = io::save_model_file(proto, a.out_path);
     if (!saved) {
-      if (!json_path.empty()) std::remove((json_path + ".tmp").c_str());
+      if (!a.json_path.empty()) std::remove((a.json_path + ".tmp").c_str());
       return fatal(cmd, saved.error());
     }
   }
-  if (!json_path.empty() && !commit_temp_file(json_path, error)) return fatal(cmd, error);
+  if (!a.json_path.empty() && !commit_temp_file(a.json_path, error)) return fatal(cmd, error);
+  return 0;
+}
 
-  // Summary.
+// "  input  x: float[batch,seq,32]" (`label` padded to the width of "output").
+inline void print_value_line(const char* label, const Value& v) {
+  std::printf("  %-6s %s: %s\n", label, v.name.c_str(), v.type.to_string().c_str());
+}
+
+// The summary on stdout: counts, graph inputs and outputs, the diagnostics,
+// and the files written.
+inline void print_infer_summary(const InferArgs& a, const Model& model, const Report& report) {
   const Graph& g = *model.graph;
   std::size_t values = 0, known = 0;
   for (const auto& n : g.nodes)
@@ -347,15 +321,28 @@ inline int run_infer(const std::vector<std::string>& args) {
         ++values;
         known += v->type.is_tensor_like() ? v->type.shape().has_rank() : !v->type.is_unknown();
       }
-  std::printf("%s: %zu nodes, %zu values, %zu with known shape, %zu errors, %zu warnings\n", model_path.c_str(),
+  std::printf("%s: %zu nodes, %zu values, %zu with known shape, %zu errors, %zu warnings\n", a.model_path.c_str(),
               g.nodes.size(), values, known, report.errors(), report.warnings());
   for (const Value* v : g.inputs)
-    if (v && !v->initializer) std::printf("  input  %s: %s\n", v->name.c_str(), v->type.to_string().c_str());
+    if (v && !v->initializer) print_value_line("input", *v);
   for (const Value* v : g.outputs)
-    if (v) std::printf("  output %s: %s\n", v->name.c_str(), v->type.to_string().c_str());
+    if (v) print_value_line("output", *v);
   print_diagnostics(report);
-  if (!out_path.empty()) std::printf("wrote %s\n", out_path.c_str());
-  if (!json_path.empty()) std::printf("wrote %s\n", json_path.c_str());
+  if (!a.out_path.empty()) std::printf("wrote %s\n", a.out_path.c_str());
+  if (!a.json_path.empty()) std::printf("wrote %s\n", a.json_path.c_str());
+}
+
+inline int run_infer(const std::vector<std::string>& args) {
+  InferArgs a;
+  if (const int code = parse_infer_args(args, a)) return code;
+  ::onnx::ModelProto proto;
+  Model model;
+  if (!load("infer", a.model_path, proto, model)) return 1;
+  if (const int code = apply_input_shapes(a, model)) return code;
+  if (a.trace) a.options.trace = [](const std::string& line) { std::printf("%s\n", line.c_str()); };
+  const Report report = infer_shapes(model, a.options);
+  if (const int code = write_infer_outputs(a, model, report, proto)) return code;
+  print_infer_summary(a, model, report);
   return report.ok() ? 0 : 3;
 }
 
@@ -388,98 +375,89 @@ inline std::string concrete_shape(const Shape& s, const Bindings& b, std::option
   return out + "]";
 }
 
-inline int run_show(const std::vector<std::string>& args) {
-  const char* cmd = "show";
+struct ShowArgs {
   std::string model_path;
   Bindings bindings;
-  bool have_bind = false, with_initializers = false;
-  for (std::size_t i = 0; i < args.size(); ++i) {
-    const std::string& a = args[i];
-    std::string error;
-    if (a == "--bind") {
-      if (i + 1 >= args.size()) return fatal(cmd, "--bind needs SYM=INT,...", 2);
-      if (!parse_bindings(args[++i], bindings, error)) return fatal(cmd, error, 2);
-      have_bind = true;
-    } else if (a.rfind("--bind=", 0) == 0) {
-      if (!parse_bindings(a.substr(7), bindings, error)) return fatal(cmd, error, 2);
-      have_bind = true;
-    } else if (a == "--all") {
-      with_initializers = true;
-    } else if (!a.empty() && a[0] == '-' && a != "-") {
-      return fatal(cmd, "unknown option '" + a + "'", 2);
-    } else if (model_path.empty()) {
-      model_path = a;
-    } else {
-      return fatal(cmd, "unexpected argument '" + a + "'", 2);
-    }
+  bool have_bind = false;  // adds the concrete and bytes columns
+  bool with_initializers = false;
+};
+
+// Returns 0, or 2 after printing the usage error.
+inline int parse_show_args(const std::vector<std::string>& args, ShowArgs& a) {
+  const char* cmd = "show";
+  auto bind = [&a](const std::string& value, std::string& error) {
+    a.have_bind = true;
+    return parse_bindings(value, a.bindings, error);
+  };
+  const ArgSpec spec{cmd,
+                     {{{"--bind"}, "SYM=INT,...", bind}, {{"--all"}, nullptr, set_flag(a.with_initializers)}},
+                     one_positional(a.model_path)};
+  if (const int code = parse_args(spec, args)) return code;
+  if (a.model_path.empty()) return fatal(cmd, "expected a model file (symshape show MODEL.onnx [--bind SYM=INT,...])", 2);
+  return 0;
+}
+
+// The sum of the sizes of node outputs; unknown once one size is.
+struct ByteTotal {
+  int64_t bytes = 0;
+  bool known = true;
+};
+
+// The "concrete" and "bytes" cells of `v` at the bindings; node outputs add
+// their size to `total`.
+inline void append_concrete_cells(const Value& v, const Bindings& bindings, TableRow& row, ByteTotal& total) {
+  const Type& t = v.type;
+  std::optional<int64_t> count;
+  row.push_back(t.is_tensor_like() ? concrete_shape(t.shape(), bindings, count) : "-");
+  const int bits = t.is_tensor_like() ? element_bits(t.elem_type()) : 0;
+  int64_t bytes = 0;
+  if (count && bits > 0 && checked::mul(*count, int64_t{bits}, bytes)) {
+    bytes = (bytes + 7) / 8;
+    row.push_back(std::to_string(bytes));
+    if (v.producer && !checked::add(total.bytes, bytes, total.bytes)) total.known = false;
+  } else {
+    row.push_back("?");
+    if (v.producer) total.known = false;
   }
-  if (model_path.empty()) return fatal(cmd, "expected a model file (symshape show MODEL.onnx [--bind SYM=INT,...])", 2);
+}
+
+// One row: value, node, op, dtype, shape (and with --bind concrete, bytes).
+inline TableRow show_row(const Value& v, const ShowArgs& a, ByteTotal& total) {
+  TableRow row{v.name};
+  if (v.producer) {
+    row.push_back(v.producer->name.empty() ? "-" : v.producer->name);
+    row.push_back(v.producer->op_type);
+  } else {
+    row.push_back(v.is_graph_input ? "(input)" : "(initializer)");
+    row.push_back("-");
+  }
+  const Type& t = v.type;
+  if (t.is_tensor_like()) {
+    row.push_back(std::string(t.kind() == Type::Kind::SparseTensor ? "sparse " : "") + to_string(t.elem_type()));
+    row.push_back(t.shape().to_string());
+  } else {
+    row.push_back(t.is_unknown() ? "?" : "-");
+    row.push_back(t.to_string());
+  }
+  if (a.have_bind) append_concrete_cells(v, a.bindings, row, total);
+  return row;
+}
+
+inline int run_show(const std::vector<std::string>& args) {
+  ShowArgs a;
+  if (const int code = parse_show_args(args, a)) return code;
   ::onnx::ModelProto proto;
   Model model;
-  if (!load(cmd, model_path, proto, model)) return 1;
+  if (!load("show", a.model_path, proto, model)) return 1;
   const Report report = infer_shapes(model);
 
-  std::vector<std::vector<std::string>> rows;
-  std::vector<std::string> header = {"value", "node", "op", "dtype", "shape"};
-  if (have_bind) {
-    header.push_back("concrete");
-    header.push_back("bytes");
-  }
-  rows.push_back(header);
-  int64_t total = 0;
-  bool total_known = true;
-  for (const Value* v : listed_values(model, with_initializers)) {
-    std::vector<std::string> row;
-    row.push_back(v->name);
-    if (v->producer) {
-      row.push_back(v->producer->name.empty() ? "-" : v->producer->name);
-      row.push_back(v->producer->op_type);
-    } else {
-      row.push_back(v->is_graph_input ? "(input)" : "(initializer)");
-      row.push_back("-");
-    }
-    const Type& t = v->type;
-    if (t.is_tensor_like()) {
-      row.push_back(std::string(t.kind() == Type::Kind::SparseTensor ? "sparse " : "") + to_string(t.elem_type()));
-      row.push_back(t.shape().to_string());
-    } else {
-      row.push_back(t.is_unknown() ? "?" : "-");
-      row.push_back(t.to_string());
-    }
-    if (have_bind) {
-      std::optional<int64_t> count;
-      row.push_back(t.is_tensor_like() ? concrete_shape(t.shape(), bindings, count) : "-");
-      const int bits = t.is_tensor_like() ? element_bits(t.elem_type()) : 0;
-      int64_t bytes = 0;
-      if (count && bits > 0 && checked::mul(*count, int64_t{bits}, bytes)) {
-        bytes = (bytes + 7) / 8;
-        row.push_back(std::to_string(bytes));
-        if (v->producer && !checked::add(total, bytes, total)) total_known = false;
-      } else {
-        row.push_back("?");
-        if (v->producer) total_known = false;
-      }
-    }
-    rows.push_back(std::move(row));
-  }
-  std::vector<std::size_t> width(header.size(), 0);
-  for (const auto& r : rows)
-    for (std::size_t c = 0; c < r.size(); ++c) width[c] = std::max(width[c], r[c].size());
-  for (const auto& r : rows) {
-    std::string line;
-    for (std::size_t c = 0; c < r.size(); ++c) {
-      std::string cell = r[c];
-      const bool last = c + 1 == r.size();
-      const bool right = have_bind && c + 1 == r.size();  // bytes, right-aligned
-      if (right && cell.size() < width[c]) cell.insert(0, width[c] - cell.size(), ' ');
-      if (!last && cell.size() < width[c]) cell.append(width[c] - cell.size(), ' ');
-      line += cell;
-      if (!last) line += "  ";
-    }
-    std::printf("%s\n", line.c_str());
-  }
-  if (have_bind)
-    std::printf("total bytes of node outputs: %s\n", total_known ? std::to_string(total).c_str() : "?");
+  std::vector<TableRow> rows{{"value", "node", "op", "dtype", "shape"}};
+  if (a.have_bind) rows[0].insert(rows[0].end(), {"concrete", "bytes"});
+  ByteTotal total;
+  for (const Value* v : listed_values(model, a.with_initializers)) rows.push_back(show_row(*v, a, total));
+  print_table(rows, /*right_align_last=*/a.have_bind);  // the bytes column
+  if (a.have_bind)
+    std::printf("total bytes of node outputs: %s\n", total.known ? std::to_string(total.bytes).c_str() : "?");
   print_diagnostics(report);
   return report.ok() ? 0 : 3;
 }

@@ -1,0 +1,120 @@
+// The one argument parser of every subcommand (infer, show, simplify, eval),
+// and the one-line message of a fatal problem.
+//
+// A subcommand describes its options and positional arguments in an ArgSpec.
+// parse_args walks the arguments left to right and hands each one to its
+// handler at once, so the first problem in argument order is the one
+// reported. A usage problem is one line on stderr, "symshape CMD: ...", and
+// exit code 2.
+#pragma once
+
+#include <cstdio>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace symshape::cli {
+
+// Prints "symshape CMD: MESSAGE" on stderr; returns `code` (1: unreadable or
+// malformed input or a failed write, 2: bad usage).
+inline int fatal(const char* cmd, const std::string& message, int code = 1) {
+  std::fprintf(stderr, "symshape %s: %s\n", cmd, message.c_str());
+  return code;
+}
+
+// One option. One with a value is written "NAME VALUE" or "NAME=VALUE"; a
+// switch (no value_name) is the bare NAME.
+struct Option {
+  std::vector<std::string> names;    // its spellings, e.g. {"-o", "--output"}
+  const char* value_name = nullptr;  // "OUT.onnx" in "-o needs OUT.onnx"; nullptr for a switch
+  // Called once per occurrence, in order, so a repeated option (--input-shape,
+  // --bind) accumulates and a repeated -o keeps the last. A switch gets "".
+  // False with `error` set rejects the value (exit 2).
+  std::function<bool(const std::string& value, std::string& error)> handle;
+};
+
+struct ArgSpec {
+  const char* command;  // "infer": messages start with "symshape infer: "
+  std::vector<Option> options;
+  // Takes a positional argument; false when there is no room for it
+  // ("unexpected argument 'X'").
+  std::function<bool(const std::string& arg)> positional;
+  // simplify and eval take expressions, and "-3" or "-a" is one: there an
+  // argument that matches no option is positional, never an unknown option.
+  bool dash_args_are_positional = false;
+};
+
+// Handlers for the common cases.
+
+// An option whose value is stored (a repeated one keeps the last).
+inline auto store_value(std::string& target) {
+  return [&target](const std::string& value, std::string&) {
+    target = value;
+    return true;
+  };
+}
+
+// A switch that sets `flag`.
+inline auto set_flag(bool& flag) {
+  return [&flag](const std::string&, std::string&) {
+    flag = true;
+    return true;
+  };
+}
+
+// One positional argument, stored in `target`. An empty argument leaves the
+// place free for the next one (so `infer "" M.onnx` reads M.onnx), as the
+// commands did before they shared this parser.
+inline auto one_positional(std::string& target) {
+  return [&target](const std::string& arg) {
+    if (!target.empty()) return false;
+    target = arg;
+    return true;
+  };
+}
+
+// An argument matched to one of the spec's options.
+struct OptionMatch {
+  const Option* option = nullptr;           // nullptr: the argument names no option
+  std::optional<std::string> inline_value;  // the VALUE of NAME=VALUE
+};
+
+inline OptionMatch match_option(const ArgSpec& spec, const std::string& arg) {
+  for (const Option& option : spec.options)
+    for (const std::string& name : option.names) {
+      if (arg == name) return {&option, std::nullopt};
+      const bool name_equals = arg.size() > name.size() && arg.compare(0, name.size(), name) == 0 && arg[name.size()] == '=';
+      if (option.value_name && name_equals) return {&option, arg.substr(name.size() + 1)};
+    }
+  return {};
+}
+
+// Hands every argument to its handler. Returns 0, or 2 after printing the
+// usage error.
+inline int parse_args(const ArgSpec& spec, const std::vector<std::string>& args) {
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const std::string& arg = args[i];
+    const OptionMatch match = match_option(spec, arg);
+    if (match.option) {
+      std::string value;
+      if (match.inline_value) {
+        value = *match.inline_value;
+      } else if (match.option->value_name) {
+        // The next argument is the value even when it starts with '-'.
+        if (i + 1 >= args.size()) return fatal(spec.command, arg + " needs " + match.option->value_name, 2);
+        value = args[++i];
+      }
+      std::string error;
+      if (!match.option->handle(value, error)) return fatal(spec.command, error, 2);
+      continue;
+    }
+    // A lone "-" is not an option (it reaches the file reader as a name).
+    if (!spec.dash_args_are_positional && !arg.empty() && arg[0] == '-' && arg != "-")
+      return fatal(spec.command, "unknown option '" + arg + "'", 2);
+    if (!spec.positional(arg)) return fatal(spec.command, "unexpected argument '" + arg + "'", 2);
+  }
+  return 0;
+}
+
+}  // namespace symshape::cli

@@ -59,30 +59,22 @@ inline void attention(Context& ctx, Node& n, std::size_t max_inputs) {
   const Shape* v = shape_of(n.input(2));
   const Shape* past_k = shape_of(n.input(4));
   const Shape* past_v = shape_of(n.input(5));
-  if ((n.input(4) == nullptr) != (n.input(5) == nullptr)) {
-    ctx.usage_error(n, "past_key and past_value must be given together");
-    return;
-  }
+  if ((n.input(4) == nullptr) != (n.input(5) == nullptr))
+    return ctx.usage_error(n, "past_key and past_value must be given together");
   for (const auto& [s, name] : {std::pair<const Shape*, const char*>{q, "Q"}, {k, "K"}, {v, "V"}}) {
-    if (s && s->rank() != 3 && s->rank() != 4) {
-      ctx.record_error(n, std::string(name) + " must be 3-D or 4-D, got shape " + s->to_string());
-      return;
-    }
+    if (s && s->rank() != 3 && s->rank() != 4)
+      return ctx.record_error(n, std::string(name) + " must be 3-D or 4-D, got shape " + s->to_string());
   }
   for (const auto& [s, name] : {std::pair<const Shape*, const char*>{past_k, "past_key"}, {past_v, "past_value"}}) {
-    if (s && s->rank() != 4) {
-      ctx.record_error(n, std::string(name) + " must be 4-D, got shape " + s->to_string());
-      return;
-    }
+    if (s && s->rank() != 4)
+      return ctx.record_error(n, std::string(name) + " must be 4-D, got shape " + s->to_string());
   }
   const int64_t q_heads_attr = heads_attr(ctx, n, "q_num_heads");
   const int64_t kv_heads_attr = heads_attr(ctx, n, "kv_num_heads");
   if (q_heads_attr < 0 || kv_heads_attr < 0) return;
   const bool q3 = q && q->rank() == 3, k3 = k && k->rank() == 3, v3 = v && v->rank() == 3;
-  if ((q3 && q_heads_attr == 0) || ((k3 || v3) && kv_heads_attr == 0)) {
-    ctx.usage_error(n, "3-D Q, K and V need the q_num_heads and kv_num_heads attributes");
-    return;
-  }
+  if ((q3 && q_heads_attr == 0) || ((k3 || v3) && kv_heads_attr == 0))
+    return ctx.usage_error(n, "3-D Q, K and V need the q_num_heads and kv_num_heads attributes");
 
   SymbolicDim batch = dim_or_unknown(q, 0), q_heads, q_seq, head_size, kv_heads, kv_seq, v_head_size;
   if (batch.is_unknown()) batch = dim_or_unknown(k, 0);
@@ -118,22 +110,17 @@ inline void attention(Context& ctx, Node& n, std::size_t max_inputs) {
     if (kv_heads.is_unknown()) kv_heads = (*v)[1];
     if (kv_seq.is_unknown()) kv_seq = (*v)[2];
   }
-  if (q_heads.is_int() && kv_heads.is_int() && kv_heads.value() > 0 && q_heads.value() % kv_heads.value() != 0) {
-    ctx.record_error(n, "q_num_heads " + q_heads.to_string() + " is not a multiple of kv_num_heads " +
-                            kv_heads.to_string());
-    return;
-  }
+  if (q_heads.is_int() && kv_heads.is_int() && kv_heads.value() > 0 && q_heads.value() % kv_heads.value() != 0)
+    return ctx.record_error(n, "q_num_heads " + q_heads.to_string() + " is not a multiple of kv_num_heads " +
+           kv_heads.to_string());
   if (kv_heads.is_unknown() && past_k) kv_heads = (*past_k)[1];
   SymbolicDim total = kv_seq;
   if (n.input(4)) total = past_k ? (*past_k)[2] + kv_seq : SymbolicDim();
-  if (past_k && head_size.is_int() && (*past_k)[3].is_int() && (*past_k)[3] != head_size) {
-    ctx.record_error(n, "past_key head size " + (*past_k)[3].to_string() + " differs from " + head_size.to_string());
-    return;
-  }
-  if (const Shape* lens = shape_of(n.input(6)); lens && lens->rank() != 1) {
-    ctx.record_error(n, "nonpad_kv_seqlen must be 1-D [batch], got shape " + lens->to_string());
-    return;
-  }
+  if (past_k && head_size.is_int() && (*past_k)[3].is_int() && (*past_k)[3] != head_size)
+    return ctx.record_error(n, "past_key head size " + (*past_k)[3].to_string() + " differs from " +
+                            head_size.to_string());
+  if (const Shape* lens = shape_of(n.input(6)); lens && lens->rank() != 1)
+    return ctx.record_error(n, "nonpad_kv_seqlen must be 1-D [batch], got shape " + lens->to_string());
 
   const DataType qt = dtype_of(n.input(0));
   if (!q) {
@@ -171,25 +158,18 @@ SYMSHAPE_RULES(infer_rms_normalization, ai_onnx("RMSNormalization", 23));
 inline void infer_rotary_embedding(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 3, 4)) return;
   const Shape* x = shape_of(n.input(0));
-  if (x && x->rank() != 3 && x->rank() != 4) {
-    ctx.record_error(n, "X must be 3-D or 4-D, got shape " + x->to_string());
-    return;
-  }
+  if (x && x->rank() != 3 && x->rank() != 4)
+    return ctx.record_error(n, "X must be 3-D or 4-D, got shape " + x->to_string());
   if (x && x->rank() == 3) {
     const int64_t heads = attention_detail::heads_attr(ctx, n, "num_heads");
     if (heads < 0) return;
-    if (heads == 0) {
-      ctx.usage_error(n, "a 3-D input needs the num_heads attribute");
-      return;
-    }
+    if (heads == 0) return ctx.usage_error(n, "a 3-D input needs the num_heads attribute");
     SymbolicDim head;
     if (!attention_detail::split_heads(ctx, n, (*x)[2], heads, "hidden size", head)) return;
   }
   const Shape* pos = shape_of(n.input(3));
-  if (pos && pos->rank() != 2) {
-    ctx.record_error(n, "position_ids must be 2-D [batch, sequence], got shape " + pos->to_string());
-    return;
-  }
+  if (pos && pos->rank() != 2)
+    return ctx.record_error(n, "position_ids must be 2-D [batch, sequence], got shape " + pos->to_string());
   propagate_type(ctx, n);
 }
 SYMSHAPE_RULES(infer_rotary_embedding, ai_onnx("RotaryEmbedding", 23));
@@ -201,33 +181,25 @@ inline void infer_tensor_scatter(Context& ctx, Node& n) {
   const Shape* past = shape_of(n.input(0));
   const Shape* update = shape_of(n.input(1));
   const std::string mode = n.attr_string("mode", "linear");
-  if (mode != "linear" && mode != "circular") {
-    ctx.record_error(n, "mode must be 'linear' or 'circular', got '" + mode + "'");
-    return;
-  }
+  if (mode != "linear" && mode != "circular")
+    return ctx.record_error(n, "mode must be 'linear' or 'circular', got '" + mode + "'");
   if (past) {
     auto axis = normalize_axis(ctx, n, n.attr_int("axis", -2), past->rank());
     if (!axis) return;
     if (update) {
-      if (update->rank() != past->rank()) {
-        ctx.record_error(n, "update rank " + std::to_string(update->rank()) + " differs from past_cache rank " +
-                                std::to_string(past->rank()));
-        return;
-      }
+      if (update->rank() != past->rank())
+        return ctx.record_error(n, "update rank " + std::to_string(update->rank()) + " differs from past_cache rank " +
+               std::to_string(past->rank()));
       for (std::size_t i = 0; i < past->size(); ++i) {
         if (static_cast<int64_t>(i) == *axis) continue;
-        if ((*past)[i].is_int() && (*update)[i].is_int() && (*past)[i] != (*update)[i]) {
-          ctx.record_error(n, "update " + update->to_string() + " differs from past_cache " + past->to_string() +
-                                  " at dim " + std::to_string(i));
-          return;
-        }
+        if ((*past)[i].is_int() && (*update)[i].is_int() && (*past)[i] != (*update)[i])
+          return ctx.record_error(n, "update " + update->to_string() + " differs from past_cache " + past->to_string() +
+                 " at dim " + std::to_string(i));
       }
     }
   }
-  if (const Shape* idx = shape_of(n.input(2)); idx && idx->rank() != 1) {
-    ctx.record_error(n, "write_indices must be 1-D [batch], got shape " + idx->to_string());
-    return;
-  }
+  if (const Shape* idx = shape_of(n.input(2)); idx && idx->rank() != 1)
+    return ctx.record_error(n, "write_indices must be 1-D [batch], got shape " + idx->to_string());
   propagate_type(ctx, n);
 }
 SYMSHAPE_RULES(infer_tensor_scatter, ai_onnx("TensorScatter", 24));
@@ -243,25 +215,19 @@ inline void infer_linear_attention(Context& ctx, Node& n) {
   const int64_t qh = attention_detail::heads_attr(ctx, n, "q_num_heads");
   const int64_t kh = attention_detail::heads_attr(ctx, n, "kv_num_heads");
   if (qh < 0 || kh < 0) return;
-  if (qh % kh != 0) {
-    ctx.record_error(n, "q_num_heads " + std::to_string(qh) + " is not a multiple of kv_num_heads " +
-                            std::to_string(kh));
-    return;
-  }
+  if (qh % kh != 0)
+    return ctx.record_error(n, "q_num_heads " + std::to_string(qh) + " is not a multiple of kv_num_heads " +
+           std::to_string(kh));
   const Shape* q = shape_of(n.input(0));
   const Shape* k = shape_of(n.input(1));
   const Shape* v = shape_of(n.input(2));
   const Shape* past = shape_of(n.input(3));
   for (const auto& [s, name] : {std::pair<const Shape*, const char*>{q, "query"}, {k, "key"}, {v, "value"}}) {
-    if (s && s->rank() != 3) {
-      ctx.record_error(n, std::string(name) + " must be 3-D [B, T, H*D], got shape " + s->to_string());
-      return;
-    }
+    if (s && s->rank() != 3)
+      return ctx.record_error(n, std::string(name) + " must be 3-D [B, T, H*D], got shape " + s->to_string());
   }
-  if (past && past->rank() != 4) {
-    ctx.record_error(n, "past_state must be 4-D [B, H_kv, d_k, d_v], got shape " + past->to_string());
-    return;
-  }
+  if (past && past->rank() != 4)
+    return ctx.record_error(n, "past_state must be 4-D [B, H_kv, d_k, d_v], got shape " + past->to_string());
   using attention_detail::dim_or_unknown;
   SymbolicDim batch = dim_or_unknown(q, 0), seq = dim_or_unknown(q, 1), dk, dv;
   if (batch.is_unknown()) batch = dim_or_unknown(past, 0);
@@ -284,23 +250,13 @@ inline void infer_causal_conv_with_state(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 2, 4)) return;
   const Shape* x = shape_of(n.input(0));
   const Shape* w = shape_of(n.input(1));
-  if (x && x->rank() != 3) {
-    ctx.record_error(n, "input must be 3-D [B, C, L], got shape " + x->to_string());
-    return;
-  }
-  if (w && w->rank() != 3) {
-    ctx.record_error(n, "weight must be 3-D [C, 1, k], got shape " + w->to_string());
-    return;
-  }
+  if (x && x->rank() != 3) return ctx.record_error(n, "input must be 3-D [B, C, L], got shape " + x->to_string());
+  if (w && w->rank() != 3) return ctx.record_error(n, "weight must be 3-D [C, 1, k], got shape " + w->to_string());
   const std::string act = n.attr_string("activation", "none");
-  if (act != "none" && act != "silu" && act != "swish") {
-    ctx.record_error(n, "activation must be 'silu', 'swish' or 'none', got '" + act + "'");
-    return;
-  }
-  if (x && w && (*x)[1].is_int() && (*w)[0].is_int() && (*x)[1] != (*w)[0]) {
-    ctx.record_error(n, "weight has " + (*w)[0].to_string() + " channels, input has " + (*x)[1].to_string());
-    return;
-  }
+  if (act != "none" && act != "silu" && act != "swish")
+    return ctx.record_error(n, "activation must be 'silu', 'swish' or 'none', got '" + act + "'");
+  if (x && w && (*x)[1].is_int() && (*w)[0].is_int() && (*x)[1] != (*w)[0])
+    return ctx.record_error(n, "weight has " + (*w)[0].to_string() + " channels, input has " + (*x)[1].to_string());
   propagate_type(ctx, n);
   using attention_detail::dim_or_unknown;
   const Shape* past = shape_of(n.input(3));

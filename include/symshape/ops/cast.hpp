@@ -91,10 +91,7 @@ inline void infer_cast(Context& ctx, Node& n) {
   } else if (a->i > 0 && a->i <= INT32_MAX && is_valid_data_type(static_cast<int32_t>(a->i))) {
     to = static_cast<DataType>(a->i);
   }
-  if (to == DataType::UNDEFINED) {
-    ctx.record_error(n, "invalid target type in attribute 'to'");
-    return;
-  }
+  if (to == DataType::UNDEFINED) return ctx.record_error(n, "invalid target type in attribute 'to'");
   cast_detail::cast_to(ctx, n, to);
 }
 SYMSHAPE_RULES(infer_cast, ai_onnx("Cast", 1, 6, 9, 13, 19, 21, 23, 24, 25));

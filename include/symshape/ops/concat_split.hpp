@@ -29,10 +29,7 @@ inline void concat_impl(Context& ctx, Node& n, int64_t axis) {
     return;
   }
   const int64_t r = first->rank();
-  if (r == 0) {
-    ctx.record_error(n, "cannot concatenate scalars");
-    return;
-  }
+  if (r == 0) return ctx.record_error(n, "cannot concatenate scalars");
   auto a = normalize_axis(ctx, n, axis, r);
   if (!a) return;
   Dims out(static_cast<std::size_t>(r));
@@ -41,19 +38,16 @@ inline void concat_impl(Context& ctx, Node& n, int64_t axis) {
   for (const Value* v : n.inputs) {
     const Shape* s = shape_of(v);
     if (!s) continue;
-    if (s->rank() != r) {
-      ctx.record_error(n, "all inputs must have the same rank: " + first->to_string() + " vs " + s->to_string());
-      return;
-    }
+    if (s->rank() != r)
+      return ctx.record_error(n, "all inputs must have the same rank: " + first->to_string() + " vs " + s->to_string());
     for (std::size_t i = 0; i < s->size(); ++i) {
       const SymbolicDim& d = (*s)[i];
       if (static_cast<int64_t>(i) == *a) continue;
       if (!started || out[i].is_unknown()) {
         out[i] = d;
       } else if (out[i].is_int() && d.is_int() && out[i] != d) {
-        ctx.record_error(n, "dim " + std::to_string(i) + " differs between inputs: " + first->to_string() + " vs " +
-                                s->to_string());
-        return;
+        return ctx.record_error(n, "dim " + std::to_string(i) + " differs between inputs: " + first->to_string() +
+                                       " vs " + s->to_string());
       } else if (d.is_int() && !out[i].is_int()) {
         out[i] = d;  // the inputs must agree: the integer is the more specific
       }
@@ -92,19 +86,12 @@ inline void split_impl(Context& ctx, Node& n, const std::optional<std::vector<Sy
   using namespace tensor_detail;
   if (!check_inputs(ctx, n, 1)) return;
   const std::size_t k = n.outputs.size();
-  if (k == 0) {
-    ctx.usage_error(n, "Split has no outputs");
-    return;
-  }
-  if (num_outputs && *num_outputs != static_cast<int64_t>(k)) {
-    ctx.record_error(n, "num_outputs is " + std::to_string(*num_outputs) + " but the node has " + std::to_string(k) +
-                            " outputs");
-    return;
-  }
-  if (sizes_given && num_outputs) {
-    ctx.usage_error(n, "split and num_outputs must not both be given");
-    return;
-  }
+  if (k == 0) return ctx.usage_error(n, "Split has no outputs");
+  if (num_outputs && *num_outputs != static_cast<int64_t>(k))
+    return ctx.record_error(n, "num_outputs is " + std::to_string(*num_outputs) + " but the node has " +
+                            std::to_string(k) +
+           " outputs");
+  if (sizes_given && num_outputs) return ctx.usage_error(n, "split and num_outputs must not both be given");
   const Shape* s = shape_of(n.input(0));
   if (!s) {
     for (std::size_t i = 0; i < k; ++i) set_like_input(ctx, n, i, Shape());
@@ -117,24 +104,18 @@ inline void split_impl(Context& ctx, Node& n, const std::optional<std::vector<Sy
   Dims parts(k);
   if (sizes_given) {
     if (sizes) {
-      if (sizes->size() != k) {
-        ctx.record_error(n, "split has " + std::to_string(sizes->size()) + " entries for " + std::to_string(k) +
-                                " outputs");
-        return;
-      }
+      if (sizes->size() != k)
+        return ctx.record_error(n, "split has " + std::to_string(sizes->size()) + " entries for " + std::to_string(k) +
+               " outputs");
       SymbolicDim sum = 0;
       for (std::size_t i = 0; i < k; ++i) {
-        if ((*sizes)[i].is_int() && (*sizes)[i].value() < 0) {
-          ctx.record_error(n, "split has a negative size " + (*sizes)[i].to_string());
-          return;
-        }
+        if ((*sizes)[i].is_int() && (*sizes)[i].value() < 0)
+          return ctx.record_error(n, "split has a negative size " + (*sizes)[i].to_string());
         parts[i] = (*sizes)[i];
         sum = sum + parts[i];
       }
-      if (sum.is_int() && d.is_int() && sum.value() != d.value()) {
-        ctx.record_error(n, "split sizes sum to " + sum.to_string() + " but the axis dim is " + d.to_string());
-        return;
-      }
+      if (sum.is_int() && d.is_int() && sum.value() != d.value())
+        return ctx.record_error(n, "split sizes sum to " + sum.to_string() + " but the axis dim is " + d.to_string());
     } else if (d.is_int(0) || k == 1) {
       // Unknown non-negative sizes that sum to the axis dim: all 0 when it
       // is 0, the whole dim for a single output.
@@ -150,8 +131,8 @@ inline void split_impl(Context& ctx, Node& n, const std::optional<std::vector<Sy
       int64_t last = dv - chunk * (kk - 1);
       parts.back() = last < 0 ? 0 : last;
     } else {
-      ctx.record_error(n, "dim " + d.to_string() + " cannot be split evenly into " + std::to_string(k) + " outputs");
-      return;
+      return ctx.record_error(n, "dim " + d.to_string() + " cannot be split evenly into " + std::to_string(k) +
+                                     " outputs");
     }
   } else if (d.is_known()) {
     const auto kk = static_cast<int64_t>(k);
@@ -210,10 +191,7 @@ inline void infer_split_v18(Context& ctx, Node& n) {
   const bool given = n.input(1) != nullptr;
   std::optional<int64_t> num;
   if (const Attribute* a = n.attr("num_outputs")) num = a->i;
-  if (!given && !num) {
-    ctx.usage_error(n, "either the split input or the num_outputs attribute is required");
-    return;
-  }
+  if (!given && !num) return ctx.usage_error(n, "either the split input or the num_outputs attribute is required");
   split_impl(ctx, n, given ? ctx.symbolic_value(n.input(1)) : std::nullopt, given, num);
 }
 SYMSHAPE_RULES(infer_split_v18, ai_onnx("Split", 18));

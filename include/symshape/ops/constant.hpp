@@ -25,17 +25,13 @@ inline void infer_constant(Context& ctx, Node& n) {
       ++count;
     }
   }
-  if (count != 1) {
-    ctx.usage_error(n, count == 0 ? "Constant needs one value attribute" : "Constant has more than one value attribute");
-    return;
-  }
+  if (count != 1)
+    return ctx.usage_error(n, count == 0 ? "Constant needs one value attribute"
+                                          : "Constant has more than one value attribute");
   Value* out = n.output(0);
   const std::string& name = found->name;
   if (name == "value" || name == "sparse_value") {
-    if (found->tensors.empty()) {
-      ctx.usage_error(n, "attribute '" + name + "' holds no tensor");
-      return;
-    }
+    if (found->tensors.empty()) return ctx.usage_error(n, "attribute '" + name + "' holds no tensor");
     const Tensor& t = found->tensors[0];
     ctx.set_shape_and_dtype(out, t.type().shape(), t.dtype);
     if (name == "value" && t.has_data && is_integer_type(t.dtype) && t.dims.size() <= 1) {
@@ -76,25 +72,16 @@ inline void infer_constant_of_shape(Context& ctx, Node& n) {
   DataType dtype = DataType::FLOAT;
   std::optional<int64_t> fill = 0;
   if (const Attribute* a = n.attr("value")) {
-    if (a->tensors.empty()) {
-      ctx.usage_error(n, "attribute 'value' holds no tensor");
-      return;
-    }
+    if (a->tensors.empty()) return ctx.usage_error(n, "attribute 'value' holds no tensor");
     const Tensor& t = a->tensors[0];
     auto c = t.element_count();
-    if (!c || *c != 1) {
-      ctx.record_error(n, "attribute 'value' must hold exactly one element");
-      return;
-    }
+    if (!c || *c != 1) return ctx.record_error(n, "attribute 'value' must hold exactly one element");
     dtype = t.dtype;
     fill = is_integer_type(dtype) && t.has_data && t.int_data.size() == 1 ? std::optional<int64_t>(t.int_data[0])
                                                                           : std::nullopt;
   }
   const Shape* ss = shape_of(n.input(0));
-  if (ss && ss->rank() != 1) {
-    ctx.record_error(n, "input must be 1-D, got " + ss->to_string());
-    return;
-  }
+  if (ss && ss->rank() != 1) return ctx.record_error(n, "input must be 1-D, got " + ss->to_string());
   auto target = ctx.symbolic_value(n.input(0));
   if (!target) {
     auto len = static_length(n.input(0));
@@ -102,10 +89,7 @@ inline void infer_constant_of_shape(Context& ctx, Node& n) {
     return;
   }
   for (const auto& d : *target)
-    if (d.is_int() && d.value() < 0) {
-      ctx.record_error(n, "shape has a negative dim " + d.to_string());
-      return;
-    }
+    if (d.is_int() && d.value() < 0) return ctx.record_error(n, "shape has a negative dim " + d.to_string());
   // A small integer fill has a value (a count of 0 or 1 dims: a scalar or a vector).
   std::optional<SymbolicDim> count;
   if (fill && is_integer_type(dtype) && target->size() <= 1) count = target->empty() ? SymbolicDim(1) : (*target)[0];
@@ -120,16 +104,11 @@ SYMSHAPE_RULES(infer_constant_of_shape, ai_onnx("ConstantOfShape", 9, 20, 21, 23
 inline void infer_eye_like(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 1)) return;
   const Shape* s = shape_of(n.input(0));
-  if (s && s->rank() != 2) {
-    ctx.record_error(n, "input must be 2-D, got " + s->to_string());
-    return;
-  }
+  if (s && s->rank() != 2) return ctx.record_error(n, "input must be 2-D, got " + s->to_string());
   DataType dtype = dtype_of(n.input(0));
   if (const Attribute* a = n.attr("dtype")) {
-    if (a->i < 0 || a->i > INT32_MAX || !is_valid_data_type(static_cast<int32_t>(a->i))) {
-      ctx.record_error(n, "invalid dtype " + std::to_string(a->i));
-      return;
-    }
+    if (a->i < 0 || a->i > INT32_MAX || !is_valid_data_type(static_cast<int32_t>(a->i)))
+      return ctx.record_error(n, "invalid dtype " + std::to_string(a->i));
     dtype = static_cast<DataType>(a->i);
   }
   ctx.set_shape_and_dtype(n.output(0), s ? *s : Shape::of_rank(2), dtype);

@@ -132,21 +132,15 @@ inline void infer_if_impl(Context& ctx, Node& n, bool same_shapes) {
   if (!else_g) return;
   const std::vector<Type> t = ctx.infer_subgraph(*then_g, {});
   const std::vector<Type> e = ctx.infer_subgraph(*else_g, {});
-  if (t.size() != e.size()) {
-    ctx.usage_error(n, "then_branch has " + std::to_string(t.size()) + " outputs but else_branch has " +
-                           std::to_string(e.size()));
-    return;
-  }
-  if (n.outputs.size() != t.size()) {
-    ctx.usage_error(n, "the node has " + std::to_string(n.outputs.size()) + " outputs but its branches have " +
-                           std::to_string(t.size()));
-    return;
-  }
+  if (t.size() != e.size())
+    return ctx.usage_error(n, "then_branch has " + std::to_string(t.size()) + " outputs but else_branch has " +
+           std::to_string(e.size()));
+  if (n.outputs.size() != t.size())
+    return ctx.usage_error(n, "the node has " + std::to_string(n.outputs.size()) + " outputs but its branches have " +
+           std::to_string(t.size()));
   const DataType cond_type = dtype_of(n.input(0));
-  if (cond_type != DataType::UNDEFINED && cond_type != DataType::BOOL) {
-    ctx.record_error(n, std::string("condition must be bool, got ") + to_string(cond_type));
-    return;
-  }
+  if (cond_type != DataType::UNDEFINED && cond_type != DataType::BOOL)
+    return ctx.record_error(n, std::string("condition must be bool, got ") + to_string(cond_type));
   // A condition with a known value selects its branch.
   const std::vector<Type>* chosen = nullptr;
   if (auto c = ctx.int_values(n.input(0)); c && c->size() == 1) chosen = (*c)[0] != 0 ? &t : &e;
@@ -226,28 +220,19 @@ inline void infer_loop(Context& ctx, Node& n) {
   Graph* body = detail::graph_attribute(ctx, n, "body");
   if (!body) return;
   const std::size_t num_carried = n.inputs.size() > 2 ? n.inputs.size() - 2 : 0;
-  if (body->inputs.size() != 2 + num_carried) {
-    ctx.usage_error(n, "body has " + std::to_string(body->inputs.size()) + " inputs, expected 2 + " +
-                           std::to_string(num_carried) + " loop-carried");
-    return;
-  }
-  if (body->outputs.size() < 1 + num_carried) {
-    ctx.usage_error(n, "body has " + std::to_string(body->outputs.size()) + " outputs, expected at least 1 + " +
-                           std::to_string(num_carried) + " loop-carried");
-    return;
-  }
+  if (body->inputs.size() != 2 + num_carried)
+    return ctx.usage_error(n, "body has " + std::to_string(body->inputs.size()) + " inputs, expected 2 + " +
+           std::to_string(num_carried) + " loop-carried");
+  if (body->outputs.size() < 1 + num_carried)
+    return ctx.usage_error(n, "body has " + std::to_string(body->outputs.size()) + " outputs, expected at least 1 + " +
+           std::to_string(num_carried) + " loop-carried");
   const std::size_t num_scan = body->outputs.size() - 1 - num_carried;
-  if (n.outputs.size() != num_carried + num_scan) {
-    ctx.usage_error(n, "the node has " + std::to_string(n.outputs.size()) + " outputs, expected " +
-                           std::to_string(num_carried) + " loop-carried + " + std::to_string(num_scan) +
-                           " scan outputs");
-    return;
-  }
+  if (n.outputs.size() != num_carried + num_scan)
+    return ctx.usage_error(n, "the node has " + std::to_string(n.outputs.size()) + " outputs, expected " +
+           std::to_string(num_carried) + " loop-carried + " + std::to_string(num_scan) +
+           " scan outputs");
   for (std::size_t i = 2; i < n.inputs.size(); ++i)
-    if (!n.inputs[i]) {
-      ctx.usage_error(n, "loop-carried input " + std::to_string(i) + " is missing");
-      return;
-    }
+    if (!n.inputs[i]) return ctx.usage_error(n, "loop-carried input " + std::to_string(i) + " is missing");
   std::vector<Type> in{Type::tensor(DataType::INT64, Shape::scalar()), Type::tensor(DataType::BOOL, Shape::scalar())};
   for (std::size_t i = 0; i < num_carried; ++i) in.push_back(n.inputs[2 + i]->type);
   std::set<std::string> fresh;
@@ -410,30 +395,23 @@ inline void infer_scan_8(Context& ctx, Node& n) {
   if (!states) return;
   const std::size_t num_states = *states;
   for (std::size_t i = 1; i < n.inputs.size(); ++i)
-    if (!n.inputs[i]) {
-      ctx.usage_error(n, "input " + std::to_string(i) + " is missing");
-      return;
-    }
+    if (!n.inputs[i]) return ctx.usage_error(n, "input " + std::to_string(i) + " is missing");
   SymbolicDim batch, seq;
   std::vector<Type> in;
   for (std::size_t i = 0; i < num_in; ++i) {
     const Type& t = n.inputs[1 + i]->type;
     const bool is_state = i < num_states;
     const Shape* s = shape_of(n.inputs[1 + i]);
-    if (s && s->size() < (is_state ? 1u : 2u)) {
-      ctx.record_error(n, std::string(is_state ? "state " : "scan input ") + std::to_string(i) + " has rank " +
-                              std::to_string(s->size()) + ", expected at least " + (is_state ? "1" : "2"));
-      return;
-    }
+    if (s && s->size() < (is_state ? 1u : 2u))
+      return ctx.record_error(n, std::string(is_state ? "state " : "scan input ") + std::to_string(i) + " has rank " +
+             std::to_string(s->size()) + ", expected at least " + (is_state ? "1" : "2"));
     if (s && !is_state) {
       for (int k = 0; k < 2; ++k) {
         SymbolicDim& into = k == 0 ? batch : seq;
         const SymbolicDim& d = (*s)[static_cast<std::size_t>(k)];
-        if (into.is_int() && d.is_int() && into != d) {
-          ctx.record_error(n, std::string("scan inputs disagree on the ") + (k == 0 ? "batch" : "sequence") +
-                                  " size: " + into.to_string() + " vs " + d.to_string());
-          return;
-        }
+        if (into.is_int() && d.is_int() && into != d)
+          return ctx.record_error(n, std::string("scan inputs disagree on the ") + (k == 0 ? "batch" : "sequence") +
+                 " size: " + into.to_string() + " vs " + d.to_string());
         if (specificity_rank(d) > specificity_rank(into)) into = d;
       }
     }
@@ -465,31 +443,22 @@ inline void infer_scan_impl(Context& ctx, Node& n, bool negative_axes) {
   const std::size_t m = num_in - num_states;  // scan inputs
   const std::size_t k = n.outputs.size() - num_states;
   for (std::size_t i = 0; i < n.inputs.size(); ++i)
-    if (!n.inputs[i]) {
-      ctx.usage_error(n, "input " + std::to_string(i) + " is missing");
-      return;
-    }
+    if (!n.inputs[i]) return ctx.usage_error(n, "input " + std::to_string(i) + " is missing");
   std::vector<int64_t> in_axes = n.attr_ints("scan_input_axes").value_or(std::vector<int64_t>(m, 0));
   std::vector<int64_t> out_axes = n.attr_ints("scan_output_axes").value_or(std::vector<int64_t>(k, 0));
-  if (in_axes.size() != m) {
-    ctx.usage_error(n, "scan_input_axes has " + std::to_string(in_axes.size()) + " values, expected " +
-                           std::to_string(m));
-    return;
-  }
-  if (out_axes.size() != k) {
-    ctx.usage_error(n, "scan_output_axes has " + std::to_string(out_axes.size()) + " values, expected " +
-                           std::to_string(k));
-    return;
-  }
+  if (in_axes.size() != m)
+    return ctx.usage_error(n, "scan_input_axes has " + std::to_string(in_axes.size()) + " values, expected " +
+           std::to_string(m));
+  if (out_axes.size() != k)
+    return ctx.usage_error(n, "scan_output_axes has " + std::to_string(out_axes.size()) + " values, expected " +
+           std::to_string(k));
   const std::pair<const char*, std::size_t> directions[] = {{"scan_input_directions", m},
                                                             {"scan_output_directions", k}};
   for (const auto& [dir, count] : directions) {
     auto d = n.attr_ints(dir);
-    if (d && d->size() != count) {
-      ctx.usage_error(n, std::string(dir) + " has " + std::to_string(d->size()) + " values, expected " +
-                             std::to_string(count));
-      return;
-    }
+    if (d && d->size() != count)
+      return ctx.usage_error(n, std::string(dir) + " has " + std::to_string(d->size()) + " values, expected " +
+             std::to_string(count));
   }
   SymbolicDim seq;
   std::vector<Type> in;
@@ -502,10 +471,8 @@ inline void infer_scan_impl(Context& ctx, Node& n, bool negative_axes) {
     const Shape* s = shape_of(n.inputs[i]);
     const int64_t axis = in_axes[i - num_states];
     if (!s) {
-      if (!negative_axes && axis < 0) {
-        ctx.record_error(n, "scan_input_axes value " + std::to_string(axis) + " must be >= 0 before opset 11");
-        return;
-      }
+      if (!negative_axes && axis < 0)
+        return ctx.record_error(n, "scan_input_axes value " + std::to_string(axis) + " must be >= 0 before opset 11");
       in.push_back(t.is_tensor_like() ? Type::tensor(t.elem_type(), Shape()) : t);
       continue;
     }
@@ -514,17 +481,14 @@ inline void infer_scan_impl(Context& ctx, Node& n, bool negative_axes) {
       ctx.record_error(n, "scan input " + std::to_string(i - num_states) + " is a scalar; it needs a scan axis");
       return;
     }
-    if (axis < (negative_axes ? -rank : 0) || axis >= rank) {
-      ctx.record_error(n, "scan_input_axes value " + std::to_string(axis) + " is out of range for rank " +
-                              std::to_string(rank));
-      return;
-    }
+    if (axis < (negative_axes ? -rank : 0) || axis >= rank)
+      return ctx.record_error(n, "scan_input_axes value " + std::to_string(axis) + " is out of range for rank " +
+             std::to_string(rank));
     const auto a = static_cast<std::size_t>(axis < 0 ? axis + rank : axis);
     const SymbolicDim& d = (*s)[a];
-    if (seq.is_int() && d.is_int() && seq != d) {
-      ctx.record_error(n, "scan inputs disagree on the sequence length: " + seq.to_string() + " vs " + d.to_string());
-      return;
-    }
+    if (seq.is_int() && d.is_int() && seq != d)
+      return ctx.record_error(n, "scan inputs disagree on the sequence length: " + seq.to_string() + " vs " +
+                              d.to_string());
     if (specificity_rank(d) > specificity_rank(seq)) seq = d;
     in.push_back(remove_dim(t, a));
   }

@@ -185,11 +185,9 @@ inline void conv_common(Context& ctx, Node& n, std::size_t ix, std::size_t iw, D
   const std::size_t k = static_cast<std::size_t>(rank - 2);
   if (x && w && (*x)[1].is_int() && (*w)[1].is_int()) {
     int64_t expected = 0;
-    if (!checked::mul((*w)[1].value(), group, expected) || expected != (*x)[1].value()) {
-      ctx.record_error(n, "input channels " + (*x)[1].to_string() + " do not match weight " + w->to_string() +
-                              " with group " + std::to_string(group));
-      return;
-    }
+    if (!checked::mul((*w)[1].value(), group, expected) || expected != (*x)[1].value())
+      return ctx.record_error(n, "input channels " + (*x)[1].to_string() + " do not match weight " + w->to_string() +
+             " with group " + std::to_string(group));
   }
   std::vector<SymbolicDim> kernel;
   if (!kernel_dims(ctx, n, w, k, kernel)) return;
@@ -216,10 +214,8 @@ inline void pool_common(Context& ctx, Node& n, bool indices) {
   const Shape* x = shape_of(n.input(0));
   Shape out_shape;
   if (x) {
-    if (x->rank() < 3) {
-      ctx.record_error(n, "input must have rank >= 3 (N, C, spatial...), got " + x->to_string());
-      return;
-    }
+    if (x->rank() < 3)
+      return ctx.record_error(n, "input must have rank >= 3 (N, C, spatial...), got " + x->to_string());
     const std::size_t k = x->size() - 2;
     std::vector<SymbolicDim> kernel;
     if (!kernel_dims(ctx, n, nullptr, k, kernel)) return;
@@ -279,10 +275,8 @@ inline void infer_conv_transpose(Context& ctx, Node& n) {
   int64_t group = 1;
   if (!nn_detail::check_conv_rank_and_group(ctx, n, x, w, rank, dtype, group)) return;
   const std::size_t k = static_cast<std::size_t>(rank - 2);
-  if (x && w && (*x)[1].is_int() && (*w)[0].is_int() && (*x)[1] != (*w)[0]) {
-    ctx.record_error(n, "input channels " + (*x)[1].to_string() + " do not match weight " + w->to_string());
-    return;
-  }
+  if (x && w && (*x)[1].is_int() && (*w)[0].is_int() && (*x)[1] != (*w)[0])
+    return ctx.record_error(n, "input channels " + (*x)[1].to_string() + " do not match weight " + w->to_string());
   std::vector<SymbolicDim> kernel;
   if (!nn_detail::kernel_dims(ctx, n, w, k, kernel)) return;
   nn_detail::WindowAttrs wa;
@@ -293,10 +287,8 @@ inline void infer_conv_transpose(Context& ctx, Node& n) {
   out.push_back(x ? (*x)[0] : SymbolicDim());
   out.push_back(w ? (*w)[1] * SymbolicDim(group) : SymbolicDim());
   if (const Attribute* os = n.attr("output_shape")) {
-    if (os->kind != Attribute::Kind::Ints || (os->ints.size() != k && os->ints.size() != k + 2)) {
-      ctx.record_error(n, "output_shape must have " + std::to_string(k) + " values");
-      return;
-    }
+    if (os->kind != Attribute::Kind::Ints || (os->ints.size() != k && os->ints.size() != k + 2))
+      return ctx.record_error(n, "output_shape must have " + std::to_string(k) + " values");
     for (std::size_t i = os->ints.size() - k; i < os->ints.size(); ++i) out.push_back(os->ints[i]);
   } else if (!x) {
     out.resize(static_cast<std::size_t>(rank));
@@ -312,10 +304,8 @@ inline void infer_conv_transpose(Context& ctx, Node& n) {
       const SymbolicDim pads =
           wa.auto_pad == "VALID" ? SymbolicDim(0) : SymbolicDim(wa.pads[i]) + SymbolicDim(wa.pads[i + k]);
       SymbolicDim d = s * (in - 1) + SymbolicDim(output_padding[i]) + eff_k - pads;
-      if (d.is_int() && d.value() < 1) {
-        ctx.record_error(n, "output spatial dim " + std::to_string(i) + " would be " + d.to_string());
-        return;
-      }
+      if (d.is_int() && d.value() < 1)
+        return ctx.record_error(n, "output spatial dim " + std::to_string(i) + " would be " + d.to_string());
       out.push_back(d);
     }
   }
@@ -339,10 +329,7 @@ inline void infer_global_pool(Context& ctx, Node& n) {
     ctx.set_shape_and_dtype(n.output(0), Shape(), dtype);
     return;
   }
-  if (x->rank() < 2) {
-    ctx.record_error(n, "input must have rank >= 2 (N, C, ...), got " + x->to_string());
-    return;
-  }
+  if (x->rank() < 2) return ctx.record_error(n, "input must have rank >= 2 (N, C, ...), got " + x->to_string());
   std::vector<SymbolicDim> out{(*x)[0], (*x)[1]};
   out.resize(x->size(), SymbolicDim(1));
   ctx.set_shape_and_dtype(n.output(0), Shape(std::move(out)), dtype);
@@ -357,20 +344,13 @@ inline void infer_max_roi_pool(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 2, 2)) return;
   const Attribute* ps = require_attr(ctx, n, "pooled_shape");
   if (!ps) return;
-  if (ps->kind != Attribute::Kind::Ints || ps->ints.size() != 2) {
-    ctx.record_error(n, "pooled_shape must have 2 values");
-    return;
-  }
+  if (ps->kind != Attribute::Kind::Ints || ps->ints.size() != 2)
+    return ctx.record_error(n, "pooled_shape must have 2 values");
   const Shape* x = shape_of(n.input(0));
   const Shape* rois = shape_of(n.input(1));
-  if (x && x->rank() != 4) {
-    ctx.record_error(n, "X must be 4-D, got " + x->to_string());
-    return;
-  }
-  if (rois && (rois->rank() != 2 || ((*rois)[1].is_int() && !(*rois)[1].is_int(5)))) {
-    ctx.record_error(n, "rois must have shape [num_rois, 5], got " + rois->to_string());
-    return;
-  }
+  if (x && x->rank() != 4) return ctx.record_error(n, "X must be 4-D, got " + x->to_string());
+  if (rois && (rois->rank() != 2 || ((*rois)[1].is_int() && !(*rois)[1].is_int(5))))
+    return ctx.record_error(n, "rois must have shape [num_rois, 5], got " + rois->to_string());
   ctx.set_shape_and_dtype(n.output(0),
                           Shape({rois ? (*rois)[0] : SymbolicDim(), x ? (*x)[1] : SymbolicDim(), ps->ints[0], ps->ints[1]}),
                           dtype_of(n.input(0)));
@@ -383,24 +363,14 @@ inline void infer_roi_align(Context& ctx, Node& n) {
   const Shape* x = shape_of(n.input(0));
   const Shape* rois = shape_of(n.input(1));
   const Shape* bi = shape_of(n.input(2));
-  if (x && x->rank() != 4) {
-    ctx.record_error(n, "X must be 4-D, got " + x->to_string());
-    return;
-  }
-  if (rois && (rois->rank() != 2 || ((*rois)[1].is_int() && !(*rois)[1].is_int(4)))) {
-    ctx.record_error(n, "rois must have shape [num_rois, 4], got " + rois->to_string());
-    return;
-  }
-  if (bi && bi->rank() != 1) {
-    ctx.record_error(n, "batch_indices must be 1-D, got " + bi->to_string());
-    return;
-  }
+  if (x && x->rank() != 4) return ctx.record_error(n, "X must be 4-D, got " + x->to_string());
+  if (rois && (rois->rank() != 2 || ((*rois)[1].is_int() && !(*rois)[1].is_int(4))))
+    return ctx.record_error(n, "rois must have shape [num_rois, 4], got " + rois->to_string());
+  if (bi && bi->rank() != 1) return ctx.record_error(n, "batch_indices must be 1-D, got " + bi->to_string());
   SymbolicDim num = rois ? (*rois)[0] : SymbolicDim();
   if (bi && (num.is_unknown() || (!num.is_int() && (*bi)[0].is_int()))) num = (*bi)[0];
-  if (rois && bi && (*rois)[0].is_int() && (*bi)[0].is_int() && (*rois)[0] != (*bi)[0]) {
-    ctx.record_error(n, "rois " + rois->to_string() + " and batch_indices " + bi->to_string() + " disagree");
-    return;
-  }
+  if (rois && bi && (*rois)[0].is_int() && (*bi)[0].is_int() && (*rois)[0] != (*bi)[0])
+    return ctx.record_error(n, "rois " + rois->to_string() + " and batch_indices " + bi->to_string() + " disagree");
   ctx.set_shape_and_dtype(n.output(0),
                           Shape({num, x ? (*x)[1] : SymbolicDim(), n.attr_int("output_height", 1),
                                  n.attr_int("output_width", 1)}),
@@ -432,10 +402,7 @@ inline void infer_max_unpool(Context& ctx, Node& n) {
     ctx.set_shape_and_dtype(n.output(0), Shape(), dtype);
     return;
   }
-  if (x->rank() < 3) {
-    ctx.record_error(n, "input must have rank >= 3 (N, C, spatial...), got " + x->to_string());
-    return;
-  }
+  if (x->rank() < 3) return ctx.record_error(n, "input must have rank >= 3 (N, C, spatial...), got " + x->to_string());
   const std::size_t k = x->size() - 2;
   std::vector<SymbolicDim> kernel;
   if (!nn_detail::kernel_dims(ctx, n, nullptr, k, kernel)) return;
@@ -455,10 +422,8 @@ inline void infer_col2im(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 3, 3)) return;
   const DataType dtype = dtype_of(n.input(0));
   const Shape* x = shape_of(n.input(0));
-  if (x && x->rank() != 3) {
-    ctx.record_error(n, "input must be 3-D [N, C*prod(block_shape), L], got " + x->to_string());
-    return;
-  }
+  if (x && x->rank() != 3)
+    return ctx.record_error(n, "input must be 3-D [N, C*prod(block_shape), L], got " + x->to_string());
   auto image = input_dims(ctx, n, 1);
   auto block = input_dims(ctx, n, 2);
   std::size_t k = 0;
@@ -470,22 +435,15 @@ inline void infer_col2im(Context& ctx, Node& n) {
     ctx.set_shape_and_dtype(n.output(0), Shape(), dtype);
     return;
   }
-  if (image && block && image->size() != block->size()) {
-    ctx.record_error(n, "image_shape and block_shape have different lengths");
-    return;
-  }
+  if (image && block && image->size() != block->size())
+    return ctx.record_error(n, "image_shape and block_shape have different lengths");
   SymbolicDim channels;
   if (x && block) {
     const SymbolicDim p = product(*block);
-    if (p.is_int() && p.value() <= 0) {
-      ctx.record_error(n, "block_shape must have positive values");
-      return;
-    }
-    if ((*x)[1].is_int() && p.is_int() && (*x)[1].value() % p.value() != 0) {
-      ctx.record_error(n, "input dim 1 (" + (*x)[1].to_string() + ") is not a multiple of prod(block_shape) = " +
-                              p.to_string());
-      return;
-    }
+    if (p.is_int() && p.value() <= 0) return ctx.record_error(n, "block_shape must have positive values");
+    if ((*x)[1].is_int() && p.is_int() && (*x)[1].value() % p.value() != 0)
+      return ctx.record_error(n, "input dim 1 (" + (*x)[1].to_string() + ") is not a multiple of prod(block_shape) = " +
+             p.to_string());
     channels = (*x)[1] / p;
   }
   std::vector<SymbolicDim> out{x ? (*x)[0] : SymbolicDim(), channels};

@@ -21,15 +21,11 @@ inline void infer_non_max_suppression(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 2, 5)) return;
   const Shape* boxes = shape_of(n.input(0));
   const Shape* scores = shape_of(n.input(1));
-  if (boxes && (boxes->rank() != 3 || ((*boxes)[2].is_int() && (*boxes)[2] != SymbolicDim(4)))) {
-    ctx.record_error(n, "boxes must be [num_batches, spatial_dimension, 4], got shape " + boxes->to_string());
-    return;
-  }
-  if (scores && scores->rank() != 3) {
-    ctx.record_error(n, "scores must be [num_batches, num_classes, spatial_dimension], got shape " +
-                            scores->to_string());
-    return;
-  }
+  if (boxes && (boxes->rank() != 3 || ((*boxes)[2].is_int() && (*boxes)[2] != SymbolicDim(4))))
+    return ctx.record_error(n, "boxes must be [num_batches, spatial_dimension, 4], got shape " + boxes->to_string());
+  if (scores && scores->rank() != 3)
+    return ctx.record_error(n, "scores must be [num_batches, num_classes, spatial_dimension], got shape " +
+           scores->to_string());
   ctx.set_shape_and_dtype(n.output(0), Shape({SymbolicDim(), SymbolicDim(3)}), DataType::INT64);
 }
 SYMSHAPE_RULES(infer_non_max_suppression, ai_onnx("NonMaxSuppression", 10, 11));
@@ -41,16 +37,10 @@ inline void infer_tfidf_vectorizer(Context& ctx, Node& n) {
   if (!idx) return;
   int64_t max_index = -1;
   for (int64_t i : idx->ints) {
-    if (i < 0) {
-      ctx.record_error(n, "ngram_indexes has a negative entry " + std::to_string(i));
-      return;
-    }
+    if (i < 0) return ctx.record_error(n, "ngram_indexes has a negative entry " + std::to_string(i));
     max_index = std::max(max_index, i);
   }
-  if (max_index < 0) {
-    ctx.record_error(n, "ngram_indexes is empty");
-    return;
-  }
+  if (max_index < 0) return ctx.record_error(n, "ngram_indexes is empty");
   const SymbolicDim e(max_index + 1);
   const Shape* s = shape_of(n.input(0));
   if (!s) {
@@ -86,20 +76,15 @@ inline void infer_upsample_1(Context& ctx, Node& n) {
   if (!hs) return;
   const Attribute* ws = require_attr(ctx, n, "width_scale");
   if (!ws) return;
-  if (!(hs->f >= 1.0) || !(ws->f >= 1.0) || hs->f > 1e9 || ws->f > 1e9) {
-    ctx.record_error(n, "height_scale and width_scale must be >= 1");
-    return;
-  }
+  if (!(hs->f >= 1.0) || !(ws->f >= 1.0) || hs->f > 1e9 || ws->f > 1e9)
+    return ctx.record_error(n, "height_scale and width_scale must be >= 1");
   const Shape* s = shape_of(n.input(0));
   const DataType t = dtype_of(n.input(0));
   if (!s) {
     ctx.set_shape_and_dtype(n.output(0), Shape(std::vector<SymbolicDim>(4)), t);
     return;
   }
-  if (s->rank() != 4) {
-    ctx.record_error(n, "input must be 4-D [N, C, H, W], got shape " + s->to_string());
-    return;
-  }
+  if (s->rank() != 4) return ctx.record_error(n, "input must be 4-D [N, C, H, W], got shape " + s->to_string());
   auto scaled = [](const SymbolicDim& d, double scale) {
     if (scale == std::floor(scale)) return d * SymbolicDim(static_cast<int64_t>(scale));
     if (d.is_int() && d.value() <= (int64_t{1} << 40))

@@ -17,19 +17,13 @@ inline void infer_expand(Context& ctx, Node& n) {
   using namespace tensor_detail;
   if (!check_inputs(ctx, n, 2)) return;
   const Shape* ss = shape_of(n.input(1));
-  if (ss && ss->rank() != 1) {
-    ctx.record_error(n, "shape input must be 1-D, got " + ss->to_string());
-    return;
-  }
+  if (ss && ss->rank() != 1) return ctx.record_error(n, "shape input must be 1-D, got " + ss->to_string());
   const Shape* in = shape_of(n.input(0));
   auto target = ctx.symbolic_value(n.input(1));
   std::optional<Shape> t;
   if (target) {
     for (const auto& d : *target)
-      if (d.is_int() && d.value() < 0) {
-        ctx.record_error(n, "target shape has a negative dim " + d.to_string());
-        return;
-      }
+      if (d.is_int() && d.value() < 0) return ctx.record_error(n, "target shape has a negative dim " + d.to_string());
     t = Shape(*target);
   } else if (auto len = static_length(n.input(1))) {
     t = Shape::of_rank(static_cast<std::size_t>(*len));
@@ -87,10 +81,7 @@ inline void infer_tile_v6(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 2)) return;
   const Shape* in = shape_of(n.input(0));
   const Shape* rs = shape_of(n.input(1));
-  if (rs && rs->rank() != 1) {
-    ctx.record_error(n, "repeats must be 1-D, got " + rs->to_string());
-    return;
-  }
+  if (rs && rs->rank() != 1) return ctx.record_error(n, "repeats must be 1-D, got " + rs->to_string());
   if (!in) {
     auto len = static_length(n.input(1));
     set_like_input(ctx, n, 0, len ? Shape::of_rank(static_cast<std::size_t>(*len)) : Shape());
@@ -101,16 +92,13 @@ inline void infer_tile_v6(Context& ctx, Node& n) {
     set_like_input(ctx, n, 0, Shape::of_rank(in->size()));
     return;
   }
-  if (repeats->size() != in->size()) {
-    ctx.record_error(n, "repeats has " + std::to_string(repeats->size()) + " entries for input " + in->to_string());
-    return;
-  }
+  if (repeats->size() != in->size())
+    return ctx.record_error(n, "repeats has " + std::to_string(repeats->size()) + " entries for input " +
+                            in->to_string());
   Dims out;
   for (std::size_t i = 0; i < in->size(); ++i) {
-    if ((*repeats)[i].is_int() && (*repeats)[i].value() < 0) {
-      ctx.record_error(n, "repeats has a negative entry " + (*repeats)[i].to_string());
-      return;
-    }
+    if ((*repeats)[i].is_int() && (*repeats)[i].value() < 0)
+      return ctx.record_error(n, "repeats has a negative entry " + (*repeats)[i].to_string());
     out.push_back((*in)[i] * (*repeats)[i]);
   }
   set_like_input(ctx, n, 0, Shape(std::move(out)));
@@ -123,10 +111,7 @@ inline void pad_impl(Context& ctx, Node& n, const std::optional<std::vector<Symb
                      const tensor_detail::IntsArg& axes) {
   using namespace tensor_detail;
   const Shape* in = shape_of(n.input(0));
-  if (!pads_given) {
-    ctx.usage_error(n, "missing required pads");
-    return;
-  }
+  if (!pads_given) return ctx.usage_error(n, "missing required pads");
   if (!in) {
     set_like_input(ctx, n, 0, Shape());
     return;
@@ -158,10 +143,8 @@ inline void pad_impl(Context& ctx, Node& n, const std::optional<std::vector<Symb
   for (std::size_t i = 0; i < ax.size(); ++i) {
     const auto a = static_cast<std::size_t>(ax[i]);
     SymbolicDim d = out[a] + (*pads)[i] + (*pads)[i + ax.size()];
-    if (d.is_int() && d.value() < 0) {
-      ctx.record_error(n, "pads make dim " + std::to_string(a) + " of " + in->to_string() + " negative");
-      return;
-    }
+    if (d.is_int() && d.value() < 0)
+      return ctx.record_error(n, "pads make dim " + std::to_string(a) + " of " + in->to_string() + " negative");
     out[a] = d;
   }
   set_like_input(ctx, n, 0, out);

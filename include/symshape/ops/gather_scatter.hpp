@@ -17,10 +17,7 @@ inline void infer_gather(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 2)) return;
   const Shape* data = shape_of(n.input(0));
   const Shape* idx = shape_of(n.input(1));
-  if (data && data->rank() == 0) {
-    ctx.record_error(n, "data must have rank >= 1");
-    return;
-  }
+  if (data && data->rank() == 0) return ctx.record_error(n, "data must have rank >= 1");
   if (!data || !idx) {
     set_like_input(ctx, n, 0, Shape());
   } else {
@@ -41,10 +38,9 @@ inline void infer_gather(Context& ctx, Node& n) {
   const auto len = static_cast<int64_t>(values->size());
   Dims out;
   for (int64_t i : *indices) {
-    if (i < -len || i >= len) {
-      ctx.record_error(n, "index " + std::to_string(i) + " is out of range for a dim of size " + std::to_string(len));
-      return;
-    }
+    if (i < -len || i >= len)
+      return ctx.record_error(n, "index " + std::to_string(i) + " is out of range for a dim of size " +
+                              std::to_string(len));
     out.push_back((*values)[static_cast<std::size_t>(i < 0 ? i + len : i)]);
   }
   ctx.set_symbolic_value(n.output(0), std::move(out));
@@ -58,10 +54,8 @@ inline void infer_gather_elements(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 2)) return;
   const Shape* data = shape_of(n.input(0));
   const Shape* idx = shape_of(n.input(1));
-  if (data && idx && data->rank() != idx->rank()) {
-    ctx.record_error(n, "indices " + idx->to_string() + " must have the rank of data " + data->to_string());
-    return;
-  }
+  if (data && idx && data->rank() != idx->rank())
+    return ctx.record_error(n, "indices " + idx->to_string() + " must have the rank of data " + data->to_string());
   if (data && !normalize_axis(ctx, n, n.attr_int("axis", 0), data->rank())) return;
   set_like_input(ctx, n, 0, idx ? *idx : Shape());
 }
@@ -79,23 +73,17 @@ inline void gather_nd_impl(Context& ctx, Node& n, int64_t batch_dims) {
     return;
   }
   const int64_t r = data->rank(), q = idx->rank();
-  if (r < 1 || q < 1) {
-    ctx.record_error(n, "data and indices must have rank >= 1");
-    return;
-  }
-  if (batch_dims < 0 || batch_dims >= std::min(r, q)) {
-    ctx.record_error(n, "batch_dims " + std::to_string(batch_dims) + " must be in [0, min(rank(data), rank(indices)))");
-    return;
-  }
+  if (r < 1 || q < 1) return ctx.record_error(n, "data and indices must have rank >= 1");
+  if (batch_dims < 0 || batch_dims >= std::min(r, q))
+    return ctx.record_error(n, "batch_dims " + std::to_string(batch_dims) +
+                            " must be in [0, min(rank(data), rank(indices)))");
   const SymbolicDim& last = (*idx)[static_cast<std::size_t>(q - 1)];
   if (!last.is_int()) {
     set_like_input(ctx, n, 0, Shape());
     return;
   }
-  if (last.value() < 1 || last.value() > r - batch_dims) {
-    ctx.record_error(n, "last indices dim " + last.to_string() + " must be in [1, rank(data) - batch_dims]");
-    return;
-  }
+  if (last.value() < 1 || last.value() > r - batch_dims)
+    return ctx.record_error(n, "last indices dim " + last.to_string() + " must be in [1, rank(data) - batch_dims]");
   Dims out(idx->dims().begin(), idx->dims().end() - 1);
   out.insert(out.end(), data->dims().begin() + static_cast<std::ptrdiff_t>(batch_dims + last.value()),
              data->dims().end());
@@ -114,15 +102,10 @@ inline void infer_scatter(Context& ctx, Node& n) {
   const Shape* idx = shape_of(n.input(1));
   const Shape* upd = shape_of(n.input(2));
   if (n.op_type != "ScatterND") {
-    if ((data && idx && data->rank() != idx->rank()) || (idx && upd && idx->rank() != upd->rank())) {
-      ctx.record_error(n, "data, indices and updates must have the same rank");
-      return;
-    }
+    if ((data && idx && data->rank() != idx->rank()) || (idx && upd && idx->rank() != upd->rank()))
+      return ctx.record_error(n, "data, indices and updates must have the same rank");
     if (data && !normalize_axis(ctx, n, n.attr_int("axis", 0), data->rank())) return;
-  } else if (idx && idx->rank() < 1) {
-    ctx.record_error(n, "indices must have rank >= 1");
-    return;
-  }
+  } else if (idx && idx->rank() < 1) return ctx.record_error(n, "indices must have rank >= 1");
   propagate_type(ctx, n, 0, 0);
 }
 SYMSHAPE_RULES(infer_scatter,

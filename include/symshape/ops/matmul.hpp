@@ -85,14 +85,8 @@ inline void infer_gemm(Context& ctx, Node& n) {
   const DataType dtype = dtype_of(n.input(0));
   const Shape* a = shape_of(n.input(0));
   const Shape* b = shape_of(n.input(1));
-  if (a && a->rank() != 2) {
-    ctx.record_error(n, "A must be 2-D, got " + a->to_string());
-    return;
-  }
-  if (b && b->rank() != 2) {
-    ctx.record_error(n, "B must be 2-D, got " + b->to_string());
-    return;
-  }
+  if (a && a->rank() != 2) return ctx.record_error(n, "A must be 2-D, got " + a->to_string());
+  if (b && b->rank() != 2) return ctx.record_error(n, "B must be 2-D, got " + b->to_string());
   const bool ta = n.attr_int("transA", 0) != 0, tb = n.attr_int("transB", 0) != 0;
   SymbolicDim m, k_a, k_b, nn;
   if (a) {
@@ -106,10 +100,7 @@ inline void infer_gemm(Context& ctx, Node& n) {
   if (a && b && !nn_detail::check_inner_dims(ctx, n, k_a, k_b, *a, *b)) return;
   // C broadcasts (unidirectionally) to [M, N]: it can fill in unknown dims.
   if (const Shape* c = shape_of(n.input(2))) {
-    if (c->rank() > 2) {
-      ctx.record_error(n, "C must have rank <= 2, got " + c->to_string());
-      return;
-    }
+    if (c->rank() > 2) return ctx.record_error(n, "C must have rank <= 2, got " + c->to_string());
     const SymbolicDim* cdims[2] = {nullptr, nullptr};
     if (c->rank() == 2) cdims[0] = &(*c)[0];
     if (c->rank() >= 1) cdims[1] = &(*c)[c->size() - 1];
@@ -119,11 +110,9 @@ inline void infer_gemm(Context& ctx, Node& n) {
       SymbolicDim& t = *targets[i];
       if (t.is_unknown()) {
         t = *cdims[i];
-      } else if (t.is_int() && cdims[i]->is_int() && t != *cdims[i]) {
-        ctx.record_error(n, "C of shape " + c->to_string() + " does not broadcast to [" + m.to_string() + "," +
-                                nn.to_string() + "]");
-        return;
-      }
+      } else if (t.is_int() && cdims[i]->is_int() && t != *cdims[i])
+   return ctx.record_error(n, "C of shape " + c->to_string() + " does not broadcast to [" + m.to_string() + "," +
+          nn.to_string() + "]");
     }
   }
   if (!a && !b && !shape_of(n.input(2))) {
@@ -186,23 +175,19 @@ inline void infer_einsum(Context& ctx, Node& n) {
     nn_detail::EinsumTerm t;
     if (!nn_detail::parse_einsum_term(lhs.substr(start, comma == std::string::npos ? std::string::npos : comma - start),
                                       t, err)) {
-      ctx.record_error(n, "bad equation '" + eq + "': " + err);
-      return;
+      return ctx.record_error(n, "bad equation '" + eq + "': " + err);
     }
     terms.push_back(std::move(t));
     if (comma == std::string::npos) break;
     start = comma + 1;
   }
-  if (terms.size() != n.inputs.size()) {
-    ctx.record_error(n, "equation '" + eq + "' has " + std::to_string(terms.size()) + " operands but the node has " +
-                            std::to_string(n.inputs.size()) + " inputs");
-    return;
-  }
+  if (terms.size() != n.inputs.size())
+    return ctx.record_error(n, "equation '" + eq + "' has " + std::to_string(terms.size()) +
+                            " operands but the node has " +
+           std::to_string(n.inputs.size()) + " inputs");
   nn_detail::EinsumTerm out_term;
-  if (explicit_out && !nn_detail::parse_einsum_term(eq.substr(arrow + 2), out_term, err)) {
-    ctx.record_error(n, "bad equation '" + eq + "': " + err);
-    return;
-  }
+  if (explicit_out && !nn_detail::parse_einsum_term(eq.substr(arrow + 2), out_term, err))
+    return ctx.record_error(n, "bad equation '" + eq + "': " + err);
   // Label dims (an integer wins over a symbol, a non-1 over a 1) and the broadcast ellipsis dims.
   std::map<char, SymbolicDim> label_dim;
   std::map<char, int> label_count;
@@ -214,20 +199,16 @@ inline void infer_einsum(Context& ctx, Node& n) {
       if (c != '.') ++label_count[c];
     any_ellipsis = any_ellipsis || term.has_ellipsis;
     const Shape* s = shape_of(n.input(t));
-    if (!n.input(t)) {
-      ctx.usage_error(n, "input " + std::to_string(t) + " is missing");
-      return;
-    }
+    if (!n.input(t)) return ctx.usage_error(n, "input " + std::to_string(t) + " is missing");
     if (!s) {
       ranks_known = ranks_known && !term.has_ellipsis;
       continue;
     }
     const std::size_t nlabels = term.labels.size() - (term.has_ellipsis ? 1 : 0);
-    if (term.has_ellipsis ? s->size() < nlabels : s->size() != nlabels) {
-      ctx.record_error(n, "operand " + std::to_string(t) + " of shape " + s->to_string() + " does not match term " +
-                              std::string(term.labels.begin(), term.labels.end()));
-      return;
-    }
+    if (term.has_ellipsis ? s->size() < nlabels : s->size() != nlabels)
+      return ctx.record_error(n, "operand " + std::to_string(t) + " of shape " + s->to_string() +
+                              " does not match term " +
+             std::string(term.labels.begin(), term.labels.end()));
     const std::size_t ell_rank = s->size() - nlabels;
     std::size_t dim = 0;
     for (char c : term.labels) {
@@ -247,24 +228,19 @@ inline void infer_einsum(Context& ctx, Node& n) {
         continue;
       }
       SymbolicDim& cur = it->second;
-      if (cur.is_int() && d.is_int() && cur != d && !cur.is_int(1) && !d.is_int(1)) {
-        ctx.record_error(n, std::string("label '") + c + "' has dims " + cur.to_string() + " and " + d.to_string());
-        return;
-      }
+      if (cur.is_int() && d.is_int() && cur != d && !cur.is_int(1) && !d.is_int(1))
+        return ctx.record_error(n, std::string("label '") + c + "' has dims " + cur.to_string() + " and " +
+                                d.to_string());
       if (cur.is_unknown() || cur.is_int(1) || (!cur.is_int() && d.is_int() && !d.is_int(1))) cur = d;
     }
   }
   std::vector<char> out_labels;
   if (explicit_out) {
     for (char c : out_term.labels) {
-      if (c != '.' && label_count.find(c) == label_count.end()) {
-        ctx.record_error(n, std::string("output label '") + c + "' does not appear in the inputs");
-        return;
-      }
-      if (std::find(out_labels.begin(), out_labels.end(), c) != out_labels.end()) {
-        ctx.record_error(n, std::string("output label '") + c + "' appears more than once");
-        return;
-      }
+      if (c != '.' && label_count.find(c) == label_count.end())
+        return ctx.record_error(n, std::string("output label '") + c + "' does not appear in the inputs");
+      if (std::find(out_labels.begin(), out_labels.end(), c) != out_labels.end())
+        return ctx.record_error(n, std::string("output label '") + c + "' appears more than once");
       out_labels.push_back(c);
     }
   } else {

@@ -77,7 +77,8 @@ inline void infer_ms_attention(Context& ctx, Node& n) {
   } else if (bias || w) {
     // bias is [q+k+v hidden], the same as weights dim 1.
     const SymbolicDim& t = bias ? (*bias)[0] : (*w)[1];
-    if (t.is_int() && t.value() % 3 != 0) return ctx.record_error(n, "q+k+v hidden size " + t.to_string() + " is not 3*hidden");
+    if (t.is_int() && t.value() % 3 != 0) return ctx.record_error(n, "q+k+v hidden size " + t.to_string() +
+                                                                  " is not 3*hidden");
     qh = vh = t / SymbolicDim(3);
   }
   if (!x) {

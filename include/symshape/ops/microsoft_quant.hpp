@@ -358,7 +358,8 @@ inline void infer_ms_qembed_layer_norm(Context& ctx, Node& n) {
     if (!s) continue;
     const SymbolicDim& h = s->dims().back();
     if (h.is_int() && hidden.is_int() && h.value() != hidden.value())
-      return ctx.record_error(n, std::string(what) + " hidden size " + h.to_string() + " differs from word_embedding's " +
+      return ctx.record_error(n, std::string(what) + " hidden size " + h.to_string() +
+                              " differs from word_embedding's " +
                                      hidden.to_string());
     if (!hidden.is_known()) hidden = h;
   }

@@ -67,14 +67,10 @@ inline void infer_one_hot(Context& ctx, Node& n) {
   const Shape* idx = shape_of(n.input(0));
   const Shape* ds = shape_of(n.input(1));
   const Shape* vs = shape_of(n.input(2));
-  if (ds && !(ds->rank() == 0 || (ds->rank() == 1 && ds->dims()[0].is_int(1)))) {
-    ctx.record_error(n, "depth must be a scalar or a 1-element tensor, got " + ds->to_string());
-    return;
-  }
-  if (vs && !(vs->rank() == 1 && !(vs->dims()[0].is_int() && !vs->dims()[0].is_int(2)))) {
-    ctx.record_error(n, "values must be a 2-element 1-D tensor, got " + vs->to_string());
-    return;
-  }
+  if (ds && !(ds->rank() == 0 || (ds->rank() == 1 && ds->dims()[0].is_int(1))))
+    return ctx.record_error(n, "depth must be a scalar or a 1-element tensor, got " + ds->to_string());
+  if (vs && !(vs->rank() == 1 && !(vs->dims()[0].is_int() && !vs->dims()[0].is_int(2))))
+    return ctx.record_error(n, "values must be a 2-element 1-D tensor, got " + vs->to_string());
   const DataType dtype = dtype_of(n.input(2));
   if (!idx) {
     ctx.set_shape_and_dtype(n.output(0), Shape(), dtype);
@@ -89,10 +85,7 @@ inline void infer_one_hot(Context& ctx, Node& n) {
     const double f = v->initializer->float_data[0];
     if (f >= 0 && f < 9.0e18) depth = static_cast<int64_t>(f);
   }
-  if (depth.is_int() && depth.value() < 0) {
-    ctx.record_error(n, "depth must not be negative");
-    return;
-  }
+  if (depth.is_int() && depth.value() < 0) return ctx.record_error(n, "depth must not be negative");
   std::vector<SymbolicDim> out = idx->dims();
   out.insert(out.begin() + static_cast<std::ptrdiff_t>(*axis), depth);
   ctx.set_shape_and_dtype(n.output(0), Shape(std::move(out)), dtype);
@@ -112,10 +105,8 @@ inline void topk_impl(Context& ctx, Node& n, SymbolicDim k) {
   auto axis = normalize_axis(ctx, n, n.attr_int("axis", -1), s->rank());
   if (!axis) return;
   const SymbolicDim& d = (*s)[static_cast<std::size_t>(*axis)];
-  if (k.is_int() && (k.value() < 0 || (d.is_int() && k.value() > d.value()))) {
-    ctx.record_error(n, "k = " + k.to_string() + " is out of range for axis dim " + d.to_string());
-    return;
-  }
+  if (k.is_int() && (k.value() < 0 || (d.is_int() && k.value() > d.value())))
+    return ctx.record_error(n, "k = " + k.to_string() + " is out of range for axis dim " + d.to_string());
   Shape out = *s;
   out[static_cast<std::size_t>(*axis)] = k;
   ctx.set_shape_and_dtype(n.output(0), out, dtype);
@@ -131,10 +122,8 @@ SYMSHAPE_RULES(infer_topk_v1, ai_onnx("TopK", 1));
 inline void infer_topk_v10(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 2)) return;
   const Shape* ks = shape_of(n.input(1));
-  if (ks && (ks->rank() > 1 || (ks->rank() == 1 && ks->dims()[0].is_int() && !ks->dims()[0].is_int(1)))) {
-    ctx.record_error(n, "K must be a 1-element 1-D tensor, got " + ks->to_string());
-    return;
-  }
+  if (ks && (ks->rank() > 1 || (ks->rank() == 1 && ks->dims()[0].is_int() && !ks->dims()[0].is_int(1))))
+    return ctx.record_error(n, "K must be a 1-element 1-D tensor, got " + ks->to_string());
   auto k = ctx.symbolic_value(n.input(1));
   topk_impl(ctx, n, k && k->size() == 1 ? (*k)[0] : SymbolicDim());
 }
@@ -145,10 +134,7 @@ SYMSHAPE_RULES(infer_topk_v10, ai_onnx("TopK", 10, 11, 24));
 inline void infer_trilu(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 1)) return;
   const Shape* s = shape_of(n.input(0));
-  if (s && s->rank() < 2) {
-    ctx.record_error(n, "input must have rank >= 2, got " + s->to_string());
-    return;
-  }
+  if (s && s->rank() < 2) return ctx.record_error(n, "input must have rank >= 2, got " + s->to_string());
   propagate_type(ctx, n, 0, 0);
 }
 SYMSHAPE_RULES(infer_trilu, ai_onnx("Trilu", 14));
@@ -165,15 +151,10 @@ SYMSHAPE_RULES(infer_cumsum, ai_onnx("CumSum", 11, 14), ai_onnx("CumProd", 26));
 inline void infer_reverse_sequence(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 2)) return;
   const Shape* s = shape_of(n.input(0));
-  if (s && s->rank() < 2) {
-    ctx.record_error(n, "input must have rank >= 2, got " + s->to_string());
-    return;
-  }
+  if (s && s->rank() < 2) return ctx.record_error(n, "input must have rank >= 2, got " + s->to_string());
   const int64_t batch_axis = n.attr_int("batch_axis", 1), time_axis = n.attr_int("time_axis", 0);
-  if ((batch_axis != 0 && batch_axis != 1) || (time_axis != 0 && time_axis != 1) || batch_axis == time_axis) {
-    ctx.record_error(n, "batch_axis and time_axis must be 0 and 1 in some order");
-    return;
-  }
+  if ((batch_axis != 0 && batch_axis != 1) || (time_axis != 0 && time_axis != 1) || batch_axis == time_axis)
+    return ctx.record_error(n, "batch_axis and time_axis must be 0 and 1 in some order");
   propagate_type(ctx, n, 0, 0);
 }
 SYMSHAPE_RULES(infer_reverse_sequence, ai_onnx("ReverseSequence", 10));
@@ -185,34 +166,25 @@ inline void space_depth_impl(Context& ctx, Node& n, bool to_space) {
   const Attribute* bs = require_attr(ctx, n, "blocksize");
   if (!bs) return;
   const int64_t b = bs->i;
-  if (b <= 0 || b > 0x7fffffff) {
-    ctx.record_error(n, "blocksize must be positive");
-    return;
-  }
+  if (b <= 0 || b > 0x7fffffff) return ctx.record_error(n, "blocksize must be positive");
   const Shape* s = shape_of(n.input(0));
   if (!s) {
     tensor_detail::set_like_input(ctx, n, 0, Shape::of_rank(4));
     return;
   }
-  if (s->rank() != 4) {
-    ctx.record_error(n, "input must be 4-D, got " + s->to_string());
-    return;
-  }
+  if (s->rank() != 4) return ctx.record_error(n, "input must be 4-D, got " + s->to_string());
   const SymbolicDim bb(b), b2(b * b);
   const Shape& x = *s;
   Shape out;
   if (to_space) {
-    if (x[1].is_int() && x[1].value() % (b * b) != 0) {
-      ctx.record_error(n, "channels " + x[1].to_string() + " are not divisible by blocksize^2 = " + b2.to_string());
-      return;
-    }
+    if (x[1].is_int() && x[1].value() % (b * b) != 0)
+      return ctx.record_error(n, "channels " + x[1].to_string() + " are not divisible by blocksize^2 = " +
+                              b2.to_string());
     out = Shape{x[0], x[1] / b2, x[2] * bb, x[3] * bb};
   } else {
     for (std::size_t i = 2; i < 4; ++i)
-      if (x[i].is_int() && x[i].value() % b != 0) {
-        ctx.record_error(n, "dim " + x[i].to_string() + " is not divisible by blocksize " + bb.to_string());
-        return;
-      }
+      if (x[i].is_int() && x[i].value() % b != 0)
+        return ctx.record_error(n, "dim " + x[i].to_string() + " is not divisible by blocksize " + bb.to_string());
     out = Shape{x[0], x[1] * b2, x[2] / bb, x[3] / bb};
   }
   tensor_detail::set_like_input(ctx, n, 0, out);
@@ -228,10 +200,7 @@ inline void infer_compress(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 2)) return;
   const Shape* s = shape_of(n.input(0));
   const Shape* cs = shape_of(n.input(1));
-  if (cs && cs->rank() != 1) {
-    ctx.record_error(n, "condition must be 1-D, got " + cs->to_string());
-    return;
-  }
+  if (cs && cs->rank() != 1) return ctx.record_error(n, "condition must be 1-D, got " + cs->to_string());
   // The number of selected slices, when the condition is known.
   SymbolicDim count;
   if (auto c = ctx.int_values(n.input(1))) {

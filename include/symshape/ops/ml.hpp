@@ -109,10 +109,8 @@ inline void regressor_output(Context& ctx, Node& n, const SymbolicDim& width, Da
 inline void tree_ensemble_output(Context& ctx, Node& n, DataType t) {
   if (!check_inputs(ctx, n, 1, 1)) return;
   const int64_t targets = n.attr_int("n_targets", -1);
-  if (n.attr("n_targets") && targets < 1) {
-    ctx.record_error(n, "n_targets must be positive, got " + std::to_string(targets));
-    return;
-  }
+  if (n.attr("n_targets") && targets < 1)
+    return ctx.record_error(n, "n_targets must be positive, got " + std::to_string(targets));
   regressor_output(ctx, n, targets > 0 ? SymbolicDim(targets) : SymbolicDim(), t);
 }
 
@@ -159,10 +157,7 @@ inline void infer_array_feature_extractor(Context& ctx, Node& n) {
     ctx.set_shape_and_dtype(n.output(0), Shape(), t);
     return;
   }
-  if (x->rank() == 0) {
-    ctx.record_error(n, "X must have rank >= 1, got a scalar");
-    return;
-  }
+  if (x->rank() == 0) return ctx.record_error(n, "X must have rank >= 1, got a scalar");
   std::vector<SymbolicDim> d = x->rank() == 1 ? std::vector<SymbolicDim>{SymbolicDim(1)}
                                               : std::vector<SymbolicDim>(x->dims().begin(), x->dims().end() - 1);
   d.push_back(k);
@@ -201,10 +196,8 @@ SYMSHAPE_RULES(infer_normalizer, ai_onnx_ml("Normalizer", 1));
 inline void infer_cast_map(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 1, 1)) return;
   const Type& in = type_of(n.input(0));
-  if (!in.is_unknown() && (in.kind() != Type::Kind::Map || in.elem_type() != DataType::INT64)) {
-    ctx.record_error(n, "input must be a map with int64 keys, got " + in.to_string());
-    return;
-  }
+  if (!in.is_unknown() && (in.kind() != Type::Kind::Map || in.elem_type() != DataType::INT64))
+    return ctx.record_error(n, "input must be a map with int64 keys, got " + in.to_string());
   const std::string to = n.attr_string("cast_to", "TO_FLOAT");
   DataType t;
   if (to == "TO_FLOAT") {
@@ -214,22 +207,15 @@ inline void infer_cast_map(Context& ctx, Node& n) {
   } else if (to == "TO_INT64") {
     t = DataType::INT64;
   } else {
-    ctx.record_error(n, "cast_to must be TO_FLOAT, TO_STRING or TO_INT64, got '" + to + "'");
-    return;
+    return ctx.record_error(n, "cast_to must be TO_FLOAT, TO_STRING or TO_INT64, got '" + to + "'");
   }
   const std::string form = n.attr_string("map_form", "DENSE");
   SymbolicDim c;
   if (form == "SPARSE") {
     const int64_t max_map = n.attr_int("max_map", 1);
-    if (max_map < 1) {
-      ctx.record_error(n, "max_map must be positive, got " + std::to_string(max_map));
-      return;
-    }
+    if (max_map < 1) return ctx.record_error(n, "max_map must be positive, got " + std::to_string(max_map));
     c = SymbolicDim(max_map);
-  } else if (form != "DENSE") {
-    ctx.record_error(n, "map_form must be DENSE or SPARSE, got '" + form + "'");
-    return;
-  }
+  } else if (form != "DENSE") return ctx.record_error(n, "map_form must be DENSE or SPARSE, got '" + form + "'");
   ctx.set_shape_and_dtype(n.output(0), Shape({SymbolicDim(1), c}), t);
 }
 SYMSHAPE_RULES(infer_cast_map, ai_onnx_ml("CastMap", 1));
@@ -243,10 +229,8 @@ inline void swap_string_and_int(Context& ctx, Node& n) {
     t = DataType::INT64;
   } else if (in == DataType::INT64) {
     t = DataType::STRING;
-  } else if (in != DataType::UNDEFINED) {
-    ctx.record_error(n, std::string("input must be string or int64, got ") + to_string(in));
-    return;
-  }
+  } else if (in != DataType::UNDEFINED)
+   return ctx.record_error(n, std::string("input must be string or int64, got ") + to_string(in));
   const Shape* s = shape_of(n.input(0));
   ctx.set_shape_and_dtype(n.output(0), s ? *s : Shape(), t);
 }
@@ -258,14 +242,10 @@ inline void infer_category_mapper(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 1, 1)) return;
   const int64_t ints = ml_detail::attr_len(n, "cats_int64s");
   const int64_t strs = ml_detail::attr_len(n, "cats_strings");
-  if (ints < 0 || strs < 0) {
-    ctx.usage_error(n, "both cats_int64s and cats_strings must be set");
-    return;
-  }
-  if (ints != strs) {
-    ctx.record_error(n, "cats_int64s has " + std::to_string(ints) + " entries but cats_strings " + std::to_string(strs));
-    return;
-  }
+  if (ints < 0 || strs < 0) return ctx.usage_error(n, "both cats_int64s and cats_strings must be set");
+  if (ints != strs)
+    return ctx.record_error(n, "cats_int64s has " + std::to_string(ints) + " entries but cats_strings " +
+                            std::to_string(strs));
   ml_detail::swap_string_and_int(ctx, n);
 }
 SYMSHAPE_RULES(infer_category_mapper, ai_onnx_ml("CategoryMapper", 1));
@@ -275,22 +255,16 @@ inline void infer_dict_vectorizer(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 1, 1)) return;
   const int64_t ints = ml_detail::attr_len(n, "int64_vocabulary");
   const int64_t strs = ml_detail::attr_len(n, "string_vocabulary");
-  if ((ints >= 0) == (strs >= 0)) {
-    ctx.usage_error(n, "exactly one of string_vocabulary and int64_vocabulary must be set");
-    return;
-  }
+  if ((ints >= 0) == (strs >= 0))
+    return ctx.usage_error(n, "exactly one of string_vocabulary and int64_vocabulary must be set");
   const Type& in = type_of(n.input(0));
   DataType t = DataType::UNDEFINED;
   if (!in.is_unknown()) {
-    if (in.kind() != Type::Kind::Map || !in.inner()) {
-      ctx.record_error(n, "input must be a map, got " + in.to_string());
-      return;
-    }
+    if (in.kind() != Type::Kind::Map || !in.inner())
+      return ctx.record_error(n, "input must be a map, got " + in.to_string());
     const DataType key = ints >= 0 ? DataType::INT64 : DataType::STRING;
-    if (in.elem_type() != key) {
-      ctx.record_error(n, "the map's key type must match the vocabulary, got " + in.to_string());
-      return;
-    }
+    if (in.elem_type() != key)
+      return ctx.record_error(n, "the map's key type must match the vocabulary, got " + in.to_string());
     if (in.inner()->is_tensor()) t = in.inner()->elem_type();
   }
   ctx.set_shape_and_dtype(n.output(0), Shape({SymbolicDim(1), SymbolicDim(ints >= 0 ? ints : strs)}), t);
@@ -303,17 +277,12 @@ inline void infer_feature_vectorizer(Context& ctx, Node& n) {
   const auto dims = n.attr_ints("inputdimensions");
   SymbolicDim total;
   if (dims) {
-    if (dims->size() != n.inputs.size()) {
-      ctx.record_error(n, "inputdimensions has " + std::to_string(dims->size()) + " entries for " +
-                              std::to_string(n.inputs.size()) + " inputs");
-      return;
-    }
+    if (dims->size() != n.inputs.size())
+      return ctx.record_error(n, "inputdimensions has " + std::to_string(dims->size()) + " entries for " +
+             std::to_string(n.inputs.size()) + " inputs");
     total = SymbolicDim(0);
     for (int64_t d : *dims) {
-      if (d < 0) {
-        ctx.record_error(n, "inputdimensions has a negative entry " + std::to_string(d));
-        return;
-      }
+      if (d < 0) return ctx.record_error(n, "inputdimensions has a negative entry " + std::to_string(d));
       total = total + SymbolicDim(d);
     }
   }
@@ -350,26 +319,18 @@ inline void infer_label_encoder(Context& ctx, Node& n) {
   };
   const auto value_names = {"values_tensor", "values_strings", "values_int64s", "values_floats"};
   const auto key_names = {"keys_tensor", "keys_strings", "keys_int64s", "keys_floats"};
-  if (const int set = count_set(value_names); set != 1) {
-    ctx.usage_error(n, "exactly one values_* attribute must be set, got " + std::to_string(set));
-    return;
-  }
-  if (const int set = count_set(key_names); set != 1) {
-    ctx.usage_error(n, "exactly one keys_* attribute must be set, got " + std::to_string(set));
-    return;
-  }
+  if (const int set = count_set(value_names); set != 1)
+    return ctx.usage_error(n, "exactly one values_* attribute must be set, got " + std::to_string(set));
+  if (const int set = count_set(key_names); set != 1)
+    return ctx.usage_error(n, "exactly one keys_* attribute must be set, got " + std::to_string(set));
   int64_t values = 0, keys = 0;
   const DataType t = ml_detail::list_attr_type(n, value_names, values);
   const DataType key = ml_detail::list_attr_type(n, key_names, keys);
   const DataType in = dtype_of(n.input(0));
-  if (in != DataType::UNDEFINED && key != DataType::UNDEFINED && in != key) {
-    ctx.record_error(n, std::string("the keys are ") + to_string(key) + " but the input is " + to_string(in));
-    return;
-  }
-  if (keys != values) {
-    ctx.record_error(n, std::to_string(keys) + " keys but " + std::to_string(values) + " values");
-    return;
-  }
+  if (in != DataType::UNDEFINED && key != DataType::UNDEFINED && in != key)
+    return ctx.record_error(n, std::string("the keys are ") + to_string(key) + " but the input is " + to_string(in));
+  if (keys != values)
+    return ctx.record_error(n, std::to_string(keys) + " keys but " + std::to_string(values) + " values");
   const Shape* s = shape_of(n.input(0));
   ctx.set_shape_and_dtype(n.output(0), s ? *s : Shape(), t);
 }
@@ -420,10 +381,7 @@ SYMSHAPE_RULES(infer_tree_ensemble_classifier, ai_onnx_ml("TreeEnsembleClassifie
 inline void infer_linear_regressor(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 1, 1)) return;
   const int64_t targets = n.attr_int("targets", 1);
-  if (targets < 1) {
-    ctx.record_error(n, "targets must be positive, got " + std::to_string(targets));
-    return;
-  }
+  if (targets < 1) return ctx.record_error(n, "targets must be positive, got " + std::to_string(targets));
   ml_detail::regressor_output(ctx, n, SymbolicDim(targets), DataType::FLOAT);
 }
 SYMSHAPE_RULES(infer_linear_regressor, ai_onnx_ml("LinearRegressor", 1));
@@ -452,10 +410,7 @@ inline void infer_one_hot_encoder(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 1, 1)) return;
   const int64_t ints = ml_detail::attr_len(n, "cats_int64s");
   const int64_t strs = ml_detail::attr_len(n, "cats_strings");
-  if ((ints >= 0) == (strs >= 0)) {
-    ctx.usage_error(n, "exactly one of cats_int64s and cats_strings must be set");
-    return;
-  }
+  if ((ints >= 0) == (strs >= 0)) return ctx.usage_error(n, "exactly one of cats_int64s and cats_strings must be set");
   const Shape* s = shape_of(n.input(0));
   if (!s) {
     ctx.set_shape_and_dtype(n.output(0), Shape(), DataType::FLOAT);
@@ -478,21 +433,16 @@ inline void infer_zip_map(Context& ctx, Node& n) {
   // such a ZipMap (tests/ops/ort_check.sh).
   if (ints == 0 && strs > 0) ints = -1;
   if (strs == 0 && ints > 0) strs = -1;
-  if ((ints >= 0) == (strs >= 0)) {
-    ctx.usage_error(n, "exactly one of classlabels_strings and classlabels_int64s must be set");
-    return;
-  }
+  if ((ints >= 0) == (strs >= 0))
+    return ctx.usage_error(n, "exactly one of classlabels_strings and classlabels_int64s must be set");
   if (const Shape* s = shape_of(n.input(0))) {
-    if (s->rank() != 1 && s->rank() != 2) {
-      ctx.record_error(n, "X must be [N, C] or [C], got shape " + s->to_string());
-      return;
-    }
+    if (s->rank() != 1 && s->rank() != 2)
+      return ctx.record_error(n, "X must be [N, C] or [C], got shape " + s->to_string());
     const SymbolicDim& c = (*s)[s->rank() - 1];
     const int64_t labels = ints >= 0 ? ints : strs;
-    if (c.is_int() && c.value() != labels) {
-      ctx.record_error(n, "X has " + std::to_string(c.value()) + " columns for " + std::to_string(labels) + " labels");
-      return;
-    }
+    if (c.is_int() && c.value() != labels)
+      return ctx.record_error(n, "X has " + std::to_string(c.value()) + " columns for " + std::to_string(labels) +
+                              " labels");
   }
   const DataType key = ints >= 0 ? DataType::INT64 : DataType::STRING;
   ctx.set_type(n.output(0), Type::sequence(Type::map(key, Type::tensor(DataType::FLOAT, Shape::scalar()))));

@@ -65,10 +65,8 @@ inline void infer_batch_norm_14(Context& ctx, Node& n) {
                                       i == 1 ? "scale" : i == 2 ? "B" : i == 3 ? "input_mean" : "input_var"))
       return;
   const bool training = n.attr_int("training_mode", 0) != 0;
-  if (!training && (n.output(1) || n.output(2))) {
-    ctx.record_error(n, "running_mean and running_var are outputs only with training_mode=1");
-    return;
-  }
+  if (!training && (n.output(1) || n.output(2)))
+    return ctx.record_error(n, "running_mean and running_var are outputs only with training_mode=1");
   propagate_type(ctx, n);
   for (std::size_t o = 1; o < 3; ++o)
     if (n.output(o)) ctx.set_shape_and_dtype(n.output(o), Shape({c}), dtype_of(n.input(3)));
@@ -81,10 +79,8 @@ inline void infer_layer_norm(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 2, 3)) return;
   const Shape* x = shape_of(n.input(0));
   const int64_t stash = n.attr_int("stash_type", static_cast<int64_t>(DataType::FLOAT));
-  if (!is_valid_data_type(static_cast<int32_t>(stash)) || stash <= 0) {
-    ctx.record_error(n, "invalid stash_type " + std::to_string(stash));
-    return;
-  }
+  if (!is_valid_data_type(static_cast<int32_t>(stash)) || stash <= 0)
+    return ctx.record_error(n, "invalid stash_type " + std::to_string(stash));
   Shape stats;
   if (x) {
     auto axis = normalize_axis(ctx, n, n.attr_int("axis", -1), x->rank());
@@ -105,20 +101,13 @@ inline void group_norm(Context& ctx, Node& n, bool per_channel) {
   if (!check_inputs(ctx, n, 3, 3)) return;
   const Attribute* g = require_attr(ctx, n, "num_groups");
   if (!g) return;
-  if (g->kind != Attribute::Kind::Int || g->i < 1) {
-    ctx.record_error(n, "num_groups must be a positive integer");
-    return;
-  }
+  if (g->kind != Attribute::Kind::Int || g->i < 1) return ctx.record_error(n, "num_groups must be a positive integer");
   const Shape* x = shape_of(n.input(0));
-  if (x && x->rank() < 2) {
-    ctx.record_error(n, "X must have rank >= 2 (N, C, ...), got " + x->to_string());
-    return;
-  }
+  if (x && x->rank() < 2) return ctx.record_error(n, "X must have rank >= 2 (N, C, ...), got " + x->to_string());
   const SymbolicDim c = x ? (*x)[1] : SymbolicDim();
-  if (c.is_int() && c.value() % g->i != 0) {
-    ctx.record_error(n, "channels " + c.to_string() + " are not divisible by num_groups " + std::to_string(g->i));
-    return;
-  }
+  if (c.is_int() && c.value() % g->i != 0)
+    return ctx.record_error(n, "channels " + c.to_string() + " are not divisible by num_groups " +
+                            std::to_string(g->i));
   const SymbolicDim expected = per_channel ? c : SymbolicDim(g->i);
   if (!check_per_channel(ctx, n, 1, expected, "scale") || !check_per_channel(ctx, n, 2, expected, "bias")) return;
   propagate_type(ctx, n);
@@ -134,10 +123,7 @@ SYMSHAPE_RULES(infer_group_norm_21, ai_onnx("GroupNormalization", 21));
 inline void infer_instance_norm(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 3, 3)) return;
   const Shape* x = shape_of(n.input(0));
-  if (x && x->rank() < 2) {
-    ctx.record_error(n, "input must have rank >= 2 (N, C, ...), got " + x->to_string());
-    return;
-  }
+  if (x && x->rank() < 2) return ctx.record_error(n, "input must have rank >= 2 (N, C, ...), got " + x->to_string());
   const SymbolicDim c = x ? (*x)[1] : SymbolicDim();
   if (!nn_detail::check_per_channel(ctx, n, 1, c, "scale") || !nn_detail::check_per_channel(ctx, n, 2, c, "B")) return;
   propagate_type(ctx, n);

@@ -17,10 +17,8 @@ inline void infer_optional(Context& ctx, Node& n) {
     ctx.set_type(n.output(0), Type::optional(in->type));
     return;
   }
-  if (!a || a->kind != Attribute::Kind::TypeProto || a->types.empty()) {
-    ctx.usage_error(n, "an Optional without input needs the 'type' attribute");
-    return;
-  }
+  if (!a || a->kind != Attribute::Kind::TypeProto || a->types.empty())
+    return ctx.usage_error(n, "an Optional without input needs the 'type' attribute");
   ctx.set_type(n.output(0), Type::optional(a->types[0]));
 }
 SYMSHAPE_RULES(infer_optional, ai_onnx("Optional", 15));
@@ -30,10 +28,8 @@ namespace detail {
 inline void infer_optional_has_element_impl(Context& ctx, Node& n, bool opset18) {
   if (!check_inputs(ctx, n, opset18 ? 0 : 1, 1)) return;
   const Value* in = n.input(0);
-  if (!opset18 && in && !in->type.is_unknown() && in->type.kind() != Type::Kind::Optional) {
-    ctx.record_error(n, "input must be an optional before opset 18, got " + in->type.to_string());
-    return;
-  }
+  if (!opset18 && in && !in->type.is_unknown() && in->type.kind() != Type::Kind::Optional)
+    return ctx.record_error(n, "input must be an optional before opset 18, got " + in->type.to_string());
   ctx.set_shape_and_dtype(n.output(0), Shape::scalar(), DataType::BOOL);
 }
 
@@ -45,10 +41,7 @@ inline void infer_optional_get_element_impl(Context& ctx, Node& n, bool opset18)
     if (t.inner()) ctx.set_type(n.output(0), *t.inner());
     return;
   }
-  if (!opset18) {
-    ctx.record_error(n, "input must be an optional before opset 18, got " + t.to_string());
-    return;
-  }
+  if (!opset18) return ctx.record_error(n, "input must be an optional before opset 18, got " + t.to_string());
   // From opset 18 a tensor or sequence input is returned as it is.
   ctx.set_type(n.output(0), t);
 }

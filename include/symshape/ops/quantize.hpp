@@ -97,16 +97,11 @@ inline void quantize(Context& ctx, Node& n, const QuantVersion& v) {
   DataType out = DataType::UINT8;
   const DataType zp = dtype_of(n.input(2));
   const int64_t od = v.output_dtype ? n.attr_int("output_dtype", 0) : 0;
-  if (od != 0 && !valid_dtype_attr(od)) {
-    ctx.record_error(n, "invalid output_dtype " + std::to_string(od));
-    return;
-  }
+  if (od != 0 && !valid_dtype_attr(od)) return ctx.record_error(n, "invalid output_dtype " + std::to_string(od));
   if (n.input(2) && zp != DataType::UNDEFINED) {
-    if (od != 0 && static_cast<DataType>(od) != zp) {
-      ctx.record_error(n, std::string("output_dtype ") + to_string(static_cast<DataType>(od)) +
-                              " differs from the zero point type " + to_string(zp));
-      return;
-    }
+    if (od != 0 && static_cast<DataType>(od) != zp)
+      return ctx.record_error(n, std::string("output_dtype ") + to_string(static_cast<DataType>(od)) +
+             " differs from the zero point type " + to_string(zp));
     out = zp;
   } else if (n.input(2)) {
     out = od != 0 ? static_cast<DataType>(od) : DataType::UNDEFINED;
@@ -124,10 +119,7 @@ inline void dequantize(Context& ctx, Node& n, const QuantVersion& v, bool scale_
   DataType out = scale_type ? dtype_of(n.input(1)) : DataType::FLOAT;
   const int64_t od = v.output_dtype ? n.attr_int("output_dtype", 0) : 0;
   if (od != 0) {
-    if (!valid_dtype_attr(od)) {
-      ctx.record_error(n, "invalid output_dtype " + std::to_string(od));
-      return;
-    }
+    if (!valid_dtype_attr(od)) return ctx.record_error(n, "invalid output_dtype " + std::to_string(od));
     out = static_cast<DataType>(od);
   }
   if (!check_params(ctx, n, v)) return;
@@ -182,20 +174,15 @@ inline void infer_bit_cast(Context& ctx, Node& n) {
   if (!to) return;
   if (to->kind != Attribute::Kind::Int || !quant_detail::valid_dtype_attr(to->i) ||
       static_cast<DataType>(to->i) == DataType::STRING) {
-    ctx.record_error(n, "invalid target type in attribute 'to'");
-    return;
+    return ctx.record_error(n, "invalid target type in attribute 'to'");
   }
   const DataType target = static_cast<DataType>(to->i);
   const DataType from = dtype_of(n.input(0));
-  if (from == DataType::STRING) {
-    ctx.record_error(n, "BitCast does not accept string tensors");
-    return;
-  }
-  if (from != DataType::UNDEFINED && element_bits(from) != element_bits(target)) {
-    ctx.record_error(n, std::string("cannot bitcast ") + to_string(from) + " (" + std::to_string(element_bits(from)) +
-                            " bits) to " + to_string(target) + " (" + std::to_string(element_bits(target)) + " bits)");
-    return;
-  }
+  if (from == DataType::STRING) return ctx.record_error(n, "BitCast does not accept string tensors");
+  if (from != DataType::UNDEFINED && element_bits(from) != element_bits(target))
+    return ctx.record_error(n, std::string("cannot bitcast ") + to_string(from) + " (" +
+                            std::to_string(element_bits(from)) +
+           " bits) to " + to_string(target) + " (" + std::to_string(element_bits(target)) + " bits)");
   const Shape* x = shape_of(n.input(0));
   ctx.set_shape_and_dtype(n.output(0), x ? *x : Shape(), target);
 }

@@ -40,10 +40,7 @@ inline void infer_random(Context& ctx, Node& n) {
   if (!random_detail::dtype_attr(ctx, n, DataType::FLOAT, t)) return;
   std::vector<SymbolicDim> dims;
   for (int64_t d : shape->ints) {
-    if (d < 0) {
-      ctx.record_error(n, "shape has a negative dim " + std::to_string(d));
-      return;
-    }
+    if (d < 0) return ctx.record_error(n, "shape has a negative dim " + std::to_string(d));
     dims.emplace_back(d);
   }
   ctx.set_shape_and_dtype(n.output(0), Shape(std::move(dims)), t);
@@ -69,20 +66,13 @@ inline void infer_multinomial(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 1, 1)) return;
   DataType t;
   if (!random_detail::dtype_attr(ctx, n, DataType::INT32, t)) return;
-  if (t != DataType::INT32 && t != DataType::INT64) {
-    ctx.record_error(n, std::string("dtype must be int32 or int64, got ") + to_string(t));
-    return;
-  }
+  if (t != DataType::INT32 && t != DataType::INT64)
+    return ctx.record_error(n, std::string("dtype must be int32 or int64, got ") + to_string(t));
   const int64_t samples = n.attr_int("sample_size", 1);
-  if (samples < 1) {
-    ctx.record_error(n, "sample_size must be positive, got " + std::to_string(samples));
-    return;
-  }
+  if (samples < 1) return ctx.record_error(n, "sample_size must be positive, got " + std::to_string(samples));
   const Shape* s = shape_of(n.input(0));
-  if (s && s->rank() != 2) {
-    ctx.record_error(n, "input must be 2-D [batch_size, class_size], got shape " + s->to_string());
-    return;
-  }
+  if (s && s->rank() != 2)
+    return ctx.record_error(n, "input must be 2-D [batch_size, class_size], got shape " + s->to_string());
   ctx.set_shape_and_dtype(n.output(0), Shape({s ? (*s)[0] : SymbolicDim(), SymbolicDim(samples)}), t);
 }
 SYMSHAPE_RULES(infer_multinomial, ai_onnx("Multinomial", 7, 22));
@@ -96,16 +86,11 @@ inline void infer_det(Context& ctx, Node& n) {
     return;
   }
   const int64_t r = s->rank();
-  if (r < 2) {
-    ctx.record_error(n, "input must have rank >= 2, got shape " + s->to_string());
-    return;
-  }
+  if (r < 2) return ctx.record_error(n, "input must have rank >= 2, got shape " + s->to_string());
   const SymbolicDim& a = (*s)[r - 2];
   const SymbolicDim& b = (*s)[r - 1];
-  if (a.is_int() && b.is_int() && a != b) {
-    ctx.record_error(n, "the last two dims must be equal (square matrices), got " + s->to_string());
-    return;
-  }
+  if (a.is_int() && b.is_int() && a != b)
+    return ctx.record_error(n, "the last two dims must be equal (square matrices), got " + s->to_string());
   ctx.set_shape_and_dtype(n.output(0), Shape(std::vector<SymbolicDim>(s->dims().begin(), s->dims().end() - 2)),
                           dtype_of(n.input(0)));
 }
@@ -116,25 +101,17 @@ SYMSHAPE_RULES(infer_det, ai_onnx("Det", 11, 22));
 inline void infer_nll_loss(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 2, 3)) return;
   const std::string reduction = n.attr_string("reduction", "mean");
-  if (reduction != "none" && reduction != "mean" && reduction != "sum") {
-    ctx.record_error(n, "reduction must be none, mean or sum, got '" + reduction + "'");
-    return;
-  }
+  if (reduction != "none" && reduction != "mean" && reduction != "sum")
+    return ctx.record_error(n, "reduction must be none, mean or sum, got '" + reduction + "'");
   const Shape* x = shape_of(n.input(0));
   const Shape* target = shape_of(n.input(1));
-  if (x && x->rank() < 2) {
-    ctx.record_error(n, "input must have rank >= 2 [N, C, ...], got shape " + x->to_string());
-    return;
-  }
-  if (x && target && target->rank() != x->rank() - 1) {
-    ctx.record_error(n, "target rank must be input rank - 1: input " + x->to_string() + ", target " +
-                            target->to_string());
-    return;
-  }
-  if (const Shape* w = shape_of(n.input(2)); w && w->rank() != 1) {
-    ctx.record_error(n, "weight must be 1-D [C], got shape " + w->to_string());
-    return;
-  }
+  if (x && x->rank() < 2)
+    return ctx.record_error(n, "input must have rank >= 2 [N, C, ...], got shape " + x->to_string());
+  if (x && target && target->rank() != x->rank() - 1)
+    return ctx.record_error(n, "target rank must be input rank - 1: input " + x->to_string() + ", target " +
+           target->to_string());
+  if (const Shape* w = shape_of(n.input(2)); w && w->rank() != 1)
+    return ctx.record_error(n, "weight must be 1-D [C], got shape " + w->to_string());
   const DataType t = dtype_of(n.input(0));
   if (reduction != "none") {
     ctx.set_shape_and_dtype(n.output(0), Shape::scalar(), t);

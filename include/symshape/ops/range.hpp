@@ -27,10 +27,8 @@ inline void infer_range(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 3)) return;
   for (std::size_t i = 0; i < 3; ++i) {
     const Shape* s = shape_of(n.input(i));
-    if (s && !(s->rank() == 0 || (s->rank() == 1 && s->dims()[0].is_int(1)))) {
-      ctx.record_error(n, "input " + std::to_string(i) + " must be a scalar, got " + s->to_string());
-      return;
-    }
+    if (s && !(s->rank() == 0 || (s->rank() == 1 && s->dims()[0].is_int(1))))
+      return ctx.record_error(n, "input " + std::to_string(i) + " must be a scalar, got " + s->to_string());
   }
   const DataType dtype = dtype_of(n.input(0));
   SymbolicDim len;
@@ -41,10 +39,7 @@ inline void infer_range(Context& ctx, Node& n) {
     const SymbolicDim& s = (*start)[0];
     const SymbolicDim& l = (*limit)[0];
     const SymbolicDim& d = (*delta)[0];
-    if (d.is_int(0)) {
-      ctx.record_error(n, "delta must not be 0");
-      return;
-    }
+    if (d.is_int(0)) return ctx.record_error(n, "delta must not be 0");
     if (d.is_int() && s.is_known() && l.is_known()) {
       const int64_t dv = d.value();
       if (dv > 0) {
@@ -69,10 +64,7 @@ inline void infer_range(Context& ctx, Node& n) {
   auto fl = range_detail::float_scalar(n.input(1));
   auto fd = range_detail::float_scalar(n.input(2));
   if (fs && fl && fd) {
-    if (*fd == 0) {
-      ctx.record_error(n, "delta must not be 0");
-      return;
-    }
+    if (*fd == 0) return ctx.record_error(n, "delta must not be 0");
     const double count = std::ceil((*fl - *fs) / *fd);
     if (std::isfinite(count) && count < 9.0e18) len = static_cast<int64_t>(count > 0 ? count : 0);
   }

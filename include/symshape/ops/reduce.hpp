@@ -85,10 +85,8 @@ inline void reduce_common(Context& ctx, Node& n, std::vector<int64_t> axes, bool
     }
     if (axes_shape && axes_shape->rank() == 1 && (*axes_shape)[0].is_int()) {
       const int64_t k = (*axes_shape)[0].value();
-      if (k > rank) {
-        ctx.record_error(n, "more axes (" + std::to_string(k) + ") than the input rank " + std::to_string(rank));
-        return;
-      }
+      if (k > rank)
+        return ctx.record_error(n, "more axes (" + std::to_string(k) + ") than the input rank " + std::to_string(rank));
       if (k > 0 || !noop) {
         ctx.set_shape_and_dtype(n.output(0), Shape::of_rank(static_cast<std::size_t>(k == 0 ? 0 : rank - k)),
                                 dtype);
@@ -107,10 +105,8 @@ inline void reduce_common(Context& ctx, Node& n, std::vector<int64_t> axes, bool
   for (int64_t a : axes) {
     auto x = normalize_axis(ctx, n, a, rank);
     if (!x) return;
-    if (reduced[static_cast<std::size_t>(*x)]) {
-      ctx.record_error(n, "axis " + std::to_string(a) + " is repeated in axes");
-      return;
-    }
+    if (reduced[static_cast<std::size_t>(*x)])
+      return ctx.record_error(n, "axis " + std::to_string(a) + " is repeated in axes");
     reduced[static_cast<std::size_t>(*x)] = true;
   }
   std::vector<SymbolicDim> out;
@@ -129,10 +125,7 @@ inline void infer_reduce_axes_attr(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 1, 1)) return;
   std::vector<int64_t> axes;
   if (const Attribute* a = n.attr("axes")) {
-    if (a->kind != Attribute::Kind::Ints) {
-      ctx.usage_error(n, "attribute 'axes' must be a list of integers");
-      return;
-    }
+    if (a->kind != Attribute::Kind::Ints) return ctx.usage_error(n, "attribute 'axes' must be a list of integers");
     axes.assign(a->ints.begin(), a->ints.end());
   }
   nn_detail::reduce_common(ctx, n, std::move(axes), false, false);
@@ -152,19 +145,13 @@ SYMSHAPE_RULES(infer_reduce_axes_attr,
 // Axes from the optional second input; noop_with_empty_axes.
 inline void infer_reduce_axes_input(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 1, 2)) return;
-  if (n.attr("axes")) {
-    ctx.usage_error(n, "'axes' is an input since this opset, not an attribute");
-    return;
-  }
+  if (n.attr("axes")) return ctx.usage_error(n, "'axes' is an input since this opset, not an attribute");
   const bool noop = n.attr_int("noop_with_empty_axes", 0) != 0;
   std::vector<int64_t> axes;
   bool unknown = false;
   if (n.input(1)) {
     const Shape* s = shape_of(n.input(1));
-    if (s && s->rank() != 1) {
-      ctx.record_error(n, "axes must be 1-D, got shape " + s->to_string());
-      return;
-    }
+    if (s && s->rank() != 1) return ctx.record_error(n, "axes must be 1-D, got shape " + s->to_string());
     if (auto v = input_ints(ctx, n, 1)) axes = *v;
     else if (s && (*s)[0].is_int(0)) axes.clear();
     else unknown = true;

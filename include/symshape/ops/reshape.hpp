@@ -40,22 +40,17 @@ inline void reshape_impl(Context& ctx, Node& n, const std::optional<std::vector<
     }
     const int64_t v = t.value();
     if (v == -1) {
-      if (infer_at) {
-        ctx.record_error(n, "target shape has more than one -1");
-        return;
-      }
+      if (infer_at) return ctx.record_error(n, "target shape has more than one -1");
       infer_at = i;
     } else if (v < -1) {
-      ctx.record_error(n, "target shape has invalid dim " + std::to_string(v));
-      return;
+      return ctx.record_error(n, "target shape has invalid dim " + std::to_string(v));
     } else if (v == 0 && !allowzero) {
       has_zero = true;
       if (in) {
-        if (i >= in->size()) {
-          ctx.record_error(n, "target dim " + std::to_string(i) + " is 0 (copy) but the input " + in->to_string() +
-                                  " has no dim " + std::to_string(i));
-          return;
-        }
+        if (i >= in->size())
+          return ctx.record_error(n, "target dim " + std::to_string(i) + " is 0 (copy) but the input " +
+                                  in->to_string() +
+                 " has no dim " + std::to_string(i));
         out[i] = (*in)[i];
       }
     } else {
@@ -63,10 +58,7 @@ inline void reshape_impl(Context& ctx, Node& n, const std::optional<std::vector<
       out[i] = v;
     }
   }
-  if (allowzero && has_zero && infer_at) {
-    ctx.record_error(n, "target shape has both 0 and -1 with allowzero=1");
-    return;
-  }
+  if (allowzero && has_zero && infer_at) return ctx.record_error(n, "target shape has both 0 and -1 with allowzero=1");
   if (in) {
     // Dims common to the input and the target cancel first (as a multiset),
     // so that [B,T,768] -> [B,-1] gives 768*T rather than 768*B*T//B.
@@ -87,25 +79,19 @@ inline void reshape_impl(Context& ctx, Node& n, const std::optional<std::vector<
     total = product(rest_in);
     if (infer_at) {
       if (known.is_int(0)) {
-        if (total.is_int() && total.value() != 0) {
-          ctx.record_error(n, "cannot infer -1 of " + Shape(out).to_string() + " from " + in->to_string());
-          return;
-        }
+        if (total.is_int() && total.value() != 0)
+          return ctx.record_error(n, "cannot infer -1 of " + Shape(out).to_string() + " from " + in->to_string());
       } else if (total.is_int() && known.is_int()) {
-        if (total.value() % known.value() != 0) {
-          ctx.record_error(n, "cannot reshape " + in->to_string() + " to " + Shape(out).to_string() +
-                                  ": the -1 dim is not an integer");
-          return;
-        }
+        if (total.value() % known.value() != 0)
+          return ctx.record_error(n, "cannot reshape " + in->to_string() + " to " + Shape(out).to_string() +
+                 ": the -1 dim is not an integer");
         out[*infer_at] = total / known;
       } else if (known.is_known() && total.is_known()) {
         out[*infer_at] = total / known;
       }
-    } else if (total.is_int() && known.is_int() && total.value() != known.value()) {
-      ctx.record_error(n, "cannot reshape " + in->to_string() + " to " + Shape(out).to_string() +
-                              ": element counts differ");
-      return;
-    }
+    } else if (total.is_int() && known.is_int() && total.value() != known.value())
+   return ctx.record_error(n, "cannot reshape " + in->to_string() + " to " + Shape(out).to_string() +
+          ": element counts differ");
   }
   set_like_input(ctx, n, 0, Shape(std::move(out)));
   copy_value(ctx, n);
@@ -114,20 +100,14 @@ inline void reshape_impl(Context& ctx, Node& n, const std::optional<std::vector<
 inline void infer_reshape_v1(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 1)) return;
   auto shape = n.attr_ints("shape");
-  if (!shape) {
-    ctx.usage_error(n, "missing required attribute 'shape'");
-    return;
-  }
+  if (!shape) return ctx.usage_error(n, "missing required attribute 'shape'");
   reshape_impl(ctx, n, std::vector<SymbolicDim>(shape->begin(), shape->end()), std::nullopt, false);
 }
 SYMSHAPE_RULES(infer_reshape_v1, ai_onnx("Reshape", 1));
 
 inline void reshape_input_impl(Context& ctx, Node& n, bool allowzero) {
   const Shape* ts = shape_of(n.input(1));
-  if (ts && ts->rank() != 1) {
-    ctx.record_error(n, "shape input must be 1-D, got " + ts->to_string());
-    return;
-  }
+  if (ts && ts->rank() != 1) return ctx.record_error(n, "shape input must be 1-D, got " + ts->to_string());
   reshape_impl(ctx, n, ctx.symbolic_value(n.input(1)), tensor_detail::static_length(n.input(1)), allowzero);
 }
 inline void infer_reshape_v5(Context& ctx, Node& n) {

@@ -91,10 +91,8 @@ inline void resize_output(Context& ctx, Node& n, const ResizeSpec& spec) {
     axes = *norm;
     std::vector<bool> seen(static_cast<std::size_t>(rank), false);
     for (int64_t a : axes) {
-      if (seen[static_cast<std::size_t>(a)]) {
-        ctx.record_error(n, "axes contains " + std::to_string(a) + " twice");
-        return;
-      }
+      if (seen[static_cast<std::size_t>(a)])
+        return ctx.record_error(n, "axes contains " + std::to_string(a) + " twice");
       seen[static_cast<std::size_t>(a)] = true;
     }
   } else {
@@ -103,11 +101,9 @@ inline void resize_output(Context& ctx, Node& n, const ResizeSpec& spec) {
   std::vector<SymbolicDim> out = x->dims();
   const std::size_t count = spec.use_sizes ? (spec.sizes ? spec.sizes->size() : axes.size())
                                            : (spec.scales ? spec.scales->size() : axes.size());
-  if (count != axes.size()) {
-    ctx.record_error(n, std::string(spec.use_sizes ? "sizes" : "scales") + " has " + std::to_string(count) +
-                            " values, expected " + std::to_string(axes.size()) + " (one per resized axis)");
-    return;
-  }
+  if (count != axes.size())
+    return ctx.record_error(n, std::string(spec.use_sizes ? "sizes" : "scales") + " has " + std::to_string(count) +
+           " values, expected " + std::to_string(axes.size()) + " (one per resized axis)");
   if (spec.use_sizes) {
     if (!spec.sizes) {
       for (int64_t a : axes) out[static_cast<std::size_t>(a)] = SymbolicDim();
@@ -145,10 +141,7 @@ inline void resize_output(Context& ctx, Node& n, const ResizeSpec& spec) {
         continue;
       }
       const double s = (*spec.scales)[i];
-      if (!(s > 0.0)) {
-        ctx.record_error(n, "scales must be positive, got " + std::to_string(s));
-        return;
-      }
+      if (!(s > 0.0)) return ctx.record_error(n, "scales must be positive, got " + std::to_string(s));
       d = scaled_dim(d, s);
     }
   }
@@ -164,27 +157,20 @@ inline void resize_from_inputs(Context& ctx, Node& n, bool with_axes) {
   ResizeSpec spec;
   const bool has_sizes = !is_empty_input(n.input(3));
   const bool has_scales = !is_empty_input(n.input(2));
-  if (has_sizes == has_scales) {
-    ctx.usage_error(n, has_sizes ? "only one of scales and sizes may be given"
-                                 : "one of scales and sizes must be given");
-    return;
-  }
+  if (has_sizes == has_scales)
+    return ctx.usage_error(n, has_sizes ? "only one of scales and sizes may be given"
+           : "one of scales and sizes must be given");
   spec.use_sizes = has_sizes;
   if (has_sizes) spec.sizes = input_dims(ctx, n, 3);
   else spec.scales = scales_input(n, 2);
   if (with_axes) {
     if (const Attribute* a = n.attr("axes")) {
-      if (a->kind != Attribute::Kind::Ints) {
-        ctx.usage_error(n, "attribute 'axes' must be a list of integers");
-        return;
-      }
+      if (a->kind != Attribute::Kind::Ints) return ctx.usage_error(n, "attribute 'axes' must be a list of integers");
       spec.axes = std::vector<int64_t>(a->ints.begin(), a->ints.end());
     }
     spec.policy = n.attr_string("keep_aspect_ratio_policy", "stretch");
-    if (spec.policy != "stretch" && spec.policy != "not_larger" && spec.policy != "not_smaller") {
-      ctx.record_error(n, "unknown keep_aspect_ratio_policy '" + spec.policy + "'");
-      return;
-    }
+    if (spec.policy != "stretch" && spec.policy != "not_larger" && spec.policy != "not_smaller")
+      return ctx.record_error(n, "unknown keep_aspect_ratio_policy '" + spec.policy + "'");
   }
   resize_output(ctx, n, spec);
 }
@@ -226,10 +212,7 @@ inline void infer_upsample_7(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 1, 1)) return;
   const Attribute* a = require_attr(ctx, n, "scales");
   if (!a) return;
-  if (a->kind != Attribute::Kind::Floats) {
-    ctx.usage_error(n, "attribute 'scales' must be a list of floats");
-    return;
-  }
+  if (a->kind != Attribute::Kind::Floats) return ctx.usage_error(n, "attribute 'scales' must be a list of floats");
   nn_detail::ResizeSpec spec;
   spec.scales = a->floats;
   nn_detail::resize_output(ctx, n, spec);

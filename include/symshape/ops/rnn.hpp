@@ -26,52 +26,34 @@ inline void recurrent(Context& ctx, Node& n, int64_t gates, std::size_t max_inpu
   } else if (direction == "bidirectional") {
     num_dir = 2;
   } else {
-    ctx.record_error(n, "unknown direction '" + direction + "'");
-    return;
+    return ctx.record_error(n, "unknown direction '" + direction + "'");
   }
   const int64_t layout = has_layout ? n.attr_int("layout", 0) : 0;
-  if (layout != 0 && layout != 1) {
-    ctx.record_error(n, "layout must be 0 or 1, got " + std::to_string(layout));
-    return;
-  }
+  if (layout != 0 && layout != 1) return ctx.record_error(n, "layout must be 0 or 1, got " + std::to_string(layout));
   const Shape* x = shape_of(n.input(0));
   const Shape* w = shape_of(n.input(1));
   const Shape* r = shape_of(n.input(2));
-  if (x && x->rank() != 3) {
-    ctx.record_error(n, "X must be 3-D, got " + x->to_string());
-    return;
-  }
-  if ((w && w->rank() != 3) || (r && r->rank() != 3)) {
-    ctx.record_error(n, "W and R must be 3-D");
-    return;
-  }
+  if (x && x->rank() != 3) return ctx.record_error(n, "X must be 3-D, got " + x->to_string());
+  if ((w && w->rank() != 3) || (r && r->rank() != 3)) return ctx.record_error(n, "W and R must be 3-D");
   for (const Shape* s : {w, r}) {
-    if (s && (*s)[0].is_int() && (*s)[0].value() != num_dir) {
-      ctx.record_error(n, "W/R dim 0 is " + (*s)[0].to_string() + " but direction '" + direction + "' has " +
-                              std::to_string(num_dir) + " direction(s)");
-      return;
-    }
+    if (s && (*s)[0].is_int() && (*s)[0].value() != num_dir)
+      return ctx.record_error(n, "W/R dim 0 is " + (*s)[0].to_string() + " but direction '" + direction + "' has " +
+             std::to_string(num_dir) + " direction(s)");
   }
   SymbolicDim hidden;
   if (const Attribute* h = n.attr("hidden_size")) {
-    if (h->kind != Attribute::Kind::Int || h->i < 1) {
-      ctx.record_error(n, "hidden_size must be a positive integer");
-      return;
-    }
+    if (h->kind != Attribute::Kind::Int || h->i < 1)
+      return ctx.record_error(n, "hidden_size must be a positive integer");
     hidden = h->i;
   } else if (r) {
     hidden = (*r)[2];
   } else if (w) {
     hidden = (*w)[1] / SymbolicDim(gates);
   }
-  if (hidden.is_int() && r && (*r)[2].is_int() && (*r)[2] != hidden) {
-    ctx.record_error(n, "R " + r->to_string() + " does not match hidden_size " + hidden.to_string());
-    return;
-  }
-  if (hidden.is_int() && w && (*w)[1].is_int() && (*w)[1].value() != gates * hidden.value()) {
-    ctx.record_error(n, "W " + w->to_string() + " does not have " + std::to_string(gates) + "*hidden_size rows");
-    return;
-  }
+  if (hidden.is_int() && r && (*r)[2].is_int() && (*r)[2] != hidden)
+    return ctx.record_error(n, "R " + r->to_string() + " does not match hidden_size " + hidden.to_string());
+  if (hidden.is_int() && w && (*w)[1].is_int() && (*w)[1].value() != gates * hidden.value())
+    return ctx.record_error(n, "W " + w->to_string() + " does not have " + std::to_string(gates) + "*hidden_size rows");
   SymbolicDim seq, batch;
   if (x) {
     seq = (*x)[layout == 0 ? 0 : 1];

@@ -40,10 +40,7 @@ inline const Type* sequence_element(Context& ctx, const Node& n, std::size_t i) 
 inline void infer_sequence_construct(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 1)) return;
   for (std::size_t i = 1; i < n.inputs.size(); ++i)
-    if (!n.inputs[i]) {
-      ctx.usage_error(n, "input " + std::to_string(i) + " is missing");
-      return;
-    }
+    if (!n.inputs[i]) return ctx.usage_error(n, "input " + std::to_string(i) + " is missing");
   Type elem = n.inputs[0]->type;
   for (std::size_t i = 1; i < n.inputs.size(); ++i) {
     const Type& t = n.inputs[i]->type;
@@ -62,10 +59,8 @@ SYMSHAPE_RULES(infer_sequence_construct, ai_onnx("SequenceConstruct", 11));
 // SequenceEmpty: dtype attribute, default float.
 inline void infer_sequence_empty(Context& ctx, Node& n) {
   const int64_t code = n.attr_int("dtype", static_cast<int64_t>(DataType::FLOAT));
-  if (code < 0 || code > INT32_MAX || !is_valid_data_type(static_cast<int32_t>(code)) || code == 0) {
-    ctx.usage_error(n, "dtype " + std::to_string(code) + " is not a valid tensor element type");
-    return;
-  }
+  if (code < 0 || code > INT32_MAX || !is_valid_data_type(static_cast<int32_t>(code)) || code == 0)
+    return ctx.usage_error(n, "dtype " + std::to_string(code) + " is not a valid tensor element type");
   ctx.set_type(n.output(0), Type::sequence(Type::tensor(static_cast<DataType>(code), Shape())));
   detail::set_sequence_length(ctx, n.output(0), 0);
 }
@@ -93,10 +88,8 @@ inline void infer_sequence_insert(Context& ctx, Node& n) {
   const Type* e = detail::sequence_element(ctx, n, 0);
   if (!e) return;
   const Type& t = n.inputs[1]->type;
-  if (detail::dtypes_conflict(*e, t)) {
-    ctx.record_error(n, "cannot insert " + t.to_string() + " into a sequence of " + e->to_string());
-    return;
-  }
+  if (detail::dtypes_conflict(*e, t))
+    return ctx.record_error(n, "cannot insert " + t.to_string() + " into a sequence of " + e->to_string());
   const auto len = detail::sequence_length(ctx, n.input(0));
   const bool empty = len && len->is_int(0);
   ctx.set_type(n.output(0), Type::sequence(empty ? t : detail::union_type(*e, t)));
@@ -110,10 +103,7 @@ inline void infer_sequence_erase(Context& ctx, Node& n) {
   if (!detail::sequence_element(ctx, n, 0)) return;
   propagate_type(ctx, n);
   const auto len = detail::sequence_length(ctx, n.input(0));
-  if (len && len->is_int(0)) {
-    ctx.record_error(n, "cannot erase from an empty sequence");
-    return;
-  }
+  if (len && len->is_int(0)) return ctx.record_error(n, "cannot erase from an empty sequence");
   if (len) detail::set_sequence_length(ctx, n.output(0), *len - 1);
 }
 SYMSHAPE_RULES(infer_sequence_erase, ai_onnx("SequenceErase", 11));
@@ -146,27 +136,19 @@ inline void infer_split_to_sequence(Context& ctx, Node& n) {
   }
   const Value* split = n.input(1);
   const Shape* ss = shape_of(split);
-  if (ss && ss->size() > 1) {
-    ctx.record_error(n, "split must be a scalar or 1-D, got rank " + std::to_string(ss->size()));
-    return;
-  }
+  if (ss && ss->size() > 1)
+    return ctx.record_error(n, "split must be a scalar or 1-D, got rank " + std::to_string(ss->size()));
   SymbolicDim chunk;  // unknown unless every element has the same length
   SymbolicDim pieces;
   if (auto v = ctx.int_values(split)) {
     // Zero-length pieces are allowed (ONNX's own test splits an empty axis
     // with [0, 0, 0]); negative ones and a zero chunk size are not.
     for (int64_t p : *v)
-      if (p < 0) {
-        ctx.record_error(n, "split values must be non-negative, got " + std::to_string(p));
-        return;
-      }
+      if (p < 0) return ctx.record_error(n, "split values must be non-negative, got " + std::to_string(p));
     // A single value of unknown rank is read as a scalar: as a 1-D split it
     // would have to equal the axis length, which divides it too.
     const bool scalar = v->size() == 1 && (!ss || ss->size() == 0);
-    if (scalar && (*v)[0] == 0) {
-      ctx.record_error(n, "a scalar split (chunk length) must be positive, got 0");
-      return;
-    }
+    if (scalar && (*v)[0] == 0) return ctx.record_error(n, "a scalar split (chunk length) must be positive, got 0");
     if (scalar) {
       const SymbolicDim c = (*v)[0];
       // Equal chunks of that size; the last one is smaller unless it divides.
@@ -176,11 +158,9 @@ inline void infer_split_to_sequence(Context& ctx, Node& n) {
       int64_t total = 0;
       bool overflow = false;
       for (int64_t p : *v) overflow = overflow || !checked::add(total, p, total);
-      if (len.is_int() && !overflow && total != len.value()) {
-        ctx.record_error(n, "split sums to " + std::to_string(total) + " but the axis has length " +
-                                len.to_string());
-        return;
-      }
+      if (len.is_int() && !overflow && total != len.value())
+        return ctx.record_error(n, "split sums to " + std::to_string(total) + " but the axis has length " +
+               len.to_string());
       bool same = true;
       for (int64_t p : *v) same = same && p == (*v)[0];
       if (same) chunk = (*v)[0];
@@ -236,16 +216,11 @@ inline void infer_sequence_map(Context& ctx, Node& n) {
     return;
   }
   const Value* first = n.input(0);
-  if (!first->type.is_unknown() && first->type.kind() != Type::Kind::Sequence) {
-    ctx.record_error(n, "input 0 must be a sequence, got " + first->type.to_string());
-    return;
-  }
+  if (!first->type.is_unknown() && first->type.kind() != Type::Kind::Sequence)
+    return ctx.record_error(n, "input 0 must be a sequence, got " + first->type.to_string());
   std::vector<Type> in;
   for (std::size_t i = 0; i < n.inputs.size(); ++i) {
-    if (!n.inputs[i]) {
-      ctx.usage_error(n, "input " + std::to_string(i) + " is missing");
-      return;
-    }
+    if (!n.inputs[i]) return ctx.usage_error(n, "input " + std::to_string(i) + " is missing");
     const Type& t = n.inputs[i]->type;
     in.push_back(t.kind() == Type::Kind::Sequence && t.inner() ? *t.inner() : t);
   }

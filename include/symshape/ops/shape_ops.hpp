@@ -222,11 +222,9 @@ inline void infer_flatten(Context& ctx, Node& n) {
   }
   const int64_t r = s->rank();
   int64_t axis = n.attr_int("axis", 1);
-  if (axis < -r || axis > r) {
-    ctx.record_error(n, "axis " + std::to_string(axis) + " is out of range [" + std::to_string(-r) + ", " +
-                            std::to_string(r) + "]");
-    return;
-  }
+  if (axis < -r || axis > r)
+    return ctx.record_error(n, "axis " + std::to_string(axis) + " is out of range [" + std::to_string(-r) + ", " +
+           std::to_string(r) + "]");
   if (axis < 0) axis += r;
   const auto a = static_cast<std::size_t>(axis);
   set_like_input(ctx, n, 0, Shape{product(s->dims(), 0, a), product(s->dims(), a)});
@@ -280,11 +278,9 @@ inline void squeeze_impl(Context& ctx, Node& n, const tensor_detail::IntsArg& ax
   std::vector<bool> drop(static_cast<std::size_t>(r), false);
   for (int64_t a : *norm) {
     const SymbolicDim& d = (*s)[static_cast<std::size_t>(a)];
-    if (d.is_int() && d.value() != 1) {
-      ctx.record_error(n, "cannot squeeze axis " + std::to_string(a) + " of size " + d.to_string() + " in " +
-                              s->to_string());
-      return;
-    }
+    if (d.is_int() && d.value() != 1)
+      return ctx.record_error(n, "cannot squeeze axis " + std::to_string(a) + " of size " + d.to_string() + " in " +
+             s->to_string());
     drop[static_cast<std::size_t>(a)] = true;
   }
   Dims out;
@@ -308,10 +304,7 @@ SYMSHAPE_RULES(infer_squeeze_v13, ai_onnx("Squeeze", 13, 21, 23, 24, 25));
 
 inline void unsqueeze_impl(Context& ctx, Node& n, const tensor_detail::IntsArg& axes) {
   using namespace tensor_detail;
-  if (!axes.given) {
-    ctx.usage_error(n, "missing required axes");
-    return;
-  }
+  if (!axes.given) return ctx.usage_error(n, "missing required axes");
   const Shape* s = shape_of(n.input(0));
   if (!s) {
     set_like_input(ctx, n, 0, Shape());
@@ -377,17 +370,14 @@ inline void infer_transpose(Context& ctx, Node& n) {
   } else {
     for (int64_t i = r - 1; i >= 0; --i) p.push_back(i);
   }
-  if (static_cast<int64_t>(p.size()) != r) {
-    ctx.record_error(n, "perm has " + std::to_string(p.size()) + " entries for input of rank " + std::to_string(r));
-    return;
-  }
+  if (static_cast<int64_t>(p.size()) != r)
+    return ctx.record_error(n, "perm has " + std::to_string(p.size()) + " entries for input of rank " +
+                            std::to_string(r));
   std::vector<bool> seen(static_cast<std::size_t>(r), false);
   Dims out;
   for (int64_t a : p) {
-    if (a < 0 || a >= r || seen[static_cast<std::size_t>(a)]) {
-      ctx.record_error(n, "perm is not a permutation of 0.." + std::to_string(r - 1));
-      return;
-    }
+    if (a < 0 || a >= r || seen[static_cast<std::size_t>(a)])
+      return ctx.record_error(n, "perm is not a permutation of 0.." + std::to_string(r - 1));
     seen[static_cast<std::size_t>(a)] = true;
     out.push_back((*s)[static_cast<std::size_t>(a)]);
   }

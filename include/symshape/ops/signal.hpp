@@ -52,29 +52,22 @@ inline void dft(Context& ctx, Node& n, int64_t axis_attr, bool axis_known) {
   if (has_length) {
     length = scalar_value(ctx, n, 1, "dft_length");
     if (!length) return;
-    if (length->is_int() && length->value() < 1) {
-      ctx.record_error(n, "dft_length must be positive, got " + length->to_string());
-      return;
-    }
+    if (length->is_int() && length->value() < 1)
+      return ctx.record_error(n, "dft_length must be positive, got " + length->to_string());
   }
   if (!x) {
     ctx.set_shape_and_dtype(n.output(0), Shape(), dtype_of(n.input(0)));
     return;
   }
   const int64_t r = x->rank();
-  if (r < 2) {
-    ctx.record_error(n, "input must have rank >= 2 (signal dims and a last dim of 1 or 2), got " + x->to_string());
-    return;
-  }
+  if (r < 2)
+    return ctx.record_error(n, "input must have rank >= 2 (signal dims and a last dim of 1 or 2), got " +
+                            x->to_string());
   const SymbolicDim& last = (*x)[r - 1];
-  if (last.is_int() && last.value() != 1 && last.value() != 2) {
-    ctx.record_error(n, "the last input dim must be 1 (real) or 2 (complex), got " + last.to_string());
-    return;
-  }
-  if (onesided != 0 && last.is_int(2)) {
-    ctx.record_error(n, "onesided output is not possible for a complex input");
-    return;
-  }
+  if (last.is_int() && last.value() != 1 && last.value() != 2)
+    return ctx.record_error(n, "the last input dim must be 1 (real) or 2 (complex), got " + last.to_string());
+  if (onesided != 0 && last.is_int(2))
+    return ctx.record_error(n, "onesided output is not possible for a complex input");
   std::vector<SymbolicDim> out = x->dims();
   out[r - 1] = 2;
   if (!axis_known) {  // the axis is an input without a known value: any signal dim may change
@@ -84,11 +77,10 @@ inline void dft(Context& ctx, Node& n, int64_t axis_attr, bool axis_known) {
     return;
   }
   int64_t a = axis_attr < 0 ? axis_attr + r : axis_attr;
-  if (a < 0 || a > r - 2) {
-    ctx.record_error(n, "axis " + std::to_string(axis_attr) + " is out of range for input rank " + std::to_string(r) +
-                            " (the last dim holds the complex parts)");
-    return;
-  }
+  if (a < 0 || a > r - 2)
+    return ctx.record_error(n, "axis " + std::to_string(axis_attr) + " is out of range for input rank " +
+                            std::to_string(r) +
+           " (the last dim holds the complex parts)");
   SymbolicDim len = has_length ? *length : (*x)[a];
   if (onesided != 0) len = len / SymbolicDim(2) + 1;
   out[a] = len;
@@ -125,37 +117,26 @@ SYMSHAPE_RULES(infer_dft_20, ai_onnx("DFT", 20));
 inline void infer_stft(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 2, 4)) return;
   const Shape* x = shape_of(n.input(0));
-  if (x && x->rank() != 3) {
-    ctx.record_error(n, "signal must be 3-D [batch, length, 1|2], got shape " + x->to_string());
-    return;
-  }
-  if (x && (*x)[2].is_int() && (*x)[2].value() != 1 && (*x)[2].value() != 2) {
-    ctx.record_error(n, "the last signal dim must be 1 (real) or 2 (complex), got " + (*x)[2].to_string());
-    return;
-  }
+  if (x && x->rank() != 3)
+    return ctx.record_error(n, "signal must be 3-D [batch, length, 1|2], got shape " + x->to_string());
+  if (x && (*x)[2].is_int() && (*x)[2].value() != 1 && (*x)[2].value() != 2)
+    return ctx.record_error(n, "the last signal dim must be 1 (real) or 2 (complex), got " + (*x)[2].to_string());
   auto step = signal_detail::scalar_value(ctx, n, 1, "frame_step");
   if (!step) return;
-  if (step->is_int() && step->value() < 1) {
-    ctx.record_error(n, "frame_step must be positive, got " + step->to_string());
-    return;
-  }
+  if (step->is_int() && step->value() < 1)
+    return ctx.record_error(n, "frame_step must be positive, got " + step->to_string());
   SymbolicDim frame_length;
   const Shape* window = shape_of(n.input(2));
-  if (window && window->rank() != 1) {
-    ctx.record_error(n, "window must be 1-D, got shape " + window->to_string());
-    return;
-  }
+  if (window && window->rank() != 1) return ctx.record_error(n, "window must be 1-D, got shape " + window->to_string());
   if (n.input(3)) {
     auto fl = signal_detail::scalar_value(ctx, n, 3, "frame_length");
     if (!fl) return;
     frame_length = *fl;
   }
   if (window) {
-    if (frame_length.is_int() && (*window)[0].is_int() && frame_length != (*window)[0]) {
-      ctx.record_error(n, "window length " + (*window)[0].to_string() + " differs from frame_length " +
-                              frame_length.to_string());
-      return;
-    }
+    if (frame_length.is_int() && (*window)[0].is_int() && frame_length != (*window)[0])
+      return ctx.record_error(n, "window length " + (*window)[0].to_string() + " differs from frame_length " +
+             frame_length.to_string());
     if (frame_length.is_unknown() && !n.input(3)) frame_length = (*window)[0];
   }
   const SymbolicDim batch = x ? (*x)[0] : SymbolicDim();
@@ -172,10 +153,7 @@ inline void infer_window(Context& ctx, Node& n) {
   if (!signal_detail::dtype_attr(ctx, n, t)) return;
   auto size = signal_detail::scalar_value(ctx, n, 0, "size");
   if (!size) return;
-  if (size->is_int() && size->value() < 0) {
-    ctx.record_error(n, "size must be >= 0, got " + size->to_string());
-    return;
-  }
+  if (size->is_int() && size->value() < 0) return ctx.record_error(n, "size must be >= 0, got " + size->to_string());
   ctx.set_shape_and_dtype(n.output(0), Shape({*size}), t);
 }
 SYMSHAPE_RULES(infer_window, ai_onnx("HannWindow", 17), ai_onnx("HammingWindow", 17), ai_onnx("BlackmanWindow", 17));
@@ -189,10 +167,8 @@ inline void infer_mel_weight_matrix(Context& ctx, Node& n) {
   if (!bins) return;
   auto length = signal_detail::scalar_value(ctx, n, 1, "dft_length");
   if (!length) return;
-  if ((bins->is_int() && bins->value() < 1) || (length->is_int() && length->value() < 1)) {
-    ctx.record_error(n, "num_mel_bins and dft_length must be positive");
-    return;
-  }
+  if ((bins->is_int() && bins->value() < 1) || (length->is_int() && length->value() < 1))
+    return ctx.record_error(n, "num_mel_bins and dft_length must be positive");
   ctx.set_shape_and_dtype(n.output(0), Shape({*length / SymbolicDim(2) + 1, *bins}), t);
 }
 SYMSHAPE_RULES(infer_mel_weight_matrix, ai_onnx("MelWeightMatrix", 17));

@@ -134,11 +134,9 @@ inline void slice_impl(Context& ctx, Node& n, const std::optional<std::vector<Sy
     return;
   }
   const std::size_t count = starts->size();
-  if (ends->size() != count) {
-    ctx.record_error(n, "starts and ends have different lengths (" + std::to_string(count) + " vs " +
-                            std::to_string(ends->size()) + ")");
-    return;
-  }
+  if (ends->size() != count)
+    return ctx.record_error(n, "starts and ends have different lengths (" + std::to_string(count) + " vs " +
+           std::to_string(ends->size()) + ")");
   std::vector<int64_t> ax;
   if (axes.values) {
     ax = *axes.values;
@@ -146,17 +144,12 @@ inline void slice_impl(Context& ctx, Node& n, const std::optional<std::vector<Sy
     for (std::size_t i = 0; i < count; ++i) ax.push_back(static_cast<int64_t>(i));
   }
   std::vector<int64_t> st = steps.values ? *steps.values : std::vector<int64_t>(count, 1);
-  if (ax.size() != count || st.size() != count) {
-    ctx.record_error(n, "starts, ends, axes and steps must have the same length");
-    return;
-  }
+  if (ax.size() != count || st.size() != count)
+    return ctx.record_error(n, "starts, ends, axes and steps must have the same length");
   auto norm = unique_axes(ctx, n, ax, r);
   if (!norm) return;
   for (std::size_t i = 0; i < count; ++i) {
-    if (st[i] == 0) {
-      ctx.record_error(n, "slice step must not be 0");
-      return;
-    }
+    if (st[i] == 0) return ctx.record_error(n, "slice step must not be 0");
     const auto a = static_cast<std::size_t>((*norm)[i]);
     out[a] = slice_detail::length((*s)[a], (*starts)[i], (*ends)[i], st[i]);
   }
@@ -176,10 +169,7 @@ inline void infer_slice_v1(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 1)) return;
   auto starts = n.attr_ints("starts");
   auto ends = n.attr_ints("ends");
-  if (!starts || !ends) {
-    ctx.usage_error(n, "missing required attribute 'starts' or 'ends'");
-    return;
-  }
+  if (!starts || !ends) return ctx.usage_error(n, "missing required attribute 'starts' or 'ends'");
   tensor_detail::IntsArg steps;
   slice_impl(ctx, n, std::vector<SymbolicDim>(starts->begin(), starts->end()),
              std::vector<SymbolicDim>(ends->begin(), ends->end()), tensor_detail::ints_arg(ctx, n, false, "axes", 0),

@@ -27,19 +27,15 @@ inline void infer_string_normalizer(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 1, 1)) return;
   if (!string_detail::check_string_input(ctx, n, 0)) return;
   const std::string action = n.attr_string("case_change_action", "NONE");
-  if (action != "NONE" && action != "LOWER" && action != "UPPER") {
-    ctx.record_error(n, "case_change_action must be NONE, LOWER or UPPER, got '" + action + "'");
-    return;
-  }
+  if (action != "NONE" && action != "LOWER" && action != "UPPER")
+    return ctx.record_error(n, "case_change_action must be NONE, LOWER or UPPER, got '" + action + "'");
   const Shape* x = shape_of(n.input(0));
   if (!x) {
     ctx.set_shape_and_dtype(n.output(0), Shape(), DataType::STRING);
     return;
   }
-  if (x->rank() != 1 && !(x->rank() == 2 && !((*x)[0].is_int() && !(*x)[0].is_int(1)))) {
-    ctx.record_error(n, "X must be [C] or [1, C], got shape " + x->to_string());
-    return;
-  }
+  if (x->rank() != 1 && !(x->rank() == 2 && !((*x)[0].is_int() && !(*x)[0].is_int(1))))
+    return ctx.record_error(n, "X must be [C] or [1, C], got shape " + x->to_string());
   const Attribute* stop = n.attr("stopwords");
   const bool removes = stop && !stop->strings.empty();
   std::vector<SymbolicDim> out = x->dims();
@@ -75,10 +71,8 @@ SYMSHAPE_RULES(infer_string_concat, ai_onnx("StringConcat", 20));
 inline void infer_string_split(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 1, 1)) return;
   if (!string_detail::check_string_input(ctx, n, 0)) return;
-  if (const Attribute* m = n.attr("maxsplit"); m && (m->kind != Attribute::Kind::Int || m->i < 1)) {
-    ctx.record_error(n, "maxsplit must be a positive integer");
-    return;
-  }
+  if (const Attribute* m = n.attr("maxsplit"); m && (m->kind != Attribute::Kind::Int || m->i < 1))
+    return ctx.record_error(n, "maxsplit must be a positive integer");
   const Shape* x = shape_of(n.input(0));
   if (x) {
     std::vector<SymbolicDim> y = x->dims();

@@ -141,10 +141,9 @@ inline void infer_clip(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 1, 3)) return;
   for (std::size_t i = 1; i < 3; ++i) {
     const Shape* s = shape_of(n.input(i));
-    if (s && s->rank() != 0 && !(s->rank() == 1 && (*s)[0].is_int(1))) {
-      ctx.record_error(n, std::string(i == 1 ? "min" : "max") + " must be a scalar, got shape " + s->to_string());
-      return;
-    }
+    if (s && s->rank() != 0 && !(s->rank() == 1 && (*s)[0].is_int(1)))
+      return ctx.record_error(n, std::string(i == 1 ? "min" : "max") + " must be a scalar, got shape " +
+                              s->to_string());
   }
   propagate_type(ctx, n);
 }
@@ -161,11 +160,9 @@ inline void infer_dropout(Context& ctx, Node& n, bool bool_mask, std::size_t max
   if (n.inputs.size() > 1) {  // opset 12: ratio and training_mode are scalars
     for (std::size_t i = 1; i < 3; ++i) {
       const Shape* s = shape_of(n.input(i));
-      if (s && s->rank() != 0) {
-        ctx.record_error(n, std::string(i == 1 ? "ratio" : "training_mode") + " must be a scalar, got shape " +
-                                s->to_string());
-        return;
-      }
+      if (s && s->rank() != 0)
+        return ctx.record_error(n, std::string(i == 1 ? "ratio" : "training_mode") + " must be a scalar, got shape " +
+               s->to_string());
     }
   }
 }
@@ -230,10 +227,7 @@ inline void infer_lrn(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 1)) return;
   const Attribute* size = require_attr(ctx, n, "size");
   if (!size) return;
-  if (size->kind != Attribute::Kind::Int || size->i < 1) {
-    ctx.record_error(n, "size must be a positive integer");
-    return;
-  }
+  if (size->kind != Attribute::Kind::Int || size->i < 1) return ctx.record_error(n, "size must be a positive integer");
   propagate_type(ctx, n);
 }
 SYMSHAPE_RULES(infer_lrn, ai_onnx("LRN", 1, 13));

@@ -47,6 +47,8 @@ inline DataType dtype_of(const Value* v) {
 inline const Shape* shape_of(const Value* v) {
   return v && v->type.is_tensor_like() && v->type.shape().has_rank() ? &v->type.shape() : nullptr;
 }
+// Dim i of a shape that may be missing or too short; unknown then.
+inline SymbolicDim dim_at(const Shape* s, std::size_t i) { return s && i < s->size() ? (*s)[i] : SymbolicDim(); }
 
 // Normalises a possibly negative axis into [0, rank); records an error when out of range.
 inline std::optional<int64_t> normalize_axis(Context& ctx, const Node& n, int64_t axis, int64_t rank,

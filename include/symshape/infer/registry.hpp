@@ -96,8 +96,7 @@ constexpr RuleRegistration<sizeof...(Ops)> register_rule_fn(InferFn fn, std::str
 // Registers FN (an inline function with external linkage, so that its address
 // is the same in every translation unit) for the operators listed after it;
 // the function's name is taken from FN itself.
-#define SYMSHAPE_RULES(FN, ...) \
-  inline constexpr auto FN##_rules = ::symshape::register_rule_fn(&FN, #FN, __VA_ARGS__)
+#define SYMSHAPE_RULES(FN, ...) inline constexpr auto FN##_rules = ::symshape::register_rule_fn(&FN, #FN, __VA_ARGS__)
 
 namespace detail {
 

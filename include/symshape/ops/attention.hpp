@@ -1,8 +1,9 @@
-// Transformer ops of the newer opsets: Attention (23, 24 with
-// nonpad_kv_seqlen), RMSNormalization (23), RotaryEmbedding (23),
-// TensorScatter (24, KV-cache update), LinearAttention and
-// CausalConvWithState (27). Sequence dims stay symbolic: the KV cache of
-// Attention grows to past_sequence_length + kv_sequence_length.
+// Attention ops of the newer opsets: Attention (23, 24 with
+// nonpad_kv_seqlen), RotaryEmbedding (23) and LinearAttention (27). Sequence
+// dims stay symbolic: the KV cache of Attention grows to
+// past_sequence_length + kv_sequence_length. (RMSNormalization is in
+// normalization.hpp, TensorScatter in gather_scatter.hpp, CausalConvWithState
+// in conv.hpp.)
 #pragma once
 
 #include <cstdint>
@@ -15,10 +16,6 @@
 namespace symshape::ops {
 
 namespace attention_detail {
-
-inline SymbolicDim dim_or_unknown(const Shape* s, std::size_t i) {
-  return s && i < s->size() ? (*s)[i] : SymbolicDim();
-}
 
 // A positive head-count attribute, or 0 when absent; -1 after an error.
 inline int64_t heads_attr(Context& ctx, const Node& n, const char* name) {
@@ -76,8 +73,8 @@ inline void attention(Context& ctx, Node& n, std::size_t max_inputs) {
   if ((q3 && q_heads_attr == 0) || ((k3 || v3) && kv_heads_attr == 0))
     return ctx.usage_error(n, "3-D Q, K and V need the q_num_heads and kv_num_heads attributes");
 
-  SymbolicDim batch = dim_or_unknown(q, 0), q_heads, q_seq, head_size, kv_heads, kv_seq, v_head_size;
-  if (batch.is_unknown()) batch = dim_or_unknown(k, 0);
+  SymbolicDim batch = dim_at(q, 0), q_heads, q_seq, head_size, kv_heads, kv_seq, v_head_size;
+  if (batch.is_unknown()) batch = dim_at(k, 0);
   if (q3) {
     q_heads = q_heads_attr;
     q_seq = (*q)[1];
@@ -111,14 +108,14 @@ inline void attention(Context& ctx, Node& n, std::size_t max_inputs) {
     if (kv_seq.is_unknown()) kv_seq = (*v)[2];
   }
   if (q_heads.is_int() && kv_heads.is_int() && kv_heads.value() > 0 && q_heads.value() % kv_heads.value() != 0)
-    return ctx.record_error(n, "q_num_heads " + q_heads.to_string() + " is not a multiple of kv_num_heads " +
-           kv_heads.to_string());
+    return ctx.record_error(
+        n, "q_num_heads " + q_heads.to_string() + " is not a multiple of kv_num_heads " + kv_heads.to_string());
   if (kv_heads.is_unknown() && past_k) kv_heads = (*past_k)[1];
   SymbolicDim total = kv_seq;
   if (n.input(4)) total = past_k ? (*past_k)[2] + kv_seq : SymbolicDim();
   if (past_k && head_size.is_int() && (*past_k)[3].is_int() && (*past_k)[3] != head_size)
-    return ctx.record_error(n, "past_key head size " + (*past_k)[3].to_string() + " differs from " +
-                            head_size.to_string());
+    return ctx.record_error(
+        n, "past_key head size " + (*past_k)[3].to_string() + " differs from " + head_size.to_string());
   if (const Shape* lens = shape_of(n.input(6)); lens && lens->rank() != 1)
     return ctx.record_error(n, "nonpad_kv_seqlen must be 1-D [batch], got shape " + lens->to_string());
 
@@ -141,18 +138,6 @@ SYMSHAPE_RULES(infer_attention_23, ai_onnx("Attention", 23));
 inline void infer_attention_24(Context& ctx, Node& n) { attention_detail::attention(ctx, n, 7); }
 SYMSHAPE_RULES(infer_attention_24, ai_onnx("Attention", 24));
 
-// RMSNormalization (23): Y has X's shape and the scale's element type;
-// `axis` (default -1) must be in range.
-inline void infer_rms_normalization(Context& ctx, Node& n) {
-  if (!check_inputs(ctx, n, 2, 2)) return;
-  const Shape* x = shape_of(n.input(0));
-  if (x && !normalize_axis(ctx, n, n.attr_int("axis", -1), x->rank())) return;
-  DataType t = dtype_of(n.input(1));
-  if (t == DataType::UNDEFINED) t = dtype_of(n.input(0));
-  ctx.set_shape_and_dtype(n.output(0), x ? *x : Shape(), t);
-}
-SYMSHAPE_RULES(infer_rms_normalization, ai_onnx("RMSNormalization", 23));
-
 // RotaryEmbedding (23): X is [B, H, S, D] or [B, S, H*D] (then num_heads is
 // required); Y has X's type.
 inline void infer_rotary_embedding(Context& ctx, Node& n) {
@@ -174,36 +159,6 @@ inline void infer_rotary_embedding(Context& ctx, Node& n) {
 }
 SYMSHAPE_RULES(infer_rotary_embedding, ai_onnx("RotaryEmbedding", 23));
 
-// TensorScatter (24): present_cache has past_cache's type; update matches it
-// except along `axis` (default -2); write_indices is [batch].
-inline void infer_tensor_scatter(Context& ctx, Node& n) {
-  if (!check_inputs(ctx, n, 2, 3)) return;
-  const Shape* past = shape_of(n.input(0));
-  const Shape* update = shape_of(n.input(1));
-  const std::string mode = n.attr_string("mode", "linear");
-  if (mode != "linear" && mode != "circular")
-    return ctx.record_error(n, "mode must be 'linear' or 'circular', got '" + mode + "'");
-  if (past) {
-    auto axis = normalize_axis(ctx, n, n.attr_int("axis", -2), past->rank());
-    if (!axis) return;
-    if (update) {
-      if (update->rank() != past->rank())
-        return ctx.record_error(n, "update rank " + std::to_string(update->rank()) + " differs from past_cache rank " +
-               std::to_string(past->rank()));
-      for (std::size_t i = 0; i < past->size(); ++i) {
-        if (static_cast<int64_t>(i) == *axis) continue;
-        if ((*past)[i].is_int() && (*update)[i].is_int() && (*past)[i] != (*update)[i])
-          return ctx.record_error(n, "update " + update->to_string() + " differs from past_cache " + past->to_string() +
-                 " at dim " + std::to_string(i));
-      }
-    }
-  }
-  if (const Shape* idx = shape_of(n.input(2)); idx && idx->rank() != 1)
-    return ctx.record_error(n, "write_indices must be 1-D [batch], got shape " + idx->to_string());
-  propagate_type(ctx, n);
-}
-SYMSHAPE_RULES(infer_tensor_scatter, ai_onnx("TensorScatter", 24));
-
 // LinearAttention (27): query [B, T, Hq*dk], key [B, T, Hkv*dk], value
 // [B, T, Hkv*dv], optional past_state [B, Hkv, dk, dv]. Outputs: output
 // [B, T, Hq*dv] and present_state [B, Hkv, dk, dv].
@@ -216,8 +171,8 @@ inline void infer_linear_attention(Context& ctx, Node& n) {
   const int64_t kh = attention_detail::heads_attr(ctx, n, "kv_num_heads");
   if (qh < 0 || kh < 0) return;
   if (qh % kh != 0)
-    return ctx.record_error(n, "q_num_heads " + std::to_string(qh) + " is not a multiple of kv_num_heads " +
-           std::to_string(kh));
+    return ctx.record_error(
+        n, "q_num_heads " + std::to_string(qh) + " is not a multiple of kv_num_heads " + std::to_string(kh));
   const Shape* q = shape_of(n.input(0));
   const Shape* k = shape_of(n.input(1));
   const Shape* v = shape_of(n.input(2));
@@ -228,14 +183,13 @@ inline void infer_linear_attention(Context& ctx, Node& n) {
   }
   if (past && past->rank() != 4)
     return ctx.record_error(n, "past_state must be 4-D [B, H_kv, d_k, d_v], got shape " + past->to_string());
-  using attention_detail::dim_or_unknown;
-  SymbolicDim batch = dim_or_unknown(q, 0), seq = dim_or_unknown(q, 1), dk, dv;
-  if (batch.is_unknown()) batch = dim_or_unknown(past, 0);
+  SymbolicDim batch = dim_at(q, 0), seq = dim_at(q, 1), dk, dv;
+  if (batch.is_unknown()) batch = dim_at(past, 0);
   if (q && !attention_detail::split_heads(ctx, n, (*q)[2], qh, "query hidden size", dk)) return;
   if (k && dk.is_unknown() && !attention_detail::split_heads(ctx, n, (*k)[2], kh, "key hidden size", dk)) return;
   if (v && !attention_detail::split_heads(ctx, n, (*v)[2], kh, "value hidden size", dv)) return;
-  if (dk.is_unknown()) dk = dim_or_unknown(past, 2);
-  if (dv.is_unknown()) dv = dim_or_unknown(past, 3);
+  if (dk.is_unknown()) dk = dim_at(past, 2);
+  if (dv.is_unknown()) dv = dim_at(past, 3);
   const DataType t = dtype_of(n.input(0));
   ctx.set_shape_and_dtype(n.output(0), q ? Shape({batch, seq, SymbolicDim(qh) * dv}) : Shape(), t);
   const DataType st = n.input(3) ? dtype_of(n.input(3)) : t;
@@ -243,34 +197,8 @@ inline void infer_linear_attention(Context& ctx, Node& n) {
 }
 SYMSHAPE_RULES(infer_linear_attention, ai_onnx("LinearAttention", 27));
 
-// CausalConvWithState (27): input [B, C, L], weight [C, 1, k], optional
-// bias [C] and past_state [B, C, k-1]. Outputs: output (input's shape) and
-// present_state [B, C, k-1].
-inline void infer_causal_conv_with_state(Context& ctx, Node& n) {
-  if (!check_inputs(ctx, n, 2, 4)) return;
-  const Shape* x = shape_of(n.input(0));
-  const Shape* w = shape_of(n.input(1));
-  if (x && x->rank() != 3) return ctx.record_error(n, "input must be 3-D [B, C, L], got shape " + x->to_string());
-  if (w && w->rank() != 3) return ctx.record_error(n, "weight must be 3-D [C, 1, k], got shape " + w->to_string());
-  const std::string act = n.attr_string("activation", "none");
-  if (act != "none" && act != "silu" && act != "swish")
-    return ctx.record_error(n, "activation must be 'silu', 'swish' or 'none', got '" + act + "'");
-  if (x && w && (*x)[1].is_int() && (*w)[0].is_int() && (*x)[1] != (*w)[0])
-    return ctx.record_error(n, "weight has " + (*w)[0].to_string() + " channels, input has " + (*x)[1].to_string());
-  propagate_type(ctx, n);
-  using attention_detail::dim_or_unknown;
-  const Shape* past = shape_of(n.input(3));
-  SymbolicDim batch = dim_or_unknown(x, 0), channels = dim_or_unknown(x, 1), state;
-  if (batch.is_unknown()) batch = dim_or_unknown(past, 0);
-  if (channels.is_unknown()) channels = dim_or_unknown(w, 0);
-  if (w) state = (*w)[2] - 1;
-  if (state.is_unknown()) state = dim_or_unknown(past, 2);
-  ctx.set_shape_and_dtype(n.output(1), Shape({batch, channels, state}), dtype_of(n.input(0)));
-}
-SYMSHAPE_RULES(infer_causal_conv_with_state, ai_onnx("CausalConvWithState", 27));
-
-inline constexpr auto kAttentionRules = family_rules<
-    infer_attention_23_rules, infer_attention_24_rules, infer_rms_normalization_rules, infer_rotary_embedding_rules,
-    infer_tensor_scatter_rules, infer_linear_attention_rules, infer_causal_conv_with_state_rules>("symshape/ops/attention.hpp");
+inline constexpr auto kAttentionRules =
+    family_rules<infer_attention_23_rules, infer_attention_24_rules, infer_rotary_embedding_rules,
+                 infer_linear_attention_rules>("symshape/ops/attention.hpp");
 
 }  // namespace symshape::ops

@@ -1,15 +1,15 @@
-// Cast (to: an element type; a type name string at opset 1), CastLike (the
-// element type of the second input) and Identity (any type passes through).
-// Integer values propagate through Identity and casts between integer types
-// (concrete values only when they fit the target type), and into float types
-// when the target type holds them exactly (integral floats are tracked; see
-// shape_ops.hpp).
+// Cast (to: an element type; a type name string at opset 1) and CastLike
+// (the element type of the second input). Integer values propagate through
+// casts between integer types (concrete values only when they fit the
+// target type), and into float types when the target type holds them
+// exactly (integral floats are tracked; see common/tensor_values.hpp).
 #pragma once
 
 #include <cstdint>
 #include <string>
 
-#include "symshape/ops/shape_ops.hpp"
+#include "symshape/infer/registry.hpp"
+#include "symshape/ops/common/tensor_values.hpp"
 
 namespace symshape::ops {
 
@@ -28,8 +28,8 @@ inline void cast_to(Context& ctx, Node& n, DataType to) {
   const Shape* s = shape_of(n.input(0));
   ctx.set_shape_and_dtype(n.output(0), s ? *s : Shape(), to);
   const DataType from = dtype_of(n.input(0));
-  // Integral float values (shape_ops.hpp) cast to integers exactly.
-  if (!(is_integer_type(from) && from != DataType::BOOL) && !tensor_detail::is_float_type(from)) return;
+  // Integral float values (common/tensor_values.hpp) cast to integers exactly.
+  if (!(is_integer_type(from) && from != DataType::BOOL) && !is_float_type(from)) return;
   auto v = ctx.symbolic_value(n.input(0));
   if (!v) return;
   if (to == DataType::BOOL) {
@@ -70,8 +70,8 @@ inline void cast_to(Context& ctx, Node& n, DataType to) {
       lo = 0, hi = UINT8_MAX;
       break;
     default:
-      if (!tensor_detail::is_float_type(to)) return;
-      hi = tensor_detail::exact_integer_limit(to), lo = -hi;
+      if (!is_float_type(to)) return;
+      hi = exact_integer_limit(to), lo = -hi;
   }
   for (const SymbolicDim& d : *v) {
     if (d.is_int() ? (d.value() < lo || d.value() > hi) : !symbolic_ok) return;
@@ -102,14 +102,6 @@ inline void infer_cast_like(Context& ctx, Node& n) {
 }
 SYMSHAPE_RULES(infer_cast_like, ai_onnx("CastLike", 15, 19, 21, 23, 24, 25));
 
-inline void infer_identity(Context& ctx, Node& n) {
-  if (!check_inputs(ctx, n, 1)) return;
-  propagate_type(ctx, n, 0, 0);
-  tensor_detail::copy_value(ctx, n);
-}
-SYMSHAPE_RULES(infer_identity, ai_onnx("Identity", 1, 13, 14, 16, 19, 21, 23, 24, 25));
-
-inline constexpr auto kCastRules = family_rules<
-    infer_cast_rules, infer_cast_like_rules, infer_identity_rules>("symshape/ops/cast.hpp");
+inline constexpr auto kCastRules = family_rules<infer_cast_rules, infer_cast_like_rules>("symshape/ops/cast.hpp");
 
 }  // namespace symshape::ops

@@ -7,14 +7,14 @@
 #include <string>
 #include <vector>
 
-#include "symshape/ops/shape_ops.hpp"
+#include "symshape/infer/registry.hpp"
+#include "symshape/ops/common/tensor_values.hpp"
 
 namespace symshape::ops {
 
 // ---- Concat ----
 
 inline void concat_impl(Context& ctx, Node& n, int64_t axis) {
-  using namespace tensor_detail;
   if (!check_inputs(ctx, n, n.inputs.empty() ? 1 : n.inputs.size())) return;
   const DataType dtype = dtype_of(n.input(0));
   const Shape* first = nullptr;
@@ -46,8 +46,8 @@ inline void concat_impl(Context& ctx, Node& n, int64_t axis) {
       if (!started || out[i].is_unknown()) {
         out[i] = d;
       } else if (out[i].is_int() && d.is_int() && out[i] != d) {
-        return ctx.record_error(n, "dim " + std::to_string(i) + " differs between inputs: " + first->to_string() +
-                                       " vs " + s->to_string());
+        return ctx.record_error(
+            n, "dim " + std::to_string(i) + " differs between inputs: " + first->to_string() + " vs " + s->to_string());
       } else if (d.is_int() && !out[i].is_int()) {
         out[i] = d;  // the inputs must agree: the integer is the more specific
       }
@@ -83,14 +83,12 @@ SYMSHAPE_RULES(infer_concat_v4, ai_onnx("Concat", 4, 11, 13));
 // the attribute of opset 18 (uneven split allowed, last chunk smaller).
 inline void split_impl(Context& ctx, Node& n, const std::optional<std::vector<SymbolicDim>>& sizes, bool sizes_given,
                        std::optional<int64_t> num_outputs) {
-  using namespace tensor_detail;
   if (!check_inputs(ctx, n, 1)) return;
   const std::size_t k = n.outputs.size();
   if (k == 0) return ctx.usage_error(n, "Split has no outputs");
   if (num_outputs && *num_outputs != static_cast<int64_t>(k))
-    return ctx.record_error(n, "num_outputs is " + std::to_string(*num_outputs) + " but the node has " +
-                            std::to_string(k) +
-           " outputs");
+    return ctx.record_error(
+        n, "num_outputs is " + std::to_string(*num_outputs) + " but the node has " + std::to_string(k) + " outputs");
   if (sizes_given && num_outputs) return ctx.usage_error(n, "split and num_outputs must not both be given");
   const Shape* s = shape_of(n.input(0));
   if (!s) {
@@ -105,8 +103,8 @@ inline void split_impl(Context& ctx, Node& n, const std::optional<std::vector<Sy
   if (sizes_given) {
     if (sizes) {
       if (sizes->size() != k)
-        return ctx.record_error(n, "split has " + std::to_string(sizes->size()) + " entries for " + std::to_string(k) +
-               " outputs");
+        return ctx.record_error(
+            n, "split has " + std::to_string(sizes->size()) + " entries for " + std::to_string(k) + " outputs");
       SymbolicDim sum = 0;
       for (std::size_t i = 0; i < k; ++i) {
         if ((*sizes)[i].is_int() && (*sizes)[i].value() < 0)
@@ -131,8 +129,8 @@ inline void split_impl(Context& ctx, Node& n, const std::optional<std::vector<Sy
       int64_t last = dv - chunk * (kk - 1);
       parts.back() = last < 0 ? 0 : last;
     } else {
-      return ctx.record_error(n, "dim " + d.to_string() + " cannot be split evenly into " + std::to_string(k) +
-                                     " outputs");
+      return ctx.record_error(
+          n, "dim " + d.to_string() + " cannot be split evenly into " + std::to_string(k) + " outputs");
     }
   } else if (d.is_known()) {
     const auto kk = static_cast<int64_t>(k);
@@ -196,8 +194,8 @@ inline void infer_split_v18(Context& ctx, Node& n) {
 }
 SYMSHAPE_RULES(infer_split_v18, ai_onnx("Split", 18));
 
-inline constexpr auto kConcatSplitRules = family_rules<
-    infer_concat_v1_rules, infer_concat_v4_rules, infer_split_v1_rules, infer_split_v2_rules, infer_split_v13_rules,
-    infer_split_v18_rules>("symshape/ops/concat_split.hpp");
+inline constexpr auto kConcatSplitRules =
+    family_rules<infer_concat_v1_rules, infer_concat_v4_rules, infer_split_v1_rules, infer_split_v2_rules,
+                 infer_split_v13_rules, infer_split_v18_rules>("symshape/ops/concat_split.hpp");
 
 }  // namespace symshape::ops

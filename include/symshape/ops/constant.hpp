@@ -8,7 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "symshape/ops/shape_ops.hpp"
+#include "symshape/infer/registry.hpp"
+#include "symshape/ops/common/tensor_values.hpp"
 
 namespace symshape::ops {
 
@@ -26,8 +27,8 @@ inline void infer_constant(Context& ctx, Node& n) {
     }
   }
   if (count != 1)
-    return ctx.usage_error(n, count == 0 ? "Constant needs one value attribute"
-                                          : "Constant has more than one value attribute");
+    return ctx.usage_error(
+        n, count == 0 ? "Constant needs one value attribute" : "Constant has more than one value attribute");
   Value* out = n.output(0);
   const std::string& name = found->name;
   if (name == "value" || name == "sparse_value") {
@@ -39,17 +40,17 @@ inline void infer_constant(Context& ctx, Node& n) {
       if (count_elems && static_cast<std::size_t>(*count_elems) == t.int_data.size())
         ctx.set_symbolic_value(out, std::vector<SymbolicDim>(t.int_data.begin(), t.int_data.end()));
     }
-    if (name == "value" && t.has_data && tensor_detail::is_float_type(t.dtype) && t.dims.size() <= 1) {
+    if (name == "value" && t.has_data && is_float_type(t.dtype) && t.dims.size() <= 1) {
       auto count_elems = t.element_count();
       if (count_elems && static_cast<std::size_t>(*count_elems) == t.float_data.size())
-        if (auto v = tensor_detail::integral_float_values(t.float_data, t.dtype)) ctx.set_symbolic_value(out, *v);
+        if (auto v = integral_float_values(t.float_data, t.dtype)) ctx.set_symbolic_value(out, *v);
     }
   } else if (name == "value_float") {
     ctx.set_shape_and_dtype(out, Shape::scalar(), DataType::FLOAT);
-    if (auto v = tensor_detail::integral_float_values({found->f}, DataType::FLOAT)) ctx.set_symbolic_value(out, *v);
+    if (auto v = integral_float_values({found->f}, DataType::FLOAT)) ctx.set_symbolic_value(out, *v);
   } else if (name == "value_floats") {
     ctx.set_shape_and_dtype(out, Shape{SymbolicDim(static_cast<int64_t>(found->floats.size()))}, DataType::FLOAT);
-    if (auto v = tensor_detail::integral_float_values(found->floats, DataType::FLOAT)) ctx.set_symbolic_value(out, *v);
+    if (auto v = integral_float_values(found->floats, DataType::FLOAT)) ctx.set_symbolic_value(out, *v);
   } else if (name == "value_int") {
     ctx.set_shape_and_dtype(out, Shape::scalar(), DataType::INT64);
     ctx.set_symbolic_value(out, {SymbolicDim(found->i)});
@@ -67,7 +68,6 @@ SYMSHAPE_RULES(infer_constant, ai_onnx("Constant", 1, 9, 11, 12, 13, 19, 21, 23,
 // ---- ConstantOfShape ----
 
 inline void infer_constant_of_shape(Context& ctx, Node& n) {
-  using namespace tensor_detail;
   if (!check_inputs(ctx, n, 1)) return;
   DataType dtype = DataType::FLOAT;
   std::optional<int64_t> fill = 0;
@@ -115,7 +115,8 @@ inline void infer_eye_like(Context& ctx, Node& n) {
 }
 SYMSHAPE_RULES(infer_eye_like, ai_onnx("EyeLike", 9, 22));
 
-inline constexpr auto kConstantRules = family_rules<
-    infer_constant_rules, infer_constant_of_shape_rules, infer_eye_like_rules>("symshape/ops/constant.hpp");
+inline constexpr auto kConstantRules =
+    family_rules<infer_constant_rules, infer_constant_of_shape_rules, infer_eye_like_rules>(
+        "symshape/ops/constant.hpp");
 
 }  // namespace symshape::ops

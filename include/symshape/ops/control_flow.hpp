@@ -19,75 +19,11 @@
 
 #include "symshape/infer/helpers.hpp"
 #include "symshape/infer/registry.hpp"
+#include "symshape/ops/common/subgraphs.hpp"
 
 namespace symshape::ops {
 
-namespace detail {
-
-// The most specific shape that covers both: equal dims stay, others unknown.
-inline Shape union_shape(const Shape& a, const Shape& b) {
-  if (!a.has_rank() || !b.has_rank() || a.size() != b.size()) return Shape();
-  std::vector<SymbolicDim> dims(a.size());
-  for (std::size_t i = 0; i < a.size(); ++i)
-    if (a[i] == b[i]) dims[i] = a[i];
-  return Shape(std::move(dims));
-}
-
-// The most specific type that covers both a value of type a and one of type b.
-inline Type union_type(const Type& a, const Type& b) {
-  if (a.is_unknown() || b.is_unknown() || a.kind() != b.kind()) return Type();
-  switch (a.kind()) {
-    case Type::Kind::Tensor:
-    case Type::Kind::SparseTensor: {
-      DataType dt = a.elem_type() == b.elem_type()           ? a.elem_type()
-                    : a.elem_type() == DataType::UNDEFINED ? b.elem_type()
-                    : b.elem_type() == DataType::UNDEFINED ? a.elem_type()
-                                                           : DataType::UNDEFINED;
-      Shape s = union_shape(a.shape(), b.shape());
-      return a.kind() == Type::Kind::Tensor ? Type::tensor(dt, std::move(s)) : Type::sparse_tensor(dt, std::move(s));
-    }
-    case Type::Kind::Sequence:
-      return Type::sequence(a.inner() && b.inner() ? union_type(*a.inner(), *b.inner()) : Type());
-    case Type::Kind::Optional:
-      return Type::optional(a.inner() && b.inner() ? union_type(*a.inner(), *b.inner()) : Type());
-    case Type::Kind::Map:
-      if (a.elem_type() != b.elem_type()) return Type();
-      return Type::map(a.elem_type(), a.inner() && b.inner() ? union_type(*a.inner(), *b.inner()) : Type());
-    case Type::Kind::Unknown:
-      break;
-  }
-  return Type();
-}
-
-// The number of elements of a sequence value, when known: the sequence ops
-// (sequence.hpp) propagate it as the value's symbolic value, one dim.
-inline std::optional<SymbolicDim> sequence_length(const Context& ctx, const Value* v) {
-  if (!v || v->type.kind() != Type::Kind::Sequence) return std::nullopt;
-  auto s = ctx.symbolic_value(v);
-  if (!s || s->size() != 1 || !(*s)[0].is_known()) return std::nullopt;
-  return (*s)[0];
-}
-
-inline void set_sequence_length(Context& ctx, Value* v, const SymbolicDim& len) {
-  if (len.is_known()) ctx.set_symbolic_value(v, {len});
-}
-
-// Two defined element types that differ (tensor types only).
-inline bool dtypes_conflict(const Type& a, const Type& b) {
-  return a.is_tensor_like() && b.is_tensor_like() && a.elem_type() != DataType::UNDEFINED &&
-         b.elem_type() != DataType::UNDEFINED && a.elem_type() != b.elem_type();
-}
-
-// The graph of a required graph attribute, or nullptr after a usage error.
-inline Graph* graph_attribute(Context& ctx, const Node& n, const char* name) {
-  const Attribute* a = require_attr(ctx, n, name);
-  if (!a) return nullptr;
-  if (a->kind != Attribute::Kind::Graph || a->graphs.empty() || !a->graphs[0]) {
-    ctx.usage_error(n, std::string("attribute '") + name + "' must be a graph");
-    return nullptr;
-  }
-  return a->graphs[0].get();
-}
+namespace control_flow_detail {
 
 // A tensor type with the dim at `axis` removed (the type unchanged when the
 // rank is unknown).
@@ -133,11 +69,11 @@ inline void infer_if_impl(Context& ctx, Node& n, bool same_shapes) {
   const std::vector<Type> t = ctx.infer_subgraph(*then_g, {});
   const std::vector<Type> e = ctx.infer_subgraph(*else_g, {});
   if (t.size() != e.size())
-    return ctx.usage_error(n, "then_branch has " + std::to_string(t.size()) + " outputs but else_branch has " +
-           std::to_string(e.size()));
+    return ctx.usage_error(
+        n, "then_branch has " + std::to_string(t.size()) + " outputs but else_branch has " + std::to_string(e.size()));
   if (n.outputs.size() != t.size())
     return ctx.usage_error(n, "the node has " + std::to_string(n.outputs.size()) + " outputs but its branches have " +
-           std::to_string(t.size()));
+                                  std::to_string(t.size()));
   const DataType cond_type = dtype_of(n.input(0));
   if (cond_type != DataType::UNDEFINED && cond_type != DataType::BOOL)
     return ctx.record_error(n, std::string("condition must be bool, got ") + to_string(cond_type));
@@ -204,33 +140,33 @@ inline Type generalize(Context& ctx, const Type& init, const Type& out, bool& ch
                       Shape(std::move(dims)));
 }
 
-}  // namespace detail
+}  // namespace control_flow_detail
 
 // If-1: both branches must give the same shapes.
-inline void infer_if_1(Context& ctx, Node& n) { detail::infer_if_impl(ctx, n, true); }
+inline void infer_if_1(Context& ctx, Node& n) { control_flow_detail::infer_if_impl(ctx, n, true); }
 SYMSHAPE_RULES(infer_if_1, ai_onnx("If", 1));
 // If-11 and later: branches may differ in shape; the output covers both.
-inline void infer_if(Context& ctx, Node& n) { detail::infer_if_impl(ctx, n, false); }
+inline void infer_if(Context& ctx, Node& n) { control_flow_detail::infer_if_impl(ctx, n, false); }
 SYMSHAPE_RULES(infer_if, ai_onnx("If", 11, 13, 16, 19, 21, 23, 24, 25));
 
 // Loop(M?, cond?, v_initial...) with body(iter_num, cond, carried...) ->
 // (cond, carried..., scan_outputs...); outputs: final carried values, then
 // scan outputs with a leading iteration dim.
 inline void infer_loop(Context& ctx, Node& n) {
-  Graph* body = detail::graph_attribute(ctx, n, "body");
+  Graph* body = graph_attribute(ctx, n, "body");
   if (!body) return;
   const std::size_t num_carried = n.inputs.size() > 2 ? n.inputs.size() - 2 : 0;
   if (body->inputs.size() != 2 + num_carried)
     return ctx.usage_error(n, "body has " + std::to_string(body->inputs.size()) + " inputs, expected 2 + " +
-           std::to_string(num_carried) + " loop-carried");
+                                  std::to_string(num_carried) + " loop-carried");
   if (body->outputs.size() < 1 + num_carried)
     return ctx.usage_error(n, "body has " + std::to_string(body->outputs.size()) + " outputs, expected at least 1 + " +
-           std::to_string(num_carried) + " loop-carried");
+                                  std::to_string(num_carried) + " loop-carried");
   const std::size_t num_scan = body->outputs.size() - 1 - num_carried;
   if (n.outputs.size() != num_carried + num_scan)
     return ctx.usage_error(n, "the node has " + std::to_string(n.outputs.size()) + " outputs, expected " +
-           std::to_string(num_carried) + " loop-carried + " + std::to_string(num_scan) +
-           " scan outputs");
+                                  std::to_string(num_carried) + " loop-carried + " + std::to_string(num_scan) +
+                                  " scan outputs");
   for (std::size_t i = 2; i < n.inputs.size(); ++i)
     if (!n.inputs[i]) return ctx.usage_error(n, "loop-carried input " + std::to_string(i) + " is missing");
   std::vector<Type> in{Type::tensor(DataType::INT64, Shape::scalar()), Type::tensor(DataType::BOOL, Shape::scalar())};
@@ -246,7 +182,7 @@ inline void infer_loop(Context& ctx, Node& n) {
   auto& diagnostics = ctx.report().diagnostics;
   const std::size_t reported = diagnostics.size();
   for (std::size_t i = 0; i < num_carried; ++i) {
-    const auto len = detail::sequence_length(ctx, n.inputs[2 + i]);
+    const auto len = sequence_length(ctx, n.inputs[2 + i]);
     const Type* e = in[2 + i].inner();
     if (!len || !len->is_int(0) || !e || !e->is_tensor_like() || e->shape().has_rank()) continue;
     for (std::size_t r = 0; r <= 8; ++r) {
@@ -263,7 +199,7 @@ inline void infer_loop(Context& ctx, Node& n) {
       const Type& t = o[1 + i];
       const Type* te = t.kind() == Type::Kind::Sequence ? t.inner() : nullptr;
       if (te && te->is_tensor_like() && te->shape().has_rank() && te->shape().size() == r && t != trial[2 + i] &&
-          !detail::dtypes_conflict(*te, *trial[2 + i].inner())) {
+          !dtypes_conflict(*te, *trial[2 + i].inner())) {
         fresh.insert(names.begin(), names.end());
         // Narrow to the type of the tensor that the body inserts (its
         // SequenceInsert into the carried value; dims it does not fix stay
@@ -277,7 +213,7 @@ inline void infer_loop(Context& ctx, Node& n) {
             ins->inputs[1]->type.shape().size() == r)
           narrow = ins->inputs[1]->type.shape().dims();
         for (auto& d : narrow)
-          if (!d.is_known() || detail::mentions(d, fresh)) {
+          if (!d.is_known() || control_flow_detail::mentions(d, fresh)) {
             d = ctx.new_symbolic_dim();
             fresh.insert(d.to_string());
           }
@@ -286,9 +222,9 @@ inline void infer_loop(Context& ctx, Node& n) {
         const std::vector<Type> o2 = ctx.infer_subgraph(*body, second);
         const Type* e2 = o2.size() == o.size() && o2[1 + i].kind() == Type::Kind::Sequence ? o2[1 + i].inner() : nullptr;
         bool kept = e2 && e2->is_tensor_like() && e2->shape().has_rank() && e2->shape().size() == r &&
-                    !detail::dtypes_conflict(*e2, *second[2 + i].inner());
+                    !dtypes_conflict(*e2, *second[2 + i].inner());
         for (std::size_t k = 0; kept && k < r; ++k)
-          kept = e2->shape()[k] == narrow[k] || detail::mentions(narrow[k], fresh);
+          kept = e2->shape()[k] == narrow[k] || control_flow_detail::mentions(narrow[k], fresh);
         in = kept ? std::move(second) : std::move(trial);
         break;
       }
@@ -303,7 +239,7 @@ inline void infer_loop(Context& ctx, Node& n) {
   bool changed = false;
   std::vector<Type> general = in;
   for (std::size_t i = 0; i < num_carried; ++i)
-    general[2 + i] = detail::generalize(ctx, in[2 + i], out[1 + i], changed, fresh);
+    general[2 + i] = control_flow_detail::generalize(ctx, in[2 + i], out[1 + i], changed, fresh);
   if (changed) {
     out = ctx.infer_subgraph(*body, general);
     if (out.size() != body->outputs.size()) return;
@@ -336,12 +272,12 @@ inline void infer_loop(Context& ctx, Node& n) {
     const Type& init = in[2 + i];
     const bool unwrap = init.kind() == Type::Kind::Optional && out[1 + i].kind() != Type::Kind::Optional &&
                         !out[1 + i].is_unknown() && init.inner();
-    Type t = detail::union_type(unwrap ? *init.inner() : init, out[1 + i]);
+    Type t = union_type(unwrap ? *init.inner() : init, out[1 + i]);
     const bool seq = t.kind() == Type::Kind::Sequence && t.inner();
     Type scrub = seq ? *t.inner() : t;
     if (scrub.is_tensor_like() && scrub.shape().has_rank())
       for (auto& d : scrub.shape().dims())
-        if (detail::mentions(d, fresh)) d = SymbolicDim();
+        if (control_flow_detail::mentions(d, fresh)) d = SymbolicDim();
     ctx.set_type(n.output(i), seq ? Type::sequence(std::move(scrub)) : std::move(scrub));
   }
   for (std::size_t j = 0; j < num_scan; ++j) {
@@ -351,12 +287,12 @@ inline void infer_loop(Context& ctx, Node& n) {
       ctx.record_error(n, "scan output " + std::to_string(j) + " must be a tensor, got " + elem.to_string());
       continue;
     }
-    ctx.set_type(n.output(num_carried + j), detail::stack_type(elem, trip, 0, fresh));
+    ctx.set_type(n.output(num_carried + j), control_flow_detail::stack_type(elem, trip, 0, fresh));
   }
 }
 SYMSHAPE_RULES(infer_loop, ai_onnx("Loop", 1, 11, 13, 16, 19, 21, 23, 24, 25));
 
-namespace detail {
+namespace control_flow_detail {
 
 // Checks num_scan_inputs against the `num_in` inputs that feed the body
 // (`which` says which inputs those are, for the message) and the body's
@@ -404,14 +340,14 @@ inline void infer_scan_8(Context& ctx, Node& n) {
     const Shape* s = shape_of(n.inputs[1 + i]);
     if (s && s->size() < (is_state ? 1u : 2u))
       return ctx.record_error(n, std::string(is_state ? "state " : "scan input ") + std::to_string(i) + " has rank " +
-             std::to_string(s->size()) + ", expected at least " + (is_state ? "1" : "2"));
+                                     std::to_string(s->size()) + ", expected at least " + (is_state ? "1" : "2"));
     if (s && !is_state) {
       for (int k = 0; k < 2; ++k) {
         SymbolicDim& into = k == 0 ? batch : seq;
         const SymbolicDim& d = (*s)[static_cast<std::size_t>(k)];
         if (into.is_int() && d.is_int() && into != d)
           return ctx.record_error(n, std::string("scan inputs disagree on the ") + (k == 0 ? "batch" : "sequence") +
-                 " size: " + into.to_string() + " vs " + d.to_string());
+                                         " size: " + into.to_string() + " vs " + d.to_string());
         if (specificity_rank(d) > specificity_rank(into)) into = d;
       }
     }
@@ -447,18 +383,18 @@ inline void infer_scan_impl(Context& ctx, Node& n, bool negative_axes) {
   std::vector<int64_t> in_axes = n.attr_ints("scan_input_axes").value_or(std::vector<int64_t>(m, 0));
   std::vector<int64_t> out_axes = n.attr_ints("scan_output_axes").value_or(std::vector<int64_t>(k, 0));
   if (in_axes.size() != m)
-    return ctx.usage_error(n, "scan_input_axes has " + std::to_string(in_axes.size()) + " values, expected " +
-           std::to_string(m));
+    return ctx.usage_error(
+        n, "scan_input_axes has " + std::to_string(in_axes.size()) + " values, expected " + std::to_string(m));
   if (out_axes.size() != k)
-    return ctx.usage_error(n, "scan_output_axes has " + std::to_string(out_axes.size()) + " values, expected " +
-           std::to_string(k));
+    return ctx.usage_error(
+        n, "scan_output_axes has " + std::to_string(out_axes.size()) + " values, expected " + std::to_string(k));
   const std::pair<const char*, std::size_t> directions[] = {{"scan_input_directions", m},
                                                             {"scan_output_directions", k}};
   for (const auto& [dir, count] : directions) {
     auto d = n.attr_ints(dir);
     if (d && d->size() != count)
-      return ctx.usage_error(n, std::string(dir) + " has " + std::to_string(d->size()) + " values, expected " +
-             std::to_string(count));
+      return ctx.usage_error(
+          n, std::string(dir) + " has " + std::to_string(d->size()) + " values, expected " + std::to_string(count));
   }
   SymbolicDim seq;
   std::vector<Type> in;
@@ -482,13 +418,13 @@ inline void infer_scan_impl(Context& ctx, Node& n, bool negative_axes) {
       return;
     }
     if (axis < (negative_axes ? -rank : 0) || axis >= rank)
-      return ctx.record_error(n, "scan_input_axes value " + std::to_string(axis) + " is out of range for rank " +
-             std::to_string(rank));
+      return ctx.record_error(
+          n, "scan_input_axes value " + std::to_string(axis) + " is out of range for rank " + std::to_string(rank));
     const auto a = static_cast<std::size_t>(axis < 0 ? axis + rank : axis);
     const SymbolicDim& d = (*s)[a];
     if (seq.is_int() && d.is_int() && seq != d)
-      return ctx.record_error(n, "scan inputs disagree on the sequence length: " + seq.to_string() + " vs " +
-                              d.to_string());
+      return ctx.record_error(
+          n, "scan inputs disagree on the sequence length: " + seq.to_string() + " vs " + d.to_string());
     if (specificity_rank(d) > specificity_rank(seq)) seq = d;
     in.push_back(remove_dim(t, a));
   }
@@ -533,17 +469,18 @@ inline void infer_scan_impl(Context& ctx, Node& n, bool negative_axes) {
   }
 }
 
-}  // namespace detail
+}  // namespace control_flow_detail
 
-inline void infer_scan_8(Context& ctx, Node& n) { detail::infer_scan_8(ctx, n); }
+inline void infer_scan_8(Context& ctx, Node& n) { control_flow_detail::infer_scan_8(ctx, n); }
 SYMSHAPE_RULES(infer_scan_8, ai_onnx("Scan", 8));
-inline void infer_scan_9(Context& ctx, Node& n) { detail::infer_scan_impl(ctx, n, false); }
+inline void infer_scan_9(Context& ctx, Node& n) { control_flow_detail::infer_scan_impl(ctx, n, false); }
 SYMSHAPE_RULES(infer_scan_9, ai_onnx("Scan", 9));
-inline void infer_scan(Context& ctx, Node& n) { detail::infer_scan_impl(ctx, n, true); }
+inline void infer_scan(Context& ctx, Node& n) { control_flow_detail::infer_scan_impl(ctx, n, true); }
 SYMSHAPE_RULES(infer_scan, ai_onnx("Scan", 11, 16, 19, 21, 23, 24, 25));
 
 // Later since-versions only extend the allowed types; they share a rule.
-inline constexpr auto kControlFlowRules = family_rules<
-    infer_if_1_rules, infer_if_rules, infer_loop_rules, infer_scan_8_rules, infer_scan_9_rules, infer_scan_rules>("symshape/ops/control_flow.hpp");
+inline constexpr auto kControlFlowRules =
+    family_rules<infer_if_1_rules, infer_if_rules, infer_loop_rules, infer_scan_8_rules, infer_scan_9_rules,
+                 infer_scan_rules>("symshape/ops/control_flow.hpp");
 
 }  // namespace symshape::ops

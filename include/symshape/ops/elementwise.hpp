@@ -4,11 +4,11 @@
 
 #include "symshape/infer/helpers.hpp"
 #include "symshape/infer/registry.hpp"
-#include "symshape/ops/shape_ops.hpp"
+#include "symshape/ops/common/tensor_values.hpp"
 
 namespace symshape::ops {
 
-namespace detail {
+namespace elementwise_detail {
 
 // Broadcasts all present inputs; the output dtype is `out_type`, or the
 // first input's when UNDEFINED.
@@ -33,12 +33,12 @@ inline void infer_broadcast(Context& ctx, Node& n, DataType out_type) {
   ctx.set_shape_and_dtype(n.output(0), shape, dtype);
 }
 
-// Integral float values (shape_ops.hpp): Add, Sub, Mul, Div, Max and Min
+// Integral float values (common/tensor_values.hpp): Add, Sub, Mul, Div, Max and Min
 // of known integers, when every result is an integer that the element type
 // holds exactly (a Div that leaves a remainder gives no value).
 inline void propagate_float_arithmetic(Context& ctx, Node& n, const std::vector<SymbolicDim>& a,
                                        const std::vector<SymbolicDim>& b) {
-  const int64_t limit = tensor_detail::exact_integer_limit(dtype_of(n.input(0)));
+  const int64_t limit = exact_integer_limit(dtype_of(n.input(0)));
   const std::size_t len = std::max(a.size(), b.size());
   std::vector<SymbolicDim> out;
   for (std::size_t i = 0; i < len; ++i) {
@@ -69,7 +69,7 @@ inline void propagate_arithmetic(Context& ctx, Node& n) {
   auto b = ctx.symbolic_value(n.input(1));
   if (!a || !b) return;
   if (a->size() != b->size() && a->size() != 1 && b->size() != 1) return;
-  if (tensor_detail::is_float_type(dtype_of(n.input(0)))) {
+  if (is_float_type(dtype_of(n.input(0)))) {
     propagate_float_arithmetic(ctx, n, *a, *b);
     return;
   }
@@ -98,46 +98,31 @@ inline void propagate_arithmetic(Context& ctx, Node& n) {
   ctx.set_symbolic_value(n.output(0), std::move(out));
 }
 
-}  // namespace detail
+}  // namespace elementwise_detail
 
 inline void infer_arithmetic(Context& ctx, Node& n) {
-  detail::infer_broadcast(ctx, n, DataType::UNDEFINED);
-  detail::propagate_arithmetic(ctx, n);
+  elementwise_detail::infer_broadcast(ctx, n, DataType::UNDEFINED);
+  elementwise_detail::propagate_arithmetic(ctx, n);
 }
-SYMSHAPE_RULES(infer_arithmetic,
-               ai_onnx("Add", 7, 13, 14),
-               ai_onnx("Sub", 7, 13, 14),
-               ai_onnx("Mul", 7, 13, 14),
-               ai_onnx("Div", 7, 13, 14),
-               ai_onnx("Mod", 10, 13),
-               ai_onnx("Pow", 7, 12, 13, 15),
-               ai_onnx("BitShift", 11),
-               ai_onnx("BitwiseAnd", 18),
-               ai_onnx("BitwiseOr", 18),
-               ai_onnx("BitwiseXor", 18));
+SYMSHAPE_RULES(infer_arithmetic, ai_onnx("Add", 7, 13, 14), ai_onnx("Sub", 7, 13, 14), ai_onnx("Mul", 7, 13, 14),
+               ai_onnx("Div", 7, 13, 14), ai_onnx("Mod", 10, 13), ai_onnx("Pow", 7, 12, 13, 15),
+               ai_onnx("BitShift", 11), ai_onnx("BitwiseAnd", 18), ai_onnx("BitwiseOr", 18), ai_onnx("BitwiseXor", 18));
 
 inline void infer_comparison(Context& ctx, Node& n) {
-  detail::infer_broadcast(ctx, n, DataType::BOOL);
-  if (n.op_type == "Equal") detail::propagate_arithmetic(ctx, n);
+  elementwise_detail::infer_broadcast(ctx, n, DataType::BOOL);
+  if (n.op_type == "Equal") elementwise_detail::propagate_arithmetic(ctx, n);
 }
-SYMSHAPE_RULES(infer_comparison,
-               ai_onnx("Equal", 7, 11, 13, 19),
-               ai_onnx("Less", 7, 9, 13),
-               ai_onnx("Greater", 7, 9, 13),
-               ai_onnx("LessOrEqual", 12, 16),
-               ai_onnx("GreaterOrEqual", 12, 16));
+SYMSHAPE_RULES(infer_comparison, ai_onnx("Equal", 7, 11, 13, 19), ai_onnx("Less", 7, 9, 13),
+               ai_onnx("Greater", 7, 9, 13), ai_onnx("LessOrEqual", 12, 16), ai_onnx("GreaterOrEqual", 12, 16));
 
-inline void infer_logical(Context& ctx, Node& n) { detail::infer_broadcast(ctx, n, DataType::BOOL); }
+inline void infer_logical(Context& ctx, Node& n) { elementwise_detail::infer_broadcast(ctx, n, DataType::BOOL); }
 SYMSHAPE_RULES(infer_logical, ai_onnx("And", 7), ai_onnx("Or", 7), ai_onnx("Xor", 7));
 
 inline void infer_variadic(Context& ctx, Node& n) {
-  detail::infer_broadcast(ctx, n, DataType::UNDEFINED);
-  if (n.inputs.size() == 2) detail::propagate_arithmetic(ctx, n);
+  elementwise_detail::infer_broadcast(ctx, n, DataType::UNDEFINED);
+  if (n.inputs.size() == 2) elementwise_detail::propagate_arithmetic(ctx, n);
 }
-SYMSHAPE_RULES(infer_variadic,
-               ai_onnx("Max", 8, 12, 13),
-               ai_onnx("Min", 8, 12, 13),
-               ai_onnx("Sum", 8, 13),
+SYMSHAPE_RULES(infer_variadic, ai_onnx("Max", 8, 12, 13), ai_onnx("Min", 8, 12, 13), ai_onnx("Sum", 8, 13),
                ai_onnx("Mean", 8, 13));
 
 // Before opset 7 (and Max/Min/Sum/Mean before 8), B was broadcast to A only
@@ -150,24 +135,12 @@ inline void infer_legacy_broadcast(Context& ctx, Node& n) {
   const Value* a = n.input(0);
   ctx.set_shape_and_dtype(n.output(0), a->type.is_tensor() ? a->type.shape() : Shape(),
                           bool_out ? DataType::BOOL : dtype_of(a));
-  detail::propagate_arithmetic(ctx, n);
+  elementwise_detail::propagate_arithmetic(ctx, n);
 }
-SYMSHAPE_RULES(infer_legacy_broadcast,
-               ai_onnx("Add", 1, 6),
-               ai_onnx("Sub", 1, 6),
-               ai_onnx("Mul", 1, 6),
-               ai_onnx("Div", 1, 6),
-               ai_onnx("Pow", 1),
-               ai_onnx("Equal", 1),
-               ai_onnx("Less", 1),
-               ai_onnx("Greater", 1),
-               ai_onnx("And", 1),
-               ai_onnx("Or", 1),
-               ai_onnx("Xor", 1),
-               ai_onnx("Max", 1, 6),
-               ai_onnx("Min", 1, 6),
-               ai_onnx("Sum", 1, 6),
-               ai_onnx("Mean", 1, 6));
+SYMSHAPE_RULES(infer_legacy_broadcast, ai_onnx("Add", 1, 6), ai_onnx("Sub", 1, 6), ai_onnx("Mul", 1, 6),
+               ai_onnx("Div", 1, 6), ai_onnx("Pow", 1), ai_onnx("Equal", 1), ai_onnx("Less", 1), ai_onnx("Greater", 1),
+               ai_onnx("And", 1), ai_onnx("Or", 1), ai_onnx("Xor", 1), ai_onnx("Max", 1, 6), ai_onnx("Min", 1, 6),
+               ai_onnx("Sum", 1, 6), ai_onnx("Mean", 1, 6));
 
 // PRelu: slope is broadcast to X (unidirectionally): the output is X.
 inline void infer_prelu(Context& ctx, Node& n) {
@@ -176,8 +149,8 @@ inline void infer_prelu(Context& ctx, Node& n) {
 }
 SYMSHAPE_RULES(infer_prelu, ai_onnx("PRelu", 1, 6, 7, 9, 16));
 
-inline constexpr auto kElementwiseRules = family_rules<
-    infer_legacy_broadcast_rules, infer_arithmetic_rules, infer_prelu_rules, infer_comparison_rules,
-    infer_logical_rules, infer_variadic_rules>("symshape/ops/elementwise.hpp");
+inline constexpr auto kElementwiseRules =
+    family_rules<infer_legacy_broadcast_rules, infer_arithmetic_rules, infer_prelu_rules, infer_comparison_rules,
+                 infer_logical_rules, infer_variadic_rules>("symshape/ops/elementwise.hpp");
 
 }  // namespace symshape::ops

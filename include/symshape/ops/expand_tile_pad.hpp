@@ -7,14 +7,14 @@
 #include <string>
 #include <vector>
 
-#include "symshape/ops/shape_ops.hpp"
+#include "symshape/infer/registry.hpp"
+#include "symshape/ops/common/tensor_values.hpp"
 
 namespace symshape::ops {
 
 // ---- Expand ----
 
 inline void infer_expand(Context& ctx, Node& n) {
-  using namespace tensor_detail;
   if (!check_inputs(ctx, n, 2)) return;
   const Shape* ss = shape_of(n.input(1));
   if (ss && ss->rank() != 1) return ctx.record_error(n, "shape input must be 1-D, got " + ss->to_string());
@@ -54,7 +54,6 @@ SYMSHAPE_RULES(infer_expand, ai_onnx("Expand", 8, 13));
 
 // Opset 1: inputs (input, tiles, axis), both scalars.
 inline void infer_tile_v1(Context& ctx, Node& n) {
-  using namespace tensor_detail;
   if (!check_inputs(ctx, n, 3)) return;
   const Shape* in = shape_of(n.input(0));
   if (!in) {
@@ -77,7 +76,6 @@ inline void infer_tile_v1(Context& ctx, Node& n) {
 SYMSHAPE_RULES(infer_tile_v1, ai_onnx("Tile", 1));
 
 inline void infer_tile_v6(Context& ctx, Node& n) {
-  using namespace tensor_detail;
   if (!check_inputs(ctx, n, 2)) return;
   const Shape* in = shape_of(n.input(0));
   const Shape* rs = shape_of(n.input(1));
@@ -93,8 +91,8 @@ inline void infer_tile_v6(Context& ctx, Node& n) {
     return;
   }
   if (repeats->size() != in->size())
-    return ctx.record_error(n, "repeats has " + std::to_string(repeats->size()) + " entries for input " +
-                            in->to_string());
+    return ctx.record_error(n,
+                            "repeats has " + std::to_string(repeats->size()) + " entries for input " + in->to_string());
   Dims out;
   for (std::size_t i = 0; i < in->size(); ++i) {
     if ((*repeats)[i].is_int() && (*repeats)[i].value() < 0)
@@ -108,8 +106,7 @@ SYMSHAPE_RULES(infer_tile_v6, ai_onnx("Tile", 6, 13));
 // ---- Pad ----
 
 inline void pad_impl(Context& ctx, Node& n, const std::optional<std::vector<SymbolicDim>>& pads, bool pads_given,
-                     const tensor_detail::IntsArg& axes) {
-  using namespace tensor_detail;
+                     const IntsArg& axes) {
   const Shape* in = shape_of(n.input(0));
   if (!pads_given) return ctx.usage_error(n, "missing required pads");
   if (!in) {
@@ -173,12 +170,12 @@ inline void infer_pad_v11(Context& ctx, Node& n) {
 SYMSHAPE_RULES(infer_pad_v11, ai_onnx("Pad", 11, 13));
 inline void infer_pad_v18(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 2)) return;
-  pad_impl(ctx, n, ctx.symbolic_value(n.input(1)), true, tensor_detail::ints_arg(ctx, n, true, "axes", 3));
+  pad_impl(ctx, n, ctx.symbolic_value(n.input(1)), true, ints_arg(ctx, n, true, "axes", 3));
 }
 SYMSHAPE_RULES(infer_pad_v18, ai_onnx("Pad", 18, 19, 21, 23, 24, 25));
 
-inline constexpr auto kExpandTilePadRules = family_rules<
-    infer_expand_rules, infer_tile_v1_rules, infer_tile_v6_rules, infer_pad_v1_rules, infer_pad_v2_rules,
-    infer_pad_v11_rules, infer_pad_v18_rules>("symshape/ops/expand_tile_pad.hpp");
+inline constexpr auto kExpandTilePadRules =
+    family_rules<infer_expand_rules, infer_tile_v1_rules, infer_tile_v6_rules, infer_pad_v1_rules, infer_pad_v2_rules,
+                 infer_pad_v11_rules, infer_pad_v18_rules>("symshape/ops/expand_tile_pad.hpp");
 
 }  // namespace symshape::ops

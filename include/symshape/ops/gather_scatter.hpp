@@ -1,19 +1,19 @@
 // Gather (output rank q + r - 1; values of a gathered 1-D value propagate),
 // GatherElements, GatherND (batch_dims from 12), and the Scatter family
-// (the output is the data input).
+// (the output is the data input), and TensorScatter (24, KV-cache update).
 #pragma once
 
 #include <string>
 #include <vector>
 
-#include "symshape/ops/shape_ops.hpp"
+#include "symshape/infer/registry.hpp"
+#include "symshape/ops/common/tensor_values.hpp"
 
 namespace symshape::ops {
 
 // ---- Gather ----
 
 inline void infer_gather(Context& ctx, Node& n) {
-  using namespace tensor_detail;
   if (!check_inputs(ctx, n, 2)) return;
   const Shape* data = shape_of(n.input(0));
   const Shape* idx = shape_of(n.input(1));
@@ -39,8 +39,8 @@ inline void infer_gather(Context& ctx, Node& n) {
   Dims out;
   for (int64_t i : *indices) {
     if (i < -len || i >= len)
-      return ctx.record_error(n, "index " + std::to_string(i) + " is out of range for a dim of size " +
-                              std::to_string(len));
+      return ctx.record_error(
+          n, "index " + std::to_string(i) + " is out of range for a dim of size " + std::to_string(len));
     out.push_back((*values)[static_cast<std::size_t>(i < 0 ? i + len : i)]);
   }
   ctx.set_symbolic_value(n.output(0), std::move(out));
@@ -50,7 +50,6 @@ SYMSHAPE_RULES(infer_gather, ai_onnx("Gather", 1, 11, 13));
 // ---- GatherElements ----
 
 inline void infer_gather_elements(Context& ctx, Node& n) {
-  using namespace tensor_detail;
   if (!check_inputs(ctx, n, 2)) return;
   const Shape* data = shape_of(n.input(0));
   const Shape* idx = shape_of(n.input(1));
@@ -64,7 +63,6 @@ SYMSHAPE_RULES(infer_gather_elements, ai_onnx("GatherElements", 11, 13));
 // ---- GatherND ----
 
 inline void gather_nd_impl(Context& ctx, Node& n, int64_t batch_dims) {
-  using namespace tensor_detail;
   if (!check_inputs(ctx, n, 2)) return;
   const Shape* data = shape_of(n.input(0));
   const Shape* idx = shape_of(n.input(1));
@@ -75,8 +73,8 @@ inline void gather_nd_impl(Context& ctx, Node& n, int64_t batch_dims) {
   const int64_t r = data->rank(), q = idx->rank();
   if (r < 1 || q < 1) return ctx.record_error(n, "data and indices must have rank >= 1");
   if (batch_dims < 0 || batch_dims >= std::min(r, q))
-    return ctx.record_error(n, "batch_dims " + std::to_string(batch_dims) +
-                            " must be in [0, min(rank(data), rank(indices)))");
+    return ctx.record_error(
+        n, "batch_dims " + std::to_string(batch_dims) + " must be in [0, min(rank(data), rank(indices)))");
   const SymbolicDim& last = (*idx)[static_cast<std::size_t>(q - 1)];
   if (!last.is_int()) {
     set_like_input(ctx, n, 0, Shape());
@@ -105,16 +103,45 @@ inline void infer_scatter(Context& ctx, Node& n) {
     if ((data && idx && data->rank() != idx->rank()) || (idx && upd && idx->rank() != upd->rank()))
       return ctx.record_error(n, "data, indices and updates must have the same rank");
     if (data && !normalize_axis(ctx, n, n.attr_int("axis", 0), data->rank())) return;
-  } else if (idx && idx->rank() < 1) return ctx.record_error(n, "indices must have rank >= 1");
+  } else if (idx && idx->rank() < 1)
+    return ctx.record_error(n, "indices must have rank >= 1");
   propagate_type(ctx, n, 0, 0);
 }
-SYMSHAPE_RULES(infer_scatter,
-               ai_onnx("Scatter", 9, 11),
-               ai_onnx("ScatterElements", 11, 13, 16, 18),
+SYMSHAPE_RULES(infer_scatter, ai_onnx("Scatter", 9, 11), ai_onnx("ScatterElements", 11, 13, 16, 18),
                ai_onnx("ScatterND", 11, 13, 16, 18));
 
-inline constexpr auto kGatherScatterRules = family_rules<
-    infer_gather_rules, infer_gather_elements_rules, infer_gather_nd_v11_rules, infer_gather_nd_v12_rules,
-    infer_scatter_rules>("symshape/ops/gather_scatter.hpp");
+// TensorScatter (24): present_cache has past_cache's type; update matches it
+// except along `axis` (default -2); write_indices is [batch].
+inline void infer_tensor_scatter(Context& ctx, Node& n) {
+  if (!check_inputs(ctx, n, 2, 3)) return;
+  const Shape* past = shape_of(n.input(0));
+  const Shape* update = shape_of(n.input(1));
+  const std::string mode = n.attr_string("mode", "linear");
+  if (mode != "linear" && mode != "circular")
+    return ctx.record_error(n, "mode must be 'linear' or 'circular', got '" + mode + "'");
+  if (past) {
+    auto axis = normalize_axis(ctx, n, n.attr_int("axis", -2), past->rank());
+    if (!axis) return;
+    if (update) {
+      if (update->rank() != past->rank())
+        return ctx.record_error(n, "update rank " + std::to_string(update->rank()) + " differs from past_cache rank " +
+                                       std::to_string(past->rank()));
+      for (std::size_t i = 0; i < past->size(); ++i) {
+        if (static_cast<int64_t>(i) == *axis) continue;
+        if ((*past)[i].is_int() && (*update)[i].is_int() && (*past)[i] != (*update)[i])
+          return ctx.record_error(n, "update " + update->to_string() + " differs from past_cache " + past->to_string() +
+                                         " at dim " + std::to_string(i));
+      }
+    }
+  }
+  if (const Shape* idx = shape_of(n.input(2)); idx && idx->rank() != 1)
+    return ctx.record_error(n, "write_indices must be 1-D [batch], got shape " + idx->to_string());
+  propagate_type(ctx, n);
+}
+SYMSHAPE_RULES(infer_tensor_scatter, ai_onnx("TensorScatter", 24));
+
+inline constexpr auto kGatherScatterRules =
+    family_rules<infer_gather_rules, infer_gather_elements_rules, infer_gather_nd_v11_rules, infer_gather_nd_v12_rules,
+                 infer_scatter_rules, infer_tensor_scatter_rules>("symshape/ops/gather_scatter.hpp");
 
 }  // namespace symshape::ops

@@ -44,7 +44,7 @@ inline void infer_center_crop_pad(Context& ctx, Node& n) {
   }
   if (count && *count != static_cast<int64_t>(axes.size()))
     return ctx.record_error(n, "shape has " + std::to_string(*count) + " values for " + std::to_string(axes.size()) +
-           " axes of input " + x->to_string());
+                                   " axes of input " + x->to_string());
   std::vector<SymbolicDim> out = x->dims();
   for (std::size_t i = 0; i < axes.size(); ++i) out[axes[i]] = values ? (*values)[i] : SymbolicDim();
   ctx.set_shape_and_dtype(n.output(0), Shape(std::move(out)), t);
@@ -65,9 +65,8 @@ inline void grid_sample(Context& ctx, Node& n, bool only_4d, const std::vector<c
   const Shape* grid = shape_of(n.input(1));
   for (const auto& [s, name] : {std::pair<const Shape*, const char*>{x, "X"}, {grid, "grid"}}) {
     if (s && (only_4d ? s->rank() != 4 : s->rank() < 3))
-      return ctx.record_error(n, std::string(name) + (only_4d ? " must be 4-D" : " must have rank >= 3") +
-                              ", got shape " +
-             s->to_string());
+      return ctx.record_error(
+          n, std::string(name) + (only_4d ? " must be 4-D" : " must have rank >= 3") + ", got shape " + s->to_string());
   }
   if (x && grid && x->rank() != grid->rank())
     return ctx.record_error(n, "X " + x->to_string() + " and grid " + grid->to_string() + " must have the same rank");
@@ -78,8 +77,8 @@ inline void grid_sample(Context& ctx, Node& n, bool only_4d, const std::vector<c
   }
   const int64_t r = x ? x->rank() : grid->rank();
   if (grid && (*grid)[r - 1].is_int() && (*grid)[r - 1].value() != r - 2)
-    return ctx.record_error(n, "the last grid dim must be " + std::to_string(r - 2) + ", got " +
-                            (*grid)[r - 1].to_string());
+    return ctx.record_error(
+        n, "the last grid dim must be " + std::to_string(r - 2) + ", got " + (*grid)[r - 1].to_string());
   std::vector<SymbolicDim> out(static_cast<std::size_t>(r));
   out[0] = x ? (*x)[0] : (*grid)[0];
   if (out[0].is_unknown() && grid) out[0] = (*grid)[0];
@@ -122,11 +121,11 @@ inline void infer_affine_grid(Context& ctx, Node& n) {
   }
   const int64_t spatial = count - 2;
   if (theta && (*theta)[1].is_int() && (*theta)[1].value() != spatial)
-    return ctx.record_error(n, "theta " + theta->to_string() + " does not match a " + std::to_string(spatial) +
-           "-D size");
+    return ctx.record_error(n,
+                            "theta " + theta->to_string() + " does not match a " + std::to_string(spatial) + "-D size");
   if (theta && (*theta)[2].is_int() && (*theta)[2].value() != spatial + 1)
     return ctx.record_error(n, "theta " + theta->to_string() + " must be [N, " + std::to_string(spatial) + ", " +
-           std::to_string(spatial + 1) + "]");
+                                   std::to_string(spatial + 1) + "]");
   std::vector<SymbolicDim> out;
   out.push_back(size ? (*size)[0] : SymbolicDim());
   if (out[0].is_unknown() && theta) out[0] = (*theta)[0];
@@ -153,8 +152,8 @@ inline void infer_image_decoder(Context& ctx, Node& n) {
 }
 SYMSHAPE_RULES(infer_image_decoder, ai_onnx("ImageDecoder", 20));
 
-inline constexpr auto kImageRules = family_rules<
-    infer_center_crop_pad_rules, infer_grid_sample_16_rules, infer_grid_sample_20_rules, infer_affine_grid_rules,
-    infer_image_decoder_rules>("symshape/ops/image.hpp");
+inline constexpr auto kImageRules =
+    family_rules<infer_center_crop_pad_rules, infer_grid_sample_16_rules, infer_grid_sample_20_rules,
+                 infer_affine_grid_rules, infer_image_decoder_rules>("symshape/ops/image.hpp");
 
 }  // namespace symshape::ops

@@ -1,7 +1,8 @@
 // Matrix products: MatMul (numpy semantics: 1-D promotion, batch
 // broadcasting), MatMulInteger (INT32), QLinearMatMul (output type of
 // y_zero_point), Gemm (transA/transB, C unidirectionally broadcast to
-// [M, N]) and Einsum (explicit and implicit output, ellipsis broadcasting).
+// [M, N]), Einsum (explicit and implicit output, ellipsis broadcasting) and
+// Det (batched determinants).
 #pragma once
 
 #include <algorithm>
@@ -11,71 +12,27 @@
 
 #include "symshape/infer/helpers.hpp"
 #include "symshape/infer/registry.hpp"
+#include "symshape/ops/common/matmul_shape.hpp"
 
 namespace symshape::ops {
 
-namespace nn_detail {
-
-// Two contracted dims must agree when both are integers.
-inline bool check_inner_dims(Context& ctx, const Node& n, const SymbolicDim& ka, const SymbolicDim& kb,
-                             const Shape& a, const Shape& b) {
-  if (ka.is_int() && kb.is_int() && ka != kb) {
-    ctx.record_error(n, "incompatible inner dimensions: " + a.to_string() + " x " + b.to_string() + " (" +
-                            ka.to_string() + " vs " + kb.to_string() + ")");
-    return false;
-  }
-  return true;
-}
-
-// numpy.matmul shape of a @ b; nullopt after an error.
-inline std::optional<Shape> matmul_shape(Context& ctx, const Node& n, const Shape& a, const Shape& b) {
-  if (!a.has_rank() || !b.has_rank()) return Shape();
-  if (a.rank() == 0 || b.rank() == 0) {
-    ctx.record_error(n, "MatMul inputs must have rank >= 1, got " + a.to_string() + " and " + b.to_string());
-    return std::nullopt;
-  }
-  std::vector<SymbolicDim> da = a.dims(), db = b.dims();
-  const bool a_vec = da.size() == 1, b_vec = db.size() == 1;
-  if (a_vec) da.insert(da.begin(), SymbolicDim(1));
-  if (b_vec) db.push_back(SymbolicDim(1));
-  if (!check_inner_dims(ctx, n, da.back(), db[db.size() - 2], a, b)) return std::nullopt;
-  const Shape batch_a(std::vector<SymbolicDim>(da.begin(), da.end() - 2));
-  const Shape batch_b(std::vector<SymbolicDim>(db.begin(), db.end() - 2));
-  auto batch = broadcast_shapes(ctx, n, batch_a, batch_b);
-  if (!batch) return std::nullopt;
-  std::vector<SymbolicDim> out = batch->dims();
-  if (!a_vec) out.push_back(da[da.size() - 2]);
-  if (!b_vec) out.push_back(db.back());
-  return Shape(std::move(out));
-}
-
-inline void infer_matmul_like(Context& ctx, Node& n, std::size_t ia, std::size_t ib, DataType dtype) {
-  const Shape* a = shape_of(n.input(ia));
-  const Shape* b = shape_of(n.input(ib));
-  auto s = matmul_shape(ctx, n, a ? *a : Shape(), b ? *b : Shape());
-  if (!s) return;
-  ctx.set_shape_and_dtype(n.output(0), *s, dtype);
-}
-
-}  // namespace nn_detail
-
 inline void infer_matmul(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 2, 2)) return;
-  nn_detail::infer_matmul_like(ctx, n, 0, 1, dtype_of(n.input(0)));
+  infer_matmul_like(ctx, n, 0, 1, dtype_of(n.input(0)));
 }
 SYMSHAPE_RULES(infer_matmul, ai_onnx("MatMul", 1, 9, 13));
 
 // MatMulInteger: A, B, optional zero points; INT32 output.
 inline void infer_matmul_integer(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 2, 4)) return;
-  nn_detail::infer_matmul_like(ctx, n, 0, 1, DataType::INT32);
+  infer_matmul_like(ctx, n, 0, 1, DataType::INT32);
 }
 SYMSHAPE_RULES(infer_matmul_integer, ai_onnx("MatMulInteger", 10));
 
 // QLinearMatMul: a, a_scale, a_zero_point, b, b_scale, b_zero_point, y_scale, y_zero_point.
 inline void infer_qlinear_matmul(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 8, 8)) return;
-  nn_detail::infer_matmul_like(ctx, n, 0, 3, dtype_of(n.input(7)));
+  infer_matmul_like(ctx, n, 0, 3, dtype_of(n.input(7)));
 }
 SYMSHAPE_RULES(infer_qlinear_matmul, ai_onnx("QLinearMatMul", 10, 21));
 
@@ -97,7 +54,7 @@ inline void infer_gemm(Context& ctx, Node& n) {
     k_b = (*b)[tb ? 1 : 0];
     nn = (*b)[tb ? 0 : 1];
   }
-  if (a && b && !nn_detail::check_inner_dims(ctx, n, k_a, k_b, *a, *b)) return;
+  if (a && b && !check_inner_dims(ctx, n, k_a, k_b, *a, *b)) return;
   // C broadcasts (unidirectionally) to [M, N]: it can fill in unknown dims.
   if (const Shape* c = shape_of(n.input(2))) {
     if (c->rank() > 2) return ctx.record_error(n, "C must have rank <= 2, got " + c->to_string());
@@ -111,8 +68,8 @@ inline void infer_gemm(Context& ctx, Node& n) {
       if (t.is_unknown()) {
         t = *cdims[i];
       } else if (t.is_int() && cdims[i]->is_int() && t != *cdims[i])
-   return ctx.record_error(n, "C of shape " + c->to_string() + " does not broadcast to [" + m.to_string() + "," +
-          nn.to_string() + "]");
+        return ctx.record_error(n, "C of shape " + c->to_string() + " does not broadcast to [" + m.to_string() + "," +
+                                       nn.to_string() + "]");
     }
   }
   if (!a && !b && !shape_of(n.input(2))) {
@@ -125,7 +82,7 @@ SYMSHAPE_RULES(infer_gemm, ai_onnx("Gemm", 1, 6, 7, 9, 11, 13));
 
 // ---- Einsum ----
 
-namespace nn_detail {
+namespace einsum_detail {
 
 struct EinsumTerm {
   std::vector<char> labels;  // letters; '.' marks the ellipsis position
@@ -156,7 +113,7 @@ inline bool parse_einsum_term(const std::string& text, EinsumTerm& term, std::st
   return true;
 }
 
-}  // namespace nn_detail
+}  // namespace einsum_detail
 
 inline void infer_einsum(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 1)) return;
@@ -168,13 +125,13 @@ inline void infer_einsum(Context& ctx, Node& n) {
   const std::size_t arrow = eq.find("->");
   const std::string lhs = arrow == std::string::npos ? eq : eq.substr(0, arrow);
   const bool explicit_out = arrow != std::string::npos;
-  std::vector<nn_detail::EinsumTerm> terms;
+  std::vector<einsum_detail::EinsumTerm> terms;
   std::string err;
   for (std::size_t start = 0;;) {
     const std::size_t comma = lhs.find(',', start);
-    nn_detail::EinsumTerm t;
-    if (!nn_detail::parse_einsum_term(lhs.substr(start, comma == std::string::npos ? std::string::npos : comma - start),
-                                      t, err)) {
+    einsum_detail::EinsumTerm t;
+    if (!einsum_detail::parse_einsum_term(
+            lhs.substr(start, comma == std::string::npos ? std::string::npos : comma - start), t, err)) {
       return ctx.record_error(n, "bad equation '" + eq + "': " + err);
     }
     terms.push_back(std::move(t));
@@ -183,10 +140,9 @@ inline void infer_einsum(Context& ctx, Node& n) {
   }
   if (terms.size() != n.inputs.size())
     return ctx.record_error(n, "equation '" + eq + "' has " + std::to_string(terms.size()) +
-                            " operands but the node has " +
-           std::to_string(n.inputs.size()) + " inputs");
-  nn_detail::EinsumTerm out_term;
-  if (explicit_out && !nn_detail::parse_einsum_term(eq.substr(arrow + 2), out_term, err))
+                                   " operands but the node has " + std::to_string(n.inputs.size()) + " inputs");
+  einsum_detail::EinsumTerm out_term;
+  if (explicit_out && !einsum_detail::parse_einsum_term(eq.substr(arrow + 2), out_term, err))
     return ctx.record_error(n, "bad equation '" + eq + "': " + err);
   // Label dims (an integer wins over a symbol, a non-1 over a 1) and the broadcast ellipsis dims.
   std::map<char, SymbolicDim> label_dim;
@@ -207,8 +163,7 @@ inline void infer_einsum(Context& ctx, Node& n) {
     const std::size_t nlabels = term.labels.size() - (term.has_ellipsis ? 1 : 0);
     if (term.has_ellipsis ? s->size() < nlabels : s->size() != nlabels)
       return ctx.record_error(n, "operand " + std::to_string(t) + " of shape " + s->to_string() +
-                              " does not match term " +
-             std::string(term.labels.begin(), term.labels.end()));
+                                     " does not match term " + std::string(term.labels.begin(), term.labels.end()));
     const std::size_t ell_rank = s->size() - nlabels;
     std::size_t dim = 0;
     for (char c : term.labels) {
@@ -229,8 +184,8 @@ inline void infer_einsum(Context& ctx, Node& n) {
       }
       SymbolicDim& cur = it->second;
       if (cur.is_int() && d.is_int() && cur != d && !cur.is_int(1) && !d.is_int(1))
-        return ctx.record_error(n, std::string("label '") + c + "' has dims " + cur.to_string() + " and " +
-                                d.to_string());
+        return ctx.record_error(n,
+                                std::string("label '") + c + "' has dims " + cur.to_string() + " and " + d.to_string());
       if (cur.is_unknown() || cur.is_int(1) || (!cur.is_int() && d.is_int() && !d.is_int(1))) cur = d;
     }
   }
@@ -268,7 +223,27 @@ inline void infer_einsum(Context& ctx, Node& n) {
 }
 SYMSHAPE_RULES(infer_einsum, ai_onnx("Einsum", 12));
 
-inline constexpr auto kMatMulRules = family_rules<
-    infer_matmul_rules, infer_matmul_integer_rules, infer_qlinear_matmul_rules, infer_gemm_rules, infer_einsum_rules>("symshape/ops/matmul.hpp");
+// Det: [*, M, M] -> [*].
+inline void infer_det(Context& ctx, Node& n) {
+  if (!check_inputs(ctx, n, 1, 1)) return;
+  const Shape* s = shape_of(n.input(0));
+  if (!s) {
+    ctx.set_shape_and_dtype(n.output(0), Shape(), dtype_of(n.input(0)));
+    return;
+  }
+  const int64_t r = s->rank();
+  if (r < 2) return ctx.record_error(n, "input must have rank >= 2, got shape " + s->to_string());
+  const SymbolicDim& a = (*s)[r - 2];
+  const SymbolicDim& b = (*s)[r - 1];
+  if (a.is_int() && b.is_int() && a != b)
+    return ctx.record_error(n, "the last two dims must be equal (square matrices), got " + s->to_string());
+  ctx.set_shape_and_dtype(n.output(0), Shape(std::vector<SymbolicDim>(s->dims().begin(), s->dims().end() - 2)),
+                          dtype_of(n.input(0)));
+}
+SYMSHAPE_RULES(infer_det, ai_onnx("Det", 11, 22));
+
+inline constexpr auto kMatMulRules =
+    family_rules<infer_matmul_rules, infer_matmul_integer_rules, infer_qlinear_matmul_rules, infer_gemm_rules,
+                 infer_einsum_rules, infer_det_rules>("symshape/ops/matmul.hpp");
 
 }  // namespace symshape::ops

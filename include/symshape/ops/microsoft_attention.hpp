@@ -20,34 +20,9 @@
 
 #include "symshape/infer/helpers.hpp"
 #include "symshape/infer/registry.hpp"
-#include "symshape/ops/microsoft_misc.hpp"
+#include "symshape/ops/common/microsoft.hpp"
 
 namespace symshape::ops {
-
-namespace ms_detail {
-// The required positive num_heads attribute; 0 after an error.
-inline int64_t num_heads(Context& ctx, const Node& n, const char* name = "num_heads") {
-  const Attribute* a = require_attr(ctx, n, name);
-  if (!a) return 0;
-  if (a->kind != Attribute::Kind::Int || a->i < 1) {
-    ctx.record_error(n, std::string(name) + " must be a positive integer");
-    return 0;
-  }
-  return a->i;
-}
-// A scalar or 1-element input's value (constant or propagated), else unknown.
-inline SymbolicDim scalar_value(const Context& ctx, const Node& n, std::size_t i) {
-  auto v = ctx.symbolic_value(n.input(i));
-  return v && v->size() == 1 ? (*v)[0] : SymbolicDim();
-}
-inline bool require_rank(Context& ctx, const Node& n, const Shape* s, std::size_t lo, std::size_t hi, const char* what) {
-  if (s && (s->size() < lo || s->size() > hi)) {
-    ctx.record_error(n, std::string(what) + " has unexpected rank: " + s->to_string());
-    return false;
-  }
-  return true;
-}
-}  // namespace ms_detail
 
 // Attention: input [B, S, in_hidden], weights [in_hidden, q+k+v hidden],
 // [bias], [mask_index], [past [2, B, H, P, D]], [attention_bias],
@@ -58,14 +33,14 @@ inline bool require_rank(Context& ctx, const Node& n, const Shape* s, std::size_
 // "Invalid bias shape", "The past input shall be 5 dimensions").
 inline void infer_ms_attention(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 2, 7)) return;
-  const int64_t heads = ms_detail::num_heads(ctx, n);
+  const int64_t heads = num_heads(ctx, n);
   if (heads == 0) return;
   const Shape* x = shape_of(n.input(0));
   const Shape* w = shape_of(n.input(1));
   const Shape* bias = shape_of(n.input(2));
   const Shape* past = shape_of(n.input(4));
-  if (!ms_detail::require_rank(ctx, n, x, 3, 3, "input") || !ms_detail::require_rank(ctx, n, w, 2, 2, "weights") ||
-      !ms_detail::require_rank(ctx, n, bias, 1, 1, "bias") || !ms_detail::require_rank(ctx, n, past, 5, 5, "past"))
+  if (!require_rank(ctx, n, x, 3, 3, "input") || !require_rank(ctx, n, w, 2, 2, "weights") ||
+      !require_rank(ctx, n, bias, 1, 1, "bias") || !require_rank(ctx, n, past, 5, 5, "past"))
     return;
   const DataType dt = dtype_of(n.input(0));
   SymbolicDim qh, vh;
@@ -77,8 +52,8 @@ inline void infer_ms_attention(Context& ctx, Node& n) {
   } else if (bias || w) {
     // bias is [q+k+v hidden], the same as weights dim 1.
     const SymbolicDim& t = bias ? (*bias)[0] : (*w)[1];
-    if (t.is_int() && t.value() % 3 != 0) return ctx.record_error(n, "q+k+v hidden size " + t.to_string() +
-                                                                  " is not 3*hidden");
+    if (t.is_int() && t.value() % 3 != 0)
+      return ctx.record_error(n, "q+k+v hidden size " + t.to_string() + " is not 3*hidden");
     qh = vh = t / SymbolicDim(3);
   }
   if (!x) {
@@ -87,14 +62,14 @@ inline void infer_ms_attention(Context& ctx, Node& n) {
     ctx.set_shape_and_dtype(n.output(0), Shape({(*x)[0], (*x)[1], vh}), dt);
   }
   if (!n.output(1)) return;
-  const SymbolicDim s = ms_detail::dim_at(x, 1);
+  const SymbolicDim s = dim_at(x, 1);
   if (past && n.attr_int("past_present_share_buffer", 0) != 0) {
     ctx.set_shape_and_dtype(n.output(1), *past, dt);
   } else if (past) {
     ctx.set_shape_and_dtype(n.output(1), Shape({(*past)[0], (*past)[1], (*past)[2], (*past)[3] + s, (*past)[4]}), dt);
   } else {
     const SymbolicDim d = qh.is_known() ? qh / SymbolicDim(heads) : SymbolicDim();
-    ctx.set_shape_and_dtype(n.output(1), Shape({2, ms_detail::dim_at(x, 0), heads, s, d}), dt);
+    ctx.set_shape_and_dtype(n.output(1), Shape({2, dim_at(x, 0), heads, s, d}), dt);
   }
 }
 SYMSHAPE_RULES(infer_ms_attention, com_microsoft("Attention", 1));
@@ -113,16 +88,16 @@ SYMSHAPE_RULES(infer_ms_attention, com_microsoft("Attention", 1));
 // as [B, N, S, total_sequence_length]).
 inline void infer_ms_multi_head_attention(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 1, 10)) return;
-  const int64_t heads = ms_detail::num_heads(ctx, n);
+  const int64_t heads = num_heads(ctx, n);
   if (heads == 0) return;
   const Shape* q = shape_of(n.input(0));
   const Shape* k = shape_of(n.input(1));
   const Shape* v = shape_of(n.input(2));
   const Shape* pk = shape_of(n.input(6));
   const Shape* pv = shape_of(n.input(7));
-  if (!ms_detail::require_rank(ctx, n, q, 3, 5, "query") || !ms_detail::require_rank(ctx, n, k, 3, 5, "key") ||
-      !ms_detail::require_rank(ctx, n, v, 3, 4, "value") || !ms_detail::require_rank(ctx, n, pk, 4, 4, "past_key") ||
-      !ms_detail::require_rank(ctx, n, pv, 4, 4, "past_value"))
+  if (!require_rank(ctx, n, q, 3, 5, "query") || !require_rank(ctx, n, k, 3, 5, "key") ||
+      !require_rank(ctx, n, v, 3, 4, "value") || !require_rank(ctx, n, pk, 4, 4, "past_key") ||
+      !require_rank(ctx, n, pv, 4, 4, "past_value"))
     return;
   if (q && q->size() == 4) return ctx.record_error(n, "query must be 3-D or 5-D, got " + q->to_string());
   const DataType dt = dtype_of(n.input(0));
@@ -144,7 +119,7 @@ inline void infer_ms_multi_head_attention(Context& ctx, Node& n) {
   }
   ctx.set_shape_and_dtype(n.output(0), q ? Shape({(*q)[0], (*q)[1], v_hidden}) : Shape(), dt);
   const SymbolicDim v_head = v_hidden.is_known() ? v_hidden / H : SymbolicDim();
-  const SymbolicDim b = ms_detail::dim_at(q, 0);
+  const SymbolicDim b = dim_at(q, 0);
   // past_key with past_sequence_length: past and present share one buffer.
   const bool share = pk && n.input(8);
   // A BNSH key of a cross attention is the whole cache already.
@@ -164,14 +139,14 @@ inline void infer_ms_multi_head_attention(Context& ctx, Node& n) {
   if (n.output(3)) {
     SymbolicDim total;
     if (share) {
-      const SymbolicDim p = ms_detail::scalar_value(ctx, n, 8);
+      const SymbolicDim p = scalar_value(ctx, n, 8);
       if (p.is_known() && L.is_known()) total = p + L;
     } else if (pk && !bnsh) {
       if (L.is_known()) total = (*pk)[2] + L;
     } else {
       total = L;
     }
-    ctx.set_shape(n.output(3), Shape({b, H, ms_detail::dim_at(q, 1), total}));
+    ctx.set_shape(n.output(3), Shape({b, H, dim_at(q, 1), total}));
   }
 }
 SYMSHAPE_RULES(infer_ms_multi_head_attention, com_microsoft("MultiHeadAttention", 1));
@@ -192,8 +167,8 @@ inline void infer_ms_group_query_attention(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 1, 16)) return;
   for (std::size_t i : {5, 6})
     if (!n.input(i)) return ctx.usage_error(n, "missing required input " + std::to_string(i));
-  const int64_t heads = ms_detail::num_heads(ctx, n);
-  const int64_t kv_heads = heads ? ms_detail::num_heads(ctx, n, "kv_num_heads") : 0;
+  const int64_t heads = num_heads(ctx, n);
+  const int64_t kv_heads = heads ? num_heads(ctx, n, "kv_num_heads") : 0;
   if (heads == 0 || kv_heads == 0) return;
   const int64_t qk_output = n.attr_int("qk_output", 0);
   if (n.output(3) && qk_output == 0)
@@ -204,8 +179,8 @@ inline void infer_ms_group_query_attention(Context& ctx, Node& n) {
   const Shape* v = shape_of(n.input(2));
   const Shape* pk = shape_of(n.input(3));
   const Shape* pv = shape_of(n.input(4));
-  if (!ms_detail::require_rank(ctx, n, q, 3, 3, "query") || !ms_detail::require_rank(ctx, n, pk, 4, 4, "past_key") ||
-      !ms_detail::require_rank(ctx, n, pv, 4, 4, "past_value"))
+  if (!require_rank(ctx, n, q, 3, 3, "query") || !require_rank(ctx, n, pk, 4, 4, "past_key") ||
+      !require_rank(ctx, n, pv, 4, 4, "past_value"))
     return;
   const DataType dt = dtype_of(n.input(0));
   const bool packed = n.input(1) == nullptr;
@@ -221,7 +196,7 @@ inline void infer_ms_group_query_attention(Context& ctx, Node& n) {
   } else {
     ctx.set_shape_and_dtype(n.output(0), Shape(), dt);
   }
-  const SymbolicDim total = ms_detail::scalar_value(ctx, n, 6);
+  const SymbolicDim total = scalar_value(ctx, n, 6);
   const bool window_cache = n.attr_int("sliding_window_cache", 0) == 1;
   auto present = [&](std::size_t out, const Value* past_value, const Shape* past) {
     if (!n.output(out)) return;
@@ -233,13 +208,12 @@ inline void infer_ms_group_query_attention(Context& ctx, Node& n) {
       return;
     }
     SymbolicDim len = total;
-    if (!len.is_known()) len = v && v->size() == 3 ? (*v)[1] : ms_detail::dim_at(q, 1);
-    ctx.set_shape_and_dtype(n.output(out), Shape({ms_detail::dim_at(q, 0), kv_heads, len, head}), pdt);
+    if (!len.is_known()) len = v && v->size() == 3 ? (*v)[1] : dim_at(q, 1);
+    ctx.set_shape_and_dtype(n.output(out), Shape({dim_at(q, 0), kv_heads, len, head}), pdt);
   };
   present(1, n.input(3), pk);
   present(2, n.input(4), pv);
-  if (n.output(3))
-    ctx.set_shape_and_dtype(n.output(3), Shape({ms_detail::dim_at(q, 0), heads, ms_detail::dim_at(q, 1), total}), dt);
+  if (n.output(3)) ctx.set_shape_and_dtype(n.output(3), Shape({dim_at(q, 0), heads, dim_at(q, 1), total}), dt);
 }
 SYMSHAPE_RULES(infer_ms_group_query_attention, com_microsoft("GroupQueryAttention", 1));
 
@@ -253,8 +227,8 @@ inline void infer_ms_packed_attention(Context& ctx, Node& n) {
   const Shape* x = shape_of(n.input(0));
   const Shape* w = shape_of(n.input(1));
   const Shape* bias = shape_of(n.input(2));
-  if (!ms_detail::require_rank(ctx, n, x, 2, 2, "input") || !ms_detail::require_rank(ctx, n, w, 2, 2, "weights") ||
-      !ms_detail::require_rank(ctx, n, bias, 1, 1, "bias"))
+  if (!require_rank(ctx, n, x, 2, 2, "input") || !require_rank(ctx, n, w, 2, 2, "weights") ||
+      !require_rank(ctx, n, bias, 1, 1, "bias"))
     return;
   SymbolicDim vh;
   if (auto q = n.attr_ints("qkv_hidden_sizes")) {
@@ -280,7 +254,7 @@ inline void infer_ms_packed_multi_head_attention(Context& ctx, Node& n) {
   if (!n.input(4) || !n.input(5)) return ctx.usage_error(n, "missing token_offset or cumulative_sequence_length");
   const Shape* q = shape_of(n.input(0));
   const Shape* v = shape_of(n.input(2));
-  if (!ms_detail::require_rank(ctx, n, q, 2, 4, "query") || !ms_detail::require_rank(ctx, n, v, 2, 2, "value")) return;
+  if (!require_rank(ctx, n, q, 2, 4, "query") || !require_rank(ctx, n, v, 2, 2, "value")) return;
   if (q && q->size() == 3) return ctx.record_error(n, "query must be 2-D or 4-D, got " + q->to_string());
   SymbolicDim vh;
   if (q && q->size() == 4) vh = (*q)[1] * (*q)[3];
@@ -302,15 +276,15 @@ SYMSHAPE_RULES(infer_ms_packed_multi_head_attention, com_microsoft("PackedMultiH
 // qk has the separate type parameter QK, so only its shape is set.
 inline void infer_ms_decoder_masked_mha(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 1, 11)) return;
-  const int64_t heads = ms_detail::num_heads(ctx, n);
+  const int64_t heads = num_heads(ctx, n);
   if (heads == 0) return;
   const Shape* q = shape_of(n.input(0));
   const Shape* k = shape_of(n.input(1));
   const Shape* v = shape_of(n.input(2));
   const Shape* pk = shape_of(n.input(5));
   const Shape* pv = shape_of(n.input(6));
-  if (!ms_detail::require_rank(ctx, n, q, 3, 3, "query") || !ms_detail::require_rank(ctx, n, v, 3, 4, "value") ||
-      !ms_detail::require_rank(ctx, n, pk, 4, 4, "past_key") || !ms_detail::require_rank(ctx, n, pv, 4, 4, "past_value"))
+  if (!require_rank(ctx, n, q, 3, 3, "query") || !require_rank(ctx, n, v, 3, 4, "value") ||
+      !require_rank(ctx, n, pk, 4, 4, "past_key") || !require_rank(ctx, n, pv, 4, 4, "past_value"))
     return;
   const DataType dt = dtype_of(n.input(0));
   SymbolicDim vh;
@@ -332,12 +306,12 @@ inline void infer_ms_decoder_masked_mha(Context& ctx, Node& n) {
     if (k && k->size() == 4) {
       total = (*k)[2];  // cross attention: the whole key
     } else if (share) {
-      const SymbolicDim p = ms_detail::scalar_value(ctx, n, 7);
+      const SymbolicDim p = scalar_value(ctx, n, 7);
       if (p.is_known() && L.is_known()) total = p + L;
     } else if (pk && L.is_known()) {
       total = (*pk)[2] + L;
     }
-    ctx.set_shape(n.output(3), Shape({ms_detail::dim_at(q, 0), heads, ms_detail::dim_at(q, 1), total}));
+    ctx.set_shape(n.output(3), Shape({dim_at(q, 0), heads, dim_at(q, 1), total}));
   }
 }
 SYMSHAPE_RULES(infer_ms_decoder_masked_mha, com_microsoft("DecoderMaskedMultiHeadAttention", 1));
@@ -351,15 +325,13 @@ inline void infer_ms_sparse_attention(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 1, 11)) return;
   for (std::size_t i : {3, 4, 5, 6, 7, 8})
     if (!n.input(i)) return ctx.usage_error(n, "missing required input " + std::to_string(i));
-  const int64_t heads = ms_detail::num_heads(ctx, n);
-  const int64_t kv_heads = heads ? ms_detail::num_heads(ctx, n, "kv_num_heads") : 0;
+  const int64_t heads = num_heads(ctx, n);
+  const int64_t kv_heads = heads ? num_heads(ctx, n, "kv_num_heads") : 0;
   if (heads == 0 || kv_heads == 0 || !require_attr(ctx, n, "sparse_block_size")) return;
   const Shape* q = shape_of(n.input(0));
-  if (!ms_detail::require_rank(ctx, n, q, 3, 3, "query") ||
-      !ms_detail::require_rank(ctx, n, shape_of(n.input(3)), 4, 4, "past_key"))
-    return;
+  if (!require_rank(ctx, n, q, 3, 3, "query") || !require_rank(ctx, n, shape_of(n.input(3)), 4, 4, "past_key")) return;
   const bool packed = n.input(1) == nullptr;
-  SymbolicDim hidden = ms_detail::dim_at(q, 2);
+  SymbolicDim hidden = dim_at(q, 2);
   if (packed && q) hidden = (*q)[2] / SymbolicDim(heads + 2 * kv_heads) * SymbolicDim(heads);
   ctx.set_shape_and_dtype(n.output(0), q ? Shape({(*q)[0], (*q)[1], hidden}) : Shape(), dtype_of(n.input(0)));
   propagate_type(ctx, n, 1, 3);
@@ -372,9 +344,9 @@ SYMSHAPE_RULES(infer_ms_sparse_attention, com_microsoft("SparseAttention", 1));
 // required attributes. onnxruntime: propagateShapeAndTypeFromFirstInput.
 inline void infer_ms_longformer_attention(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 7, 7)) return;
-  if (ms_detail::num_heads(ctx, n) == 0 || !require_attr(ctx, n, "window")) return;
+  if (num_heads(ctx, n) == 0 || !require_attr(ctx, n, "window")) return;
   const Shape* x = shape_of(n.input(0));
-  if (!ms_detail::require_rank(ctx, n, x, 3, 3, "input")) return;
+  if (!require_rank(ctx, n, x, 3, 3, "input")) return;
   propagate_type(ctx, n);
 }
 SYMSHAPE_RULES(infer_ms_longformer_attention, com_microsoft("LongformerAttention", 1));
@@ -386,7 +358,7 @@ SYMSHAPE_RULES(infer_ms_longformer_attention, com_microsoft("LongformerAttention
 // a 3-D query_layer.
 inline void infer_ms_gated_relative_position_bias(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 6, 7)) return;
-  const int64_t heads = ms_detail::num_heads(ctx, n);
+  const int64_t heads = num_heads(ctx, n);
   if (heads == 0) return;
   const Shape* q = shape_of(n.input(0));
   const Shape* off = shape_of(n.input(6));
@@ -412,9 +384,7 @@ inline void infer_ms_relative_position_bias(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 3, 3) || !require_attr(ctx, n, "max_distance")) return;
   const Shape* t = shape_of(n.input(0));
   if (t && t->size() < 2) return ctx.record_error(n, "bias_table must have rank >= 2, got " + t->to_string());
-  ctx.set_shape_and_dtype(n.output(0),
-                          Shape({1, ms_detail::dim_at(t, 1), ms_detail::scalar_value(ctx, n, 1),
-                                 ms_detail::scalar_value(ctx, n, 2)}),
+  ctx.set_shape_and_dtype(n.output(0), Shape({1, dim_at(t, 1), scalar_value(ctx, n, 1), scalar_value(ctx, n, 2)}),
                           dtype_of(n.input(0)));
 }
 SYMSHAPE_RULES(infer_ms_relative_position_bias, com_microsoft("RelativePositionBias", 1));
@@ -425,9 +395,9 @@ SYMSHAPE_RULES(infer_ms_relative_position_bias, com_microsoft("RelativePositionB
 inline void infer_ms_remove_padding(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 2, 2)) return;
   const Shape* x = shape_of(n.input(0));
-  if (!ms_detail::require_rank(ctx, n, x, 3, 3, "input")) return;
-  const SymbolicDim b = ms_detail::dim_at(x, 0), s = ms_detail::dim_at(x, 1);
-  ctx.set_shape_and_dtype(n.output(0), Shape({SymbolicDim(), ms_detail::dim_at(x, 2)}), dtype_of(n.input(0)));
+  if (!require_rank(ctx, n, x, 3, 3, "input")) return;
+  const SymbolicDim b = dim_at(x, 0), s = dim_at(x, 1);
+  ctx.set_shape_and_dtype(n.output(0), Shape({SymbolicDim(), dim_at(x, 2)}), dtype_of(n.input(0)));
   ctx.set_shape_and_dtype(n.output(1), Shape({b, s}), DataType::INT32);
   ctx.set_shape_and_dtype(n.output(2), Shape({b + 1}), DataType::INT32);
   ctx.set_shape_and_dtype(n.output(3), Shape({1}), DataType::INT32);
@@ -439,18 +409,17 @@ inline void infer_ms_restore_padding(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 2, 2)) return;
   const Shape* x = shape_of(n.input(0));
   const Shape* off = shape_of(n.input(1));
-  if (!ms_detail::require_rank(ctx, n, x, 2, 2, "input") || !ms_detail::require_rank(ctx, n, off, 2, 2, "token_offset"))
-    return;
-  ctx.set_shape_and_dtype(n.output(0),
-                          Shape({ms_detail::dim_at(off, 0), ms_detail::dim_at(off, 1), ms_detail::dim_at(x, 1)}),
-                          dtype_of(n.input(0)));
+  if (!require_rank(ctx, n, x, 2, 2, "input") || !require_rank(ctx, n, off, 2, 2, "token_offset")) return;
+  ctx.set_shape_and_dtype(n.output(0), Shape({dim_at(off, 0), dim_at(off, 1), dim_at(x, 1)}), dtype_of(n.input(0)));
 }
 SYMSHAPE_RULES(infer_ms_restore_padding, com_microsoft("RestorePadding", 1));
 
-inline constexpr auto kMicrosoftAttentionRules = family_rules<
-    infer_ms_attention_rules, infer_ms_multi_head_attention_rules, infer_ms_group_query_attention_rules,
-    infer_ms_packed_attention_rules, infer_ms_packed_multi_head_attention_rules, infer_ms_decoder_masked_mha_rules,
-    infer_ms_sparse_attention_rules, infer_ms_longformer_attention_rules, infer_ms_gated_relative_position_bias_rules,
-    infer_ms_relative_position_bias_rules, infer_ms_remove_padding_rules, infer_ms_restore_padding_rules>("symshape/ops/microsoft_attention.hpp");
+inline constexpr auto kMicrosoftAttentionRules =
+    family_rules<infer_ms_attention_rules, infer_ms_multi_head_attention_rules, infer_ms_group_query_attention_rules,
+                 infer_ms_packed_attention_rules, infer_ms_packed_multi_head_attention_rules,
+                 infer_ms_decoder_masked_mha_rules, infer_ms_sparse_attention_rules,
+                 infer_ms_longformer_attention_rules, infer_ms_gated_relative_position_bias_rules,
+                 infer_ms_relative_position_bias_rules, infer_ms_remove_padding_rules, infer_ms_restore_padding_rules>(
+        "symshape/ops/microsoft_attention.hpp");
 
 }  // namespace symshape::ops

@@ -22,50 +22,18 @@
 
 #include "symshape/infer/helpers.hpp"
 #include "symshape/infer/registry.hpp"
-#include "symshape/ops/conv.hpp"
-#include "symshape/ops/matmul.hpp"
+#include "symshape/ops/common/matmul_shape.hpp"
+#include "symshape/ops/common/microsoft.hpp"
+#include "symshape/ops/common/window.hpp"
 
 namespace symshape::ops {
-
-namespace ms_detail {
-inline constexpr const char* kMs = "com.microsoft";
-
-inline SymbolicDim dim_at(const Shape* s, std::size_t i) { return s && i < s->size() ? (*s)[i] : SymbolicDim(); }
-
-// At most `max_count` inputs, and each input listed in `required` present (the
-// others are optional in the onnxruntime schema); otherwise a usage error.
-inline bool check_present(Context& ctx, const Node& n, std::initializer_list<std::size_t> required,
-                          std::size_t max_count) {
-  if (!check_inputs(ctx, n, 0, max_count)) return false;
-  for (std::size_t i : required) {
-    if (!n.input(i)) {
-      ctx.usage_error(n, "missing required input " + std::to_string(i));
-      return false;
-    }
-  }
-  return true;
-}
-// The required integer attribute `name`, or nullopt after a usage error.
-inline std::optional<int64_t> required_int(Context& ctx, const Node& n, const char* name) {
-  const Attribute* a = require_attr(ctx, n, name);
-  if (!a) return std::nullopt;
-  if (a->kind != Attribute::Kind::Int) {
-    ctx.usage_error(n, std::string("attribute '") + name + "' must be an integer");
-    return std::nullopt;
-  }
-  return a->i;
-}
-inline bool power_of_two_at_least_16(int64_t v) { return v >= 16 && (v & (v - 1)) == 0; }
-}  // namespace ms_detail
 
 // Ops whose output 0 has the shape and type of input 0, with `min` required inputs.
 inline void infer_ms_passthrough1(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 1)) return;
   propagate_type(ctx, n);
 }
-SYMSHAPE_RULES(infer_ms_passthrough1,
-               com_microsoft("FastGelu", 1),
-               com_microsoft("Gelu", 1),
+SYMSHAPE_RULES(infer_ms_passthrough1, com_microsoft("FastGelu", 1), com_microsoft("Gelu", 1),
                com_microsoft("QuickGelu", 1));
 inline void infer_ms_passthrough2(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 2)) return;
@@ -84,7 +52,7 @@ inline void infer_ms_bias_add(Context& ctx, Node& n) {
   propagate_type(ctx, n);
 }
 SYMSHAPE_RULES(infer_ms_bias_add, com_microsoft("BiasAdd", 1));
-namespace ms_detail {
+namespace ms_misc_detail {
 // GroupNorm / SkipGroupNorm attributes: groups and activation are required
 // (no default in diffusion_defs.cc); channels_last (default 1) picks C, which
 // must be a multiple of groups when known.
@@ -105,17 +73,17 @@ inline bool group_norm_attrs(Context& ctx, const Node& n) {
   }
   return true;
 }
-}  // namespace ms_detail
+}  // namespace ms_misc_detail
 
 // GroupNorm: X, gamma, beta -> Y with X's type (propagateShapeAndTypeFromFirstInput).
 inline void infer_ms_group_norm(Context& ctx, Node& n) {
-  if (!check_inputs(ctx, n, 3, 3) || !ms_detail::group_norm_attrs(ctx, n)) return;
+  if (!check_inputs(ctx, n, 3, 3) || !ms_misc_detail::group_norm_attrs(ctx, n)) return;
   propagate_type(ctx, n);
 }
 SYMSHAPE_RULES(infer_ms_group_norm, com_microsoft("GroupNorm", 1));
 // SkipGroupNorm: X, gamma, beta, skip, [bias] -> Y and optional S, both X's type.
 inline void infer_ms_skip_group_norm(Context& ctx, Node& n) {
-  if (!check_inputs(ctx, n, 4, 5) || !ms_detail::group_norm_attrs(ctx, n)) return;
+  if (!check_inputs(ctx, n, 4, 5) || !ms_misc_detail::group_norm_attrs(ctx, n)) return;
   propagate_type(ctx, n, 0, 0);
   propagate_type(ctx, n, 1, 0);
 }
@@ -144,7 +112,7 @@ inline void infer_ms_bias_split_gelu(Context& ctx, Node& n) {
 }
 SYMSHAPE_RULES(infer_ms_bias_split_gelu, com_microsoft("BiasSplitGelu", 1));
 
-namespace ms_detail {
+namespace ms_misc_detail {
 // Transposes the last two dims (a 1-D input is left alone).
 inline Shape transpose_last2(const Shape& s) {
   if (!s.has_rank() || s.rank() < 2) return s;
@@ -165,16 +133,18 @@ inline Shape trans_batch(const Shape& s, bool trans_batch, bool trans) {
   Shape r(std::move(d));
   return trans ? transpose_last2(r) : r;
 }
-}  // namespace ms_detail
+}  // namespace ms_misc_detail
 
 // FusedMatMul: alpha * op(A) @ op(B) with transA/transB/transBatchA/transBatchB.
 inline void infer_ms_fused_matmul(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 2, 2)) return;
   const Shape* a = shape_of(n.input(0));
   const Shape* b = shape_of(n.input(1));
-  Shape sa = a ? ms_detail::trans_batch(*a, n.attr_int("transBatchA", 0) != 0, n.attr_int("transA", 0) != 0) : Shape();
-  Shape sb = b ? ms_detail::trans_batch(*b, n.attr_int("transBatchB", 0) != 0, n.attr_int("transB", 0) != 0) : Shape();
-  auto s = nn_detail::matmul_shape(ctx, n, sa, sb);
+  Shape sa =
+      a ? ms_misc_detail::trans_batch(*a, n.attr_int("transBatchA", 0) != 0, n.attr_int("transA", 0) != 0) : Shape();
+  Shape sb =
+      b ? ms_misc_detail::trans_batch(*b, n.attr_int("transBatchB", 0) != 0, n.attr_int("transB", 0) != 0) : Shape();
+  auto s = matmul_shape(ctx, n, sa, sb);
   if (!s) return;
   ctx.set_shape_and_dtype(n.output(0), *s, dtype_of(n.input(0)));
 }
@@ -183,14 +153,14 @@ SYMSHAPE_RULES(infer_ms_fused_matmul, com_microsoft("FusedMatMul", 1), com_micro
 // GemmFastGelu: X [M, K], W [K, N], optional bias [N] -> [M, N] (matmul semantics).
 inline void infer_ms_gemm_fast_gelu(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 2, 3)) return;
-  nn_detail::infer_matmul_like(ctx, n, 0, 1, dtype_of(n.input(0)));
+  infer_matmul_like(ctx, n, 0, 1, dtype_of(n.input(0)));
 }
 SYMSHAPE_RULES(infer_ms_gemm_fast_gelu, com_microsoft("GemmFastGelu", 1));
 
 // MatMulInteger16: A, B (int16/uint16) -> INT32.
 inline void infer_ms_matmul_integer16(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 2, 2)) return;
-  nn_detail::infer_matmul_like(ctx, n, 0, 1, DataType::INT32);
+  infer_matmul_like(ctx, n, 0, 1, DataType::INT32);
 }
 SYMSHAPE_RULES(infer_ms_matmul_integer16, com_microsoft("MatMulInteger16", 1));
 
@@ -199,14 +169,14 @@ SYMSHAPE_RULES(infer_ms_matmul_integer16, com_microsoft("MatMulInteger16", 1));
 // -> [..., N] of A's dtype (MatmulWithQuantWeightShapeInference with transB).
 inline void infer_ms_matmul_nbits(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 3, 6)) return;
-  const auto k = ms_detail::required_int(ctx, n, "K");
+  const auto k = required_int(ctx, n, "K");
   if (!k) return;
-  const auto nn = ms_detail::required_int(ctx, n, "N");
+  const auto nn = required_int(ctx, n, "N");
   if (!nn) return;
-  const auto block = ms_detail::required_int(ctx, n, "block_size");
+  const auto block = required_int(ctx, n, "block_size");
   if (!block) return;
   if (*k < 1 || *nn < 1) return ctx.record_error(n, "K and N must be positive");
-  if (!ms_detail::power_of_two_at_least_16(*block))
+  if (!power_of_two_at_least_16(*block))
     return ctx.record_error(n, "block_size must be a power of 2 and at least 16, got " + std::to_string(*block));
   const Shape* a = shape_of(n.input(0));
   const DataType dt = dtype_of(n.input(0));
@@ -221,41 +191,18 @@ inline void infer_ms_matmul_nbits(Context& ctx, Node& n) {
 }
 SYMSHAPE_RULES(infer_ms_matmul_nbits, com_microsoft("MatMulNBits", 1));
 
-namespace ms_detail {
-// NHWC convolution: X [N, H.., C], W [M, C/group, k...] -> [N, out..., M].
-inline void nhwc_conv(Context& ctx, Node& n, std::size_t ix, std::size_t iw, DataType dt) {
-  const Shape* x = shape_of(n.input(ix));
-  const Shape* w = shape_of(n.input(iw));
-  if (!x) return (void)ctx.set_shape_and_dtype(n.output(0), Shape(), dt);
-  if (x->rank() < 3) return ctx.record_error(n, "input must have rank >= 3, got " + x->to_string());
-  if (w && w->rank() != x->rank()) return ctx.record_error(n, "input and weight ranks differ");
-  const std::size_t k = x->size() - 2;
-  // Rearranged into NCHW for the shared spatial computation.
-  std::vector<SymbolicDim> nchw{(*x)[0], (*x)[x->size() - 1]};
-  for (std::size_t i = 1; i + 1 < x->size(); ++i) nchw.push_back((*x)[i]);
-  const Shape xs(std::move(nchw));
-  std::vector<SymbolicDim> kernel;
-  if (!nn_detail::kernel_dims(ctx, n, w, k, kernel)) return;
-  nn_detail::WindowAttrs wa;
-  if (!nn_detail::read_window_attrs(ctx, n, k, wa)) return;
-  std::vector<SymbolicDim> out{(*x)[0]};
-  if (!nn_detail::window_output(ctx, n, xs, kernel, wa, out)) return;
-  out.push_back(dim_at(w, 0));
-  ctx.set_shape_and_dtype(n.output(0), Shape(std::move(out)), dt);
-}
-}  // namespace ms_detail
-
 // NhwcConv: X [N, H.., C], W [M, C/group, k...], [B] -> [N, out..., M].
 inline void infer_ms_nhwc_conv(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 2, 3)) return;
-  ms_detail::nhwc_conv(ctx, n, 0, 1, dtype_of(n.input(0)));
+  nhwc_conv(ctx, n, 0, 1, dtype_of(n.input(0)));
 }
 SYMSHAPE_RULES(infer_ms_nhwc_conv, com_microsoft("NhwcConv", 1));
 
-inline constexpr auto kMicrosoftMiscRules = family_rules<
-    infer_ms_passthrough2_rules, infer_ms_passthrough1_rules, infer_ms_bias_add_rules, infer_ms_rotary_embedding_rules,
-    infer_ms_group_norm_rules, infer_ms_skip_group_norm_rules, infer_ms_bias_split_gelu_rules,
-    infer_ms_fused_matmul_rules, infer_ms_gemm_fast_gelu_rules, infer_ms_matmul_integer16_rules,
-    infer_ms_matmul_nbits_rules, infer_ms_nhwc_conv_rules>("symshape/ops/microsoft_misc.hpp");
+inline constexpr auto kMicrosoftMiscRules =
+    family_rules<infer_ms_passthrough2_rules, infer_ms_passthrough1_rules, infer_ms_bias_add_rules,
+                 infer_ms_rotary_embedding_rules, infer_ms_group_norm_rules, infer_ms_skip_group_norm_rules,
+                 infer_ms_bias_split_gelu_rules, infer_ms_fused_matmul_rules, infer_ms_gemm_fast_gelu_rules,
+                 infer_ms_matmul_integer16_rules, infer_ms_matmul_nbits_rules, infer_ms_nhwc_conv_rules>(
+        "symshape/ops/microsoft_misc.hpp");
 
 }  // namespace symshape::ops

@@ -17,14 +17,14 @@
 
 namespace symshape::ops {
 
-namespace ms_detail {
+namespace ms_norm_detail {
 // [d0, .., d_{axis-1}, 1, .., 1] for the statistics outputs.
 inline Shape stats_shape(const Shape& x, std::size_t axis) {
   std::vector<SymbolicDim> d = x.dims();
   for (std::size_t i = axis; i < d.size(); ++i) d[i] = 1;
   return Shape(std::move(d));
 }
-}  // namespace ms_detail
+}  // namespace ms_norm_detail
 
 // LayerNormalization (contrib, ai.onnx v1-16): X, Scale, [B] -> Y, Mean, InvStdDev.
 // Statistics are of stash_type (FLOAT by default; onnxruntime uses float for them).
@@ -47,7 +47,7 @@ inline void infer_ms_layer_norm(Context& ctx, Node& n) {
   }
   auto axis = normalize_axis(ctx, n, n.attr_int("axis", -1), x->rank());
   if (!axis) return;
-  const Shape st = ms_detail::stats_shape(*x, static_cast<std::size_t>(*axis));
+  const Shape st = ms_norm_detail::stats_shape(*x, static_cast<std::size_t>(*axis));
   if (!simplified) ctx.set_shape_and_dtype(n.output(1), st, sdt);
   ctx.set_shape_and_dtype(n.output(inv_out), st, sdt);
 }
@@ -68,13 +68,12 @@ inline void infer_ms_skip_layer_norm(Context& ctx, Node& n) {
   if (x && x->rank() != 2 && x->rank() != 3)
     return ctx.record_error(n, "input must be 2-D or 3-D, got " + x->to_string());
   propagate_type(ctx, n, 0, 0);
-  const Shape st = x ? ms_detail::stats_shape(*x, x->size() - 1) : Shape();
+  const Shape st = x ? ms_norm_detail::stats_shape(*x, x->size() - 1) : Shape();
   ctx.set_shape_and_dtype(n.output(1), st, DataType::FLOAT);
   ctx.set_shape_and_dtype(n.output(2), st, DataType::FLOAT);
   propagate_type(ctx, n, 3, 0);
 }
-SYMSHAPE_RULES(infer_ms_skip_layer_norm,
-               com_microsoft("SkipLayerNormalization", 1),
+SYMSHAPE_RULES(infer_ms_skip_layer_norm, com_microsoft("SkipLayerNormalization", 1),
                com_microsoft("SkipSimplifiedLayerNormalization", 1));
 
 // EmbedLayerNormalization: input_ids [B, S], segment_ids, word_embedding [V, H],
@@ -105,12 +104,12 @@ inline void infer_ms_embed_layer_norm(Context& ctx, Node& n) {
     const Shape* e = shape_of(n.input(checks[c].first));
     if (!e || (checks[c].first == 4 && !n.input(1))) continue;
     if (e->size() != checks[c].second)
-      return ctx.record_error(n, std::string(names[c]) + " must be " + std::to_string(checks[c].second) +
-                              "-D, got " + e->to_string());
+      return ctx.record_error(
+          n, std::string(names[c]) + " must be " + std::to_string(checks[c].second) + "-D, got " + e->to_string());
     const SymbolicDim& eh = (*e)[e->size() - 1];
     if (h.is_int() && eh.is_int() && h.value() != eh.value())
       return ctx.record_error(n, std::string(names[c]) + " hidden size " + eh.to_string() +
-                              " differs from word_embedding's " + h.to_string());
+                                     " differs from word_embedding's " + h.to_string());
   }
   const DataType dt = dtype_of(n.input(2));
   const SymbolicDim b = ids ? (*ids)[0] : SymbolicDim(), s = ids ? (*ids)[1] : SymbolicDim();
@@ -121,7 +120,8 @@ inline void infer_ms_embed_layer_norm(Context& ctx, Node& n) {
 }
 SYMSHAPE_RULES(infer_ms_embed_layer_norm, com_microsoft("EmbedLayerNormalization", 1));
 
-inline constexpr auto kMicrosoftNormRules = family_rules<
-    infer_ms_layer_norm_rules, infer_ms_skip_layer_norm_rules, infer_ms_embed_layer_norm_rules>("symshape/ops/microsoft_norm.hpp");
+inline constexpr auto kMicrosoftNormRules =
+    family_rules<infer_ms_layer_norm_rules, infer_ms_skip_layer_norm_rules, infer_ms_embed_layer_norm_rules>(
+        "symshape/ops/microsoft_norm.hpp");
 
 }  // namespace symshape::ops

@@ -24,14 +24,13 @@
 
 #include "symshape/infer/helpers.hpp"
 #include "symshape/infer/registry.hpp"
-#include "symshape/ops/conv.hpp"
-#include "symshape/ops/matmul.hpp"
-#include "symshape/ops/microsoft_attention.hpp"
-#include "symshape/ops/microsoft_misc.hpp"
+#include "symshape/ops/common/matmul_shape.hpp"
+#include "symshape/ops/common/microsoft.hpp"
+#include "symshape/ops/common/window.hpp"
 
 namespace symshape::ops {
 
-namespace ms_detail {
+namespace ms_quant_detail {
 // The zero point's dtype, or `fallback` when it is absent.
 inline DataType zp_type(const Node& n, std::size_t i, DataType fallback) {
   const DataType t = dtype_of(n.input(i));
@@ -49,33 +48,34 @@ inline void gemm_2d(Context& ctx, Node& n, std::size_t ia, std::size_t ib, DataT
   const bool ta = n.attr_int("transA", 0) != 0, tb = n.attr_int("transB", 0) != 0;
   const SymbolicDim m = a ? (*a)[ta ? 1 : 0] : SymbolicDim(), ka = a ? (*a)[ta ? 0 : 1] : SymbolicDim();
   const SymbolicDim kb = b ? (*b)[tb ? 1 : 0] : SymbolicDim(), nn = b ? (*b)[tb ? 0 : 1] : SymbolicDim();
-  if (a && b && !nn_detail::check_inner_dims(ctx, n, ka, kb, *a, *b)) return;
+  if (a && b && !check_inner_dims(ctx, n, ka, kb, *a, *b)) return;
   ctx.set_shape_and_dtype(n.output(0), Shape({m, nn}), dt);
 }
-}  // namespace ms_detail
+}  // namespace ms_quant_detail
 
 // QuantizeLinear (contrib): x, y_scale, [y_zero_point] -> x's shape, zero point's dtype (UINT8).
 inline void infer_ms_quantize_linear(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 2, 3)) return;
-  ctx.set_shape_and_dtype(n.output(0), ms_detail::shape_or_unknown(n.input(0)), ms_detail::zp_type(n, 2, DataType::UINT8));
+  ctx.set_shape_and_dtype(n.output(0), ms_quant_detail::shape_or_unknown(n.input(0)),
+                          ms_quant_detail::zp_type(n, 2, DataType::UINT8));
 }
 SYMSHAPE_RULES(infer_ms_quantize_linear, com_microsoft("QuantizeLinear", 1));
 // DequantizeLinear (contrib): x, x_scale, [x_zero_point] -> x's shape, scale's dtype.
 inline void infer_ms_dequantize_linear(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 2, 3)) return;
-  ctx.set_shape_and_dtype(n.output(0), ms_detail::shape_or_unknown(n.input(0)), dtype_of(n.input(1)));
+  ctx.set_shape_and_dtype(n.output(0), ms_quant_detail::shape_or_unknown(n.input(0)), dtype_of(n.input(1)));
 }
 SYMSHAPE_RULES(infer_ms_dequantize_linear, com_microsoft("DequantizeLinear", 1));
 // DynamicQuantizeMatMul: A (float), B, b_scale, [b_zero_point], [bias] -> A @ B, A's dtype.
 inline void infer_ms_dynamic_quantize_matmul(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 3, 5)) return;
-  nn_detail::infer_matmul_like(ctx, n, 0, 1, dtype_of(n.input(0)));
+  infer_matmul_like(ctx, n, 0, 1, dtype_of(n.input(0)));
 }
 SYMSHAPE_RULES(infer_ms_dynamic_quantize_matmul, com_microsoft("DynamicQuantizeMatMul", 1));
 // MatMulIntegerToFloat: A, B, a_scale, b_scale, [a_zp], [b_zp], [bias] -> A @ B, a_scale's dtype.
 inline void infer_ms_matmul_integer_to_float(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 4, 7)) return;
-  nn_detail::infer_matmul_like(ctx, n, 0, 1, dtype_of(n.input(2)));
+  infer_matmul_like(ctx, n, 0, 1, dtype_of(n.input(2)));
 }
 SYMSHAPE_RULES(infer_ms_matmul_integer_to_float, com_microsoft("MatMulIntegerToFloat", 1));
 // QGemm: A, a_scale, a_zp, B, b_scale, b_zp, [C], [y_scale], [y_zp] -> [M, N];
@@ -83,23 +83,23 @@ SYMSHAPE_RULES(infer_ms_matmul_integer_to_float, com_microsoft("MatMulIntegerToF
 // TY is bound by no input, the inference function looks at input 8 only).
 inline void infer_ms_qgemm(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 6, 9)) return;
-  const DataType dt = ms_detail::zp_type(n, 8, DataType::FLOAT);
-  ms_detail::gemm_2d(ctx, n, 0, 3, dt);
+  const DataType dt = ms_quant_detail::zp_type(n, 8, DataType::FLOAT);
+  ms_quant_detail::gemm_2d(ctx, n, 0, 3, dt);
 }
 SYMSHAPE_RULES(infer_ms_qgemm, com_microsoft("QGemm", 1));
 // GemmFloat8: A, B, [C], [scaleA], [scaleB], [scaleY] -> [M, N] of the `dtype` attribute.
 inline void infer_ms_gemm_float8(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 2, 6)) return;
-  ms_detail::gemm_2d(ctx, n, 0, 1, static_cast<DataType>(n.attr_int("dtype", 1)));
+  ms_quant_detail::gemm_2d(ctx, n, 0, 1, static_cast<DataType>(n.attr_int("dtype", 1)));
 }
 SYMSHAPE_RULES(infer_ms_gemm_float8, com_microsoft("GemmFloat8", 1));
 
-namespace ms_detail {
+namespace ms_quant_detail {
 inline bool is_fp_quantized(DataType t) {
   return t == DataType::FLOAT8E4M3FN || t == DataType::FLOAT8E4M3FNUZ || t == DataType::FLOAT8E5M2 ||
          t == DataType::FLOAT8E5M2FNUZ || t == DataType::FLOAT4E2M1;
 }
-}  // namespace ms_detail
+}  // namespace ms_quant_detail
 
 // GatherBlockQuantized: data, indices, scales, [zero_points]; gather_axis (0),
 // quantize_axis (1), block_size (128), bits (4) -> Gather of data along
@@ -111,9 +111,9 @@ inline bool is_fp_quantized(DataType t) {
 inline void infer_ms_gather_block_quantized(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 3, 4)) return;
   const DataType data_t = dtype_of(n.input(0));
-  const bool fp = ms_detail::is_fp_quantized(data_t);
+  const bool fp = ms_quant_detail::is_fp_quantized(data_t);
   const int64_t block = n.attr_int("block_size", 128);
-  if (!(ms_detail::power_of_two_at_least_16(block) || (block == 0 && (fp || data_t == DataType::UNDEFINED))))
+  if (!(power_of_two_at_least_16(block) || (block == 0 && (fp || data_t == DataType::UNDEFINED))))
     return ctx.record_error(n, "block_size must be a power of 2 and at least 16 (or 0 for FP8/FP4 data), got " +
                                    std::to_string(block));
   const int64_t bits = n.attr_int("bits", 4);
@@ -167,23 +167,24 @@ SYMSHAPE_RULES(infer_ms_gather_block_quantized, com_microsoft("GatherBlockQuanti
 
 // QLinearAdd / QLinearMul: A, A_scale, [A_zp], B, B_scale, [B_zp], C_scale, [C_zp] -> broadcast, A's dtype.
 inline void infer_ms_qlinear_binary(Context& ctx, Node& n) {
-  if (!ms_detail::check_present(ctx, n, {0, 1, 3, 4, 6}, 8)) return;
-  auto s = broadcast_shapes(ctx, n, ms_detail::shape_or_unknown(n.input(0)), ms_detail::shape_or_unknown(n.input(3)));
+  if (!check_present(ctx, n, {0, 1, 3, 4, 6}, 8)) return;
+  auto s = broadcast_shapes(ctx, n, ms_quant_detail::shape_or_unknown(n.input(0)),
+                            ms_quant_detail::shape_or_unknown(n.input(3)));
   if (!s) return;
   ctx.set_shape_and_dtype(n.output(0), *s, dtype_of(n.input(0)));
 }
 SYMSHAPE_RULES(infer_ms_qlinear_binary, com_microsoft("QLinearAdd", 1), com_microsoft("QLinearMul", 1));
 // QLinearSigmoid / QLinearLeakyRelu: X, X_scale, [X_zp], Y_scale, [Y_zp] -> X's type.
 inline void infer_ms_qlinear_unary(Context& ctx, Node& n) {
-  if (!ms_detail::check_present(ctx, n, {0, 1, 3}, 5)) return;
+  if (!check_present(ctx, n, {0, 1, 3}, 5)) return;
   propagate_type(ctx, n);
 }
 SYMSHAPE_RULES(infer_ms_qlinear_unary, com_microsoft("QLinearSigmoid", 1), com_microsoft("QLinearLeakyRelu", 1));
 // QLinearSoftmax: X, X_scale, [x_zp], y_scale, y_zp (required); opset
 // (required), axis (default -1, must be in range) -> X's type.
 inline void infer_ms_qlinear_softmax(Context& ctx, Node& n) {
-  if (!ms_detail::check_present(ctx, n, {0, 1, 3, 4}, 5)) return;
-  if (!ms_detail::required_int(ctx, n, "opset")) return;
+  if (!check_present(ctx, n, {0, 1, 3, 4}, 5)) return;
+  if (!required_int(ctx, n, "opset")) return;
   const Shape* x = shape_of(n.input(0));
   if (x && !normalize_axis(ctx, n, n.attr_int("axis", -1), x->rank())) return;
   propagate_type(ctx, n);
@@ -192,9 +193,10 @@ SYMSHAPE_RULES(infer_ms_qlinear_softmax, com_microsoft("QLinearSoftmax", 1));
 // QLinearWhere: condition, X, x_scale, x_zp, Y, y_scale, y_zp, z_scale, z_zp -> broadcast, X's dtype.
 inline void infer_ms_qlinear_where(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 9, 9)) return;
-  auto s = broadcast_shapes(ctx, n, ms_detail::shape_or_unknown(n.input(0)), ms_detail::shape_or_unknown(n.input(1)));
+  auto s = broadcast_shapes(ctx, n, ms_quant_detail::shape_or_unknown(n.input(0)),
+                            ms_quant_detail::shape_or_unknown(n.input(1)));
   if (!s) return;
-  s = broadcast_shapes(ctx, n, *s, ms_detail::shape_or_unknown(n.input(4)));
+  s = broadcast_shapes(ctx, n, *s, ms_quant_detail::shape_or_unknown(n.input(4)));
   if (!s) return;
   ctx.set_shape_and_dtype(n.output(0), *s, dtype_of(n.input(1)));
 }
@@ -226,7 +228,7 @@ SYMSHAPE_RULES(infer_ms_qlinear_concat, com_microsoft("QLinearConcat", 1));
 // QLinearAveragePool: X, x_scale, [x_zp], y_scale, [y_zp]; pooling attributes,
 // channels_last -> pooled shape, X's dtype.
 inline void infer_ms_qlinear_average_pool(Context& ctx, Node& n) {
-  if (!ms_detail::check_present(ctx, n, {0, 1, 3}, 5)) return;
+  if (!check_present(ctx, n, {0, 1, 3}, 5)) return;
   const Attribute* ks = require_attr(ctx, n, "kernel_shape");
   if (!ks) return;
   const DataType dt = dtype_of(n.input(0));
@@ -242,12 +244,12 @@ inline void infer_ms_qlinear_average_pool(Context& ctx, Node& n) {
   const Shape xs(std::move(nchw));
   const std::size_t k = x->size() - 2;
   std::vector<SymbolicDim> kernel;
-  if (!nn_detail::kernel_dims(ctx, n, nullptr, k, kernel)) return;
-  nn_detail::WindowAttrs wa;
-  if (!nn_detail::read_window_attrs(ctx, n, k, wa)) return;
+  if (!kernel_dims(ctx, n, nullptr, k, kernel)) return;
+  WindowAttrs wa;
+  if (!read_window_attrs(ctx, n, k, wa)) return;
   std::vector<SymbolicDim> out{xs[0]};
   if (!cl) out.push_back(xs[1]);
-  if (!nn_detail::window_output(ctx, n, xs, kernel, wa, out)) return;
+  if (!window_output(ctx, n, xs, kernel, wa, out)) return;
   if (cl) out.push_back(xs[1]);
   ctx.set_shape_and_dtype(n.output(0), Shape(std::move(out)), dt);
 }
@@ -274,18 +276,18 @@ SYMSHAPE_RULES(infer_ms_qlinear_global_average_pool, com_microsoft("QLinearGloba
 inline void infer_ms_qlinear_conv(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 8, 9)) return;
   const DataType dt = dtype_of(n.input(7));
-  if (n.attr_int("channels_last", 0) != 0) return ms_detail::nhwc_conv(ctx, n, 0, 3, dt);
-  nn_detail::conv_common(ctx, n, 0, 3, dt);
+  if (n.attr_int("channels_last", 0) != 0) return nhwc_conv(ctx, n, 0, 3, dt);
+  conv_common(ctx, n, 0, 3, dt);
 }
 SYMSHAPE_RULES(infer_ms_qlinear_conv, com_microsoft("QLinearConv", 1));
 // QLinearReduceMean: data, data_scale, [data_zp], reduced_scale, [reduced_zp];
 // axes and keepdims both required (no default in quantization_defs.cc); an
 // empty axes list reduces every axis.
 inline void infer_ms_qlinear_reduce_mean(Context& ctx, Node& n) {
-  if (!ms_detail::check_present(ctx, n, {0, 1, 3}, 5)) return;
+  if (!check_present(ctx, n, {0, 1, 3}, 5)) return;
   const Attribute* axes_attr = require_attr(ctx, n, "axes");
   if (!axes_attr) return;
-  const auto keepdims = ms_detail::required_int(ctx, n, "keepdims");
+  const auto keepdims = required_int(ctx, n, "keepdims");
   if (!keepdims) return;
   const DataType dt = dtype_of(n.input(0));
   const Shape* x = shape_of(n.input(0));
@@ -310,24 +312,26 @@ SYMSHAPE_RULES(infer_ms_qlinear_reduce_mean, com_microsoft("QLinearReduceMean", 
 // dtype; present [2, B, H, P+S, D] (AttentionTypeAndShapeInference, past 8).
 inline void infer_ms_qattention(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 5, 9)) return;
-  const int64_t heads = ms_detail::num_heads(ctx, n);
+  const int64_t heads = num_heads(ctx, n);
   if (heads == 0) return;
   const Shape* x = shape_of(n.input(0));
   const Shape* w = shape_of(n.input(1));
   const Shape* bias = shape_of(n.input(2));
   const Shape* past = shape_of(n.input(8));
-  if (!ms_detail::require_rank(ctx, n, x, 3, 3, "input") || !ms_detail::require_rank(ctx, n, w, 2, 2, "weight") ||
-      !ms_detail::require_rank(ctx, n, bias, 1, 1, "bias") || !ms_detail::require_rank(ctx, n, past, 5, 5, "past"))
+  if (!require_rank(ctx, n, x, 3, 3, "input") || !require_rank(ctx, n, w, 2, 2, "weight") ||
+      !require_rank(ctx, n, bias, 1, 1, "bias") || !require_rank(ctx, n, past, 5, 5, "past"))
     return;
   const DataType dt = dtype_of(n.input(2));
   const SymbolicDim hidden = bias ? (*bias)[0] / SymbolicDim(3) : w ? (*w)[1] / SymbolicDim(3) : SymbolicDim();
   ctx.set_shape_and_dtype(n.output(0), x ? Shape({(*x)[0], (*x)[1], hidden}) : Shape(), dt);
   if (!n.output(1)) return;
-  const SymbolicDim s = ms_detail::dim_at(x, 1);
+  const SymbolicDim s = dim_at(x, 1);
   if (past)
     ctx.set_shape_and_dtype(n.output(1), Shape({(*past)[0], (*past)[1], (*past)[2], (*past)[3] + s, (*past)[4]}), dt);
   else
-    ctx.set_shape_and_dtype(n.output(1), Shape({2, ms_detail::dim_at(x, 0), heads, s, hidden.is_known() ? hidden / SymbolicDim(heads) : SymbolicDim()}), dt);
+    ctx.set_shape_and_dtype(
+        n.output(1),
+        Shape({2, dim_at(x, 0), heads, s, hidden.is_known() ? hidden / SymbolicDim(heads) : SymbolicDim()}), dt);
 }
 SYMSHAPE_RULES(infer_ms_qattention, com_microsoft("QAttention", 1));
 // QEmbedLayerNormalization: input_ids [B, S], [segment_ids], word_embedding
@@ -337,7 +341,7 @@ SYMSHAPE_RULES(infer_ms_qattention, com_microsoft("QAttention", 1));
 // mask_index_out [B] (INT32). Shapes and checks from
 // EmbedLayerNormalizationShapeInference.
 inline void infer_ms_qembed_layer_norm(Context& ctx, Node& n) {
-  if (!ms_detail::check_present(ctx, n, {0, 2, 3, 5, 6, 8, 9, 11, 12, 13, 14, 16, 17}, 18)) return;
+  if (!check_present(ctx, n, {0, 2, 3, 5, 6, 8, 9, 11, 12, 13, 14, 16, 17}, 18)) return;
   const Shape* ids = shape_of(n.input(0));
   const Shape* seg = shape_of(n.input(1));
   const Shape* we = shape_of(n.input(2));
@@ -345,13 +349,12 @@ inline void infer_ms_qembed_layer_norm(Context& ctx, Node& n) {
   const Shape* se = shape_of(n.input(4));
   const Shape* gamma = shape_of(n.input(5));
   const Shape* beta = shape_of(n.input(6));
-  if (!ms_detail::require_rank(ctx, n, ids, 2, 2, "input_ids") || !ms_detail::require_rank(ctx, n, seg, 2, 2, "segment_ids") ||
-      !ms_detail::require_rank(ctx, n, we, 2, 2, "word_embedding") ||
-      !ms_detail::require_rank(ctx, n, pe, 2, 2, "position_embedding") ||
-      !ms_detail::require_rank(ctx, n, se, 2, 2, "segment_embedding") || !ms_detail::require_rank(ctx, n, gamma, 1, 1, "gamma") ||
-      !ms_detail::require_rank(ctx, n, beta, 1, 1, "beta"))
+  if (!require_rank(ctx, n, ids, 2, 2, "input_ids") || !require_rank(ctx, n, seg, 2, 2, "segment_ids") ||
+      !require_rank(ctx, n, we, 2, 2, "word_embedding") || !require_rank(ctx, n, pe, 2, 2, "position_embedding") ||
+      !require_rank(ctx, n, se, 2, 2, "segment_embedding") || !require_rank(ctx, n, gamma, 1, 1, "gamma") ||
+      !require_rank(ctx, n, beta, 1, 1, "beta"))
     return;
-  SymbolicDim hidden = ms_detail::dim_at(we, 1);
+  SymbolicDim hidden = dim_at(we, 1);
   const std::pair<const Shape*, const char*> others[] = {{pe, "position_embedding"}, {se, "segment_embedding"},
                                                          {gamma, "gamma"}, {beta, "beta"}};
   for (const auto& [s, what] : others) {
@@ -359,8 +362,7 @@ inline void infer_ms_qembed_layer_norm(Context& ctx, Node& n) {
     const SymbolicDim& h = s->dims().back();
     if (h.is_int() && hidden.is_int() && h.value() != hidden.value())
       return ctx.record_error(n, std::string(what) + " hidden size " + h.to_string() +
-                              " differs from word_embedding's " +
-                                     hidden.to_string());
+                                     " differs from word_embedding's " + hidden.to_string());
     if (!hidden.is_known()) hidden = h;
   }
   ctx.set_shape_and_dtype(n.output(0), ids ? Shape({(*ids)[0], (*ids)[1], hidden}) : Shape(), DataType::FLOAT);
@@ -371,7 +373,7 @@ SYMSHAPE_RULES(infer_ms_qembed_layer_norm, com_microsoft("QEmbedLayerNormalizati
 // QOrderedMatMul: A, scale_A, B, scale_B, scale_Y, [bias], [C], [scale_C] -> A @ B, INT8.
 inline void infer_ms_qordered_matmul(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 5, 8)) return;
-  nn_detail::infer_matmul_like(ctx, n, 0, 2, DataType::INT8);
+  infer_matmul_like(ctx, n, 0, 2, DataType::INT8);
 }
 SYMSHAPE_RULES(infer_ms_qordered_matmul, com_microsoft("QOrderedMatMul", 1));
 // The QOrdered ops below all use propagateShapeAndTypeFromFirstInput: the
@@ -380,32 +382,30 @@ SYMSHAPE_RULES(infer_ms_qordered_matmul, com_microsoft("QOrderedMatMul", 1));
 // QOrderedGelu: X, scale_X, scale_Y.
 // QOrderedLongformerAttention: 14 inputs, all required.
 inline void infer_ms_qordered_like_input(Context& ctx, Node& n) {
-  const bool ok = n.op_type == "QOrderedGelu"                 ? ms_detail::check_present(ctx, n, {0, 1, 2}, 3)
-                  : n.op_type == "QOrderedLayerNormalization" ? ms_detail::check_present(ctx, n, {0, 1, 2, 4}, 5)
+  const bool ok = n.op_type == "QOrderedGelu"                 ? check_present(ctx, n, {0, 1, 2}, 3)
+                  : n.op_type == "QOrderedLayerNormalization" ? check_present(ctx, n, {0, 1, 2, 4}, 5)
                                                               : check_inputs(ctx, n, 14, 14);
   if (!ok) return;
-  ctx.set_shape_and_dtype(n.output(0), ms_detail::shape_or_unknown(n.input(0)), DataType::INT8);
+  ctx.set_shape_and_dtype(n.output(0), ms_quant_detail::shape_or_unknown(n.input(0)), DataType::INT8);
 }
-SYMSHAPE_RULES(infer_ms_qordered_like_input,
-               com_microsoft("QOrderedLayerNormalization", 1),
-               com_microsoft("QOrderedGelu", 1),
-               com_microsoft("QOrderedLongformerAttention", 1));
+SYMSHAPE_RULES(infer_ms_qordered_like_input, com_microsoft("QOrderedLayerNormalization", 1),
+               com_microsoft("QOrderedGelu", 1), com_microsoft("QOrderedLongformerAttention", 1));
 // QOrderedAttention: input [B, S, in_hidden], scale_input, scale_Q/K/V_gemm,
 // Q/K/V_weight, their scales, Q/K/V_bias, [scale_QKT_gemm],
 // [scale_QKT_softmax], scale_values_gemm, [mask_index], [past],
 // [relative_position_bias] -> output with input's shape, INT8.
 inline void infer_ms_qordered_attention(Context& ctx, Node& n) {
-  if (!ms_detail::check_present(ctx, n, {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 16}, 20)) return;
+  if (!check_present(ctx, n, {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 16}, 20)) return;
   const Shape* x = shape_of(n.input(0));
-  if (!ms_detail::require_rank(ctx, n, x, 3, 3, "input")) return;
-  ctx.set_shape_and_dtype(n.output(0), ms_detail::shape_or_unknown(n.input(0)), DataType::INT8);
+  if (!require_rank(ctx, n, x, 3, 3, "input")) return;
+  ctx.set_shape_and_dtype(n.output(0), ms_quant_detail::shape_or_unknown(n.input(0)), DataType::INT8);
 }
 SYMSHAPE_RULES(infer_ms_qordered_attention, com_microsoft("QOrderedAttention", 1));
 // MoE: input [rows, hidden] or [B, S, hidden], router_probs, fc1_experts_weights,
 // [fc1_experts_bias], fc2_experts_weights, [fc2_experts_bias], [fc3 weights],
 // [fc3 bias] -> input's type.
 inline void infer_ms_moe(Context& ctx, Node& n) {
-  if (!ms_detail::check_present(ctx, n, {0, 1, 2, 4}, 8)) return;
+  if (!check_present(ctx, n, {0, 1, 2, 4}, 8)) return;
   propagate_type(ctx, n);
 }
 SYMSHAPE_RULES(infer_ms_moe, com_microsoft("MoE", 1));
@@ -413,19 +413,20 @@ SYMSHAPE_RULES(infer_ms_moe, com_microsoft("MoE", 1));
 // fc2_experts_weights, then optional scales, biases, zero points and FP4/FP8
 // scales (6 to 21 inputs) -> input's type.
 inline void infer_ms_qmoe(Context& ctx, Node& n) {
-  if (!ms_detail::check_present(ctx, n, {0, 1, 2, 5}, 21)) return;
+  if (!check_present(ctx, n, {0, 1, 2, 5}, 21)) return;
   propagate_type(ctx, n);
 }
 SYMSHAPE_RULES(infer_ms_qmoe, com_microsoft("QMoE", 1));
 
-inline constexpr auto kMicrosoftQuantRules = family_rules<
-    infer_ms_quantize_linear_rules, infer_ms_dequantize_linear_rules, infer_ms_dynamic_quantize_matmul_rules,
-    infer_ms_matmul_integer_to_float_rules, infer_ms_qgemm_rules, infer_ms_gemm_float8_rules,
-    infer_ms_gather_block_quantized_rules, infer_ms_qlinear_binary_rules, infer_ms_qlinear_unary_rules,
-    infer_ms_qlinear_softmax_rules, infer_ms_qlinear_where_rules, infer_ms_qlinear_concat_rules,
-    infer_ms_qlinear_average_pool_rules, infer_ms_qlinear_global_average_pool_rules, infer_ms_qlinear_conv_rules,
-    infer_ms_qlinear_reduce_mean_rules, infer_ms_qattention_rules, infer_ms_qembed_layer_norm_rules,
-    infer_ms_qordered_matmul_rules, infer_ms_qordered_attention_rules, infer_ms_qordered_like_input_rules,
-    infer_ms_moe_rules, infer_ms_qmoe_rules>("symshape/ops/microsoft_quant.hpp");
+inline constexpr auto kMicrosoftQuantRules =
+    family_rules<infer_ms_quantize_linear_rules, infer_ms_dequantize_linear_rules,
+                 infer_ms_dynamic_quantize_matmul_rules, infer_ms_matmul_integer_to_float_rules, infer_ms_qgemm_rules,
+                 infer_ms_gemm_float8_rules, infer_ms_gather_block_quantized_rules, infer_ms_qlinear_binary_rules,
+                 infer_ms_qlinear_unary_rules, infer_ms_qlinear_softmax_rules, infer_ms_qlinear_where_rules,
+                 infer_ms_qlinear_concat_rules, infer_ms_qlinear_average_pool_rules,
+                 infer_ms_qlinear_global_average_pool_rules, infer_ms_qlinear_conv_rules,
+                 infer_ms_qlinear_reduce_mean_rules, infer_ms_qattention_rules, infer_ms_qembed_layer_norm_rules,
+                 infer_ms_qordered_matmul_rules, infer_ms_qordered_attention_rules, infer_ms_qordered_like_input_rules,
+                 infer_ms_moe_rules, infer_ms_qmoe_rules>("symshape/ops/microsoft_quant.hpp");
 
 }  // namespace symshape::ops

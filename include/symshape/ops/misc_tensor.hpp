@@ -8,14 +8,14 @@
 #include <string>
 #include <vector>
 
-#include "symshape/ops/shape_ops.hpp"
+#include "symshape/infer/registry.hpp"
+#include "symshape/ops/common/tensor_values.hpp"
 
 namespace symshape::ops {
 
 // ---- Where ----
 
 inline void infer_where(Context& ctx, Node& n) {
-  using namespace tensor_detail;
   if (!check_inputs(ctx, n, 3)) return;
   Shape shape;
   const Value* in[3] = {n.input(0), n.input(1), n.input(2)};
@@ -169,7 +169,7 @@ inline void space_depth_impl(Context& ctx, Node& n, bool to_space) {
   if (b <= 0 || b > 0x7fffffff) return ctx.record_error(n, "blocksize must be positive");
   const Shape* s = shape_of(n.input(0));
   if (!s) {
-    tensor_detail::set_like_input(ctx, n, 0, Shape::of_rank(4));
+    set_like_input(ctx, n, 0, Shape::of_rank(4));
     return;
   }
   if (s->rank() != 4) return ctx.record_error(n, "input must be 4-D, got " + s->to_string());
@@ -178,8 +178,8 @@ inline void space_depth_impl(Context& ctx, Node& n, bool to_space) {
   Shape out;
   if (to_space) {
     if (x[1].is_int() && x[1].value() % (b * b) != 0)
-      return ctx.record_error(n, "channels " + x[1].to_string() + " are not divisible by blocksize^2 = " +
-                              b2.to_string());
+      return ctx.record_error(n,
+                              "channels " + x[1].to_string() + " are not divisible by blocksize^2 = " + b2.to_string());
     out = Shape{x[0], x[1] / b2, x[2] * bb, x[3] * bb};
   } else {
     for (std::size_t i = 2; i < 4; ++i)
@@ -187,7 +187,7 @@ inline void space_depth_impl(Context& ctx, Node& n, bool to_space) {
         return ctx.record_error(n, "dim " + x[i].to_string() + " is not divisible by blocksize " + bb.to_string());
     out = Shape{x[0], x[1] * b2, x[2] / bb, x[3] / bb};
   }
-  tensor_detail::set_like_input(ctx, n, 0, out);
+  set_like_input(ctx, n, 0, out);
 }
 inline void infer_depth_to_space(Context& ctx, Node& n) { space_depth_impl(ctx, n, true); }
 SYMSHAPE_RULES(infer_depth_to_space, ai_onnx("DepthToSpace", 1, 11, 13));
@@ -210,18 +210,18 @@ inline void infer_compress(Context& ctx, Node& n) {
   }
   const Attribute* axis = n.attr("axis");
   if (!axis) {
-    tensor_detail::set_like_input(ctx, n, 0, Shape{count});
+    set_like_input(ctx, n, 0, Shape{count});
     return;
   }
   if (!s) {
-    tensor_detail::set_like_input(ctx, n, 0, Shape());
+    set_like_input(ctx, n, 0, Shape());
     return;
   }
   auto a = normalize_axis(ctx, n, axis->i, s->rank());
   if (!a) return;
   Shape out = *s;
   out[static_cast<std::size_t>(*a)] = count;
-  tensor_detail::set_like_input(ctx, n, 0, out);
+  set_like_input(ctx, n, 0, out);
 }
 SYMSHAPE_RULES(infer_compress, ai_onnx("Compress", 9, 11));
 
@@ -246,16 +246,17 @@ inline void infer_unique(Context& ctx, Node& n) {
     y[static_cast<std::size_t>(*a)] = u;
     inverse_len = (*s)[static_cast<std::size_t>(*a)];
   }
-  tensor_detail::set_like_input(ctx, n, 0, y);
+  set_like_input(ctx, n, 0, y);
   ctx.set_shape_and_dtype(n.output(1), Shape{u}, DataType::INT64);
   ctx.set_shape_and_dtype(n.output(2), Shape{inverse_len}, DataType::INT64);
   ctx.set_shape_and_dtype(n.output(3), Shape{u}, DataType::INT64);
 }
 SYMSHAPE_RULES(infer_unique, ai_onnx("Unique", 11));
 
-inline constexpr auto kMiscTensorRules = family_rules<
-    infer_where_rules, infer_non_zero_rules, infer_one_hot_rules, infer_topk_v1_rules, infer_topk_v10_rules,
-    infer_trilu_rules, infer_cumsum_rules, infer_depth_to_space_rules, infer_space_to_depth_rules,
-    infer_reverse_sequence_rules, infer_compress_rules, infer_unique_rules>("symshape/ops/misc_tensor.hpp");
+inline constexpr auto kMiscTensorRules =
+    family_rules<infer_where_rules, infer_non_zero_rules, infer_one_hot_rules, infer_topk_v1_rules,
+                 infer_topk_v10_rules, infer_trilu_rules, infer_cumsum_rules, infer_depth_to_space_rules,
+                 infer_space_to_depth_rules, infer_reverse_sequence_rules, infer_compress_rules, infer_unique_rules>(
+        "symshape/ops/misc_tensor.hpp");
 
 }  // namespace symshape::ops

@@ -215,7 +215,8 @@ inline void infer_cast_map(Context& ctx, Node& n) {
     const int64_t max_map = n.attr_int("max_map", 1);
     if (max_map < 1) return ctx.record_error(n, "max_map must be positive, got " + std::to_string(max_map));
     c = SymbolicDim(max_map);
-  } else if (form != "DENSE") return ctx.record_error(n, "map_form must be DENSE or SPARSE, got '" + form + "'");
+  } else if (form != "DENSE")
+    return ctx.record_error(n, "map_form must be DENSE or SPARSE, got '" + form + "'");
   ctx.set_shape_and_dtype(n.output(0), Shape({SymbolicDim(1), c}), t);
 }
 SYMSHAPE_RULES(infer_cast_map, ai_onnx_ml("CastMap", 1));
@@ -230,7 +231,7 @@ inline void swap_string_and_int(Context& ctx, Node& n) {
   } else if (in == DataType::INT64) {
     t = DataType::STRING;
   } else if (in != DataType::UNDEFINED)
-   return ctx.record_error(n, std::string("input must be string or int64, got ") + to_string(in));
+    return ctx.record_error(n, std::string("input must be string or int64, got ") + to_string(in));
   const Shape* s = shape_of(n.input(0));
   ctx.set_shape_and_dtype(n.output(0), s ? *s : Shape(), t);
 }
@@ -244,8 +245,8 @@ inline void infer_category_mapper(Context& ctx, Node& n) {
   const int64_t strs = ml_detail::attr_len(n, "cats_strings");
   if (ints < 0 || strs < 0) return ctx.usage_error(n, "both cats_int64s and cats_strings must be set");
   if (ints != strs)
-    return ctx.record_error(n, "cats_int64s has " + std::to_string(ints) + " entries but cats_strings " +
-                            std::to_string(strs));
+    return ctx.record_error(
+        n, "cats_int64s has " + std::to_string(ints) + " entries but cats_strings " + std::to_string(strs));
   ml_detail::swap_string_and_int(ctx, n);
 }
 SYMSHAPE_RULES(infer_category_mapper, ai_onnx_ml("CategoryMapper", 1));
@@ -279,7 +280,7 @@ inline void infer_feature_vectorizer(Context& ctx, Node& n) {
   if (dims) {
     if (dims->size() != n.inputs.size())
       return ctx.record_error(n, "inputdimensions has " + std::to_string(dims->size()) + " entries for " +
-             std::to_string(n.inputs.size()) + " inputs");
+                                     std::to_string(n.inputs.size()) + " inputs");
     total = SymbolicDim(0);
     for (int64_t d : *dims) {
       if (d < 0) return ctx.record_error(n, "inputdimensions has a negative entry " + std::to_string(d));
@@ -441,8 +442,8 @@ inline void infer_zip_map(Context& ctx, Node& n) {
     const SymbolicDim& c = (*s)[s->rank() - 1];
     const int64_t labels = ints >= 0 ? ints : strs;
     if (c.is_int() && c.value() != labels)
-      return ctx.record_error(n, "X has " + std::to_string(c.value()) + " columns for " + std::to_string(labels) +
-                              " labels");
+      return ctx.record_error(
+          n, "X has " + std::to_string(c.value()) + " columns for " + std::to_string(labels) + " labels");
   }
   const DataType key = ints >= 0 ? DataType::INT64 : DataType::STRING;
   ctx.set_type(n.output(0), Type::sequence(Type::map(key, Type::tensor(DataType::FLOAT, Shape::scalar()))));
@@ -454,6 +455,7 @@ inline constexpr auto kMlRules = family_rules<
     infer_dict_vectorizer_rules, infer_feature_vectorizer_rules, infer_label_encoder_1_rules, infer_label_encoder_rules,
     infer_linear_classifier_rules, infer_linear_regressor_rules, infer_normalizer_rules, infer_one_hot_encoder_rules,
     infer_svm_classifier_rules, infer_svm_regressor_rules, infer_ml_same_float_rules, infer_tree_ensemble_rules,
-    infer_tree_ensemble_classifier_rules, infer_tree_ensemble_regressor_rules, infer_zip_map_rules>("symshape/ops/ml.hpp");
+    infer_tree_ensemble_classifier_rules, infer_tree_ensemble_regressor_rules, infer_zip_map_rules>(
+    "symshape/ops/ml.hpp");
 
 }  // namespace symshape::ops

@@ -1,6 +1,6 @@
 // Normalisation layers: BatchNormalization (inference and training
-// variants), LayerNormalization (with Mean/InvStdDev), GroupNormalization
-// and InstanceNormalization.
+// variants), LayerNormalization (with Mean/InvStdDev), GroupNormalization,
+// InstanceNormalization and RMSNormalization (23).
 #pragma once
 
 #include <string>
@@ -11,7 +11,7 @@
 
 namespace symshape::ops {
 
-namespace nn_detail {
+namespace normalization_detail {
 
 // The channel dim C of X (dim 1; 1 for a 1-D X), else the first dim of a per-channel input.
 inline SymbolicDim channel_dim(const Node& n, const Shape* x, std::size_t per_channel_input) {
@@ -33,18 +33,22 @@ inline bool check_per_channel(Context& ctx, const Node& n, std::size_t i, const 
   return true;
 }
 
-}  // namespace nn_detail
+}  // namespace normalization_detail
 
 // BatchNormalization 1..9: Y and the optional mean, var, saved_mean,
 // saved_var of shape [C] (X[1:] with spatial=0 before 9), all of X's type.
 inline void infer_batch_norm_1(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 5, 5)) return;
   const Shape* x = shape_of(n.input(0));
-  const SymbolicDim c = nn_detail::channel_dim(n, x, 1);
+  const SymbolicDim c = normalization_detail::channel_dim(n, x, 1);
   const bool spatial = n.attr_int("spatial", 1) != 0;
   if (spatial)
     for (std::size_t i = 1; i < 5; ++i)
-      if (!nn_detail::check_per_channel(ctx, n, i, c, i == 1 ? "scale" : i == 2 ? "B" : i == 3 ? "mean" : "var"))
+      if (!normalization_detail::check_per_channel(ctx, n, i, c,
+                                                   i == 1   ? "scale"
+                                                   : i == 2 ? "B"
+                                                   : i == 3 ? "mean"
+                                                            : "var"))
         return;
   propagate_type(ctx, n);
   Shape stats = Shape({c});
@@ -59,10 +63,13 @@ SYMSHAPE_RULES(infer_batch_norm_1, ai_onnx("BatchNormalization", 1, 6, 7, 9));
 inline void infer_batch_norm_14(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 5, 5)) return;
   const Shape* x = shape_of(n.input(0));
-  const SymbolicDim c = nn_detail::channel_dim(n, x, 1);
+  const SymbolicDim c = normalization_detail::channel_dim(n, x, 1);
   for (std::size_t i = 1; i < 5; ++i)
-    if (!nn_detail::check_per_channel(ctx, n, i, c,
-                                      i == 1 ? "scale" : i == 2 ? "B" : i == 3 ? "input_mean" : "input_var"))
+    if (!normalization_detail::check_per_channel(ctx, n, i, c,
+                                                 i == 1   ? "scale"
+                                                 : i == 2 ? "B"
+                                                 : i == 3 ? "input_mean"
+                                                          : "input_var"))
       return;
   const bool training = n.attr_int("training_mode", 0) != 0;
   if (!training && (n.output(1) || n.output(2)))
@@ -95,7 +102,7 @@ inline void infer_layer_norm(Context& ctx, Node& n) {
 }
 SYMSHAPE_RULES(infer_layer_norm, ai_onnx("LayerNormalization", 17));
 
-namespace nn_detail {
+namespace normalization_detail {
 // GroupNormalization: X [N, C, ...]; scale and bias have num_groups (18) or C (21) elements.
 inline void group_norm(Context& ctx, Node& n, bool per_channel) {
   if (!check_inputs(ctx, n, 3, 3)) return;
@@ -106,17 +113,17 @@ inline void group_norm(Context& ctx, Node& n, bool per_channel) {
   if (x && x->rank() < 2) return ctx.record_error(n, "X must have rank >= 2 (N, C, ...), got " + x->to_string());
   const SymbolicDim c = x ? (*x)[1] : SymbolicDim();
   if (c.is_int() && c.value() % g->i != 0)
-    return ctx.record_error(n, "channels " + c.to_string() + " are not divisible by num_groups " +
-                            std::to_string(g->i));
+    return ctx.record_error(n,
+                            "channels " + c.to_string() + " are not divisible by num_groups " + std::to_string(g->i));
   const SymbolicDim expected = per_channel ? c : SymbolicDim(g->i);
   if (!check_per_channel(ctx, n, 1, expected, "scale") || !check_per_channel(ctx, n, 2, expected, "bias")) return;
   propagate_type(ctx, n);
 }
-}  // namespace nn_detail
+}  // namespace normalization_detail
 
-inline void infer_group_norm_18(Context& ctx, Node& n) { nn_detail::group_norm(ctx, n, false); }
+inline void infer_group_norm_18(Context& ctx, Node& n) { normalization_detail::group_norm(ctx, n, false); }
 SYMSHAPE_RULES(infer_group_norm_18, ai_onnx("GroupNormalization", 18));
-inline void infer_group_norm_21(Context& ctx, Node& n) { nn_detail::group_norm(ctx, n, true); }
+inline void infer_group_norm_21(Context& ctx, Node& n) { normalization_detail::group_norm(ctx, n, true); }
 SYMSHAPE_RULES(infer_group_norm_21, ai_onnx("GroupNormalization", 21));
 
 // InstanceNormalization: input, scale [C], B [C]; Y like input.
@@ -125,13 +132,28 @@ inline void infer_instance_norm(Context& ctx, Node& n) {
   const Shape* x = shape_of(n.input(0));
   if (x && x->rank() < 2) return ctx.record_error(n, "input must have rank >= 2 (N, C, ...), got " + x->to_string());
   const SymbolicDim c = x ? (*x)[1] : SymbolicDim();
-  if (!nn_detail::check_per_channel(ctx, n, 1, c, "scale") || !nn_detail::check_per_channel(ctx, n, 2, c, "B")) return;
+  if (!normalization_detail::check_per_channel(ctx, n, 1, c, "scale") ||
+      !normalization_detail::check_per_channel(ctx, n, 2, c, "B"))
+    return;
   propagate_type(ctx, n);
 }
 SYMSHAPE_RULES(infer_instance_norm, ai_onnx("InstanceNormalization", 1, 6, 22));
 
-inline constexpr auto kNormalizationRules = family_rules<
-    infer_batch_norm_1_rules, infer_batch_norm_14_rules, infer_layer_norm_rules, infer_group_norm_18_rules,
-    infer_group_norm_21_rules, infer_instance_norm_rules>("symshape/ops/normalization.hpp");
+// RMSNormalization (23): Y has X's shape and the scale's element type;
+// `axis` (default -1) must be in range.
+inline void infer_rms_normalization(Context& ctx, Node& n) {
+  if (!check_inputs(ctx, n, 2, 2)) return;
+  const Shape* x = shape_of(n.input(0));
+  if (x && !normalize_axis(ctx, n, n.attr_int("axis", -1), x->rank())) return;
+  DataType t = dtype_of(n.input(1));
+  if (t == DataType::UNDEFINED) t = dtype_of(n.input(0));
+  ctx.set_shape_and_dtype(n.output(0), x ? *x : Shape(), t);
+}
+SYMSHAPE_RULES(infer_rms_normalization, ai_onnx("RMSNormalization", 23));
+
+inline constexpr auto kNormalizationRules =
+    family_rules<infer_batch_norm_1_rules, infer_batch_norm_14_rules, infer_layer_norm_rules, infer_group_norm_18_rules,
+                 infer_group_norm_21_rules, infer_instance_norm_rules, infer_rms_normalization_rules>(
+        "symshape/ops/normalization.hpp");
 
 }  // namespace symshape::ops

@@ -23,7 +23,7 @@ inline void infer_optional(Context& ctx, Node& n) {
 }
 SYMSHAPE_RULES(infer_optional, ai_onnx("Optional", 15));
 
-namespace detail {
+namespace optional_detail {
 
 inline void infer_optional_has_element_impl(Context& ctx, Node& n, bool opset18) {
   if (!check_inputs(ctx, n, opset18 ? 0 : 1, 1)) return;
@@ -46,25 +46,29 @@ inline void infer_optional_get_element_impl(Context& ctx, Node& n, bool opset18)
   ctx.set_type(n.output(0), t);
 }
 
-}  // namespace detail
+}  // namespace optional_detail
 
 inline void infer_optional_has_element_15(Context& ctx, Node& n) {
-  detail::infer_optional_has_element_impl(ctx, n, false);
+  optional_detail::infer_optional_has_element_impl(ctx, n, false);
 }
 SYMSHAPE_RULES(infer_optional_has_element_15, ai_onnx("OptionalHasElement", 15));
-inline void infer_optional_has_element(Context& ctx, Node& n) { detail::infer_optional_has_element_impl(ctx, n, true); }
+inline void infer_optional_has_element(Context& ctx, Node& n) {
+  optional_detail::infer_optional_has_element_impl(ctx, n, true);
+}
 SYMSHAPE_RULES(infer_optional_has_element, ai_onnx("OptionalHasElement", 18));
 inline void infer_optional_get_element_15(Context& ctx, Node& n) {
-  detail::infer_optional_get_element_impl(ctx, n, false);
+  optional_detail::infer_optional_get_element_impl(ctx, n, false);
 }
 SYMSHAPE_RULES(infer_optional_get_element_15, ai_onnx("OptionalGetElement", 15));
-inline void infer_optional_get_element(Context& ctx, Node& n) { detail::infer_optional_get_element_impl(ctx, n, true); }
+inline void infer_optional_get_element(Context& ctx, Node& n) {
+  optional_detail::infer_optional_get_element_impl(ctx, n, true);
+}
 SYMSHAPE_RULES(infer_optional_get_element, ai_onnx("OptionalGetElement", 18));
 
 // 18: OptionalHasElement's input became optional, and both accept tensors and
 // sequences as well as optionals.
-inline constexpr auto kOptionalRules = family_rules<
-    infer_optional_rules, infer_optional_has_element_15_rules, infer_optional_has_element_rules,
-    infer_optional_get_element_15_rules, infer_optional_get_element_rules>("symshape/ops/optional.hpp");
+inline constexpr auto kOptionalRules =
+    family_rules<infer_optional_rules, infer_optional_has_element_15_rules, infer_optional_has_element_rules,
+                 infer_optional_get_element_15_rules, infer_optional_get_element_rules>("symshape/ops/optional.hpp");
 
 }  // namespace symshape::ops

@@ -101,7 +101,7 @@ inline void quantize(Context& ctx, Node& n, const QuantVersion& v) {
   if (n.input(2) && zp != DataType::UNDEFINED) {
     if (od != 0 && static_cast<DataType>(od) != zp)
       return ctx.record_error(n, std::string("output_dtype ") + to_string(static_cast<DataType>(od)) +
-             " differs from the zero point type " + to_string(zp));
+                                     " differs from the zero point type " + to_string(zp));
     out = zp;
   } else if (n.input(2)) {
     out = od != 0 ? static_cast<DataType>(od) : DataType::UNDEFINED;
@@ -181,17 +181,17 @@ inline void infer_bit_cast(Context& ctx, Node& n) {
   if (from == DataType::STRING) return ctx.record_error(n, "BitCast does not accept string tensors");
   if (from != DataType::UNDEFINED && element_bits(from) != element_bits(target))
     return ctx.record_error(n, std::string("cannot bitcast ") + to_string(from) + " (" +
-                            std::to_string(element_bits(from)) +
-           " bits) to " + to_string(target) + " (" + std::to_string(element_bits(target)) + " bits)");
+                                   std::to_string(element_bits(from)) + " bits) to " + to_string(target) + " (" +
+                                   std::to_string(element_bits(target)) + " bits)");
   const Shape* x = shape_of(n.input(0));
   ctx.set_shape_and_dtype(n.output(0), x ? *x : Shape(), target);
 }
 SYMSHAPE_RULES(infer_bit_cast, ai_onnx("BitCast", 26));
 
-inline constexpr auto kQuantizeRules = family_rules<
-    infer_quantize_linear_10_rules, infer_quantize_linear_13_rules, infer_quantize_linear_21_rules,
-    infer_dequantize_linear_10_rules, infer_dequantize_linear_13_rules, infer_dequantize_linear_19_rules,
-    infer_dequantize_linear_21_rules, infer_dequantize_linear_23_rules, infer_dynamic_quantize_linear_rules,
-    infer_bit_cast_rules>("symshape/ops/quantize.hpp");
+inline constexpr auto kQuantizeRules =
+    family_rules<infer_quantize_linear_10_rules, infer_quantize_linear_13_rules, infer_quantize_linear_21_rules,
+                 infer_dequantize_linear_10_rules, infer_dequantize_linear_13_rules, infer_dequantize_linear_19_rules,
+                 infer_dequantize_linear_21_rules, infer_dequantize_linear_23_rules,
+                 infer_dynamic_quantize_linear_rules, infer_bit_cast_rules>("symshape/ops/quantize.hpp");
 
 }  // namespace symshape::ops

@@ -13,11 +13,11 @@
 
 #include "symshape/infer/helpers.hpp"
 #include "symshape/infer/registry.hpp"
-#include "symshape/ops/shape_ops.hpp"
+#include "symshape/ops/common/tensor_values.hpp"
 
 namespace symshape::ops {
 
-namespace nn_detail {
+namespace reduce_detail {
 
 // Partial data propagation of a full reduction of a 1-D value.
 inline void propagate_reduce_value(Context& ctx, Node& n) {
@@ -63,14 +63,16 @@ inline void reduce_common(Context& ctx, Node& n, std::vector<int64_t> axes, bool
     const bool k_known = axes_shape && axes_shape->rank() == 1 && (*axes_shape)[0].is_int();
     if (k_known && (*axes_shape)[0].value() > 0 && (*axes_shape)[0].value() <= rank) {
       const auto k = static_cast<std::size_t>((*axes_shape)[0].value());
-      auto common = tensor_detail::common_over_choices(
-          std::vector<bool>(static_cast<std::size_t>(rank), true), k, [&](const std::vector<bool>& c) {
-            std::vector<SymbolicDim> out;
-            for (std::size_t i = 0; i < c.size(); ++i)
-              if (!c[i]) out.push_back((*in)[i]);
-              else if (keepdims) out.push_back(1);
-            return out;
-          });
+      auto common = common_over_choices(std::vector<bool>(static_cast<std::size_t>(rank), true), k,
+                                        [&](const std::vector<bool>& c) {
+                                          std::vector<SymbolicDim> out;
+                                          for (std::size_t i = 0; i < c.size(); ++i)
+                                            if (!c[i])
+                                              out.push_back((*in)[i]);
+                                            else if (keepdims)
+                                              out.push_back(1);
+                                          return out;
+                                        });
       if (common) {
         ctx.set_shape_and_dtype(n.output(0), Shape(std::move(*common)), dtype);
         return;
@@ -118,7 +120,7 @@ inline void reduce_common(Context& ctx, Node& n, std::vector<int64_t> axes, bool
   if (rank == 1 && reduced[0]) propagate_reduce_value(ctx, n);
 }
 
-}  // namespace nn_detail
+}  // namespace reduce_detail
 
 // Axes from the `axes` attribute (default: all).
 inline void infer_reduce_axes_attr(Context& ctx, Node& n) {
@@ -128,18 +130,12 @@ inline void infer_reduce_axes_attr(Context& ctx, Node& n) {
     if (a->kind != Attribute::Kind::Ints) return ctx.usage_error(n, "attribute 'axes' must be a list of integers");
     axes.assign(a->ints.begin(), a->ints.end());
   }
-  nn_detail::reduce_common(ctx, n, std::move(axes), false, false);
+  reduce_detail::reduce_common(ctx, n, std::move(axes), false, false);
 }
-SYMSHAPE_RULES(infer_reduce_axes_attr,
-               ai_onnx("ReduceSum", 1, 11),
-               ai_onnx("ReduceMean", 1, 11, 13),
-               ai_onnx("ReduceMax", 1, 11, 12, 13),
-               ai_onnx("ReduceMin", 1, 11, 12, 13),
-               ai_onnx("ReduceProd", 1, 11, 13),
-               ai_onnx("ReduceL1", 1, 11, 13),
-               ai_onnx("ReduceL2", 1, 11, 13),
-               ai_onnx("ReduceLogSum", 1, 11, 13),
-               ai_onnx("ReduceLogSumExp", 1, 11, 13),
+SYMSHAPE_RULES(infer_reduce_axes_attr, ai_onnx("ReduceSum", 1, 11), ai_onnx("ReduceMean", 1, 11, 13),
+               ai_onnx("ReduceMax", 1, 11, 12, 13), ai_onnx("ReduceMin", 1, 11, 12, 13),
+               ai_onnx("ReduceProd", 1, 11, 13), ai_onnx("ReduceL1", 1, 11, 13), ai_onnx("ReduceL2", 1, 11, 13),
+               ai_onnx("ReduceLogSum", 1, 11, 13), ai_onnx("ReduceLogSumExp", 1, 11, 13),
                ai_onnx("ReduceSumSquare", 1, 11, 13));
 
 // Axes from the optional second input; noop_with_empty_axes.
@@ -156,19 +152,12 @@ inline void infer_reduce_axes_input(Context& ctx, Node& n) {
     else if (s && (*s)[0].is_int(0)) axes.clear();
     else unknown = true;
   }
-  nn_detail::reduce_common(ctx, n, std::move(axes), unknown, noop);
+  reduce_detail::reduce_common(ctx, n, std::move(axes), unknown, noop);
 }
-SYMSHAPE_RULES(infer_reduce_axes_input,
-               ai_onnx("ReduceSum", 13),
-               ai_onnx("ReduceMean", 18),
-               ai_onnx("ReduceMax", 18, 20),
-               ai_onnx("ReduceMin", 18, 20),
-               ai_onnx("ReduceProd", 18),
-               ai_onnx("ReduceL1", 18),
-               ai_onnx("ReduceL2", 18),
-               ai_onnx("ReduceLogSum", 18),
-               ai_onnx("ReduceLogSumExp", 18),
-               ai_onnx("ReduceSumSquare", 18));
+SYMSHAPE_RULES(infer_reduce_axes_input, ai_onnx("ReduceSum", 13), ai_onnx("ReduceMean", 18),
+               ai_onnx("ReduceMax", 18, 20), ai_onnx("ReduceMin", 18, 20), ai_onnx("ReduceProd", 18),
+               ai_onnx("ReduceL1", 18), ai_onnx("ReduceL2", 18), ai_onnx("ReduceLogSum", 18),
+               ai_onnx("ReduceLogSumExp", 18), ai_onnx("ReduceSumSquare", 18));
 
 // ArgMax/ArgMin: one axis (default 0), keepdims (default 1), INT64 indices.
 inline void infer_arg_reduce(Context& ctx, Node& n) {
@@ -190,7 +179,8 @@ inline void infer_arg_reduce(Context& ctx, Node& n) {
 }
 SYMSHAPE_RULES(infer_arg_reduce, ai_onnx("ArgMax", 1, 11, 12, 13), ai_onnx("ArgMin", 1, 11, 12, 13));
 
-inline constexpr auto kReduceRules = family_rules<
-    infer_reduce_axes_attr_rules, infer_reduce_axes_input_rules, infer_arg_reduce_rules>("symshape/ops/reduce.hpp");
+inline constexpr auto kReduceRules =
+    family_rules<infer_reduce_axes_attr_rules, infer_reduce_axes_input_rules, infer_arg_reduce_rules>(
+        "symshape/ops/reduce.hpp");
 
 }  // namespace symshape::ops

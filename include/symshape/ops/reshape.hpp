@@ -9,13 +9,13 @@
 #include <string>
 #include <vector>
 
-#include "symshape/ops/shape_ops.hpp"
+#include "symshape/infer/registry.hpp"
+#include "symshape/ops/common/tensor_values.hpp"
 
 namespace symshape::ops {
 
 inline void reshape_impl(Context& ctx, Node& n, const std::optional<std::vector<SymbolicDim>>& target,
                          std::optional<int64_t> target_length, bool allowzero) {
-  using namespace tensor_detail;
   if (!target) {
     // A 1-D result holds every element, whatever the target's value.
     const Shape* in = shape_of(n.input(0));
@@ -49,8 +49,7 @@ inline void reshape_impl(Context& ctx, Node& n, const std::optional<std::vector<
       if (in) {
         if (i >= in->size())
           return ctx.record_error(n, "target dim " + std::to_string(i) + " is 0 (copy) but the input " +
-                                  in->to_string() +
-                 " has no dim " + std::to_string(i));
+                                         in->to_string() + " has no dim " + std::to_string(i));
         out[i] = (*in)[i];
       }
     } else {
@@ -84,14 +83,14 @@ inline void reshape_impl(Context& ctx, Node& n, const std::optional<std::vector<
       } else if (total.is_int() && known.is_int()) {
         if (total.value() % known.value() != 0)
           return ctx.record_error(n, "cannot reshape " + in->to_string() + " to " + Shape(out).to_string() +
-                 ": the -1 dim is not an integer");
+                                         ": the -1 dim is not an integer");
         out[*infer_at] = total / known;
       } else if (known.is_known() && total.is_known()) {
         out[*infer_at] = total / known;
       }
     } else if (total.is_int() && known.is_int() && total.value() != known.value())
-   return ctx.record_error(n, "cannot reshape " + in->to_string() + " to " + Shape(out).to_string() +
-          ": element counts differ");
+      return ctx.record_error(
+          n, "cannot reshape " + in->to_string() + " to " + Shape(out).to_string() + ": element counts differ");
   }
   set_like_input(ctx, n, 0, Shape(std::move(out)));
   copy_value(ctx, n);
@@ -108,7 +107,7 @@ SYMSHAPE_RULES(infer_reshape_v1, ai_onnx("Reshape", 1));
 inline void reshape_input_impl(Context& ctx, Node& n, bool allowzero) {
   const Shape* ts = shape_of(n.input(1));
   if (ts && ts->rank() != 1) return ctx.record_error(n, "shape input must be 1-D, got " + ts->to_string());
-  reshape_impl(ctx, n, ctx.symbolic_value(n.input(1)), tensor_detail::static_length(n.input(1)), allowzero);
+  reshape_impl(ctx, n, ctx.symbolic_value(n.input(1)), static_length(n.input(1)), allowzero);
 }
 inline void infer_reshape_v5(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 2)) return;
@@ -122,7 +121,7 @@ inline void infer_reshape_v14(Context& ctx, Node& n) {
 }
 SYMSHAPE_RULES(infer_reshape_v14, ai_onnx("Reshape", 14, 19, 21, 23, 24, 25));
 
-inline constexpr auto kReshapeRules = family_rules<
-    infer_reshape_v1_rules, infer_reshape_v5_rules, infer_reshape_v14_rules>("symshape/ops/reshape.hpp");
+inline constexpr auto kReshapeRules =
+    family_rules<infer_reshape_v1_rules, infer_reshape_v5_rules, infer_reshape_v14_rules>("symshape/ops/reshape.hpp");
 
 }  // namespace symshape::ops

@@ -1,6 +1,7 @@
 // Resize (10: scales; 11: roi, scales, sizes; 13: roi and scales optional;
 // 18: axes, keep_aspect_ratio_policy; 19: new coordinate mode, same shapes)
-// and Upsample (7: scales attribute; 9: scales input).
+// and Upsample (1: height_scale/width_scale attributes; 7: scales
+// attribute; 9: scales input).
 //
 // With constant scales an integer dim d becomes floor(d * scale) (computed in
 // float, as ONNX does); a symbolic dim becomes d*scale for an integer scale,
@@ -19,7 +20,7 @@
 
 namespace symshape::ops {
 
-namespace nn_detail {
+namespace resize_detail {
 
 // Values of a constant floating-point (or integer) initializer.
 inline std::optional<std::vector<double>> constant_floats(const Value* v) {
@@ -103,7 +104,7 @@ inline void resize_output(Context& ctx, Node& n, const ResizeSpec& spec) {
                                            : (spec.scales ? spec.scales->size() : axes.size());
   if (count != axes.size())
     return ctx.record_error(n, std::string(spec.use_sizes ? "sizes" : "scales") + " has " + std::to_string(count) +
-           " values, expected " + std::to_string(axes.size()) + " (one per resized axis)");
+                                   " values, expected " + std::to_string(axes.size()) + " (one per resized axis)");
   if (spec.use_sizes) {
     if (!spec.sizes) {
       for (int64_t a : axes) out[static_cast<std::size_t>(a)] = SymbolicDim();
@@ -158,8 +159,8 @@ inline void resize_from_inputs(Context& ctx, Node& n, bool with_axes) {
   const bool has_sizes = !is_empty_input(n.input(3));
   const bool has_scales = !is_empty_input(n.input(2));
   if (has_sizes == has_scales)
-    return ctx.usage_error(n, has_sizes ? "only one of scales and sizes may be given"
-           : "one of scales and sizes must be given");
+    return ctx.usage_error(
+        n, has_sizes ? "only one of scales and sizes may be given" : "one of scales and sizes must be given");
   spec.use_sizes = has_sizes;
   if (has_sizes) spec.sizes = input_dims(ctx, n, 3);
   else spec.scales = scales_input(n, 2);
@@ -175,35 +176,35 @@ inline void resize_from_inputs(Context& ctx, Node& n, bool with_axes) {
   resize_output(ctx, n, spec);
 }
 
-}  // namespace nn_detail
+}  // namespace resize_detail
 
 // Resize 10 and Upsample 9/10: X, scales.
 inline void infer_resize_10(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 2, 2)) return;
-  nn_detail::ResizeSpec spec;
-  spec.scales = nn_detail::scales_input(n, 1);
-  nn_detail::resize_output(ctx, n, spec);
+  resize_detail::ResizeSpec spec;
+  spec.scales = resize_detail::scales_input(n, 1);
+  resize_detail::resize_output(ctx, n, spec);
 }
 SYMSHAPE_RULES(infer_resize_10, ai_onnx("Resize", 10), ai_onnx("Upsample", 9, 10));
 
 // Resize 11: X, roi, scales (required, may be empty), sizes (optional).
 inline void infer_resize_11(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 3, 4)) return;
-  nn_detail::resize_from_inputs(ctx, n, false);
+  resize_detail::resize_from_inputs(ctx, n, false);
 }
 SYMSHAPE_RULES(infer_resize_11, ai_onnx("Resize", 11));
 
 // Resize 13: roi and scales optional.
 inline void infer_resize_13(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 1, 4)) return;
-  nn_detail::resize_from_inputs(ctx, n, false);
+  resize_detail::resize_from_inputs(ctx, n, false);
 }
 SYMSHAPE_RULES(infer_resize_13, ai_onnx("Resize", 13));
 
 // Resize 18/19: axes and keep_aspect_ratio_policy.
 inline void infer_resize_18(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 1, 4)) return;
-  nn_detail::resize_from_inputs(ctx, n, true);
+  resize_detail::resize_from_inputs(ctx, n, true);
 }
 SYMSHAPE_RULES(infer_resize_18, ai_onnx("Resize", 18, 19));
 
@@ -213,13 +214,40 @@ inline void infer_upsample_7(Context& ctx, Node& n) {
   const Attribute* a = require_attr(ctx, n, "scales");
   if (!a) return;
   if (a->kind != Attribute::Kind::Floats) return ctx.usage_error(n, "attribute 'scales' must be a list of floats");
-  nn_detail::ResizeSpec spec;
+  resize_detail::ResizeSpec spec;
   spec.scales = a->floats;
-  nn_detail::resize_output(ctx, n, spec);
+  resize_detail::resize_output(ctx, n, spec);
 }
 SYMSHAPE_RULES(infer_upsample_7, ai_onnx("Upsample", 7));
 
-inline constexpr auto kResizeRules = family_rules<
-    infer_resize_10_rules, infer_resize_11_rules, infer_resize_13_rules, infer_resize_18_rules, infer_upsample_7_rules>("symshape/ops/resize.hpp");
+// Upsample 1: 4-D [N, C, H, W] -> [N, C, floor(H*height_scale), floor(W*width_scale)].
+inline void infer_upsample_1(Context& ctx, Node& n) {
+  if (!check_inputs(ctx, n, 1, 1)) return;
+  const Attribute* hs = require_attr(ctx, n, "height_scale");
+  if (!hs) return;
+  const Attribute* ws = require_attr(ctx, n, "width_scale");
+  if (!ws) return;
+  if (!(hs->f >= 1.0) || !(ws->f >= 1.0) || hs->f > 1e9 || ws->f > 1e9)
+    return ctx.record_error(n, "height_scale and width_scale must be >= 1");
+  const Shape* s = shape_of(n.input(0));
+  const DataType t = dtype_of(n.input(0));
+  if (!s) {
+    ctx.set_shape_and_dtype(n.output(0), Shape(std::vector<SymbolicDim>(4)), t);
+    return;
+  }
+  if (s->rank() != 4) return ctx.record_error(n, "input must be 4-D [N, C, H, W], got shape " + s->to_string());
+  auto scaled = [](const SymbolicDim& d, double scale) {
+    if (scale == std::floor(scale)) return d * SymbolicDim(static_cast<int64_t>(scale));
+    if (d.is_int() && d.value() <= (int64_t{1} << 40))
+      return SymbolicDim(static_cast<int64_t>(std::floor(static_cast<double>(d.value()) * scale)));
+    return SymbolicDim();
+  };
+  ctx.set_shape_and_dtype(n.output(0), Shape({(*s)[0], (*s)[1], scaled((*s)[2], hs->f), scaled((*s)[3], ws->f)}), t);
+}
+SYMSHAPE_RULES(infer_upsample_1, ai_onnx("Upsample", 1));
+
+inline constexpr auto kResizeRules =
+    family_rules<infer_resize_10_rules, infer_resize_11_rules, infer_resize_13_rules, infer_resize_18_rules,
+                 infer_upsample_7_rules, infer_upsample_1_rules>("symshape/ops/resize.hpp");
 
 }  // namespace symshape::ops

@@ -14,7 +14,7 @@
 
 namespace symshape::ops {
 
-namespace nn_detail {
+namespace rnn_detail {
 
 inline void recurrent(Context& ctx, Node& n, int64_t gates, std::size_t max_inputs, bool has_layout) {
   if (!check_inputs(ctx, n, 3, max_inputs)) return;
@@ -38,7 +38,7 @@ inline void recurrent(Context& ctx, Node& n, int64_t gates, std::size_t max_inpu
   for (const Shape* s : {w, r}) {
     if (s && (*s)[0].is_int() && (*s)[0].value() != num_dir)
       return ctx.record_error(n, "W/R dim 0 is " + (*s)[0].to_string() + " but direction '" + direction + "' has " +
-             std::to_string(num_dir) + " direction(s)");
+                                     std::to_string(num_dir) + " direction(s)");
   }
   SymbolicDim hidden;
   if (const Attribute* h = n.attr("hidden_size")) {
@@ -72,23 +72,23 @@ inline void recurrent(Context& ctx, Node& n, int64_t gates, std::size_t max_inpu
     if (n.output(o)) ctx.set_shape_and_dtype(n.output(o), state, dtype);
 }
 
-}  // namespace nn_detail
+}  // namespace rnn_detail
 
-inline void infer_rnn_1(Context& ctx, Node& n) { nn_detail::recurrent(ctx, n, 1, 6, false); }
+inline void infer_rnn_1(Context& ctx, Node& n) { rnn_detail::recurrent(ctx, n, 1, 6, false); }
 SYMSHAPE_RULES(infer_rnn_1, ai_onnx("RNN", 1, 7));
-inline void infer_rnn_14(Context& ctx, Node& n) { nn_detail::recurrent(ctx, n, 1, 6, true); }
+inline void infer_rnn_14(Context& ctx, Node& n) { rnn_detail::recurrent(ctx, n, 1, 6, true); }
 SYMSHAPE_RULES(infer_rnn_14, ai_onnx("RNN", 14, 22));
-inline void infer_gru_1(Context& ctx, Node& n) { nn_detail::recurrent(ctx, n, 3, 6, false); }
+inline void infer_gru_1(Context& ctx, Node& n) { rnn_detail::recurrent(ctx, n, 3, 6, false); }
 SYMSHAPE_RULES(infer_gru_1, ai_onnx("GRU", 1, 3, 7));
-inline void infer_gru_14(Context& ctx, Node& n) { nn_detail::recurrent(ctx, n, 3, 6, true); }
+inline void infer_gru_14(Context& ctx, Node& n) { rnn_detail::recurrent(ctx, n, 3, 6, true); }
 SYMSHAPE_RULES(infer_gru_14, ai_onnx("GRU", 14, 22));
-inline void infer_lstm_1(Context& ctx, Node& n) { nn_detail::recurrent(ctx, n, 4, 8, false); }
+inline void infer_lstm_1(Context& ctx, Node& n) { rnn_detail::recurrent(ctx, n, 4, 8, false); }
 SYMSHAPE_RULES(infer_lstm_1, ai_onnx("LSTM", 1, 7));
-inline void infer_lstm_14(Context& ctx, Node& n) { nn_detail::recurrent(ctx, n, 4, 8, true); }
+inline void infer_lstm_14(Context& ctx, Node& n) { rnn_detail::recurrent(ctx, n, 4, 8, true); }
 SYMSHAPE_RULES(infer_lstm_14, ai_onnx("LSTM", 14, 22));
 
-inline constexpr auto kRnnRules = family_rules<
-    infer_rnn_1_rules, infer_rnn_14_rules, infer_gru_1_rules, infer_gru_14_rules, infer_lstm_1_rules,
-    infer_lstm_14_rules>("symshape/ops/rnn.hpp");
+inline constexpr auto kRnnRules =
+    family_rules<infer_rnn_1_rules, infer_rnn_14_rules, infer_gru_1_rules, infer_gru_14_rules, infer_lstm_1_rules,
+                 infer_lstm_14_rules>("symshape/ops/rnn.hpp");
 
 }  // namespace symshape::ops

@@ -16,11 +16,11 @@
 
 #include "symshape/infer/helpers.hpp"
 #include "symshape/infer/registry.hpp"
-#include "symshape/ops/control_flow.hpp"
+#include "symshape/ops/common/subgraphs.hpp"
 
 namespace symshape::ops {
 
-namespace detail {
+namespace sequence_detail {
 
 // The element type of a sequence input; nullptr (after a semantic error
 // when the input is known not to be a sequence) otherwise.
@@ -34,7 +34,7 @@ inline const Type* sequence_element(Context& ctx, const Node& n, std::size_t i) 
   return v->type.inner();
 }
 
-}  // namespace detail
+}  // namespace sequence_detail
 
 // SequenceConstruct(inputs...): a sequence of tensors of one element type.
 inline void infer_sequence_construct(Context& ctx, Node& n) {
@@ -44,15 +44,15 @@ inline void infer_sequence_construct(Context& ctx, Node& n) {
   Type elem = n.inputs[0]->type;
   for (std::size_t i = 1; i < n.inputs.size(); ++i) {
     const Type& t = n.inputs[i]->type;
-    if (detail::dtypes_conflict(elem, t)) {
+    if (dtypes_conflict(elem, t)) {
       ctx.record_error(n, "input " + std::to_string(i) + " is " + t.to_string() + " but input 0 is " +
                               n.inputs[0]->type.to_string() + "; a sequence has one element type");
       return;
     }
-    elem = detail::union_type(elem, t);
+    elem = union_type(elem, t);
   }
   ctx.set_type(n.output(0), Type::sequence(elem));
-  detail::set_sequence_length(ctx, n.output(0), static_cast<int64_t>(n.inputs.size()));
+  set_sequence_length(ctx, n.output(0), static_cast<int64_t>(n.inputs.size()));
 }
 SYMSHAPE_RULES(infer_sequence_construct, ai_onnx("SequenceConstruct", 11));
 
@@ -62,49 +62,49 @@ inline void infer_sequence_empty(Context& ctx, Node& n) {
   if (code < 0 || code > INT32_MAX || !is_valid_data_type(static_cast<int32_t>(code)) || code == 0)
     return ctx.usage_error(n, "dtype " + std::to_string(code) + " is not a valid tensor element type");
   ctx.set_type(n.output(0), Type::sequence(Type::tensor(static_cast<DataType>(code), Shape())));
-  detail::set_sequence_length(ctx, n.output(0), 0);
+  set_sequence_length(ctx, n.output(0), 0);
 }
 SYMSHAPE_RULES(infer_sequence_empty, ai_onnx("SequenceEmpty", 11));
 
 // SequenceAt(seq, position): an element.
 inline void infer_sequence_at(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 2, 2)) return;
-  if (const Type* e = detail::sequence_element(ctx, n, 0)) ctx.set_type(n.output(0), *e);
+  if (const Type* e = sequence_detail::sequence_element(ctx, n, 0)) ctx.set_type(n.output(0), *e);
 }
 SYMSHAPE_RULES(infer_sequence_at, ai_onnx("SequenceAt", 11));
 
 // SequenceLength(seq): an int64 scalar.
 inline void infer_sequence_length(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 1, 1)) return;
-  detail::sequence_element(ctx, n, 0);
+  sequence_detail::sequence_element(ctx, n, 0);
   ctx.set_shape_and_dtype(n.output(0), Shape::scalar(), DataType::INT64);
-  if (auto len = detail::sequence_length(ctx, n.input(0))) ctx.set_symbolic_value(n.output(0), {*len});
+  if (auto len = sequence_length(ctx, n.input(0))) ctx.set_symbolic_value(n.output(0), {*len});
 }
 SYMSHAPE_RULES(infer_sequence_length, ai_onnx("SequenceLength", 11));
 
 // SequenceInsert(seq, tensor, position?): the sequence type covers the new element.
 inline void infer_sequence_insert(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 2, 3)) return;
-  const Type* e = detail::sequence_element(ctx, n, 0);
+  const Type* e = sequence_detail::sequence_element(ctx, n, 0);
   if (!e) return;
   const Type& t = n.inputs[1]->type;
-  if (detail::dtypes_conflict(*e, t))
+  if (dtypes_conflict(*e, t))
     return ctx.record_error(n, "cannot insert " + t.to_string() + " into a sequence of " + e->to_string());
-  const auto len = detail::sequence_length(ctx, n.input(0));
+  const auto len = sequence_length(ctx, n.input(0));
   const bool empty = len && len->is_int(0);
-  ctx.set_type(n.output(0), Type::sequence(empty ? t : detail::union_type(*e, t)));
-  if (len) detail::set_sequence_length(ctx, n.output(0), *len + 1);
+  ctx.set_type(n.output(0), Type::sequence(empty ? t : union_type(*e, t)));
+  if (len) set_sequence_length(ctx, n.output(0), *len + 1);
 }
 SYMSHAPE_RULES(infer_sequence_insert, ai_onnx("SequenceInsert", 11));
 
 // SequenceErase(seq, position?): same type.
 inline void infer_sequence_erase(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 1, 2)) return;
-  if (!detail::sequence_element(ctx, n, 0)) return;
+  if (!sequence_detail::sequence_element(ctx, n, 0)) return;
   propagate_type(ctx, n);
-  const auto len = detail::sequence_length(ctx, n.input(0));
+  const auto len = sequence_length(ctx, n.input(0));
   if (len && len->is_int(0)) return ctx.record_error(n, "cannot erase from an empty sequence");
-  if (len) detail::set_sequence_length(ctx, n.output(0), *len - 1);
+  if (len) set_sequence_length(ctx, n.output(0), *len - 1);
 }
 SYMSHAPE_RULES(infer_sequence_erase, ai_onnx("SequenceErase", 11));
 
@@ -131,7 +131,7 @@ inline void infer_split_to_sequence(Context& ctx, Node& n) {
       dims[a] = 1;
     }
     ctx.set_type(n.output(0), Type::sequence(Type::tensor(dt, Shape(std::move(dims)))));
-    detail::set_sequence_length(ctx, n.output(0), len);
+    set_sequence_length(ctx, n.output(0), len);
     return;
   }
   const Value* split = n.input(1);
@@ -159,8 +159,8 @@ inline void infer_split_to_sequence(Context& ctx, Node& n) {
       bool overflow = false;
       for (int64_t p : *v) overflow = overflow || !checked::add(total, p, total);
       if (len.is_int() && !overflow && total != len.value())
-        return ctx.record_error(n, "split sums to " + std::to_string(total) + " but the axis has length " +
-               len.to_string());
+        return ctx.record_error(
+            n, "split sums to " + std::to_string(total) + " but the axis has length " + len.to_string());
       bool same = true;
       for (int64_t p : *v) same = same && p == (*v)[0];
       if (same) chunk = (*v)[0];
@@ -169,7 +169,7 @@ inline void infer_split_to_sequence(Context& ctx, Node& n) {
   }
   dims[a] = chunk;
   ctx.set_type(n.output(0), Type::sequence(Type::tensor(dt, Shape(std::move(dims)))));
-  detail::set_sequence_length(ctx, n.output(0), pieces);
+  set_sequence_length(ctx, n.output(0), pieces);
 }
 SYMSHAPE_RULES(infer_split_to_sequence, ai_onnx("SplitToSequence", 11, 24));
 
@@ -180,7 +180,7 @@ inline void infer_concat_from_sequence(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 1, 1)) return;
   const Attribute* axis_attr = require_attr(ctx, n, "axis");
   if (!axis_attr) return;
-  const Type* e = detail::sequence_element(ctx, n, 0);
+  const Type* e = sequence_detail::sequence_element(ctx, n, 0);
   if (!e) return;
   const bool new_axis = n.attr_int("new_axis", 0) != 0;
   if (!e->is_tensor_like() || !e->shape().has_rank()) {
@@ -192,7 +192,7 @@ inline void infer_concat_from_sequence(Context& ctx, Node& n) {
   const auto axis = normalize_axis(ctx, n, axis_attr->i, rank);
   if (!axis) return;
   const auto a = static_cast<std::ptrdiff_t>(*axis);
-  const auto len = detail::sequence_length(ctx, n.input(0));
+  const auto len = sequence_length(ctx, n.input(0));
   if (new_axis) {
     dims.insert(dims.begin() + a, len ? *len : SymbolicDim());
   } else {
@@ -207,7 +207,7 @@ SYMSHAPE_RULES(infer_concat_from_sequence, ai_onnx("ConcatFromSequence", 11));
 // sequence input (tensor inputs as they are); outputs are sequences.
 inline void infer_sequence_map(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 1)) return;
-  Graph* body = detail::graph_attribute(ctx, n, "body");
+  Graph* body = graph_attribute(ctx, n, "body");
   if (!body) return;
   if (body->inputs.size() != n.inputs.size() || body->outputs.size() != n.outputs.size()) {
     ctx.usage_error(n, "body has " + std::to_string(body->inputs.size()) + " inputs and " +
@@ -230,9 +230,10 @@ inline void infer_sequence_map(Context& ctx, Node& n) {
 }
 SYMSHAPE_RULES(infer_sequence_map, ai_onnx("SequenceMap", 17));
 
-inline constexpr auto kSequenceRules = family_rules<
-    infer_sequence_construct_rules, infer_sequence_empty_rules, infer_sequence_at_rules, infer_sequence_length_rules,
-    infer_sequence_insert_rules, infer_sequence_erase_rules, infer_split_to_sequence_rules,
-    infer_concat_from_sequence_rules, infer_sequence_map_rules>("symshape/ops/sequence.hpp");
+inline constexpr auto kSequenceRules =
+    family_rules<infer_sequence_construct_rules, infer_sequence_empty_rules, infer_sequence_at_rules,
+                 infer_sequence_length_rules, infer_sequence_insert_rules, infer_sequence_erase_rules,
+                 infer_split_to_sequence_rules, infer_concat_from_sequence_rules, infer_sequence_map_rules>(
+        "symshape/ops/sequence.hpp");
 
 }  // namespace symshape::ops

@@ -61,8 +61,8 @@ inline void dft(Context& ctx, Node& n, int64_t axis_attr, bool axis_known) {
   }
   const int64_t r = x->rank();
   if (r < 2)
-    return ctx.record_error(n, "input must have rank >= 2 (signal dims and a last dim of 1 or 2), got " +
-                            x->to_string());
+    return ctx.record_error(n,
+                            "input must have rank >= 2 (signal dims and a last dim of 1 or 2), got " + x->to_string());
   const SymbolicDim& last = (*x)[r - 1];
   if (last.is_int() && last.value() != 1 && last.value() != 2)
     return ctx.record_error(n, "the last input dim must be 1 (real) or 2 (complex), got " + last.to_string());
@@ -79,8 +79,7 @@ inline void dft(Context& ctx, Node& n, int64_t axis_attr, bool axis_known) {
   int64_t a = axis_attr < 0 ? axis_attr + r : axis_attr;
   if (a < 0 || a > r - 2)
     return ctx.record_error(n, "axis " + std::to_string(axis_attr) + " is out of range for input rank " +
-                            std::to_string(r) +
-           " (the last dim holds the complex parts)");
+                                   std::to_string(r) + " (the last dim holds the complex parts)");
   SymbolicDim len = has_length ? *length : (*x)[a];
   if (onesided != 0) len = len / SymbolicDim(2) + 1;
   out[a] = len;
@@ -135,8 +134,8 @@ inline void infer_stft(Context& ctx, Node& n) {
   }
   if (window) {
     if (frame_length.is_int() && (*window)[0].is_int() && frame_length != (*window)[0])
-      return ctx.record_error(n, "window length " + (*window)[0].to_string() + " differs from frame_length " +
-             frame_length.to_string());
+      return ctx.record_error(
+          n, "window length " + (*window)[0].to_string() + " differs from frame_length " + frame_length.to_string());
     if (frame_length.is_unknown() && !n.input(3)) frame_length = (*window)[0];
   }
   const SymbolicDim batch = x ? (*x)[0] : SymbolicDim();
@@ -173,7 +172,8 @@ inline void infer_mel_weight_matrix(Context& ctx, Node& n) {
 }
 SYMSHAPE_RULES(infer_mel_weight_matrix, ai_onnx("MelWeightMatrix", 17));
 
-inline constexpr auto kSignalRules = family_rules<
-    infer_dft_17_rules, infer_dft_20_rules, infer_stft_rules, infer_window_rules, infer_mel_weight_matrix_rules>("symshape/ops/signal.hpp");
+inline constexpr auto kSignalRules =
+    family_rules<infer_dft_17_rules, infer_dft_20_rules, infer_stft_rules, infer_window_rules,
+                 infer_mel_weight_matrix_rules>("symshape/ops/signal.hpp");
 
 }  // namespace symshape::ops

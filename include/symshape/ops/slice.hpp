@@ -11,7 +11,8 @@
 #include <string>
 #include <vector>
 
-#include "symshape/ops/shape_ops.hpp"
+#include "symshape/infer/registry.hpp"
+#include "symshape/ops/common/tensor_values.hpp"
 
 namespace symshape::ops {
 
@@ -25,8 +26,8 @@ inline constexpr int64_t kBoundlessIndex = std::numeric_limits<int32_t>::max();
 // with ONNX's clamping.
 inline int64_t int_length(int64_t d, int64_t s, int64_t e, int64_t k) {
   if (k > 0) {
-    s = tensor_detail::clamp_index(s, d);
-    e = tensor_detail::clamp_index(e, d);
+    s = clamp_index(s, d);
+    e = clamp_index(e, d);
     if (e <= s) return 0;
     return (e - s - 1) / k + 1;
   }
@@ -92,7 +93,7 @@ inline std::vector<std::size_t> int_indices(int64_t len, int64_t s, int64_t e, i
   if (count <= 0) return out;
   int64_t start;
   if (k > 0) {
-    start = tensor_detail::clamp_index(s, len);
+    start = clamp_index(s, len);
   } else {
     start = s < 0 ? (s < -len ? -1 : s + len) : s;
     if (start > len - 1) start = len - 1;
@@ -105,9 +106,7 @@ inline std::vector<std::size_t> int_indices(int64_t len, int64_t s, int64_t e, i
 
 // starts/ends: values (possibly symbolic), or nullopt when unknown.
 inline void slice_impl(Context& ctx, Node& n, const std::optional<std::vector<SymbolicDim>>& starts,
-                       const std::optional<std::vector<SymbolicDim>>& ends, const tensor_detail::IntsArg& axes,
-                       const tensor_detail::IntsArg& steps) {
-  using namespace tensor_detail;
+                       const std::optional<std::vector<SymbolicDim>>& ends, const IntsArg& axes, const IntsArg& steps) {
   const Shape* s = shape_of(n.input(0));
   if (!s) {
     set_like_input(ctx, n, 0, Shape());
@@ -136,7 +135,7 @@ inline void slice_impl(Context& ctx, Node& n, const std::optional<std::vector<Sy
   const std::size_t count = starts->size();
   if (ends->size() != count)
     return ctx.record_error(n, "starts and ends have different lengths (" + std::to_string(count) + " vs " +
-           std::to_string(ends->size()) + ")");
+                                   std::to_string(ends->size()) + ")");
   std::vector<int64_t> ax;
   if (axes.values) {
     ax = *axes.values;
@@ -170,17 +169,16 @@ inline void infer_slice_v1(Context& ctx, Node& n) {
   auto starts = n.attr_ints("starts");
   auto ends = n.attr_ints("ends");
   if (!starts || !ends) return ctx.usage_error(n, "missing required attribute 'starts' or 'ends'");
-  tensor_detail::IntsArg steps;
+  IntsArg steps;
   slice_impl(ctx, n, std::vector<SymbolicDim>(starts->begin(), starts->end()),
-             std::vector<SymbolicDim>(ends->begin(), ends->end()), tensor_detail::ints_arg(ctx, n, false, "axes", 0),
-             steps);
+             std::vector<SymbolicDim>(ends->begin(), ends->end()), ints_arg(ctx, n, false, "axes", 0), steps);
 }
 SYMSHAPE_RULES(infer_slice_v1, ai_onnx("Slice", 1));
 
 inline void infer_slice_v10(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 3)) return;
-  slice_impl(ctx, n, ctx.symbolic_value(n.input(1)), ctx.symbolic_value(n.input(2)),
-             tensor_detail::ints_arg(ctx, n, true, "axes", 3), tensor_detail::ints_arg(ctx, n, true, "steps", 4));
+  slice_impl(ctx, n, ctx.symbolic_value(n.input(1)), ctx.symbolic_value(n.input(2)), ints_arg(ctx, n, true, "axes", 3),
+             ints_arg(ctx, n, true, "steps", 4));
 }
 SYMSHAPE_RULES(infer_slice_v10, ai_onnx("Slice", 10, 11, 13));
 

@@ -1,5 +1,6 @@
-// String ops: StringNormalizer (10), RegexFullMatch, StringConcat and
-// StringSplit (20).
+// Text ops: StringNormalizer (10), RegexFullMatch, StringConcat and
+// StringSplit (20), and TfIdfVectorizer (9, n-gram counts of token ids or
+// strings).
 #pragma once
 
 #include <string>
@@ -85,7 +86,35 @@ inline void infer_string_split(Context& ctx, Node& n) {
 }
 SYMSHAPE_RULES(infer_string_split, ai_onnx("StringSplit", 20));
 
-inline constexpr auto kStringOpsRules = family_rules<
-    infer_string_normalizer_rules, infer_regex_full_match_rules, infer_string_concat_rules, infer_string_split_rules>("symshape/ops/string_ops.hpp");
+// TfIdfVectorizer: [C] -> [E], [N, C] -> [N, E], E = max(ngram_indexes)+1; FLOAT.
+inline void infer_tfidf_vectorizer(Context& ctx, Node& n) {
+  if (!check_inputs(ctx, n, 1, 1)) return;
+  const Attribute* idx = require_attr(ctx, n, "ngram_indexes");
+  if (!idx) return;
+  int64_t max_index = -1;
+  for (int64_t i : idx->ints) {
+    if (i < 0) return ctx.record_error(n, "ngram_indexes has a negative entry " + std::to_string(i));
+    max_index = std::max(max_index, i);
+  }
+  if (max_index < 0) return ctx.record_error(n, "ngram_indexes is empty");
+  const SymbolicDim e(max_index + 1);
+  const Shape* s = shape_of(n.input(0));
+  if (!s) {
+    ctx.set_shape_and_dtype(n.output(0), Shape(), DataType::FLOAT);
+    return;
+  }
+  if (s->rank() == 1) {
+    ctx.set_shape_and_dtype(n.output(0), Shape({e}), DataType::FLOAT);
+  } else if (s->rank() == 2) {
+    ctx.set_shape_and_dtype(n.output(0), Shape({(*s)[0], e}), DataType::FLOAT);
+  } else {
+    ctx.record_error(n, "input must be [C] or [N, C], got shape " + s->to_string());
+  }
+}
+SYMSHAPE_RULES(infer_tfidf_vectorizer, ai_onnx("TfIdfVectorizer", 9));
+
+inline constexpr auto kStringOpsRules =
+    family_rules<infer_string_normalizer_rules, infer_regex_full_match_rules, infer_string_concat_rules,
+                 infer_string_split_rules, infer_tfidf_vectorizer_rules>("symshape/ops/string_ops.hpp");
 
 }  // namespace symshape::ops

@@ -19,11 +19,11 @@ inline void optimizer(Context& ctx, Node& n, std::size_t groups) {
   const std::size_t tensors = n.inputs.size() - 2;
   if (tensors % groups != 0)
     return ctx.record_error(n, "expected R, T and " + std::to_string(groups) + " groups of equally many tensors, got " +
-           std::to_string(n.inputs.size()) + " inputs");
+                                   std::to_string(n.inputs.size()) + " inputs");
   const std::size_t count = tensors / groups;
   if (n.outputs.size() > count * (groups - 1))
     return ctx.record_error(n, "expected at most " + std::to_string(count * (groups - 1)) + " outputs, got " +
-           std::to_string(n.outputs.size()));
+                                   std::to_string(n.outputs.size()));
   for (std::size_t o = 0; o < n.outputs.size(); ++o) {
     const std::size_t group = o / count;  // 0: X, 1..: accumulators (input groups 2..)
     const std::size_t in = 2 + (group == 0 ? 0 : group + 1) * count + o % count;
@@ -50,8 +50,7 @@ inline void infer_gradient(Context& ctx, Node& n) {
   if (!require_attr(ctx, n, "y")) return;
   if (n.outputs.size() > xs->strings.size())
     return ctx.record_error(n, "expected at most " + std::to_string(xs->strings.size()) +
-                            " outputs (one per xs), got " +
-           std::to_string(n.outputs.size()));
+                                   " outputs (one per xs), got " + std::to_string(n.outputs.size()));
   for (std::size_t o = 0; o < n.outputs.size(); ++o) {
     if (!n.output(o)) continue;
     for (const Value* v : n.inputs)
@@ -63,7 +62,8 @@ inline void infer_gradient(Context& ctx, Node& n) {
 }
 SYMSHAPE_RULES(infer_gradient, ai_onnx_preview_training("Gradient", 1));
 
-inline constexpr auto kTrainingRules = family_rules<
-    infer_adagrad_rules, infer_adam_rules, infer_gradient_rules, infer_momentum_rules>("symshape/ops/training.hpp");
+inline constexpr auto kTrainingRules =
+    family_rules<infer_adagrad_rules, infer_adam_rules, infer_gradient_rules, infer_momentum_rules>(
+        "symshape/ops/training.hpp");
 
 }  // namespace symshape::ops

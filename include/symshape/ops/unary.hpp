@@ -1,4 +1,5 @@
-// Unary ops that keep the input's shape: math functions, activations, Clip,
+// Unary ops that keep the input's shape: Identity (any type, values pass
+// through), math functions, activations, Clip,
 // the bool-valued tests (Not, IsNaN, IsInf), Dropout (with its optional
 // mask), and the axis-wise normalisers Softmax/LogSoftmax/Hardmax,
 // LpNormalization, MeanVarianceNormalization and LRN.
@@ -9,7 +10,7 @@
 
 #include "symshape/infer/helpers.hpp"
 #include "symshape/infer/registry.hpp"
-#include "symshape/ops/shape_ops.hpp"
+#include "symshape/ops/common/tensor_values.hpp"
 
 namespace symshape::ops {
 
@@ -30,7 +31,7 @@ inline void propagate_values(Context& ctx, Node& n) {
   const bool relu = op == "Relu", rounding = op == "Ceil" || op == "Floor" || op == "Round";
   if (!relu && !rounding) return;
   const DataType dt = dtype_of(n.input(0));
-  const bool is_float = tensor_detail::is_float_type(dt);
+  const bool is_float = is_float_type(dt);
   if (!is_float && !(relu && is_integer_type(dt) && dt != DataType::BOOL)) return;
   auto v = ctx.symbolic_value(n.input(0));
   bool complete = v.has_value();
@@ -47,7 +48,7 @@ inline void propagate_values(Context& ctx, Node& n) {
   }
   if (!is_float || (op != "Ceil" && op != "Floor")) return;
   const Node* div = n.input(0)->producer;
-  if (!div || div->op_type != "Div" || !tensor_detail::is_float_type(dtype_of(div->input(0)))) return;
+  if (!div || div->op_type != "Div" || !is_float_type(dtype_of(div->input(0)))) return;
   auto a = ctx.symbolic_value(div->input(0));
   auto b = ctx.symbolic_value(div->input(1));
   if (!a || !b || (a->size() != b->size() && a->size() != 1 && b->size() != 1)) return;
@@ -70,44 +71,17 @@ inline void infer_unary(Context& ctx, Node& n) {
   propagate_type(ctx, n);
   unary_detail::propagate_values(ctx, n);
 }
-SYMSHAPE_RULES(infer_unary,
-               ai_onnx("Ceil", 1, 6, 13),
-               ai_onnx("Floor", 1, 6, 13),
-               ai_onnx("Round", 11, 22),
-               ai_onnx("Relu", 1, 6, 13, 14),
-               ai_onnx("LeakyRelu", 1, 6, 16),
-               ai_onnx("Elu", 1, 6, 22),
-               ai_onnx("Selu", 1, 6, 22),
-               ai_onnx("Celu", 12),
-               ai_onnx("Sigmoid", 1, 6, 13),
-               ai_onnx("HardSigmoid", 1, 6, 22),
-               ai_onnx("HardSwish", 14, 22),
-               ai_onnx("Tanh", 1, 6, 13),
-               ai_onnx("Exp", 1, 6, 13),
-               ai_onnx("Log", 1, 6, 13),
-               ai_onnx("Sqrt", 1, 6, 13),
-               ai_onnx("Reciprocal", 1, 6, 13),
-               ai_onnx("Sin", 7, 22),
-               ai_onnx("Cos", 7, 22),
-               ai_onnx("Tan", 7, 22),
-               ai_onnx("Asin", 7, 22),
-               ai_onnx("Acos", 7, 22),
-               ai_onnx("Atan", 7, 22),
-               ai_onnx("Sinh", 9, 22),
-               ai_onnx("Cosh", 9, 22),
-               ai_onnx("Asinh", 9, 22),
-               ai_onnx("Acosh", 9, 22),
-               ai_onnx("Atanh", 9, 22),
-               ai_onnx("Erf", 9, 13),
-               ai_onnx("Sign", 9, 13),
-               ai_onnx("Softplus", 1, 22),
-               ai_onnx("Softsign", 1, 22),
-               ai_onnx("Shrink", 9),
-               ai_onnx("ThresholdedRelu", 10, 22),
-               ai_onnx("Mish", 18, 22),
-               ai_onnx("Swish", 24),
-               ai_onnx("Gelu", 20),
-               ai_onnx("BitwiseNot", 18));
+SYMSHAPE_RULES(infer_unary, ai_onnx("Ceil", 1, 6, 13), ai_onnx("Floor", 1, 6, 13), ai_onnx("Round", 11, 22),
+               ai_onnx("Relu", 1, 6, 13, 14), ai_onnx("LeakyRelu", 1, 6, 16), ai_onnx("Elu", 1, 6, 22),
+               ai_onnx("Selu", 1, 6, 22), ai_onnx("Celu", 12), ai_onnx("Sigmoid", 1, 6, 13),
+               ai_onnx("HardSigmoid", 1, 6, 22), ai_onnx("HardSwish", 14, 22), ai_onnx("Tanh", 1, 6, 13),
+               ai_onnx("Exp", 1, 6, 13), ai_onnx("Log", 1, 6, 13), ai_onnx("Sqrt", 1, 6, 13),
+               ai_onnx("Reciprocal", 1, 6, 13), ai_onnx("Sin", 7, 22), ai_onnx("Cos", 7, 22), ai_onnx("Tan", 7, 22),
+               ai_onnx("Asin", 7, 22), ai_onnx("Acos", 7, 22), ai_onnx("Atan", 7, 22), ai_onnx("Sinh", 9, 22),
+               ai_onnx("Cosh", 9, 22), ai_onnx("Asinh", 9, 22), ai_onnx("Acosh", 9, 22), ai_onnx("Atanh", 9, 22),
+               ai_onnx("Erf", 9, 13), ai_onnx("Sign", 9, 13), ai_onnx("Softplus", 1, 22), ai_onnx("Softsign", 1, 22),
+               ai_onnx("Shrink", 9), ai_onnx("ThresholdedRelu", 10, 22), ai_onnx("Mish", 18, 22), ai_onnx("Swish", 24),
+               ai_onnx("Gelu", 20), ai_onnx("BitwiseNot", 18));
 
 // Neg and Abs also carry integer values (shape arithmetic such as -seq):
 // Neg negates; Abs keeps values provably >= 0 and folds integers.
@@ -142,14 +116,14 @@ inline void infer_clip(Context& ctx, Node& n) {
   for (std::size_t i = 1; i < 3; ++i) {
     const Shape* s = shape_of(n.input(i));
     if (s && s->rank() != 0 && !(s->rank() == 1 && (*s)[0].is_int(1)))
-      return ctx.record_error(n, std::string(i == 1 ? "min" : "max") + " must be a scalar, got shape " +
-                              s->to_string());
+      return ctx.record_error(n,
+                              std::string(i == 1 ? "min" : "max") + " must be a scalar, got shape " + s->to_string());
   }
   propagate_type(ctx, n);
 }
 SYMSHAPE_RULES(infer_clip, ai_onnx("Clip", 1, 6, 11, 12, 13));
 
-namespace nn_detail {
+namespace unary_detail {
 inline void infer_dropout(Context& ctx, Node& n, bool bool_mask, std::size_t max_inputs) {
   if (!check_inputs(ctx, n, 1, max_inputs)) return;
   propagate_type(ctx, n);
@@ -161,8 +135,8 @@ inline void infer_dropout(Context& ctx, Node& n, bool bool_mask, std::size_t max
     for (std::size_t i = 1; i < 3; ++i) {
       const Shape* s = shape_of(n.input(i));
       if (s && s->rank() != 0)
-        return ctx.record_error(n, std::string(i == 1 ? "ratio" : "training_mode") + " must be a scalar, got shape " +
-               s->to_string());
+        return ctx.record_error(
+            n, std::string(i == 1 ? "ratio" : "training_mode") + " must be a scalar, got shape " + s->to_string());
     }
   }
 }
@@ -174,29 +148,29 @@ inline bool check_axis_attr(Context& ctx, Node& n, int64_t default_axis, bool al
   if (!always && !n.attr("axis")) return true;
   return normalize_axis(ctx, n, n.attr_int("axis", default_axis), s->rank()).has_value();
 }
-}  // namespace nn_detail
+}  // namespace unary_detail
 
 // Dropout 1..7: the optional mask has the input's element type.
-inline void infer_dropout_1(Context& ctx, Node& n) { nn_detail::infer_dropout(ctx, n, false, 1); }
+inline void infer_dropout_1(Context& ctx, Node& n) { unary_detail::infer_dropout(ctx, n, false, 1); }
 SYMSHAPE_RULES(infer_dropout_1, ai_onnx("Dropout", 1, 6, 7));
 // Dropout 10: BOOL mask.
-inline void infer_dropout_10(Context& ctx, Node& n) { nn_detail::infer_dropout(ctx, n, true, 1); }
+inline void infer_dropout_10(Context& ctx, Node& n) { unary_detail::infer_dropout(ctx, n, true, 1); }
 SYMSHAPE_RULES(infer_dropout_10, ai_onnx("Dropout", 10));
 // Dropout 12: optional ratio and training_mode inputs.
-inline void infer_dropout_12(Context& ctx, Node& n) { nn_detail::infer_dropout(ctx, n, true, 3); }
+inline void infer_dropout_12(Context& ctx, Node& n) { unary_detail::infer_dropout(ctx, n, true, 3); }
 SYMSHAPE_RULES(infer_dropout_12, ai_onnx("Dropout", 12, 13, 22));
 
 // Softmax, LogSoftmax, Hardmax 1 and 11: 2-D coercion at `axis` (default 1).
 inline void infer_softmax_1(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 1)) return;
-  if (!nn_detail::check_axis_attr(ctx, n, 1, false)) return;
+  if (!unary_detail::check_axis_attr(ctx, n, 1, false)) return;
   propagate_type(ctx, n);
 }
 SYMSHAPE_RULES(infer_softmax_1, ai_onnx("Softmax", 1, 11), ai_onnx("LogSoftmax", 1, 11), ai_onnx("Hardmax", 1, 11));
 // 13: along one axis (default -1); the shape is unchanged either way.
 inline void infer_softmax_13(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 1)) return;
-  if (!nn_detail::check_axis_attr(ctx, n, -1, true)) return;
+  if (!unary_detail::check_axis_attr(ctx, n, -1, true)) return;
   propagate_type(ctx, n);
 }
 SYMSHAPE_RULES(infer_softmax_13, ai_onnx("Softmax", 13), ai_onnx("LogSoftmax", 13), ai_onnx("Hardmax", 13));
@@ -204,7 +178,7 @@ SYMSHAPE_RULES(infer_softmax_13, ai_onnx("Softmax", 13), ai_onnx("LogSoftmax", 1
 // LpNormalization: along `axis` (default -1).
 inline void infer_lp_normalization(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 1)) return;
-  if (!nn_detail::check_axis_attr(ctx, n, -1, false)) return;
+  if (!unary_detail::check_axis_attr(ctx, n, -1, false)) return;
   propagate_type(ctx, n);
 }
 SYMSHAPE_RULES(infer_lp_normalization, ai_onnx("LpNormalization", 1, 22));
@@ -232,9 +206,17 @@ inline void infer_lrn(Context& ctx, Node& n) {
 }
 SYMSHAPE_RULES(infer_lrn, ai_onnx("LRN", 1, 13));
 
-inline constexpr auto kUnaryRules = family_rules<
-    infer_neg_abs_rules, infer_unary_rules, infer_clip_rules, infer_unary_bool_rules, infer_dropout_1_rules,
-    infer_dropout_10_rules, infer_dropout_12_rules, infer_softmax_1_rules, infer_softmax_13_rules,
-    infer_lp_normalization_rules, infer_mvn_rules, infer_lrn_rules>("symshape/ops/unary.hpp");
+inline void infer_identity(Context& ctx, Node& n) {
+  if (!check_inputs(ctx, n, 1)) return;
+  propagate_type(ctx, n, 0, 0);
+  copy_value(ctx, n);
+}
+SYMSHAPE_RULES(infer_identity, ai_onnx("Identity", 1, 13, 14, 16, 19, 21, 23, 24, 25));
+
+inline constexpr auto kUnaryRules =
+    family_rules<infer_neg_abs_rules, infer_unary_rules, infer_clip_rules, infer_unary_bool_rules,
+                 infer_dropout_1_rules, infer_dropout_10_rules, infer_dropout_12_rules, infer_softmax_1_rules,
+                 infer_softmax_13_rules, infer_lp_normalization_rules, infer_mvn_rules, infer_lrn_rules,
+                 infer_identity_rules>("symshape/ops/unary.hpp");
 
 }  // namespace symshape::ops

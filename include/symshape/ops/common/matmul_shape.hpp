@@ -1,0 +1,53 @@
+// numpy.matmul shapes, shared by MatMul, MatMulInteger, QLinearMatMul and
+// the com.microsoft matmul variants.
+#pragma once
+
+#include <optional>
+#include <vector>
+
+#include "symshape/infer/helpers.hpp"
+
+namespace symshape::ops {
+
+// Two contracted dims must agree when both are integers.
+inline bool check_inner_dims(Context& ctx, const Node& n, const SymbolicDim& ka, const SymbolicDim& kb, const Shape& a,
+                             const Shape& b) {
+  if (ka.is_int() && kb.is_int() && ka != kb) {
+    ctx.record_error(n, "incompatible inner dimensions: " + a.to_string() + " x " + b.to_string() + " (" +
+                            ka.to_string() + " vs " + kb.to_string() + ")");
+    return false;
+  }
+  return true;
+}
+
+// numpy.matmul shape of a @ b; nullopt after an error.
+inline std::optional<Shape> matmul_shape(Context& ctx, const Node& n, const Shape& a, const Shape& b) {
+  if (!a.has_rank() || !b.has_rank()) return Shape();
+  if (a.rank() == 0 || b.rank() == 0) {
+    ctx.record_error(n, "MatMul inputs must have rank >= 1, got " + a.to_string() + " and " + b.to_string());
+    return std::nullopt;
+  }
+  std::vector<SymbolicDim> da = a.dims(), db = b.dims();
+  const bool a_vec = da.size() == 1, b_vec = db.size() == 1;
+  if (a_vec) da.insert(da.begin(), SymbolicDim(1));
+  if (b_vec) db.push_back(SymbolicDim(1));
+  if (!check_inner_dims(ctx, n, da.back(), db[db.size() - 2], a, b)) return std::nullopt;
+  const Shape batch_a(std::vector<SymbolicDim>(da.begin(), da.end() - 2));
+  const Shape batch_b(std::vector<SymbolicDim>(db.begin(), db.end() - 2));
+  auto batch = broadcast_shapes(ctx, n, batch_a, batch_b);
+  if (!batch) return std::nullopt;
+  std::vector<SymbolicDim> out = batch->dims();
+  if (!a_vec) out.push_back(da[da.size() - 2]);
+  if (!b_vec) out.push_back(db.back());
+  return Shape(std::move(out));
+}
+
+inline void infer_matmul_like(Context& ctx, Node& n, std::size_t ia, std::size_t ib, DataType dtype) {
+  const Shape* a = shape_of(n.input(ia));
+  const Shape* b = shape_of(n.input(ib));
+  auto s = matmul_shape(ctx, n, a ? *a : Shape(), b ? *b : Shape());
+  if (!s) return;
+  ctx.set_shape_and_dtype(n.output(0), *s, dtype);
+}
+
+}  // namespace symshape::ops

@@ -1,0 +1,68 @@
+// Helpers shared by the com.microsoft rules (onnxruntime's contrib ops):
+// optional inputs checked against the schema, required attributes, dims that
+// may be missing.
+#pragma once
+
+#include <cstdint>
+#include <initializer_list>
+#include <optional>
+#include <string>
+
+#include "symshape/infer/helpers.hpp"
+
+namespace symshape::ops {
+
+// At most `max_count` inputs, and each input listed in `required` present (the
+// others are optional in the onnxruntime schema); otherwise a usage error.
+inline bool check_present(Context& ctx, const Node& n, std::initializer_list<std::size_t> required,
+                          std::size_t max_count) {
+  if (!check_inputs(ctx, n, 0, max_count)) return false;
+  for (std::size_t i : required) {
+    if (!n.input(i)) {
+      ctx.usage_error(n, "missing required input " + std::to_string(i));
+      return false;
+    }
+  }
+  return true;
+}
+
+// The required integer attribute `name`, or nullopt after a usage error.
+inline std::optional<int64_t> required_int(Context& ctx, const Node& n, const char* name) {
+  const Attribute* a = require_attr(ctx, n, name);
+  if (!a) return std::nullopt;
+  if (a->kind != Attribute::Kind::Int) {
+    ctx.usage_error(n, std::string("attribute '") + name + "' must be an integer");
+    return std::nullopt;
+  }
+  return a->i;
+}
+
+inline bool power_of_two_at_least_16(int64_t v) { return v >= 16 && (v & (v - 1)) == 0; }
+
+// The required positive num_heads attribute; 0 after an error.
+inline int64_t num_heads(Context& ctx, const Node& n, const char* name = "num_heads") {
+  const Attribute* a = require_attr(ctx, n, name);
+  if (!a) return 0;
+  if (a->kind != Attribute::Kind::Int || a->i < 1) {
+    ctx.record_error(n, std::string(name) + " must be a positive integer");
+    return 0;
+  }
+  return a->i;
+}
+
+// A scalar or 1-element input's value (constant or propagated), else unknown.
+inline SymbolicDim scalar_value(const Context& ctx, const Node& n, std::size_t i) {
+  auto v = ctx.symbolic_value(n.input(i));
+  return v && v->size() == 1 ? (*v)[0] : SymbolicDim();
+}
+
+inline bool require_rank(Context& ctx, const Node& n, const Shape* s, std::size_t lo, std::size_t hi,
+                         const char* what) {
+  if (s && (s->size() < lo || s->size() > hi)) {
+    ctx.record_error(n, std::string(what) + " has unexpected rank: " + s->to_string());
+    return false;
+  }
+  return true;
+}
+
+}  // namespace symshape::ops

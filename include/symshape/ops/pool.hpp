@@ -1,0 +1,111 @@
+// Pooling: MaxPool (+ INT64 Indices), AveragePool, LpPool, the Global*Pool
+// ops and MaxUnpool. Window output sizes as in conv.hpp (common/window.hpp).
+#pragma once
+
+#include "symshape/infer/helpers.hpp"
+#include "symshape/infer/registry.hpp"
+#include "symshape/ops/common/window.hpp"
+
+namespace symshape::ops {
+
+namespace pool_detail {
+
+// Shared by the pooling ops: kernel_shape is required; Y [N, C, out...].
+inline void pool_common(Context& ctx, Node& n, bool indices) {
+  if (!check_inputs(ctx, n, 1, 1)) return;
+  const Attribute* ks = require_attr(ctx, n, "kernel_shape");
+  if (!ks) return;
+  const DataType dtype = dtype_of(n.input(0));
+  const Shape* x = shape_of(n.input(0));
+  Shape out_shape;
+  if (x) {
+    if (x->rank() < 3)
+      return ctx.record_error(n, "input must have rank >= 3 (N, C, spatial...), got " + x->to_string());
+    const std::size_t k = x->size() - 2;
+    std::vector<SymbolicDim> kernel;
+    if (!kernel_dims(ctx, n, nullptr, k, kernel)) return;
+    WindowAttrs wa;
+    if (!read_window_attrs(ctx, n, k, wa)) return;
+    std::vector<SymbolicDim> out;
+    out.reserve(k + 2);
+    out.push_back((*x)[0]);
+    out.push_back((*x)[1]);
+    if (!window_output(ctx, n, *x, kernel, wa, out)) return;
+    out_shape = Shape(std::move(out));
+  } else if (ks->kind == Attribute::Kind::Ints) {
+    out_shape = Shape::of_rank(ks->ints.size() + 2);
+  }
+  ctx.set_shape_and_dtype(n.output(0), out_shape, dtype);
+  if (indices && n.output(1)) ctx.set_shape_and_dtype(n.output(1), out_shape, DataType::INT64);
+}
+
+}  // namespace pool_detail
+
+// MaxPool: Y and the optional INT64 Indices (8+); ceil_mode and dilations (10+).
+inline void infer_max_pool(Context& ctx, Node& n) { pool_detail::pool_common(ctx, n, true); }
+SYMSHAPE_RULES(infer_max_pool, ai_onnx("MaxPool", 1, 8, 10, 11, 12, 22));
+
+// AveragePool (count_include_pad 7+, ceil_mode 10+, dilations 19+) and LpPool (ceil_mode, dilations 18+).
+inline void infer_avg_pool(Context& ctx, Node& n) { pool_detail::pool_common(ctx, n, false); }
+SYMSHAPE_RULES(infer_avg_pool, ai_onnx("AveragePool", 1, 7, 10, 11, 19, 22), ai_onnx("LpPool", 1, 2, 11, 18, 22));
+
+// GlobalAveragePool, GlobalMaxPool, GlobalLpPool: [N, C, 1, ...].
+inline void infer_global_pool(Context& ctx, Node& n) {
+  if (!check_inputs(ctx, n, 1, 1)) return;
+  const DataType dtype = dtype_of(n.input(0));
+  const Shape* x = shape_of(n.input(0));
+  if (!x) {
+    ctx.set_shape_and_dtype(n.output(0), Shape(), dtype);
+    return;
+  }
+  if (x->rank() < 2) return ctx.record_error(n, "input must have rank >= 2 (N, C, ...), got " + x->to_string());
+  std::vector<SymbolicDim> out{(*x)[0], (*x)[1]};
+  out.resize(x->size(), SymbolicDim(1));
+  ctx.set_shape_and_dtype(n.output(0), Shape(std::move(out)), dtype);
+}
+SYMSHAPE_RULES(infer_global_pool, ai_onnx("GlobalAveragePool", 1, 22), ai_onnx("GlobalMaxPool", 1, 22),
+               ai_onnx("GlobalLpPool", 1, 2, 22));
+
+// MaxUnpool: the output_shape input when given, else (in-1)*s + k - pb - pe.
+inline void infer_max_unpool(Context& ctx, Node& n) {
+  if (!check_inputs(ctx, n, 2, 3)) return;
+  const Attribute* ks = require_attr(ctx, n, "kernel_shape");
+  if (!ks) return;
+  const DataType dtype = dtype_of(n.input(0));
+  if (n.input(2)) {
+    if (auto v = input_dims(ctx, n, 2)) {
+      ctx.set_shape_and_dtype(n.output(0), Shape(*v), dtype);
+      return;
+    }
+    const Shape* s = shape_of(n.input(2));
+    if (s && s->rank() == 1 && (*s)[0].is_int()) {
+      ctx.set_shape_and_dtype(n.output(0), Shape::of_rank(static_cast<std::size_t>((*s)[0].value())), dtype);
+    } else {
+      ctx.set_shape_and_dtype(n.output(0), Shape(), dtype);
+    }
+    return;
+  }
+  const Shape* x = shape_of(n.input(0));
+  if (!x) {
+    ctx.set_shape_and_dtype(n.output(0), Shape(), dtype);
+    return;
+  }
+  if (x->rank() < 3) return ctx.record_error(n, "input must have rank >= 3 (N, C, spatial...), got " + x->to_string());
+  const std::size_t k = x->size() - 2;
+  std::vector<SymbolicDim> kernel;
+  if (!kernel_dims(ctx, n, nullptr, k, kernel)) return;
+  std::vector<int64_t> strides, pads;
+  if (!spatial_ints(ctx, n, "strides", k, 1, strides) || !spatial_ints(ctx, n, "pads", 2 * k, 0, pads)) return;
+  std::vector<SymbolicDim> out{(*x)[0], (*x)[1]};
+  for (std::size_t i = 0; i < k; ++i)
+    out.push_back(((*x)[i + 2] - 1) * SymbolicDim(strides[i]) + kernel[i] - SymbolicDim(pads[i]) -
+                  SymbolicDim(pads[i + k]));
+  ctx.set_shape_and_dtype(n.output(0), Shape(std::move(out)), dtype);
+}
+SYMSHAPE_RULES(infer_max_unpool, ai_onnx("MaxUnpool", 9, 11, 22));
+
+inline constexpr auto kPoolRules =
+    family_rules<infer_max_pool_rules, infer_avg_pool_rules, infer_global_pool_rules, infer_max_unpool_rules>(
+        "symshape/ops/pool.hpp");
+
+}  // namespace symshape::ops

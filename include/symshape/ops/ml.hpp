@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <initializer_list>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -18,20 +19,14 @@ namespace symshape::ops {
 
 namespace ml_detail {
 // The batch dim N of X ([N, C] -> N, [C] -> 1); unknown when X's rank is
-// unknown. False (after an error) when X's rank is not 1 or 2.
-inline bool batch_dim(Context& ctx, const Node& n, SymbolicDim& out) {
+// unknown; nullopt after an error when X's rank is not 1 or 2.
+inline std::optional<SymbolicDim> batch_dim(Context& ctx, const Node& n) {
   const Shape* x = shape_of(n.input(0));
-  out = SymbolicDim();
-  if (!x) return true;
-  if (x->rank() == 1) {
-    out = SymbolicDim(1);
-  } else if (x->rank() == 2) {
-    out = (*x)[0];
-  } else {
-    ctx.record_error(n, "X must be [N, C] or [C], got shape " + x->to_string());
-    return false;
-  }
-  return true;
+  if (!x) return SymbolicDim();
+  if (x->rank() == 1) return SymbolicDim(1);
+  if (x->rank() == 2) return (*x)[0];
+  ctx.record_error(n, "X must be [N, C] or [C], got shape " + x->to_string());
+  return std::nullopt;
 }
 
 // Number of entries of a list attribute (ints, floats or strings), -1 when absent.
@@ -50,45 +45,48 @@ inline int64_t attr_len(const Node& n, const char* name) {
   }
 }
 
-// Classifier labels: INT64 from `ints_attr` (classlabels_ints for
-// LinearClassifier and SVMClassifier, classlabels_int64s for
-// TreeEnsembleClassifier), STRING from classlabels_strings; E = the number
-// of labels. With empty_is_absent a label list given with no entries counts
-// as absent: onnxruntime's LinearClassifier and TreeEnsembleClassifier run a
-// model with an empty classlabels_ints/int64s next to classlabels_strings
-// (string labels; tests/ops/ort_check.sh), while its SVMClassifier kernel
-// refuses an empty classlabels_strings next to classlabels_ints.
-inline bool class_labels(Context& ctx, const Node& n, const char* ints_attr, DataType& t, int64_t& count,
-                         bool empty_is_absent = true) {
-  int64_t ints = attr_len(n, ints_attr);
-  int64_t strs = attr_len(n, "classlabels_strings");
-  if (empty_is_absent && ints == 0 && strs > 0) ints = -1;
-  if (empty_is_absent && strs == 0 && ints > 0) strs = -1;
-  if (ints >= 0 && strs >= 0) {
-    ctx.record_error(n, std::string("only one of classlabels_strings and ") + ints_attr + " may be set");
-    return false;
-  }
-  if (ints < 0 && strs < 0) {
-    ctx.usage_error(n, std::string("missing class labels (classlabels_strings or ") + ints_attr + ")");
-    return false;
-  }
-  t = strs >= 0 ? DataType::STRING : DataType::INT64;
-  count = strs >= 0 ? strs : ints;
-  return true;
+// The lengths of a label list pair, `ints_attr` and classlabels_strings; -1
+// for an absent one. With empty_is_absent a list given with no entries next
+// to a non-empty one counts as absent: onnxruntime's LinearClassifier,
+// TreeEnsembleClassifier and ZipMap run a model with an empty
+// classlabels_ints/int64s next to classlabels_strings (and ZipMap the other
+// way round; tests/ops/ort_check.sh), while its SVMClassifier kernel refuses
+// an empty classlabels_strings next to classlabels_ints.
+struct LabelLists {
+  int64_t ints = -1, strs = -1;
+};
+inline LabelLists label_lists(const Node& n, const char* ints_attr, bool empty_is_absent = true) {
+  LabelLists l{attr_len(n, ints_attr), attr_len(n, "classlabels_strings")};
+  if (empty_is_absent && l.ints == 0 && l.strs > 0) l.ints = -1;
+  if (empty_is_absent && l.strs == 0 && l.ints > 0) l.strs = -1;
+  return l;
 }
 
 // The classifiers' shared part: one input X ([N, C] or [C]), the labels'
-// type and count E and the batch dim N; false after an error.
+// type and count E and the batch dim N. Labels are INT64 from `ints_attr`
+// (classlabels_ints for LinearClassifier and SVMClassifier,
+// classlabels_int64s for TreeEnsembleClassifier) or STRING from
+// classlabels_strings, exactly one of them; nullopt after an error.
 struct ClassifierInfo {
   DataType label_type = DataType::UNDEFINED;
   int64_t labels = 0;
   SymbolicDim batch;
 };
-inline bool classifier_info(Context& ctx, const Node& n, const char* ints_attr, ClassifierInfo& info,
-                            bool empty_is_absent = true) {
-  if (!check_inputs(ctx, n, 1, 1)) return false;
-  if (!class_labels(ctx, n, ints_attr, info.label_type, info.labels, empty_is_absent)) return false;
-  return batch_dim(ctx, n, info.batch);
+inline std::optional<ClassifierInfo> classifier_info(Context& ctx, const Node& n, const char* ints_attr,
+                                                     bool empty_is_absent = true) {
+  if (!check_inputs(ctx, n, 1, 1)) return std::nullopt;
+  const LabelLists l = label_lists(n, ints_attr, empty_is_absent);
+  if (l.ints >= 0 && l.strs >= 0) {
+    ctx.record_error(n, std::string("only one of classlabels_strings and ") + ints_attr + " may be set");
+    return std::nullopt;
+  }
+  if (l.ints < 0 && l.strs < 0) {
+    ctx.usage_error(n, std::string("missing class labels (classlabels_strings or ") + ints_attr + ")");
+    return std::nullopt;
+  }
+  const auto batch = batch_dim(ctx, n);
+  if (!batch) return std::nullopt;
+  return ClassifierInfo{l.strs >= 0 ? DataType::STRING : DataType::INT64, l.strs >= 0 ? l.strs : l.ints, *batch};
 }
 
 // The classifiers' outputs: Y labels [N], Z FLOAT scores [N, scores].
@@ -99,9 +97,9 @@ inline void classifier_outputs(Context& ctx, Node& n, const ClassifierInfo& info
 
 // The regressors' output: [N, width] of type t.
 inline void regressor_output(Context& ctx, Node& n, const SymbolicDim& width, DataType t) {
-  SymbolicDim batch;
-  if (!batch_dim(ctx, n, batch)) return;
-  ctx.set_shape_and_dtype(n.output(0), Shape({batch, width}), t);
+  const auto batch = batch_dim(ctx, n);
+  if (!batch) return;
+  ctx.set_shape_and_dtype(n.output(0), Shape({*batch, width}), t);
 }
 
 // TreeEnsembleRegressor and TreeEnsemble: [N, n_targets] of type t;
@@ -116,31 +114,33 @@ inline void tree_ensemble_output(Context& ctx, Node& n, DataType t) {
 
 // The element type and the number of entries of the first present
 // attribute among `names` (list attributes, or a tensor attribute such as
-// LabelEncoder 4's keys_tensor); UNDEFINED when none is present.
-inline DataType list_attr_type(const Node& n, std::initializer_list<const char*> names, int64_t& count) {
+// LabelEncoder 4's keys_tensor); UNDEFINED and 0 when none is present.
+struct ListAttr {
+  DataType type = DataType::UNDEFINED;
+  int64_t count = 0;
+};
+inline ListAttr list_attr(const Node& n, std::initializer_list<const char*> names) {
   for (const char* name : names) {
     const Attribute* a = n.attr(name);
     if (!a) continue;
     switch (a->kind) {
       case Attribute::Kind::Ints:
-        count = static_cast<int64_t>(a->ints.size());
-        return DataType::INT64;
+        return {DataType::INT64, static_cast<int64_t>(a->ints.size())};
       case Attribute::Kind::Floats:
-        count = static_cast<int64_t>(a->floats.size());
-        return DataType::FLOAT;
+        return {DataType::FLOAT, static_cast<int64_t>(a->floats.size())};
       case Attribute::Kind::Strings:
-        count = static_cast<int64_t>(a->strings.size());
-        return DataType::STRING;
-      case Attribute::Kind::Tensor:
+        return {DataType::STRING, static_cast<int64_t>(a->strings.size())};
+      case Attribute::Kind::Tensor: {
         if (a->tensors.empty()) continue;
-        count = 1;
+        int64_t count = 1;
         for (int64_t d : a->tensors[0].dims) count *= d;
-        return a->tensors[0].dtype;
+        return {a->tensors[0].dtype, count};
+      }
       default:
         continue;
     }
   }
-  return DataType::UNDEFINED;
+  return {};
 }
 }  // namespace ml_detail
 
@@ -184,8 +184,7 @@ SYMSHAPE_RULES(infer_ml_same_float, ai_onnx_ml("Scaler", 1));
 // normalizer.cc rejects a rank above 2; the spec normalizes along C).
 inline void infer_normalizer(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 1, 1)) return;
-  SymbolicDim batch;
-  if (!ml_detail::batch_dim(ctx, n, batch)) return;
+  if (!ml_detail::batch_dim(ctx, n)) return;
   const Shape* s = shape_of(n.input(0));
   ctx.set_shape_and_dtype(n.output(0), s ? *s : Shape(), DataType::FLOAT);
 }
@@ -324,16 +323,16 @@ inline void infer_label_encoder(Context& ctx, Node& n) {
     return ctx.usage_error(n, "exactly one values_* attribute must be set, got " + std::to_string(set));
   if (const int set = count_set(key_names); set != 1)
     return ctx.usage_error(n, "exactly one keys_* attribute must be set, got " + std::to_string(set));
-  int64_t values = 0, keys = 0;
-  const DataType t = ml_detail::list_attr_type(n, value_names, values);
-  const DataType key = ml_detail::list_attr_type(n, key_names, keys);
+  const ml_detail::ListAttr values = ml_detail::list_attr(n, value_names);
+  const ml_detail::ListAttr keys = ml_detail::list_attr(n, key_names);
   const DataType in = dtype_of(n.input(0));
-  if (in != DataType::UNDEFINED && key != DataType::UNDEFINED && in != key)
-    return ctx.record_error(n, std::string("the keys are ") + to_string(key) + " but the input is " + to_string(in));
-  if (keys != values)
-    return ctx.record_error(n, std::to_string(keys) + " keys but " + std::to_string(values) + " values");
+  if (in != DataType::UNDEFINED && keys.type != DataType::UNDEFINED && in != keys.type)
+    return ctx.record_error(n,
+                            std::string("the keys are ") + to_string(keys.type) + " but the input is " + to_string(in));
+  if (keys.count != values.count)
+    return ctx.record_error(n, std::to_string(keys.count) + " keys but " + std::to_string(values.count) + " values");
   const Shape* s = shape_of(n.input(0));
-  ctx.set_shape_and_dtype(n.output(0), s ? *s : Shape(), t);
+  ctx.set_shape_and_dtype(n.output(0), s ? *s : Shape(), values.type);
 }
 SYMSHAPE_RULES(infer_label_encoder, ai_onnx_ml("LabelEncoder", 2, 4));
 
@@ -342,10 +341,10 @@ SYMSHAPE_RULES(infer_label_encoder, ai_onnx_ml("LabelEncoder", 2, 4));
 // onnxruntime's linearclassifier.cc and ONNX's inference count intercepts,
 // not labels, and give 0 scores without intercepts.
 inline void infer_linear_classifier(Context& ctx, Node& n) {
-  ml_detail::ClassifierInfo info;
-  if (!ml_detail::classifier_info(ctx, n, "classlabels_ints", info)) return;
+  const auto info = ml_detail::classifier_info(ctx, n, "classlabels_ints");
+  if (!info) return;
   const int64_t intercepts = std::max<int64_t>(ml_detail::attr_len(n, "intercepts"), 0);
-  ml_detail::classifier_outputs(ctx, n, info, intercepts == 1 && info.labels == 2 ? 2 : intercepts);
+  ml_detail::classifier_outputs(ctx, n, *info, intercepts == 1 && info->labels == 2 ? 2 : intercepts);
 }
 SYMSHAPE_RULES(infer_linear_classifier, ai_onnx_ml("LinearClassifier", 1));
 
@@ -354,16 +353,16 @@ SYMSHAPE_RULES(infer_linear_classifier, ai_onnx_ml("LinearClassifier", 1));
 // the scores are the E*(E-1)/2 pairwise votes, and 2 for E <= 2
 // (onnxruntime's svmclassifier.cc, final_scores_per_batch).
 inline void infer_svm_classifier(Context& ctx, Node& n) {
-  ml_detail::ClassifierInfo info;
-  if (!ml_detail::classifier_info(ctx, n, "classlabels_ints", info, /*empty_is_absent=*/false)) return;
+  const auto info = ml_detail::classifier_info(ctx, n, "classlabels_ints", /*empty_is_absent=*/false);
+  if (!info) return;
   int64_t vectors = 0;
   if (const auto per_class = n.attr_ints("vectors_per_class")) {
     for (int64_t v : *per_class) vectors += v;
   }
   const bool svc = vectors > 0;
   const bool probabilities = ml_detail::attr_len(n, "prob_a") > 0;
-  const int64_t e = info.labels;
-  ml_detail::classifier_outputs(ctx, n, info, svc && !probabilities ? (e > 2 ? e * (e - 1) / 2 : 2) : e);
+  const int64_t e = info->labels;
+  ml_detail::classifier_outputs(ctx, n, *info, svc && !probabilities ? (e > 2 ? e * (e - 1) / 2 : 2) : e);
 }
 SYMSHAPE_RULES(infer_svm_classifier, ai_onnx_ml("SVMClassifier", 1));
 
@@ -371,9 +370,9 @@ SYMSHAPE_RULES(infer_svm_classifier, ai_onnx_ml("SVMClassifier", 1));
 // classlabels_strings), scores FLOAT [N, E], two in the binary case too
 // (onnxruntime's tree_ensemble_common.h; ONNX 3's inference).
 inline void infer_tree_ensemble_classifier(Context& ctx, Node& n) {
-  ml_detail::ClassifierInfo info;
-  if (!ml_detail::classifier_info(ctx, n, "classlabels_int64s", info)) return;
-  ml_detail::classifier_outputs(ctx, n, info, info.labels);
+  const auto info = ml_detail::classifier_info(ctx, n, "classlabels_int64s");
+  if (!info) return;
+  ml_detail::classifier_outputs(ctx, n, *info, info->labels);
 }
 // Version 5 is deprecated in favour of TreeEnsemble, with the same inputs, attributes and outputs.
 SYMSHAPE_RULES(infer_tree_ensemble_classifier, ai_onnx_ml("TreeEnsembleClassifier", 1, 3, 5));
@@ -428,17 +427,11 @@ SYMSHAPE_RULES(infer_one_hot_encoder, ai_onnx_ml("OneHotEncoder", 1));
 // (onnxruntime's zipmap.cc).
 inline void infer_zip_map(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 1, 1)) return;
-  int64_t ints = ml_detail::attr_len(n, "classlabels_int64s");
-  int64_t strs = ml_detail::attr_len(n, "classlabels_strings");
-  // An empty list next to a non-empty one counts as absent: onnxruntime runs
-  // such a ZipMap (tests/ops/ort_check.sh).
-  if (ints == 0 && strs > 0) ints = -1;
-  if (strs == 0 && ints > 0) strs = -1;
+  const auto [ints, strs] = ml_detail::label_lists(n, "classlabels_int64s");
   if ((ints >= 0) == (strs >= 0))
     return ctx.usage_error(n, "exactly one of classlabels_strings and classlabels_int64s must be set");
+  if (!ml_detail::batch_dim(ctx, n)) return;
   if (const Shape* s = shape_of(n.input(0))) {
-    if (s->rank() != 1 && s->rank() != 2)
-      return ctx.record_error(n, "X must be [N, C] or [C], got shape " + s->to_string());
     const SymbolicDim& c = (*s)[s->rank() - 1];
     const int64_t labels = ints >= 0 ? ints : strs;
     if (c.is_int() && c.value() != labels)

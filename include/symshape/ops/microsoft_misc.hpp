@@ -28,7 +28,8 @@
 
 namespace symshape::ops {
 
-// Ops whose output 0 has the shape and type of input 0, with `min` required inputs.
+// FastGelu, Gelu, QuickGelu (one required input) and BiasGelu (two): output 0
+// has the shape and type of input 0.
 inline void infer_ms_passthrough1(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 1)) return;
   propagate_type(ctx, n);

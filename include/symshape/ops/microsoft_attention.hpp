@@ -164,9 +164,7 @@ SYMSHAPE_RULES(infer_ms_multi_head_attention, com_microsoft("MultiHeadAttention"
 // without past, present is [B, Nkv, total (else S), H]; output_qk needs the
 // qk_output attribute and is [B, N, S, total] of the query's type.
 inline void infer_ms_group_query_attention(Context& ctx, Node& n) {
-  if (!check_inputs(ctx, n, 1, 16)) return;
-  for (std::size_t i : {5, 6})
-    if (!n.input(i)) return ctx.usage_error(n, "missing required input " + std::to_string(i));
+  if (!check_present(ctx, n, {5, 6}, 16, /*min_count=*/1)) return;
   const int64_t heads = num_heads(ctx, n);
   const int64_t kv_heads = heads ? num_heads(ctx, n, "kv_num_heads") : 0;
   if (heads == 0 || kv_heads == 0) return;
@@ -322,9 +320,7 @@ SYMSHAPE_RULES(infer_ms_decoder_masked_mha, com_microsoft("DecoderMaskedMultiHea
 // helper with use_max_past_present_buffer = 1; "The past_key input shall be
 // 4 dimensions"); sparse_block_size is a required attribute.
 inline void infer_ms_sparse_attention(Context& ctx, Node& n) {
-  if (!check_inputs(ctx, n, 1, 11)) return;
-  for (std::size_t i : {3, 4, 5, 6, 7, 8})
-    if (!n.input(i)) return ctx.usage_error(n, "missing required input " + std::to_string(i));
+  if (!check_present(ctx, n, {3, 4, 5, 6, 7, 8}, 11, /*min_count=*/1)) return;
   const int64_t heads = num_heads(ctx, n);
   const int64_t kv_heads = heads ? num_heads(ctx, n, "kv_num_heads") : 0;
   if (heads == 0 || kv_heads == 0 || !require_attr(ctx, n, "sparse_block_size")) return;

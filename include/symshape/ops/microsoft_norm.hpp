@@ -14,6 +14,7 @@
 
 #include "symshape/infer/helpers.hpp"
 #include "symshape/infer/registry.hpp"
+#include "symshape/ops/common/microsoft.hpp"
 
 namespace symshape::ops {
 
@@ -85,9 +86,7 @@ SYMSHAPE_RULES(infer_ms_skip_layer_norm, com_microsoft("SkipLayerNormalization",
 // (type T, the embeddings'); the rule keeps the schema's T.
 inline void infer_ms_embed_layer_norm(Context& ctx, Node& n) {
   // segment_ids (1) and segment_embedding (4) are optional.
-  if (!check_inputs(ctx, n, 1, 9)) return;
-  for (std::size_t i : {2, 3, 5, 6})
-    if (!n.input(i)) return ctx.usage_error(n, "missing required input " + std::to_string(i));
+  if (!check_present(ctx, n, {2, 3, 5, 6}, 9, /*min_count=*/1)) return;
   if (n.input(1) && !n.input(4)) return ctx.usage_error(n, "segment_ids is given without segment_embedding");
   const Shape* ids = shape_of(n.input(0));
   const Shape* seg = shape_of(n.input(1));

@@ -12,11 +12,12 @@
 
 namespace symshape::ops {
 
-// At most `max_count` inputs, and each input listed in `required` present (the
-// others are optional in the onnxruntime schema); otherwise a usage error.
+// At least the first `min_count` inputs (check_inputs' message), at most
+// `max_count`, and each input listed in `required` present (the others are
+// optional in the onnxruntime schema); false after a usage error.
 inline bool check_present(Context& ctx, const Node& n, std::initializer_list<std::size_t> required,
-                          std::size_t max_count) {
-  if (!check_inputs(ctx, n, 0, max_count)) return false;
+                          std::size_t max_count, std::size_t min_count = 0) {
+  if (!check_inputs(ctx, n, min_count, max_count)) return false;
   for (std::size_t i : required) {
     if (!n.input(i)) {
       ctx.usage_error(n, "missing required input " + std::to_string(i));

@@ -33,8 +33,8 @@ namespace symshape::ops {
 // "Invalid bias shape", "The past input shall be 5 dimensions").
 inline void infer_ms_attention(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 2, 7)) return;
-  const int64_t heads = num_heads(ctx, n);
-  if (heads == 0) return;
+  const auto heads = num_heads(ctx, n);
+  if (!heads) return;
   const Shape* x = shape_of(n.input(0));
   const Shape* w = shape_of(n.input(1));
   const Shape* bias = shape_of(n.input(2));
@@ -56,23 +56,37 @@ inline void infer_ms_attention(Context& ctx, Node& n) {
       return ctx.record_error(n, "q+k+v hidden size " + t.to_string() + " is not 3*hidden");
     qh = vh = t / SymbolicDim(3);
   }
-  if (!x) {
-    ctx.set_shape_and_dtype(n.output(0), Shape(), dt);
-  } else {
-    ctx.set_shape_and_dtype(n.output(0), Shape({(*x)[0], (*x)[1], vh}), dt);
-  }
+  ctx.set_shape_and_dtype(n.output(0), x ? Shape({(*x)[0], (*x)[1], vh}) : Shape(), dt);
   if (!n.output(1)) return;
-  const SymbolicDim s = dim_at(x, 1);
-  if (past && n.attr_int("past_present_share_buffer", 0) != 0) {
-    ctx.set_shape_and_dtype(n.output(1), *past, dt);
-  } else if (past) {
-    ctx.set_shape_and_dtype(n.output(1), Shape({(*past)[0], (*past)[1], (*past)[2], (*past)[3] + s, (*past)[4]}), dt);
-  } else {
-    const SymbolicDim d = qh.is_known() ? qh / SymbolicDim(heads) : SymbolicDim();
-    ctx.set_shape_and_dtype(n.output(1), Shape({2, dim_at(x, 0), heads, s, d}), dt);
-  }
+  const bool share = past && n.attr_int("past_present_share_buffer", 0) != 0;
+  ctx.set_shape_and_dtype(n.output(1), share ? *past : attention_present(x, past, *heads, qh), dt);
 }
 SYMSHAPE_RULES(infer_ms_attention, com_microsoft("Attention", 1));
+
+namespace ms_attention_detail {
+// MultiHeadAttention's query/key head size, value hidden size and new
+// key/value length, read from the packed QKV, packed KV or separate layout.
+struct MhaDims {
+  SymbolicDim qk_head, v_hidden, kv_len;
+};
+inline MhaDims mha_dims(const Shape* q, const Shape* k, const Shape* v, const SymbolicDim& heads) {
+  MhaDims d;
+  if (q && q->size() == 5) {  // packed QKV [B, S, N, 3, H]
+    d.qk_head = (*q)[4];
+    d.v_hidden = (*q)[2] * (*q)[4];
+    d.kv_len = (*q)[1];
+  } else if (k && k->size() == 5) {  // packed KV: output has the query's shape
+    d.qk_head = (*k)[4];
+    if (q) d.v_hidden = (*q)[2];
+    d.kv_len = (*k)[1];
+  } else {
+    if (q) d.qk_head = (*q)[2] / heads;
+    if (k) d.kv_len = k->size() == 3 ? (*k)[1] : (*k)[2];
+    if (v) d.v_hidden = v->size() == 3 ? (*v)[2] : (*v)[1] * (*v)[3];
+  }
+  return d;
+}
+}  // namespace ms_attention_detail
 
 // MultiHeadAttention: query [B, S, D] or packed QKV [B, S, N, 3, H]; key
 // [B, L, D], [B, N, L, H] or packed KV [B, L, N, 2, H]; value [B, L, Dv] or
@@ -88,8 +102,8 @@ SYMSHAPE_RULES(infer_ms_attention, com_microsoft("Attention", 1));
 // as [B, N, S, total_sequence_length]).
 inline void infer_ms_multi_head_attention(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 1, 10)) return;
-  const int64_t heads = num_heads(ctx, n);
-  if (heads == 0) return;
+  const auto heads = num_heads(ctx, n);
+  if (!heads) return;
   const Shape* q = shape_of(n.input(0));
   const Shape* k = shape_of(n.input(1));
   const Shape* v = shape_of(n.input(2));
@@ -101,24 +115,10 @@ inline void infer_ms_multi_head_attention(Context& ctx, Node& n) {
     return;
   if (q && q->size() == 4) return ctx.record_error(n, "query must be 3-D or 5-D, got " + q->to_string());
   const DataType dt = dtype_of(n.input(0));
-  const SymbolicDim H(heads);
-  // Head sizes and the new key/value length L.
-  SymbolicDim qk_head, v_hidden, L;
-  if (q && q->size() == 5) {  // packed QKV
-    qk_head = (*q)[4];
-    v_hidden = (*q)[2] * (*q)[4];
-    L = (*q)[1];
-  } else if (k && k->size() == 5) {  // packed KV: output has the query's shape
-    qk_head = (*k)[4];
-    if (q) v_hidden = (*q)[2];
-    L = (*k)[1];
-  } else {
-    if (q) qk_head = (*q)[2] / H;
-    if (k) L = k->size() == 3 ? (*k)[1] : (*k)[2];
-    if (v) v_hidden = v->size() == 3 ? (*v)[2] : (*v)[1] * (*v)[3];
-  }
-  ctx.set_shape_and_dtype(n.output(0), q ? Shape({(*q)[0], (*q)[1], v_hidden}) : Shape(), dt);
-  const SymbolicDim v_head = v_hidden.is_known() ? v_hidden / H : SymbolicDim();
+  const SymbolicDim H(*heads);
+  const ms_attention_detail::MhaDims d = ms_attention_detail::mha_dims(q, k, v, H);
+  const SymbolicDim& L = d.kv_len;
+  ctx.set_shape_and_dtype(n.output(0), q ? Shape({(*q)[0], (*q)[1], d.v_hidden}) : Shape(), dt);
   const SymbolicDim b = dim_at(q, 0);
   // past_key with past_sequence_length: past and present share one buffer.
   const bool share = pk && n.input(8);
@@ -128,26 +128,18 @@ inline void infer_ms_multi_head_attention(Context& ctx, Node& n) {
     if (!n.output(out)) return;
     if (share && past) return (void)ctx.set_shape_and_dtype(n.output(out), *past, dt);
     if (bnsh && cur && cur->size() == 4) return (void)ctx.set_shape_and_dtype(n.output(out), *cur, dt);
-    if (past) {
-      ctx.set_shape_and_dtype(n.output(out), Shape({(*past)[0], (*past)[1], (*past)[2] + L, (*past)[3]}), dt);
-    } else {
-      ctx.set_shape_and_dtype(n.output(out), Shape({b, H, L, head}), dt);
-    }
+    ctx.set_shape_and_dtype(n.output(out), past ? grow_dim(*past, 2, L) : Shape({b, H, L, head}), dt);
   };
-  present(1, pk, k, qk_head);
-  present(2, pv, v, v_head);
-  if (n.output(3)) {
-    SymbolicDim total;
-    if (share) {
-      const SymbolicDim p = scalar_value(ctx, n, 8);
-      if (p.is_known() && L.is_known()) total = p + L;
-    } else if (pk && !bnsh) {
-      if (L.is_known()) total = (*pk)[2] + L;
-    } else {
-      total = L;
-    }
-    ctx.set_shape(n.output(3), Shape({b, H, dim_at(q, 1), total}));
+  present(1, pk, k, d.qk_head);
+  present(2, pv, v, d.v_hidden / H);
+  if (!n.output(3)) return;
+  SymbolicDim total = L;  // no past, or a BNSH key
+  if (share) {
+    total = scalar_value(ctx, n, 8) + L;
+  } else if (pk && !bnsh) {
+    total = (*pk)[2] + L;
   }
+  ctx.set_shape(n.output(3), Shape({b, H, dim_at(q, 1), total}));
 }
 SYMSHAPE_RULES(infer_ms_multi_head_attention, com_microsoft("MultiHeadAttention", 1));
 
@@ -165,9 +157,10 @@ SYMSHAPE_RULES(infer_ms_multi_head_attention, com_microsoft("MultiHeadAttention"
 // qk_output attribute and is [B, N, S, total] of the query's type.
 inline void infer_ms_group_query_attention(Context& ctx, Node& n) {
   if (!check_present(ctx, n, {5, 6}, 16, /*min_count=*/1)) return;
-  const int64_t heads = num_heads(ctx, n);
-  const int64_t kv_heads = heads ? num_heads(ctx, n, "kv_num_heads") : 0;
-  if (heads == 0 || kv_heads == 0) return;
+  const auto heads = num_heads(ctx, n);
+  if (!heads) return;
+  const auto kv_heads = num_heads(ctx, n, "kv_num_heads");
+  if (!kv_heads) return;
   const int64_t qk_output = n.attr_int("qk_output", 0);
   if (n.output(3) && qk_output == 0)
     return ctx.record_error(n, "output_qk is given but the qk_output attribute is 0");
@@ -184,13 +177,12 @@ inline void infer_ms_group_query_attention(Context& ctx, Node& n) {
   const bool packed = n.input(1) == nullptr;
   SymbolicDim head;
   if (q) {
-    const SymbolicDim total_heads(packed ? heads + 2 * kv_heads : heads);
+    const SymbolicDim total_heads(packed ? *heads + 2 * *kv_heads : *heads);
     const SymbolicDim& d = (*q)[2];
     if (d.is_int() && d.value() % total_heads.value() != 0)
       return ctx.record_error(n, "query hidden " + d.to_string() + " is not divisible by the head count");
     head = d / total_heads;
-    if (packed) ctx.set_shape_and_dtype(n.output(0), Shape({(*q)[0], (*q)[1], head * SymbolicDim(heads)}), dt);
-    else ctx.set_shape_and_dtype(n.output(0), *q, dt);
+    ctx.set_shape_and_dtype(n.output(0), packed ? Shape({(*q)[0], (*q)[1], head * SymbolicDim(*heads)}) : *q, dt);
   } else {
     ctx.set_shape_and_dtype(n.output(0), Shape(), dt);
   }
@@ -201,17 +193,18 @@ inline void infer_ms_group_query_attention(Context& ctx, Node& n) {
     const DataType pdt = past_value ? dtype_of(past_value) : dt;
     if (past && window_cache) return (void)ctx.set_shape_and_dtype(n.output(out), *past, pdt);
     if (past) {
-      const SymbolicDim len = total.is_known() ? dim_max((*past)[2], total) : SymbolicDim();
-      ctx.set_shape_and_dtype(n.output(out), Shape({(*past)[0], (*past)[1], len, (*past)[3]}), pdt);
+      // dim_max with an unknown total is unknown.
+      ctx.set_shape_and_dtype(n.output(out), Shape({(*past)[0], (*past)[1], dim_max((*past)[2], total), (*past)[3]}),
+                              pdt);
       return;
     }
     SymbolicDim len = total;
     if (!len.is_known()) len = v && v->size() == 3 ? (*v)[1] : dim_at(q, 1);
-    ctx.set_shape_and_dtype(n.output(out), Shape({dim_at(q, 0), kv_heads, len, head}), pdt);
+    ctx.set_shape_and_dtype(n.output(out), Shape({dim_at(q, 0), *kv_heads, len, head}), pdt);
   };
   present(1, n.input(3), pk);
   present(2, n.input(4), pv);
-  if (n.output(3)) ctx.set_shape_and_dtype(n.output(3), Shape({dim_at(q, 0), heads, dim_at(q, 1), total}), dt);
+  if (n.output(3)) ctx.set_shape_and_dtype(n.output(3), Shape({dim_at(q, 0), *heads, dim_at(q, 1), total}), dt);
 }
 SYMSHAPE_RULES(infer_ms_group_query_attention, com_microsoft("GroupQueryAttention", 1));
 
@@ -274,8 +267,8 @@ SYMSHAPE_RULES(infer_ms_packed_multi_head_attention, com_microsoft("PackedMultiH
 // qk has the separate type parameter QK, so only its shape is set.
 inline void infer_ms_decoder_masked_mha(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 1, 11)) return;
-  const int64_t heads = num_heads(ctx, n);
-  if (heads == 0) return;
+  const auto heads = num_heads(ctx, n);
+  if (!heads) return;
   const Shape* q = shape_of(n.input(0));
   const Shape* k = shape_of(n.input(1));
   const Shape* v = shape_of(n.input(2));
@@ -295,22 +288,20 @@ inline void infer_ms_decoder_masked_mha(Context& ctx, Node& n) {
   auto present = [&](std::size_t out, std::size_t in, const Shape* past) {
     if (!n.output(out) || !n.input(in)) return;
     if (share) return propagate_type(ctx, n, out, in);
-    if (past) ctx.set_shape_and_dtype(n.output(out), Shape({(*past)[0], (*past)[1], (*past)[2] + L, (*past)[3]}), dt);
+    if (past) ctx.set_shape_and_dtype(n.output(out), grow_dim(*past, 2, L), dt);
   };
   present(1, 5, pk);
   present(2, 6, pv);
-  if (n.output(3)) {
-    SymbolicDim total;
-    if (k && k->size() == 4) {
-      total = (*k)[2];  // cross attention: the whole key
-    } else if (share) {
-      const SymbolicDim p = scalar_value(ctx, n, 7);
-      if (p.is_known() && L.is_known()) total = p + L;
-    } else if (pk && L.is_known()) {
-      total = (*pk)[2] + L;
-    }
-    ctx.set_shape(n.output(3), Shape({dim_at(q, 0), heads, dim_at(q, 1), total}));
+  if (!n.output(3)) return;
+  SymbolicDim total;  // unknown when any part is
+  if (k && k->size() == 4) {
+    total = (*k)[2];  // cross attention: the whole key
+  } else if (share) {
+    total = scalar_value(ctx, n, 7) + L;
+  } else if (pk) {
+    total = (*pk)[2] + L;
   }
+  ctx.set_shape(n.output(3), Shape({dim_at(q, 0), *heads, dim_at(q, 1), total}));
 }
 SYMSHAPE_RULES(infer_ms_decoder_masked_mha, com_microsoft("DecoderMaskedMultiHeadAttention", 1));
 
@@ -321,14 +312,15 @@ SYMSHAPE_RULES(infer_ms_decoder_masked_mha, com_microsoft("DecoderMaskedMultiHea
 // 4 dimensions"); sparse_block_size is a required attribute.
 inline void infer_ms_sparse_attention(Context& ctx, Node& n) {
   if (!check_present(ctx, n, {3, 4, 5, 6, 7, 8}, 11, /*min_count=*/1)) return;
-  const int64_t heads = num_heads(ctx, n);
-  const int64_t kv_heads = heads ? num_heads(ctx, n, "kv_num_heads") : 0;
-  if (heads == 0 || kv_heads == 0 || !require_attr(ctx, n, "sparse_block_size")) return;
+  const auto heads = num_heads(ctx, n);
+  if (!heads) return;
+  const auto kv_heads = num_heads(ctx, n, "kv_num_heads");
+  if (!kv_heads || !require_attr(ctx, n, "sparse_block_size")) return;
   const Shape* q = shape_of(n.input(0));
   if (!require_rank(ctx, n, q, 3, 3, "query") || !require_rank(ctx, n, shape_of(n.input(3)), 4, 4, "past_key")) return;
   const bool packed = n.input(1) == nullptr;
   SymbolicDim hidden = dim_at(q, 2);
-  if (packed && q) hidden = (*q)[2] / SymbolicDim(heads + 2 * kv_heads) * SymbolicDim(heads);
+  if (packed && q) hidden = (*q)[2] / SymbolicDim(*heads + 2 * *kv_heads) * SymbolicDim(*heads);
   ctx.set_shape_and_dtype(n.output(0), q ? Shape({(*q)[0], (*q)[1], hidden}) : Shape(), dtype_of(n.input(0)));
   propagate_type(ctx, n, 1, 3);
   propagate_type(ctx, n, 2, 4);
@@ -340,7 +332,7 @@ SYMSHAPE_RULES(infer_ms_sparse_attention, com_microsoft("SparseAttention", 1));
 // required attributes. onnxruntime: propagateShapeAndTypeFromFirstInput.
 inline void infer_ms_longformer_attention(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 7, 7)) return;
-  if (num_heads(ctx, n) == 0 || !require_attr(ctx, n, "window")) return;
+  if (!num_heads(ctx, n) || !require_attr(ctx, n, "window")) return;
   const Shape* x = shape_of(n.input(0));
   if (!require_rank(ctx, n, x, 3, 3, "input")) return;
   propagate_type(ctx, n);
@@ -354,8 +346,8 @@ SYMSHAPE_RULES(infer_ms_longformer_attention, com_microsoft("LongformerAttention
 // a 3-D query_layer.
 inline void infer_ms_gated_relative_position_bias(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 6, 7)) return;
-  const int64_t heads = num_heads(ctx, n);
-  if (heads == 0) return;
+  const auto heads = num_heads(ctx, n);
+  if (!heads) return;
   const Shape* q = shape_of(n.input(0));
   const Shape* off = shape_of(n.input(6));
   SymbolicDim b, s;
@@ -368,7 +360,7 @@ inline void infer_ms_gated_relative_position_bias(Context& ctx, Node& n) {
     b = (*q)[0];
     s = (*q)[1];
   }
-  ctx.set_shape_and_dtype(n.output(0), Shape({b, heads, s, s}), dtype_of(n.input(0)));
+  ctx.set_shape_and_dtype(n.output(0), Shape({b, *heads, s, s}), dtype_of(n.input(0)));
 }
 SYMSHAPE_RULES(infer_ms_gated_relative_position_bias, com_microsoft("GatedRelativePositionBias", 1));
 

@@ -105,10 +105,7 @@ inline void infer_ms_embed_layer_norm(Context& ctx, Node& n) {
     if (e->size() != checks[c].second)
       return ctx.record_error(
           n, std::string(names[c]) + " must be " + std::to_string(checks[c].second) + "-D, got " + e->to_string());
-    const SymbolicDim& eh = (*e)[e->size() - 1];
-    if (h.is_int() && eh.is_int() && h.value() != eh.value())
-      return ctx.record_error(n, std::string(names[c]) + " hidden size " + eh.to_string() +
-                                     " differs from word_embedding's " + h.to_string());
+    if (!same_hidden(ctx, n, h, (*e)[e->size() - 1], names[c])) return;
   }
   const DataType dt = dtype_of(n.input(2));
   const SymbolicDim b = ids ? (*ids)[0] : SymbolicDim(), s = ids ? (*ids)[1] : SymbolicDim();

@@ -18,6 +18,7 @@
 #pragma once
 
 #include <algorithm>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -40,16 +41,17 @@ inline Shape shape_or_unknown(const Value* v) {
   const Shape* s = shape_of(v);
   return s ? *s : Shape();
 }
-// [M, N] of op(A) @ op(B) for 2-D A and B with transA/transB.
-inline void gemm_2d(Context& ctx, Node& n, std::size_t ia, std::size_t ib, DataType dt) {
+// [M, N] of op(A) @ op(B) for 2-D A and B with transA/transB; nullopt after
+// an error.
+inline std::optional<Shape> gemm_2d(Context& ctx, const Node& n, std::size_t ia, std::size_t ib) {
   const Shape* a = shape_of(n.input(ia));
   const Shape* b = shape_of(n.input(ib));
-  if (!require_rank(ctx, n, a, 2, 2, "A") || !require_rank(ctx, n, b, 2, 2, "B")) return;
+  if (!require_rank(ctx, n, a, 2, 2, "A") || !require_rank(ctx, n, b, 2, 2, "B")) return std::nullopt;
   const bool ta = n.attr_int("transA", 0) != 0, tb = n.attr_int("transB", 0) != 0;
-  const SymbolicDim m = a ? (*a)[ta ? 1 : 0] : SymbolicDim(), ka = a ? (*a)[ta ? 0 : 1] : SymbolicDim();
-  const SymbolicDim kb = b ? (*b)[tb ? 1 : 0] : SymbolicDim(), nn = b ? (*b)[tb ? 0 : 1] : SymbolicDim();
-  if (a && b && !check_inner_dims(ctx, n, ka, kb, *a, *b)) return;
-  ctx.set_shape_and_dtype(n.output(0), Shape({m, nn}), dt);
+  const SymbolicDim m = dim_at(a, ta ? 1 : 0), ka = dim_at(a, ta ? 0 : 1);
+  const SymbolicDim kb = dim_at(b, tb ? 1 : 0), nn = dim_at(b, tb ? 0 : 1);
+  if (a && b && !check_inner_dims(ctx, n, ka, kb, *a, *b)) return std::nullopt;
+  return Shape({m, nn});
 }
 }  // namespace ms_quant_detail
 
@@ -83,14 +85,17 @@ SYMSHAPE_RULES(infer_ms_matmul_integer_to_float, com_microsoft("MatMulIntegerToF
 // TY is bound by no input, the inference function looks at input 8 only).
 inline void infer_ms_qgemm(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 6, 9)) return;
-  const DataType dt = ms_quant_detail::zp_type(n, 8, DataType::FLOAT);
-  ms_quant_detail::gemm_2d(ctx, n, 0, 3, dt);
+  const auto s = ms_quant_detail::gemm_2d(ctx, n, 0, 3);
+  if (!s) return;
+  ctx.set_shape_and_dtype(n.output(0), *s, ms_quant_detail::zp_type(n, 8, DataType::FLOAT));
 }
 SYMSHAPE_RULES(infer_ms_qgemm, com_microsoft("QGemm", 1));
 // GemmFloat8: A, B, [C], [scaleA], [scaleB], [scaleY] -> [M, N] of the `dtype` attribute.
 inline void infer_ms_gemm_float8(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 2, 6)) return;
-  ms_quant_detail::gemm_2d(ctx, n, 0, 1, static_cast<DataType>(n.attr_int("dtype", 1)));
+  const auto s = ms_quant_detail::gemm_2d(ctx, n, 0, 1);
+  if (!s) return;
+  ctx.set_shape_and_dtype(n.output(0), *s, static_cast<DataType>(n.attr_int("dtype", 1)));
 }
 SYMSHAPE_RULES(infer_ms_gemm_float8, com_microsoft("GemmFloat8", 1));
 
@@ -98,6 +103,24 @@ namespace ms_quant_detail {
 inline bool is_fp_quantized(DataType t) {
   return t == DataType::FLOAT8E4M3FN || t == DataType::FLOAT8E4M3FNUZ || t == DataType::FLOAT8E5M2 ||
          t == DataType::FLOAT8E5M2FNUZ || t == DataType::FLOAT4E2M1;
+}
+// GatherBlockQuantized: values packed in one element of data, 8/bits for
+// UINT8 (bits 2, 4 or 8) and 1 otherwise (INT4/UINT4 need bits 4); nullopt
+// after an error.
+inline std::optional<int64_t> packed_components(Context& ctx, const Node& n, DataType data_t) {
+  const int64_t bits = n.attr_int("bits", 4);
+  if (data_t == DataType::UINT8) {
+    if (bits != 2 && bits != 4 && bits != 8) {
+      ctx.record_error(n, "bits must be 2, 4 or 8 for UINT8 data, got " + std::to_string(bits));
+      return std::nullopt;
+    }
+    return 8 / bits;
+  }
+  if ((data_t == DataType::INT4 || data_t == DataType::UINT4) && bits != 4) {
+    ctx.record_error(n, "bits must be 4 for INT4/UINT4 data, got " + std::to_string(bits));
+    return std::nullopt;
+  }
+  return 1;
 }
 }  // namespace ms_quant_detail
 
@@ -116,14 +139,8 @@ inline void infer_ms_gather_block_quantized(Context& ctx, Node& n) {
   if (!(power_of_two_at_least_16(block) || (block == 0 && (fp || data_t == DataType::UNDEFINED))))
     return ctx.record_error(n, "block_size must be a power of 2 and at least 16 (or 0 for FP8/FP4 data), got " +
                                    std::to_string(block));
-  const int64_t bits = n.attr_int("bits", 4);
-  int64_t components = 1;
-  if (data_t == DataType::UINT8) {
-    if (bits != 2 && bits != 4 && bits != 8) return ctx.record_error(n, "bits must be 2, 4 or 8 for UINT8 data, got " + std::to_string(bits));
-    components = 8 / bits;
-  } else if ((data_t == DataType::INT4 || data_t == DataType::UINT4) && bits != 4) {
-    return ctx.record_error(n, "bits must be 4 for INT4/UINT4 data, got " + std::to_string(bits));
-  }
+  const auto components = ms_quant_detail::packed_components(ctx, n, data_t);
+  if (!components) return;
   if (fp && n.input(3)) return ctx.record_error(n, "zero_points must not be given for FP8/FP4 data");
   const Shape* d = shape_of(n.input(0));
   const Shape* idx = shape_of(n.input(1));
@@ -147,7 +164,7 @@ inline void infer_ms_gather_block_quantized(Context& ctx, Node& n) {
       int64_t want = dd.value();
       if (i == *qaxis) {
         const int64_t eff = block == 0 ? std::max<int64_t>(want, 1) : block;
-        want = (want * components + eff - 1) / eff;
+        want = (want * *components + eff - 1) / eff;
       } else if (fp && sd.value() == 1) {
         continue;  // FP8/FP4 scales broadcast along other axes
       }
@@ -160,7 +177,7 @@ inline void infer_ms_gather_block_quantized(Context& ctx, Node& n) {
   std::vector<SymbolicDim> out(d->dims().begin(), d->dims().begin() + *gaxis);
   out.insert(out.end(), idx->dims().begin(), idx->dims().end());
   out.insert(out.end(), d->dims().begin() + *gaxis + 1, d->dims().end());
-  if (components > 1) out.back() = out.back() * SymbolicDim(components);
+  if (*components > 1) out.back() = out.back() * SymbolicDim(*components);
   ctx.set_shape_and_dtype(n.output(0), Shape(std::move(out)), dt);
 }
 SYMSHAPE_RULES(infer_ms_gather_block_quantized, com_microsoft("GatherBlockQuantized", 1));
@@ -312,8 +329,8 @@ SYMSHAPE_RULES(infer_ms_qlinear_reduce_mean, com_microsoft("QLinearReduceMean", 
 // dtype; present [2, B, H, P+S, D] (AttentionTypeAndShapeInference, past 8).
 inline void infer_ms_qattention(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 5, 9)) return;
-  const int64_t heads = num_heads(ctx, n);
-  if (heads == 0) return;
+  const auto heads = num_heads(ctx, n);
+  if (!heads) return;
   const Shape* x = shape_of(n.input(0));
   const Shape* w = shape_of(n.input(1));
   const Shape* bias = shape_of(n.input(2));
@@ -324,14 +341,7 @@ inline void infer_ms_qattention(Context& ctx, Node& n) {
   const DataType dt = dtype_of(n.input(2));
   const SymbolicDim hidden = bias ? (*bias)[0] / SymbolicDim(3) : w ? (*w)[1] / SymbolicDim(3) : SymbolicDim();
   ctx.set_shape_and_dtype(n.output(0), x ? Shape({(*x)[0], (*x)[1], hidden}) : Shape(), dt);
-  if (!n.output(1)) return;
-  const SymbolicDim s = dim_at(x, 1);
-  if (past)
-    ctx.set_shape_and_dtype(n.output(1), Shape({(*past)[0], (*past)[1], (*past)[2], (*past)[3] + s, (*past)[4]}), dt);
-  else
-    ctx.set_shape_and_dtype(
-        n.output(1),
-        Shape({2, dim_at(x, 0), heads, s, hidden.is_known() ? hidden / SymbolicDim(heads) : SymbolicDim()}), dt);
+  if (n.output(1)) ctx.set_shape_and_dtype(n.output(1), attention_present(x, past, *heads, hidden), dt);
 }
 SYMSHAPE_RULES(infer_ms_qattention, com_microsoft("QAttention", 1));
 // QEmbedLayerNormalization: input_ids [B, S], [segment_ids], word_embedding
@@ -360,9 +370,7 @@ inline void infer_ms_qembed_layer_norm(Context& ctx, Node& n) {
   for (const auto& [s, what] : others) {
     if (!s) continue;
     const SymbolicDim& h = s->dims().back();
-    if (h.is_int() && hidden.is_int() && h.value() != hidden.value())
-      return ctx.record_error(n, std::string(what) + " hidden size " + h.to_string() +
-                                     " differs from word_embedding's " + hidden.to_string());
+    if (!same_hidden(ctx, n, hidden, h, what)) return;
     if (!hidden.is_known()) hidden = h;
   }
   ctx.set_shape_and_dtype(n.output(0), ids ? Shape({(*ids)[0], (*ids)[1], hidden}) : Shape(), DataType::FLOAT);

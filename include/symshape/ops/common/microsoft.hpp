@@ -1,12 +1,14 @@
 // Helpers shared by the com.microsoft rules (onnxruntime's contrib ops):
-// optional inputs checked against the schema, required attributes, dims that
-// may be missing.
+// optional inputs checked against the schema, required attributes, ranks,
+// KV-cache shapes and embedding hidden sizes.
 #pragma once
 
 #include <cstdint>
 #include <initializer_list>
 #include <optional>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "symshape/infer/helpers.hpp"
 
@@ -40,13 +42,13 @@ inline std::optional<int64_t> required_int(Context& ctx, const Node& n, const ch
 
 inline bool power_of_two_at_least_16(int64_t v) { return v >= 16 && (v & (v - 1)) == 0; }
 
-// The required positive num_heads attribute; 0 after an error.
-inline int64_t num_heads(Context& ctx, const Node& n, const char* name = "num_heads") {
+// The required positive head-count attribute `name`; nullopt after an error.
+inline std::optional<int64_t> num_heads(Context& ctx, const Node& n, const char* name = "num_heads") {
   const Attribute* a = require_attr(ctx, n, name);
-  if (!a) return 0;
+  if (!a) return std::nullopt;
   if (a->kind != Attribute::Kind::Int || a->i < 1) {
     ctx.record_error(n, std::string(name) + " must be a positive integer");
-    return 0;
+    return std::nullopt;
   }
   return a->i;
 }
@@ -57,10 +59,39 @@ inline SymbolicDim scalar_value(const Context& ctx, const Node& n, std::size_t i
   return v && v->size() == 1 ? (*v)[0] : SymbolicDim();
 }
 
+// A known rank in [lo, hi]; false after an error. An unknown shape passes.
 inline bool require_rank(Context& ctx, const Node& n, const Shape* s, std::size_t lo, std::size_t hi,
                          const char* what) {
   if (s && (s->size() < lo || s->size() > hi)) {
     ctx.record_error(n, std::string(what) + " has unexpected rank: " + s->to_string());
+    return false;
+  }
+  return true;
+}
+
+// `s` with dim `axis` grown by `by`: a KV cache's present from its past.
+inline Shape grow_dim(const Shape& s, std::size_t axis, const SymbolicDim& by) {
+  std::vector<SymbolicDim> d = s.dims();
+  d[axis] = d[axis] + by;
+  return Shape(std::move(d));
+}
+
+// Attention / QAttention present [2, B, H, P+S, D] from past [2, B, H, P, D]
+// and input [B, S, hidden]; [2, B, H, S, hidden/H] without a past
+// (AttentionTypeAndShapeInference).
+inline Shape attention_present(const Shape* x, const Shape* past, int64_t heads, const SymbolicDim& hidden) {
+  const SymbolicDim s = dim_at(x, 1);
+  if (past) return grow_dim(*past, 3, s);
+  return Shape({2, dim_at(x, 0), heads, s, hidden.is_known() ? hidden / SymbolicDim(heads) : SymbolicDim()});
+}
+
+// An embedding's hidden size `h` against word_embedding's `hidden`; false
+// after an error when both are integers and differ.
+inline bool same_hidden(Context& ctx, const Node& n, const SymbolicDim& hidden, const SymbolicDim& h,
+                        const char* what) {
+  if (h.is_int() && hidden.is_int() && h.value() != hidden.value()) {
+    ctx.record_error(n, std::string(what) + " hidden size " + h.to_string() + " differs from word_embedding's " +
+                            hidden.to_string());
     return false;
   }
   return true;

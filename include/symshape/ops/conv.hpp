@@ -1,14 +1,7 @@
 // Convolutions: Conv, ConvInteger (INT32), QLinearConv (type of
 // y_zero_point), ConvTranspose, DeformConv, Col2Im and CausalConvWithState
-// (27). Pooling is in pool.hpp; both use common/window.hpp.
-//
-// Spatial output sizes are expressions of the input dims whenever kernel,
-// strides, pads and dilations are known:
-//   NOTSET/VALID: floor((in + pb + pe - d*(k-1) - 1) / s) + 1, written
-//                 (in + pb + pe - d*(k-1) - 1 + s)//s; with ceil_mode
-//                 (in + pb + pe - d*(k-1) - 1 + 2*s - 1)//s
-//   SAME_UPPER/SAME_LOWER: ceil(in / s) = (in + s - 1)//s
-// so that Conv k=3 s=2 p=1 maps H to (H+1)//2.
+// (27). Pooling is in pool.hpp; both read their windows with
+// common/window.hpp, which also gives the spatial output sizes.
 #pragma once
 
 #include <string>
@@ -50,27 +43,27 @@ SYMSHAPE_RULES(infer_deform_conv, ai_onnx("DeformConv", 19, 22));
 
 // ConvTranspose: X [N, C, D...], W [C, M/group, k...] -> [N, M, out...] with
 // out = s*(in-1) + output_padding + d*(k-1) + 1 - pb - pe, in*s for SAME_*,
-// or the output_shape attribute.
+// or the output_shape attribute (as in the ONNX spec).
 inline void infer_conv_transpose(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 2, 3)) return;
   const DataType dtype = dtype_of(n.input(0));
   const Shape* x = shape_of(n.input(0));
   const Shape* w = shape_of(n.input(1));
   const int64_t rank = x ? x->rank() : w ? w->rank() : -1;
-  int64_t group = 1;
-  if (!check_conv_rank_and_group(ctx, n, x, w, rank, dtype, group)) return;
+  if (rank < 0) return (void)ctx.set_shape_and_dtype(n.output(0), Shape(), dtype);
+  const auto group = conv_group(ctx, n, x, w, rank);
+  if (!group) return;
   const std::size_t k = static_cast<std::size_t>(rank - 2);
   if (x && w && (*x)[1].is_int() && (*w)[0].is_int() && (*x)[1] != (*w)[0])
     return ctx.record_error(n, "input channels " + (*x)[1].to_string() + " do not match weight " + w->to_string());
-  std::vector<SymbolicDim> kernel;
-  if (!kernel_dims(ctx, n, w, k, kernel)) return;
-  WindowAttrs wa;
-  if (!read_window_attrs(ctx, n, k, wa)) return;
-  std::vector<int64_t> output_padding;
-  if (!spatial_ints(ctx, n, "output_padding", k, 0, output_padding)) return;
+  const auto spec = read_window_spec(ctx, n, w, k);
+  if (!spec) return;
+  const auto output_padding = spatial_ints<SmallVector<int64_t, 3>>(ctx, n, "output_padding", k, 0);
+  if (!output_padding) return;
   std::vector<SymbolicDim> out;
-  out.push_back(x ? (*x)[0] : SymbolicDim());
-  out.push_back(w ? (*w)[1] * SymbolicDim(group) : SymbolicDim());
+  out.reserve(static_cast<std::size_t>(rank));
+  out.push_back(dim_at(x, 0));
+  out.push_back(w ? (*w)[1] * SymbolicDim(*group) : SymbolicDim());
   if (const Attribute* os = n.attr("output_shape")) {
     if (os->kind != Attribute::Kind::Ints || (os->ints.size() != k && os->ints.size() != k + 2))
       return ctx.record_error(n, "output_shape must have " + std::to_string(k) + " values");
@@ -80,18 +73,16 @@ inline void infer_conv_transpose(Context& ctx, Node& n) {
   } else {
     for (std::size_t i = 0; i < k; ++i) {
       const SymbolicDim& in = (*x)[i + 2];
-      const SymbolicDim s(wa.strides[i]);
-      if (wa.auto_pad == "SAME_UPPER" || wa.auto_pad == "SAME_LOWER") {
+      const SymbolicDim s(spec->strides[i]);
+      if (spec->same_pads()) {
         out.push_back(in * s);
         continue;
       }
-      const SymbolicDim eff_k = (kernel[i] - 1) * SymbolicDim(wa.dilations[i]) + 1;
-      const SymbolicDim pads =
-          wa.auto_pad == "VALID" ? SymbolicDim(0) : SymbolicDim(wa.pads[i]) + SymbolicDim(wa.pads[i + k]);
-      SymbolicDim d = s * (in - 1) + SymbolicDim(output_padding[i]) + eff_k - pads;
+      SymbolicDim d =
+          s * (in - 1) + SymbolicDim((*output_padding)[i]) + spec->effective_kernel(i) - spec->total_pads(i);
       if (d.is_int() && d.value() < 1)
         return ctx.record_error(n, "output spatial dim " + std::to_string(i) + " would be " + d.to_string());
-      out.push_back(d);
+      out.push_back(std::move(d));
     }
   }
   ctx.set_shape_and_dtype(n.output(0), Shape(std::move(out)), dtype);

@@ -3,15 +3,11 @@
 // RoiAlign ([num_rois, C, output_height, output_width]).
 #pragma once
 
-#include <algorithm>
-#include <cmath>
 #include <cstdint>
 #include <string>
-#include <vector>
 
 #include "symshape/infer/helpers.hpp"
 #include "symshape/infer/registry.hpp"
-#include "symshape/ops/random.hpp"
 
 namespace symshape::ops {
 

@@ -253,22 +253,11 @@ inline void infer_ms_qlinear_average_pool(Context& ctx, Node& n) {
   if (!x) return (void)ctx.set_shape_and_dtype(n.output(0), Shape(), dt);
   if (x->rank() < 3) return ctx.record_error(n, "input must have rank >= 3, got " + x->to_string());
   const bool cl = n.attr_int("channels_last", 0) != 0;
-  std::vector<SymbolicDim> nchw = x->dims();
-  if (cl) {
-    nchw = {(*x)[0], (*x)[x->size() - 1]};
-    for (std::size_t i = 1; i + 1 < x->size(); ++i) nchw.push_back((*x)[i]);
-  }
-  const Shape xs(std::move(nchw));
-  const std::size_t k = x->size() - 2;
-  std::vector<SymbolicDim> kernel;
-  if (!kernel_dims(ctx, n, nullptr, k, kernel)) return;
-  WindowAttrs wa;
-  if (!read_window_attrs(ctx, n, k, wa)) return;
-  std::vector<SymbolicDim> out{xs[0]};
-  if (!cl) out.push_back(xs[1]);
-  if (!window_output(ctx, n, xs, kernel, wa, out)) return;
-  if (cl) out.push_back(xs[1]);
-  ctx.set_shape_and_dtype(n.output(0), Shape(std::move(out)), dt);
+  const auto spec = read_window_spec(ctx, n, nullptr, x->size() - 2);
+  if (!spec) return;
+  auto out = window_output(ctx, n, *x, *spec, cl ? x->dims().back() : (*x)[1], cl);
+  if (!out) return;
+  ctx.set_shape_and_dtype(n.output(0), std::move(*out), dt);
 }
 SYMSHAPE_RULES(infer_ms_qlinear_average_pool, com_microsoft("QLinearAveragePool", 1));
 // QLinearGlobalAveragePool: X, x_scale, x_zp, y_scale, y_zp -> [N, C, 1...]

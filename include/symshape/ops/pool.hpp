@@ -1,5 +1,5 @@
 // Pooling: MaxPool (+ INT64 Indices), AveragePool, LpPool, the Global*Pool
-// ops and MaxUnpool. Window output sizes as in conv.hpp (common/window.hpp).
+// ops and MaxUnpool. Window output sizes: common/window.hpp.
 #pragma once
 
 #include "symshape/infer/helpers.hpp"
@@ -21,17 +21,11 @@ inline void pool_common(Context& ctx, Node& n, bool indices) {
   if (x) {
     if (x->rank() < 3)
       return ctx.record_error(n, "input must have rank >= 3 (N, C, spatial...), got " + x->to_string());
-    const std::size_t k = x->size() - 2;
-    std::vector<SymbolicDim> kernel;
-    if (!kernel_dims(ctx, n, nullptr, k, kernel)) return;
-    WindowAttrs wa;
-    if (!read_window_attrs(ctx, n, k, wa)) return;
-    std::vector<SymbolicDim> out;
-    out.reserve(k + 2);
-    out.push_back((*x)[0]);
-    out.push_back((*x)[1]);
-    if (!window_output(ctx, n, *x, kernel, wa, out)) return;
-    out_shape = Shape(std::move(out));
+    const auto spec = read_window_spec(ctx, n, nullptr, x->size() - 2);
+    if (!spec) return;
+    auto out = window_output(ctx, n, *x, *spec, (*x)[1]);
+    if (!out) return;
+    out_shape = std::move(*out);
   } else if (ks->kind == Attribute::Kind::Ints) {
     out_shape = Shape::of_rank(ks->ints.size() + 2);
   }
@@ -92,14 +86,21 @@ inline void infer_max_unpool(Context& ctx, Node& n) {
   }
   if (x->rank() < 3) return ctx.record_error(n, "input must have rank >= 3 (N, C, spatial...), got " + x->to_string());
   const std::size_t k = x->size() - 2;
-  std::vector<SymbolicDim> kernel;
-  if (!kernel_dims(ctx, n, nullptr, k, kernel)) return;
-  std::vector<int64_t> strides, pads;
-  if (!spatial_ints(ctx, n, "strides", k, 1, strides) || !spatial_ints(ctx, n, "pads", 2 * k, 0, pads)) return;
-  std::vector<SymbolicDim> out{(*x)[0], (*x)[1]};
+  // MaxUnpool's window is kernel_shape, strides and pads only (no dilations,
+  // auto_pad or ceil_mode): not read_window_spec, which also checks them.
+  const auto kernel = kernel_dims(ctx, n, nullptr, k);
+  if (!kernel) return;
+  const auto strides = spatial_ints<SmallVector<int64_t, 3>>(ctx, n, "strides", k, 1);
+  if (!strides) return;
+  const auto pads = spatial_ints<SmallVector<int64_t, 6>>(ctx, n, "pads", 2 * k, 0);
+  if (!pads) return;
+  std::vector<SymbolicDim> out;
+  out.reserve(k + 2);
+  out.push_back((*x)[0]);
+  out.push_back((*x)[1]);
   for (std::size_t i = 0; i < k; ++i)
-    out.push_back(((*x)[i + 2] - 1) * SymbolicDim(strides[i]) + kernel[i] - SymbolicDim(pads[i]) -
-                  SymbolicDim(pads[i + k]));
+    out.push_back(((*x)[i + 2] - 1) * SymbolicDim((*strides)[i]) + (*kernel)[i] - SymbolicDim((*pads)[i]) -
+                  SymbolicDim((*pads)[i + k]));
   ctx.set_shape_and_dtype(n.output(0), Shape(std::move(out)), dtype);
 }
 SYMSHAPE_RULES(infer_max_unpool, ai_onnx("MaxUnpool", 9, 11, 22));

@@ -18,6 +18,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <initializer_list>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -177,21 +178,19 @@ inline Expr multiply_monomials(const Expr& x, const Expr& y) {
   return make_product(std::move(f));
 }
 
-// If monomial m is divisible by monomial d, the quotient; else an Integer 0
-// flag with ok=false.
-inline bool divide_monomial(const Expr& m, const Expr& d, Expr& quotient) {
+// If monomial m is divisible by monomial d, the quotient; else nothing.
+inline std::optional<Expr> divide_monomial(const Expr& m, const Expr& d) {
   Terms mf = factors_of(m);
   for (const auto& factor : factors_of(d)) {
     // Not a structured binding: C++17 lambdas cannot capture those (clang rejects it).
     const Expr& f = factor.first;
     const int64_t e = factor.second;
     auto it = std::find_if(mf.begin(), mf.end(), [&](const auto& p) { return p.first == f; });
-    if (it == mf.end() || it->second < e) return false;
+    if (it == mf.end() || it->second < e) return std::nullopt;
     it->second -= e;
     if (it->second == 0) mf.erase(it);
   }
-  quotient = make_product(std::move(mf));
-  return true;
+  return make_product(std::move(mf));
 }
 
 inline Expr make_binary(ExprKind kind, const Expr& n, const Expr& d) {
@@ -209,30 +208,38 @@ inline Expr make_binary(ExprKind kind, const Expr& n, const Expr& d) {
   return NodeFactory::make(std::move(node));
 }
 
-// If e is `coeff * monomial` (no constant), sets them.
-inline bool as_scaled_monomial(const Expr& e, int64_t& coeff, Expr& monomial) {
+struct ScaledMonomial {
+  int64_t coeff;
+  Expr monomial;
+};
+
+// e as `coeff * monomial` (no constant), if it is one.
+inline std::optional<ScaledMonomial> as_scaled_monomial(const Expr& e) {
   switch (e.kind()) {
     case ExprKind::Integer:
     case ExprKind::Error:
-      return false;
+      return std::nullopt;
     case ExprKind::Add:
-      if (e.add_constant() != 0 || e.terms().size() != 1) return false;
-      coeff = e.terms()[0].second;
-      monomial = e.terms()[0].first;
-      return true;
+      if (e.add_constant() != 0 || e.terms().size() != 1) return std::nullopt;
+      return ScaledMonomial{e.terms()[0].second, e.terms()[0].first};
     default:
-      coeff = 1;
-      monomial = e;
-      return true;
+      return ScaledMonomial{1, e};
   }
 }
 
+struct QuotientRemainder {
+  Expr quotient;
+  Expr remainder;
+};
+
 // Splits n = d*quotient + remainder, moving to the quotient every term that is
-// an exact multiple of d (a constant or a scaled monomial).
-inline bool split_multiples(const Expr& n, const Expr& d, Expr& quotient, Expr& remainder) {
+// an exact multiple of d (a constant or a scaled monomial); nothing on
+// overflow or, for a symbolic d, when no term is a multiple.
+inline std::optional<QuotientRemainder> split_multiples(const Expr& n, const Expr& d) {
   Terms q, r;
   bool ok = true;
   int64_t constant = 0;
+  Expr quotient;
   if (d.is_int()) {
     const int64_t k = d.as_int();
     int64_t qc = 0;
@@ -243,31 +250,30 @@ inline bool split_multiples(const Expr& n, const Expr& d, Expr& quotient, Expr& 
       if (rr != 0) r.emplace_back(t, rr);
     });
     ok = ok && checked::floordiv(c, k, qc) && checked::mod(c, k, constant);
-    if (!ok) return false;
+    if (!ok) return std::nullopt;
     quotient = make_sum(qc, std::move(q));
   } else {
-    int64_t dc = 0;
-    Expr dm;
-    if (!as_scaled_monomial(d, dc, dm) || dc <= 0) return false;
+    const std::optional<ScaledMonomial> sd = as_scaled_monomial(d);
+    if (!sd || sd->coeff <= 0) return std::nullopt;
+    const int64_t dc = sd->coeff;
     int64_t qc = 0;
     constant = for_each_term(n, [&](const Expr& t, int64_t coeff) {
-      Expr qm;
-      if (coeff % dc == 0 && divide_monomial(t, dm, qm)) {
-        if (qm.is_int()) {
-          ok = ok && checked::add(qc, coeff / dc, qc);  // t == dm
+      std::optional<Expr> qm = coeff % dc == 0 ? divide_monomial(t, sd->monomial) : std::nullopt;
+      if (qm) {
+        if (qm->is_int()) {
+          ok = ok && checked::add(qc, coeff / dc, qc);  // t is d's monomial
         } else {
-          q.emplace_back(qm, coeff / dc);
+          q.emplace_back(std::move(*qm), coeff / dc);
         }
       } else {
         r.emplace_back(t, coeff);
       }
     });
-    if (!ok || (q.empty() && qc == 0)) return false;
-    if (!normalise_terms(q)) return false;
+    if (!ok || (q.empty() && qc == 0)) return std::nullopt;
+    if (!normalise_terms(q)) return std::nullopt;
     quotient = make_sum(qc, std::move(q));
   }
-  remainder = make_sum(constant, std::move(r));
-  return true;
+  return QuotientRemainder{std::move(quotient), make_sum(constant, std::move(r))};
 }
 
 // A positive common divisor of a and b (their gcd), or 0 when both are 0.
@@ -375,6 +381,41 @@ inline Expr unexpanded_product(const Expr* const* items, std::size_t n) {
   return scale(make_product(std::move(factors)), scalar);
 }
 
+// Drops each argument that another remaining one provably dominates. The
+// test is quadratic (a 3000-argument a1^a2^... took 3 s), so long argument
+// lists keep all their arguments: still sound, and as stable when printed
+// and parsed again, since the same list makes the same choice.
+inline void drop_dominated(bool is_max, std::vector<Expr>& args) {
+  const bool test_dominance = args.size() <= kMaxDominanceArgs;
+  for (std::size_t i = 0; test_dominance && i < args.size() && args.size() > 1;) {
+    bool dominated = false;
+    for (std::size_t j = 0; j < args.size() && !dominated; ++j) {
+      if (j == i) continue;
+      Expr diff = is_max ? args[j] - args[i] : args[i] - args[j];
+      dominated = provably_nonnegative_quick(diff);
+    }
+    if (dominated) {
+      args.erase(args.begin() + static_cast<std::ptrdiff_t>(i));
+    } else {
+      ++i;
+    }
+  }
+}
+
+// The Max/Min node of at least two canonical arguments.
+inline Expr make_extremum(ExprKind kind, std::vector<Expr> args) {
+  const bool is_max = kind == ExprKind::Max;
+  Node n;
+  n.kind = kind;
+  n.bounds = args[0].bounds();
+  for (std::size_t i = 1; i < args.size(); ++i)
+    n.bounds = is_max ? interval::max(n.bounds, args[i].bounds()) : interval::min(n.bounds, args[i].bounds());
+  n.args = std::move(args);
+  return NodeFactory::make(std::move(n));
+}
+
+// Max or Min (kind) of the input: flattened, constants folded into one,
+// sorted, de-duplicated, dominated arguments dropped.
 inline Expr extremum(ExprKind kind, std::vector<Expr> input) {
   const bool is_max = kind == ExprKind::Max;
   std::vector<Expr> args;
@@ -413,33 +454,10 @@ inline Expr extremum(ExprKind kind, std::vector<Expr> input) {
   if (has_constant && !(constant == neutral && !args.empty())) args.emplace_back(constant);
   std::sort(args.begin(), args.end());
   args.erase(std::unique(args.begin(), args.end()), args.end());
-  // Drop each argument that another remaining one provably dominates. The
-  // test is quadratic (a 3000-argument a1^a2^... took 3 s), so long argument
-  // lists keep all their arguments: still sound, and as stable when printed
-  // and parsed again, since the same list makes the same choice.
-  const bool test_dominance = args.size() <= kMaxDominanceArgs;
-  for (std::size_t i = 0; test_dominance && i < args.size() && args.size() > 1;) {
-    bool dominated = false;
-    for (std::size_t j = 0; j < args.size() && !dominated; ++j) {
-      if (j == i) continue;
-      Expr diff = is_max ? args[j] - args[i] : args[i] - args[j];
-      dominated = provably_nonnegative_quick(diff);
-    }
-    if (dominated) {
-      args.erase(args.begin() + static_cast<std::ptrdiff_t>(i));
-    } else {
-      ++i;
-    }
-  }
+  drop_dominated(is_max, args);
   if (args.empty()) return 0;  // unreachable: input is never empty
   if (args.size() == 1) return args[0];
-  Node n;
-  n.kind = kind;
-  n.bounds = args[0].bounds();
-  for (std::size_t i = 1; i < args.size(); ++i)
-    n.bounds = is_max ? interval::max(n.bounds, args[i].bounds()) : interval::min(n.bounds, args[i].bounds());
-  n.args = std::move(args);
-  return NodeFactory::make(std::move(n));
+  return make_extremum(kind, std::move(args));
 }
 
 // d >= 0 under the default assumptions, from cached bounds and the structure
@@ -590,14 +608,12 @@ inline Expr product_of(const std::vector<Expr>& items) {
     }
     acc = acc * x;
     if (acc.is_error()) return acc;
-    int64_t c = 0;
-    Expr m;
     if (acc.is_int()) {
       scalar = acc.as_int();
       pending = true;
-    } else if (detail::as_scaled_monomial(acc, c, m)) {
-      scalar = c;
-      factors = detail::factors_of(m);
+    } else if (const std::optional<detail::ScaledMonomial> sm = detail::as_scaled_monomial(acc)) {
+      scalar = sm->coeff;
+      factors = detail::factors_of(sm->monomial);
       pending = true;
     }
   }
@@ -620,8 +636,10 @@ inline Expr floordiv(const Expr& n, const Expr& d) {
       if (k == INT64_MIN) return detail::make_binary(ExprKind::FloorDiv, n, d);
       return floordiv(-n, Expr(-k));
     }
-    Expr q, r;
-    if (!detail::split_multiples(n, d, q, r)) return detail::overflow_error();
+    std::optional<detail::QuotientRemainder> qr = detail::split_multiples(n, d);
+    if (!qr) return detail::overflow_error();
+    Expr q = std::move(qr->quotient);
+    Expr r = std::move(qr->remainder);
     if (r.is_int()) return q;  // remainder constant in [0, k): contributes 0
     const int64_t g = detail::content_gcd(r, k);
     if (g > 1) {
@@ -644,10 +662,9 @@ inline Expr floordiv(const Expr& n, const Expr& d) {
   if (detail::leading_negative(d)) return floordiv(-n, -d);
   int64_t g = detail::content_gcd(d, detail::content_gcd(n, 0));
   if (g > 1) return floordiv(detail::divide_exactly(n, g), detail::divide_exactly(d, g));
-  Expr q, r;
-  if (detail::split_multiples(n, d, q, r)) {
-    if (q.is_error() || r.is_error()) return detail::overflow_error();
-    return q + floordiv(r, d);
+  if (std::optional<detail::QuotientRemainder> qr = detail::split_multiples(n, d)) {
+    if (qr->quotient.is_error() || qr->remainder.is_error()) return detail::overflow_error();
+    return qr->quotient + floordiv(qr->remainder, d);
   }
   return detail::make_binary(ExprKind::FloorDiv, n, d);
 }
@@ -664,8 +681,9 @@ inline Expr mod(const Expr& n, const Expr& d) {
     }
     if (k == 0 || k == INT64_MIN) return detail::make_binary(ExprKind::Mod, n, d);
     if (k < 0) return -mod(-n, Expr(-k));  // n % k == -((-n) % -k)
-    Expr q, r;
-    if (!detail::split_multiples(n, d, q, r)) return detail::overflow_error();
+    std::optional<detail::QuotientRemainder> qr = detail::split_multiples(n, d);
+    if (!qr) return detail::overflow_error();
+    Expr r = std::move(qr->remainder);
     if (r.is_int()) return r;
     const int64_t g = detail::content_gcd(r, k);
     if (g > 1) return Expr(g) * mod(detail::divide_exactly(r, g), Expr(k / g));
@@ -680,10 +698,9 @@ inline Expr mod(const Expr& n, const Expr& d) {
   if (detail::leading_negative(d)) return -mod(-n, -d);
   int64_t g = detail::content_gcd(d, detail::content_gcd(n, 0));
   if (g > 1) return Expr(g) * mod(detail::divide_exactly(n, g), detail::divide_exactly(d, g));
-  Expr q, r;
-  if (detail::split_multiples(n, d, q, r)) {
-    if (r.is_error()) return r;
-    return mod(r, d);
+  if (std::optional<detail::QuotientRemainder> qr = detail::split_multiples(n, d)) {
+    if (qr->remainder.is_error()) return qr->remainder;
+    return mod(qr->remainder, d);
   }
   return detail::make_binary(ExprKind::Mod, n, d);
 }

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <unordered_map>
 
@@ -24,58 +25,59 @@ class Evaluator {
   explicit Evaluator(const Bindings& b) : bindings_(b) {}
   std::string error;
 
-  bool eval(const Expr& e, int64_t& out) {
+  // The value of e, or nothing after recording the error.
+  std::optional<int64_t> eval(const Expr& e) {
     switch (e.kind()) {
       case ExprKind::Integer:
-        out = e.as_int();
-        return true;
+        return e.as_int();
       case ExprKind::Symbol: {
         auto it = bindings_.find(e.name());
         if (it == bindings_.end()) return fail("unbound symbol '" + e.name() + "'");
-        out = it->second;
-        return true;
+        return it->second;
       }
       case ExprKind::Error:
         return fail(e.name());
       case ExprKind::Add: {
         int64_t acc = e.add_constant();
         for (const auto& [t, c] : e.terms()) {
-          int64_t v = 0;
-          if (!eval(t, v)) return false;
-          if (!checked::mul(v, c, v) || !checked::add(acc, v, acc)) return fail("integer overflow");
+          std::optional<int64_t> v = eval(t);
+          if (!v) return v;
+          if (!checked::mul(*v, c, *v) || !checked::add(acc, *v, acc)) return fail("integer overflow");
         }
-        out = acc;
-        return true;
+        return acc;
       }
       case ExprKind::Mul: {
         int64_t acc = 1;
         for (const auto& [f, exponent] : e.terms()) {
-          int64_t v = 0;
-          if (!eval(f, v)) return false;
+          std::optional<int64_t> v = eval(f);
+          if (!v) return v;
           for (int64_t i = 0; i < exponent; ++i)
-            if (!checked::mul(acc, v, acc)) return fail("integer overflow");
+            if (!checked::mul(acc, *v, acc)) return fail("integer overflow");
         }
-        out = acc;
-        return true;
+        return acc;
       }
       case ExprKind::FloorDiv:
       case ExprKind::Mod: {
-        int64_t n = 0, d = 0;
-        if (!eval(e.args()[0], n) || !eval(e.args()[1], d)) return false;
+        std::optional<int64_t> n = eval(e.args()[0]);
+        if (!n) return n;
+        std::optional<int64_t> d = eval(e.args()[1]);
+        if (!d) return d;
         const bool is_div = e.kind() == ExprKind::FloorDiv;
-        if (d == 0) return fail(is_div ? "division by zero" : "modulo by zero");
-        if (!(is_div ? checked::floordiv(n, d, out) : checked::mod(n, d, out))) return fail("integer overflow");
-        return true;
+        if (*d == 0) return fail(is_div ? "division by zero" : "modulo by zero");
+        int64_t out = 0;
+        if (!(is_div ? checked::floordiv(*n, *d, out) : checked::mod(*n, *d, out))) return fail("integer overflow");
+        return out;
       }
       case ExprKind::Max:
       case ExprKind::Min: {
         const bool is_max = e.kind() == ExprKind::Max;
+        int64_t out = 0;
         for (std::size_t i = 0; i < e.args().size(); ++i) {
-          int64_t v = 0;
-          if (!eval(e.args()[i], v)) return false;
-          if (i == 0 || (is_max ? v > out : v < out)) out = v;
+          std::optional<int64_t> v = eval(e.args()[i]);
+          if (!v) return v;
+          if (i == 0 || (is_max ? *v > out : *v < out)) out = *v;
         }
-        return true;
+        return out;
       }
     }
     return fail("unknown expression kind");
@@ -83,9 +85,9 @@ class Evaluator {
 
  private:
   const Bindings& bindings_;
-  bool fail(std::string message) {
+  std::nullopt_t fail(std::string message) {
     if (error.empty()) error = std::move(message);
-    return false;
+    return std::nullopt;
   }
 };
 
@@ -93,9 +95,9 @@ class Evaluator {
 
 inline Result<int64_t> evaluate(const Expr& e, const Bindings& bindings) {
   detail::Evaluator ev(bindings);
-  int64_t out = 0;
-  if (!ev.eval(e, out)) return Result<int64_t>::failure(ev.error);
-  return out;
+  std::optional<int64_t> v = ev.eval(e);
+  if (!v) return Result<int64_t>::failure(ev.error);
+  return *v;
 }
 
 }  // namespace symshape

@@ -88,6 +88,61 @@ inline void print_scaled(uint64_t coeff, const Expr& m, std::string& out) {
   }
 }
 
+// max(a,b,...) or min(a,b,...).
+inline void print_extremum(const Expr& e, std::string& out) {
+  out += e.kind() == ExprKind::Max ? "max(" : "min(";
+  bool first = true;
+  for (const auto& a : e.args()) {
+    if (!first) out += ',';
+    first = false;
+    print_expr(a, out);
+  }
+  out += ')';
+}
+
+// One term c*t of a sum, with its sign ('+' omitted on the first term).
+inline void print_sum_term(const Expr& t, int64_t c, bool first, std::string& out) {
+  // A leading '-' is unary and binds tighter than '//' and '%': `-x//2`
+  // reads as `(-x)//2`, so -(x//2) and -(x%2) keep their brackets.
+  if (first && c == -1 && (t.kind() == ExprKind::FloorDiv || t.kind() == ExprKind::Mod)) {
+    out += "-(";
+    print_expr(t, out);
+    out += ')';
+    return;
+  }
+  if (c == INT64_MIN) {  // no literal for its magnitude
+    if (!first) out += '+';
+    out += kInt64MinText;
+    out += '*';
+    print_monomial(t, out);
+    return;
+  }
+  if (c < 0) {
+    out += '-';
+  } else if (!first) {
+    out += '+';
+  }
+  print_scaled(magnitude(c), t, out);
+}
+
+// A sum: its terms, then its constant; returns its precedence.
+inline int print_sum(const Expr& e, std::string& out) {
+  bool first = true;
+  for (const auto& [t, c] : e.terms()) {
+    print_sum_term(t, c, first, out);
+    first = false;
+  }
+  const int64_t k = e.add_constant();
+  if (k == INT64_MIN) {
+    out += "-9223372036854775807-1";
+  } else if (k != 0) {
+    out += k < 0 ? '-' : '+';
+    append_unsigned(out, magnitude(k));
+  }
+  return e.terms().size() == 1 && k == 0 ? kPrecMul : kPrecAdd;
+}
+
+// Appends e to out; returns the precedence of what it printed.
 inline int print_expr(const Expr& e, std::string& out) {
   switch (e.kind()) {
     case ExprKind::Integer:
@@ -113,54 +168,11 @@ inline int print_expr(const Expr& e, std::string& out) {
       print_at(e.args()[1], kPrecUnary, out);
       return kPrecMul;
     case ExprKind::Max:
-    case ExprKind::Min: {
-      out += e.kind() == ExprKind::Max ? "max(" : "min(";
-      bool first = true;
-      for (const auto& a : e.args()) {
-        if (!first) out += ',';
-        first = false;
-        print_expr(a, out);
-      }
-      out += ')';
+    case ExprKind::Min:
+      print_extremum(e, out);
       return kPrecAtom;
-    }
-    case ExprKind::Add: {
-      bool first = true;
-      for (const auto& [t, c] : e.terms()) {
-        // A leading '-' is unary and binds tighter than '//' and '%': `-x//2`
-        // reads as `(-x)//2`, so -(x//2) and -(x%2) keep their brackets.
-        if (first && c == -1 && (t.kind() == ExprKind::FloorDiv || t.kind() == ExprKind::Mod)) {
-          first = false;
-          out += "-(";
-          print_expr(t, out);
-          out += ')';
-          continue;
-        }
-        if (c == INT64_MIN) {  // no literal for its magnitude
-          if (!first) out += '+';
-          first = false;
-          out += kInt64MinText;
-          out += '*';
-          print_monomial(t, out);
-          continue;
-        }
-        if (c < 0) {
-          out += '-';
-        } else if (!first) {
-          out += '+';
-        }
-        first = false;
-        print_scaled(magnitude(c), t, out);
-      }
-      const int64_t k = e.add_constant();
-      if (k == INT64_MIN) {
-        out += "-9223372036854775807-1";
-      } else if (k != 0) {
-        out += k < 0 ? '-' : '+';
-        append_unsigned(out, magnitude(k));
-      }
-      return e.terms().size() == 1 && k == 0 ? kPrecMul : kPrecAdd;
-    }
+    case ExprKind::Add:
+      return print_sum(e, out);
   }
   return kPrecAtom;
 }

@@ -30,6 +30,7 @@
 #include <filesystem>
 #include <fstream>
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -54,19 +55,20 @@ Result<T> fail(std::string message) {
 
 inline std::string quote(const std::string& s) { return "'" + s + "'"; }
 
-// Reads `n` little-endian elements of `size` bytes from raw_data.
+// Reads `n` little-endian elements of `size` bytes from raw_data; nothing when
+// the data does not hold exactly n of them.
 template <class Out, class Convert>
-bool read_raw(const std::string& raw, int64_t n, std::size_t size, Convert convert, std::vector<Out>& out) {
-  if (n < 0 || raw.size() != static_cast<std::size_t>(n) * size) return false;
-  out.clear();
-  out.reserve(static_cast<std::size_t>(n));
+std::optional<std::vector<Out>> read_raw(const std::string& raw, int64_t n, std::size_t size, Convert convert) {
+  if (n < 0 || raw.size() != static_cast<std::size_t>(n) * size) return std::nullopt;
+  std::optional<std::vector<Out>> out(std::in_place);
+  out->reserve(static_cast<std::size_t>(n));
   for (int64_t i = 0; i < n; ++i) {
     uint64_t bits = 0;
     for (std::size_t b = 0; b < size; ++b)
       bits |= static_cast<uint64_t>(static_cast<unsigned char>(raw[static_cast<std::size_t>(i) * size + b])) << (8 * b);
-    out.push_back(convert(bits));
+    out->push_back(convert(bits));
   }
-  return true;
+  return out;
 }
 
 inline int64_t sign_extend(uint64_t bits, std::size_t size) {
@@ -82,87 +84,104 @@ inline int64_t sign_extend(uint64_t bits, std::size_t size) {
   return v;
 }
 
+// Width in bytes of an integer (or bool) element type and whether it is
+// signed; width 0 for every other type.
+struct IntLayout {
+  std::size_t size = 0;
+  bool is_signed = true;
+};
+
+inline IntLayout int_layout(DataType dtype) {
+  switch (dtype) {
+    case DataType::INT64:
+      return {8, true};
+    case DataType::UINT64:
+      return {8, false};
+    case DataType::INT32:
+      return {4, true};
+    case DataType::UINT32:
+      return {4, false};
+    case DataType::INT16:
+      return {2, true};
+    case DataType::UINT16:
+      return {2, false};
+    case DataType::INT8:
+      return {1, true};
+    case DataType::UINT8:
+    case DataType::BOOL:
+      return {1, false};
+    default:
+      return {};
+  }
+}
+
+// The n values of an integer or bool tensor, from raw_data or the typed
+// field; nothing when the count does not match or a value is beyond int64.
+inline std::optional<std::vector<int64_t>> read_int_data(const ::onnx::TensorProto& p, DataType dtype, int64_t n,
+                                                         IntLayout layout) {
+  std::optional<std::vector<int64_t>> v;
+  if (p.has_raw_data()) {
+    v = read_raw<int64_t>(p.raw_data(), n, layout.size, [&](uint64_t bits) {
+      return layout.is_signed ? sign_extend(bits, layout.size) : static_cast<int64_t>(bits);
+    });
+  } else if (dtype == DataType::INT64) {
+    if (p.int64_data_size() == n) v.emplace(p.int64_data().begin(), p.int64_data().end());
+  } else if (dtype == DataType::UINT64 || dtype == DataType::UINT32) {
+    if (p.uint64_data_size() == n) {
+      v.emplace();
+      for (uint64_t x : p.uint64_data()) {
+        if (x > static_cast<uint64_t>(INT64_MAX)) return std::nullopt;
+        v->push_back(static_cast<int64_t>(x));
+      }
+    }
+  } else if (p.int32_data_size() == n) {
+    v.emplace(p.int32_data().begin(), p.int32_data().end());
+  }
+  if (v && dtype == DataType::UINT64)
+    for (int64_t x : *v)
+      if (x < 0) return std::nullopt;  // beyond int64
+  return v;
+}
+
+// The n values of a FLOAT or DOUBLE tensor, from raw_data or the typed field;
+// nothing when the count does not match.
+inline std::optional<std::vector<double>> read_float_data(const ::onnx::TensorProto& p, DataType dtype, int64_t n) {
+  const bool is_float = dtype == DataType::FLOAT;
+  if (p.has_raw_data() && is_float) {
+    return read_raw<double>(p.raw_data(), n, 4, [](uint64_t bits) {
+      const auto b32 = static_cast<uint32_t>(bits);
+      float f;
+      std::memcpy(&f, &b32, sizeof f);
+      return static_cast<double>(f);
+    });
+  }
+  if (p.has_raw_data()) {
+    return read_raw<double>(p.raw_data(), n, 8, [](uint64_t bits) {
+      double d;
+      std::memcpy(&d, &bits, sizeof d);
+      return d;
+    });
+  }
+  if (is_float && p.float_data_size() == n) return std::vector<double>(p.float_data().begin(), p.float_data().end());
+  if (!is_float && p.double_data_size() == n)
+    return std::vector<double>(p.double_data().begin(), p.double_data().end());
+  return std::nullopt;
+}
+
 // Reads the values of a small tensor into t (leaves has_data false when the
 // stored data does not match the dims or the type is not kept).
 inline void read_small_data(const ::onnx::TensorProto& p, Tensor& t, int64_t n) {
-  const std::string& raw = p.raw_data();
-  const bool has_raw = p.has_raw_data();
-  std::size_t size = 0;
-  bool is_signed = true;
-  switch (t.dtype) {
-    case DataType::INT64: size = 8; break;
-    case DataType::UINT64: size = 8; is_signed = false; break;
-    case DataType::INT32: size = 4; break;
-    case DataType::UINT32: size = 4; is_signed = false; break;
-    case DataType::INT16: size = 2; break;
-    case DataType::UINT16: size = 2; is_signed = false; break;
-    case DataType::INT8: size = 1; break;
-    case DataType::UINT8:
-    case DataType::BOOL: size = 1; is_signed = false; break;
-    default: break;
-  }
-  if (size) {  // integers and bool
-    std::vector<int64_t> v;
-    bool ok = false;
-    if (has_raw) {
-      ok = read_raw<int64_t>(raw, n, size,
-                             [&](uint64_t bits) { return is_signed ? sign_extend(bits, size) : static_cast<int64_t>(bits); },
-                             v);
-    } else if (t.dtype == DataType::INT64) {
-      ok = p.int64_data_size() == n;
-      if (ok) v.assign(p.int64_data().begin(), p.int64_data().end());
-    } else if (t.dtype == DataType::UINT64 || t.dtype == DataType::UINT32) {
-      ok = p.uint64_data_size() == n;
-      if (ok)
-        for (uint64_t x : p.uint64_data()) {
-          if (x > static_cast<uint64_t>(INT64_MAX)) return;
-          v.push_back(static_cast<int64_t>(x));
-        }
-    } else {
-      ok = p.int32_data_size() == n;
-      if (ok) v.assign(p.int32_data().begin(), p.int32_data().end());
-    }
-    if (!ok) return;
-    if (t.dtype == DataType::UINT64)
-      for (int64_t x : v)
-        if (x < 0) return;  // beyond int64
-    t.int_data = std::move(v);
+  if (const IntLayout layout = int_layout(t.dtype); layout.size) {  // integers and bool
+    std::optional<std::vector<int64_t>> v = read_int_data(p, t.dtype, n, layout);
+    if (!v) return;
+    t.int_data = std::move(*v);
     t.has_data = true;
-    return;
-  }
-  if (t.dtype == DataType::FLOAT || t.dtype == DataType::DOUBLE) {
-    std::vector<double> v;
-    bool ok = false;
-    if (has_raw && t.dtype == DataType::FLOAT) {
-      ok = read_raw<double>(raw, n, 4,
-                            [](uint64_t bits) {
-                              const auto b32 = static_cast<uint32_t>(bits);
-                              float f;
-                              std::memcpy(&f, &b32, sizeof f);
-                              return static_cast<double>(f);
-                            },
-                            v);
-    } else if (has_raw) {
-      ok = read_raw<double>(raw, n, 8,
-                            [](uint64_t bits) {
-                              double d;
-                              std::memcpy(&d, &bits, sizeof d);
-                              return d;
-                            },
-                            v);
-    } else if (t.dtype == DataType::FLOAT) {
-      ok = p.float_data_size() == n;
-      if (ok) v.assign(p.float_data().begin(), p.float_data().end());
-    } else {
-      ok = p.double_data_size() == n;
-      if (ok) v.assign(p.double_data().begin(), p.double_data().end());
-    }
-    if (!ok) return;
-    t.float_data = std::move(v);
+  } else if (t.dtype == DataType::FLOAT || t.dtype == DataType::DOUBLE) {
+    std::optional<std::vector<double>> v = read_float_data(p, t.dtype, n);
+    if (!v) return;
+    t.float_data = std::move(*v);
     t.has_data = true;
-    return;
-  }
-  if (t.dtype == DataType::STRING && p.string_data_size() == n) {
+  } else if (t.dtype == DataType::STRING && p.string_data_size() == n) {
     t.string_data.assign(p.string_data().begin(), p.string_data().end());
     t.has_data = true;
   }
@@ -198,6 +217,22 @@ Result<Tensor> tensor_from_proto_named(const ::onnx::TensorProto& p, What&& what
   Tensor t;
   std::string error = read_tensor(p, what, t);
   if (!error.empty()) return fail<Tensor>(std::move(error));
+  return Result<Tensor>(std::move(t));
+}
+
+// A SparseTensorProto as a Tensor: the name and dtype of its values with the
+// dense dims (no values kept). `what()` names it in errors.
+template <class What>
+Result<Tensor> sparse_tensor_from_proto_named(const ::onnx::SparseTensorProto& sp, const What& what) {
+  Result<Tensor> values = tensor_from_proto_named(sp.values(), what);
+  if (!values) return values;
+  Tensor t;
+  t.name = values->name;
+  t.dtype = values->dtype;
+  for (int64_t d : sp.dims()) {
+    if (d < 0) return fail<Tensor>(what() + ": negative dim " + std::to_string(d));
+    t.dims.push_back(d);
+  }
   return Result<Tensor>(std::move(t));
 }
 
@@ -305,43 +340,55 @@ class Loader {
 
   static std::string graph_prefix(const std::string& scope) { return scope.empty() ? std::string() : scope + ": "; }
 
-  // Defines a new value in g; false (with an error) if g already has it.
-  // `by()` names the definer; it is only called to build an error message.
+  // Defines a new value in g: the value, or null (with an error) if g already
+  // has one of that name. `by()` names the definer; it is only called to
+  // build an error message.
   template <class By>
-  bool define(Graph& g, const std::string& name, By&& by, const std::string& scope, Value*& out) {
-    out = g.values.add();
+  Value* define(Graph& g, const std::string& name, const std::string& scope, By&& by) {
+    Value* out = g.values.add();
     out->name = name;
     // One hash lookup: insert the new value, or find the one that has the name.
     if (const Value* v = g.by_name.insert(out)) {
       std::string first = v->producer ? "a node" : v->is_graph_input ? "a graph input" : "an initializer";
       if (v->producer) first = "node " + quote(v->producer->display_name()) + " (" + v->producer->op_type + ")";
-      return set_error(graph_prefix(scope) + "value " + quote(name) + " is produced twice (by " + first + " and by " +
-                       by() + ")");
+      set_error(graph_prefix(scope) + "value " + quote(name) + " is produced twice (by " + first + " and by " + by() +
+                ")");
+      return nullptr;
     }
-    return true;
+    return out;
   }
 
+  // Loads a graph in the steps below; the order matters (see each step).
   bool load_graph(const ::onnx::GraphProto& p, Graph& g, Graph* parent, int depth, const std::string& scope) {
     if (depth > kMaxNesting) return set_error(graph_prefix(scope) + "subgraphs nested too deeply");
     g.name = p.name();
     g.parent = parent;
-    // Reserve the containers from the proto's sizes (no rehash, no realloc).
-    {
-      std::size_t outputs = 0;
-      for (const auto& np : p.node()) outputs += static_cast<std::size_t>(np.output_size());
-      const std::size_t values = static_cast<std::size_t>(p.input_size()) + static_cast<std::size_t>(p.initializer_size()) +
-                                 static_cast<std::size_t>(p.sparse_initializer_size()) + outputs;
-      g.values.reserve(values);
-      g.by_name.reserve(g.by_name.size() + values);
-      g.nodes.reserve(static_cast<std::size_t>(p.node_size()));
-      g.inputs.reserve(static_cast<std::size_t>(p.input_size()));
-      g.initializers.reserve(static_cast<std::size_t>(p.initializer_size() + p.sparse_initializer_size()));
-    }
-    // 1. Inputs.
+    reserve_graph(p, g);
+    const std::size_t first_node = g.nodes.size();
+    return load_inputs(p, g, scope) && load_initializers(p, g, scope) && create_nodes(p, g, scope) &&
+           link_nodes(p, g, first_node, depth, scope) && load_value_info(p, g, scope) && load_outputs(p, g, scope);
+  }
+
+  // Reserves the containers from the proto's sizes (no rehash, no realloc).
+  static void reserve_graph(const ::onnx::GraphProto& p, Graph& g) {
+    std::size_t outputs = 0;
+    for (const auto& np : p.node()) outputs += static_cast<std::size_t>(np.output_size());
+    const std::size_t values = static_cast<std::size_t>(p.input_size()) +
+                               static_cast<std::size_t>(p.initializer_size()) +
+                               static_cast<std::size_t>(p.sparse_initializer_size()) + outputs;
+    g.values.reserve(values);
+    g.by_name.reserve(g.by_name.size() + values);
+    g.nodes.reserve(static_cast<std::size_t>(p.node_size()));
+    g.inputs.reserve(static_cast<std::size_t>(p.input_size()));
+    g.initializers.reserve(static_cast<std::size_t>(p.initializer_size() + p.sparse_initializer_size()));
+  }
+
+  // Step 1: the graph inputs.
+  bool load_inputs(const ::onnx::GraphProto& p, Graph& g, const std::string& scope) {
     for (const auto& in : p.input()) {
       if (in.name().empty()) return set_error(graph_prefix(scope) + "a graph input has no name");
-      Value* v = nullptr;
-      if (!define(g, in.name(), [] { return std::string("a graph input"); }, scope, v)) return false;
+      Value* v = define(g, in.name(), scope, [] { return std::string("a graph input"); });
+      if (!v) return false;
       v->is_graph_input = true;
       if (in.has_type()) {
         Result<Type> t =
@@ -351,7 +398,12 @@ class Loader {
       }
       g.inputs.push_back(v);
     }
-    // 2. Initializers (an initializer that is also an input keeps the input's declared type).
+    return true;
+  }
+
+  // Step 2: initializers, dense then sparse (an initializer that is also an
+  // input keeps the input's declared type).
+  bool load_initializers(const ::onnx::GraphProto& p, Graph& g, const std::string& scope) {
     for (const auto& init : p.initializer()) {
       Tensor* t = g.initializers.add();
       std::string e = read_tensor(init, [&] { return graph_prefix(scope) + "initializer " + quote(init.name()); }, *t);
@@ -359,25 +411,20 @@ class Loader {
       if (!add_initializer(g, t, Type(), scope)) return false;
     }
     for (const auto& sp : p.sparse_initializer()) {
-      const std::string name = sp.values().name();
-      const std::string what = graph_prefix(scope) + "sparse initializer " + quote(name);
-      Result<Tensor> values = tensor_from_proto(sp.values(), what);
-      if (!values) return set_error(values.error());
-      Tensor t;
-      t.name = name;
-      t.dtype = values->dtype;
-      for (int64_t d : sp.dims()) {
-        if (d < 0) return set_error(what + ": negative dim " + std::to_string(d));
-        t.dims.push_back(d);
-      }
-      std::vector<SymbolicDim> dims(t.dims.begin(), t.dims.end());
-      Type type = Type::sparse_tensor(t.dtype, Shape(std::move(dims)));
+      Result<Tensor> t = sparse_tensor_from_proto_named(
+          sp, [&] { return graph_prefix(scope) + "sparse initializer " + quote(sp.values().name()); });
+      if (!t) return set_error(t.error());
+      std::vector<SymbolicDim> dims(t->dims.begin(), t->dims.end());
+      Type type = Type::sparse_tensor(t->dtype, Shape(std::move(dims)));
       Tensor* stored = g.initializers.add();
-      *stored = std::move(t);
+      *stored = std::move(t.value());
       if (!add_initializer(g, stored, std::move(type), scope)) return false;
     }
-    // 3. Every node's outputs, so that nodes may come in any order.
-    const std::size_t first_node = g.nodes.size();
+    return true;
+  }
+
+  // Step 3: every node and its outputs, so that nodes may come in any order.
+  bool create_nodes(const ::onnx::GraphProto& p, Graph& g, const std::string& scope) {
     for (int i = 0; i < p.node_size(); ++i) {
       const auto& np = p.node(i);
       Node* n = g.create_node();
@@ -388,13 +435,18 @@ class Loader {
       for (const auto& out : np.output()) {
         Value* v = nullptr;
         if (!out.empty()) {
-          if (!define(g, out, [&] { return node_label(np, i); }, scope, v)) return false;
+          v = define(g, out, scope, [&] { return node_label(np, i); });
+          if (!v) return false;
           v->producer = n;
         }
         n->outputs.push_back(v);
       }
     }
-    // 4. Inputs and attributes (subgraphs see every outer value by now).
+    return true;
+  }
+
+  // Step 4: node inputs and attributes (subgraphs see every outer value by now).
+  bool link_nodes(const ::onnx::GraphProto& p, Graph& g, std::size_t first_node, int depth, const std::string& scope) {
     for (int i = 0; i < p.node_size(); ++i) {
       const auto& np = p.node(i);
       Node* n = g.nodes[first_node + static_cast<std::size_t>(i)];
@@ -417,7 +469,11 @@ class Loader {
           return false;
       }
     }
-    // 5. value_info: types of intermediate values (a previous inference).
+    return true;
+  }
+
+  // Step 5: value_info, the types of intermediate values (a previous inference).
+  bool load_value_info(const ::onnx::GraphProto& p, Graph& g, const std::string& scope) {
     for (const auto& vi : p.value_info()) {
       Value* v = g.by_name.find(vi.name());
       if (!v || !vi.has_type()) continue;
@@ -427,7 +483,11 @@ class Loader {
       if (!t) return set_error(t.error());
       v->type = std::move(t.value());
     }
-    // 6. Outputs.
+    return true;
+  }
+
+  // Step 6: the graph outputs.
+  bool load_outputs(const ::onnx::GraphProto& p, Graph& g, const std::string& scope) {
     for (const auto& out : p.output()) {
       Value* v = g.find(out.name());
       if (!v || out.name().empty())
@@ -462,6 +522,28 @@ class Loader {
     return true;
   }
 
+  // The attribute's type; old models leave it UNDEFINED, and it is guessed
+  // from the fields that are set.
+  static ::onnx::AttributeProto::AttributeType attribute_type(const ::onnx::AttributeProto& p) {
+    using AP = ::onnx::AttributeProto;
+    if (p.type() != AP::UNDEFINED) return p.type();
+    if (p.has_f()) return AP::FLOAT;
+    if (p.has_i()) return AP::INT;
+    if (p.has_s()) return AP::STRING;
+    if (p.has_t()) return AP::TENSOR;
+    if (p.has_g()) return AP::GRAPH;
+    if (p.has_sparse_tensor()) return AP::SPARSE_TENSOR;
+    if (p.has_tp()) return AP::TYPE_PROTO;
+    if (p.floats_size()) return AP::FLOATS;
+    if (p.ints_size()) return AP::INTS;
+    if (p.strings_size()) return AP::STRINGS;
+    if (p.tensors_size()) return AP::TENSORS;
+    if (p.graphs_size()) return AP::GRAPHS;
+    if (p.sparse_tensors_size()) return AP::SPARSE_TENSORS;
+    if (p.type_protos_size()) return AP::TYPE_PROTOS;
+    return AP::UNDEFINED;
+  }
+
   // `where()` names the node for messages; it is only called when a message
   // or a subgraph scope is needed (not once per attribute).
   template <class Where>
@@ -471,89 +553,85 @@ class Loader {
     a.name = p.name();
     if (!p.ref_attr_name().empty()) a.ref_attr_name = p.ref_attr_name();
     auto what = [&] { return where() + ": attribute " + quote(p.name()); };
-    auto kind = p.type();
-    if (kind == AP::UNDEFINED) {  // old models: guess from the fields that are set
-      if (p.has_f()) kind = AP::FLOAT;
-      else if (p.has_i()) kind = AP::INT;
-      else if (p.has_s()) kind = AP::STRING;
-      else if (p.has_t()) kind = AP::TENSOR;
-      else if (p.has_g()) kind = AP::GRAPH;
-      else if (p.has_sparse_tensor()) kind = AP::SPARSE_TENSOR;
-      else if (p.has_tp()) kind = AP::TYPE_PROTO;
-      else if (p.floats_size()) kind = AP::FLOATS;
-      else if (p.ints_size()) kind = AP::INTS;
-      else if (p.strings_size()) kind = AP::STRINGS;
-      else if (p.tensors_size()) kind = AP::TENSORS;
-      else if (p.graphs_size()) kind = AP::GRAPHS;
-      else if (p.sparse_tensors_size()) kind = AP::SPARSE_TENSORS;
-      else if (p.type_protos_size()) kind = AP::TYPE_PROTOS;
-    }
-    auto tensor = [&](const ::onnx::TensorProto& tp) -> bool {
-      if (a.tensors.empty()) a.tensors.reserve(kind == AP::TENSORS ? static_cast<std::size_t>(p.tensors_size()) : 1);
-      std::string e = read_tensor(tp, what, a.tensors.emplace_back());
-      return e.empty() || set_error(std::move(e));
-    };
-    auto sparse = [&](const ::onnx::SparseTensorProto& sp) -> bool {
-      Result<Tensor> v = tensor_from_proto_named(sp.values(), what);
-      if (!v) return set_error(v.error());
-      Tensor t;
-      t.name = v->name;
-      t.dtype = v->dtype;
-      for (int64_t d : sp.dims()) {
-        if (d < 0) return set_error(what() + ": negative dim " + std::to_string(d));
-        t.dims.push_back(d);
-      }
-      a.tensors.push_back(std::move(t));
-      return true;
-    };
-    auto graph = [&](const ::onnx::GraphProto& gp) -> bool {
-      auto sub = std::make_shared<Graph>();
-      const std::string scope = where() + " subgraph " + quote(p.name());
-      if (!load_graph(gp, *sub, &g, depth + 1, scope)) return false;
-      a.graphs.push_back(std::move(sub));
-      return true;
-    };
-    auto type = [&](const ::onnx::TypeProto& tp) -> bool {
-      Result<Type> t = type_from_proto_named(tp, what);
-      if (!t) return set_error(t.error());
-      a.types.push_back(std::move(t.value()));
-      return true;
-    };
-    switch (kind) {
+    auto subgraph_scope = [&] { return where() + " subgraph " + quote(p.name()); };
+    switch (attribute_type(p)) {
       case AP::FLOAT: a.kind = K::Float; a.f = p.f(); return true;
       case AP::INT: a.kind = K::Int; a.i = p.i(); return true;
       case AP::STRING: a.kind = K::String; a.s = p.s(); return true;
-      case AP::TENSOR: a.kind = K::Tensor; return tensor(p.t());
-      case AP::GRAPH: a.kind = K::Graph; return graph(p.g());
-      case AP::SPARSE_TENSOR: a.kind = K::SparseTensor; return sparse(p.sparse_tensor());
-      case AP::TYPE_PROTO: a.kind = K::TypeProto; return type(p.tp());
+      case AP::TENSOR:
+        a.kind = K::Tensor;
+        a.tensors.reserve(1);
+        return add_tensor(p.t(), what, a);
+      case AP::GRAPH:
+        a.kind = K::Graph;
+        return add_graph(p.g(), subgraph_scope, g, depth, a);
+      case AP::SPARSE_TENSOR:
+        a.kind = K::SparseTensor;
+        return add_sparse_tensor(p.sparse_tensor(), what, a);
+      case AP::TYPE_PROTO:
+        a.kind = K::TypeProto;
+        return add_type(p.tp(), what, a);
       case AP::FLOATS: a.kind = K::Floats; a.floats.assign(p.floats().begin(), p.floats().end()); return true;
       case AP::INTS: a.kind = K::Ints; a.ints.assign(p.ints().begin(), p.ints().end()); return true;
       case AP::STRINGS: a.kind = K::Strings; a.strings.assign(p.strings().begin(), p.strings().end()); return true;
       case AP::TENSORS:
         a.kind = K::Tensors;
+        a.tensors.reserve(static_cast<std::size_t>(p.tensors_size()));
         for (const auto& t : p.tensors())
-          if (!tensor(t)) return false;
+          if (!add_tensor(t, what, a)) return false;
         return true;
       case AP::GRAPHS:
         a.kind = K::Graphs;
         for (const auto& sg : p.graphs())
-          if (!graph(sg)) return false;
+          if (!add_graph(sg, subgraph_scope, g, depth, a)) return false;
         return true;
       case AP::SPARSE_TENSORS:
         a.kind = K::SparseTensors;
         for (const auto& sp : p.sparse_tensors())
-          if (!sparse(sp)) return false;
+          if (!add_sparse_tensor(sp, what, a)) return false;
         return true;
       case AP::TYPE_PROTOS:
         a.kind = K::TypeProtos;
         for (const auto& tp : p.type_protos())
-          if (!type(tp)) return false;
+          if (!add_type(tp, what, a)) return false;
         return true;
       default:
         if (!a.ref_attr_name.empty()) return true;  // a reference to the caller's attribute
         return set_error(what() + ": invalid attribute type " + std::to_string(static_cast<int>(p.type())));
     }
+  }
+
+  // The attribute value helpers: each appends one value to `a`, or records
+  // the error (named by `what()`) and returns false.
+  template <class What>
+  bool add_tensor(const ::onnx::TensorProto& tp, const What& what, Attribute& a) {
+    std::string e = read_tensor(tp, what, a.tensors.emplace_back());
+    return e.empty() || set_error(std::move(e));
+  }
+
+  template <class What>
+  bool add_sparse_tensor(const ::onnx::SparseTensorProto& sp, const What& what, Attribute& a) {
+    Result<Tensor> t = sparse_tensor_from_proto_named(sp, what);
+    if (!t) return set_error(t.error());
+    a.tensors.push_back(std::move(t.value()));
+    return true;
+  }
+
+  // `scope()` names the subgraph in its errors.
+  template <class Scope>
+  bool add_graph(const ::onnx::GraphProto& gp, const Scope& scope, Graph& g, int depth, Attribute& a) {
+    auto sub = std::make_shared<Graph>();
+    if (!load_graph(gp, *sub, &g, depth + 1, scope())) return false;
+    a.graphs.push_back(std::move(sub));
+    return true;
+  }
+
+  template <class What>
+  bool add_type(const ::onnx::TypeProto& tp, const What& what, Attribute& a) {
+    Result<Type> t = type_from_proto_named(tp, what);
+    if (!t) return set_error(t.error());
+    a.types.push_back(std::move(t.value()));
+    return true;
   }
 
   bool load_function(const ::onnx::FunctionProto& p, Model& m) {

@@ -93,7 +93,6 @@ class Context {
   SymbolicDim new_symbolic_dim(const std::string& prefix = "_d") {
     return SymbolicDim(Expr::symbol(prefix + std::to_string(next_dim_++)));
   }
-  void reset_fresh_dims() { next_dim_ = fresh_begin_ = 0; }
   // Fresh names start at _d<next> (the engine reserves the _dN names that the
   // model already uses, so that a fresh dim never aliases an existing one).
   void reserve_fresh_dims(int64_t next) {
@@ -179,7 +178,6 @@ class Context {
   void set_symbolic_value(Value* v, std::vector<SymbolicDim> data) {
     if (v && data_propagation_ && data.size() <= kMaxSymbolicValueSize) v->symbolic_value = std::move(data);
   }
-  bool data_propagation() const { return data_propagation_; }
   void set_data_propagation(bool on) { data_propagation_ = on; }
   static constexpr std::size_t kMaxSymbolicValueSize = 64;
 

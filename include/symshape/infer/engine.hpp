@@ -55,8 +55,6 @@ class Engine {
     return ctx_.report();
   }
 
-  Context& context() { return ctx_; }
-
   // Nodes of g in an order where producers come first; false on a cycle.
   static bool topological_order(const Graph& g, std::vector<Node*>& order, const Node*& cycle_node) {
     const StablePool<Node>& index = g.nodes;  // node -> position, by address

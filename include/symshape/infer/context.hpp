@@ -1,14 +1,23 @@
 // The inference context: merge policy, diagnostics, fresh dims and symbolic
 // values. Rules call set_shape / set_dtype / set_type on their outputs and
 // report problems with usage_error (malformed model) or record_error
-// (semantic; severity per policy).
+// (semantic; severity per policy). How an inferred type merges with the one a
+// value already has:
 //
-// | policy   | existing shape/dtype                          | semantic errors |
-// | skip     | kept if present                               | warnings        |
-// | override | always replaced                               | errors          |
-// | refine   | replaced where the inferred one is more       | errors          |
-// |          | specific (int > expression > unknown)         |                 |
-// | strict   | as refine; a conflict is an error             | errors          |
+// | policy   | existing type                                 | conflicts | semantic errors |
+// | skip     | kept if present (a missing dtype or rank is   | none      | warnings        |
+// |          | filled in)                                    |           |                 |
+// | override | always replaced                               | none      | errors          |
+// | refine   | a tensor dim is replaced where the inferred   | warnings  | errors          |
+// |          | one is more specific (see specificity), a     |           |                 |
+// |          | sequence/optional/map type replaced; a        |           |                 |
+// |          | conflict keeps the existing dim, rank, dtype  |           |                 |
+// |          | or type                                       |           |                 |
+// | strict   | as refine                                     | errors    | errors          |
+//
+// Conflicts are differing integer dims, ranks, dtypes or kinds of type; under
+// strict also differing expressions. An inferred fresh dim (is_fresh) never
+// conflicts.
 #pragma once
 
 #include <cstdint>
@@ -131,6 +140,10 @@ class Context {
     return s;
   }
 
+  // How specific a dim is: int (2) > expression (1) > unknown (0). Refine
+  // replaces an existing dim only by a more specific one.
+  static int specificity(const SymbolicDim& d) { return d.is_int() ? 2 : d.is_known() ? 1 : 0; }
+
   // ---- setting types under the merge policy; each returns whether the value changed ----
   bool set_type(Value* v, Type inferred) {
     if (!v) return false;
@@ -201,8 +214,6 @@ class Context {
     d.message = std::move(message);
     report_.diagnostics.push_back(std::move(d));
   }
-
-  static int specificity(const SymbolicDim& d) { return d.is_int() ? 2 : d.is_known() ? 1 : 0; }
 
   void conflict(const Value* v, const std::string& what) {
     const Severity s = policy_ == MergePolicy::Strict ? Severity::Error : Severity::Warning;

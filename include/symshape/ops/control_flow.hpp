@@ -173,8 +173,7 @@ inline std::optional<std::vector<SymbolicDim>> inserted_dims(const Graph& body, 
   if (!ins || ins->op_type != "SequenceInsert" || ins->inputs.size() < 2 || ins->inputs[0] != body.inputs[2 + i])
     return std::nullopt;
   const Value* tensor = ins->inputs[1];
-  if (!tensor || !tensor->type.is_tensor_like() || !tensor->type.shape().has_rank() ||
-      tensor->type.shape().size() != r)
+  if (!tensor || !tensor->type.is_tensor_like() || !tensor->type.shape().has_rank() || tensor->type.shape().size() != r)
     return std::nullopt;
   return tensor->type.shape().dims();
 }
@@ -438,9 +437,8 @@ inline std::optional<std::size_t> scan_state_count(Context& ctx, Node& n, const 
 inline std::optional<SymbolicDim> agreed_size(Context& ctx, const Node& n, const SymbolicDim& so_far,
                                               const SymbolicDim& d, const char* what) {
   if (so_far.is_int() && d.is_int() && so_far != d) {
-    ctx.record_error(n,
-                     std::string("scan inputs disagree on the ") + what + ": " + so_far.to_string() + " vs " +
-                         d.to_string());
+    ctx.record_error(
+        n, std::string("scan inputs disagree on the ") + what + ": " + so_far.to_string() + " vs " + d.to_string());
     return std::nullopt;
   }
   return Context::specificity(d) > Context::specificity(so_far) ? d : so_far;
@@ -516,8 +514,8 @@ inline std::optional<ScanAxes> scan_axes(Context& ctx, const Node& n, std::size_
   for (const auto& [dir, count] : directions) {
     auto d = n.attr_ints(dir);
     if (d && d->size() != count) {
-      ctx.usage_error(n, std::string(dir) + " has " + std::to_string(d->size()) + " values, expected " +
-                             std::to_string(count));
+      ctx.usage_error(
+          n, std::string(dir) + " has " + std::to_string(d->size()) + " values, expected " + std::to_string(count));
       return std::nullopt;
     }
   }

@@ -108,12 +108,12 @@ class Context {
     if (next > next_dim_) next_dim_ = next;
     fresh_begin_ = next_dim_;
   }
-  // The k of a name "_d<k>", or -1.
-  static int64_t fresh_index(const std::string& name) {
-    if (name.size() < 3 || name.size() > 20 || name[0] != '_' || name[1] != 'd') return -1;
+  // The k of a name "_d<k>"; nullopt for any other name.
+  static std::optional<int64_t> fresh_index(const std::string& name) {
+    if (name.size() < 3 || name.size() > 20 || name[0] != '_' || name[1] != 'd') return std::nullopt;
     int64_t k = 0;
     for (std::size_t i = 2; i < name.size(); ++i) {
-      if (name[i] < '0' || name[i] > '9') return -1;
+      if (name[i] < '0' || name[i] > '9') return std::nullopt;
       k = k * 10 + (name[i] - '0');
     }
     return k;
@@ -122,8 +122,8 @@ class Context {
   // dim, which never replaces nor conflicts with an existing known dim.
   bool is_fresh(const SymbolicDim& d) const {
     if (!d.is_symbolic() || !d.expr().is_symbol()) return false;
-    const int64_t k = fresh_index(d.expr().name());
-    return k >= fresh_begin_ && k < next_dim_;
+    const std::optional<int64_t> k = fresh_index(d.expr().name());
+    return k && *k >= fresh_begin_ && *k < next_dim_;
   }
   // Whether name_unknown_dims would change s.
   static bool has_unnamed_dims(const Shape& s) {

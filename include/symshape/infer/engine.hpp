@@ -45,7 +45,7 @@ class Engine {
 
   Report run() {
     // Fresh names must not alias the _dN names an earlier run wrote into the model.
-    int64_t used = -1;
+    int64_t used = -1;  // no _d<k> name yet
     max_fresh_index(*model_.graph, used);
     for (const auto& f : model_.functions)
       if (f.body) max_fresh_index(*f.body, used);
@@ -227,8 +227,8 @@ class Engine {
       }
   }
 
-  // The largest k of the _d<k> symbols in types and values of g, its
-  // subgraphs and type attributes.
+  // Raises `used` to the largest k of the _d<k> symbols in types and values of
+  // g, its subgraphs and type attributes.
   static void max_fresh_index(const Type& t, int64_t& used) {
     if (t.is_tensor_like() && t.shape().has_rank())
       for (const auto& d : t.shape().dims())
@@ -237,10 +237,11 @@ class Engine {
   }
   static void max_fresh_index(const SymbolicDim& d, int64_t& used) {
     if (d.expr().is_symbol()) {  // the common case, without building the symbol list
-      used = std::max(used, Context::fresh_index(d.expr().name()));
+      if (auto k = Context::fresh_index(d.expr().name())) used = std::max(used, *k);
       return;
     }
-    for (const auto& name : free_symbols(d.expr())) used = std::max(used, Context::fresh_index(name));
+    for (const auto& name : free_symbols(d.expr()))
+      if (auto k = Context::fresh_index(name)) used = std::max(used, *k);
   }
   static void max_fresh_index(const Graph& g, int64_t& used) {
     for (const auto& v : g.values) {

@@ -376,15 +376,11 @@ class Engine {
     return outs;
   }
 
-  void infer_function_call(const Function& f, Node& call) {
-    if (function_depth_ >= 16) {
-      ctx_.error(&call, DiagnosticKind::Graph, "model-local functions nested deeper than 16 (recursion?)");
-      return;
-    }
-    Graph& body = *f.body;
-    // Bind attribute references to the caller's attributes (or defaults).
+  // Binds the attribute references in f's body to the caller's attributes
+  // (or f's defaults); returns each bound attribute as it was, to restore it.
+  static std::vector<std::pair<Attribute*, Attribute>> bind_attribute_refs(const Function& f, const Node& call) {
     std::vector<std::pair<Attribute*, Attribute>> saved;
-    for (auto& bn : body.nodes) {
+    for (auto& bn : f.body->nodes) {
       for (auto& a : bn->attributes) {
         if (a.ref_attr_name.empty()) continue;
         const Attribute* src = call.attr(a.ref_attr_name);
@@ -399,8 +395,19 @@ class Engine {
         }
       }
     }
+    return saved;
+  }
+
+  void infer_function_call(const Function& f, Node& call) {
+    if (function_depth_ >= 16) {
+      ctx_.error(&call, DiagnosticKind::Graph, "model-local functions nested deeper than 16 (recursion?)");
+      return;
+    }
+    Graph& body = *f.body;
+    const std::vector<std::pair<Attribute*, Attribute>> saved = bind_attribute_refs(f, call);
     std::vector<Type> in;
-    for (std::size_t i = 0; i < body.inputs.size(); ++i) in.push_back(i < call.inputs.size() && call.inputs[i] ? call.inputs[i]->type : Type());
+    for (std::size_t i = 0; i < body.inputs.size(); ++i)
+      in.push_back(i < call.inputs.size() && call.inputs[i] ? call.inputs[i]->type : Type());
     for (std::size_t i = 0; i < body.inputs.size() && i < call.inputs.size(); ++i)
       if (call.inputs[i] && body.inputs[i]) body.inputs[i]->symbolic_value = ctx_.symbolic_value(call.inputs[i]);
     auto outer_opsets = ctx_.opsets();

@@ -450,7 +450,8 @@ inline void infer_scan_8(Context& ctx, Node& n) {
   Graph* body = graph_attribute(ctx, n, "body");
   if (!body) return;
   const std::size_t num_in = n.inputs.size() > 0 ? n.inputs.size() - 1 : 0;
-  const std::optional<std::size_t> states = scan_state_count(ctx, n, *body, num_in, " (the inputs after sequence_lens)");
+  const std::optional<std::size_t> states =
+      scan_state_count(ctx, n, *body, num_in, " (the inputs after sequence_lens)");
   if (!states) return;
   const std::size_t num_states = *states;
   for (std::size_t i = 1; i < n.inputs.size(); ++i)

@@ -17,7 +17,6 @@ class Shape {
   Shape() = default;  // unknown rank
   Shape(std::vector<SymbolicDim> dims) : dims_(std::move(dims)), has_rank_(true) {}  // NOLINT
   Shape(std::initializer_list<SymbolicDim> dims) : dims_(dims), has_rank_(true) {}
-  static Shape unknown_rank() { return {}; }
   static Shape of_rank(std::size_t rank) { return Shape(std::vector<SymbolicDim>(rank)); }
   static Shape scalar() { return Shape(std::vector<SymbolicDim>{}); }
 

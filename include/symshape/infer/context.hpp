@@ -1,14 +1,23 @@
 // The inference context: merge policy, diagnostics, fresh dims and symbolic
 // values. Rules call set_shape / set_dtype / set_type on their outputs and
 // report problems with usage_error (malformed model) or record_error
-// (semantic; severity per policy).
+// (semantic; severity per policy). How an inferred type merges with the one a
+// value already has:
 //
-// | policy   | existing shape/dtype                          | semantic errors |
-// | skip     | kept if present                               | warnings        |
-// | override | always replaced                               | errors          |
-// | refine   | replaced where the inferred one is more       | errors          |
-// |          | specific (int > expression > unknown)         |                 |
-// | strict   | as refine; a conflict is an error             | errors          |
+// | policy   | existing type                                 | conflicts | semantic errors |
+// | skip     | kept if present (a missing dtype or rank is   | none      | warnings        |
+// |          | filled in)                                    |           |                 |
+// | override | always replaced                               | none      | errors          |
+// | refine   | a tensor dim is replaced where the inferred   | warnings  | errors          |
+// |          | one is more specific (see specificity), a     |           |                 |
+// |          | sequence/optional/map type replaced; a        |           |                 |
+// |          | conflict keeps the existing dim, rank, dtype  |           |                 |
+// |          | or type                                       |           |                 |
+// | strict   | as refine                                     | errors    | errors          |
+//
+// Conflicts are differing integer dims, ranks, dtypes or kinds of type; under
+// strict also differing expressions. An inferred fresh dim (is_fresh) never
+// conflicts.
 #pragma once
 
 #include <cstdint>
@@ -93,19 +102,18 @@ class Context {
   SymbolicDim new_symbolic_dim(const std::string& prefix = "_d") {
     return SymbolicDim(Expr::symbol(prefix + std::to_string(next_dim_++)));
   }
-  void reset_fresh_dims() { next_dim_ = fresh_begin_ = 0; }
   // Fresh names start at _d<next> (the engine reserves the _dN names that the
   // model already uses, so that a fresh dim never aliases an existing one).
   void reserve_fresh_dims(int64_t next) {
     if (next > next_dim_) next_dim_ = next;
     fresh_begin_ = next_dim_;
   }
-  // The k of a name "_d<k>", or -1.
-  static int64_t fresh_index(const std::string& name) {
-    if (name.size() < 3 || name.size() > 20 || name[0] != '_' || name[1] != 'd') return -1;
+  // The k of a name "_d<k>"; nullopt for any other name.
+  static std::optional<int64_t> fresh_index(const std::string& name) {
+    if (name.size() < 3 || name.size() > 20 || name[0] != '_' || name[1] != 'd') return std::nullopt;
     int64_t k = 0;
     for (std::size_t i = 2; i < name.size(); ++i) {
-      if (name[i] < '0' || name[i] > '9') return -1;
+      if (name[i] < '0' || name[i] > '9') return std::nullopt;
       k = k * 10 + (name[i] - '0');
     }
     return k;
@@ -114,8 +122,8 @@ class Context {
   // dim, which never replaces nor conflicts with an existing known dim.
   bool is_fresh(const SymbolicDim& d) const {
     if (!d.is_symbolic() || !d.expr().is_symbol()) return false;
-    const int64_t k = fresh_index(d.expr().name());
-    return k >= fresh_begin_ && k < next_dim_;
+    const std::optional<int64_t> k = fresh_index(d.expr().name());
+    return k && *k >= fresh_begin_ && *k < next_dim_;
   }
   // Whether name_unknown_dims would change s.
   static bool has_unnamed_dims(const Shape& s) {
@@ -131,6 +139,10 @@ class Context {
       if (d.is_unknown() || (d.is_symbolic() && d.expr().size() > kMaxDimExprSize)) d = new_symbolic_dim();
     return s;
   }
+
+  // How specific a dim is: int (2) > expression (1) > unknown (0). Refine
+  // replaces an existing dim only by a more specific one.
+  static int specificity(const SymbolicDim& d) { return d.is_int() ? 2 : d.is_known() ? 1 : 0; }
 
   // ---- setting types under the merge policy; each returns whether the value changed ----
   bool set_type(Value* v, Type inferred) {
@@ -179,7 +191,6 @@ class Context {
   void set_symbolic_value(Value* v, std::vector<SymbolicDim> data) {
     if (v && data_propagation_ && data.size() <= kMaxSymbolicValueSize) v->symbolic_value = std::move(data);
   }
-  bool data_propagation() const { return data_propagation_; }
   void set_data_propagation(bool on) { data_propagation_ = on; }
   static constexpr std::size_t kMaxSymbolicValueSize = 64;
 
@@ -203,8 +214,6 @@ class Context {
     d.message = std::move(message);
     report_.diagnostics.push_back(std::move(d));
   }
-
-  static int specificity(const SymbolicDim& d) { return d.is_int() ? 2 : d.is_known() ? 1 : 0; }
 
   void conflict(const Value* v, const std::string& what) {
     const Severity s = policy_ == MergePolicy::Strict ? Severity::Error : Severity::Warning;

@@ -45,7 +45,7 @@ class Engine {
 
   Report run() {
     // Fresh names must not alias the _dN names an earlier run wrote into the model.
-    int64_t used = -1;
+    int64_t used = -1;  // no _d<k> name yet
     max_fresh_index(*model_.graph, used);
     for (const auto& f : model_.functions)
       if (f.body) max_fresh_index(*f.body, used);
@@ -55,76 +55,20 @@ class Engine {
     return ctx_.report();
   }
 
-  Context& context() { return ctx_; }
-
-  // Nodes of g in an order where producers come first; false on a cycle.
+  // Nodes of g in an order where producers come first; false on a cycle,
+  // with `order` holding the nodes that do not wait for it and `cycle_node` a
+  // node on the cycle.
   static bool topological_order(const Graph& g, std::vector<Node*>& order, const Node*& cycle_node) {
-    const StablePool<Node>& index = g.nodes;  // node -> position, by address
-    // Fast path: the file order is already topological (every producer comes
-    // strictly before its users), which is what Kahn's algorithm below would
-    // return then (it keeps the file order among ready nodes).
-    {
-      std::vector<std::size_t> deps;
-      bool in_order = true;
-      for (std::size_t i = 0; i < g.nodes.size() && in_order; ++i) {
-        deps.clear();
-        collect_dependencies(*g.nodes[i], index, deps);
-        for (std::size_t d : deps)
-          if (d >= i) {
-            in_order = false;
-            break;
-          }
-      }
-      if (in_order) {
-        order.clear();
-        order.reserve(g.nodes.size());
-        for (const auto& n : g.nodes) order.push_back(n);
-        return true;
-      }
-    }
-    std::vector<std::vector<std::size_t>> users(g.nodes.size());
-    std::vector<std::size_t> pending(g.nodes.size(), 0);
-    std::vector<std::vector<std::size_t>> deps_of(g.nodes.size());
-    for (std::size_t i = 0; i < g.nodes.size(); ++i) {
-      std::vector<std::size_t>& deps = deps_of[i];
-      collect_dependencies(*g.nodes[i], index, deps);  // a node reading its own output is a cycle too
-      std::sort(deps.begin(), deps.end());
-      deps.erase(std::unique(deps.begin(), deps.end()), deps.end());
-      for (std::size_t d : deps) users[d].push_back(i);
-      pending[i] = deps.size();
-    }
     order.clear();
-    std::vector<std::size_t> ready;
-    for (std::size_t i = g.nodes.size(); i-- > 0;)
-      if (pending[i] == 0) ready.push_back(i);
-    // Keep the file's order among ready nodes: pop the smallest index.
-    std::make_heap(ready.begin(), ready.end(), std::greater<>());
-    while (!ready.empty()) {
-      std::pop_heap(ready.begin(), ready.end(), std::greater<>());
-      std::size_t i = ready.back();
-      ready.pop_back();
-      order.push_back(g.nodes[i]);
-      for (std::size_t u : users[i]) {
-        if (--pending[u] == 0) {
-          ready.push_back(u);
-          std::push_heap(ready.begin(), ready.end(), std::greater<>());
-        }
-      }
+    if (in_topological_file_order(g)) {
+      order.reserve(g.nodes.size());
+      for (const auto& n : g.nodes) order.push_back(n);
+      return true;
     }
+    Dependencies deps = dependencies(g);
+    order = kahn_order(g, deps);
     if (order.size() == g.nodes.size()) return true;
-    // An unordered node waits for an unordered producer; following producers
-    // for as many steps as there are nodes ends on a cycle (not merely
-    // downstream of one).
-    std::size_t at = 0;
-    while (at < g.nodes.size() && pending[at] == 0) ++at;
-    for (std::size_t step = 0; at < g.nodes.size() && step < g.nodes.size(); ++step) {
-      std::size_t next = g.nodes.size();
-      for (std::size_t d : deps_of[at])
-        if (pending[d] != 0 && (next == g.nodes.size() || d < next)) next = d;
-      if (next == g.nodes.size()) break;
-      at = next;
-    }
-    cycle_node = at < g.nodes.size() ? g.nodes[at] : nullptr;
+    cycle_node = node_on_cycle(g, deps);
     return false;
   }
 
@@ -195,6 +139,83 @@ class Engine {
           for (const auto& sub : g->nodes) collect_dependencies(*sub, index, deps);
   }
 
+  // The fast path of topological_order: whether every producer comes strictly
+  // before its users in the file, in which case Kahn's algorithm would return
+  // the file order (it keeps the file order among ready nodes).
+  static bool in_topological_file_order(const Graph& g) {
+    const StablePool<Node>& index = g.nodes;  // node -> position, by address
+    std::vector<std::size_t> deps;
+    for (std::size_t i = 0; i < g.nodes.size(); ++i) {
+      deps.clear();
+      collect_dependencies(*g.nodes[i], index, deps);
+      for (std::size_t d : deps)
+        if (d >= i) return false;
+    }
+    return true;
+  }
+
+  // The dependency graph by node position: each node's producers (sorted,
+  // without repeats), its users, and how many producers are not ordered yet.
+  struct Dependencies {
+    std::vector<std::vector<std::size_t>> producers;
+    std::vector<std::vector<std::size_t>> users;
+    std::vector<std::size_t> pending;
+  };
+  static Dependencies dependencies(const Graph& g) {
+    const StablePool<Node>& index = g.nodes;
+    Dependencies d{std::vector<std::vector<std::size_t>>(g.nodes.size()),
+                   std::vector<std::vector<std::size_t>>(g.nodes.size()), std::vector<std::size_t>(g.nodes.size(), 0)};
+    for (std::size_t i = 0; i < g.nodes.size(); ++i) {
+      std::vector<std::size_t>& deps = d.producers[i];
+      collect_dependencies(*g.nodes[i], index, deps);  // a node reading its own output is a cycle too
+      std::sort(deps.begin(), deps.end());
+      deps.erase(std::unique(deps.begin(), deps.end()), deps.end());
+      for (std::size_t p : deps) d.users[p].push_back(i);
+      d.pending[i] = deps.size();
+    }
+    return d;
+  }
+
+  // Kahn's algorithm, keeping the file's order among ready nodes (it pops the
+  // smallest index). Nodes on or behind a cycle are left out, with
+  // `d.pending` non-zero.
+  static std::vector<Node*> kahn_order(const Graph& g, Dependencies& d) {
+    std::vector<Node*> order;
+    std::vector<std::size_t> ready;
+    for (std::size_t i = g.nodes.size(); i-- > 0;)
+      if (d.pending[i] == 0) ready.push_back(i);
+    std::make_heap(ready.begin(), ready.end(), std::greater<>());
+    while (!ready.empty()) {
+      std::pop_heap(ready.begin(), ready.end(), std::greater<>());
+      std::size_t i = ready.back();
+      ready.pop_back();
+      order.push_back(g.nodes[i]);
+      for (std::size_t u : d.users[i]) {
+        if (--d.pending[u] == 0) {
+          ready.push_back(u);
+          std::push_heap(ready.begin(), ready.end(), std::greater<>());
+        }
+      }
+    }
+    return order;
+  }
+
+  // After kahn_order left nodes out: an unordered node waits for an unordered
+  // producer; following producers for as many steps as there are nodes ends
+  // on a cycle (not merely downstream of one).
+  static const Node* node_on_cycle(const Graph& g, const Dependencies& d) {
+    std::size_t at = 0;
+    while (at < g.nodes.size() && d.pending[at] == 0) ++at;
+    for (std::size_t step = 0; at < g.nodes.size() && step < g.nodes.size(); ++step) {
+      std::size_t next = g.nodes.size();
+      for (std::size_t p : d.producers[at])
+        if (d.pending[p] != 0 && (next == g.nodes.size() || p < next)) next = p;
+      if (next == g.nodes.size()) break;
+      at = next;
+    }
+    return at < g.nodes.size() ? g.nodes[at] : nullptr;
+  }
+
   void name_anonymous_input_dims(Graph& g) {
     for (Value* v : g.inputs)
       if (v && v->type.is_tensor_like()) {
@@ -206,8 +227,8 @@ class Engine {
       }
   }
 
-  // The largest k of the _d<k> symbols in types and values of g, its
-  // subgraphs and type attributes.
+  // Raises `used` to the largest k of the _d<k> symbols in types and values of
+  // g, its subgraphs and type attributes.
   static void max_fresh_index(const Type& t, int64_t& used) {
     if (t.is_tensor_like() && t.shape().has_rank())
       for (const auto& d : t.shape().dims())
@@ -216,10 +237,11 @@ class Engine {
   }
   static void max_fresh_index(const SymbolicDim& d, int64_t& used) {
     if (d.expr().is_symbol()) {  // the common case, without building the symbol list
-      used = std::max(used, Context::fresh_index(d.expr().name()));
+      if (auto k = Context::fresh_index(d.expr().name())) used = std::max(used, *k);
       return;
     }
-    for (const auto& name : free_symbols(d.expr())) used = std::max(used, Context::fresh_index(name));
+    for (const auto& name : free_symbols(d.expr()))
+      if (auto k = Context::fresh_index(name)) used = std::max(used, *k);
   }
   static void max_fresh_index(const Graph& g, int64_t& used) {
     for (const auto& v : g.values) {
@@ -354,15 +376,11 @@ class Engine {
     return outs;
   }
 
-  void infer_function_call(const Function& f, Node& call) {
-    if (function_depth_ >= 16) {
-      ctx_.error(&call, DiagnosticKind::Graph, "model-local functions nested deeper than 16 (recursion?)");
-      return;
-    }
-    Graph& body = *f.body;
-    // Bind attribute references to the caller's attributes (or defaults).
+  // Binds the attribute references in f's body to the caller's attributes
+  // (or f's defaults); returns each bound attribute as it was, to restore it.
+  static std::vector<std::pair<Attribute*, Attribute>> bind_attribute_refs(const Function& f, const Node& call) {
     std::vector<std::pair<Attribute*, Attribute>> saved;
-    for (auto& bn : body.nodes) {
+    for (auto& bn : f.body->nodes) {
       for (auto& a : bn->attributes) {
         if (a.ref_attr_name.empty()) continue;
         const Attribute* src = call.attr(a.ref_attr_name);
@@ -377,8 +395,19 @@ class Engine {
         }
       }
     }
+    return saved;
+  }
+
+  void infer_function_call(const Function& f, Node& call) {
+    if (function_depth_ >= 16) {
+      ctx_.error(&call, DiagnosticKind::Graph, "model-local functions nested deeper than 16 (recursion?)");
+      return;
+    }
+    Graph& body = *f.body;
+    const std::vector<std::pair<Attribute*, Attribute>> saved = bind_attribute_refs(f, call);
     std::vector<Type> in;
-    for (std::size_t i = 0; i < body.inputs.size(); ++i) in.push_back(i < call.inputs.size() && call.inputs[i] ? call.inputs[i]->type : Type());
+    for (std::size_t i = 0; i < body.inputs.size(); ++i)
+      in.push_back(i < call.inputs.size() && call.inputs[i] ? call.inputs[i]->type : Type());
     for (std::size_t i = 0; i < body.inputs.size() && i < call.inputs.size(); ++i)
       if (call.inputs[i] && body.inputs[i]) body.inputs[i]->symbolic_value = ctx_.symbolic_value(call.inputs[i]);
     auto outer_opsets = ctx_.opsets();

@@ -1,7 +1,8 @@
 // The light IR: Model, Graph, Node, Value, Attribute and model-local
 // Functions, independent of protobuf. Graphs own their values and nodes (in
-// chunked pools, so pointers stay valid); nodes refer to values by pointer. A subgraph (If/Loop/Scan body) has a
-// parent graph whose values it may use (outer scope).
+// chunked pools, so pointers stay valid); nodes refer to values by pointer. A
+// subgraph (If/Loop/Scan body) has a parent graph whose values it may use
+// (outer scope).
 #pragma once
 
 #include <cstdint>
@@ -154,7 +155,7 @@ struct Node {
   // The i-th input, or nullptr when absent or omitted.
   Value* input(std::size_t i) const { return i < inputs.size() ? inputs[i] : nullptr; }
   Value* output(std::size_t i) const { return i < outputs.size() ? outputs[i] : nullptr; }
-  // Name for messages: the node name, else "<op_type> #index".
+  // Name for messages: the node name, else its op_type.
   std::string display_name() const { return name.empty() ? op_type : name; }
 };
 

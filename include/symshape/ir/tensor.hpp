@@ -1,6 +1,6 @@
-// Small constant tensors: the IR keeps the values of integer tensors that
-// shape rules read (shapes, axes, pads, indices) and of small float tensors
-// (Resize scales), never the bulk of weights.
+// Small constant tensors: the IR keeps the values of tensors of a few
+// elements, which is what shape rules read (shapes, axes, pads, indices,
+// Resize scales; the limit is in onnx/load.hpp), never the bulk of weights.
 #pragma once
 
 #include <cstdint>

@@ -5,7 +5,9 @@
 //    condition with a known value selects its branch.
 //  - Loop generalises loop-carried values whose dims change in the body: the
 //    body is inferred with the initial types, every carried dim that the body
-//    changes becomes a fresh symbol, and the body is inferred once more.
+//    changes becomes a fresh symbol, and the body is inferred once more. A
+//    carried sequence that starts empty takes the element rank that the body
+//    keeps (seed_empty_sequences).
 //  - Scan slices its scan inputs along the scan axes and stacks the scan
 //    outputs along the scan output axes.
 #pragma once
@@ -34,14 +36,35 @@ inline Type remove_dim(const Type& t, std::size_t axis) {
   return Type::tensor(t.elem_type(), Shape(std::move(d)));
 }
 
-// int > expression > unknown.
-inline int specificity_rank(const SymbolicDim& d) { return d.is_int() ? 2 : d.is_known() ? 1 : 0; }
-
 // Whether `d` mentions one of `symbols`.
 inline bool mentions(const SymbolicDim& d, const std::set<std::string>& symbols) {
   if (!d.is_symbolic() || symbols.empty()) return false;
   for (const auto& s : free_symbols(d.expr()))
     if (symbols.count(s)) return true;
+  return false;
+}
+
+// `t` with every dim that mentions one of `symbols` made unknown (for a
+// sequence, the dims of its element type).
+inline Type forget_dims_mentioning(const Type& t, const std::set<std::string>& symbols) {
+  const bool seq = t.kind() == Type::Kind::Sequence && t.inner();
+  Type scrub = seq ? *t.inner() : t;
+  if (scrub.is_tensor_like() && scrub.shape().has_rank())
+    for (auto& d : scrub.shape().dims())
+      if (mentions(d, symbols)) d = SymbolicDim();
+  return seq ? Type::sequence(std::move(scrub)) : scrub;
+}
+
+// Whether two tensor types have shapes that cannot both hold: known ranks
+// that differ, or integer dims that differ on the same axis.
+inline bool shapes_contradict(const Type& x, const Type& y) {
+  if (!x.is_tensor_like() || !y.is_tensor_like()) return false;
+  const Shape& a = x.shape();
+  const Shape& b = y.shape();
+  if (!a.has_rank() || !b.has_rank()) return false;
+  if (a.size() != b.size()) return true;
+  for (std::size_t k = 0; k < a.size(); ++k)
+    if (a[k].is_int() && b[k].is_int() && a[k] != b[k]) return true;
   return false;
 }
 
@@ -86,49 +109,189 @@ inline void infer_if_impl(Context& ctx, Node& n, bool same_shapes) {
                               " but else_branch gives " + e[i].to_string() + " (element types must match)");
       continue;
     }
-    if (same_shapes && t[i].is_tensor_like() && e[i].is_tensor_like()) {
-      const Shape& a = t[i].shape();
-      const Shape& b = e[i].shape();
-      bool differ = a.has_rank() && b.has_rank() && a.size() != b.size();
-      for (std::size_t k = 0; !differ && a.has_rank() && b.has_rank() && k < a.size(); ++k)
-        differ = a[k].is_int() && b[k].is_int() && a[k] != b[k];
-      if (differ) {
-        ctx.record_error(n, "output " + std::to_string(i) + ": then_branch gives " + t[i].to_string() +
-                                " but else_branch gives " + e[i].to_string() +
-                                " (If before opset 11 requires equal shapes)");
-        continue;
-      }
+    if (same_shapes && shapes_contradict(t[i], e[i])) {
+      ctx.record_error(n, "output " + std::to_string(i) + ": then_branch gives " + t[i].to_string() +
+                              " but else_branch gives " + e[i].to_string() +
+                              " (If before opset 11 requires equal shapes)");
+      continue;
     }
     ctx.set_type(n.output(i), chosen ? (*chosen)[i] : union_type(t[i], e[i]));
   }
 }
 
+// ---- Loop ----
+
+struct LoopArity {
+  std::size_t carried = 0;
+  std::size_t scan = 0;
+};
+
+// Checks the body's inputs and outputs and the node's outputs against the
+// loop-carried inputs; the numbers of carried values and scan outputs, or
+// nullopt after a usage error.
+inline std::optional<LoopArity> loop_arity(Context& ctx, const Node& n, const Graph& body) {
+  const std::size_t num_carried = n.inputs.size() > 2 ? n.inputs.size() - 2 : 0;
+  if (body.inputs.size() != 2 + num_carried) {
+    ctx.usage_error(n, "body has " + std::to_string(body.inputs.size()) + " inputs, expected 2 + " +
+                           std::to_string(num_carried) + " loop-carried");
+    return std::nullopt;
+  }
+  if (body.outputs.size() < 1 + num_carried) {
+    ctx.usage_error(n, "body has " + std::to_string(body.outputs.size()) + " outputs, expected at least 1 + " +
+                           std::to_string(num_carried) + " loop-carried");
+    return std::nullopt;
+  }
+  const std::size_t num_scan = body.outputs.size() - 1 - num_carried;
+  if (n.outputs.size() != num_carried + num_scan) {
+    ctx.usage_error(n, "the node has " + std::to_string(n.outputs.size()) + " outputs, expected " +
+                           std::to_string(num_carried) + " loop-carried + " + std::to_string(num_scan) +
+                           " scan outputs");
+    return std::nullopt;
+  }
+  for (std::size_t i = 2; i < n.inputs.size(); ++i)
+    if (!n.inputs[i]) {
+      ctx.usage_error(n, "loop-carried input " + std::to_string(i) + " is missing");
+      return std::nullopt;
+    }
+  return LoopArity{num_carried, num_scan};
+}
+
+// The body's input types: iteration number, condition, then the initial
+// types of the carried values.
+inline std::vector<Type> loop_body_inputs(const Node& n, std::size_t num_carried) {
+  std::vector<Type> in{Type::tensor(DataType::INT64, Shape::scalar()), Type::tensor(DataType::BOOL, Shape::scalar())};
+  for (std::size_t i = 0; i < num_carried; ++i) in.push_back(n.inputs[2 + i]->type);
+  return in;
+}
+
+// The dims of the tensor that the body appends to carried sequence `i` (a
+// SequenceInsert into the body's carried input gives the carried output)
+// after the last body run, when it has rank `r`; nullopt otherwise.
+inline std::optional<std::vector<SymbolicDim>> inserted_dims(const Graph& body, std::size_t i, std::size_t r) {
+  const Value* carried_out = body.outputs[1 + i];
+  const Node* ins = carried_out ? carried_out->producer : nullptr;
+  if (!ins || ins->op_type != "SequenceInsert" || ins->inputs.size() < 2 || ins->inputs[0] != body.inputs[2 + i])
+    return std::nullopt;
+  const Value* tensor = ins->inputs[1];
+  if (!tensor || !tensor->type.is_tensor_like() || !tensor->type.shape().has_rank() || tensor->type.shape().size() != r)
+    return std::nullopt;
+  return tensor->type.shape().dims();
+}
+
+// Whether the body, given carried sequence `i` with elements of type
+// `given`, returns that sequence with elements of the same rank and dtype
+// whose dims equal the given ones or are fresh.
+inline bool keeps_element_type(const std::vector<Type>& out, std::size_t i, const Type& given,
+                               const std::set<std::string>& fresh) {
+  const Type* e = out[1 + i].kind() == Type::Kind::Sequence ? out[1 + i].inner() : nullptr;
+  const Shape& want = given.shape();
+  if (!e || !e->is_tensor_like() || !e->shape().has_rank() || e->shape().size() != want.size() ||
+      dtypes_conflict(*e, given))
+    return false;
+  for (std::size_t k = 0; k < want.size(); ++k)
+    if (e->shape()[k] != want[k] && !mentions(want[k], fresh)) return false;
+  return true;
+}
+
+// After a trial in which the body kept rank `r` for carried sequence `i`
+// (see seed_empty_sequences): narrows the element type to that of the tensor
+// the body inserts (dims it does not fix stay fresh) when the body keeps that
+// type too: [3] for the Shape of a rank-3 element, say. The check, not the
+// pattern, makes it sound. The body inputs to start from: narrowed, else
+// `trial`.
+inline std::vector<Type> narrow_seeded_sequence(Context& ctx, Graph& body, std::vector<Type> trial, std::size_t i,
+                                                const Shape& kept, std::set<std::string>& fresh) {
+  std::vector<SymbolicDim> narrow = inserted_dims(body, i, kept.size()).value_or(kept.dims());
+  for (auto& d : narrow)
+    if (!d.is_known() || mentions(d, fresh)) {
+      d = ctx.new_symbolic_dim();
+      fresh.insert(d.to_string());
+    }
+  std::vector<Type> second = trial;
+  second[2 + i] = Type::sequence(Type::tensor(trial[2 + i].inner()->elem_type(), Shape(std::move(narrow))));
+  const std::vector<Type> out = ctx.infer_subgraph(body, second);
+  const bool kept_narrow =
+      out.size() == body.outputs.size() && keeps_element_type(out, i, *second[2 + i].inner(), fresh);
+  return kept_narrow ? std::move(second) : std::move(trial);
+}
+
+// Tries element ranks 0 to 8 for the carried sequence `i`, which starts
+// empty with elements of unknown rank (see seed_empty_sequences). The body
+// inputs with that sequence's element rank fixed, or nullopt when the body
+// keeps none of those ranks.
+inline std::optional<std::vector<Type>> seed_sequence_rank(Context& ctx, Graph& body, const std::vector<Type>& in,
+                                                           std::size_t i, std::set<std::string>& fresh) {
+  const DataType elem_type = in[2 + i].inner()->elem_type();
+  for (std::size_t r = 0; r <= 8; ++r) {
+    std::vector<SymbolicDim> dims;
+    std::set<std::string> names;
+    for (std::size_t k = 0; k < r; ++k) {
+      dims.push_back(ctx.new_symbolic_dim());
+      names.insert(dims.back().to_string());
+    }
+    std::vector<Type> trial = in;
+    trial[2 + i] = Type::sequence(Type::tensor(elem_type, Shape(std::move(dims))));
+    const std::vector<Type> o = ctx.infer_subgraph(body, trial);
+    if (o.size() != body.outputs.size()) return std::nullopt;
+    const Type& t = o[1 + i];
+    const Type* te = t.kind() == Type::Kind::Sequence ? t.inner() : nullptr;
+    if (te && te->is_tensor_like() && te->shape().has_rank() && te->shape().size() == r && t != trial[2 + i] &&
+        !dtypes_conflict(*te, *trial[2 + i].inner())) {
+      fresh.insert(names.begin(), names.end());
+      return narrow_seeded_sequence(ctx, body, std::move(trial), i, te->shape(), fresh);
+    }
+  }
+  return std::nullopt;
+}
+
+// A carried sequence that starts empty (SequenceEmpty) only ever holds what
+// the body inserts. If, for some rank r, the body turns a sequence of rank-r
+// elements (every dim a fresh symbol) into another sequence of rank-r
+// elements, then by induction from the empty start every element has rank r:
+// start from that type instead of one of unknown rank. The trial runs are
+// speculative: their diagnostics are dropped (the final run reports).
+inline std::vector<Type> seed_empty_sequences(Context& ctx, const Node& n, Graph& body, std::vector<Type> in,
+                                              std::size_t num_carried, std::set<std::string>& fresh) {
+  auto& diagnostics = ctx.report().diagnostics;
+  const std::size_t reported = diagnostics.size();
+  for (std::size_t i = 0; i < num_carried; ++i) {
+    const auto len = sequence_length(ctx, n.inputs[2 + i]);
+    const Type* e = in[2 + i].inner();
+    if (!len || !len->is_int(0) || !e || !e->is_tensor_like() || e->shape().has_rank()) continue;
+    if (auto seeded = seed_sequence_rank(ctx, body, in, i, fresh)) in = std::move(*seeded);
+  }
+  if (diagnostics.size() > reported)
+    diagnostics.erase(diagnostics.begin() + static_cast<std::ptrdiff_t>(reported), diagnostics.end());
+  return in;
+}
+
+// A carried type after the body ran once, and whether the body changed it.
+struct Generalized {
+  Type type;
+  bool changed = false;
+};
+
 // Carried type after the body ran once: dims the body changed become fresh
-// symbols (recorded in `fresh`), a changed rank becomes unknown.
-inline Type generalize(Context& ctx, const Type& init, const Type& out, bool& changed, std::set<std::string>& fresh) {
-  if (init.is_unknown()) return init;
+// symbols (added to `fresh`), a changed rank becomes unknown.
+inline Generalized generalize(Context& ctx, const Type& init, const Type& out, std::set<std::string>& fresh) {
+  if (init.is_unknown()) return {init, false};
   if (out.is_unknown()) {
     // The body's result is unknown: keep only what cannot change per the spec.
-    if (init.is_tensor_like() && init.shape().has_rank()) {
-      changed = true;
-      return Type::tensor(init.elem_type(), Shape());
-    }
-    return init;
+    if (init.is_tensor_like() && init.shape().has_rank()) return {Type::tensor(init.elem_type(), Shape()), true};
+    return {init, false};
   }
   if (!init.is_tensor_like() || !out.is_tensor_like()) {
     // optional(T) carried in, T carried out: the value stays optional(T).
     const bool unwrap = init.kind() == Type::Kind::Optional && out.kind() != Type::Kind::Optional && init.inner();
     Type u = unwrap ? Type::optional(union_type(*init.inner(), out)) : union_type(init, out);
-    if (u != init) changed = true;
-    return u;
+    const bool changed = u != init;
+    return {std::move(u), changed};
   }
   const Shape& a = init.shape();
   const Shape& b = out.shape();
-  if (!a.has_rank()) return init;
-  if (!b.has_rank() || a.size() != b.size()) {
-    changed = true;
-    return Type::tensor(init.elem_type(), Shape());
-  }
+  if (!a.has_rank()) return {init, false};
+  if (!b.has_rank() || a.size() != b.size()) return {Type::tensor(init.elem_type(), Shape()), true};
+  bool changed = false;
   std::vector<SymbolicDim> dims = a.dims();
   for (std::size_t i = 0; i < dims.size(); ++i) {
     if (a[i] == b[i]) continue;
@@ -136,8 +299,75 @@ inline Type generalize(Context& ctx, const Type& init, const Type& out, bool& ch
     dims[i] = ctx.new_symbolic_dim();
     fresh.insert(dims[i].to_string());
   }
-  return Type::tensor(init.elem_type() != DataType::UNDEFINED ? init.elem_type() : out.elem_type(),
-                      Shape(std::move(dims)));
+  return {Type::tensor(init.elem_type() != DataType::UNDEFINED ? init.elem_type() : out.elem_type(),
+                       Shape(std::move(dims))),
+          changed};
+}
+
+// Runs the body on `in`; when it changes the type of a carried value, runs
+// it again with those types generalised. The output types of the last run.
+inline std::vector<Type> infer_loop_body(Context& ctx, Graph& body, const std::vector<Type>& in,
+                                         std::size_t num_carried, std::set<std::string>& fresh) {
+  std::vector<Type> out = ctx.infer_subgraph(body, in);
+  if (out.size() != body.outputs.size()) return out;
+  bool changed = false;
+  std::vector<Type> general = in;
+  for (std::size_t i = 0; i < num_carried; ++i) {
+    Generalized g = generalize(ctx, in[2 + i], out[1 + i], fresh);
+    general[2 + i] = std::move(g.type);
+    changed = changed || g.changed;
+  }
+  return changed ? ctx.infer_subgraph(body, general) : out;
+}
+
+// The trip count, when M is known and no condition can stop the loop early:
+// there is none, or it is known true and the body passes it on unchanged
+// (directly or through Identity). Unknown otherwise.
+inline SymbolicDim loop_trip_count(const Context& ctx, const Node& n, const Graph& body) {
+  bool runs_to_m = n.input(0) && !n.input(1);
+  if (n.input(0) && n.input(1)) {
+    const auto c = ctx.int_values(n.input(1));
+    const Value* cond_out = body.outputs[0];
+    if (cond_out && cond_out->producer && cond_out->producer->op_type == "Identity")
+      cond_out = cond_out->producer->input(0);
+    runs_to_m = c && c->size() == 1 && (*c)[0] != 0 && cond_out && cond_out == body.inputs[1];
+  }
+  if (!runs_to_m) return SymbolicDim();
+  auto m = ctx.symbolic_value(n.input(0));
+  if (!m || m->size() != 1 || !(*m)[0].is_known()) return SymbolicDim();
+  const SymbolicDim& v = (*m)[0];
+  return v.is_int() ? SymbolicDim(v.value() < 0 ? 0 : v.value())
+                    : (prove_ge(v.expr(), Expr(int64_t{0})) ? v : dim_max(v, 0));
+}
+
+// The final carried values. Zero iterations give the initial value,
+// otherwise the body's last one. An optional(T) initial value carried out as
+// T gives T, as in ONNX's Loop inference (the output type follows the body's
+// carried output). Dims that mention the loop's fresh symbols are unknown.
+inline void set_carried_outputs(Context& ctx, Node& n, const std::vector<Type>& in, const std::vector<Type>& out,
+                                std::size_t num_carried, const std::set<std::string>& fresh) {
+  for (std::size_t i = 0; i < num_carried; ++i) {
+    const Type& init = in[2 + i];
+    const bool unwrap = init.kind() == Type::Kind::Optional && out[1 + i].kind() != Type::Kind::Optional &&
+                        !out[1 + i].is_unknown() && init.inner();
+    const Type t = union_type(unwrap ? *init.inner() : init, out[1 + i]);
+    ctx.set_type(n.output(i), forget_dims_mentioning(t, fresh));
+  }
+}
+
+// The scan outputs: the body's per-iteration values stacked along a new
+// leading axis of length `trip`.
+inline void set_loop_scan_outputs(Context& ctx, Node& n, const std::vector<Type>& out, const LoopArity& arity,
+                                  const SymbolicDim& trip, const std::set<std::string>& fresh) {
+  for (std::size_t j = 0; j < arity.scan; ++j) {
+    const Type& elem = out[1 + arity.carried + j];
+    if (elem.is_unknown()) continue;
+    if (!elem.is_tensor_like()) {
+      ctx.record_error(n, "scan output " + std::to_string(j) + " must be a tensor, got " + elem.to_string());
+      continue;
+    }
+    ctx.set_type(n.output(arity.carried + j), stack_type(elem, trip, 0, fresh));
+  }
 }
 
 }  // namespace control_flow_detail
@@ -153,146 +383,26 @@ SYMSHAPE_RULES(infer_if, ai_onnx("If", 11, 13, 16, 19, 21, 23, 24, 25));
 // (cond, carried..., scan_outputs...); outputs: final carried values, then
 // scan outputs with a leading iteration dim.
 inline void infer_loop(Context& ctx, Node& n) {
+  namespace cf = control_flow_detail;
   Graph* body = graph_attribute(ctx, n, "body");
   if (!body) return;
-  const std::size_t num_carried = n.inputs.size() > 2 ? n.inputs.size() - 2 : 0;
-  if (body->inputs.size() != 2 + num_carried)
-    return ctx.usage_error(n, "body has " + std::to_string(body->inputs.size()) + " inputs, expected 2 + " +
-                                  std::to_string(num_carried) + " loop-carried");
-  if (body->outputs.size() < 1 + num_carried)
-    return ctx.usage_error(n, "body has " + std::to_string(body->outputs.size()) + " outputs, expected at least 1 + " +
-                                  std::to_string(num_carried) + " loop-carried");
-  const std::size_t num_scan = body->outputs.size() - 1 - num_carried;
-  if (n.outputs.size() != num_carried + num_scan)
-    return ctx.usage_error(n, "the node has " + std::to_string(n.outputs.size()) + " outputs, expected " +
-                                  std::to_string(num_carried) + " loop-carried + " + std::to_string(num_scan) +
-                                  " scan outputs");
-  for (std::size_t i = 2; i < n.inputs.size(); ++i)
-    if (!n.inputs[i]) return ctx.usage_error(n, "loop-carried input " + std::to_string(i) + " is missing");
-  std::vector<Type> in{Type::tensor(DataType::INT64, Shape::scalar()), Type::tensor(DataType::BOOL, Shape::scalar())};
-  for (std::size_t i = 0; i < num_carried; ++i) in.push_back(n.inputs[2 + i]->type);
+  const auto arity = cf::loop_arity(ctx, n, *body);
+  if (!arity) return;
+  // Symbols made for carried dims that change between iterations; the
+  // outputs do not mention them.
   std::set<std::string> fresh;
-
-  // A carried sequence that starts empty (SequenceEmpty) only ever holds what
-  // the body inserts. If, for some rank r, the body turns a sequence of rank-r
-  // elements (every dim a fresh symbol) into another sequence of rank-r
-  // elements, then by induction from the empty start every element has rank r:
-  // start from that type instead of one of unknown rank. The trial runs are
-  // speculative: their diagnostics are dropped (the final run reports).
-  auto& diagnostics = ctx.report().diagnostics;
-  const std::size_t reported = diagnostics.size();
-  for (std::size_t i = 0; i < num_carried; ++i) {
-    const auto len = sequence_length(ctx, n.inputs[2 + i]);
-    const Type* e = in[2 + i].inner();
-    if (!len || !len->is_int(0) || !e || !e->is_tensor_like() || e->shape().has_rank()) continue;
-    for (std::size_t r = 0; r <= 8; ++r) {
-      std::vector<SymbolicDim> dims;
-      std::set<std::string> names;
-      for (std::size_t k = 0; k < r; ++k) {
-        dims.push_back(ctx.new_symbolic_dim());
-        names.insert(dims.back().to_string());
-      }
-      std::vector<Type> trial = in;
-      trial[2 + i] = Type::sequence(Type::tensor(e->elem_type(), Shape(std::move(dims))));
-      const std::vector<Type> o = ctx.infer_subgraph(*body, trial);
-      if (o.size() != body->outputs.size()) break;
-      const Type& t = o[1 + i];
-      const Type* te = t.kind() == Type::Kind::Sequence ? t.inner() : nullptr;
-      if (te && te->is_tensor_like() && te->shape().has_rank() && te->shape().size() == r && t != trial[2 + i] &&
-          !dtypes_conflict(*te, *trial[2 + i].inner())) {
-        fresh.insert(names.begin(), names.end());
-        // Narrow to the type of the tensor that the body inserts (its
-        // SequenceInsert into the carried value; dims it does not fix stay
-        // fresh) when that is itself kept by the body: [3] for the Shape of a
-        // rank-3 element, say. The check below, not the pattern, makes it sound.
-        std::vector<SymbolicDim> narrow = te->shape().dims();
-        const Value* carried_out = body->outputs[1 + i];
-        const Node* ins = carried_out ? carried_out->producer : nullptr;
-        if (ins && ins->op_type == "SequenceInsert" && ins->inputs.size() >= 2 && ins->inputs[0] == body->inputs[2 + i] &&
-            ins->inputs[1] && ins->inputs[1]->type.is_tensor_like() && ins->inputs[1]->type.shape().has_rank() &&
-            ins->inputs[1]->type.shape().size() == r)
-          narrow = ins->inputs[1]->type.shape().dims();
-        for (auto& d : narrow)
-          if (!d.is_known() || control_flow_detail::mentions(d, fresh)) {
-            d = ctx.new_symbolic_dim();
-            fresh.insert(d.to_string());
-          }
-        std::vector<Type> second = trial;
-        second[2 + i] = Type::sequence(Type::tensor(e->elem_type(), Shape(narrow)));
-        const std::vector<Type> o2 = ctx.infer_subgraph(*body, second);
-        const Type* e2 = o2.size() == o.size() && o2[1 + i].kind() == Type::Kind::Sequence ? o2[1 + i].inner() : nullptr;
-        bool kept = e2 && e2->is_tensor_like() && e2->shape().has_rank() && e2->shape().size() == r &&
-                    !dtypes_conflict(*e2, *second[2 + i].inner());
-        for (std::size_t k = 0; kept && k < r; ++k)
-          kept = e2->shape()[k] == narrow[k] || control_flow_detail::mentions(narrow[k], fresh);
-        in = kept ? std::move(second) : std::move(trial);
-        break;
-      }
-    }
-  }
-  if (diagnostics.size() > reported)
-    diagnostics.erase(diagnostics.begin() + static_cast<std::ptrdiff_t>(reported), diagnostics.end());
-  std::vector<Type> out = ctx.infer_subgraph(*body, in);
+  const std::vector<Type> in =
+      cf::seed_empty_sequences(ctx, n, *body, cf::loop_body_inputs(n, arity->carried), arity->carried, fresh);
+  const std::vector<Type> out = cf::infer_loop_body(ctx, *body, in, arity->carried, fresh);
   if (out.size() != body->outputs.size()) return;
-
-  // Generalise carried values whose type the body changes, and infer again.
-  bool changed = false;
-  std::vector<Type> general = in;
-  for (std::size_t i = 0; i < num_carried; ++i)
-    general[2 + i] = control_flow_detail::generalize(ctx, in[2 + i], out[1 + i], changed, fresh);
-  if (changed) {
-    out = ctx.infer_subgraph(*body, general);
-    if (out.size() != body->outputs.size()) return;
-  }
-
-  // The trip count, when M is known and no condition can stop the loop early:
-  // there is none, or it is known true and the body passes it on unchanged
-  // (directly or through Identity).
-  SymbolicDim trip;
-  bool runs_to_m = n.input(0) && !n.input(1);
-  if (n.input(0) && n.input(1)) {
-    const auto c = ctx.int_values(n.input(1));
-    const Value* cond_out = body->outputs[0];
-    if (cond_out && cond_out->producer && cond_out->producer->op_type == "Identity")
-      cond_out = cond_out->producer->input(0);
-    runs_to_m = c && c->size() == 1 && (*c)[0] != 0 && cond_out && cond_out == body->inputs[1];
-  }
-  if (runs_to_m) {
-    auto m = ctx.symbolic_value(n.input(0));
-    if (m && m->size() == 1 && (*m)[0].is_known()) {
-      const SymbolicDim& v = (*m)[0];
-      trip = v.is_int() ? SymbolicDim(v.value() < 0 ? 0 : v.value())
-                        : (prove_ge(v.expr(), Expr(int64_t{0})) ? v : dim_max(v, 0));
-    }
-  }
-  for (std::size_t i = 0; i < num_carried; ++i) {
-    // Zero iterations give the initial value, otherwise the body's last one.
-    // An optional(T) initial value carried out as T gives T, as in ONNX's
-    // Loop inference (the output type follows the body's carried output).
-    const Type& init = in[2 + i];
-    const bool unwrap = init.kind() == Type::Kind::Optional && out[1 + i].kind() != Type::Kind::Optional &&
-                        !out[1 + i].is_unknown() && init.inner();
-    Type t = union_type(unwrap ? *init.inner() : init, out[1 + i]);
-    const bool seq = t.kind() == Type::Kind::Sequence && t.inner();
-    Type scrub = seq ? *t.inner() : t;
-    if (scrub.is_tensor_like() && scrub.shape().has_rank())
-      for (auto& d : scrub.shape().dims())
-        if (control_flow_detail::mentions(d, fresh)) d = SymbolicDim();
-    ctx.set_type(n.output(i), seq ? Type::sequence(std::move(scrub)) : std::move(scrub));
-  }
-  for (std::size_t j = 0; j < num_scan; ++j) {
-    const Type& elem = out[1 + num_carried + j];
-    if (elem.is_unknown()) continue;
-    if (!elem.is_tensor_like()) {
-      ctx.record_error(n, "scan output " + std::to_string(j) + " must be a tensor, got " + elem.to_string());
-      continue;
-    }
-    ctx.set_type(n.output(num_carried + j), control_flow_detail::stack_type(elem, trip, 0, fresh));
-  }
+  cf::set_carried_outputs(ctx, n, in, out, arity->carried, fresh);
+  cf::set_loop_scan_outputs(ctx, n, out, *arity, cf::loop_trip_count(ctx, n, *body), fresh);
 }
 SYMSHAPE_RULES(infer_loop, ai_onnx("Loop", 1, 11, 13, 16, 19, 21, 23, 24, 25));
 
 namespace control_flow_detail {
+
+// ---- Scan ----
 
 // Checks num_scan_inputs against the `num_in` inputs that feed the body
 // (`which` says which inputs those are, for the message) and the body's
@@ -321,13 +431,27 @@ inline std::optional<std::size_t> scan_state_count(Context& ctx, Node& n, const 
   return num_states;
 }
 
+// The size that scan inputs agree on, seen so far (`so_far`) and in one more
+// input (`d`): the more specific of the two, or nullopt after a semantic
+// error when both are integers that differ. `what` names the size.
+inline std::optional<SymbolicDim> agreed_size(Context& ctx, const Node& n, const SymbolicDim& so_far,
+                                              const SymbolicDim& d, const char* what) {
+  if (so_far.is_int() && d.is_int() && so_far != d) {
+    ctx.record_error(
+        n, std::string("scan inputs disagree on the ") + what + ": " + so_far.to_string() + " vs " + d.to_string());
+    return std::nullopt;
+  }
+  return Context::specificity(d) > Context::specificity(so_far) ? d : so_far;
+}
+
 // Scan-8: Scan(sequence_lens?, states..., scan_inputs...), batch axis 0 and
 // sequence axis 1 on scan inputs, batch axis 0 on states.
 inline void infer_scan_8(Context& ctx, Node& n) {
   Graph* body = graph_attribute(ctx, n, "body");
   if (!body) return;
   const std::size_t num_in = n.inputs.size() > 0 ? n.inputs.size() - 1 : 0;
-  const std::optional<std::size_t> states = scan_state_count(ctx, n, *body, num_in, " (the inputs after sequence_lens)");
+  const std::optional<std::size_t> states =
+      scan_state_count(ctx, n, *body, num_in, " (the inputs after sequence_lens)");
   if (!states) return;
   const std::size_t num_states = *states;
   for (std::size_t i = 1; i < n.inputs.size(); ++i)
@@ -342,14 +466,12 @@ inline void infer_scan_8(Context& ctx, Node& n) {
       return ctx.record_error(n, std::string(is_state ? "state " : "scan input ") + std::to_string(i) + " has rank " +
                                      std::to_string(s->size()) + ", expected at least " + (is_state ? "1" : "2"));
     if (s && !is_state) {
-      for (int k = 0; k < 2; ++k) {
-        SymbolicDim& into = k == 0 ? batch : seq;
-        const SymbolicDim& d = (*s)[static_cast<std::size_t>(k)];
-        if (into.is_int() && d.is_int() && into != d)
-          return ctx.record_error(n, std::string("scan inputs disagree on the ") + (k == 0 ? "batch" : "sequence") +
-                                         " size: " + into.to_string() + " vs " + d.to_string());
-        if (specificity_rank(d) > specificity_rank(into)) into = d;
-      }
+      const auto b = agreed_size(ctx, n, batch, (*s)[0], "batch size");
+      if (!b) return;
+      batch = *b;
+      const auto q = agreed_size(ctx, n, seq, (*s)[1], "sequence size");
+      if (!q) return;
+      seq = *q;
     }
     // The body sees states without the batch axis, scan inputs without batch and sequence axes.
     in.push_back(s ? remove_dim(is_state ? t : remove_dim(t, 0), 0) : t);
@@ -367,86 +489,105 @@ inline void infer_scan_8(Context& ctx, Node& n) {
   }
 }
 
-// Scan-9 and later: Scan(states..., scan_inputs...) with per-input scan axes
-// and per-output stacking axes; negative axes from opset 11.
-inline void infer_scan_impl(Context& ctx, Node& n, bool negative_axes) {
-  Graph* body = graph_attribute(ctx, n, "body");
-  if (!body) return;
-  const std::size_t num_in = n.inputs.size();
-  const std::optional<std::size_t> states = scan_state_count(ctx, n, *body, num_in, "");
-  if (!states) return;
-  const std::size_t num_states = *states;
-  const std::size_t m = num_in - num_states;  // scan inputs
-  const std::size_t k = n.outputs.size() - num_states;
-  for (std::size_t i = 0; i < n.inputs.size(); ++i)
-    if (!n.inputs[i]) return ctx.usage_error(n, "input " + std::to_string(i) + " is missing");
-  std::vector<int64_t> in_axes = n.attr_ints("scan_input_axes").value_or(std::vector<int64_t>(m, 0));
-  std::vector<int64_t> out_axes = n.attr_ints("scan_output_axes").value_or(std::vector<int64_t>(k, 0));
-  if (in_axes.size() != m)
-    return ctx.usage_error(
-        n, "scan_input_axes has " + std::to_string(in_axes.size()) + " values, expected " + std::to_string(m));
-  if (out_axes.size() != k)
-    return ctx.usage_error(
-        n, "scan_output_axes has " + std::to_string(out_axes.size()) + " values, expected " + std::to_string(k));
-  const std::pair<const char*, std::size_t> directions[] = {{"scan_input_directions", m},
-                                                            {"scan_output_directions", k}};
+struct ScanAxes {
+  std::vector<int64_t> in;   // scan_input_axes, one per scan input
+  std::vector<int64_t> out;  // scan_output_axes, one per scan output
+};
+
+// scan_input_axes and scan_output_axes (0 by default), their counts and
+// those of the direction attributes checked; nullopt after a usage error.
+inline std::optional<ScanAxes> scan_axes(Context& ctx, const Node& n, std::size_t num_scan_in,
+                                         std::size_t num_scan_out) {
+  ScanAxes axes{n.attr_ints("scan_input_axes").value_or(std::vector<int64_t>(num_scan_in, 0)),
+                n.attr_ints("scan_output_axes").value_or(std::vector<int64_t>(num_scan_out, 0))};
+  if (axes.in.size() != num_scan_in) {
+    ctx.usage_error(n, "scan_input_axes has " + std::to_string(axes.in.size()) + " values, expected " +
+                           std::to_string(num_scan_in));
+    return std::nullopt;
+  }
+  if (axes.out.size() != num_scan_out) {
+    ctx.usage_error(n, "scan_output_axes has " + std::to_string(axes.out.size()) + " values, expected " +
+                           std::to_string(num_scan_out));
+    return std::nullopt;
+  }
+  const std::pair<const char*, std::size_t> directions[] = {{"scan_input_directions", num_scan_in},
+                                                            {"scan_output_directions", num_scan_out}};
   for (const auto& [dir, count] : directions) {
     auto d = n.attr_ints(dir);
-    if (d && d->size() != count)
-      return ctx.usage_error(
+    if (d && d->size() != count) {
+      ctx.usage_error(
           n, std::string(dir) + " has " + std::to_string(d->size()) + " values, expected " + std::to_string(count));
+      return std::nullopt;
+    }
   }
-  SymbolicDim seq;
-  std::vector<Type> in;
-  for (std::size_t i = 0; i < num_in; ++i) {
+  return axes;
+}
+
+struct ScanBodyInputs {
+  std::vector<Type> types;  // states as given, scan inputs without their scan axis
+  SymbolicDim seq;          // the sequence length the scan inputs agree on
+};
+
+// The body's input types and the number of iterations, from the node's
+// inputs; nullopt after a semantic error (an axis out of range, a scalar
+// scan input, scan inputs of different lengths).
+inline std::optional<ScanBodyInputs> scan_body_inputs(Context& ctx, const Node& n, std::size_t num_states,
+                                                      const std::vector<int64_t>& in_axes, bool negative_axes) {
+  ScanBodyInputs in;
+  for (std::size_t i = 0; i < n.inputs.size(); ++i) {
     const Type& t = n.inputs[i]->type;
     if (i < num_states) {
-      in.push_back(t);
+      in.types.push_back(t);
       continue;
     }
     const Shape* s = shape_of(n.inputs[i]);
     const int64_t axis = in_axes[i - num_states];
     if (!s) {
-      if (!negative_axes && axis < 0)
-        return ctx.record_error(n, "scan_input_axes value " + std::to_string(axis) + " must be >= 0 before opset 11");
-      in.push_back(t.is_tensor_like() ? Type::tensor(t.elem_type(), Shape()) : t);
+      if (!negative_axes && axis < 0) {
+        ctx.record_error(n, "scan_input_axes value " + std::to_string(axis) + " must be >= 0 before opset 11");
+        return std::nullopt;
+      }
+      in.types.push_back(t.is_tensor_like() ? Type::tensor(t.elem_type(), Shape()) : t);
       continue;
     }
     const auto rank = static_cast<int64_t>(s->size());
     if (rank < 1) {
       ctx.record_error(n, "scan input " + std::to_string(i - num_states) + " is a scalar; it needs a scan axis");
-      return;
+      return std::nullopt;
     }
-    if (axis < (negative_axes ? -rank : 0) || axis >= rank)
-      return ctx.record_error(
+    if (axis < (negative_axes ? -rank : 0) || axis >= rank) {
+      ctx.record_error(
           n, "scan_input_axes value " + std::to_string(axis) + " is out of range for rank " + std::to_string(rank));
+      return std::nullopt;
+    }
     const auto a = static_cast<std::size_t>(axis < 0 ? axis + rank : axis);
-    const SymbolicDim& d = (*s)[a];
-    if (seq.is_int() && d.is_int() && seq != d)
-      return ctx.record_error(
-          n, "scan inputs disagree on the sequence length: " + seq.to_string() + " vs " + d.to_string());
-    if (specificity_rank(d) > specificity_rank(seq)) seq = d;
-    in.push_back(remove_dim(t, a));
+    const auto seq = agreed_size(ctx, n, in.seq, (*s)[a], "sequence length");
+    if (!seq) return std::nullopt;
+    in.seq = *seq;
+    in.types.push_back(remove_dim(t, a));
   }
-  std::vector<Type> out = ctx.infer_subgraph(*body, in);
-  if (out.size() != n.outputs.size()) return;
+  return in;
+}
+
+// States keep their shape across iterations (the spec requires it).
+inline void set_scan_state_outputs(Context& ctx, Node& n, const std::vector<Type>& out, std::size_t num_states) {
   for (std::size_t i = 0; i < num_states; ++i) {
-    // States keep their shape across iterations (the spec requires it).
     const Type& init = n.inputs[i]->type;
     const Type& o = out[i];
-    if (init.is_tensor_like() && o.is_tensor_like() && init.shape().has_rank() && o.shape().has_rank()) {
-      bool differ = init.shape().size() != o.shape().size();
-      for (std::size_t d = 0; !differ && d < init.shape().size(); ++d)
-        differ = init.shape()[d].is_int() && o.shape()[d].is_int() && init.shape()[d] != o.shape()[d];
-      if (differ) {
-        ctx.record_error(n, "state " + std::to_string(i) + " is " + init.to_string() + " but the body returns " +
-                                o.to_string() + "; states must keep their shape");
-        continue;
-      }
+    if (shapes_contradict(init, o)) {
+      ctx.record_error(n, "state " + std::to_string(i) + " is " + init.to_string() + " but the body returns " +
+                              o.to_string() + "; states must keep their shape");
+      continue;
     }
     ctx.set_type(n.output(i), shape_of(n.inputs[i]) || o.is_unknown() ? init : o);
   }
-  for (std::size_t j = 0; j < k; ++j) {
+}
+
+// The scan outputs: the body's per-iteration values stacked along their
+// scan_output_axes, `seq` long.
+inline void set_scan_outputs(Context& ctx, Node& n, const std::vector<Type>& out, std::size_t num_states,
+                             const std::vector<int64_t>& out_axes, const SymbolicDim& seq, bool negative_axes) {
+  for (std::size_t j = 0; j < out_axes.size(); ++j) {
     const Type& o = out[num_states + j];
     if (o.is_unknown()) continue;
     if (!o.is_tensor_like()) {
@@ -467,6 +608,25 @@ inline void infer_scan_impl(Context& ctx, Node& n, bool negative_axes) {
     if (axis < 0) axis += rank;
     ctx.set_type(n.output(num_states + j), stack_type(o, seq, static_cast<std::size_t>(axis)));
   }
+}
+
+// Scan-9 and later: Scan(states..., scan_inputs...) with per-input scan axes
+// and per-output stacking axes; negative axes from opset 11.
+inline void infer_scan_impl(Context& ctx, Node& n, bool negative_axes) {
+  Graph* body = graph_attribute(ctx, n, "body");
+  if (!body) return;
+  const std::optional<std::size_t> num_states = scan_state_count(ctx, n, *body, n.inputs.size(), "");
+  if (!num_states) return;
+  for (std::size_t i = 0; i < n.inputs.size(); ++i)
+    if (!n.inputs[i]) return ctx.usage_error(n, "input " + std::to_string(i) + " is missing");
+  const auto axes = scan_axes(ctx, n, n.inputs.size() - *num_states, n.outputs.size() - *num_states);
+  if (!axes) return;
+  const auto in = scan_body_inputs(ctx, n, *num_states, axes->in, negative_axes);
+  if (!in) return;
+  const std::vector<Type> out = ctx.infer_subgraph(*body, in->types);
+  if (out.size() != n.outputs.size()) return;
+  set_scan_state_outputs(ctx, n, out, *num_states);
+  set_scan_outputs(ctx, n, out, *num_states, axes->out, in->seq, negative_axes);
 }
 
 }  // namespace control_flow_detail

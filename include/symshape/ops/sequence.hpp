@@ -44,11 +44,9 @@ inline void infer_sequence_construct(Context& ctx, Node& n) {
   Type elem = n.inputs[0]->type;
   for (std::size_t i = 1; i < n.inputs.size(); ++i) {
     const Type& t = n.inputs[i]->type;
-    if (dtypes_conflict(elem, t)) {
-      ctx.record_error(n, "input " + std::to_string(i) + " is " + t.to_string() + " but input 0 is " +
-                              n.inputs[0]->type.to_string() + "; a sequence has one element type");
-      return;
-    }
+    if (dtypes_conflict(elem, t))
+      return ctx.record_error(n, "input " + std::to_string(i) + " is " + t.to_string() + " but input 0 is " +
+                                     n.inputs[0]->type.to_string() + "; a sequence has one element type");
     elem = union_type(elem, t);
   }
   ctx.set_type(n.output(0), Type::sequence(elem));
@@ -108,6 +106,64 @@ inline void infer_sequence_erase(Context& ctx, Node& n) {
 }
 SYMSHAPE_RULES(infer_sequence_erase, ai_onnx("SequenceErase", 11));
 
+namespace sequence_detail {
+
+// The pieces of a SplitToSequence: their common length along the axis and
+// their number, each unknown when the split's values do not give it.
+struct SplitPieces {
+  SymbolicDim chunk;
+  SymbolicDim count;
+};
+
+// The pieces that the `split` input (input 1) cuts an axis of length `len`
+// into; nullopt after a semantic error (a bad split).
+inline std::optional<SplitPieces> split_pieces(Context& ctx, const Node& n, const SymbolicDim& len) {
+  const Value* split = n.input(1);
+  const Shape* ss = shape_of(split);
+  if (ss && ss->size() > 1) {
+    ctx.record_error(n, "split must be a scalar or 1-D, got rank " + std::to_string(ss->size()));
+    return std::nullopt;
+  }
+  SplitPieces pieces;
+  const auto v = ctx.int_values(split);
+  if (!v) return pieces;
+  // Zero-length pieces are allowed (ONNX's own test splits an empty axis
+  // with [0, 0, 0]); negative ones and a zero chunk size are not.
+  for (int64_t p : *v)
+    if (p < 0) {
+      ctx.record_error(n, "split values must be non-negative, got " + std::to_string(p));
+      return std::nullopt;
+    }
+  // A single value of unknown rank is read as a scalar: as a 1-D split it
+  // would have to equal the axis length, which divides it too.
+  const bool scalar = v->size() == 1 && (!ss || ss->size() == 0);
+  if (scalar && (*v)[0] == 0) {
+    ctx.record_error(n, "a scalar split (chunk length) must be positive, got 0");
+    return std::nullopt;
+  }
+  if (scalar) {
+    const SymbolicDim c = (*v)[0];
+    // Equal chunks of that size; the last one is smaller unless it divides.
+    const SymbolicDim rem = len % c;
+    if (len.is_known() && rem.is_int(0)) pieces.chunk = c;
+  } else if (!v->empty()) {
+    int64_t total = 0;
+    bool overflow = false;
+    for (int64_t p : *v) overflow = overflow || !checked::add(total, p, total);
+    if (len.is_int() && !overflow && total != len.value()) {
+      ctx.record_error(n, "split sums to " + std::to_string(total) + " but the axis has length " + len.to_string());
+      return std::nullopt;
+    }
+    bool same = true;
+    for (int64_t p : *v) same = same && p == (*v)[0];
+    if (same) pieces.chunk = (*v)[0];
+    pieces.count = static_cast<int64_t>(v->size());
+  }
+  return pieces;
+}
+
+}  // namespace sequence_detail
+
 // SplitToSequence(input, split?; axis, keepdims).
 inline void infer_split_to_sequence(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 1, 2)) return;
@@ -134,42 +190,11 @@ inline void infer_split_to_sequence(Context& ctx, Node& n) {
     set_sequence_length(ctx, n.output(0), len);
     return;
   }
-  const Value* split = n.input(1);
-  const Shape* ss = shape_of(split);
-  if (ss && ss->size() > 1)
-    return ctx.record_error(n, "split must be a scalar or 1-D, got rank " + std::to_string(ss->size()));
-  SymbolicDim chunk;  // unknown unless every element has the same length
-  SymbolicDim pieces;
-  if (auto v = ctx.int_values(split)) {
-    // Zero-length pieces are allowed (ONNX's own test splits an empty axis
-    // with [0, 0, 0]); negative ones and a zero chunk size are not.
-    for (int64_t p : *v)
-      if (p < 0) return ctx.record_error(n, "split values must be non-negative, got " + std::to_string(p));
-    // A single value of unknown rank is read as a scalar: as a 1-D split it
-    // would have to equal the axis length, which divides it too.
-    const bool scalar = v->size() == 1 && (!ss || ss->size() == 0);
-    if (scalar && (*v)[0] == 0) return ctx.record_error(n, "a scalar split (chunk length) must be positive, got 0");
-    if (scalar) {
-      const SymbolicDim c = (*v)[0];
-      // Equal chunks of that size; the last one is smaller unless it divides.
-      const SymbolicDim rem = len % c;
-      if (len.is_known() && rem.is_int(0)) chunk = c;
-    } else if (!v->empty()) {
-      int64_t total = 0;
-      bool overflow = false;
-      for (int64_t p : *v) overflow = overflow || !checked::add(total, p, total);
-      if (len.is_int() && !overflow && total != len.value())
-        return ctx.record_error(
-            n, "split sums to " + std::to_string(total) + " but the axis has length " + len.to_string());
-      bool same = true;
-      for (int64_t p : *v) same = same && p == (*v)[0];
-      if (same) chunk = (*v)[0];
-      pieces = static_cast<int64_t>(v->size());
-    }
-  }
-  dims[a] = chunk;
+  const auto pieces = sequence_detail::split_pieces(ctx, n, len);
+  if (!pieces) return;
+  dims[a] = pieces->chunk;
   ctx.set_type(n.output(0), Type::sequence(Type::tensor(dt, Shape(std::move(dims)))));
-  set_sequence_length(ctx, n.output(0), pieces);
+  set_sequence_length(ctx, n.output(0), pieces->count);
 }
 SYMSHAPE_RULES(infer_split_to_sequence, ai_onnx("SplitToSequence", 11, 24));
 
@@ -209,12 +234,10 @@ inline void infer_sequence_map(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 1)) return;
   Graph* body = graph_attribute(ctx, n, "body");
   if (!body) return;
-  if (body->inputs.size() != n.inputs.size() || body->outputs.size() != n.outputs.size()) {
-    ctx.usage_error(n, "body has " + std::to_string(body->inputs.size()) + " inputs and " +
-                           std::to_string(body->outputs.size()) + " outputs; the node has " +
-                           std::to_string(n.inputs.size()) + " and " + std::to_string(n.outputs.size()));
-    return;
-  }
+  if (body->inputs.size() != n.inputs.size() || body->outputs.size() != n.outputs.size())
+    return ctx.usage_error(n, "body has " + std::to_string(body->inputs.size()) + " inputs and " +
+                                  std::to_string(body->outputs.size()) + " outputs; the node has " +
+                                  std::to_string(n.inputs.size()) + " and " + std::to_string(n.outputs.size()));
   const Value* first = n.input(0);
   if (!first->type.is_unknown() && first->type.kind() != Type::Kind::Sequence)
     return ctx.record_error(n, "input 0 must be a sequence, got " + first->type.to_string());

@@ -120,12 +120,17 @@ inline std::optional<std::vector<SymbolicDim>> input_dims(const Context& ctx, co
   return ctx.symbolic_value(n.input(i));
 }
 
-// Product of dims (1 for none); unknown if any is unknown.
+// Product of dims[begin, end) (1 for none); unknown if any is unknown. All
+// factors go to product_of at once, so the result does not depend on their
+// order (a left fold may expand one pair of sums and not another).
 inline SymbolicDim product(const std::vector<SymbolicDim>& dims, std::size_t begin = 0,
                            std::size_t end = SIZE_MAX) {
-  SymbolicDim p = 1;
-  for (std::size_t i = begin; i < dims.size() && i < end; ++i) p = p * dims[i];
-  return p;
+  std::vector<Expr> factors;
+  for (std::size_t i = begin; i < dims.size() && i < end; ++i) {
+    if (dims[i].is_unknown()) return SymbolicDim();
+    factors.push_back(dims[i].expr());
+  }
+  return SymbolicDim(product_of(factors));
 }
 
 // Output i gets the type of input j (shape and dtype passthrough).

@@ -22,7 +22,8 @@ namespace symshape::ops {
 
 namespace resize_detail {
 
-// Values of a constant floating-point (or integer) initializer.
+// Values of a constant floating-point (or integer) initializer; nullopt (not
+// an error) when they are not known.
 inline std::optional<std::vector<double>> constant_floats(const Value* v) {
   if (!v || !v->initializer || !v->initializer->has_data) return std::nullopt;
   const Tensor& t = *v->initializer;
@@ -65,8 +66,9 @@ inline SymbolicDim scaled_dim(const SymbolicDim& in, double scale_value) {
   return {};
 }
 
-// Output shape of Resize/Upsample. `scales`/`sizes`: known values (nullopt
-// when absent or unknown); `axes`: the axes they apply to (all by default).
+// What the output shape of Resize/Upsample depends on. `scales`/`sizes`:
+// known values (nullopt when absent or unknown); `axes`: the axes they apply
+// to (all by default).
 struct ResizeSpec {
   bool use_sizes = false;                          // sizes given (else scales)
   std::optional<std::vector<double>> scales;       // known scale values
@@ -159,6 +161,8 @@ inline std::optional<std::vector<SymbolicDim>> scaled_dims(Context& ctx, const N
   return out;
 }
 
+// Output shape of Resize/Upsample: X's shape with the resized axes sized or
+// scaled.
 inline void resize_output(Context& ctx, Node& n, const ResizeSpec& spec) {
   const DataType dtype = dtype_of(n.input(0));
   const Shape* x = shape_of(n.input(0));

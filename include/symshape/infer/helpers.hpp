@@ -12,7 +12,7 @@
 namespace symshape {
 
 // The node has at least `min_count` inputs present (and at most max_count,
-// when given); otherwise a usage error naming the missing input.
+// when given); otherwise false after a usage error naming the missing input.
 inline bool check_inputs(Context& ctx, const Node& n, std::size_t min_count, std::size_t max_count = SIZE_MAX) {
   if (n.inputs.size() > max_count) {
     ctx.usage_error(n, "expected at most " + std::to_string(max_count) + " inputs, got " +
@@ -29,6 +29,7 @@ inline bool check_inputs(Context& ctx, const Node& n, std::size_t min_count, std
   return true;
 }
 
+// The attribute `name`; nullptr after a usage error when it is missing.
 inline const Attribute* require_attr(Context& ctx, const Node& n, const char* name) {
   const Attribute* a = n.attr(name);
   if (!a) ctx.usage_error(n, std::string("missing required attribute '") + name + "'");
@@ -50,7 +51,7 @@ inline const Shape* shape_of(const Value* v) {
 // Dim i of a shape that may be missing or too short; unknown then.
 inline SymbolicDim dim_at(const Shape* s, std::size_t i) { return s && i < s->size() ? (*s)[i] : SymbolicDim(); }
 
-// Normalises a possibly negative axis into [0, rank); records an error when out of range.
+// Normalises a possibly negative axis into [0, rank); nullopt after the error when out of range.
 inline std::optional<int64_t> normalize_axis(Context& ctx, const Node& n, int64_t axis, int64_t rank,
                                              const char* what = "axis") {
   if (axis < -rank || axis >= rank) {
@@ -61,6 +62,7 @@ inline std::optional<int64_t> normalize_axis(Context& ctx, const Node& n, int64_
   return axis < 0 ? axis + rank : axis;
 }
 
+// normalize_axis on each axis; nullopt after the first error.
 inline std::optional<std::vector<int64_t>> normalize_axes(Context& ctx, const Node& n, std::vector<int64_t> axes,
                                                           int64_t rank) {
   for (auto& a : axes) {
@@ -74,6 +76,7 @@ inline std::optional<std::vector<int64_t>> normalize_axes(Context& ctx, const No
 // Multidirectional (numpy) broadcasting of two shapes. Equal dims stay; a 1
 // yields the other; an integer > 1 wins over a symbol (which must be 1 or
 // equal); two different symbols give a fresh dim, never a silent merge.
+// Unknown rank when either rank is unknown; nullopt after an error.
 inline std::optional<Shape> broadcast_shapes(Context& ctx, const Node& n, const Shape& a, const Shape& b) {
   if (!a.has_rank() || !b.has_rank()) return Shape();
   const std::size_t rank = std::max(a.size(), b.size());
@@ -112,7 +115,8 @@ inline std::optional<Shape> broadcast_shapes(Context& ctx, const Node& n, const 
   return Shape(std::move(out));
 }
 
-// An integer list from an input: constant initializer or propagated value.
+// An integer list from an input: constant initializer or propagated value;
+// nullopt (not an error) when its values are unknown.
 inline std::optional<std::vector<int64_t>> input_ints(const Context& ctx, const Node& n, std::size_t i) {
   return ctx.int_values(n.input(i));
 }
@@ -120,12 +124,17 @@ inline std::optional<std::vector<SymbolicDim>> input_dims(const Context& ctx, co
   return ctx.symbolic_value(n.input(i));
 }
 
-// Product of dims (1 for none); unknown if any is unknown.
+// Product of dims[begin, end) (1 for none); unknown if any is unknown. All
+// factors go to product_of at once, so the result does not depend on their
+// order (a left fold may expand one pair of sums and not another).
 inline SymbolicDim product(const std::vector<SymbolicDim>& dims, std::size_t begin = 0,
                            std::size_t end = SIZE_MAX) {
-  SymbolicDim p = 1;
-  for (std::size_t i = begin; i < dims.size() && i < end; ++i) p = p * dims[i];
-  return p;
+  std::vector<Expr> factors;
+  for (std::size_t i = begin; i < dims.size() && i < end; ++i) {
+    if (dims[i].is_unknown()) return SymbolicDim();
+    factors.push_back(dims[i].expr());
+  }
+  return SymbolicDim(product_of(factors));
 }
 
 // Output i gets the type of input j (shape and dtype passthrough).

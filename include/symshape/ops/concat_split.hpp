@@ -14,6 +14,19 @@ namespace symshape::ops {
 
 // ---- Concat ----
 
+namespace concat_split_detail {
+
+// The value of a Concat of 1-D inputs, when every input's value is known.
+inline void concat_values(Context& ctx, Node& n) {
+  Dims values;
+  for (const Value* v : n.inputs) {
+    auto x = ctx.symbolic_value(v);
+    if (!x) return;
+    values.insert(values.end(), x->begin(), x->end());
+  }
+  ctx.set_symbolic_value(n.output(0), std::move(values));
+}
+
 inline void concat_impl(Context& ctx, Node& n, int64_t axis) {
   if (!check_inputs(ctx, n, n.inputs.empty() ? 1 : n.inputs.size())) return;
   const DataType dtype = dtype_of(n.input(0));
@@ -57,27 +70,101 @@ inline void concat_impl(Context& ctx, Node& n, int64_t axis) {
   }
   out[static_cast<std::size_t>(*a)] = all_ranked ? sum : SymbolicDim();
   ctx.set_shape_and_dtype(n.output(0), Shape(std::move(out)), dtype);
-  // Values of 1-D (or scalar) inputs.
-  if (r == 1) {
-    Dims values;
-    for (const Value* v : n.inputs) {
-      auto x = ctx.symbolic_value(v);
-      if (!x) return;
-      values.insert(values.end(), x->begin(), x->end());
-    }
-    ctx.set_symbolic_value(n.output(0), std::move(values));
-  }
+  if (r == 1) concat_values(ctx, n);
 }
-inline void infer_concat_v1(Context& ctx, Node& n) { concat_impl(ctx, n, n.attr_int("axis", 1)); }
+
+}  // namespace concat_split_detail
+
+inline void infer_concat_v1(Context& ctx, Node& n) { concat_split_detail::concat_impl(ctx, n, n.attr_int("axis", 1)); }
 SYMSHAPE_RULES(infer_concat_v1, ai_onnx("Concat", 1));
 inline void infer_concat_v4(Context& ctx, Node& n) {
   const Attribute* a = require_attr(ctx, n, "axis");
   if (!a) return;
-  concat_impl(ctx, n, a->i);
+  concat_split_detail::concat_impl(ctx, n, a->i);
 }
 SYMSHAPE_RULES(infer_concat_v4, ai_onnx("Concat", 4, 11, 13));
 
 // ---- Split ----
+
+namespace concat_split_detail {
+
+// Parts of the axis dim d from explicit split sizes: `sizes` holds their
+// values, nullopt when they are given but unknown. nullopt after an error.
+inline std::optional<Dims> given_parts(Context& ctx, const Node& n, const SymbolicDim& d, std::size_t k,
+                                       const std::optional<std::vector<SymbolicDim>>& sizes) {
+  Dims parts(k);
+  if (!sizes) {
+    // Unknown non-negative sizes that sum to the axis dim: all 0 when it is
+    // 0, the whole dim for a single output.
+    if (d.is_int(0) || k == 1)
+      for (auto& p : parts) p = d;
+    return parts;
+  }
+  if (sizes->size() != k) {
+    ctx.record_error(n,
+                     "split has " + std::to_string(sizes->size()) + " entries for " + std::to_string(k) + " outputs");
+    return std::nullopt;
+  }
+  SymbolicDim sum = 0;
+  for (std::size_t i = 0; i < k; ++i) {
+    if ((*sizes)[i].is_int() && (*sizes)[i].value() < 0) {
+      ctx.record_error(n, "split has a negative size " + (*sizes)[i].to_string());
+      return std::nullopt;
+    }
+    parts[i] = (*sizes)[i];
+    sum = sum + parts[i];
+  }
+  if (sum.is_int() && d.is_int() && sum.value() != d.value()) {
+    ctx.record_error(n, "split sizes sum to " + sum.to_string() + " but the axis dim is " + d.to_string());
+    return std::nullopt;
+  }
+  return parts;
+}
+
+// Parts of an equal split of the axis dim d into k outputs; with `uneven`
+// (num_outputs, 18+) the last chunk may be smaller. nullopt after an error.
+inline std::optional<Dims> equal_parts(Context& ctx, const Node& n, const SymbolicDim& d, std::size_t k, bool uneven) {
+  Dims parts(k);
+  const auto kk = static_cast<int64_t>(k);
+  if (d.is_int()) {
+    const int64_t dv = d.value();
+    if (dv % kk == 0) {
+      for (auto& p : parts) p = dv / kk;
+    } else if (uneven) {
+      const int64_t chunk = dv / kk + 1;
+      for (auto& p : parts) p = chunk;
+      int64_t last = dv - chunk * (kk - 1);
+      parts.back() = last < 0 ? 0 : last;
+    } else {
+      ctx.record_error(n, "dim " + d.to_string() + " cannot be split evenly into " + std::to_string(k) + " outputs");
+      return std::nullopt;
+    }
+  } else if (d.is_known()) {
+    if (uneven) {
+      const SymbolicDim chunk(ceil_to_int(d.expr(), Expr(kk)));
+      for (auto& p : parts) p = chunk;
+      parts.back() = dim_max(SymbolicDim(0), d - chunk * SymbolicDim(kk - 1));
+    } else {
+      for (auto& p : parts) p = d / SymbolicDim(kk);  // the spec requires an even split
+    }
+  }
+  return parts;
+}
+
+// Values of a 1-D input split into integer parts.
+inline void split_values(Context& ctx, Node& n, const Dims& parts) {
+  auto v = ctx.symbolic_value(n.input(0));
+  if (!v) return;
+  std::size_t begin = 0;
+  for (std::size_t i = 0; i < parts.size(); ++i) {
+    if (!parts[i].is_int()) return;
+    const auto len = static_cast<std::size_t>(parts[i].value());
+    if (begin + len > v->size()) return;
+    ctx.set_symbolic_value(n.output(i), Dims(v->begin() + static_cast<std::ptrdiff_t>(begin),
+                                             v->begin() + static_cast<std::ptrdiff_t>(begin + len)));
+    begin += len;
+  }
+}
 
 // sizes: explicit split sizes (values, or given but unknown); num_outputs:
 // the attribute of opset 18 (uneven split allowed, last chunk smaller).
@@ -99,90 +186,38 @@ inline void split_impl(Context& ctx, Node& n, const std::optional<std::vector<Sy
   if (!axis) return;
   const auto ax = static_cast<std::size_t>(*axis);
   const SymbolicDim d = (*s)[ax];
-  Dims parts(k);
-  if (sizes_given) {
-    if (sizes) {
-      if (sizes->size() != k)
-        return ctx.record_error(
-            n, "split has " + std::to_string(sizes->size()) + " entries for " + std::to_string(k) + " outputs");
-      SymbolicDim sum = 0;
-      for (std::size_t i = 0; i < k; ++i) {
-        if ((*sizes)[i].is_int() && (*sizes)[i].value() < 0)
-          return ctx.record_error(n, "split has a negative size " + (*sizes)[i].to_string());
-        parts[i] = (*sizes)[i];
-        sum = sum + parts[i];
-      }
-      if (sum.is_int() && d.is_int() && sum.value() != d.value())
-        return ctx.record_error(n, "split sizes sum to " + sum.to_string() + " but the axis dim is " + d.to_string());
-    } else if (d.is_int(0) || k == 1) {
-      // Unknown non-negative sizes that sum to the axis dim: all 0 when it
-      // is 0, the whole dim for a single output.
-      for (auto& p : parts) p = d;
-    }
-  } else if (d.is_int()) {
-    const int64_t dv = d.value(), kk = static_cast<int64_t>(k);
-    if (dv % kk == 0) {
-      for (auto& p : parts) p = dv / kk;
-    } else if (num_outputs) {
-      const int64_t chunk = dv / kk + 1;
-      for (auto& p : parts) p = chunk;
-      int64_t last = dv - chunk * (kk - 1);
-      parts.back() = last < 0 ? 0 : last;
-    } else {
-      return ctx.record_error(
-          n, "dim " + d.to_string() + " cannot be split evenly into " + std::to_string(k) + " outputs");
-    }
-  } else if (d.is_known()) {
-    const auto kk = static_cast<int64_t>(k);
-    if (num_outputs) {
-      const SymbolicDim chunk(ceil_to_int(d.expr(), Expr(kk)));
-      for (auto& p : parts) p = chunk;
-      parts.back() = dim_max(SymbolicDim(0), d - chunk * SymbolicDim(kk - 1));
-    } else {
-      for (auto& p : parts) p = d / SymbolicDim(kk);  // the spec requires an even split
-    }
-  }
+  auto parts = sizes_given ? given_parts(ctx, n, d, k, sizes) : equal_parts(ctx, n, d, k, num_outputs.has_value());
+  if (!parts) return;
   for (std::size_t i = 0; i < k; ++i) {
     Shape out = *s;
-    out[ax] = parts[i];
+    out[ax] = (*parts)[i];
     set_like_input(ctx, n, i, std::move(out));
   }
-  // Values of a 1-D input split into integer parts.
-  if (s->rank() == 1) {
-    auto v = ctx.symbolic_value(n.input(0));
-    if (!v) return;
-    std::size_t begin = 0;
-    for (std::size_t i = 0; i < k; ++i) {
-      if (!parts[i].is_int()) return;
-      const auto len = static_cast<std::size_t>(parts[i].value());
-      if (begin + len > v->size()) return;
-      ctx.set_symbolic_value(n.output(i), Dims(v->begin() + static_cast<std::ptrdiff_t>(begin),
-                                               v->begin() + static_cast<std::ptrdiff_t>(begin + len)));
-      begin += len;
-    }
-  }
+  if (s->rank() == 1) split_values(ctx, n, *parts);
 }
+
+}  // namespace concat_split_detail
 
 // Opset 1: split attribute, or an optional second input.
 inline void infer_split_v1(Context& ctx, Node& n) {
   if (n.input(1)) {
-    split_impl(ctx, n, ctx.symbolic_value(n.input(1)), true, std::nullopt);
+    concat_split_detail::split_impl(ctx, n, ctx.symbolic_value(n.input(1)), true, std::nullopt);
     return;
   }
-  auto sp = n.attr_ints("split");
-  if (sp) split_impl(ctx, n, std::vector<SymbolicDim>(sp->begin(), sp->end()), true, std::nullopt);
-  else split_impl(ctx, n, std::nullopt, false, std::nullopt);
+  std::optional<std::vector<SymbolicDim>> sizes;
+  if (auto sp = n.attr_ints("split")) sizes.emplace(sp->begin(), sp->end());
+  concat_split_detail::split_impl(ctx, n, sizes, sizes.has_value(), std::nullopt);
 }
 SYMSHAPE_RULES(infer_split_v1, ai_onnx("Split", 1));
 inline void infer_split_v2(Context& ctx, Node& n) {
-  auto sp = n.attr_ints("split");
-  if (sp) split_impl(ctx, n, std::vector<SymbolicDim>(sp->begin(), sp->end()), true, std::nullopt);
-  else split_impl(ctx, n, std::nullopt, false, std::nullopt);
+  std::optional<std::vector<SymbolicDim>> sizes;
+  if (auto sp = n.attr_ints("split")) sizes.emplace(sp->begin(), sp->end());
+  concat_split_detail::split_impl(ctx, n, sizes, sizes.has_value(), std::nullopt);
 }
 SYMSHAPE_RULES(infer_split_v2, ai_onnx("Split", 2, 11));
 inline void infer_split_v13(Context& ctx, Node& n) {
   const bool given = n.input(1) != nullptr;
-  split_impl(ctx, n, given ? ctx.symbolic_value(n.input(1)) : std::nullopt, given, std::nullopt);
+  concat_split_detail::split_impl(ctx, n, given ? ctx.symbolic_value(n.input(1)) : std::nullopt, given, std::nullopt);
 }
 SYMSHAPE_RULES(infer_split_v13, ai_onnx("Split", 13));
 inline void infer_split_v18(Context& ctx, Node& n) {
@@ -190,7 +225,7 @@ inline void infer_split_v18(Context& ctx, Node& n) {
   std::optional<int64_t> num;
   if (const Attribute* a = n.attr("num_outputs")) num = a->i;
   if (!given && !num) return ctx.usage_error(n, "either the split input or the num_outputs attribute is required");
-  split_impl(ctx, n, given ? ctx.symbolic_value(n.input(1)) : std::nullopt, given, num);
+  concat_split_detail::split_impl(ctx, n, given ? ctx.symbolic_value(n.input(1)) : std::nullopt, given, num);
 }
 SYMSHAPE_RULES(infer_split_v18, ai_onnx("Split", 18));
 

@@ -7,7 +7,9 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "symshape/infer/helpers.hpp"
@@ -89,28 +91,168 @@ struct EinsumTerm {
   bool has_ellipsis = false;
 };
 
-// Parses one term ("bij", "...ij"); false on a bad character or a second ellipsis.
-inline bool parse_einsum_term(const std::string& text, EinsumTerm& term, std::string& error) {
+// Parses one term ("bij", "...ij") of equation `eq`; nullopt after an error
+// (a bad character or a second ellipsis).
+inline std::optional<EinsumTerm> parse_einsum_term(Context& ctx, const Node& n, const std::string& eq,
+                                                   const std::string& text) {
+  auto bad = [&](const std::string& why) {
+    ctx.record_error(n, "bad equation '" + eq + "': " + why);
+    return std::nullopt;
+  };
+  EinsumTerm term;
   for (std::size_t i = 0; i < text.size(); ++i) {
     const char c = text[i];
     if (c == ' ' || c == '\t') continue;
     if (c == '.') {
-      if (term.has_ellipsis || text.compare(i, 3, "...") != 0) {
-        error = term.has_ellipsis ? "more than one ellipsis in a term" : "'.' that is not part of '...'";
-        return false;
-      }
+      if (term.has_ellipsis || text.compare(i, 3, "...") != 0)
+        return bad(term.has_ellipsis ? "more than one ellipsis in a term" : "'.' that is not part of '...'");
       term.has_ellipsis = true;
       term.labels.push_back('.');
       i += 2;
       continue;
     }
-    if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'))) {
-      error = std::string("invalid character '") + c + "' in equation";
-      return false;
-    }
+    if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')))
+      return bad(std::string("invalid character '") + c + "' in equation");
     term.labels.push_back(c);
   }
-  return true;
+  return term;
+}
+
+// The comma-separated terms of the operands, one per input; nullopt after an
+// error.
+inline std::optional<std::vector<EinsumTerm>> parse_einsum_inputs(Context& ctx, const Node& n, const std::string& eq,
+                                                                  const std::string& lhs) {
+  std::vector<EinsumTerm> terms;
+  for (std::size_t start = 0;;) {
+    const std::size_t comma = lhs.find(',', start);
+    auto t = parse_einsum_term(ctx, n, eq,
+                               lhs.substr(start, comma == std::string::npos ? std::string::npos : comma - start));
+    if (!t) return std::nullopt;
+    terms.push_back(std::move(*t));
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+  if (terms.size() != n.inputs.size()) {
+    ctx.record_error(n, "equation '" + eq + "' has " + std::to_string(terms.size()) + " operands but the node has " +
+                            std::to_string(n.inputs.size()) + " inputs");
+    return std::nullopt;
+  }
+  return terms;
+}
+
+// What the operands say about each label and about the ellipsis.
+struct EinsumLabels {
+  std::map<char, SymbolicDim> dims;                    // an integer wins over a symbol, a non-1 over a 1
+  std::map<char, int> count;                           // occurrences in the operands' terms
+  Shape ellipsis = Shape(std::vector<SymbolicDim>{});  // the ellipsis dims, broadcast
+  bool ranks_known = true;                             // every operand with an ellipsis has a known rank
+  bool any_ellipsis = false;
+
+  // Binds label c to dim d; false after an error (two integers, neither 1).
+  bool bind(Context& ctx, const Node& n, char c, const SymbolicDim& d) {
+    auto it = dims.find(c);
+    if (it == dims.end()) {
+      dims[c] = d;
+      return true;
+    }
+    SymbolicDim& cur = it->second;
+    if (cur.is_int() && d.is_int() && cur != d && !cur.is_int(1) && !d.is_int(1)) {
+      ctx.record_error(n, std::string("label '") + c + "' has dims " + cur.to_string() + " and " + d.to_string());
+      return false;
+    }
+    if (cur.is_unknown() || cur.is_int(1) || (!cur.is_int() && d.is_int() && !d.is_int(1))) cur = d;
+    return true;
+  }
+
+  // Binds the dims of operand t, of shape s, to its term; false after an error.
+  bool add_operand(Context& ctx, const Node& n, std::size_t t, const EinsumTerm& term, const Shape& s) {
+    const std::size_t nlabels = term.labels.size() - (term.has_ellipsis ? 1 : 0);
+    if (term.has_ellipsis ? s.size() < nlabels : s.size() != nlabels) {
+      ctx.record_error(n, "operand " + std::to_string(t) + " of shape " + s.to_string() + " does not match term " +
+                              std::string(term.labels.begin(), term.labels.end()));
+      return false;
+    }
+    const std::size_t ell_rank = s.size() - nlabels;
+    std::size_t dim = 0;
+    for (char c : term.labels) {
+      if (c != '.') {
+        if (!bind(ctx, n, c, s[dim++])) return false;
+        continue;
+      }
+      const auto first = s.dims().begin() + static_cast<std::ptrdiff_t>(dim);
+      auto b = broadcast_shapes(ctx, n, ellipsis,
+                                Shape(std::vector<SymbolicDim>(first, first + static_cast<std::ptrdiff_t>(ell_rank))));
+      if (!b) return false;
+      ellipsis = *b;
+      dim += ell_rank;
+    }
+    return true;
+  }
+};
+
+// The labels' dims over all operands; nullopt after an error.
+inline std::optional<EinsumLabels> collect_labels(Context& ctx, const Node& n, const std::vector<EinsumTerm>& terms) {
+  EinsumLabels labels;
+  for (std::size_t t = 0; t < terms.size(); ++t) {
+    const auto& term = terms[t];
+    for (char c : term.labels)
+      if (c != '.') ++labels.count[c];
+    labels.any_ellipsis = labels.any_ellipsis || term.has_ellipsis;
+    if (!n.input(t)) {
+      ctx.usage_error(n, "input " + std::to_string(t) + " is missing");
+      return std::nullopt;
+    }
+    const Shape* s = shape_of(n.input(t));
+    if (!s) {
+      labels.ranks_known = labels.ranks_known && !term.has_ellipsis;
+      continue;
+    }
+    if (!labels.add_operand(ctx, n, t, term, *s)) return std::nullopt;
+  }
+  return labels;
+}
+
+// The output's labels ('.' for the ellipsis): the explicit output term,
+// checked against the inputs, or in implicit mode the ellipsis first, then
+// the labels appearing once, in alphabetical order. nullopt after an error.
+inline std::optional<std::vector<char>> output_labels(Context& ctx, const Node& n,
+                                                      const std::optional<EinsumTerm>& out_term,
+                                                      const EinsumLabels& labels) {
+  std::vector<char> out;
+  if (!out_term) {
+    if (labels.any_ellipsis) out.push_back('.');
+    for (const auto& [c, count] : labels.count)
+      if (count == 1) out.push_back(c);
+    return out;
+  }
+  for (char c : out_term->labels) {
+    if (c != '.' && labels.count.find(c) == labels.count.end()) {
+      ctx.record_error(n, std::string("output label '") + c + "' does not appear in the inputs");
+      return std::nullopt;
+    }
+    if (std::find(out.begin(), out.end(), c) != out.end()) {
+      ctx.record_error(n, std::string("output label '") + c + "' appears more than once");
+      return std::nullopt;
+    }
+    out.push_back(c);
+  }
+  return out;
+}
+
+// The output shape; unknown when it has an ellipsis whose rank is unknown.
+inline Shape einsum_output_shape(const std::vector<char>& out_labels, const EinsumLabels& labels) {
+  const bool out_has_ellipsis = std::find(out_labels.begin(), out_labels.end(), '.') != out_labels.end();
+  if (out_has_ellipsis && !labels.ranks_known) return Shape();
+  std::vector<SymbolicDim> out;
+  for (char c : out_labels) {
+    if (c == '.') {
+      for (const auto& d : labels.ellipsis.dims()) out.push_back(d);
+      continue;
+    }
+    auto it = labels.dims.find(c);
+    out.push_back(it == labels.dims.end() ? SymbolicDim() : it->second);
+  }
+  return Shape(std::move(out));
 }
 
 }  // namespace einsum_detail
@@ -120,106 +262,20 @@ inline void infer_einsum(Context& ctx, Node& n) {
   const Attribute* eq_attr = require_attr(ctx, n, "equation");
   if (!eq_attr) return;
   const std::string eq = eq_attr->s;
-  const DataType dtype = dtype_of(n.input(0));
-  // Split "lhs->rhs" and the comma-separated inputs.
+  // "inputs->output", or only the comma-separated inputs (implicit output).
   const std::size_t arrow = eq.find("->");
-  const std::string lhs = arrow == std::string::npos ? eq : eq.substr(0, arrow);
-  const bool explicit_out = arrow != std::string::npos;
-  std::vector<einsum_detail::EinsumTerm> terms;
-  std::string err;
-  for (std::size_t start = 0;;) {
-    const std::size_t comma = lhs.find(',', start);
-    einsum_detail::EinsumTerm t;
-    if (!einsum_detail::parse_einsum_term(
-            lhs.substr(start, comma == std::string::npos ? std::string::npos : comma - start), t, err)) {
-      return ctx.record_error(n, "bad equation '" + eq + "': " + err);
-    }
-    terms.push_back(std::move(t));
-    if (comma == std::string::npos) break;
-    start = comma + 1;
+  auto terms = einsum_detail::parse_einsum_inputs(ctx, n, eq, eq.substr(0, arrow));
+  if (!terms) return;
+  std::optional<einsum_detail::EinsumTerm> out_term;
+  if (arrow != std::string::npos) {
+    out_term = einsum_detail::parse_einsum_term(ctx, n, eq, eq.substr(arrow + 2));
+    if (!out_term) return;
   }
-  if (terms.size() != n.inputs.size())
-    return ctx.record_error(n, "equation '" + eq + "' has " + std::to_string(terms.size()) +
-                                   " operands but the node has " + std::to_string(n.inputs.size()) + " inputs");
-  einsum_detail::EinsumTerm out_term;
-  if (explicit_out && !einsum_detail::parse_einsum_term(eq.substr(arrow + 2), out_term, err))
-    return ctx.record_error(n, "bad equation '" + eq + "': " + err);
-  // Label dims (an integer wins over a symbol, a non-1 over a 1) and the broadcast ellipsis dims.
-  std::map<char, SymbolicDim> label_dim;
-  std::map<char, int> label_count;
-  Shape ellipsis = Shape(std::vector<SymbolicDim>{});
-  bool ranks_known = true, any_ellipsis = false;
-  for (std::size_t t = 0; t < terms.size(); ++t) {
-    const auto& term = terms[t];
-    for (char c : term.labels)
-      if (c != '.') ++label_count[c];
-    any_ellipsis = any_ellipsis || term.has_ellipsis;
-    const Shape* s = shape_of(n.input(t));
-    if (!n.input(t)) return ctx.usage_error(n, "input " + std::to_string(t) + " is missing");
-    if (!s) {
-      ranks_known = ranks_known && !term.has_ellipsis;
-      continue;
-    }
-    const std::size_t nlabels = term.labels.size() - (term.has_ellipsis ? 1 : 0);
-    if (term.has_ellipsis ? s->size() < nlabels : s->size() != nlabels)
-      return ctx.record_error(n, "operand " + std::to_string(t) + " of shape " + s->to_string() +
-                                     " does not match term " + std::string(term.labels.begin(), term.labels.end()));
-    const std::size_t ell_rank = s->size() - nlabels;
-    std::size_t dim = 0;
-    for (char c : term.labels) {
-      if (c == '.') {
-        auto b = broadcast_shapes(ctx, n, ellipsis,
-                                  Shape(std::vector<SymbolicDim>(s->dims().begin() + static_cast<std::ptrdiff_t>(dim),
-                                                                 s->dims().begin() + static_cast<std::ptrdiff_t>(dim + ell_rank))));
-        if (!b) return;
-        ellipsis = *b;
-        dim += ell_rank;
-        continue;
-      }
-      const SymbolicDim& d = (*s)[dim++];
-      auto it = label_dim.find(c);
-      if (it == label_dim.end()) {
-        label_dim[c] = d;
-        continue;
-      }
-      SymbolicDim& cur = it->second;
-      if (cur.is_int() && d.is_int() && cur != d && !cur.is_int(1) && !d.is_int(1))
-        return ctx.record_error(n,
-                                std::string("label '") + c + "' has dims " + cur.to_string() + " and " + d.to_string());
-      if (cur.is_unknown() || cur.is_int(1) || (!cur.is_int() && d.is_int() && !d.is_int(1))) cur = d;
-    }
-  }
-  std::vector<char> out_labels;
-  if (explicit_out) {
-    for (char c : out_term.labels) {
-      if (c != '.' && label_count.find(c) == label_count.end())
-        return ctx.record_error(n, std::string("output label '") + c + "' does not appear in the inputs");
-      if (std::find(out_labels.begin(), out_labels.end(), c) != out_labels.end())
-        return ctx.record_error(n, std::string("output label '") + c + "' appears more than once");
-      out_labels.push_back(c);
-    }
-  } else {
-    // Implicit mode: the ellipsis first, then labels appearing once, in alphabetical order.
-    if (any_ellipsis) out_labels.push_back('.');
-    for (const auto& [c, count] : label_count)
-      if (count == 1) out_labels.push_back(c);
-  }
-  const bool out_has_ellipsis =
-      std::find(out_labels.begin(), out_labels.end(), '.') != out_labels.end();
-  if (out_has_ellipsis && !ranks_known) {
-    ctx.set_shape_and_dtype(n.output(0), Shape(), dtype);
-    return;
-  }
-  std::vector<SymbolicDim> out;
-  for (char c : out_labels) {
-    if (c == '.') {
-      for (const auto& d : ellipsis.dims()) out.push_back(d);
-      continue;
-    }
-    auto it = label_dim.find(c);
-    out.push_back(it == label_dim.end() ? SymbolicDim() : it->second);
-  }
-  ctx.set_shape_and_dtype(n.output(0), Shape(std::move(out)), dtype);
+  auto labels = einsum_detail::collect_labels(ctx, n, *terms);
+  if (!labels) return;
+  auto out_labels = einsum_detail::output_labels(ctx, n, out_term, *labels);
+  if (!out_labels) return;
+  ctx.set_shape_and_dtype(n.output(0), einsum_detail::einsum_output_shape(*out_labels, *labels), dtype_of(n.input(0)));
 }
 SYMSHAPE_RULES(infer_einsum, ai_onnx("Einsum", 12));
 

@@ -26,24 +26,60 @@ inline bool valid_dtype_attr(int64_t code) {
   return code > 0 && code <= INT32_MAX && is_valid_data_type(static_cast<int32_t>(code));
 }
 
+// The zero point, when given, has the scale's shape; false after an error.
+inline bool check_zero_point_shape(Context& ctx, const Node& n, const Shape& scale, const Shape& zp) {
+  bool same = scale.rank() == zp.rank();
+  for (std::size_t i = 0; same && i < scale.size(); ++i)
+    same = !(scale[i].is_int() && zp[i].is_int() && scale[i] != zp[i]);
+  if (!same)
+    ctx.record_error(n, "zero point shape " + zp.to_string() + " differs from scale shape " + scale.to_string());
+  return same;
+}
+
+// A per-axis scale is 1-D with x.shape[axis] elements; false after an error.
+inline bool check_per_axis_scale(Context& ctx, const Node& n, const Shape& x, const Shape& scale, std::size_t axis) {
+  if (scale.rank() != 1) {
+    ctx.record_error(n, "per-axis scale must be 1-D, got shape " + scale.to_string());
+    return false;
+  }
+  if (scale[0].is_int() && x[axis].is_int() && scale[0] != x[axis]) {
+    ctx.record_error(n, "per-axis scale has " + scale[0].to_string() + " elements, but x has " + x[axis].to_string() +
+                            " along axis " + std::to_string(axis));
+    return false;
+  }
+  return true;
+}
+
+// A blocked scale has x's shape with ceil(x[axis] / block_size) at axis;
+// false after an error.
+inline bool check_blocked_scale(Context& ctx, const Node& n, const Shape& x, const Shape& scale, std::size_t axis,
+                                int64_t block_size) {
+  if (scale.rank() != x.rank()) {
+    ctx.record_error(
+        n, "blocked scale must have the rank of x (" + std::to_string(x.rank()) + "), got shape " + scale.to_string());
+    return false;
+  }
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    const SymbolicDim expected = i == axis ? (x[i] + (block_size - 1)) / SymbolicDim(block_size) : x[i];
+    if (expected.is_int() && scale[i].is_int() && expected != scale[i]) {
+      ctx.record_error(n, "blocked scale shape " + scale.to_string() + " does not match x " + x.to_string() +
+                              " with block_size " + std::to_string(block_size) + " (expected " + expected.to_string() +
+                              " at dim " + std::to_string(i) + ")");
+      return false;
+    }
+  }
+  return true;
+}
+
 // Checks the scale (input 1) and zero point (input 2) against x's shape:
 // a scalar (per-tensor), a 1-D tensor of x.shape[axis] (per-axis) or, with
-// block_size > 0, x's shape with ceil(x[axis] / block_size) at axis.
+// block_size > 0, x's shape with ceil(x[axis] / block_size) at axis. False
+// after an error.
 inline bool check_params(Context& ctx, const Node& n, const QuantVersion& v) {
   const Shape* x = shape_of(n.input(0));
   const Shape* scale = shape_of(n.input(1));
   const Shape* zp = shape_of(n.input(2));
-  if (scale && zp && scale->rank() != zp->rank()) {
-    ctx.record_error(n, "zero point shape " + zp->to_string() + " differs from scale shape " + scale->to_string());
-    return false;
-  }
-  if (scale && zp) {
-    for (std::size_t i = 0; i < scale->size(); ++i)
-      if ((*scale)[i].is_int() && (*zp)[i].is_int() && (*scale)[i] != (*zp)[i]) {
-        ctx.record_error(n, "zero point shape " + zp->to_string() + " differs from scale shape " + scale->to_string());
-        return false;
-      }
-  }
+  if (scale && zp && !check_zero_point_shape(ctx, n, *scale, *zp)) return false;
   const int64_t block_size = v.blocked ? n.attr_int("block_size", 0) : 0;
   if (block_size < 0) {
     ctx.record_error(n, "block_size must be >= 0, got " + std::to_string(block_size));
@@ -52,44 +88,15 @@ inline bool check_params(Context& ctx, const Node& n, const QuantVersion& v) {
   if (!scale) return true;
   const bool scalar = scale->rank() == 0 || (scale->rank() == 1 && (*scale)[0].is_int(1) && block_size == 0);
   if (!v.per_axis) {
-    if (!scalar) {
-      ctx.record_error(n, "scale must be a scalar at this opset, got shape " + scale->to_string());
-      return false;
-    }
-    return true;
+    if (!scalar) ctx.record_error(n, "scale must be a scalar at this opset, got shape " + scale->to_string());
+    return scalar;
   }
-  if (scalar && block_size == 0) return true;
-  if (!x) return true;
+  if ((scalar && block_size == 0) || !x) return true;
   auto axis = normalize_axis(ctx, n, n.attr_int("axis", 1), x->rank());
   if (!axis) return false;
-  const std::size_t a = static_cast<std::size_t>(*axis);
-  if (block_size == 0) {
-    if (scale->rank() != 1) {
-      ctx.record_error(n, "per-axis scale must be 1-D, got shape " + scale->to_string());
-      return false;
-    }
-    if ((*scale)[0].is_int() && (*x)[a].is_int() && (*scale)[0] != (*x)[a]) {
-      ctx.record_error(n, "per-axis scale has " + (*scale)[0].to_string() + " elements, but x has " +
-                              (*x)[a].to_string() + " along axis " + std::to_string(a));
-      return false;
-    }
-    return true;
-  }
-  if (scale->rank() != x->rank()) {
-    ctx.record_error(n, "blocked scale must have the rank of x (" + std::to_string(x->rank()) + "), got shape " +
-                            scale->to_string());
-    return false;
-  }
-  for (std::size_t i = 0; i < x->size(); ++i) {
-    const SymbolicDim expected = i == a ? ((*x)[i] + (block_size - 1)) / SymbolicDim(block_size) : (*x)[i];
-    if (expected.is_int() && (*scale)[i].is_int() && expected != (*scale)[i]) {
-      ctx.record_error(n, "blocked scale shape " + scale->to_string() + " does not match x " + x->to_string() +
-                              " with block_size " + std::to_string(block_size) + " (expected " + expected.to_string() +
-                              " at dim " + std::to_string(i) + ")");
-      return false;
-    }
-  }
-  return true;
+  const auto a = static_cast<std::size_t>(*axis);
+  return block_size == 0 ? check_per_axis_scale(ctx, n, *x, *scale, a)
+                         : check_blocked_scale(ctx, n, *x, *scale, a, block_size);
 }
 
 inline void quantize(Context& ctx, Node& n, const QuantVersion& v) {

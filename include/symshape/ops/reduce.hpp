@@ -26,83 +26,75 @@ inline void propagate_reduce_value(Context& ctx, Node& n) {
   auto v = ctx.symbolic_value(n.input(0));
   if (!v || v->empty() || !is_integer_type(dtype_of(n.input(0)))) return;
   SymbolicDim acc = (*v)[0];
-  for (std::size_t i = 1; i < v->size(); ++i) {
-    const SymbolicDim& x = (*v)[i];
-    if (op == "ReduceSum") acc = acc + x;
-    else if (op == "ReduceProd") acc = acc * x;
-    else if (op == "ReduceMax") acc = dim_max(acc, x);
-    else acc = dim_min(acc, x);
+  if (op == "ReduceProd") {
+    acc = product(*v);
+  } else {
+    for (std::size_t i = 1; i < v->size(); ++i) {
+      const SymbolicDim& x = (*v)[i];
+      acc = op == "ReduceSum" ? acc + x : op == "ReduceMax" ? dim_max(acc, x) : dim_min(acc, x);
+    }
   }
   if (acc.is_unknown()) return;
   ctx.set_symbolic_value(n.output(0), {acc});
 }
 
-// `axes`: the reduced axes when known (empty = all, or none with `noop`);
-// `axes_unknown`: an axes input whose values are not known.
-inline void reduce_common(Context& ctx, Node& n, std::vector<int64_t> axes, bool axes_unknown, bool noop) {
-  const bool keepdims = n.attr_int("keepdims", 1) != 0;
+// The output when the axes input's values are unknown. Each dim is kept or
+// becomes 1 (keepdims), or is dropped; with k (distinct) axes, the dims on
+// which every choice of k axes agrees are known: [3,2,2] without keepdims and
+// one axis gives [?,2].
+inline void reduce_unknown_axes(Context& ctx, Node& n, const Shape& in, bool keepdims, bool noop) {
   const DataType dtype = dtype_of(n.input(0));
-  const Shape* in = shape_of(n.input(0));
-  Shape from_value;
-  if (!in) {
-    // A propagated value is 1-D: its length is the shape.
-    auto v = ctx.symbolic_value(n.input(0));
-    if (!v) {
-      ctx.set_shape_and_dtype(n.output(0), Shape(), dtype);
+  const int64_t rank = in.rank();
+  const Shape* axes_shape = shape_of(n.input(1));
+  const bool k_known = axes_shape && axes_shape->rank() == 1 && (*axes_shape)[0].is_int();
+  if (k_known && (*axes_shape)[0].value() > 0 && (*axes_shape)[0].value() <= rank) {
+    const auto k = static_cast<std::size_t>((*axes_shape)[0].value());
+    // The output when exactly the axes marked in `reduced` are reduced.
+    auto output_for = [&](const std::vector<bool>& reduced) {
+      std::vector<SymbolicDim> out;
+      for (std::size_t i = 0; i < reduced.size(); ++i) {
+        if (!reduced[i]) {
+          out.push_back(in[i]);
+        } else if (keepdims) {
+          out.push_back(1);
+        }
+      }
+      return out;
+    };
+    auto common = common_over_choices(std::vector<bool>(static_cast<std::size_t>(rank), true), k, output_for);
+    if (common) {
+      ctx.set_shape_and_dtype(n.output(0), Shape(std::move(*common)), dtype);
       return;
     }
-    from_value = Shape({SymbolicDim(static_cast<int64_t>(v->size()))});
-    in = &from_value;
   }
-  const int64_t rank = in->rank();
-  if (axes_unknown) {
-    // Each dim is kept or becomes 1 (keepdims), or is dropped; with k
-    // (distinct) axes, the dims on which every choice of k axes agrees are
-    // known: [3,2,2] without keepdims and one axis gives [?,2].
-    const Shape* axes_shape = shape_of(n.input(1));
-    const bool k_known = axes_shape && axes_shape->rank() == 1 && (*axes_shape)[0].is_int();
-    if (k_known && (*axes_shape)[0].value() > 0 && (*axes_shape)[0].value() <= rank) {
-      const auto k = static_cast<std::size_t>((*axes_shape)[0].value());
-      auto common = common_over_choices(std::vector<bool>(static_cast<std::size_t>(rank), true), k,
-                                        [&](const std::vector<bool>& c) {
-                                          std::vector<SymbolicDim> out;
-                                          for (std::size_t i = 0; i < c.size(); ++i)
-                                            if (!c[i])
-                                              out.push_back((*in)[i]);
-                                            else if (keepdims)
-                                              out.push_back(1);
-                                          return out;
-                                        });
-      if (common) {
-        ctx.set_shape_and_dtype(n.output(0), Shape(std::move(*common)), dtype);
-        return;
-      }
-    }
-    if (keepdims) {
-      std::vector<SymbolicDim> out(static_cast<std::size_t>(rank));
-      for (std::size_t i = 0; i < out.size(); ++i)
-        if ((*in)[i].is_int(1)) out[i] = 1;
-      ctx.set_shape_and_dtype(n.output(0), Shape(std::move(out)), dtype);
-      return;
-    }
-    if (axes_shape && axes_shape->rank() == 1 && (*axes_shape)[0].is_int()) {
-      const int64_t k = (*axes_shape)[0].value();
-      if (k > rank)
-        return ctx.record_error(n, "more axes (" + std::to_string(k) + ") than the input rank " + std::to_string(rank));
-      if (k > 0 || !noop) {
-        ctx.set_shape_and_dtype(n.output(0), Shape::of_rank(static_cast<std::size_t>(k == 0 ? 0 : rank - k)),
-                                dtype);
-        return;
-      }
-    }
-    ctx.set_shape_and_dtype(n.output(0), Shape(), dtype);
+  if (keepdims) {
+    std::vector<SymbolicDim> out(static_cast<std::size_t>(rank));
+    for (std::size_t i = 0; i < out.size(); ++i)
+      if (in[i].is_int(1)) out[i] = 1;
+    ctx.set_shape_and_dtype(n.output(0), Shape(std::move(out)), dtype);
     return;
   }
+  if (k_known) {
+    const int64_t k = (*axes_shape)[0].value();
+    if (k > rank)
+      return ctx.record_error(n, "more axes (" + std::to_string(k) + ") than the input rank " + std::to_string(rank));
+    if (k > 0 || !noop) {
+      ctx.set_shape_and_dtype(n.output(0), Shape::of_rank(static_cast<std::size_t>(k == 0 ? 0 : rank - k)), dtype);
+      return;
+    }
+  }
+  ctx.set_shape_and_dtype(n.output(0), Shape(), dtype);
+}
+
+// The output for known axes (empty = all, or none with `noop`).
+inline void reduce_known_axes(Context& ctx, Node& n, const Shape& in, const std::vector<int64_t>& axes, bool keepdims,
+                              bool noop) {
   if (axes.empty() && noop) {
     propagate_type(ctx, n);
     if (auto v = ctx.symbolic_value(n.input(0))) ctx.set_symbolic_value(n.output(0), *v);
     return;
   }
+  const int64_t rank = in.rank();
   std::vector<bool> reduced(static_cast<std::size_t>(rank), axes.empty());
   for (int64_t a : axes) {
     auto x = normalize_axis(ctx, n, a, rank);
@@ -113,11 +105,34 @@ inline void reduce_common(Context& ctx, Node& n, std::vector<int64_t> axes, bool
   }
   std::vector<SymbolicDim> out;
   for (std::size_t i = 0; i < reduced.size(); ++i) {
-    if (!reduced[i]) out.push_back((*in)[i]);
-    else if (keepdims) out.push_back(1);
+    if (!reduced[i]) {
+      out.push_back(in[i]);
+    } else if (keepdims) {
+      out.push_back(1);
+    }
   }
-  ctx.set_shape_and_dtype(n.output(0), Shape(std::move(out)), dtype);
+  ctx.set_shape_and_dtype(n.output(0), Shape(std::move(out)), dtype_of(n.input(0)));
   if (rank == 1 && reduced[0]) propagate_reduce_value(ctx, n);
+}
+
+// `axes`: the reduced axes when known (empty = all, or none with `noop`);
+// `axes_unknown`: an axes input whose values are not known.
+inline void reduce_common(Context& ctx, Node& n, const std::vector<int64_t>& axes, bool axes_unknown, bool noop) {
+  const bool keepdims = n.attr_int("keepdims", 1) != 0;
+  const Shape* in = shape_of(n.input(0));
+  Shape from_value;
+  if (!in) {
+    // A propagated value is 1-D: its length is the shape.
+    auto v = ctx.symbolic_value(n.input(0));
+    if (!v) {
+      ctx.set_shape_and_dtype(n.output(0), Shape(), dtype_of(n.input(0)));
+      return;
+    }
+    from_value = Shape({SymbolicDim(static_cast<int64_t>(v->size()))});
+    in = &from_value;
+  }
+  if (axes_unknown) return reduce_unknown_axes(ctx, n, *in, keepdims, noop);
+  reduce_known_axes(ctx, n, *in, axes, keepdims, noop);
 }
 
 }  // namespace reduce_detail
@@ -130,7 +145,7 @@ inline void infer_reduce_axes_attr(Context& ctx, Node& n) {
     if (a->kind != Attribute::Kind::Ints) return ctx.usage_error(n, "attribute 'axes' must be a list of integers");
     axes.assign(a->ints.begin(), a->ints.end());
   }
-  reduce_detail::reduce_common(ctx, n, std::move(axes), false, false);
+  reduce_detail::reduce_common(ctx, n, axes, false, false);
 }
 SYMSHAPE_RULES(infer_reduce_axes_attr, ai_onnx("ReduceSum", 1, 11), ai_onnx("ReduceMean", 1, 11, 13),
                ai_onnx("ReduceMax", 1, 11, 12, 13), ai_onnx("ReduceMin", 1, 11, 12, 13),
@@ -152,7 +167,7 @@ inline void infer_reduce_axes_input(Context& ctx, Node& n) {
     else if (s && (*s)[0].is_int(0)) axes.clear();
     else unknown = true;
   }
-  reduce_detail::reduce_common(ctx, n, std::move(axes), unknown, noop);
+  reduce_detail::reduce_common(ctx, n, axes, unknown, noop);
 }
 SYMSHAPE_RULES(infer_reduce_axes_input, ai_onnx("ReduceSum", 13), ai_onnx("ReduceMean", 18),
                ai_onnx("ReduceMax", 18, 20), ai_onnx("ReduceMin", 18, 20), ai_onnx("ReduceProd", 18),

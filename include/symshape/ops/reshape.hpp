@@ -14,110 +14,155 @@
 
 namespace symshape::ops {
 
-inline void reshape_impl(Context& ctx, Node& n, const std::optional<std::vector<SymbolicDim>>& target,
-                         std::optional<int64_t> target_length, bool allowzero) {
-  if (!target) {
-    // A 1-D result holds every element, whatever the target's value.
-    const Shape* in = shape_of(n.input(0));
-    if (target_length && *target_length == 1 && in) {
-      set_like_input(ctx, n, 0, Shape(Dims{product(in->dims())}));
-      copy_value(ctx, n);
-      return;
-    }
-    set_like_input(ctx, n, 0, target_length ? Shape::of_rank(static_cast<std::size_t>(*target_length)) : Shape());
-    copy_value(ctx, n);
-    return;
-  }
-  const Shape* in = shape_of(n.input(0));
-  Dims out(target->size());
-  std::optional<std::size_t> infer_at;
+namespace reshape_detail {
+
+// The target with 0 (copy) resolved against the input and the position of
+// its -1, if any.
+struct ReshapeTarget {
+  Dims dims;
+  std::optional<std::size_t> infer_at;  // the -1
   bool has_zero = false;
-  for (std::size_t i = 0; i < target->size(); ++i) {
-    const SymbolicDim& t = (*target)[i];
+};
+
+// The output when the target's values are unknown: a 1-D result holds every
+// element, whatever the target's value; otherwise only the rank is known.
+inline void reshape_unknown_target(Context& ctx, Node& n, std::optional<int64_t> target_length) {
+  const Shape* in = shape_of(n.input(0));
+  if (target_length && *target_length == 1 && in) {
+    set_like_input(ctx, n, 0, Shape(Dims{product(in->dims())}));
+  } else {
+    set_like_input(ctx, n, 0, target_length ? Shape::of_rank(static_cast<std::size_t>(*target_length)) : Shape());
+  }
+  copy_value(ctx, n);
+}
+
+// Checks the target's integers and copies the input dims its 0s stand for
+// (unless allowzero); nullopt after an error.
+inline std::optional<ReshapeTarget> resolve_target(Context& ctx, const Node& n, const std::vector<SymbolicDim>& target,
+                                                   const Shape* in, bool allowzero) {
+  ReshapeTarget r;
+  r.dims.resize(target.size());
+  for (std::size_t i = 0; i < target.size(); ++i) {
+    const SymbolicDim& t = target[i];
     if (!t.is_int()) {
-      out[i] = t;  // a symbolic dim (assumed neither 0 nor -1) or unknown
+      r.dims[i] = t;  // a symbolic dim (assumed neither 0 nor -1) or unknown
       continue;
     }
     const int64_t v = t.value();
     if (v == -1) {
-      if (infer_at) return ctx.record_error(n, "target shape has more than one -1");
-      infer_at = i;
+      if (r.infer_at) {
+        ctx.record_error(n, "target shape has more than one -1");
+        return std::nullopt;
+      }
+      r.infer_at = i;
     } else if (v < -1) {
-      return ctx.record_error(n, "target shape has invalid dim " + std::to_string(v));
+      ctx.record_error(n, "target shape has invalid dim " + std::to_string(v));
+      return std::nullopt;
     } else if (v == 0 && !allowzero) {
-      has_zero = true;
+      r.has_zero = true;
       if (in) {
-        if (i >= in->size())
-          return ctx.record_error(n, "target dim " + std::to_string(i) + " is 0 (copy) but the input " +
-                                         in->to_string() + " has no dim " + std::to_string(i));
-        out[i] = (*in)[i];
+        if (i >= in->size()) {
+          ctx.record_error(n, "target dim " + std::to_string(i) + " is 0 (copy) but the input " + in->to_string() +
+                                  " has no dim " + std::to_string(i));
+          return std::nullopt;
+        }
+        r.dims[i] = (*in)[i];
       }
     } else {
-      if (v == 0) has_zero = true;
-      out[i] = v;
+      if (v == 0) r.has_zero = true;
+      r.dims[i] = v;
     }
   }
-  if (allowzero && has_zero && infer_at) return ctx.record_error(n, "target shape has both 0 and -1 with allowzero=1");
-  if (in) {
-    // Dims common to the input and the target cancel first (as a multiset),
-    // so that [B,T,768] -> [B,-1] gives 768*T rather than 768*B*T//B.
-    std::vector<SymbolicDim> rest_in = in->dims();
-    SymbolicDim total = 1, known = 1;
-    for (std::size_t i = 0; i < out.size(); ++i) {
-      if (infer_at && i == *infer_at) continue;
-      bool cancelled = false;
-      if (out[i].is_symbolic())
-        for (auto& d : rest_in)
-          if (d == out[i]) {
-            d = 1;
-            cancelled = true;
-            break;
-          }
-      if (!cancelled) known = known * out[i];
-    }
-    total = product(rest_in);
-    if (infer_at) {
-      if (known.is_int(0)) {
-        if (total.is_int() && total.value() != 0)
-          return ctx.record_error(n, "cannot infer -1 of " + Shape(out).to_string() + " from " + in->to_string());
-      } else if (total.is_int() && known.is_int()) {
-        if (total.value() % known.value() != 0)
-          return ctx.record_error(n, "cannot reshape " + in->to_string() + " to " + Shape(out).to_string() +
-                                         ": the -1 dim is not an integer");
-        out[*infer_at] = total / known;
-      } else if (known.is_known() && total.is_known()) {
-        out[*infer_at] = total / known;
-      }
-    } else if (total.is_int() && known.is_int() && total.value() != known.value())
-      return ctx.record_error(
-          n, "cannot reshape " + in->to_string() + " to " + Shape(out).to_string() + ": element counts differ");
+  if (allowzero && r.has_zero && r.infer_at) {
+    ctx.record_error(n, "target shape has both 0 and -1 with allowzero=1");
+    return std::nullopt;
   }
-  set_like_input(ctx, n, 0, Shape(std::move(out)));
-  copy_value(ctx, n);
+  return r;
 }
 
-inline void infer_reshape_v1(Context& ctx, Node& n) {
-  if (!check_inputs(ctx, n, 1)) return;
-  auto shape = n.attr_ints("shape");
-  if (!shape) return ctx.usage_error(n, "missing required attribute 'shape'");
-  reshape_impl(ctx, n, std::vector<SymbolicDim>(shape->begin(), shape->end()), std::nullopt, false);
+// Checks the element count against the input and fills in the -1; nullopt
+// after an error. Dims common to the input and the target cancel first (as a
+// multiset), so that [B,T,768] -> [B,-1] gives 768*T rather than 768*B*T//B.
+inline std::optional<Dims> complete_target(Context& ctx, const Node& n, const Shape& in, ReshapeTarget target) {
+  Dims& out = target.dims;
+  std::vector<SymbolicDim> rest_in = in.dims(), kept;
+  for (std::size_t i = 0; i < out.size(); ++i) {
+    if (target.infer_at && i == *target.infer_at) continue;
+    bool cancelled = false;
+    if (out[i].is_symbolic())
+      for (auto& d : rest_in)
+        if (d == out[i]) {
+          d = 1;
+          cancelled = true;
+          break;
+        }
+    if (!cancelled) kept.push_back(out[i]);
+  }
+  const SymbolicDim total = product(rest_in), known = product(kept);
+  if (!target.infer_at) {
+    if (total.is_int() && known.is_int() && total.value() != known.value()) {
+      ctx.record_error(
+          n, "cannot reshape " + in.to_string() + " to " + Shape(out).to_string() + ": element counts differ");
+      return std::nullopt;
+    }
+    return std::move(out);
+  }
+  SymbolicDim& inferred = out[*target.infer_at];
+  if (known.is_int(0)) {
+    if (total.is_int() && total.value() != 0) {
+      ctx.record_error(n, "cannot infer -1 of " + Shape(out).to_string() + " from " + in.to_string());
+      return std::nullopt;
+    }
+  } else if (total.is_int() && known.is_int()) {
+    if (total.value() % known.value() != 0) {
+      ctx.record_error(
+          n, "cannot reshape " + in.to_string() + " to " + Shape(out).to_string() + ": the -1 dim is not an integer");
+      return std::nullopt;
+    }
+    inferred = total / known;
+  } else if (known.is_known() && total.is_known()) {
+    inferred = total / known;
+  }
+  return std::move(out);
 }
-SYMSHAPE_RULES(infer_reshape_v1, ai_onnx("Reshape", 1));
+
+inline void reshape_impl(Context& ctx, Node& n, const std::optional<std::vector<SymbolicDim>>& target,
+                         std::optional<int64_t> target_length, bool allowzero) {
+  if (!target) return reshape_unknown_target(ctx, n, target_length);
+  const Shape* in = shape_of(n.input(0));
+  auto resolved = resolve_target(ctx, n, *target, in, allowzero);
+  if (!resolved) return;
+  std::optional<Dims> out = in ? complete_target(ctx, n, *in, std::move(*resolved)) : std::move(resolved->dims);
+  if (!out) return;
+  set_like_input(ctx, n, 0, Shape(std::move(*out)));
+  copy_value(ctx, n);
+}
 
 inline void reshape_input_impl(Context& ctx, Node& n, bool allowzero) {
   const Shape* ts = shape_of(n.input(1));
   if (ts && ts->rank() != 1) return ctx.record_error(n, "shape input must be 1-D, got " + ts->to_string());
   reshape_impl(ctx, n, ctx.symbolic_value(n.input(1)), static_length(n.input(1)), allowzero);
 }
+
+}  // namespace reshape_detail
+
+inline void infer_reshape_v1(Context& ctx, Node& n) {
+  if (!check_inputs(ctx, n, 1)) return;
+  auto shape = n.attr_ints("shape");
+  if (!shape) return ctx.usage_error(n, "missing required attribute 'shape'");
+  reshape_detail::reshape_impl(ctx, n, std::vector<SymbolicDim>(shape->begin(), shape->end()), std::nullopt, false);
+}
+SYMSHAPE_RULES(infer_reshape_v1, ai_onnx("Reshape", 1));
+
 inline void infer_reshape_v5(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 2)) return;
-  reshape_input_impl(ctx, n, false);
+  reshape_detail::reshape_input_impl(ctx, n, false);
 }
 SYMSHAPE_RULES(infer_reshape_v5, ai_onnx("Reshape", 5, 13));
 // allowzero appears at 14.
 inline void infer_reshape_v14(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 2)) return;
-  reshape_input_impl(ctx, n, n.attr_int("allowzero", 0) != 0);
+  reshape_detail::reshape_input_impl(ctx, n, n.attr_int("allowzero", 0) != 0);
 }
 SYMSHAPE_RULES(infer_reshape_v14, ai_onnx("Reshape", 14, 19, 21, 23, 24, 25));
 

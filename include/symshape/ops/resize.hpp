@@ -22,7 +22,8 @@ namespace symshape::ops {
 
 namespace resize_detail {
 
-// Values of a constant floating-point (or integer) initializer.
+// Values of a constant floating-point (or integer) initializer; nullopt (not
+// an error) when they are not known.
 inline std::optional<std::vector<double>> constant_floats(const Value* v) {
   if (!v || !v->initializer || !v->initializer->has_data) return std::nullopt;
   const Tensor& t = *v->initializer;
@@ -65,8 +66,9 @@ inline SymbolicDim scaled_dim(const SymbolicDim& in, double scale_value) {
   return {};
 }
 
-// Output shape of Resize/Upsample. `scales`/`sizes`: known values (nullopt
-// when absent or unknown); `axes`: the axes they apply to (all by default).
+// What the output shape of Resize/Upsample depends on. `scales`/`sizes`:
+// known values (nullopt when absent or unknown); `axes`: the axes they apply
+// to (all by default).
 struct ResizeSpec {
   bool use_sizes = false;                          // sizes given (else scales)
   std::optional<std::vector<double>> scales;       // known scale values
@@ -75,6 +77,92 @@ struct ResizeSpec {
   std::string policy = "stretch";                  // keep_aspect_ratio_policy, 18+
 };
 
+// The axes that are resized, normalised (all by default); nullopt after an
+// error.
+inline std::optional<std::vector<int64_t>> resized_axes(Context& ctx, const Node& n, const ResizeSpec& spec,
+                                                        int64_t rank) {
+  std::vector<int64_t> axes;
+  if (!spec.axes) {
+    for (int64_t i = 0; i < rank; ++i) axes.push_back(i);
+    return axes;
+  }
+  auto norm = normalize_axes(ctx, n, *spec.axes, rank);
+  if (!norm) return std::nullopt;
+  axes = *norm;
+  std::vector<bool> seen(static_cast<std::size_t>(rank), false);
+  for (int64_t a : axes) {
+    if (seen[static_cast<std::size_t>(a)]) {
+      ctx.record_error(n, "axes contains " + std::to_string(a) + " twice");
+      return std::nullopt;
+    }
+    seen[static_cast<std::size_t>(a)] = true;
+  }
+  return axes;
+}
+
+// The one scale of keep_aspect_ratio_policy not_larger / not_smaller: the
+// smallest / largest of size / input dim over the resized axes; nullopt
+// (not an error) unless all of them are positive integers.
+inline std::optional<float> aspect_ratio_scale(const Shape& x, const std::vector<int64_t>& axes,
+                                               const std::vector<SymbolicDim>& sizes, const std::string& policy) {
+  float scale = policy == "not_larger" ? INFINITY : 0.0f;
+  for (std::size_t i = 0; i < axes.size(); ++i) {
+    const SymbolicDim& in = x[static_cast<std::size_t>(axes[i])];
+    const SymbolicDim& sz = sizes[i];
+    if (!in.is_int() || !sz.is_int() || in.value() <= 0) return std::nullopt;
+    const float s = static_cast<float>(sz.value()) / static_cast<float>(in.value());
+    scale = policy == "not_larger" ? std::fmin(scale, s) : std::fmax(scale, s);
+  }
+  return scale;
+}
+
+// X's dims with the resized axes given by sizes (one per axis in `axes`).
+inline std::vector<SymbolicDim> sized_dims(const Shape& x, const std::vector<int64_t>& axes, const ResizeSpec& spec) {
+  std::vector<SymbolicDim> out = x.dims();
+  if (!spec.sizes) {
+    for (int64_t a : axes) out[static_cast<std::size_t>(a)] = SymbolicDim();
+    return out;
+  }
+  if (spec.policy == "stretch") {
+    for (std::size_t i = 0; i < axes.size(); ++i) out[static_cast<std::size_t>(axes[i])] = (*spec.sizes)[i];
+    return out;
+  }
+  const std::optional<float> scale = aspect_ratio_scale(x, axes, *spec.sizes, spec.policy);
+  for (int64_t a : axes) {
+    SymbolicDim& d = out[static_cast<std::size_t>(a)];
+    if (!scale) {
+      d = SymbolicDim();
+      continue;
+    }
+    const double r = std::round(static_cast<double>(*scale * static_cast<float>(d.value())));
+    d = r >= 0.0 && r < 9.0e18 ? SymbolicDim(static_cast<int64_t>(r)) : SymbolicDim();
+  }
+  return out;
+}
+
+// X's dims with the resized axes scaled (one scale per axis in `axes`);
+// nullopt after an error.
+inline std::optional<std::vector<SymbolicDim>> scaled_dims(Context& ctx, const Node& n, const Shape& x,
+                                                           const std::vector<int64_t>& axes, const ResizeSpec& spec) {
+  std::vector<SymbolicDim> out = x.dims();
+  for (std::size_t i = 0; i < axes.size(); ++i) {
+    SymbolicDim& d = out[static_cast<std::size_t>(axes[i])];
+    if (!spec.scales) {
+      d = SymbolicDim();
+      continue;
+    }
+    const double s = (*spec.scales)[i];
+    if (!(s > 0.0)) {
+      ctx.record_error(n, "scales must be positive, got " + std::to_string(s));
+      return std::nullopt;
+    }
+    d = scaled_dim(d, s);
+  }
+  return out;
+}
+
+// Output shape of Resize/Upsample: X's shape with the resized axes sized or
+// scaled.
 inline void resize_output(Context& ctx, Node& n, const ResizeSpec& spec) {
   const DataType dtype = dtype_of(n.input(0));
   const Shape* x = shape_of(n.input(0));
@@ -84,69 +172,16 @@ inline void resize_output(Context& ctx, Node& n, const ResizeSpec& spec) {
     ctx.set_shape_and_dtype(n.output(0), all_sizes ? Shape(*spec.sizes) : Shape(), dtype);
     return;
   }
-  const int64_t rank = x->rank();
-  std::vector<int64_t> axes;
-  if (spec.axes) {
-    auto norm = normalize_axes(ctx, n, *spec.axes, rank);
-    if (!norm) return;
-    axes = *norm;
-    std::vector<bool> seen(static_cast<std::size_t>(rank), false);
-    for (int64_t a : axes) {
-      if (seen[static_cast<std::size_t>(a)])
-        return ctx.record_error(n, "axes contains " + std::to_string(a) + " twice");
-      seen[static_cast<std::size_t>(a)] = true;
-    }
-  } else {
-    for (int64_t i = 0; i < rank; ++i) axes.push_back(i);
-  }
-  std::vector<SymbolicDim> out = x->dims();
-  const std::size_t count = spec.use_sizes ? (spec.sizes ? spec.sizes->size() : axes.size())
-                                           : (spec.scales ? spec.scales->size() : axes.size());
-  if (count != axes.size())
+  auto axes = resized_axes(ctx, n, spec, x->rank());
+  if (!axes) return;
+  const std::size_t count = spec.use_sizes ? (spec.sizes ? spec.sizes->size() : axes->size())
+                                           : (spec.scales ? spec.scales->size() : axes->size());
+  if (count != axes->size())
     return ctx.record_error(n, std::string(spec.use_sizes ? "sizes" : "scales") + " has " + std::to_string(count) +
-                                   " values, expected " + std::to_string(axes.size()) + " (one per resized axis)");
-  if (spec.use_sizes) {
-    if (!spec.sizes) {
-      for (int64_t a : axes) out[static_cast<std::size_t>(a)] = SymbolicDim();
-    } else if (spec.policy == "stretch") {
-      for (std::size_t i = 0; i < axes.size(); ++i) out[static_cast<std::size_t>(axes[i])] = (*spec.sizes)[i];
-    } else {
-      // not_larger / not_smaller: one scale for all resized axes; integers only.
-      bool all_int = true;
-      float scale = spec.policy == "not_larger" ? INFINITY : 0.0f;
-      for (std::size_t i = 0; i < axes.size(); ++i) {
-        const SymbolicDim& in = (*x)[static_cast<std::size_t>(axes[i])];
-        const SymbolicDim& sz = (*spec.sizes)[i];
-        if (!in.is_int() || !sz.is_int() || in.value() <= 0) {
-          all_int = false;
-          break;
-        }
-        const float s = static_cast<float>(sz.value()) / static_cast<float>(in.value());
-        scale = spec.policy == "not_larger" ? std::fmin(scale, s) : std::fmax(scale, s);
-      }
-      for (int64_t a : axes) {
-        SymbolicDim& d = out[static_cast<std::size_t>(a)];
-        if (!all_int) {
-          d = SymbolicDim();
-          continue;
-        }
-        const double r = std::round(static_cast<double>(scale * static_cast<float>(d.value())));
-        d = r >= 0.0 && r < 9.0e18 ? SymbolicDim(static_cast<int64_t>(r)) : SymbolicDim();
-      }
-    }
-  } else {
-    for (std::size_t i = 0; i < axes.size(); ++i) {
-      SymbolicDim& d = out[static_cast<std::size_t>(axes[i])];
-      if (!spec.scales) {
-        d = SymbolicDim();
-        continue;
-      }
-      const double s = (*spec.scales)[i];
-      if (!(s > 0.0)) return ctx.record_error(n, "scales must be positive, got " + std::to_string(s));
-      d = scaled_dim(d, s);
-    }
-  }
-  ctx.set_shape_and_dtype(n.output(0), Shape(std::move(out)), dtype);
+                                   " values, expected " + std::to_string(axes->size()) + " (one per resized axis)");
+  auto out = spec.use_sizes ? sized_dims(*x, *axes, spec) : scaled_dims(ctx, n, *x, *axes, spec);
+  if (!out) return;
+  ctx.set_shape_and_dtype(n.output(0), Shape(std::move(*out)), dtype);
 }
 
 // Scales from input i: known values, or nullopt (then dims become unknown).

@@ -9,7 +9,7 @@
 
 namespace symshape::ops {
 
-// Two contracted dims must agree when both are integers.
+// Two contracted dims must agree when both are integers; false after the error.
 inline bool check_inner_dims(Context& ctx, const Node& n, const SymbolicDim& ka, const SymbolicDim& kb, const Shape& a,
                              const Shape& b) {
   if (ka.is_int() && kb.is_int() && ka != kb) {

@@ -67,8 +67,8 @@ inline std::optional<KeptRange> kept_range(DataType to) {
   }
 }
 
-// The values after the cast, when every one survives it (non-zero is true
-// for BOOL, which needs concrete values).
+// The values after the cast; nullopt when one of them does not survive it
+// (non-zero is true for BOOL, which needs concrete values).
 inline std::optional<Dims> cast_values(const Dims& v, DataType to) {
   if (to == DataType::BOOL) {
     Dims out;

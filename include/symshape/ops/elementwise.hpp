@@ -83,8 +83,8 @@ inline std::optional<SymbolicDim> float_result(ValueOp op, const SymbolicDim& x,
 }
 
 // Integer arithmetic on (possibly symbolic) values; unknown where the result
-// cannot be expressed.
-inline SymbolicDim int_result(ValueOp op, const SymbolicDim& x, const SymbolicDim& y, const Node& n) {
+// cannot be expressed. `fmod`: Mod's attribute (C-style sign, not tracked).
+inline SymbolicDim int_result(ValueOp op, const SymbolicDim& x, const SymbolicDim& y, bool fmod) {
   switch (op) {
     case ValueOp::Add:
       return x + y;
@@ -97,7 +97,7 @@ inline SymbolicDim int_result(ValueOp op, const SymbolicDim& x, const SymbolicDi
       if (x.is_known() && y.is_known() && prove_ge(x.expr(), 0) && prove_ge(y.expr(), 1)) return x / y;
       return {};
     case ValueOp::Mod:
-      if (n.attr_int("fmod", 0) == 0) return x % y;  // Python-style sign of the divisor
+      if (!fmod) return x % y;  // Python-style sign of the divisor
       return {};
     case ValueOp::Max:
       return dim_max(x, y);
@@ -126,8 +126,9 @@ inline void propagate_arithmetic(Context& ctx, Node& n) {
     out = broadcast_values(*a, *b,
                            [&](const SymbolicDim& x, const SymbolicDim& y) { return float_result(op, x, y, limit); });
   } else if (is_integer_type(dtype)) {
+    const bool fmod = n.attr_int("fmod", 0) != 0;
     out = broadcast_values(*a, *b, [&](const SymbolicDim& x, const SymbolicDim& y) {
-      return std::optional<SymbolicDim>(int_result(op, x, y, n));
+      return std::optional<SymbolicDim>(int_result(op, x, y, fmod));
     });
   }
   if (out) ctx.set_symbolic_value(n.output(0), std::move(*out));

@@ -17,6 +17,7 @@ namespace symshape::ops {
 
 namespace range_detail {
 
+// The value of a one-element float constant, else nullopt.
 inline std::optional<double> float_scalar(const Value* v) {
   if (!v || !v->initializer || !v->initializer->has_data || v->initializer->float_data.size() != 1) return std::nullopt;
   return v->initializer->float_data[0];

@@ -1,6 +1,7 @@
 // Helpers shared by the tensor op families: integer lists from attributes
-// or inputs, axes, indices, and the values (symbolic integers, integral
-// floats) that data propagation carries from input to output.
+// or inputs, axes, indices, element type codes, and the values (symbolic
+// integers, integral floats) that data propagation carries from input to
+// output.
 #pragma once
 
 #include <algorithm>

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 
 #include "symshape/infer/registry.hpp"
@@ -15,13 +16,74 @@ namespace symshape::ops {
 
 namespace cast_detail {
 
-inline DataType type_from_name(const std::string& s) {
+// The element type named `s` (opset 1 spells the target as a string).
+inline std::optional<DataType> type_from_name(const std::string& s) {
   static const char* const names[] = {"UNDEFINED", "FLOAT",  "UINT8",     "INT8",       "UINT16",  "INT16",
                                       "INT32",     "INT64",  "STRING",    "BOOL",       "FLOAT16", "DOUBLE",
                                       "UINT32",    "UINT64", "COMPLEX64", "COMPLEX128", "BFLOAT16"};
   for (int32_t i = 1; i < static_cast<int32_t>(sizeof(names) / sizeof(names[0])); ++i)
     if (s == names[i]) return static_cast<DataType>(i);
-  return DataType::UNDEFINED;
+  return std::nullopt;
+}
+
+// The `to` attribute as an element type; nullopt after the error when it is
+// missing or names no element type.
+inline std::optional<DataType> target_type(Context& ctx, const Node& n) {
+  const Attribute* a = require_attr(ctx, n, "to");
+  if (!a) return std::nullopt;
+  auto to = a->kind == Attribute::Kind::String ? type_from_name(a->s) : element_type_from_code(a->i);
+  if (!to) ctx.record_error(n, "invalid target type in attribute 'to'");
+  return to;
+}
+
+// The integer values a cast to `to` keeps: concrete values in [lo, hi], and
+// symbolic dims (non-negative, below 2^31) when `symbolic_ok`.
+struct KeptRange {
+  int64_t lo = 0, hi = 0;
+  bool symbolic_ok = false;
+};
+// nullopt when `to` keeps no values (neither an integer nor a float type).
+inline std::optional<KeptRange> kept_range(DataType to) {
+  switch (to) {
+    case DataType::INT64:
+      return KeptRange{INT64_MIN, INT64_MAX, true};
+    case DataType::UINT64:
+      return KeptRange{0, INT64_MAX, true};
+    case DataType::INT32:
+      return KeptRange{INT32_MIN, INT32_MAX, true};
+    case DataType::UINT32:
+      return KeptRange{0, UINT32_MAX, true};
+    case DataType::INT16:
+      return KeptRange{INT16_MIN, INT16_MAX, false};
+    case DataType::UINT16:
+      return KeptRange{0, UINT16_MAX, false};
+    case DataType::INT8:
+      return KeptRange{INT8_MIN, INT8_MAX, false};
+    case DataType::UINT8:
+      return KeptRange{0, UINT8_MAX, false};
+    default:
+      if (!is_float_type(to)) return std::nullopt;
+      return KeptRange{-exact_integer_limit(to), exact_integer_limit(to), false};
+  }
+}
+
+// The values after the cast; nullopt when one of them does not survive it
+// (non-zero is true for BOOL, which needs concrete values).
+inline std::optional<Dims> cast_values(const Dims& v, DataType to) {
+  if (to == DataType::BOOL) {
+    Dims out;
+    for (const SymbolicDim& d : v) {
+      if (!d.is_int()) return std::nullopt;
+      out.push_back(d.value() != 0 ? 1 : 0);
+    }
+    return out;
+  }
+  auto range = kept_range(to);
+  if (!range) return std::nullopt;
+  for (const SymbolicDim& d : v) {
+    if (d.is_int() ? (d.value() < range->lo || d.value() > range->hi) : !range->symbolic_ok) return std::nullopt;
+  }
+  return v;
 }
 
 inline void cast_to(Context& ctx, Node& n, DataType to) {
@@ -32,67 +94,16 @@ inline void cast_to(Context& ctx, Node& n, DataType to) {
   if (!(is_integer_type(from) && from != DataType::BOOL) && !is_float_type(from)) return;
   auto v = ctx.symbolic_value(n.input(0));
   if (!v) return;
-  if (to == DataType::BOOL) {
-    // Non-zero is true.
-    std::vector<SymbolicDim> out;
-    for (const SymbolicDim& d : *v) {
-      if (!d.is_int()) return;
-      out.push_back(d.value() != 0 ? 1 : 0);
-    }
-    ctx.set_symbolic_value(n.output(0), std::move(out));
-    return;
-  }
-  int64_t lo = 0, hi = 0;  // the range of concrete values kept
-  bool symbolic_ok = false;  // dims (non-negative, below 2^31) fit the target
-  switch (to) {
-    case DataType::INT64:
-      lo = INT64_MIN, hi = INT64_MAX, symbolic_ok = true;
-      break;
-    case DataType::UINT64:
-      lo = 0, hi = INT64_MAX, symbolic_ok = true;
-      break;
-    case DataType::INT32:
-      lo = INT32_MIN, hi = INT32_MAX, symbolic_ok = true;
-      break;
-    case DataType::UINT32:
-      lo = 0, hi = UINT32_MAX, symbolic_ok = true;
-      break;
-    case DataType::INT16:
-      lo = INT16_MIN, hi = INT16_MAX;
-      break;
-    case DataType::UINT16:
-      lo = 0, hi = UINT16_MAX;
-      break;
-    case DataType::INT8:
-      lo = INT8_MIN, hi = INT8_MAX;
-      break;
-    case DataType::UINT8:
-      lo = 0, hi = UINT8_MAX;
-      break;
-    default:
-      if (!is_float_type(to)) return;
-      hi = exact_integer_limit(to), lo = -hi;
-  }
-  for (const SymbolicDim& d : *v) {
-    if (d.is_int() ? (d.value() < lo || d.value() > hi) : !symbolic_ok) return;
-  }
-  ctx.set_symbolic_value(n.output(0), *v);
+  if (auto out = cast_values(*v, to)) ctx.set_symbolic_value(n.output(0), std::move(*out));
 }
 
 }  // namespace cast_detail
 
 inline void infer_cast(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 1)) return;
-  const Attribute* a = require_attr(ctx, n, "to");
-  if (!a) return;
-  DataType to = DataType::UNDEFINED;
-  if (a->kind == Attribute::Kind::String) {
-    to = cast_detail::type_from_name(a->s);
-  } else if (a->i > 0 && a->i <= INT32_MAX && is_valid_data_type(static_cast<int32_t>(a->i))) {
-    to = static_cast<DataType>(a->i);
-  }
-  if (to == DataType::UNDEFINED) return ctx.record_error(n, "invalid target type in attribute 'to'");
-  cast_detail::cast_to(ctx, n, to);
+  auto to = cast_detail::target_type(ctx, n);
+  if (!to) return;
+  cast_detail::cast_to(ctx, n, *to);
 }
 SYMSHAPE_RULES(infer_cast, ai_onnx("Cast", 1, 6, 9, 13, 19, 21, 23, 24, 25));
 

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -15,7 +16,11 @@ namespace symshape::ops {
 
 // ---- Constant ----
 
-inline void infer_constant(Context& ctx, Node& n) {
+namespace constant_detail {
+
+// The one value attribute of a Constant; nullptr after the usage error when
+// there is none or more than one.
+inline const Attribute* value_attribute(Context& ctx, const Node& n) {
   const Attribute* found = nullptr;
   int count = 0;
   static const char* const names[] = {"value",      "sparse_value", "value_float",  "value_floats",
@@ -26,41 +31,53 @@ inline void infer_constant(Context& ctx, Node& n) {
       ++count;
     }
   }
-  if (count != 1)
-    return ctx.usage_error(
-        n, count == 0 ? "Constant needs one value attribute" : "Constant has more than one value attribute");
+  if (count == 1) return found;
+  ctx.usage_error(n, count == 0 ? "Constant needs one value attribute" : "Constant has more than one value attribute");
+  return nullptr;
+}
+
+// The values of a scalar or 1-D tensor with all its data: integers, or
+// floats that are all integral (common/tensor_values.hpp).
+inline std::optional<Dims> tensor_values(const Tensor& t) {
+  if (!t.has_data || t.dims.size() > 1) return std::nullopt;
+  auto count = t.element_count();
+  if (!count) return std::nullopt;
+  const auto size = static_cast<std::size_t>(*count);
+  if (is_integer_type(t.dtype) && size == t.int_data.size()) return Dims(t.int_data.begin(), t.int_data.end());
+  if (is_float_type(t.dtype) && size == t.float_data.size()) return integral_float_values(t.float_data, t.dtype);
+  return std::nullopt;
+}
+
+}  // namespace constant_detail
+
+inline void infer_constant(Context& ctx, Node& n) {
+  const Attribute* found = constant_detail::value_attribute(ctx, n);
+  if (!found) return;
   Value* out = n.output(0);
   const std::string& name = found->name;
+  const auto length = [](std::size_t size) { return Shape{SymbolicDim(static_cast<int64_t>(size))}; };
   if (name == "value" || name == "sparse_value") {
     if (found->tensors.empty()) return ctx.usage_error(n, "attribute '" + name + "' holds no tensor");
     const Tensor& t = found->tensors[0];
     ctx.set_shape_and_dtype(out, t.type().shape(), t.dtype);
-    if (name == "value" && t.has_data && is_integer_type(t.dtype) && t.dims.size() <= 1) {
-      auto count_elems = t.element_count();
-      if (count_elems && static_cast<std::size_t>(*count_elems) == t.int_data.size())
-        ctx.set_symbolic_value(out, std::vector<SymbolicDim>(t.int_data.begin(), t.int_data.end()));
-    }
-    if (name == "value" && t.has_data && is_float_type(t.dtype) && t.dims.size() <= 1) {
-      auto count_elems = t.element_count();
-      if (count_elems && static_cast<std::size_t>(*count_elems) == t.float_data.size())
-        if (auto v = integral_float_values(t.float_data, t.dtype)) ctx.set_symbolic_value(out, *v);
-    }
+    if (name == "value")
+      if (auto v = constant_detail::tensor_values(t)) ctx.set_symbolic_value(out, std::move(*v));
   } else if (name == "value_float") {
     ctx.set_shape_and_dtype(out, Shape::scalar(), DataType::FLOAT);
     if (auto v = integral_float_values({found->f}, DataType::FLOAT)) ctx.set_symbolic_value(out, *v);
   } else if (name == "value_floats") {
-    ctx.set_shape_and_dtype(out, Shape{SymbolicDim(static_cast<int64_t>(found->floats.size()))}, DataType::FLOAT);
+    ctx.set_shape_and_dtype(out, length(found->floats.size()), DataType::FLOAT);
     if (auto v = integral_float_values(found->floats, DataType::FLOAT)) ctx.set_symbolic_value(out, *v);
   } else if (name == "value_int") {
     ctx.set_shape_and_dtype(out, Shape::scalar(), DataType::INT64);
     ctx.set_symbolic_value(out, {SymbolicDim(found->i)});
   } else if (name == "value_ints") {
-    ctx.set_shape_and_dtype(out, Shape{SymbolicDim(static_cast<int64_t>(found->ints.size()))}, DataType::INT64);
-    ctx.set_symbolic_value(out, std::vector<SymbolicDim>(found->ints.begin(), found->ints.end()));
+    ctx.set_shape_and_dtype(out, length(found->ints.size()), DataType::INT64);
+    ctx.set_symbolic_value(out, Dims(found->ints.begin(), found->ints.end()));
   } else if (name == "value_string") {
     ctx.set_shape_and_dtype(out, Shape::scalar(), DataType::STRING);
   } else {
-    ctx.set_shape_and_dtype(out, Shape{SymbolicDim(static_cast<int64_t>(found->strings.size()))}, DataType::STRING);
+    ctx.set_shape_and_dtype(out, length(found->strings.size()), DataType::STRING);
   }
 }
 SYMSHAPE_RULES(infer_constant, ai_onnx("Constant", 1, 9, 11, 12, 13, 19, 21, 23, 24, 25));
@@ -84,12 +101,10 @@ inline void infer_constant_of_shape(Context& ctx, Node& n) {
   if (ss && ss->rank() != 1) return ctx.record_error(n, "input must be 1-D, got " + ss->to_string());
   auto target = ctx.symbolic_value(n.input(0));
   if (!target) {
-    auto len = static_length(n.input(0));
-    ctx.set_shape_and_dtype(n.output(0), len ? Shape::of_rank(static_cast<std::size_t>(*len)) : Shape(), dtype);
+    ctx.set_shape_and_dtype(n.output(0), shape_of_length(n.input(0)), dtype);
     return;
   }
-  for (const auto& d : *target)
-    if (d.is_int() && d.value() < 0) return ctx.record_error(n, "shape has a negative dim " + d.to_string());
+  if (!check_no_negative_dim(ctx, n, *target, "shape has a negative dim ")) return;
   // A small integer fill has a value (a count of 0 or 1 dims: a scalar or a vector).
   std::optional<SymbolicDim> count;
   if (fill && is_integer_type(dtype) && target->size() <= 1) count = target->empty() ? SymbolicDim(1) : (*target)[0];

@@ -2,6 +2,11 @@
 // comparison (bool output), logic, and the variadic Max/Min/Sum/Mean.
 #pragma once
 
+#include <algorithm>
+#include <optional>
+#include <string>
+#include <utility>
+
 #include "symshape/infer/helpers.hpp"
 #include "symshape/infer/registry.hpp"
 #include "symshape/ops/common/tensor_values.hpp"
@@ -10,11 +15,10 @@ namespace symshape::ops {
 
 namespace elementwise_detail {
 
-// Broadcasts all present inputs; the output dtype is `out_type`, or the
-// first input's when UNDEFINED.
-inline void infer_broadcast(Context& ctx, Node& n, DataType out_type) {
-  if (!check_inputs(ctx, n, n.op_type == "Max" || n.op_type == "Min" || n.op_type == "Sum" || n.op_type == "Mean" ? 1 : 2))
-    return;
+// Broadcasts all present inputs (at least `min_inputs`); the output dtype is
+// `out_type`, or the first input's when UNDEFINED.
+inline void infer_broadcast(Context& ctx, Node& n, DataType out_type, std::size_t min_inputs) {
+  if (!check_inputs(ctx, n, min_inputs)) return;
   DataType dtype = out_type != DataType::UNDEFINED ? out_type : dtype_of(n.input(0));
   Shape shape;
   bool first = true;
@@ -33,75 +37,107 @@ inline void infer_broadcast(Context& ctx, Node& n, DataType out_type) {
   ctx.set_shape_and_dtype(n.output(0), shape, dtype);
 }
 
-// Integral float values (common/tensor_values.hpp): Add, Sub, Mul, Div, Max and Min
-// of known integers, when every result is an integer that the element type
-// holds exactly (a Div that leaves a remainder gives no value).
-inline void propagate_float_arithmetic(Context& ctx, Node& n, const std::vector<SymbolicDim>& a,
-                                       const std::vector<SymbolicDim>& b) {
-  const int64_t limit = exact_integer_limit(dtype_of(n.input(0)));
-  const std::size_t len = std::max(a.size(), b.size());
-  std::vector<SymbolicDim> out;
-  for (std::size_t i = 0; i < len; ++i) {
-    const SymbolicDim& x = a[a.size() == 1 ? 0 : i];
-    const SymbolicDim& y = b[b.size() == 1 ? 0 : i];
-    if (!x.is_int() || !y.is_int()) return;
-    const int64_t p = x.value(), q = y.value();
-    int64_t r = 0;
-    const std::string& op = n.op_type;
-    bool ok = true;
-    if (op == "Add") ok = checked::add(p, q, r);
-    else if (op == "Sub") ok = checked::sub(p, q, r);
-    else if (op == "Mul") ok = checked::mul(p, q, r);
-    else if (op == "Div") ok = q != 0 && p % q == 0 && (r = p / q, true);
-    else if (op == "Max") r = std::max(p, q);
-    else if (op == "Min") r = std::min(p, q);
-    else ok = false;
-    if (!ok || r > limit || r < -limit) return;
-    out.push_back(r);
-  }
-  ctx.set_symbolic_value(n.output(0), std::move(out));
+// The operators whose values propagate, parsed once from the op type.
+enum class ValueOp { Add, Sub, Mul, Div, Mod, Max, Min, Equal, None };
+inline ValueOp value_op(const std::string& op) {
+  static const std::pair<const char*, ValueOp> ops[] = {
+      {"Add", ValueOp::Add}, {"Sub", ValueOp::Sub}, {"Mul", ValueOp::Mul}, {"Div", ValueOp::Div},
+      {"Mod", ValueOp::Mod}, {"Max", ValueOp::Max}, {"Min", ValueOp::Min}, {"Equal", ValueOp::Equal}};
+  for (const auto& [name, v] : ops)
+    if (op == name) return v;
+  return ValueOp::None;
 }
 
-// Partial data propagation of integer arithmetic on small 1-D tensors.
+// Integral float values (common/tensor_values.hpp): Add, Sub, Mul, Div, Max
+// and Min of known integers, when every result is an integer that the
+// element type holds exactly (a Div that leaves a remainder gives no value).
+inline std::optional<SymbolicDim> float_result(ValueOp op, const SymbolicDim& x, const SymbolicDim& y, int64_t limit) {
+  if (!x.is_int() || !y.is_int()) return std::nullopt;
+  const int64_t p = x.value(), q = y.value();
+  int64_t r = 0;
+  bool ok = true;
+  switch (op) {
+    case ValueOp::Add:
+      ok = checked::add(p, q, r);
+      break;
+    case ValueOp::Sub:
+      ok = checked::sub(p, q, r);
+      break;
+    case ValueOp::Mul:
+      ok = checked::mul(p, q, r);
+      break;
+    case ValueOp::Div:
+      ok = q != 0 && p % q == 0 && (r = p / q, true);
+      break;
+    case ValueOp::Max:
+      r = std::max(p, q);
+      break;
+    case ValueOp::Min:
+      r = std::min(p, q);
+      break;
+    default:
+      ok = false;
+  }
+  if (!ok || r > limit || r < -limit) return std::nullopt;
+  return SymbolicDim(r);
+}
+
+// Integer arithmetic on (possibly symbolic) values; unknown where the result
+// cannot be expressed. `fmod`: Mod's attribute (C-style sign, not tracked).
+inline SymbolicDim int_result(ValueOp op, const SymbolicDim& x, const SymbolicDim& y, bool fmod) {
+  switch (op) {
+    case ValueOp::Add:
+      return x + y;
+    case ValueOp::Sub:
+      return x - y;
+    case ValueOp::Mul:
+      return x * y;
+    case ValueOp::Div:
+      // ONNX integer Div truncates; it equals floor division when both are >= 0.
+      if (x.is_known() && y.is_known() && prove_ge(x.expr(), 0) && prove_ge(y.expr(), 1)) return x / y;
+      return {};
+    case ValueOp::Mod:
+      if (!fmod) return x % y;  // Python-style sign of the divisor
+      return {};
+    case ValueOp::Max:
+      return dim_max(x, y);
+    case ValueOp::Min:
+      return dim_min(x, y);
+    case ValueOp::Equal:
+      if (x.is_known() && y.is_known() && x == y) return 1;
+      if (x.is_int() && y.is_int()) return 0;
+      return {};
+    default:
+      return {};
+  }
+}
+
+// Partial data propagation of arithmetic on small 1-D tensors.
 inline void propagate_arithmetic(Context& ctx, Node& n) {
   if (n.inputs.size() < 2) return;
   auto a = ctx.symbolic_value(n.input(0));
   auto b = ctx.symbolic_value(n.input(1));
   if (!a || !b) return;
-  if (a->size() != b->size() && a->size() != 1 && b->size() != 1) return;
-  if (is_float_type(dtype_of(n.input(0)))) {
-    propagate_float_arithmetic(ctx, n, *a, *b);
-    return;
+  const ValueOp op = value_op(n.op_type);
+  const DataType dtype = dtype_of(n.input(0));
+  std::optional<Dims> out;
+  if (is_float_type(dtype)) {
+    const int64_t limit = exact_integer_limit(dtype);
+    out = broadcast_values(*a, *b,
+                           [&](const SymbolicDim& x, const SymbolicDim& y) { return float_result(op, x, y, limit); });
+  } else if (is_integer_type(dtype)) {
+    const bool fmod = n.attr_int("fmod", 0) != 0;
+    out = broadcast_values(*a, *b, [&](const SymbolicDim& x, const SymbolicDim& y) {
+      return std::optional<SymbolicDim>(int_result(op, x, y, fmod));
+    });
   }
-  if (!is_integer_type(dtype_of(n.input(0)))) return;
-  const std::size_t len = std::max(a->size(), b->size());
-  std::vector<SymbolicDim> out(len);
-  for (std::size_t i = 0; i < len; ++i) {
-    const SymbolicDim& x = (*a)[a->size() == 1 ? 0 : i];
-    const SymbolicDim& y = (*b)[b->size() == 1 ? 0 : i];
-    const std::string& op = n.op_type;
-    if (op == "Add") out[i] = x + y;
-    else if (op == "Sub") out[i] = x - y;
-    else if (op == "Mul") out[i] = x * y;
-    else if (op == "Div") {
-      // ONNX integer Div truncates; it equals floor division when both are >= 0.
-      if (x.is_known() && y.is_known() && prove_ge(x.expr(), 0) && prove_ge(y.expr(), 1)) out[i] = x / y;
-    } else if (op == "Mod") {
-      if (n.attr_int("fmod", 0) == 0) out[i] = x % y;  // Python-style sign of the divisor
-    } else if (op == "Max") out[i] = dim_max(x, y);
-    else if (op == "Min") out[i] = dim_min(x, y);
-    else if (op == "Equal") {
-      if (x.is_known() && y.is_known() && x == y) out[i] = 1;
-      else if (x.is_int() && y.is_int()) out[i] = 0;
-    }
-  }
-  ctx.set_symbolic_value(n.output(0), std::move(out));
+  if (out) ctx.set_symbolic_value(n.output(0), std::move(*out));
 }
 
 }  // namespace elementwise_detail
 
 inline void infer_arithmetic(Context& ctx, Node& n) {
-  elementwise_detail::infer_broadcast(ctx, n, DataType::UNDEFINED);
+  elementwise_detail::infer_broadcast(ctx, n, DataType::UNDEFINED, 2);
   elementwise_detail::propagate_arithmetic(ctx, n);
 }
 SYMSHAPE_RULES(infer_arithmetic, ai_onnx("Add", 7, 13, 14), ai_onnx("Sub", 7, 13, 14), ai_onnx("Mul", 7, 13, 14),
@@ -109,17 +145,17 @@ SYMSHAPE_RULES(infer_arithmetic, ai_onnx("Add", 7, 13, 14), ai_onnx("Sub", 7, 13
                ai_onnx("BitShift", 11), ai_onnx("BitwiseAnd", 18), ai_onnx("BitwiseOr", 18), ai_onnx("BitwiseXor", 18));
 
 inline void infer_comparison(Context& ctx, Node& n) {
-  elementwise_detail::infer_broadcast(ctx, n, DataType::BOOL);
+  elementwise_detail::infer_broadcast(ctx, n, DataType::BOOL, 2);
   if (n.op_type == "Equal") elementwise_detail::propagate_arithmetic(ctx, n);
 }
 SYMSHAPE_RULES(infer_comparison, ai_onnx("Equal", 7, 11, 13, 19), ai_onnx("Less", 7, 9, 13),
                ai_onnx("Greater", 7, 9, 13), ai_onnx("LessOrEqual", 12, 16), ai_onnx("GreaterOrEqual", 12, 16));
 
-inline void infer_logical(Context& ctx, Node& n) { elementwise_detail::infer_broadcast(ctx, n, DataType::BOOL); }
+inline void infer_logical(Context& ctx, Node& n) { elementwise_detail::infer_broadcast(ctx, n, DataType::BOOL, 2); }
 SYMSHAPE_RULES(infer_logical, ai_onnx("And", 7), ai_onnx("Or", 7), ai_onnx("Xor", 7));
 
 inline void infer_variadic(Context& ctx, Node& n) {
-  elementwise_detail::infer_broadcast(ctx, n, DataType::UNDEFINED);
+  elementwise_detail::infer_broadcast(ctx, n, DataType::UNDEFINED, 1);
   if (n.inputs.size() == 2) elementwise_detail::propagate_arithmetic(ctx, n);
 }
 SYMSHAPE_RULES(infer_variadic, ai_onnx("Max", 8, 12, 13), ai_onnx("Min", 8, 12, 13), ai_onnx("Sum", 8, 13),

@@ -20,21 +20,14 @@ inline void infer_expand(Context& ctx, Node& n) {
   if (ss && ss->rank() != 1) return ctx.record_error(n, "shape input must be 1-D, got " + ss->to_string());
   const Shape* in = shape_of(n.input(0));
   auto target = ctx.symbolic_value(n.input(1));
-  std::optional<Shape> t;
-  if (target) {
-    for (const auto& d : *target)
-      if (d.is_int() && d.value() < 0) return ctx.record_error(n, "target shape has a negative dim " + d.to_string());
-    t = Shape(*target);
-  } else if (auto len = static_length(n.input(1))) {
-    t = Shape::of_rank(static_cast<std::size_t>(*len));
-  }
-  if (!in || !t) {
+  if (target && !check_no_negative_dim(ctx, n, *target, "target shape has a negative dim ")) return;
+  Shape tt = target ? Shape(std::move(*target)) : shape_of_length(n.input(1));
+  if (!in || !tt.has_rank()) {
     set_like_input(ctx, n, 0, Shape());
     return;
   }
   // Unknown target dims: a 1 in the input takes the target's; another input
   // dim stays (the target dim must be 1 or equal).
-  Shape tt = *t;
   for (std::size_t i = 0; i < tt.size(); ++i) {
     if (!tt[i].is_unknown()) continue;
     const std::size_t rank = std::max(tt.size(), in->size());
@@ -81,8 +74,7 @@ inline void infer_tile_v6(Context& ctx, Node& n) {
   const Shape* rs = shape_of(n.input(1));
   if (rs && rs->rank() != 1) return ctx.record_error(n, "repeats must be 1-D, got " + rs->to_string());
   if (!in) {
-    auto len = static_length(n.input(1));
-    set_like_input(ctx, n, 0, len ? Shape::of_rank(static_cast<std::size_t>(*len)) : Shape());
+    set_like_input(ctx, n, 0, shape_of_length(n.input(1)));
     return;
   }
   auto repeats = ctx.symbolic_value(n.input(1));
@@ -105,10 +97,12 @@ SYMSHAPE_RULES(infer_tile_v6, ai_onnx("Tile", 6, 13));
 
 // ---- Pad ----
 
-inline void pad_impl(Context& ctx, Node& n, const std::optional<std::vector<SymbolicDim>>& pads, bool pads_given,
-                     const IntsArg& axes) {
+namespace expand_tile_pad_detail {
+
+// The padded input: `pads` (begins then ends, one pair per axis; nullopt when
+// not known) along `axes` (all axes when not given).
+inline void pad(Context& ctx, Node& n, const std::optional<Dims>& pads, const IntsArg& axes) {
   const Shape* in = shape_of(n.input(0));
-  if (!pads_given) return ctx.usage_error(n, "missing required pads");
   if (!in) {
     set_like_input(ctx, n, 0, Shape());
     return;
@@ -132,11 +126,9 @@ inline void pad_impl(Context& ctx, Node& n, const std::optional<std::vector<Symb
     set_like_input(ctx, n, 0, out);
     return;
   }
-  if (pads->size() != 2 * ax.size()) {
-    ctx.record_error(n, "pads has " + std::to_string(pads->size()) + " entries; expected " +
-                            std::to_string(2 * ax.size()) + " for " + std::to_string(ax.size()) + " axes");
-    return;
-  }
+  if (pads->size() != 2 * ax.size())
+    return ctx.record_error(n, "pads has " + std::to_string(pads->size()) + " entries; expected " +
+                                   std::to_string(2 * ax.size()) + " for " + std::to_string(ax.size()) + " axes");
   for (std::size_t i = 0; i < ax.size(); ++i) {
     const auto a = static_cast<std::size_t>(ax[i]);
     SymbolicDim d = out[a] + (*pads)[i] + (*pads)[i + ax.size()];
@@ -147,30 +139,29 @@ inline void pad_impl(Context& ctx, Node& n, const std::optional<std::vector<Symb
   set_like_input(ctx, n, 0, out);
 }
 
-inline void infer_pad_v1(Context& ctx, Node& n) {
+// Pad 1 and 2: the pads in the attribute `name` (required).
+inline void pad_with_attribute(Context& ctx, Node& n, const char* name) {
   if (!check_inputs(ctx, n, 1)) return;
-  auto p = n.attr_ints("paddings");
-  pad_impl(ctx, n, p ? std::optional<std::vector<SymbolicDim>>(std::vector<SymbolicDim>(p->begin(), p->end()))
-                     : std::nullopt,
-           p.has_value(), {});
+  auto p = n.attr_ints(name);
+  if (!p) return ctx.usage_error(n, "missing required pads");
+  pad(ctx, n, Dims(p->begin(), p->end()), {});
 }
+
+}  // namespace expand_tile_pad_detail
+
+inline void infer_pad_v1(Context& ctx, Node& n) { expand_tile_pad_detail::pad_with_attribute(ctx, n, "paddings"); }
 SYMSHAPE_RULES(infer_pad_v1, ai_onnx("Pad", 1));
-inline void infer_pad_v2(Context& ctx, Node& n) {
-  if (!check_inputs(ctx, n, 1)) return;
-  auto p = n.attr_ints("pads");
-  pad_impl(ctx, n, p ? std::optional<std::vector<SymbolicDim>>(std::vector<SymbolicDim>(p->begin(), p->end()))
-                     : std::nullopt,
-           p.has_value(), {});
-}
+inline void infer_pad_v2(Context& ctx, Node& n) { expand_tile_pad_detail::pad_with_attribute(ctx, n, "pads"); }
 SYMSHAPE_RULES(infer_pad_v2, ai_onnx("Pad", 2));
+// Pad 11+: pads (and, from 18, axes) as inputs.
 inline void infer_pad_v11(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 2)) return;
-  pad_impl(ctx, n, ctx.symbolic_value(n.input(1)), true, {});
+  expand_tile_pad_detail::pad(ctx, n, ctx.symbolic_value(n.input(1)), {});
 }
 SYMSHAPE_RULES(infer_pad_v11, ai_onnx("Pad", 11, 13));
 inline void infer_pad_v18(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 2)) return;
-  pad_impl(ctx, n, ctx.symbolic_value(n.input(1)), true, ints_arg(ctx, n, true, "axes", 3));
+  expand_tile_pad_detail::pad(ctx, n, ctx.symbolic_value(n.input(1)), ints_arg(ctx, n, true, "axes", 3));
 }
 SYMSHAPE_RULES(infer_pad_v18, ai_onnx("Pad", 18, 19, 21, 23, 24, 25));
 

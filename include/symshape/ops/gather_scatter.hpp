@@ -13,25 +13,12 @@ namespace symshape::ops {
 
 // ---- Gather ----
 
-inline void infer_gather(Context& ctx, Node& n) {
-  if (!check_inputs(ctx, n, 2)) return;
-  const Shape* data = shape_of(n.input(0));
-  const Shape* idx = shape_of(n.input(1));
-  if (data && data->rank() == 0) return ctx.record_error(n, "data must have rank >= 1");
-  if (!data || !idx) {
-    set_like_input(ctx, n, 0, Shape());
-  } else {
-    auto axis = normalize_axis(ctx, n, n.attr_int("axis", 0), data->rank());
-    if (!axis) return;
-    const auto a = static_cast<std::size_t>(*axis);
-    Dims out(data->dims().begin(), data->dims().begin() + static_cast<std::ptrdiff_t>(a));
-    out.insert(out.end(), idx->dims().begin(), idx->dims().end());
-    out.insert(out.end(), data->dims().begin() + static_cast<std::ptrdiff_t>(a) + 1, data->dims().end());
-    set_like_input(ctx, n, 0, Shape(std::move(out)));
-  }
-  // Values: a 1-D value indexed by a scalar or 1-D list of known indices.
-  if (data && data->rank() != 1) return;
-  if (idx && idx->rank() > 1) return;
+namespace gather_scatter_detail {
+
+// The last step of Gather: values of a 1-D value indexed by a scalar or 1-D
+// list of known indices (an error for an index out of range).
+inline void gather_values(Context& ctx, Node& n, const Shape* data, const Shape* idx) {
+  if ((data && data->rank() != 1) || (idx && idx->rank() > 1)) return;
   auto values = ctx.symbolic_value(n.input(0));
   auto indices = ctx.int_values(n.input(1));
   if (!values || !indices) return;
@@ -44,6 +31,27 @@ inline void infer_gather(Context& ctx, Node& n) {
     out.push_back((*values)[static_cast<std::size_t>(i < 0 ? i + len : i)]);
   }
   ctx.set_symbolic_value(n.output(0), std::move(out));
+}
+
+}  // namespace gather_scatter_detail
+
+inline void infer_gather(Context& ctx, Node& n) {
+  if (!check_inputs(ctx, n, 2)) return;
+  const Shape* data = shape_of(n.input(0));
+  const Shape* idx = shape_of(n.input(1));
+  if (data && data->rank() == 0) return ctx.record_error(n, "data must have rank >= 1");
+  if (!data || !idx) {
+    set_like_input(ctx, n, 0, Shape());
+  } else {
+    auto axis = normalize_axis(ctx, n, n.attr_int("axis", 0), data->rank());
+    if (!axis) return;
+    const auto a = static_cast<std::ptrdiff_t>(*axis);
+    Dims out(data->dims().begin(), data->dims().begin() + a);
+    out.insert(out.end(), idx->dims().begin(), idx->dims().end());
+    out.insert(out.end(), data->dims().begin() + a + 1, data->dims().end());
+    set_like_input(ctx, n, 0, Shape(std::move(out)));
+  }
+  gather_scatter_detail::gather_values(ctx, n, data, idx);
 }
 SYMSHAPE_RULES(infer_gather, ai_onnx("Gather", 1, 11, 13));
 

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -108,18 +109,19 @@ inline void infer_affine_grid(Context& ctx, Node& n) {
   const Shape* size_shape = shape_of(n.input(1));
   if (theta && theta->rank() != 3) return ctx.record_error(n, "theta must be 3-D, got shape " + theta->to_string());
   auto size = input_dims(ctx, n, 1);
-  int64_t count = -1;
+  // The number of size values (4 or 5), when known.
+  std::optional<int64_t> count;
   if (size) count = static_cast<int64_t>(size->size());
   else if (size_shape && size_shape->rank() == 1 && (*size_shape)[0].is_int()) count = (*size_shape)[0].value();
-  if (count < 0 && theta && (*theta)[1].is_int()) count = (*theta)[1].value() == 2 ? 4 : 5;
-  if (count != -1 && count != 4 && count != 5)
-    return ctx.record_error(n, "size must have 4 (2-D) or 5 (3-D) values, got " + std::to_string(count));
+  if (!count && theta && (*theta)[1].is_int()) count = (*theta)[1].value() == 2 ? 4 : 5;
+  if (count && *count != 4 && *count != 5)
+    return ctx.record_error(n, "size must have 4 (2-D) or 5 (3-D) values, got " + std::to_string(*count));
   const DataType t = dtype_of(n.input(0));
-  if (count < 0) {
+  if (!count) {
     ctx.set_shape_and_dtype(n.output(0), Shape(), t);
     return;
   }
-  const int64_t spatial = count - 2;
+  const int64_t spatial = *count - 2;
   if (theta && (*theta)[1].is_int() && (*theta)[1].value() != spatial)
     return ctx.record_error(n,
                             "theta " + theta->to_string() + " does not match a " + std::to_string(spatial) + "-D size");
@@ -129,7 +131,7 @@ inline void infer_affine_grid(Context& ctx, Node& n) {
   std::vector<SymbolicDim> out;
   out.push_back(size ? (*size)[0] : SymbolicDim());
   if (out[0].is_unknown() && theta) out[0] = (*theta)[0];
-  for (int64_t i = 2; i < count; ++i) out.push_back(size ? (*size)[i] : SymbolicDim());
+  for (int64_t i = 2; i < *count; ++i) out.push_back(size ? (*size)[i] : SymbolicDim());
   out.emplace_back(spatial);
   ctx.set_shape_and_dtype(n.output(0), Shape(std::move(out)), t);
 }

@@ -15,6 +15,31 @@ namespace symshape::ops {
 
 // ---- Where ----
 
+namespace misc_tensor_detail {
+
+// Values of a Where of rank <= 1: picked elementwise where the condition is
+// known (a one-element input broadcasts).
+inline void where_values(Context& ctx, Node& n) {
+  auto c = ctx.int_values(n.input(0));
+  auto x = ctx.symbolic_value(n.input(1));
+  auto y = ctx.symbolic_value(n.input(2));
+  if (!c || !x || !y) return;
+  std::size_t len = 1;
+  for (std::size_t m : {c->size(), x->size(), y->size()})
+    if (m != 1) {
+      if (len != 1 && len != m) return;
+      len = m;
+    }
+  Dims out;
+  for (std::size_t i = 0; i < len; ++i) {
+    const bool pick_x = (*c)[c->size() == 1 ? 0 : i] != 0;
+    out.push_back(pick_x ? (*x)[x->size() == 1 ? 0 : i] : (*y)[y->size() == 1 ? 0 : i]);
+  }
+  ctx.set_symbolic_value(n.output(0), std::move(out));
+}
+
+}  // namespace misc_tensor_detail
+
 inline void infer_where(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 3)) return;
   Shape shape;
@@ -30,23 +55,7 @@ inline void infer_where(Context& ctx, Node& n) {
     shape = *b;
   }
   ctx.set_shape_and_dtype(n.output(0), shape, dtype_of(in[1]));
-  // Values: pick elementwise where the condition is known.
-  auto c = ctx.int_values(in[0]);
-  auto x = ctx.symbolic_value(in[1]);
-  auto y = ctx.symbolic_value(in[2]);
-  if (!c || !x || !y || shape.rank() > 1) return;
-  std::size_t len = 1;
-  for (std::size_t m : {c->size(), x->size(), y->size()})
-    if (m != 1) {
-      if (len != 1 && len != m) return;
-      len = m;
-    }
-  Dims out;
-  for (std::size_t i = 0; i < len; ++i) {
-    const bool pick_x = (*c)[c->size() == 1 ? 0 : i] != 0;
-    out.push_back(pick_x ? (*x)[x->size() == 1 ? 0 : i] : (*y)[y->size() == 1 ? 0 : i]);
-  }
-  ctx.set_symbolic_value(n.output(0), std::move(out));
+  if (shape.rank() <= 1) misc_tensor_detail::where_values(ctx, n);
 }
 SYMSHAPE_RULES(infer_where, ai_onnx("Where", 9, 16));
 
@@ -67,7 +76,7 @@ inline void infer_one_hot(Context& ctx, Node& n) {
   const Shape* idx = shape_of(n.input(0));
   const Shape* ds = shape_of(n.input(1));
   const Shape* vs = shape_of(n.input(2));
-  if (ds && !(ds->rank() == 0 || (ds->rank() == 1 && ds->dims()[0].is_int(1))))
+  if (ds && !is_scalar_like(*ds))
     return ctx.record_error(n, "depth must be a scalar or a 1-element tensor, got " + ds->to_string());
   if (vs && !(vs->rank() == 1 && !(vs->dims()[0].is_int() && !vs->dims()[0].is_int(2))))
     return ctx.record_error(n, "values must be a 2-element 1-D tensor, got " + vs->to_string());

@@ -3,11 +3,13 @@
 // InstanceNormalization and RMSNormalization (23).
 #pragma once
 
+#include <array>
 #include <string>
 #include <vector>
 
 #include "symshape/infer/helpers.hpp"
 #include "symshape/infer/registry.hpp"
+#include "symshape/ops/common/tensor_values.hpp"
 
 namespace symshape::ops {
 
@@ -33,6 +35,14 @@ inline bool check_per_channel(Context& ctx, const Node& n, std::size_t i, const 
   return true;
 }
 
+// The four per-channel inputs 1..4 of BatchNormalization, named `names`.
+inline bool check_batch_norm_inputs(Context& ctx, const Node& n, const SymbolicDim& c,
+                                    const std::array<const char*, 4>& names) {
+  for (std::size_t i = 1; i < 5; ++i)
+    if (!check_per_channel(ctx, n, i, c, names[i - 1])) return false;
+  return true;
+}
+
 }  // namespace normalization_detail
 
 // BatchNormalization 1..9: Y and the optional mean, var, saved_mean,
@@ -42,17 +52,12 @@ inline void infer_batch_norm_1(Context& ctx, Node& n) {
   const Shape* x = shape_of(n.input(0));
   const SymbolicDim c = normalization_detail::channel_dim(n, x, 1);
   const bool spatial = n.attr_int("spatial", 1) != 0;
-  if (spatial)
-    for (std::size_t i = 1; i < 5; ++i)
-      if (!normalization_detail::check_per_channel(ctx, n, i, c,
-                                                   i == 1   ? "scale"
-                                                   : i == 2 ? "B"
-                                                   : i == 3 ? "mean"
-                                                            : "var"))
-        return;
+  if (spatial && !normalization_detail::check_batch_norm_inputs(ctx, n, c, {"scale", "B", "mean", "var"})) return;
   propagate_type(ctx, n);
   Shape stats = Shape({c});
-  if (!spatial) stats = x ? Shape(std::vector<SymbolicDim>(x->dims().begin() + (x->rank() >= 1 ? 1 : 0), x->dims().end())) : Shape();
+  if (!spatial)
+    stats =
+        x ? Shape(std::vector<SymbolicDim>(x->dims().begin() + (x->rank() >= 1 ? 1 : 0), x->dims().end())) : Shape();
   for (std::size_t o = 1; o < 5; ++o)
     if (n.output(o)) ctx.set_shape_and_dtype(n.output(o), stats, dtype_of(n.input(0)));
 }
@@ -64,13 +69,7 @@ inline void infer_batch_norm_14(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 5, 5)) return;
   const Shape* x = shape_of(n.input(0));
   const SymbolicDim c = normalization_detail::channel_dim(n, x, 1);
-  for (std::size_t i = 1; i < 5; ++i)
-    if (!normalization_detail::check_per_channel(ctx, n, i, c,
-                                                 i == 1   ? "scale"
-                                                 : i == 2 ? "B"
-                                                 : i == 3 ? "input_mean"
-                                                          : "input_var"))
-      return;
+  if (!normalization_detail::check_batch_norm_inputs(ctx, n, c, {"scale", "B", "input_mean", "input_var"})) return;
   const bool training = n.attr_int("training_mode", 0) != 0;
   if (!training && (n.output(1) || n.output(2)))
     return ctx.record_error(n, "running_mean and running_var are outputs only with training_mode=1");
@@ -85,9 +84,9 @@ SYMSHAPE_RULES(infer_batch_norm_14, ai_onnx("BatchNormalization", 14, 15));
 inline void infer_layer_norm(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 2, 3)) return;
   const Shape* x = shape_of(n.input(0));
-  const int64_t stash = n.attr_int("stash_type", static_cast<int64_t>(DataType::FLOAT));
-  if (!is_valid_data_type(static_cast<int32_t>(stash)) || stash <= 0)
-    return ctx.record_error(n, "invalid stash_type " + std::to_string(stash));
+  const int64_t stash_code = n.attr_int("stash_type", static_cast<int64_t>(DataType::FLOAT));
+  const auto stash = element_type_from_code(stash_code);
+  if (!stash) return ctx.record_error(n, "invalid stash_type " + std::to_string(stash_code));
   Shape stats;
   if (x) {
     auto axis = normalize_axis(ctx, n, n.attr_int("axis", -1), x->rank());
@@ -98,7 +97,7 @@ inline void infer_layer_norm(Context& ctx, Node& n) {
   }
   propagate_type(ctx, n);
   for (std::size_t o = 1; o < 3; ++o)
-    if (n.output(o)) ctx.set_shape_and_dtype(n.output(o), stats, static_cast<DataType>(stash));
+    if (n.output(o)) ctx.set_shape_and_dtype(n.output(o), stats, *stash);
 }
 SYMSHAPE_RULES(infer_layer_norm, ai_onnx("LayerNormalization", 17));
 

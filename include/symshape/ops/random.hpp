@@ -4,29 +4,25 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "symshape/infer/helpers.hpp"
 #include "symshape/infer/registry.hpp"
+#include "symshape/ops/common/tensor_values.hpp"
 
 namespace symshape::ops {
 
 namespace random_detail {
-// The `dtype` attribute, or `fallback` when absent; false after an error.
-inline bool dtype_attr(Context& ctx, const Node& n, DataType fallback, DataType& out) {
+// The `dtype` attribute, or `fallback` when absent; nullopt after the error
+// when it names no element type.
+inline std::optional<DataType> dtype_attr(Context& ctx, const Node& n, DataType fallback) {
   const Attribute* a = n.attr("dtype");
-  if (!a) {
-    out = fallback;
-    return true;
-  }
-  if (a->kind != Attribute::Kind::Int || a->i <= 0 || a->i > INT32_MAX ||
-      !is_valid_data_type(static_cast<int32_t>(a->i))) {
-    ctx.record_error(n, "invalid dtype attribute");
-    return false;
-  }
-  out = static_cast<DataType>(a->i);
-  return true;
+  if (!a) return fallback;
+  auto t = a->kind == Attribute::Kind::Int ? element_type_from_code(a->i) : std::nullopt;
+  if (!t) ctx.record_error(n, "invalid dtype attribute");
+  return t;
 }
 }  // namespace random_detail
 
@@ -35,14 +31,14 @@ inline void infer_random(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 0, 0)) return;
   const Attribute* shape = require_attr(ctx, n, "shape");
   if (!shape) return;
-  DataType t;
-  if (!random_detail::dtype_attr(ctx, n, DataType::FLOAT, t)) return;
+  auto t = random_detail::dtype_attr(ctx, n, DataType::FLOAT);
+  if (!t) return;
   std::vector<SymbolicDim> dims;
   for (int64_t d : shape->ints) {
     if (d < 0) return ctx.record_error(n, "shape has a negative dim " + std::to_string(d));
     dims.emplace_back(d);
   }
-  ctx.set_shape_and_dtype(n.output(0), Shape(std::move(dims)), t);
+  ctx.set_shape_and_dtype(n.output(0), Shape(std::move(dims)), *t);
 }
 SYMSHAPE_RULES(infer_random, ai_onnx("RandomNormal", 1, 22), ai_onnx("RandomUniform", 1, 22));
 
@@ -50,10 +46,10 @@ SYMSHAPE_RULES(infer_random, ai_onnx("RandomNormal", 1, 22), ai_onnx("RandomUnif
 // (default: the input's element type).
 inline void infer_random_like(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 1, 1)) return;
-  DataType t;
-  if (!random_detail::dtype_attr(ctx, n, dtype_of(n.input(0)), t)) return;
+  auto t = random_detail::dtype_attr(ctx, n, dtype_of(n.input(0)));
+  if (!t) return;
   const Shape* s = shape_of(n.input(0));
-  ctx.set_shape_and_dtype(n.output(0), s ? *s : Shape(), t);
+  ctx.set_shape_and_dtype(n.output(0), s ? *s : Shape(), *t);
 }
 SYMSHAPE_RULES(infer_random_like, ai_onnx("RandomNormalLike", 1, 22), ai_onnx("RandomUniformLike", 1, 22),
                ai_onnx("Bernoulli", 15, 22));
@@ -61,16 +57,16 @@ SYMSHAPE_RULES(infer_random_like, ai_onnx("RandomNormalLike", 1, 22), ai_onnx("R
 // Multinomial: [batch, classes] -> [batch, sample_size], `dtype` (default INT32).
 inline void infer_multinomial(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 1, 1)) return;
-  DataType t;
-  if (!random_detail::dtype_attr(ctx, n, DataType::INT32, t)) return;
-  if (t != DataType::INT32 && t != DataType::INT64)
-    return ctx.record_error(n, std::string("dtype must be int32 or int64, got ") + to_string(t));
+  auto t = random_detail::dtype_attr(ctx, n, DataType::INT32);
+  if (!t) return;
+  if (*t != DataType::INT32 && *t != DataType::INT64)
+    return ctx.record_error(n, std::string("dtype must be int32 or int64, got ") + to_string(*t));
   const int64_t samples = n.attr_int("sample_size", 1);
   if (samples < 1) return ctx.record_error(n, "sample_size must be positive, got " + std::to_string(samples));
   const Shape* s = shape_of(n.input(0));
   if (s && s->rank() != 2)
     return ctx.record_error(n, "input must be 2-D [batch_size, class_size], got shape " + s->to_string());
-  ctx.set_shape_and_dtype(n.output(0), Shape({s ? (*s)[0] : SymbolicDim(), SymbolicDim(samples)}), t);
+  ctx.set_shape_and_dtype(n.output(0), Shape({s ? (*s)[0] : SymbolicDim(), SymbolicDim(samples)}), *t);
 }
 SYMSHAPE_RULES(infer_multinomial, ai_onnx("Multinomial", 7, 22));
 

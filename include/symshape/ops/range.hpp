@@ -17,9 +17,50 @@ namespace symshape::ops {
 
 namespace range_detail {
 
+// The value of a one-element float constant, else nullopt.
 inline std::optional<double> float_scalar(const Value* v) {
   if (!v || !v->initializer || !v->initializer->has_data || v->initializer->float_data.size() != 1) return std::nullopt;
   return v->initializer->float_data[0];
+}
+
+// max(ceil((limit - start) / delta), 0) for symbolic start and limit and an
+// integer delta != 0; unknown when it cannot be expressed.
+inline SymbolicDim int_length(const SymbolicDim& start, const SymbolicDim& limit, const SymbolicDim& delta) {
+  if (!delta.is_int() || !start.is_known() || !limit.is_known()) return {};
+  const int64_t d = delta.value();
+  if (d > 0) return dim_max(SymbolicDim(ceil_to_int((limit - start).expr(), Expr(d))), SymbolicDim(0));
+  if (d != INT64_MIN) return dim_max(SymbolicDim(ceil_to_int((start - limit).expr(), Expr(-d))), SymbolicDim(0));
+  return {};
+}
+
+// The elements start + i * delta of a small range of known length; nullopt
+// when there are too many or an offset overflows.
+inline std::optional<Dims> range_values(const SymbolicDim& start, const SymbolicDim& delta, const SymbolicDim& len) {
+  if (!len.is_int() || len.value() > static_cast<int64_t>(Context::kMaxSymbolicValueSize) || !delta.is_int())
+    return std::nullopt;
+  Dims values;
+  for (int64_t i = 0; i < len.value(); ++i) {
+    int64_t offset = 0;
+    if (!checked::mul(i, delta.value(), offset)) return std::nullopt;
+    values.push_back(start + SymbolicDim(offset));
+  }
+  return values;
+}
+
+// The length of a range of float constants, computed exactly; unknown when
+// an input is not such a constant.
+inline std::optional<SymbolicDim> float_length(Context& ctx, const Node& n) {
+  auto start = float_scalar(n.input(0));
+  auto limit = float_scalar(n.input(1));
+  auto delta = float_scalar(n.input(2));
+  if (!start || !limit || !delta) return SymbolicDim();
+  if (*delta == 0) {
+    ctx.record_error(n, "delta must not be 0");
+    return std::nullopt;
+  }
+  const double count = std::ceil((*limit - *start) / *delta);
+  if (std::isfinite(count) && count < 9.0e18) return SymbolicDim(static_cast<int64_t>(count > 0 ? count : 0));
+  return SymbolicDim();
 }
 
 }  // namespace range_detail
@@ -28,48 +69,25 @@ inline void infer_range(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 3)) return;
   for (std::size_t i = 0; i < 3; ++i) {
     const Shape* s = shape_of(n.input(i));
-    if (s && !(s->rank() == 0 || (s->rank() == 1 && s->dims()[0].is_int(1))))
+    if (s && !is_scalar_like(*s))
       return ctx.record_error(n, "input " + std::to_string(i) + " must be a scalar, got " + s->to_string());
   }
   const DataType dtype = dtype_of(n.input(0));
-  SymbolicDim len;
   auto start = ctx.symbolic_value(n.input(0));
   auto limit = ctx.symbolic_value(n.input(1));
   auto delta = ctx.symbolic_value(n.input(2));
   if (start && limit && delta && start->size() == 1 && limit->size() == 1 && delta->size() == 1) {
     const SymbolicDim& s = (*start)[0];
-    const SymbolicDim& l = (*limit)[0];
     const SymbolicDim& d = (*delta)[0];
     if (d.is_int(0)) return ctx.record_error(n, "delta must not be 0");
-    if (d.is_int() && s.is_known() && l.is_known()) {
-      const int64_t dv = d.value();
-      if (dv > 0) {
-        len = dim_max(SymbolicDim(ceil_to_int((l - s).expr(), Expr(dv))), SymbolicDim(0));
-      } else if (dv != INT64_MIN) {
-        len = dim_max(SymbolicDim(ceil_to_int((s - l).expr(), Expr(-dv))), SymbolicDim(0));
-      }
-    }
+    const SymbolicDim len = range_detail::int_length(s, (*limit)[0], d);
     ctx.set_shape_and_dtype(n.output(0), Shape{len}, dtype);
-    if (len.is_int() && len.value() <= static_cast<int64_t>(Context::kMaxSymbolicValueSize) && d.is_int()) {
-      std::vector<SymbolicDim> values;
-      for (int64_t i = 0; i < len.value(); ++i) {
-        int64_t offset = 0;
-        if (!checked::mul(i, d.value(), offset)) return;
-        values.push_back(s + SymbolicDim(offset));
-      }
-      ctx.set_symbolic_value(n.output(0), std::move(values));
-    }
+    if (auto values = range_detail::range_values(s, d, len)) ctx.set_symbolic_value(n.output(0), std::move(*values));
     return;
   }
-  auto fs = range_detail::float_scalar(n.input(0));
-  auto fl = range_detail::float_scalar(n.input(1));
-  auto fd = range_detail::float_scalar(n.input(2));
-  if (fs && fl && fd) {
-    if (*fd == 0) return ctx.record_error(n, "delta must not be 0");
-    const double count = std::ceil((*fl - *fs) / *fd);
-    if (std::isfinite(count) && count < 9.0e18) len = static_cast<int64_t>(count > 0 ? count : 0);
-  }
-  ctx.set_shape_and_dtype(n.output(0), Shape{len}, dtype);
+  auto len = range_detail::float_length(ctx, n);
+  if (!len) return;
+  ctx.set_shape_and_dtype(n.output(0), Shape{*len}, dtype);
 }
 SYMSHAPE_RULES(infer_range, ai_onnx("Range", 11, 27));
 

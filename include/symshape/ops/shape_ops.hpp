@@ -79,58 +79,72 @@ SYMSHAPE_RULES(infer_flatten, ai_onnx("Flatten", 1, 9, 11, 13, 21, 23, 24, 25));
 
 // ---- Squeeze ----
 
-inline void squeeze_impl(Context& ctx, Node& n, const IntsArg& axes) {
-  const Shape* s = shape_of(n.input(0));
-  const bool all_ones = !axes.given || (axes.values && axes.values->empty());
-  if (!s) {
-    set_like_input(ctx, n, 0, Shape());
-    copy_value(ctx, n);
-    return;
-  }
-  const int64_t r = s->rank();
-  if (all_ones) {
-    // Without axes, dims equal to 1 go; symbolic dims are kept (assumed not 1,
-    // as the ONNX reference does).
+namespace shape_ops_detail {
+
+// Squeeze without axes: dims equal to 1 go; symbolic dims are kept (assumed
+// not 1, as the ONNX reference does).
+inline Shape squeeze_ones(const Shape& s) {
+  Dims out;
+  for (const auto& d : s.dims())
+    if (!d.is_int(1)) out.push_back(d);
+  return Shape(std::move(out));
+}
+
+// Squeeze of `length` axes whose values are unknown (length nullopt: not even
+// how many): only dims that may be 1 can go, so the dims that every choice of
+// `length` of them leaves in place are known ([1,3,4,5] -> [3,4,5]).
+inline Shape squeeze_unknown_axes(const Shape& s, std::optional<int64_t> length) {
+  const int64_t r = s.rank();
+  if (!length || *length > r) return Shape();
+  std::vector<bool> may_be_one(s.size());
+  for (std::size_t i = 0; i < s.size(); ++i) may_be_one[i] = !(s[i].is_int() && !s[i].is_int(1));
+  auto common = common_over_choices(may_be_one, static_cast<std::size_t>(*length), [&](const std::vector<bool>& c) {
     Dims out;
-    for (const auto& d : s->dims())
-      if (!d.is_int(1)) out.push_back(d);
-    set_like_input(ctx, n, 0, Shape(std::move(out)));
-    copy_value(ctx, n);
-    return;
-  }
-  if (!axes.values) {
-    // Only dims that may be 1 can go: the dims that every choice of
-    // `length` of them leaves in place are known ([1,3,4,5] -> [3,4,5]).
-    std::optional<Dims> common;
-    if (axes.length && *axes.length <= r) {
-      std::vector<bool> may_be_one(s->size());
-      for (std::size_t i = 0; i < s->size(); ++i) may_be_one[i] = !((*s)[i].is_int() && !(*s)[i].is_int(1));
-      common = common_over_choices(may_be_one, static_cast<std::size_t>(*axes.length), [&](const std::vector<bool>& c) {
-        Dims out;
-        for (std::size_t i = 0; i < c.size(); ++i)
-          if (!c[i]) out.push_back((*s)[i]);
-        return out;
-      });
-      if (!common) common = Dims(static_cast<std::size_t>(r - *axes.length));
-    }
-    set_like_input(ctx, n, 0, common ? Shape(std::move(*common)) : Shape());
-    copy_value(ctx, n);
-    return;
-  }
-  auto norm = unique_axes(ctx, n, *axes.values, r);
-  if (!norm) return;
-  std::vector<bool> drop(static_cast<std::size_t>(r), false);
+    for (std::size_t i = 0; i < c.size(); ++i)
+      if (!c[i]) out.push_back(s[i]);
+    return out;
+  });
+  return Shape(common ? std::move(*common) : Dims(static_cast<std::size_t>(r - *length)));
+}
+
+// Squeeze of known axes; nullopt after the error when one of them is not 1.
+inline std::optional<Shape> squeeze_axes(Context& ctx, const Node& n, const Shape& s, std::vector<int64_t> axes) {
+  auto norm = unique_axes(ctx, n, std::move(axes), s.rank());
+  if (!norm) return std::nullopt;
+  std::vector<bool> drop(s.size(), false);
   for (int64_t a : *norm) {
-    const SymbolicDim& d = (*s)[static_cast<std::size_t>(a)];
-    if (d.is_int() && d.value() != 1)
-      return ctx.record_error(
-          n, "cannot squeeze axis " + std::to_string(a) + " of size " + d.to_string() + " in " + s->to_string());
+    const SymbolicDim& d = s[static_cast<std::size_t>(a)];
+    if (d.is_int() && d.value() != 1) {
+      ctx.record_error(
+          n, "cannot squeeze axis " + std::to_string(a) + " of size " + d.to_string() + " in " + s.to_string());
+      return std::nullopt;
+    }
     drop[static_cast<std::size_t>(a)] = true;
   }
   Dims out;
-  for (std::size_t i = 0; i < s->size(); ++i)
-    if (!drop[i]) out.push_back((*s)[i]);
-  set_like_input(ctx, n, 0, Shape(std::move(out)));
+  for (std::size_t i = 0; i < s.size(); ++i)
+    if (!drop[i]) out.push_back(s[i]);
+  return Shape(std::move(out));
+}
+
+}  // namespace shape_ops_detail
+
+// Squeeze keeps the element values (the order does not change).
+inline void squeeze_impl(Context& ctx, Node& n, const IntsArg& axes) {
+  const Shape* s = shape_of(n.input(0));
+  Shape out;
+  if (!s) {
+    out = Shape();
+  } else if (!axes.given || (axes.values && axes.values->empty())) {
+    out = shape_ops_detail::squeeze_ones(*s);
+  } else if (!axes.values) {
+    out = shape_ops_detail::squeeze_unknown_axes(*s, axes.length);
+  } else {
+    auto squeezed = shape_ops_detail::squeeze_axes(ctx, n, *s, *axes.values);
+    if (!squeezed) return;
+    out = std::move(*squeezed);
+  }
+  set_like_input(ctx, n, 0, std::move(out));
   copy_value(ctx, n);
 }
 inline void infer_squeeze_v1(Context& ctx, Node& n) {
@@ -146,44 +160,47 @@ SYMSHAPE_RULES(infer_squeeze_v13, ai_onnx("Squeeze", 13, 21, 23, 24, 25));
 
 // ---- Unsqueeze ----
 
+namespace shape_ops_detail {
+
+// The dims of `s` with a 1 inserted at each position where `one` is true.
+inline Dims with_ones(const Shape& s, const std::vector<bool>& one) {
+  Dims out;
+  std::size_t next = 0;
+  for (bool b : one) out.push_back(b ? SymbolicDim(1) : s[next++]);
+  return out;
+}
+
+// Unsqueeze of `length` axes whose values are unknown (length nullopt: not
+// even how many): the dims that every placement of the new 1s gives are known.
+inline Shape unsqueeze_unknown_axes(const Shape& s, std::optional<int64_t> length) {
+  if (!length) return Shape();
+  const auto out_rank = static_cast<std::size_t>(s.rank() + *length);
+  auto common = common_over_choices(std::vector<bool>(out_rank, true), static_cast<std::size_t>(*length),
+                                    [&](const std::vector<bool>& c) { return with_ones(s, c); });
+  return Shape(common ? std::move(*common) : Dims(out_rank));
+}
+
+}  // namespace shape_ops_detail
+
+// Unsqueeze keeps the element values (the order does not change).
 inline void unsqueeze_impl(Context& ctx, Node& n, const IntsArg& axes) {
   if (!axes.given) return ctx.usage_error(n, "missing required axes");
   const Shape* s = shape_of(n.input(0));
-  if (!s) {
-    set_like_input(ctx, n, 0, Shape());
-    copy_value(ctx, n);
-    return;
+  Shape out;
+  if (s && !axes.values) {
+    out = shape_ops_detail::unsqueeze_unknown_axes(*s, axes.length);
+  } else if (s) {
+    const int64_t out_rank = s->rank() + static_cast<int64_t>(axes.values->size());
+    auto norm = unique_axes(ctx, n, *axes.values, out_rank);
+    if (!norm) return;
+    std::vector<bool> inserted(static_cast<std::size_t>(out_rank), false);
+    for (int64_t a : *norm) inserted[static_cast<std::size_t>(a)] = true;
+    out = shape_ops_detail::with_ones(*s, inserted);
   }
-  const int64_t r = s->rank();
-  if (!axes.values) {
-    // Dims that every placement of the new 1s gives are known.
-    std::optional<Dims> common;
-    if (axes.length) {
-      const auto out_rank = static_cast<std::size_t>(r + *axes.length);
-      common = common_over_choices(std::vector<bool>(out_rank, true), static_cast<std::size_t>(*axes.length),
-                                   [&](const std::vector<bool>& c) {
-                                     Dims out;
-                                     std::size_t next = 0;
-                                     for (bool one : c) out.push_back(one ? SymbolicDim(1) : (*s)[next++]);
-                                     return out;
-                                   });
-      if (!common) common = Dims(out_rank);
-    }
-    set_like_input(ctx, n, 0, common ? Shape(std::move(*common)) : Shape());
-    copy_value(ctx, n);
-    return;
-  }
-  const int64_t out_rank = r + static_cast<int64_t>(axes.values->size());
-  auto norm = unique_axes(ctx, n, *axes.values, out_rank);
-  if (!norm) return;
-  std::vector<bool> inserted(static_cast<std::size_t>(out_rank), false);
-  for (int64_t a : *norm) inserted[static_cast<std::size_t>(a)] = true;
-  Dims out;
-  std::size_t next = 0;
-  for (std::size_t i = 0; i < inserted.size(); ++i) out.push_back(inserted[i] ? SymbolicDim(1) : (*s)[next++]);
-  set_like_input(ctx, n, 0, Shape(std::move(out)));
+  set_like_input(ctx, n, 0, std::move(out));
   copy_value(ctx, n);
 }
+
 inline void infer_unsqueeze_v1(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 1)) return;
   unsqueeze_impl(ctx, n, ints_arg(ctx, n, false, "axes", 1));

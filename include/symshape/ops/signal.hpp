@@ -11,6 +11,7 @@
 
 #include "symshape/infer/helpers.hpp"
 #include "symshape/infer/registry.hpp"
+#include "symshape/ops/common/tensor_values.hpp"
 
 namespace symshape::ops {
 
@@ -33,18 +34,18 @@ inline std::optional<SymbolicDim> scalar_value(Context& ctx, const Node& n, std:
   return (*v)[0];
 }
 
-inline bool dtype_attr(Context& ctx, const Node& n, DataType& out) {
+// The `output_datatype` attribute (default FLOAT); nullopt after the error
+// when it names no element type.
+inline std::optional<DataType> dtype_attr(Context& ctx, const Node& n) {
   const int64_t code = n.attr_int("output_datatype", 1);
-  if (code <= 0 || code > INT32_MAX || !is_valid_data_type(static_cast<int32_t>(code))) {
-    ctx.record_error(n, "invalid output_datatype " + std::to_string(code));
-    return false;
-  }
-  out = static_cast<DataType>(code);
-  return true;
+  auto t = element_type_from_code(code);
+  if (!t) ctx.record_error(n, "invalid output_datatype " + std::to_string(code));
+  return t;
 }
 
-// The DFT of input 0 along `axis` (already normalised or -1 for unknown).
-inline void dft(Context& ctx, Node& n, int64_t axis_attr, bool axis_known) {
+// The DFT of input 0 along `axis` (possibly negative; nullopt when it is an
+// input without a known value).
+inline void dft(Context& ctx, Node& n, std::optional<int64_t> axis) {
   const Shape* x = shape_of(n.input(0));
   const int64_t onesided = n.attr_int("onesided", 0);
   std::optional<SymbolicDim> length = SymbolicDim();
@@ -70,15 +71,15 @@ inline void dft(Context& ctx, Node& n, int64_t axis_attr, bool axis_known) {
     return ctx.record_error(n, "onesided output is not possible for a complex input");
   std::vector<SymbolicDim> out = x->dims();
   out[r - 1] = 2;
-  if (!axis_known) {  // the axis is an input without a known value: any signal dim may change
+  if (!axis) {  // any signal dim may change
     if (has_length || onesided != 0)
       for (int64_t i = 0; i + 1 < r; ++i) out[i] = SymbolicDim();
     ctx.set_shape_and_dtype(n.output(0), Shape(std::move(out)), dtype_of(n.input(0)));
     return;
   }
-  int64_t a = axis_attr < 0 ? axis_attr + r : axis_attr;
+  const int64_t a = *axis < 0 ? *axis + r : *axis;
   if (a < 0 || a > r - 2)
-    return ctx.record_error(n, "axis " + std::to_string(axis_attr) + " is out of range for input rank " +
+    return ctx.record_error(n, "axis " + std::to_string(*axis) + " is out of range for input rank " +
                                    std::to_string(r) + " (the last dim holds the complex parts)");
   SymbolicDim len = has_length ? *length : (*x)[a];
   if (onesided != 0) len = len / SymbolicDim(2) + 1;
@@ -91,22 +92,20 @@ inline void dft(Context& ctx, Node& n, int64_t axis_attr, bool axis_known) {
 // DFT 17: inputs (input, dft_length?), attributes axis (default 1), inverse, onesided.
 inline void infer_dft_17(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 1, 2)) return;
-  signal_detail::dft(ctx, n, n.attr_int("axis", 1), true);
+  signal_detail::dft(ctx, n, n.attr_int("axis", 1));
 }
 SYMSHAPE_RULES(infer_dft_17, ai_onnx("DFT", 17));
 
 // DFT 20: inputs (input, dft_length?, axis?), axis default -2.
 inline void infer_dft_20(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 1, 3)) return;
-  int64_t axis = -2;
-  bool known = true;
+  std::optional<int64_t> axis = -2;
   if (n.input(2)) {
     auto v = signal_detail::scalar_value(ctx, n, 2, "axis");
     if (!v) return;
-    known = v->is_int();
-    if (known) axis = v->value();
+    axis = v->is_int() ? std::optional<int64_t>(v->value()) : std::nullopt;
   }
-  signal_detail::dft(ctx, n, axis, known);
+  signal_detail::dft(ctx, n, axis);
 }
 SYMSHAPE_RULES(infer_dft_20, ai_onnx("DFT", 20));
 
@@ -148,27 +147,27 @@ SYMSHAPE_RULES(infer_stft, ai_onnx("STFT", 17));
 // HannWindow, HammingWindow, BlackmanWindow: [size], of output_datatype (default FLOAT).
 inline void infer_window(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 1, 1)) return;
-  DataType t;
-  if (!signal_detail::dtype_attr(ctx, n, t)) return;
+  auto t = signal_detail::dtype_attr(ctx, n);
+  if (!t) return;
   auto size = signal_detail::scalar_value(ctx, n, 0, "size");
   if (!size) return;
   if (size->is_int() && size->value() < 0) return ctx.record_error(n, "size must be >= 0, got " + size->to_string());
-  ctx.set_shape_and_dtype(n.output(0), Shape({*size}), t);
+  ctx.set_shape_and_dtype(n.output(0), Shape({*size}), *t);
 }
 SYMSHAPE_RULES(infer_window, ai_onnx("HannWindow", 17), ai_onnx("HammingWindow", 17), ai_onnx("BlackmanWindow", 17));
 
 // MelWeightMatrix: [dft_length//2 + 1, num_mel_bins], of output_datatype (default FLOAT).
 inline void infer_mel_weight_matrix(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 5, 5)) return;
-  DataType t;
-  if (!signal_detail::dtype_attr(ctx, n, t)) return;
+  auto t = signal_detail::dtype_attr(ctx, n);
+  if (!t) return;
   auto bins = signal_detail::scalar_value(ctx, n, 0, "num_mel_bins");
   if (!bins) return;
   auto length = signal_detail::scalar_value(ctx, n, 1, "dft_length");
   if (!length) return;
   if ((bins->is_int() && bins->value() < 1) || (length->is_int() && length->value() < 1))
     return ctx.record_error(n, "num_mel_bins and dft_length must be positive");
-  ctx.set_shape_and_dtype(n.output(0), Shape({*length / SymbolicDim(2) + 1, *bins}), t);
+  ctx.set_shape_and_dtype(n.output(0), Shape({*length / SymbolicDim(2) + 1, *bins}), *t);
 }
 SYMSHAPE_RULES(infer_mel_weight_matrix, ai_onnx("MelWeightMatrix", 17));
 

@@ -102,6 +102,36 @@ inline std::vector<std::size_t> int_indices(int64_t len, int64_t s, int64_t e, i
   return out;
 }
 
+// The output when starts, ends, axes or steps are not known: the sliced axes
+// become unknown (every axis, without known axes), except that slicing never
+// grows a dim, so an empty one stays empty.
+inline void slice_unknown(Context& ctx, Node& n, const Shape& s, const IntsArg& axes) {
+  Shape out = s;
+  if (axes.values) {
+    auto norm = unique_axes(ctx, n, *axes.values, s.rank());
+    if (!norm) return;
+    for (int64_t a : *norm) out[static_cast<std::size_t>(a)] = SymbolicDim();
+  } else {
+    // Without axes, starts of static length k slice the first k axes only.
+    const auto k = axes.given ? std::nullopt : static_length(n.input(1));
+    for (std::size_t i = 0; i < s.size(); ++i)
+      if (!k || static_cast<int64_t>(i) < *k) out[i] = SymbolicDim();
+  }
+  for (std::size_t i = 0; i < s.size(); ++i)
+    if (s[i].is_int(0)) out[i] = 0;
+  set_like_input(ctx, n, 0, out);
+}
+
+// Values of a 1-D value sliced with concrete start and end.
+inline void slice_values(Context& ctx, Node& n, const SymbolicDim& start, const SymbolicDim& end, int64_t step) {
+  auto v = ctx.symbolic_value(n.input(0));
+  if (!v || !start.is_int() || !end.is_int()) return;
+  Dims values;
+  for (std::size_t i : int_indices(static_cast<int64_t>(v->size()), start.value(), end.value(), step))
+    values.push_back((*v)[i]);
+  ctx.set_symbolic_value(n.output(0), std::move(values));
+}
+
 }  // namespace slice_detail
 
 // starts/ends: values (possibly symbolic), or nullopt when unknown.
@@ -112,26 +142,9 @@ inline void slice_impl(Context& ctx, Node& n, const std::optional<std::vector<Sy
     set_like_input(ctx, n, 0, Shape());
     return;
   }
+  if (!starts || !ends || (axes.given && !axes.values) || (steps.given && !steps.values))
+    return slice_detail::slice_unknown(ctx, n, *s, axes);
   const int64_t r = s->rank();
-  Shape out = *s;
-  if (!starts || !ends || (axes.given && !axes.values) || (steps.given && !steps.values)) {
-    // Sliced axes are unknown; without known axes every dim may change.
-    if (axes.values) {
-      auto norm = unique_axes(ctx, n, *axes.values, r);
-      if (!norm) return;
-      for (int64_t a : *norm) out[static_cast<std::size_t>(a)] = SymbolicDim();
-    } else {
-      // Without axes, starts of static length k slice the first k axes only.
-      const auto k = axes.given ? std::nullopt : static_length(n.input(1));
-      for (std::size_t i = 0; i < s->size(); ++i)
-        if (!k || static_cast<int64_t>(i) < *k) out[i] = SymbolicDim();
-    }
-    // Slicing never grows a dim: an empty one stays empty.
-    for (std::size_t i = 0; i < s->size(); ++i)
-      if ((*s)[i].is_int(0)) out[i] = 0;
-    set_like_input(ctx, n, 0, out);
-    return;
-  }
   const std::size_t count = starts->size();
   if (ends->size() != count)
     return ctx.record_error(n, "starts and ends have different lengths (" + std::to_string(count) + " vs " +
@@ -147,21 +160,14 @@ inline void slice_impl(Context& ctx, Node& n, const std::optional<std::vector<Sy
     return ctx.record_error(n, "starts, ends, axes and steps must have the same length");
   auto norm = unique_axes(ctx, n, ax, r);
   if (!norm) return;
+  Shape out = *s;
   for (std::size_t i = 0; i < count; ++i) {
     if (st[i] == 0) return ctx.record_error(n, "slice step must not be 0");
     const auto a = static_cast<std::size_t>((*norm)[i]);
     out[a] = slice_detail::length((*s)[a], (*starts)[i], (*ends)[i], st[i]);
   }
   set_like_input(ctx, n, 0, out);
-  // Values of a 1-D value.
-  if (r != 1) return;
-  auto v = ctx.symbolic_value(n.input(0));
-  if (!v || !(*starts)[0].is_int() || !(*ends)[0].is_int()) return;
-  Dims values;
-  for (std::size_t i :
-       slice_detail::int_indices(static_cast<int64_t>(v->size()), (*starts)[0].value(), (*ends)[0].value(), st[0]))
-    values.push_back((*v)[i]);
-  ctx.set_symbolic_value(n.output(0), std::move(values));
+  if (r == 1 && count == 1) slice_detail::slice_values(ctx, n, (*starts)[0], (*ends)[0], st[0]);
 }
 
 inline void infer_slice_v1(Context& ctx, Node& n) {

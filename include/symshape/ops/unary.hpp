@@ -5,6 +5,8 @@
 // LpNormalization, MeanVarianceNormalization and LRN.
 #pragma once
 
+#include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -22,45 +24,58 @@ inline int64_t floor_div(int64_t p, int64_t q) {
   return (p % q != 0 && ((p < 0) != (q < 0))) ? d - 1 : d;
 }
 
+// The unary ops whose values propagate, parsed once from the op type.
+enum class ValueOp { Relu, Ceil, Floor, Round, None };
+inline ValueOp value_op(const std::string& op) {
+  if (op == "Relu") return ValueOp::Relu;
+  if (op == "Ceil") return ValueOp::Ceil;
+  if (op == "Floor") return ValueOp::Floor;
+  if (op == "Round") return ValueOp::Round;
+  return ValueOp::None;
+}
+
+// max(0, x) of a known value.
+inline SymbolicDim relu(const SymbolicDim& x) {
+  if (x.is_int()) return x.value() < 0 ? 0 : x.value();
+  return prove_ge(x.expr(), Expr(0)) ? x : dim_max(x, 0);
+}
+
+// Ceil/Floor of a float Div of known integers is the exactly rounded
+// quotient (the expanded Range: Ceil((limit - start) / delta)), though the
+// quotient itself has no value; nullopt when the input is no such Div.
+inline std::optional<Dims> rounded_quotient(const Context& ctx, const Value* in, bool floor) {
+  const Node* div = in->producer;
+  if (!div || div->op_type != "Div" || !is_float_type(dtype_of(div->input(0)))) return std::nullopt;
+  auto a = ctx.symbolic_value(div->input(0));
+  auto b = ctx.symbolic_value(div->input(1));
+  if (!a || !b) return std::nullopt;
+  return broadcast_values(*a, *b, [floor](const SymbolicDim& x, const SymbolicDim& y) -> std::optional<SymbolicDim> {
+    if (!x.is_int() || !y.is_int() || y.value() == 0) return std::nullopt;
+    const int64_t f = floor_div(x.value(), y.value());
+    return SymbolicDim(floor || f * y.value() == x.value() ? f : f + 1);
+  });
+}
+
 // Values through Relu (integers and integral floats, max(0, x)) and
-// Ceil/Floor/Round (integral floats stay). Ceil/Floor of a float Div of
-// known integers is the exactly rounded quotient (the expanded Range:
-// Ceil((limit - start) / delta)), though the quotient itself has no value.
+// Ceil/Floor/Round (integral floats stay the same), or the rounded quotient.
 inline void propagate_values(Context& ctx, Node& n) {
-  const std::string& op = n.op_type;
-  const bool relu = op == "Relu", rounding = op == "Ceil" || op == "Floor" || op == "Round";
-  if (!relu && !rounding) return;
+  const ValueOp op = value_op(n.op_type);
+  if (op == ValueOp::None) return;
   const DataType dt = dtype_of(n.input(0));
   const bool is_float = is_float_type(dt);
-  if (!is_float && !(relu && is_integer_type(dt) && dt != DataType::BOOL)) return;
+  if (!is_float && !(op == ValueOp::Relu && is_integer_type(dt) && dt != DataType::BOOL)) return;
   auto v = ctx.symbolic_value(n.input(0));
   bool complete = v.has_value();
   for (std::size_t i = 0; complete && i < v->size(); ++i) complete = (*v)[i].is_known();
   if (complete) {
-    std::vector<SymbolicDim> out;
-    for (const SymbolicDim& x : *v) {
-      if (!relu) out.push_back(x);
-      else if (x.is_int()) out.push_back(x.value() < 0 ? 0 : x.value());
-      else out.push_back(prove_ge(x.expr(), Expr(0)) ? x : dim_max(x, 0));
-    }
+    Dims out;
+    for (const SymbolicDim& x : *v) out.push_back(op == ValueOp::Relu ? relu(x) : x);
     ctx.set_symbolic_value(n.output(0), std::move(out));
     return;
   }
-  if (!is_float || (op != "Ceil" && op != "Floor")) return;
-  const Node* div = n.input(0)->producer;
-  if (!div || div->op_type != "Div" || !is_float_type(dtype_of(div->input(0)))) return;
-  auto a = ctx.symbolic_value(div->input(0));
-  auto b = ctx.symbolic_value(div->input(1));
-  if (!a || !b || (a->size() != b->size() && a->size() != 1 && b->size() != 1)) return;
-  std::vector<SymbolicDim> out;
-  for (std::size_t i = 0; i < std::max(a->size(), b->size()); ++i) {
-    const SymbolicDim& x = (*a)[a->size() == 1 ? 0 : i];
-    const SymbolicDim& y = (*b)[b->size() == 1 ? 0 : i];
-    if (!x.is_int() || !y.is_int() || y.value() == 0) return;
-    const int64_t f = floor_div(x.value(), y.value());
-    out.push_back(op == "Floor" || f * y.value() == x.value() ? f : f + 1);
-  }
-  ctx.set_symbolic_value(n.output(0), std::move(out));
+  if (!is_float || (op != ValueOp::Ceil && op != ValueOp::Floor)) return;
+  if (auto q = rounded_quotient(ctx, n.input(0), op == ValueOp::Floor))
+    ctx.set_symbolic_value(n.output(0), std::move(*q));
 }
 
 }  // namespace unary_detail
@@ -115,7 +130,7 @@ inline void infer_clip(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 1, 3)) return;
   for (std::size_t i = 1; i < 3; ++i) {
     const Shape* s = shape_of(n.input(i));
-    if (s && s->rank() != 0 && !(s->rank() == 1 && (*s)[0].is_int(1)))
+    if (s && !is_scalar_like(*s))
       return ctx.record_error(n,
                               std::string(i == 1 ? "min" : "max") + " must be a scalar, got shape " + s->to_string());
   }

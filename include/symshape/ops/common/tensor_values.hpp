@@ -1,6 +1,7 @@
 // Helpers shared by the tensor op families: integer lists from attributes
-// or inputs, axes, indices, and the values (symbolic integers, integral
-// floats) that data propagation carries from input to output.
+// or inputs, axes, indices, element type codes, and the values (symbolic
+// integers, integral floats) that data propagation carries from input to
+// output.
 #pragma once
 
 #include <algorithm>
@@ -26,6 +27,36 @@ inline std::optional<int64_t> static_length(const Value* v) {
   if (s->rank() == 0) return 1;
   if (s->rank() == 1 && (*s)[0].is_int()) return (*s)[0].value();
   return std::nullopt;
+}
+
+// Whether a shape holds exactly one element as a scalar or a 1-D tensor of
+// one element (scalar inputs such as Range's start or Clip's min).
+inline bool is_scalar_like(const Shape& s) { return s.rank() == 0 || (s.rank() == 1 && s[0].is_int(1)); }
+
+// A shape of as many unknown dims as the 1-D input `v` has elements, when
+// that number is known (a shape input whose values are not); else unknown rank.
+inline Shape shape_of_length(const Value* v) {
+  auto len = static_length(v);
+  return len ? Shape::of_rank(static_cast<std::size_t>(*len)) : Shape();
+}
+
+// The element type with ONNX code `code` (1..26), or nullopt for any other
+// number; callers word the error, since each attribute names it differently.
+inline std::optional<DataType> element_type_from_code(int64_t code) {
+  if (code <= 0 || code > INT32_MAX || !is_valid_data_type(static_cast<int32_t>(code))) return std::nullopt;
+  return static_cast<DataType>(code);
+}
+
+// False, after a semantic error `message` + the dim, when a known dim of a
+// target shape is negative.
+inline bool check_no_negative_dim(Context& ctx, const Node& n, const Dims& dims, const char* message) {
+  for (const auto& d : dims) {
+    if (d.is_int() && d.value() < 0) {
+      ctx.record_error(n, message + d.to_string());
+      return false;
+    }
+  }
+  return true;
 }
 
 // Normalised axes, with a semantic error on out-of-range or repeated axes.
@@ -85,6 +116,22 @@ inline void set_like_input(Context& ctx, Node& n, std::size_t out, Shape shape, 
 // unchanged: Squeeze, Unsqueeze, Reshape, Identity, Flatten).
 inline void copy_value(Context& ctx, Node& n, std::size_t out = 0, std::size_t in = 0) {
   if (auto v = ctx.symbolic_value(n.input(in))) ctx.set_symbolic_value(n.output(out), std::move(*v));
+}
+
+// Elementwise `f(a[i], b[i])` over two values, numpy style (a one-element
+// value broadcasts). nullopt when the lengths do not broadcast or `f` gives
+// nullopt for some pair (no value then).
+template <class F>
+std::optional<Dims> broadcast_values(const Dims& a, const Dims& b, F f) {
+  if (a.size() != b.size() && a.size() != 1 && b.size() != 1) return std::nullopt;
+  const std::size_t len = a.size() == 1 ? b.size() : a.size();
+  Dims out;
+  for (std::size_t i = 0; i < len; ++i) {
+    std::optional<SymbolicDim> r = f(a[a.size() == 1 ? 0 : i], b[b.size() == 1 ? 0 : i]);
+    if (!r) return std::nullopt;
+    out.push_back(std::move(*r));
+  }
+  return out;
 }
 
 // Integral floats are tracked as values too (they feed Range and OneHot's

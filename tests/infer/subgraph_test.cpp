@@ -2,9 +2,6 @@
 // values a subgraph reads, If merging and Loop generalisation.
 #include "graph_test_util.hpp"
 
-using namespace symshape;
-using namespace symshape::testing;
-
 TEST(Subgraph, OuterScopeValuesAreVisibleAndOrderedFirst) {
   Model m = make_model();
   GraphBuilder g(*m.graph);

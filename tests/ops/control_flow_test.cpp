@@ -1,8 +1,5 @@
 #include "infer/graph_test_util.hpp"
 
-using namespace symshape;
-using namespace symshape::testing;
-
 namespace {
 
 // test::Grow: mode 0 adds 1 to the last dim, mode 1 adds a leading axis of 1.
@@ -333,7 +330,7 @@ TEST(Loop, BodyInputCountMismatchIsUsageError) {
   EXPECT_EQ(count_messages(r, Severity::Error, "body has 2 inputs"), 1u) << diagnostics_text(r);
 }
 TEST(Loop, MissingBodyIsUsageError) {
-  RunResult r = run_node("", "Loop", {omitted(), omitted(), ts(FLOAT, {2})});
+  RunResult r = Op("Loop").run({omitted(), omitted(), ts(FLOAT, {2})});
   EXPECT_EQ(count_messages(r.report, Severity::Error, "missing required attribute 'body'"), 1u);
 }
 
@@ -377,14 +374,15 @@ TEST(Scan, DefaultAxesStackOnAxis0) {
   EXPECT_EQ(type_of(body, "x"), ts(FLOAT, {"B", 8}));
 }
 TEST(Scan, InputAndOutputAxes) {
-  ModelRun r = run_scan(ts(FLOAT, {"B", 4}), ts(FLOAT, {"B", "T", 8}),
-                      {attr("scan_input_axes", std::vector<int64_t>{1}), attr("scan_output_axes", std::vector<int64_t>{1})});
+  ModelRun r =
+      run_scan(ts(FLOAT, {"B", 4}), ts(FLOAT, {"B", "T", 8}),
+               {attr("scan_input_axes", std::vector<int64_t>{1}), attr("scan_output_axes", std::vector<int64_t>{1})});
   EXPECT_EQ(r.type("Y"), ts(FLOAT, {"B", "T", 8})) << diagnostics_text(r.report);
 }
 TEST(Scan, NegativeAxesFromOpset11) {
-  ModelRun r = run_scan(ts(FLOAT, {"B", 4}), ts(FLOAT, {"B", "T", 8}),
-                      {attr("scan_input_axes", std::vector<int64_t>{-2}), attr("scan_output_axes", std::vector<int64_t>{-1})},
-                      11);
+  ModelRun r = run_scan(
+      ts(FLOAT, {"B", 4}), ts(FLOAT, {"B", "T", 8}),
+      {attr("scan_input_axes", std::vector<int64_t>{-2}), attr("scan_output_axes", std::vector<int64_t>{-1})}, 11);
   EXPECT_EQ(r.type("Y"), ts(FLOAT, {"B", 8, "T"})) << diagnostics_text(r.report);
   for (int64_t opset : {16, 19, 21, 23})
     EXPECT_EQ(run_scan(ts(FLOAT, {"B", 4}), ts(FLOAT, {"B", "T", 8}),
@@ -397,9 +395,10 @@ TEST(Scan, NegativeAxisBeforeOpset11IsError) {
   ModelRun r = run_scan(ts(FLOAT, {"B", 4}), ts(FLOAT, {"B", "T", 8}),
                       {attr("scan_input_axes", std::vector<int64_t>{-2})}, 9);
   EXPECT_EQ(count_messages(r.report, Severity::Error, "out of range"), 1u) << diagnostics_text(r.report);
-  EXPECT_EQ(run_scan(ts(FLOAT, {"B", 4}), ts(FLOAT, {"B", "T", 8}), {attr("scan_input_axes", std::vector<int64_t>{1})}, 9)
-                .type("Y"),
-            ts(FLOAT, {"T", "B", 8}));
+  EXPECT_EQ(
+      run_scan(ts(FLOAT, {"B", 4}), ts(FLOAT, {"B", "T", 8}), {attr("scan_input_axes", std::vector<int64_t>{1})}, 9)
+          .type("Y"),
+      ts(FLOAT, {"T", "B", 8}));
 }
 TEST(Scan, Opset8HasBatchAndSequenceAxes) {
   ModelRun r = run_scan(ts(FLOAT, {"B", 4}), ts(FLOAT, {"B", "T", 8}), {}, 8);
@@ -415,7 +414,8 @@ TEST(Scan, Opset8ScanInputNeedsRank2) {
 }
 TEST(Scan, StateChangingShapeIsError) {
   ModelRun r = run_scan(ts(FLOAT, {"B", 4}), ts(FLOAT, {"T", "B", 8}), {}, 18, true);
-  EXPECT_EQ(count_messages(r.report, Severity::Error, "states must keep their shape"), 1u) << diagnostics_text(r.report);
+  EXPECT_EQ(count_messages(r.report, Severity::Error, "states must keep their shape"), 1u)
+      << diagnostics_text(r.report);
 }
 TEST(Scan, UnknownRankInput) {
   EXPECT_EQ(run_scan(ts(FLOAT, {"B", 4}), ts(FLOAT), {}).type("Y"), ts(FLOAT));
@@ -446,5 +446,6 @@ TEST(Scan, MissingNumScanInputsIsUsageError) {
 TEST(Scan, AxesCountMismatchIsUsageError) {
   ModelRun r = run_scan(ts(FLOAT, {"B", 4}), ts(FLOAT, {"T", "B", 8}),
                       {attr("scan_input_axes", std::vector<int64_t>{0, 1})});
-  EXPECT_EQ(count_messages(r.report, Severity::Error, "scan_input_axes has 2 values"), 1u) << diagnostics_text(r.report);
+  EXPECT_EQ(count_messages(r.report, Severity::Error, "scan_input_axes has 2 values"), 1u)
+      << diagnostics_text(r.report);
 }

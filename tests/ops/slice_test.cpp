@@ -2,17 +2,11 @@
 
 #include <limits>
 
-using namespace symshape;
-using namespace symshape::testing;
-
 namespace {
-using V = std::vector<SymbolicDim>;
-std::size_t errors(const RunResult& r) { return r.report.errors(); }
 constexpr int64_t kMax = std::numeric_limits<int64_t>::max();
 constexpr int64_t kMin = std::numeric_limits<int64_t>::min();
-In vec(std::vector<int64_t> v) { return constant(Tensor::vector(std::move(v))); }
 Type slice1(SymbolicDim d, int64_t s, int64_t e, int64_t k = 1) {
-  return run_shape_inference("", "Slice", {ts(FLOAT, {d}), vec({s}), vec({e}), vec({0}), vec({k})}, {}, 13).at(0);
+  return Op("Slice").opset(13).infer({ts(FLOAT, {d}), vec({s}), vec({e}), vec({0}), vec({k})}).at(0);
 }
 }  // namespace
 
@@ -38,53 +32,52 @@ TEST(Slice, SymbolicStep) { EXPECT_EQ(slice1("n", 0, kMax, 2), ts(FLOAT, {"(n+1)
 TEST(Slice, SymbolicReverse) { EXPECT_EQ(slice1("n", -1, kMin, -1), ts(FLOAT, {"n"})); }
 TEST(Slice, SymbolicStartsFromValues) {
   // x[:, past:past+seq] with x:[B, past+seq]
-  EXPECT_EQ(run_shape_inference("", "Slice",
-                                {ts(FLOAT, {"B", "past+seq"}), sym_value(ts(INT64, {1}), {"past"}),
-                                 sym_value(ts(INT64, {1}), {"past+seq"}), vec({1})},
-                                {}, 13),
+  EXPECT_EQ(Op("Slice").opset(13).infer({ts(FLOAT, {"B", "past+seq"}), sym_value(ts(INT64, {1}), {"past"}),
+                                         sym_value(ts(INT64, {1}), {"past+seq"}), vec({1})}),
             (Types{ts(FLOAT, {"B", "seq"})}));
 }
 TEST(Slice, AttributesAtOpset1) {
-  EXPECT_EQ(run_shape_inference("", "Slice", {ts(FLOAT, {"B", 20, 10})},
-                                {attr("starts", std::vector<int64_t>{1, 2}), attr("ends", std::vector<int64_t>{kMax, -2}),
-                                 attr("axes", std::vector<int64_t>{1, 2})},
-                                1),
+  EXPECT_EQ(Op("Slice").opset(1).infer({ts(FLOAT, {"B", 20, 10})}, {attr("starts", std::vector<int64_t>{1, 2}),
+                                                                    attr("ends", std::vector<int64_t>{kMax, -2}),
+                                                                    attr("axes", std::vector<int64_t>{1, 2})}),
             (Types{ts(FLOAT, {"B", 19, 6})}));
 }
 TEST(Slice, DefaultAxesAtOpset10) {
-  EXPECT_EQ(run_shape_inference("", "Slice", {ts(FLOAT, {6, 8}), vec({1, 2}), vec({3, 4})}, {}, 10),
-            (Types{ts(FLOAT, {2, 2})}));
+  EXPECT_EQ(Op("Slice").opset(10).infer({ts(FLOAT, {6, 8}), vec({1, 2}), vec({3, 4})}), (Types{ts(FLOAT, {2, 2})}));
 }
 TEST(Slice, UnknownStartsGiveUnknownDims) {
-  EXPECT_EQ(run_shape_inference("", "Slice", {ts(FLOAT, {"B", 8}), ts(INT64, {1}), vec({4}), vec({1})}, {}, 13),
+  EXPECT_EQ(Op("Slice").opset(13).infer({ts(FLOAT, {"B", 8}), ts(INT64, {1}), vec({4}), vec({1})}),
             (Types{ts(FLOAT, {"B", "_d0"})}));
-  EXPECT_EQ(run_shape_inference("", "Slice", {ts(FLOAT, {"B", 8}), vec({0}), vec({4}), ts(INT64, {1})}, {}, 13),
+  EXPECT_EQ(Op("Slice").opset(13).infer({ts(FLOAT, {"B", 8}), vec({0}), vec({4}), ts(INT64, {1})}),
             (Types{ts(FLOAT, {"_d0", "_d1"})}));
 }
 // Omitted axes are [0, ..., k-1] for k starts (spec): one unknown start of
 // [B,8,5] slices axis 0 only. An empty dim stays empty whatever the bounds.
 TEST(Slice, UnknownStartsWithoutAxesSliceTheFirstAxes) {
-  EXPECT_EQ(run_shape_inference("", "Slice", {ts(FLOAT, {"B", 8, 5}), ts(INT64, {1}), ts(INT64, {1})}, {}, 13),
+  EXPECT_EQ(Op("Slice").opset(13).infer({ts(FLOAT, {"B", 8, 5}), ts(INT64, {1}), ts(INT64, {1})}),
             (Types{ts(FLOAT, {"_d0", 8, 5})}));
-  EXPECT_EQ(run_shape_inference("", "Slice", {ts(FLOAT, {0, 8}), ts(INT64, {2}), ts(INT64, {2}), ts(INT64, {2})}, {}, 13),
+  EXPECT_EQ(Op("Slice").opset(13).infer({ts(FLOAT, {0, 8}), ts(INT64, {2}), ts(INT64, {2}), ts(INT64, {2})}),
             (Types{ts(FLOAT, {0, "_d0"})}));
 }
 TEST(Slice, PropagatesValues) {
-  RunResult r = run_node("", "Slice", {sym_value(ts(INT64, {3}), {"B", "T", 768}), vec({0}), vec({2})}, {}, 13);
+  RunResult r = Op("Slice").opset(13).run({sym_value(ts(INT64, {3}), {"B", "T", 768}), vec({0}), vec({2})});
   EXPECT_EQ(r.outputs[0], ts(INT64, {2}));
   ASSERT_TRUE(r.values[0]);
   EXPECT_EQ(*r.values[0], (V{"B", "T"}));
-  RunResult rev = run_node("", "Slice", {sym_value(ts(INT64, {3}), {"B", "T", 768}), vec({-1}), vec({kMin}), vec({0}),
-                                         vec({-2})},
-                           {}, 13);
+  RunResult rev = Op("Slice").opset(13).run(
+      {sym_value(ts(INT64, {3}), {"B", "T", 768}), vec({-1}), vec({kMin}), vec({0}), vec({-2})});
   EXPECT_EQ(*rev.values[0], (V{768, "B"}));
 }
 TEST(Slice, Errors) {
-  EXPECT_EQ(errors(run_node("", "Slice", {ts(FLOAT, {6}), vec({0}), vec({4}), vec({0}), vec({0})}, {}, 13)), 1u);
-  EXPECT_EQ(errors(run_node("", "Slice", {ts(FLOAT, {6}), vec({0, 1}), vec({4})}, {}, 13)), 1u);
-  EXPECT_EQ(errors(run_node("", "Slice", {ts(FLOAT, {6}), vec({0}), vec({4}), vec({1})}, {}, 13)), 1u);
-  EXPECT_EQ(errors(run_node("", "Slice", {ts(FLOAT, {6}), vec({0})}, {}, 13)), 1u);
-  EXPECT_EQ(errors(run_node("", "Slice", {ts(FLOAT, {6})}, {attr("starts", std::vector<int64_t>{0})}, 1)), 1u);
+  EXPECT_ERROR(Op("Slice").opset(13).run({ts(FLOAT, {6}), vec({0}), vec({4}), vec({0}), vec({0})}).report,
+               "slice step must not be 0");
+  EXPECT_ERROR(Op("Slice").opset(13).run({ts(FLOAT, {6}), vec({0, 1}), vec({4})}).report,
+               "starts and ends have different lengths");
+  EXPECT_ERROR(Op("Slice").opset(13).run({ts(FLOAT, {6}), vec({0}), vec({4}), vec({1})}).report,
+               "axis 1 is out of range");
+  EXPECT_ERROR(Op("Slice").opset(13).run({ts(FLOAT, {6}), vec({0})}).report, "missing required input 2");
+  EXPECT_ERROR(Op("Slice").opset(1).run({ts(FLOAT, {6})}, {attr("starts", std::vector<int64_t>{0})}).report,
+               "missing required attribute 'starts' or 'ends'");
 }
 
 // Soundness: the symbolic length, evaluated at n = 0..12, equals the integer

@@ -141,6 +141,27 @@ class Op {
   MergePolicy policy_ = MergePolicy::Refine;
 };
 
+// Table-driven cases. A row of a shape table: Op(op).opset(opset).outputs(outputs).infer(inputs, attrs) gives
+// `expected`; a row of an error table: run(...) reports exactly one error whose message contains `error`.
+// Each row is checked under SCOPED_TRACE(name), so a failure names its row.
+struct ShapeCase {
+  const char* name;
+  const char* op;
+  std::vector<In> inputs;
+  std::vector<Attribute> attrs;
+  int64_t opset;
+  Types expected;
+  std::size_t outputs = 1;
+};
+struct ErrorCase {
+  const char* name;
+  const char* op;
+  std::vector<In> inputs;
+  std::vector<Attribute> attrs;
+  int64_t opset;
+  const char* error;
+};
+
 constexpr const char* kMs = "com.microsoft";
 constexpr const char* kMl = "ai.onnx.ml";
 
@@ -213,6 +234,23 @@ inline void PrintTo(const Shape& s, std::ostream* os) { *os << s.to_string(); }
 #define ASSERT_ERROR(report, text) ASSERT_PRED_FORMAT2(::symshape::testing::has_one_error, report, text)
 #define EXPECT_WARNING(report, text) EXPECT_PRED_FORMAT2(::symshape::testing::has_one_warning, report, text)
 #define ASSERT_WARNING(report, text) ASSERT_PRED_FORMAT2(::symshape::testing::has_one_warning, report, text)
+
+namespace symshape::testing {
+template <std::size_t N>
+void expect_shapes(const ShapeCase (&cases)[N]) {
+  for (const ShapeCase& c : cases) {
+    SCOPED_TRACE(c.name);
+    EXPECT_EQ(Op(c.op).opset(c.opset).outputs(c.outputs).infer(c.inputs, c.attrs), c.expected);
+  }
+}
+template <std::size_t N>
+void expect_errors(const ErrorCase (&cases)[N]) {
+  for (const ErrorCase& c : cases) {
+    SCOPED_TRACE(c.name);
+    EXPECT_ERROR(Op(c.op).opset(c.opset).run(c.inputs, c.attrs).report, c.error);
+  }
+}
+}  // namespace symshape::testing
 
 // The preamble every op and engine test file shares.
 using namespace symshape;           // NOLINT(google-build-using-namespace)

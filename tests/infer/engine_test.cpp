@@ -62,7 +62,7 @@ TEST(Engine, SelfLoopIsACycle) {
   g.input("x", ts(FLOAT, {2}));
   g.node("Add", {"x", "y"}, {"y"}, {}, "", "self");
   Report r = infer_shapes(m);
-  ASSERT_EQ(count_messages(r, Severity::Error, "cycle"), 1u) << diagnostics_text(r);
+  ASSERT_ERROR(r, "has a cycle through this node");
   EXPECT_EQ(r.diagnostics.at(0).node, "self");
 }
 
@@ -202,7 +202,7 @@ TEST(Resolution, ModelOpsetBelowFirstSinceVersionGivesNoRule) {
   EXPECT_EQ(resolve_rule(ops::kBuiltinRules, "", "SequenceMap", 17).since_version, 17);
   // The rule runs from 17 (and reports the missing body attribute).
   RunResult at17 = Op("SequenceMap").opset(17).run({Type::sequence(ts(FLOAT, {3}))});
-  EXPECT_EQ(count_messages(at17.report, Severity::Error, "'body'"), 1u) << diagnostics_text(at17.report);
+  EXPECT_ERROR(at17.report, "missing required attribute 'body'");
 }
 
 TEST(Resolution, PicksTheLargestSinceVersionNotAboveTheOpset) {

@@ -44,7 +44,7 @@ TEST(OptionalGetElement, Opset18PassesTensorsThrough) {
 }
 TEST(OptionalGetElement, Opset15RequiresAnOptional) {
   RunResult r = Op("OptionalGetElement").opset(15).run({ts(FLOAT, {3})});
-  EXPECT_EQ(count_messages(r.report, Severity::Error, "before opset 18"), 1u);
+  EXPECT_ERROR(r.report, "before opset 18");
 }
 TEST(OptionalGetElement, MissingInputIsUsageError) {
   EXPECT_ERROR(Op("OptionalGetElement").run({omitted()}).report, "missing required input 0");

@@ -15,7 +15,7 @@ TEST(SequenceConstruct, DifferentDimsBecomeUnknown) {
 }
 TEST(SequenceConstruct, DtypeMismatchIsError) {
   RunResult r = Op("SequenceConstruct").run({ts(FLOAT, {3}), ts(INT64, {3})});
-  EXPECT_EQ(count_messages(r.report, Severity::Error, "one element type"), 1u) << diagnostics_text(r.report);
+  EXPECT_ERROR(r.report, "one element type");
 }
 TEST(SequenceConstruct, NoInputIsUsageError) {
   EXPECT_ERROR(Op("SequenceConstruct").run({}).report, "missing required input 0");
@@ -26,7 +26,7 @@ TEST(SequenceEmpty, DefaultsToFloat) {
   EXPECT_EQ(Op("SequenceEmpty").infer({}, {attr("dtype", 7)}), (Types{seq(ts(INT64))}));
 }
 TEST(SequenceEmpty, BadDtypeIsUsageError) {
-  EXPECT_EQ(count_messages(Op("SequenceEmpty").run({}, {attr("dtype", 99)}).report, Severity::Error, "dtype"), 1u);
+  EXPECT_ERROR(Op("SequenceEmpty").run({}, {attr("dtype", 99)}).report, "dtype 99 is not a valid tensor element type");
 }
 
 TEST(SequenceAt, ElementType) {
@@ -34,7 +34,7 @@ TEST(SequenceAt, ElementType) {
 }
 TEST(SequenceAt, NotASequenceIsError) {
   RunResult r = Op("SequenceAt").run({ts(FLOAT, {3}), ts(INT64, {})});
-  EXPECT_EQ(count_messages(r.report, Severity::Error, "must be a sequence"), 1u);
+  EXPECT_ERROR(r.report, "input 0 must be a sequence");
 }
 TEST(SequenceAt, MissingPositionIsUsageError) {
   EXPECT_ERROR(Op("SequenceAt").run({seq(ts(FLOAT, {3}))}).report, "missing required input 1");
@@ -53,7 +53,7 @@ TEST(SequenceInsert, CoversTheNewElement) {
 }
 TEST(SequenceInsert, DtypeMismatchIsError) {
   RunResult r = Op("SequenceInsert").run({seq(ts(FLOAT, {3})), ts(INT64, {3})});
-  EXPECT_EQ(count_messages(r.report, Severity::Error, "cannot insert"), 1u);
+  EXPECT_ERROR(r.report, "cannot insert int64[3] into a sequence of float[3]");
 }
 
 TEST(SequenceErase, SameType) {
@@ -93,18 +93,10 @@ TEST(SplitToSequence, ZeroLengthPiecesAreValid) {
   EXPECT_EQ(r.outputs, (Types{seq(ts(FLOAT, {0}))}));
 }
 TEST(SplitToSequence, Errors) {
-  EXPECT_EQ(count_messages(Op("SplitToSequence").run({ts(FLOAT, {6}), constant(Tensor::vector({2, 2}))}).report,
-                           Severity::Error, "sums to 4"),
-            1u);
-  EXPECT_EQ(count_messages(Op("SplitToSequence").run({ts(FLOAT, {6}), constant(Tensor::vector({-1, 7}))}).report,
-                           Severity::Error, "non-negative"),
-            1u);
-  EXPECT_EQ(count_messages(Op("SplitToSequence").run({ts(FLOAT, {6}), constant(Tensor::scalar(0))}).report,
-                           Severity::Error, "must be positive"),
-            1u);
-  EXPECT_EQ(count_messages(Op("SplitToSequence").run({ts(FLOAT, {6})}, {attr("axis", 1)}).report, Severity::Error,
-                           "out of range"),
-            1u);
+  EXPECT_ERROR(Op("SplitToSequence").run({ts(FLOAT, {6}), constant(Tensor::vector({2, 2}))}).report, "sums to 4");
+  EXPECT_ERROR(Op("SplitToSequence").run({ts(FLOAT, {6}), constant(Tensor::vector({-1, 7}))}).report, "non-negative");
+  EXPECT_ERROR(Op("SplitToSequence").run({ts(FLOAT, {6}), constant(Tensor::scalar(0))}).report, "must be positive");
+  EXPECT_ERROR(Op("SplitToSequence").run({ts(FLOAT, {6})}, {attr("axis", 1)}).report, "axis 1 is out of range");
 }
 TEST(SplitToSequence, UnknownRank) { EXPECT_EQ(Op("SplitToSequence").infer({ts(FLOAT)}), (Types{seq(ts(FLOAT))})); }
 
@@ -119,12 +111,8 @@ TEST(ConcatFromSequence, NewAxis) {
             (Types{ts(FLOAT, {"_d0", "N", 3})}));
 }
 TEST(ConcatFromSequence, Errors) {
-  EXPECT_EQ(count_messages(Op("ConcatFromSequence").run({seq(ts(FLOAT, {3}))}).report, Severity::Error,
-                           "missing required attribute 'axis'"),
-            1u);
-  EXPECT_EQ(count_messages(Op("ConcatFromSequence").run({seq(ts(FLOAT, {3}))}, {attr("axis", 1)}).report,
-                           Severity::Error, "out of range"),
-            1u);
+  EXPECT_ERROR(Op("ConcatFromSequence").run({seq(ts(FLOAT, {3}))}).report, "missing required attribute 'axis'");
+  EXPECT_ERROR(Op("ConcatFromSequence").run({seq(ts(FLOAT, {3}))}, {attr("axis", 1)}).report, "axis 1 is out of range");
   EXPECT_EQ(Op("ConcatFromSequence").run({seq(ts(FLOAT, {3}))}, {attr("axis", 1), attr("new_axis", 1)}).report.errors(),
             0u);
 }
@@ -181,9 +169,7 @@ TEST(SequenceLengthTracking, EraseRemovesOne) {
   EXPECT_EQ(*r.values[0], dims({3}));
 }
 TEST(SequenceLengthTracking, EraseFromEmptyIsError) {
-  EXPECT_EQ(count_messages(Op("SequenceErase").run({sym_value(seq(ts(FLOAT)), {0})}).report, Severity::Error,
-                           "empty sequence"),
-            1u);
+  EXPECT_ERROR(Op("SequenceErase").run({sym_value(seq(ts(FLOAT)), {0})}).report, "empty sequence");
 }
 TEST(SequenceLengthTracking, LengthHasTheValue) {
   RunResult r = Op("SequenceLength").run({sym_value(seq(ts(FLOAT, {3})), {5})});
@@ -222,7 +208,7 @@ TEST(SequenceMap, FirstInputMustBeASequence) {
   b.output("x");
   g.node("SequenceMap", {"s"}, {"out"}, {graph_attr("body", body)}, "", "map");
   Report r = infer_shapes(m);
-  EXPECT_EQ(count_messages(r, Severity::Error, "must be a sequence"), 1u) << diagnostics_text(r);
+  EXPECT_ERROR(r, "input 0 must be a sequence");
 }
 TEST(SequenceMap, BodyArityMismatchIsUsageError) {
   Model m = make_model(17);
@@ -231,7 +217,7 @@ TEST(SequenceMap, BodyArityMismatchIsUsageError) {
   auto body = make_subgraph(*m.graph);
   g.node("SequenceMap", {"s"}, {"out"}, {graph_attr("body", body)}, "", "map");
   Report r = infer_shapes(m);
-  EXPECT_EQ(count_messages(r, Severity::Error, "body has 0 inputs"), 1u) << diagnostics_text(r);
+  EXPECT_ERROR(r, "body has 0 inputs");
 }
 TEST(SequenceMap, NoRuleBeforeOpset17) {
   RunResult r = Op("SequenceMap").opset(16).run({seq(ts(FLOAT, {3}))});

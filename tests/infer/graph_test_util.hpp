@@ -1,5 +1,6 @@
 // Helpers for tests that build whole models: subgraphs with an outer scope,
-// looking up value types, and searching the report.
+// looking up value types. Report helpers (diagnostics_text, EXPECT_ERROR)
+// are in op_test_util.hpp.
 #pragma once
 
 #include <memory>
@@ -31,20 +32,6 @@ inline Attribute graph_attr(const std::string& name, std::shared_ptr<Graph> g) {
 inline Type type_of(const Graph& g, const std::string& name) {
   const Value* v = g.find(name);
   return v ? v->type : Type();
-}
-
-// All diagnostics, one per line, for failure messages.
-inline std::string diagnostics_text(const Report& r) {
-  std::string out;
-  for (const auto& d : r.diagnostics) out += d.to_string() + "\n";
-  return out;
-}
-
-// Number of diagnostics of that severity whose message contains `text`.
-inline std::size_t count_messages(const Report& r, Severity s, const std::string& text) {
-  std::size_t n = 0;
-  for (const auto& d : r.diagnostics) n += d.severity == s && d.message.find(text) != std::string::npos;
-  return n;
 }
 
 }  // namespace symshape::testing

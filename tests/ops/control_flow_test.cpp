@@ -1,8 +1,5 @@
 #include "infer/graph_test_util.hpp"
 
-using namespace symshape;
-using namespace symshape::testing;
-
 namespace {
 
 // test::Grow: mode 0 adds 1 to the last dim, mode 1 adds a leading axis of 1.
@@ -170,7 +167,7 @@ TEST(If, BranchValuesAreInferred) {
 }
 TEST(If, DtypeMismatchIsError) {
   ModelRun r = run_if(ts(FLOAT, {3}), ts(INT64, {3}));
-  EXPECT_EQ(count_messages(r.report, Severity::Error, "element types must match"), 1u) << diagnostics_text(r.report);
+  EXPECT_ERROR(r.report, "element types must match");
 }
 TEST(If, EveryVersionMerges) {
   for (int64_t opset : {11, 13, 16, 19, 21, 23})
@@ -179,7 +176,7 @@ TEST(If, EveryVersionMerges) {
 TEST(If, Opset1RequiresEqualShapes) {
   // Add has rules from opset 7; If-1 applies up to opset 10.
   ModelRun r = run_if(ts(FLOAT, {"N", 3}), ts(FLOAT, {"N", 5}), 10);
-  EXPECT_EQ(count_messages(r.report, Severity::Error, "requires equal shapes"), 1u) << diagnostics_text(r.report);
+  EXPECT_ERROR(r.report, "requires equal shapes");
   EXPECT_TRUE(run_if(ts(FLOAT, {"N", 3}), ts(FLOAT, {"N", 3}), 10).report.ok());
   EXPECT_EQ(run_if(ts(FLOAT, {"N", 3}), ts(FLOAT, {"N", 3}), 10).type("y"), ts(FLOAT, {"N", 3}));
 }
@@ -190,7 +187,7 @@ TEST(If, MissingBranchIsUsageError) {
   auto t = make_subgraph(*m.graph, "then");
   g.node("If", {"c"}, {"y"}, {graph_attr("then_branch", t)}, "", "if");
   Report r = infer_shapes(m);
-  EXPECT_EQ(count_messages(r, Severity::Error, "missing required attribute 'else_branch'"), 1u) << diagnostics_text(r);
+  EXPECT_ERROR(r, "missing required attribute 'else_branch'");
 }
 TEST(If, BranchOutputCountMismatchIsUsageError) {
   Model m = make_model();
@@ -204,7 +201,7 @@ TEST(If, BranchOutputCountMismatchIsUsageError) {
   GraphBuilder(*e).output("c");
   g.node("If", {"c"}, {"y"}, {graph_attr("then_branch", t), graph_attr("else_branch", e)}, "", "if");
   Report r = infer_shapes(m);
-  EXPECT_EQ(count_messages(r, Severity::Error, "else_branch has 2"), 1u) << diagnostics_text(r);
+  EXPECT_ERROR(r, "else_branch has 2");
 }
 TEST(If, NonBoolConditionIsError) {
   Model m = make_model();
@@ -216,7 +213,7 @@ TEST(If, NonBoolConditionIsError) {
   GraphBuilder(*e).output("c");
   g.node("If", {"c"}, {"y"}, {graph_attr("then_branch", t), graph_attr("else_branch", e)}, "", "if");
   Report r = infer_shapes(m);
-  EXPECT_EQ(count_messages(r, Severity::Error, "condition must be bool"), 1u) << diagnostics_text(r);
+  EXPECT_ERROR(r, "condition must be bool");
 }
 
 // ---- Loop ----
@@ -300,7 +297,7 @@ TEST(Loop, EmptySequenceOfInsertedTensors) {
 // A wrong element type is still reported once, by the final run.
 TEST(Loop, EmptySequenceOfTheWrongDtypeIsReportedOnce) {
   ModelRun r = run_loop_over_empty_sequence(ts(FLOAT, {"N", 4, 5}), "Shape", 1);
-  EXPECT_EQ(count_messages(r.report, Severity::Error, "cannot insert"), 1u) << diagnostics_text(r.report);
+  EXPECT_ERROR(r.report, "cannot insert int64[3] into a sequence of float?");
 }
 TEST(Loop, EmptySequenceThatStaysEmptyKeepsUnknownRank) {
   ModelRun r = run_loop_over_empty_sequence(ts(FLOAT, {"N", 4}), "pass");
@@ -330,11 +327,11 @@ TEST(Loop, BodyInputCountMismatchIsUsageError) {
   b.output("s");
   g.node("Loop", {"", "", "s0"}, {"s_final"}, {graph_attr("body", body)}, "", "loop");
   Report r = infer_shapes(m);
-  EXPECT_EQ(count_messages(r, Severity::Error, "body has 2 inputs"), 1u) << diagnostics_text(r);
+  EXPECT_ERROR(r, "body has 2 inputs");
 }
 TEST(Loop, MissingBodyIsUsageError) {
-  RunResult r = run_node("", "Loop", {omitted(), omitted(), ts(FLOAT, {2})});
-  EXPECT_EQ(count_messages(r.report, Severity::Error, "missing required attribute 'body'"), 1u);
+  RunResult r = Op("Loop").run({omitted(), omitted(), ts(FLOAT, {2})});
+  EXPECT_ERROR(r.report, "missing required attribute 'body'");
 }
 
 // ---- Scan ----
@@ -377,14 +374,15 @@ TEST(Scan, DefaultAxesStackOnAxis0) {
   EXPECT_EQ(type_of(body, "x"), ts(FLOAT, {"B", 8}));
 }
 TEST(Scan, InputAndOutputAxes) {
-  ModelRun r = run_scan(ts(FLOAT, {"B", 4}), ts(FLOAT, {"B", "T", 8}),
-                      {attr("scan_input_axes", std::vector<int64_t>{1}), attr("scan_output_axes", std::vector<int64_t>{1})});
+  ModelRun r =
+      run_scan(ts(FLOAT, {"B", 4}), ts(FLOAT, {"B", "T", 8}),
+               {attr("scan_input_axes", std::vector<int64_t>{1}), attr("scan_output_axes", std::vector<int64_t>{1})});
   EXPECT_EQ(r.type("Y"), ts(FLOAT, {"B", "T", 8})) << diagnostics_text(r.report);
 }
 TEST(Scan, NegativeAxesFromOpset11) {
-  ModelRun r = run_scan(ts(FLOAT, {"B", 4}), ts(FLOAT, {"B", "T", 8}),
-                      {attr("scan_input_axes", std::vector<int64_t>{-2}), attr("scan_output_axes", std::vector<int64_t>{-1})},
-                      11);
+  ModelRun r = run_scan(
+      ts(FLOAT, {"B", 4}), ts(FLOAT, {"B", "T", 8}),
+      {attr("scan_input_axes", std::vector<int64_t>{-2}), attr("scan_output_axes", std::vector<int64_t>{-1})}, 11);
   EXPECT_EQ(r.type("Y"), ts(FLOAT, {"B", 8, "T"})) << diagnostics_text(r.report);
   for (int64_t opset : {16, 19, 21, 23})
     EXPECT_EQ(run_scan(ts(FLOAT, {"B", 4}), ts(FLOAT, {"B", "T", 8}),
@@ -396,10 +394,11 @@ TEST(Scan, NegativeAxesFromOpset11) {
 TEST(Scan, NegativeAxisBeforeOpset11IsError) {
   ModelRun r = run_scan(ts(FLOAT, {"B", 4}), ts(FLOAT, {"B", "T", 8}),
                       {attr("scan_input_axes", std::vector<int64_t>{-2})}, 9);
-  EXPECT_EQ(count_messages(r.report, Severity::Error, "out of range"), 1u) << diagnostics_text(r.report);
-  EXPECT_EQ(run_scan(ts(FLOAT, {"B", 4}), ts(FLOAT, {"B", "T", 8}), {attr("scan_input_axes", std::vector<int64_t>{1})}, 9)
-                .type("Y"),
-            ts(FLOAT, {"T", "B", 8}));
+  EXPECT_ERROR(r.report, "scan_input_axes value -2 is out of range");
+  EXPECT_EQ(
+      run_scan(ts(FLOAT, {"B", 4}), ts(FLOAT, {"B", "T", 8}), {attr("scan_input_axes", std::vector<int64_t>{1})}, 9)
+          .type("Y"),
+      ts(FLOAT, {"T", "B", 8}));
 }
 TEST(Scan, Opset8HasBatchAndSequenceAxes) {
   ModelRun r = run_scan(ts(FLOAT, {"B", 4}), ts(FLOAT, {"B", "T", 8}), {}, 8);
@@ -411,11 +410,11 @@ TEST(Scan, Opset8HasBatchAndSequenceAxes) {
 }
 TEST(Scan, Opset8ScanInputNeedsRank2) {
   ModelRun r = run_scan(ts(FLOAT, {"B", 4}), ts(FLOAT, {8}), {}, 8);
-  EXPECT_EQ(count_messages(r.report, Severity::Error, "expected at least 2"), 1u) << diagnostics_text(r.report);
+  EXPECT_ERROR(r.report, "scan input 1 has rank 1, expected at least 2");
 }
 TEST(Scan, StateChangingShapeIsError) {
   ModelRun r = run_scan(ts(FLOAT, {"B", 4}), ts(FLOAT, {"T", "B", 8}), {}, 18, true);
-  EXPECT_EQ(count_messages(r.report, Severity::Error, "states must keep their shape"), 1u) << diagnostics_text(r.report);
+  EXPECT_ERROR(r.report, "states must keep their shape");
 }
 TEST(Scan, UnknownRankInput) {
   EXPECT_EQ(run_scan(ts(FLOAT, {"B", 4}), ts(FLOAT), {}).type("Y"), ts(FLOAT));
@@ -432,7 +431,7 @@ TEST(Scan, SequenceLengthsMustAgree) {
   b.output("x1");
   g.node("Scan", {"X1", "X2"}, {"Y"}, {graph_attr("body", body), attr("num_scan_inputs", 2)}, "", "scan");
   Report r = infer_shapes(m);
-  EXPECT_EQ(count_messages(r, Severity::Error, "disagree on the sequence length"), 1u) << diagnostics_text(r);
+  EXPECT_ERROR(r, "disagree on the sequence length");
 }
 TEST(Scan, MissingNumScanInputsIsUsageError) {
   Model m = make_model();
@@ -441,10 +440,10 @@ TEST(Scan, MissingNumScanInputsIsUsageError) {
   auto body = make_subgraph(*m.graph);
   g.node("Scan", {"X"}, {"Y"}, {graph_attr("body", body)}, "", "scan");
   Report r = infer_shapes(m);
-  EXPECT_EQ(count_messages(r, Severity::Error, "num_scan_inputs"), 1u) << diagnostics_text(r);
+  EXPECT_ERROR(r, "missing required attribute 'num_scan_inputs'");
 }
 TEST(Scan, AxesCountMismatchIsUsageError) {
   ModelRun r = run_scan(ts(FLOAT, {"B", 4}), ts(FLOAT, {"T", "B", 8}),
                       {attr("scan_input_axes", std::vector<int64_t>{0, 1})});
-  EXPECT_EQ(count_messages(r.report, Severity::Error, "scan_input_axes has 2 values"), 1u) << diagnostics_text(r.report);
+  EXPECT_ERROR(r.report, "scan_input_axes has 2 values");
 }

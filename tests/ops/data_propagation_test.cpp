@@ -2,9 +2,6 @@
 // Concat -> Reshape (and friends) yields exact symbolic shapes.
 #include "op_test_util.hpp"
 
-using namespace symshape;
-using namespace symshape::testing;
-
 namespace {
 
 Attribute axis0() { return attr("axis", int64_t{0}); }

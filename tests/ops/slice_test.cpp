@@ -2,89 +2,90 @@
 
 #include <limits>
 
-using namespace symshape;
-using namespace symshape::testing;
-
 namespace {
-using V = std::vector<SymbolicDim>;
-std::size_t errors(const RunResult& r) { return r.report.errors(); }
 constexpr int64_t kMax = std::numeric_limits<int64_t>::max();
 constexpr int64_t kMin = std::numeric_limits<int64_t>::min();
-In vec(std::vector<int64_t> v) { return constant(Tensor::vector(std::move(v))); }
 Type slice1(SymbolicDim d, int64_t s, int64_t e, int64_t k = 1) {
-  return run_shape_inference("", "Slice", {ts(FLOAT, {d}), vec({s}), vec({e}), vec({0}), vec({k})}, {}, 13).at(0);
+  return Op("Slice").opset(13).infer({ts(FLOAT, {d}), vec({s}), vec({e}), vec({0}), vec({k})}).at(0);
 }
 }  // namespace
 
-TEST(Slice, IntegerDims) {
-  EXPECT_EQ(slice1(10, 2, 8), ts(FLOAT, {6}));
-  EXPECT_EQ(slice1(10, -3, kMax), ts(FLOAT, {3}));
-  EXPECT_EQ(slice1(10, 0, 10, 3), ts(FLOAT, {4}));
-  EXPECT_EQ(slice1(10, 8, 2), ts(FLOAT, {0}));
-  EXPECT_EQ(slice1(10, -1, kMin, -1), ts(FLOAT, {10}));
-  EXPECT_EQ(slice1(10, 8, 1, -2), ts(FLOAT, {4}));
-  EXPECT_EQ(slice1(10, 100, -100, -1), ts(FLOAT, {10}));
+// One axis of length `dim`, sliced as Python's dim[start:end:step] would be.
+TEST(Slice, OneAxisLengths) {
+  struct Case {
+    const char* name;
+    SymbolicDim dim;
+    int64_t start, end, step;
+    Type expected;
+  };
+  const Case cases[] = {
+      {"10[2:8]", 10, 2, 8, 1, ts(FLOAT, {6})},
+      {"10[-3:]", 10, -3, kMax, 1, ts(FLOAT, {3})},
+      {"10[0:10:3]", 10, 0, 10, 3, ts(FLOAT, {4})},
+      {"10[8:2]", 10, 8, 2, 1, ts(FLOAT, {0})},
+      {"10[-1::-1]", 10, -1, kMin, -1, ts(FLOAT, {10})},
+      {"10[8:1:-2]", 10, 8, 1, -2, ts(FLOAT, {4})},
+      {"10[100:-100:-1]", 10, 100, -100, -1, ts(FLOAT, {10})},
+      {"n[1:]", "n", 1, kMax, 1, ts(FLOAT, {"max(0,n-1)"})},
+      {"n[0:]", "n", 0, kMax, 1, ts(FLOAT, {"n"})},
+      {"n[0:4]", "n", 0, 4, 1, ts(FLOAT, {"min(4,n)"})},
+      {"n[0:-1]", "n", 0, -1, 1, ts(FLOAT, {"max(0,n-1)"})},
+      {"n[-1:]", "n", -1, kMax, 1, ts(FLOAT, {"min(1,n)"})},
+      {"n[0::2]", "n", 0, kMax, 2, ts(FLOAT, {"(n+1)//2"})},
+      {"n[-1::-1]", "n", -1, kMin, -1, ts(FLOAT, {"n"})},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.name);
+    EXPECT_EQ(slice1(c.dim, c.start, c.end, c.step), c.expected);
+  }
 }
-TEST(Slice, SymbolicFromOneToEnd) { EXPECT_EQ(slice1("n", 1, kMax), ts(FLOAT, {"max(0,n-1)"})); }
-TEST(Slice, SymbolicWholeAndPrefix) {
-  EXPECT_EQ(slice1("n", 0, kMax), ts(FLOAT, {"n"}));
-  EXPECT_EQ(slice1("n", 0, 4), ts(FLOAT, {"min(4,n)"}));
-  EXPECT_EQ(slice1("n", 0, -1), ts(FLOAT, {"max(0,n-1)"}));
+TEST(Slice, OutputShapes) {
+  // clang-format off
+  const ShapeCase cases[] = {
+      // x[:, past:past+seq] with x:[B, past+seq]
+      {"SymbolicStartsFromValues", "Slice", {ts(FLOAT, {"B", "past+seq"}), sym_value(ts(INT64, {1}), {"past"}),
+       sym_value(ts(INT64, {1}), {"past+seq"}), vec({1})}, {}, 13, {ts(FLOAT, {"B", "seq"})}},
+      {"AttributesAtOpset1", "Slice", {ts(FLOAT, {"B", 20, 10})}, {attr("starts", std::vector<int64_t>{1, 2}),
+       attr("ends", std::vector<int64_t>{kMax, -2}), attr("axes", std::vector<int64_t>{1, 2})}, 1,
+       {ts(FLOAT, {"B", 19, 6})}},
+      {"DefaultAxesAtOpset10", "Slice", {ts(FLOAT, {6, 8}), vec({1, 2}), vec({3, 4})}, {}, 10, {ts(FLOAT, {2, 2})}},
+      {"UnknownStartsGiveUnknownDim", "Slice", {ts(FLOAT, {"B", 8}), ts(INT64, {1}), vec({4}), vec({1})}, {}, 13,
+       {ts(FLOAT, {"B", "_d0"})}},
+      {"UnknownAxesGiveUnknownDims", "Slice", {ts(FLOAT, {"B", 8}), vec({0}), vec({4}), ts(INT64, {1})}, {}, 13,
+       {ts(FLOAT, {"_d0", "_d1"})}},
+      // Omitted axes are [0, ..., k-1] for k starts (spec): one unknown start of
+      // [B,8,5] slices axis 0 only. An empty dim stays empty whatever the bounds.
+      {"UnknownStartsWithoutAxesSliceTheFirstAxes", "Slice", {ts(FLOAT, {"B", 8, 5}), ts(INT64, {1}), ts(INT64, {1})},
+       {}, 13, {ts(FLOAT, {"_d0", 8, 5})}},
+      {"EmptyDimStaysEmpty", "Slice", {ts(FLOAT, {0, 8}), ts(INT64, {2}), ts(INT64, {2}), ts(INT64, {2})}, {}, 13,
+       {ts(FLOAT, {0, "_d0"})}},
+  };
+  // clang-format on
+  expect_shapes(cases);
 }
-TEST(Slice, SymbolicLastElements) {
-  EXPECT_EQ(slice1("n", -1, kMax), ts(FLOAT, {"min(1,n)"}));
-}
-TEST(Slice, SymbolicStep) { EXPECT_EQ(slice1("n", 0, kMax, 2), ts(FLOAT, {"(n+1)//2"})); }
-TEST(Slice, SymbolicReverse) { EXPECT_EQ(slice1("n", -1, kMin, -1), ts(FLOAT, {"n"})); }
-TEST(Slice, SymbolicStartsFromValues) {
-  // x[:, past:past+seq] with x:[B, past+seq]
-  EXPECT_EQ(run_shape_inference("", "Slice",
-                                {ts(FLOAT, {"B", "past+seq"}), sym_value(ts(INT64, {1}), {"past"}),
-                                 sym_value(ts(INT64, {1}), {"past+seq"}), vec({1})},
-                                {}, 13),
-            (Types{ts(FLOAT, {"B", "seq"})}));
-}
-TEST(Slice, AttributesAtOpset1) {
-  EXPECT_EQ(run_shape_inference("", "Slice", {ts(FLOAT, {"B", 20, 10})},
-                                {attr("starts", std::vector<int64_t>{1, 2}), attr("ends", std::vector<int64_t>{kMax, -2}),
-                                 attr("axes", std::vector<int64_t>{1, 2})},
-                                1),
-            (Types{ts(FLOAT, {"B", 19, 6})}));
-}
-TEST(Slice, DefaultAxesAtOpset10) {
-  EXPECT_EQ(run_shape_inference("", "Slice", {ts(FLOAT, {6, 8}), vec({1, 2}), vec({3, 4})}, {}, 10),
-            (Types{ts(FLOAT, {2, 2})}));
-}
-TEST(Slice, UnknownStartsGiveUnknownDims) {
-  EXPECT_EQ(run_shape_inference("", "Slice", {ts(FLOAT, {"B", 8}), ts(INT64, {1}), vec({4}), vec({1})}, {}, 13),
-            (Types{ts(FLOAT, {"B", "_d0"})}));
-  EXPECT_EQ(run_shape_inference("", "Slice", {ts(FLOAT, {"B", 8}), vec({0}), vec({4}), ts(INT64, {1})}, {}, 13),
-            (Types{ts(FLOAT, {"_d0", "_d1"})}));
-}
-// Omitted axes are [0, ..., k-1] for k starts (spec): one unknown start of
-// [B,8,5] slices axis 0 only. An empty dim stays empty whatever the bounds.
-TEST(Slice, UnknownStartsWithoutAxesSliceTheFirstAxes) {
-  EXPECT_EQ(run_shape_inference("", "Slice", {ts(FLOAT, {"B", 8, 5}), ts(INT64, {1}), ts(INT64, {1})}, {}, 13),
-            (Types{ts(FLOAT, {"_d0", 8, 5})}));
-  EXPECT_EQ(run_shape_inference("", "Slice", {ts(FLOAT, {0, 8}), ts(INT64, {2}), ts(INT64, {2}), ts(INT64, {2})}, {}, 13),
-            (Types{ts(FLOAT, {0, "_d0"})}));
+TEST(Slice, Errors) {
+  // clang-format off
+  const ErrorCase cases[] = {
+      {"ZeroStep", "Slice", {ts(FLOAT, {6}), vec({0}), vec({4}), vec({0}), vec({0})}, {}, 13,
+       "slice step must not be 0"},
+      {"StartsEndsLengthsDiffer", "Slice", {ts(FLOAT, {6}), vec({0, 1}), vec({4})}, {}, 13,
+       "starts and ends have different lengths"},
+      {"AxisOutOfRange", "Slice", {ts(FLOAT, {6}), vec({0}), vec({4}), vec({1})}, {}, 13, "axis 1 is out of range"},
+      {"MissingEndsInput", "Slice", {ts(FLOAT, {6}), vec({0})}, {}, 13, "missing required input 2"},
+      {"MissingEndsAttributeAtOpset1", "Slice", {ts(FLOAT, {6})}, {attr("starts", std::vector<int64_t>{0})}, 1,
+       "missing required attribute 'starts' or 'ends'"},
+  };
+  // clang-format on
+  expect_errors(cases);
 }
 TEST(Slice, PropagatesValues) {
-  RunResult r = run_node("", "Slice", {sym_value(ts(INT64, {3}), {"B", "T", 768}), vec({0}), vec({2})}, {}, 13);
+  RunResult r = Op("Slice").opset(13).run({sym_value(ts(INT64, {3}), {"B", "T", 768}), vec({0}), vec({2})});
   EXPECT_EQ(r.outputs[0], ts(INT64, {2}));
   ASSERT_TRUE(r.values[0]);
   EXPECT_EQ(*r.values[0], (V{"B", "T"}));
-  RunResult rev = run_node("", "Slice", {sym_value(ts(INT64, {3}), {"B", "T", 768}), vec({-1}), vec({kMin}), vec({0}),
-                                         vec({-2})},
-                           {}, 13);
+  RunResult rev = Op("Slice").opset(13).run(
+      {sym_value(ts(INT64, {3}), {"B", "T", 768}), vec({-1}), vec({kMin}), vec({0}), vec({-2})});
   EXPECT_EQ(*rev.values[0], (V{768, "B"}));
-}
-TEST(Slice, Errors) {
-  EXPECT_EQ(errors(run_node("", "Slice", {ts(FLOAT, {6}), vec({0}), vec({4}), vec({0}), vec({0})}, {}, 13)), 1u);
-  EXPECT_EQ(errors(run_node("", "Slice", {ts(FLOAT, {6}), vec({0, 1}), vec({4})}, {}, 13)), 1u);
-  EXPECT_EQ(errors(run_node("", "Slice", {ts(FLOAT, {6}), vec({0}), vec({4}), vec({1})}, {}, 13)), 1u);
-  EXPECT_EQ(errors(run_node("", "Slice", {ts(FLOAT, {6}), vec({0})}, {}, 13)), 1u);
-  EXPECT_EQ(errors(run_node("", "Slice", {ts(FLOAT, {6})}, {attr("starts", std::vector<int64_t>{0})}, 1)), 1u);
 }
 
 // Soundness: the symbolic length, evaluated at n = 0..12, equals the integer

@@ -54,15 +54,3 @@ TEST(CastLike, TakesTargetDtype) {
 TEST(CastLike, MissingTargetIsUsageError) {
   EXPECT_ERROR(Op("CastLike").opset(15).run({ts(FLOAT, {2})}).report, "missing required input 1");
 }
-
-TEST(Identity, PassesTypeAndValue) {
-  RunResult r = Op("Identity").opset(16).run({sym_value(ts(INT64, {2}), {"B", "T"})});
-  EXPECT_EQ(r.outputs[0], ts(INT64, {2}));
-  EXPECT_EQ(*r.values[0], (V{"B", "T"}));
-  EXPECT_EQ(Op("Identity").opset(14).infer({Type::sequence(ts(FLOAT, {"N"}))}),
-            (Types{Type::sequence(ts(FLOAT, {"N"}))}));
-  EXPECT_EQ(Op("Identity").opset(1).infer({ts(FLOAT, {3})}), (Types{ts(FLOAT, {3})}));
-}
-TEST(Identity, MissingInputIsUsageError) {
-  EXPECT_ERROR(Op("Identity").opset(13).run({}).report, "missing required input 0");
-}

@@ -75,3 +75,22 @@ TEST(Scatter, Errors) {
   EXPECT_ERROR(Op("ScatterND").opset(13).run({ts(FLOAT, {3, 3}), ts(INT64, {2, 1})}).report,
                "missing required input 2");
 }
+
+TEST(TensorScatter, PresentCacheIsPastCache) {
+  EXPECT_EQ(Op("TensorScatter").opset(24).infer({ts(FLOAT, {2, 3, 4, 5}), ts(FLOAT, {2, 3, 1, 5}), ts(INT64, {2})}),
+            (Types{ts(FLOAT, {2, 3, 4, 5})}));
+  EXPECT_EQ(
+      Op("TensorScatter")
+          .opset(24)
+          .infer({ts(FLOAT, {"B", "max", 64}), ts(FLOAT, {"B", "S", 64})}, {attr("axis", 1), attr("mode", "circular")}),
+      (Types{ts(FLOAT, {"B", "max", 64})}));
+}
+TEST(TensorScatter, MismatchOutsideAxisIsError) {
+  EXPECT_ERROR(Op("TensorScatter").opset(24).run({ts(FLOAT, {2, 3, 4, 5}), ts(FLOAT, {2, 2, 1, 5})}).report,
+               "update [2,2,1,5] differs from past_cache [2,3,4,5] at dim 1");
+}
+TEST(TensorScatter, BadModeIsError) {
+  EXPECT_ERROR(
+      Op("TensorScatter").opset(24).run({ts(FLOAT, {2, 4, 5}), ts(FLOAT, {2, 1, 5})}, {attr("mode", "ring")}).report,
+      "mode must be 'linear' or 'circular'");
+}

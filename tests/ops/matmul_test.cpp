@@ -148,3 +148,13 @@ TEST(Einsum, UnknownRankWithEllipsisGivesUnknownRank) {
   EXPECT_EQ(Op("Einsum").opset(12).infer({ts(FLOAT), ts(FLOAT, {3, 4})}, {attr("equation", "ij,jk->ik")}),
             (Types{ts(FLOAT, {"_d0", 4})}));
 }
+
+TEST(Det, BatchOfSquareMatrices) {
+  EXPECT_EQ(Op("Det").opset(11).infer({ts(FLOAT, {"B", 2, 2})}), (Types{ts(FLOAT, {"B"})}));
+  EXPECT_ERROR(Op("Det").opset(11).run({ts(FLOAT, {3})}).report, "input must have rank >= 2, got shape [3]");
+}
+TEST(Det, Opset22) {
+  EXPECT_EQ(Op("Det").opset(22).infer({ts(FLOAT, {"B", 3, 3})}), (Types{ts(FLOAT, {"B"})}));
+  EXPECT_EQ(Op("Det").opset(22).infer({ts(FLOAT, {"M", "M"})}), (Types{ts(FLOAT, {})}));
+  EXPECT_ERROR(Op("Det").opset(22).run({ts(FLOAT, {3, 4})}).report, "the last two dims must be equal");
+}

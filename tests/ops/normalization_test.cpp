@@ -123,3 +123,17 @@ TEST(InstanceNorm, KeepsShape) {
   EXPECT_ERROR(Op("InstanceNormalization").opset(6).run({ts(FLOAT, {1, 3, 4}), ts(FLOAT, {2}), ts(FLOAT, {3})}).report,
                "scale must have shape [3], got [2]");
 }
+
+TEST(RMSNormalization, KeepsShapeWithScaleType) {
+  EXPECT_EQ(Op("RMSNormalization").opset(23).infer({ts(FLOAT, {2, 3, 4, 5}), ts(FLOAT, {4, 5})}, {attr("axis", 2)}),
+            (Types{ts(FLOAT, {2, 3, 4, 5})}));
+  EXPECT_EQ(Op("RMSNormalization").opset(23).infer({ts(FLOAT, {"B", "S", 768}), ts(FLOAT16, {768})}),
+            (Types{ts(FLOAT16, {"B", "S", 768})}));
+}
+TEST(RMSNormalization, AxisOutOfRangeIsError) {
+  EXPECT_ERROR(Op("RMSNormalization").opset(23).run({ts(FLOAT, {2, 3}), ts(FLOAT, {3})}, {attr("axis", 2)}).report,
+               "axis 2 is out of range");
+}
+TEST(RMSNormalization, MissingScaleIsUsageError) {
+  EXPECT_ERROR(Op("RMSNormalization").opset(23).run({ts(FLOAT, {2, 3})}).report, "missing required input 1");
+}

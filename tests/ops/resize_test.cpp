@@ -98,3 +98,13 @@ TEST(Upsample, Opset9Input) {
   EXPECT_EQ(Op("Upsample").opset(9).infer({ts(FLOAT, {"N", 3, "H", "W"}), scales({1, 1, 2, 2})}),
             (Types{ts(FLOAT, {"N", 3, "2*H", "2*W"})}));
 }
+
+TEST(Upsample, Opset1HeightAndWidthScales) {
+  EXPECT_EQ(Op("Upsample")
+                .opset(1)
+                .infer({ts(FLOAT, {"N", 3, "H", 5})}, {attr("height_scale", 2.0), attr("width_scale", 1.5)}),
+            (Types{ts(FLOAT, {"N", 3, SymbolicDim("H") * 2, 7})}));
+  EXPECT_ERROR(
+      Op("Upsample").opset(1).run({ts(FLOAT, {3, 5})}, {attr("height_scale", 2.0), attr("width_scale", 2.0)}).report,
+      "input must be 4-D [N, C, H, W]");
+}

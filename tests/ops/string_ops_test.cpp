@@ -39,3 +39,20 @@ TEST(StringOps, StringNormalizerBadShapeIsError) {
   EXPECT_ERROR(Op("StringNormalizer").opset(10).run({ts(STRING, {2, 3})}).report,
                "X must be [C] or [1, C], got shape [2,3]");
 }
+
+TEST(TfIdfVectorizer, NgramCounts) {
+  EXPECT_EQ(Op("TfIdfVectorizer")
+                .opset(9)
+                .infer({ts(INT64, {"N", "C"})}, {attr("ngram_indexes", std::vector<int64_t>{0, 4, 2})}),
+            (Types{ts(FLOAT, {"N", 5})}));
+  EXPECT_EQ(
+      Op("TfIdfVectorizer").opset(9).infer({ts(STRING, {"C"})}, {attr("ngram_indexes", std::vector<int64_t>{0, 1})}),
+      (Types{ts(FLOAT, {2})}));
+  EXPECT_ERROR(Op("TfIdfVectorizer").opset(9).run({ts(INT64, {"C"})}).report,
+               "missing required attribute 'ngram_indexes'");
+  EXPECT_ERROR(Op("TfIdfVectorizer")
+                   .opset(9)
+                   .run({ts(INT64, {1, 2, 3})}, {attr("ngram_indexes", std::vector<int64_t>{0})})
+                   .report,
+               "input must be [C] or [N, C]");
+}

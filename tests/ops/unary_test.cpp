@@ -129,3 +129,15 @@ TEST(Unary, NegAndAbsPropagateIntegerValues) {
   EXPECT_TRUE((*a.values[0])[2].is_unknown());
   EXPECT_FALSE(Op("Neg").opset(13).run({sym_value(ts(FLOAT, {1}), {2})}).values[0].has_value());
 }
+
+TEST(Identity, PassesTypeAndValue) {
+  RunResult r = Op("Identity").opset(16).run({sym_value(ts(INT64, {2}), {"B", "T"})});
+  EXPECT_EQ(r.outputs[0], ts(INT64, {2}));
+  EXPECT_EQ(*r.values[0], (V{"B", "T"}));
+  EXPECT_EQ(Op("Identity").opset(14).infer({Type::sequence(ts(FLOAT, {"N"}))}),
+            (Types{Type::sequence(ts(FLOAT, {"N"}))}));
+  EXPECT_EQ(Op("Identity").opset(1).infer({ts(FLOAT, {3})}), (Types{ts(FLOAT, {3})}));
+}
+TEST(Identity, MissingInputIsUsageError) {
+  EXPECT_ERROR(Op("Identity").opset(13).run({}).report, "missing required input 0");
+}

@@ -11,6 +11,7 @@
 
 #include "symshape/infer/helpers.hpp"
 #include "symshape/infer/registry.hpp"
+#include "symshape/ops/common/tensor_values.hpp"
 
 namespace symshape::ops {
 
@@ -21,10 +22,6 @@ struct QuantVersion {
   bool blocked = false;       // 21+: block_size attribute
   bool output_dtype = false;  // output_dtype attribute (QuantizeLinear 21+, DequantizeLinear 23+)
 };
-
-inline bool valid_dtype_attr(int64_t code) {
-  return code > 0 && code <= INT32_MAX && is_valid_data_type(static_cast<int32_t>(code));
-}
 
 // The zero point, when given, has the scale's shape; false after an error.
 inline bool check_zero_point_shape(Context& ctx, const Node& n, const Shape& scale, const Shape& zp) {
@@ -104,7 +101,7 @@ inline void quantize(Context& ctx, Node& n, const QuantVersion& v) {
   DataType out = DataType::UINT8;
   const DataType zp = dtype_of(n.input(2));
   const int64_t od = v.output_dtype ? n.attr_int("output_dtype", 0) : 0;
-  if (od != 0 && !valid_dtype_attr(od)) return ctx.record_error(n, "invalid output_dtype " + std::to_string(od));
+  if (od != 0 && !element_type_from_code(od)) return ctx.record_error(n, "invalid output_dtype " + std::to_string(od));
   if (n.input(2) && zp != DataType::UNDEFINED) {
     if (od != 0 && static_cast<DataType>(od) != zp)
       return ctx.record_error(n, std::string("output_dtype ") + to_string(static_cast<DataType>(od)) +
@@ -126,7 +123,7 @@ inline void dequantize(Context& ctx, Node& n, const QuantVersion& v, bool scale_
   DataType out = scale_type ? dtype_of(n.input(1)) : DataType::FLOAT;
   const int64_t od = v.output_dtype ? n.attr_int("output_dtype", 0) : 0;
   if (od != 0) {
-    if (!valid_dtype_attr(od)) return ctx.record_error(n, "invalid output_dtype " + std::to_string(od));
+    if (!element_type_from_code(od)) return ctx.record_error(n, "invalid output_dtype " + std::to_string(od));
     out = static_cast<DataType>(od);
   }
   if (!check_params(ctx, n, v)) return;
@@ -179,7 +176,7 @@ inline void infer_bit_cast(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 1, 1)) return;
   const Attribute* to = require_attr(ctx, n, "to");
   if (!to) return;
-  if (to->kind != Attribute::Kind::Int || !quant_detail::valid_dtype_attr(to->i) ||
+  if (to->kind != Attribute::Kind::Int || !element_type_from_code(to->i) ||
       static_cast<DataType>(to->i) == DataType::STRING) {
     return ctx.record_error(n, "invalid target type in attribute 'to'");
   }

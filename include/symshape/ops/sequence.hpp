@@ -17,6 +17,7 @@
 #include "symshape/infer/helpers.hpp"
 #include "symshape/infer/registry.hpp"
 #include "symshape/ops/common/subgraphs.hpp"
+#include "symshape/ops/common/tensor_values.hpp"
 
 namespace symshape::ops {
 
@@ -57,9 +58,9 @@ SYMSHAPE_RULES(infer_sequence_construct, ai_onnx("SequenceConstruct", 11));
 // SequenceEmpty: dtype attribute, default float.
 inline void infer_sequence_empty(Context& ctx, Node& n) {
   const int64_t code = n.attr_int("dtype", static_cast<int64_t>(DataType::FLOAT));
-  if (code < 0 || code > INT32_MAX || !is_valid_data_type(static_cast<int32_t>(code)) || code == 0)
-    return ctx.usage_error(n, "dtype " + std::to_string(code) + " is not a valid tensor element type");
-  ctx.set_type(n.output(0), Type::sequence(Type::tensor(static_cast<DataType>(code), Shape())));
+  const std::optional<DataType> dtype = element_type_from_code(code);
+  if (!dtype) return ctx.usage_error(n, "dtype " + std::to_string(code) + " is not a valid tensor element type");
+  ctx.set_type(n.output(0), Type::sequence(Type::tensor(*dtype, Shape())));
   set_sequence_length(ctx, n.output(0), 0);
 }
 SYMSHAPE_RULES(infer_sequence_empty, ai_onnx("SequenceEmpty", 11));

@@ -43,7 +43,7 @@
 #include "symshape/symshape.hpp"
 
 #ifndef SYMSHAPE_ONNX_LIGHT_DIR
-#define SYMSHAPE_ONNX_LIGHT_DIR "../shared/data/onnx-light"
+#define SYMSHAPE_ONNX_LIGHT_DIR "tests/data/onnx-light"
 #endif
 #ifndef SYMSHAPE_INFER_MODELS_DIR
 #define SYMSHAPE_INFER_MODELS_DIR "infer_models"

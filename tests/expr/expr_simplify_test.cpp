@@ -1,6 +1,7 @@
-// Canonical simplification: the rules of DESIGN.md and of the LESSONS table,
-// the rules that must NOT be applied, and regressions found by the property
-// test and the fuzzer.
+// Canonical simplification: the canonical-form rules (docs/design.md, "expr"),
+// the floor/modulo/min/max rewrites shape inference needs, the rules that must
+// NOT be applied (each has a small counterexample), and regressions found by
+// the property test and the fuzzer.
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -40,7 +41,7 @@ int64_t value(const Expr& e, const Bindings& b) {
 }
 
 // ---------------------------------------------------------------------------
-// The rules named in DESIGN.md.
+// Canonical form: collected terms, exact and nested division, common factors.
 
 TEST(Simplify, LikeTermsCancel) {
   EXPECT_EQ(P("a + b - a"), sym("b"));
@@ -130,7 +131,7 @@ TEST(Simplify, SquareOfASumEvaluatesRight) {
 }
 
 // ---------------------------------------------------------------------------
-// The LESSONS table.
+// Floor, ceiling, modulo, min/max and sentinel rewrites.
 
 TEST(Simplify, CheckedConstantFolding) {
   EXPECT_TRUE(P("3*4+2").is_int(14));

@@ -1,5 +1,5 @@
 // Merge policies, as in the table of include/symshape/infer/context.hpp and
-// DESIGN.md "Context and merge policy".
+// docs/library.md ("Merge policies").
 #include "graph_test_util.hpp"
 
 namespace {

@@ -275,3 +275,43 @@ TEST(Resolution, NodeDomainOpsetIsUsed) {
   EXPECT_NE(r.diagnostics.at(0).message.find("com.unknown::Add at opset 0"), std::string::npos)
       << diagnostics_text(r);
 }
+
+TEST(Resolution, AiOnnxWithoutOpsetImportIsAnError) {
+  // ai.onnx nodes in a model that imports no ai.onnx opset: one usage error
+  // naming the first such node, not only missing-rule warnings.
+  Model m;
+  m.opset_imports["com.example"] = 1;
+  GraphBuilder g(*m.graph);
+  g.input("x", ts(FLOAT, {3}));
+  g.node("Relu", {"x"}, {"y"}, {}, "", "relu");
+  g.node("Relu", {"y"}, {"z"}, {}, "", "relu2");
+  g.output("z");
+  Report r = infer_shapes(m);
+  EXPECT_FALSE(r.ok()) << diagnostics_text(r);
+  ASSERT_ERROR(r, "imports no ai.onnx opset");
+  EXPECT_EQ(r.errors(), 1u) << diagnostics_text(r);
+  EXPECT_EQ(r.diagnostics.at(0).node, "relu");
+  EXPECT_EQ(r.diagnostics.at(0).kind, DiagnosticKind::Usage);
+}
+
+TEST(Resolution, AiOnnxImportedAsAiOnnxIsEnough) {
+  Model m;
+  m.opset_imports["ai.onnx"] = 18;  // the loader stores it as ""; a hand-built model may not
+  GraphBuilder g(*m.graph);
+  g.input("x", ts(FLOAT, {3}));
+  g.node("Relu", {"x"}, {"y"}, {}, "", "relu");
+  g.output("y");
+  Report r = infer_shapes(m);
+  EXPECT_TRUE(r.ok()) << diagnostics_text(r);
+  EXPECT_EQ(type_of(*m.graph, "y"), ts(FLOAT, {3}));
+}
+
+TEST(Resolution, OnlyOtherDomainsNeedNoAiOnnxImport) {
+  Model m;
+  GraphBuilder g(*m.graph);
+  g.input("x", ts(FLOAT, {3}));
+  g.node("Add", {"x", "x"}, {"y"}, {}, "com.unknown", "foreign");
+  Report r = infer_shapes(m);
+  EXPECT_TRUE(r.ok()) << diagnostics_text(r);
+  ASSERT_WARNING(r, "no shape rule for com.unknown::Add");
+}

@@ -64,7 +64,7 @@ inline constexpr uint32_t kMaxDimExprSize = 256;
 class Context {
  public:
   explicit Context(std::map<std::string, int64_t> opset_imports, MergePolicy policy = MergePolicy::Refine)
-      : opsets_(std::move(opset_imports)), policy_(policy) {}
+      : opsets_(normalize_opsets(std::move(opset_imports))), policy_(policy) {}
 
   MergePolicy policy() const { return policy_; }
   // Opset of a domain ("" and "ai.onnx" are the same); 0 when not imported.
@@ -73,7 +73,15 @@ class Context {
     return it == opsets_.end() ? 0 : it->second;
   }
   const std::map<std::string, int64_t>& opsets() const { return opsets_; }
-  void set_opsets(std::map<std::string, int64_t> o) { opsets_ = std::move(o); }
+  void set_opsets(std::map<std::string, int64_t> o) { opsets_ = normalize_opsets(std::move(o)); }
+  // The "ai.onnx" key stored as "" (an explicit "" entry wins).
+  static std::map<std::string, int64_t> normalize_opsets(std::map<std::string, int64_t> o) {
+    auto it = o.find("ai.onnx");
+    if (it == o.end()) return o;
+    o.emplace("", it->second);
+    o.erase(it);
+    return o;
+  }
 
   Report& report() { return report_; }
   const Report& report() const { return report_; }

@@ -123,6 +123,7 @@ class Engine {
   ResolvedCache resolved_;
   int function_depth_ = 0;
   int subgraph_depth_ = 0;
+  bool reported_no_ai_onnx_ = false;
 
   // Producers (in this graph) of n's inputs, including values that its
   // subgraphs read from the outer scope.
@@ -291,6 +292,12 @@ class Engine {
       infer_function_call(*f, n);
     } else if (ResolvedRule rule = resolve(n)) {
       rule.fn(ctx_, n);
+    } else if ((n.domain.empty() || n.domain == "ai.onnx") && ctx_.opset("") == 0 && !reported_no_ai_onnx_) {
+      // ONNX requires an opset import for every domain the model uses.
+      reported_no_ai_onnx_ = true;
+      ctx_.error(&n, DiagnosticKind::Usage,
+                 "the model uses ai.onnx operators but imports no ai.onnx opset (no \"\" or \"ai.onnx\" entry "
+                 "in opset_imports)");
     } else {
       ctx_.warn(&n, DiagnosticKind::MissingRule,
                 "no shape rule for " + (n.domain.empty() ? std::string("ai.onnx") : n.domain) + "::" + n.op_type +
@@ -412,7 +419,7 @@ class Engine {
       if (call.inputs[i] && body.inputs[i]) body.inputs[i]->symbolic_value = ctx_.symbolic_value(call.inputs[i]);
     auto outer_opsets = ctx_.opsets();
     auto merged = outer_opsets;
-    for (const auto& [d, v] : f.opset_imports) merged[d] = v;
+    for (const auto& [d, v] : f.opset_imports) merged[d == "ai.onnx" ? std::string() : d] = v;
     ctx_.set_opsets(merged);
     resolved_.clear();
     ++function_depth_;

@@ -13,12 +13,27 @@
 
 namespace symshape {
 
+// How many dims on this thread became unknown because their arithmetic
+// overflowed int64. The engine reads it around each rule and turns an increase
+// into an error naming the node.
+inline uint64_t& dim_overflow_count() {
+  static thread_local uint64_t count = 0;
+  return count;
+}
+
 class SymbolicDim {
  public:
   SymbolicDim() = default;                                     // unknown
   SymbolicDim(int64_t value) : expr_(Expr(value)) {}           // NOLINT
   SymbolicDim(int value) : expr_(Expr(int64_t{value})) {}      // NOLINT
-  SymbolicDim(Expr e) { if (!e.is_error()) expr_ = std::move(e); }  // NOLINT
+  // An Error expression gives an unknown dim; an overflow is also counted
+  // (dim_overflow_count) so that the engine reports it.
+  SymbolicDim(Expr e) {  // NOLINT
+    if (!e.is_error())
+      expr_ = std::move(e);
+    else if (e.name() == kOverflowMessage)
+      ++dim_overflow_count();
+  }
   // A name, or text that parses as an expression ("past+seq"); text that is
   // not an expression (e.g. "batch size") is kept as one opaque symbol.
   SymbolicDim(std::string_view text) : expr_(from_text(text)) {}  // NOLINT

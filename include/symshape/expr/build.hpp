@@ -63,7 +63,7 @@ inline constexpr std::size_t kMaxExpandedTerms = 256;
 // Max/Min with more arguments than this skip the pairwise dominance test.
 inline constexpr std::size_t kMaxDominanceArgs = 64;
 
-inline Expr overflow_error() { return Expr::error("integer overflow"); }
+inline Expr overflow_error() { return Expr::error(kOverflowMessage); }
 
 inline const Expr* first_error(std::initializer_list<const Expr*> exprs) {
   for (const Expr* e : exprs)

@@ -94,6 +94,9 @@ struct ExprHash {
   std::size_t operator()(const Expr& e) const { return e.hash(); }
 };
 
+// The message of the Error expression that an int64 overflow gives.
+inline constexpr const char* kOverflowMessage = "integer overflow";
+
 // Deeper expressions are refused (they become an Error) so that every
 // recursive walk stays far from the stack limit.
 inline constexpr uint32_t kMaxExprDepth = 512;

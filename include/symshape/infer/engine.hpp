@@ -291,7 +291,7 @@ class Engine {
     if (const Function* f = model_.function(n.domain, n.op_type)) {
       infer_function_call(*f, n);
     } else if (ResolvedRule rule = resolve(n)) {
-      rule.fn(ctx_, n);
+      run_rule(rule, n);
     } else if ((n.domain.empty() || n.domain == "ai.onnx") && ctx_.opset("") == 0 && !reported_no_ai_onnx_) {
       // ONNX requires an opset import for every domain the model uses.
       reported_no_ai_onnx_ = true;
@@ -313,6 +313,19 @@ class Engine {
       }
     ctx_.set_current_node(nullptr);
     if (options_.trace) trace(n);
+  }
+
+  // Runs the rule; a dim whose arithmetic overflowed int64 meanwhile (in this
+  // node, not in the nodes of its subgraphs) is an error naming the node.
+  void run_rule(const ResolvedRule& rule, Node& n) {
+    uint64_t& overflows = dim_overflow_count();
+    const uint64_t outer = overflows;
+    overflows = 0;
+    rule.fn(ctx_, n);
+    if (overflows != 0)
+      ctx_.usage_error(n, "int64 overflow in a dim computation (a dim or element count beyond 2^63-1); "
+                          "the dims it affects are left unknown");
+    overflows = outer;
   }
 
   // Types of a subgraph's inputs and node outputs, nested subgraphs included.

@@ -315,3 +315,36 @@ TEST(Resolution, OnlyOtherDomainsNeedNoAiOnnxImport) {
   EXPECT_TRUE(r.ok()) << diagnostics_text(r);
   ASSERT_WARNING(r, "no shape rule for com.unknown::Add");
 }
+
+// ---- attributes of the wrong kind ----
+
+TEST(AttributeKind, ReadAsAnotherKindIsAUsageError) {
+  Model m = make_model();
+  GraphBuilder g(*m.graph);
+  g.input("x", ts(FLOAT, {2, 3}));
+  g.node("Concat", {"x", "x"}, {"y"}, {Attribute::make_float("axis", 1.0)}, "", "concat");
+  g.node("Transpose", {"x"}, {"t"}, {Attribute::make_floats("perm", {1, 0})}, "", "transpose");
+  g.output("y");
+  g.output("t");
+  Report r = infer_shapes(m);
+  ASSERT_EQ(r.errors(), 2u) << diagnostics_text(r);
+  EXPECT_EQ(r.diagnostics.at(0).to_string(), "error: node 'concat' (Concat): attribute 'axis' is FLOAT, expected INT");
+  EXPECT_EQ(r.diagnostics.at(0).kind, DiagnosticKind::Usage);
+  EXPECT_EQ(r.diagnostics.at(1).to_string(),
+            "error: node 'transpose' (Transpose): attribute 'perm' is FLOATS, expected INTS");
+  EXPECT_NE(type_of(*m.graph, "t"), ts(FLOAT, {3, 2}));  // no default perm applied
+}
+
+TEST(AttributeKind, UndefinedKindIsAbsent) {
+  // An attribute without a kind (an unbound function reference) reads as absent.
+  Model m = make_model();
+  GraphBuilder g(*m.graph);
+  g.input("x", ts(FLOAT, {2, 3}));
+  Attribute perm;
+  perm.name = "perm";
+  g.node("Transpose", {"x"}, {"t"}, {perm}, "", "transpose");
+  g.output("t");
+  Report r = infer_shapes(m);
+  EXPECT_TRUE(r.ok()) << diagnostics_text(r);
+  EXPECT_EQ(type_of(*m.graph, "t"), ts(FLOAT, {3, 2}));
+}

@@ -315,17 +315,25 @@ class Engine {
     if (options_.trace) trace(n);
   }
 
-  // Runs the rule; a dim whose arithmetic overflowed int64 meanwhile (in this
-  // node, not in the nodes of its subgraphs) is an error naming the node.
+  // Runs the rule. Meanwhile (in this node, not in the nodes of its
+  // subgraphs), a dim whose arithmetic overflowed int64 or an attribute read
+  // as another kind than it has is a usage error naming the node.
   void run_rule(const ResolvedRule& rule, Node& n) {
     uint64_t& overflows = dim_overflow_count();
-    const uint64_t outer = overflows;
+    AttributeMismatch& mismatch = attribute_mismatch();
+    const uint64_t outer_overflows = overflows;
+    AttributeMismatch outer_mismatch = std::move(mismatch);
     overflows = 0;
+    mismatch = AttributeMismatch();
     rule.fn(ctx_, n);
     if (overflows != 0)
       ctx_.usage_error(n, "int64 overflow in a dim computation (a dim or element count beyond 2^63-1); "
                           "the dims it affects are left unknown");
-    overflows = outer;
+    if (!mismatch.name.empty())
+      ctx_.usage_error(n, "attribute '" + mismatch.name + "' is " + to_string(mismatch.actual) + ", expected " +
+                              to_string(mismatch.expected));
+    overflows = outer_overflows;
+    mismatch = std::move(outer_mismatch);
   }
 
   // Types of a subgraph's inputs and node outputs, nested subgraphs included.

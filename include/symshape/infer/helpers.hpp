@@ -35,6 +35,14 @@ inline const Attribute* require_attr(Context& ctx, const Node& n, const char* na
   if (!a) ctx.usage_error(n, std::string("missing required attribute '") + name + "'");
   return a;
 }
+// The attribute `name` of that kind; nullptr after a usage error when it is
+// missing or of another kind.
+inline const Attribute* require_attr(Context& ctx, const Node& n, const char* name, Attribute::Kind kind) {
+  const Attribute* a = require_attr(ctx, n, name);
+  if (!a || a->kind == kind) return a;
+  ctx.usage_error(n, std::string("attribute '") + name + "' is " + to_string(a->kind) + ", expected " + to_string(kind));
+  return nullptr;
+}
 
 // Tensor type helpers: nullptr-safe.
 inline const Type& type_of(const Value* v) {

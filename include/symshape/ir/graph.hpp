@@ -121,6 +121,26 @@ struct Value {
   bool is_graph_output = false;
 };
 
+inline const char* to_string(Attribute::Kind k) {
+  static const char* const names[] = {"UNDEFINED", "FLOAT",   "INT",     "STRING",        "TENSOR",
+                                      "GRAPH",     "SPARSE_TENSOR", "TYPE_PROTO", "FLOATS", "INTS",
+                                      "STRINGS",   "TENSORS", "GRAPHS",  "SPARSE_TENSORS", "TYPE_PROTOS"};
+  return names[static_cast<std::size_t>(k)];
+}
+
+// The first attribute that an accessor (attr_int, attr_ints, ...) found with
+// another kind than it reads, on this thread (empty name: none). The engine
+// clears it before each rule and reports it after as a usage error.
+struct AttributeMismatch {
+  std::string name;
+  Attribute::Kind actual = Attribute::Kind::Undefined;
+  Attribute::Kind expected = Attribute::Kind::Undefined;
+};
+inline AttributeMismatch& attribute_mismatch() {
+  static thread_local AttributeMismatch m;
+  return m;
+}
+
 struct Node {
   std::string name;
   std::string op_type;
@@ -134,23 +154,31 @@ struct Node {
       if (a.name == n) return &a;
     return nullptr;
   }
-  int64_t attr_int(std::string_view n, int64_t fallback) const {
+  // The attribute `n` if it has kind k; else nullptr, and one of another
+  // defined kind is noted in attribute_mismatch().
+  const Attribute* attr_of_kind(std::string_view n, Attribute::Kind k) const {
     const Attribute* a = attr(n);
-    return a && a->kind == Attribute::Kind::Int ? a->i : fallback;
+    if (!a || a->kind == k) return a;
+    AttributeMismatch& m = attribute_mismatch();
+    if (a->kind != Attribute::Kind::Undefined && m.name.empty()) m = {a->name, a->kind, k};
+    return nullptr;
+  }
+  int64_t attr_int(std::string_view n, int64_t fallback) const {
+    const Attribute* a = attr_of_kind(n, Attribute::Kind::Int);
+    return a ? a->i : fallback;
   }
   double attr_float(std::string_view n, double fallback) const {
-    const Attribute* a = attr(n);
-    return a && a->kind == Attribute::Kind::Float ? a->f : fallback;
+    const Attribute* a = attr_of_kind(n, Attribute::Kind::Float);
+    return a ? a->f : fallback;
   }
   std::string attr_string(std::string_view n, std::string fallback = {}) const {
-    const Attribute* a = attr(n);
-    return a && a->kind == Attribute::Kind::String ? a->s : fallback;
+    const Attribute* a = attr_of_kind(n, Attribute::Kind::String);
+    return a ? a->s : fallback;
   }
   std::optional<std::vector<int64_t>> attr_ints(std::string_view n) const {
-    const Attribute* a = attr(n);
+    const Attribute* a = attr_of_kind(n, Attribute::Kind::Ints);
     if (!a) return std::nullopt;
-    if (a->kind == Attribute::Kind::Ints) return std::vector<int64_t>(a->ints.begin(), a->ints.end());
-    return std::nullopt;
+    return std::vector<int64_t>(a->ints.begin(), a->ints.end());
   }
   // The i-th input, or nullptr when absent or omitted.
   Value* input(std::size_t i) const { return i < inputs.size() ? inputs[i] : nullptr; }

@@ -36,6 +36,7 @@
 #include <vector>
 
 #include "symshape/ir/graph.hpp"
+#include "symshape/support/checked_int.hpp"
 #include "symshape/support/result.hpp"
 #include "symshape/types.hpp"
 
@@ -187,6 +188,68 @@ inline void read_small_data(const ::onnx::TensorProto& p, Tensor& t, int64_t n) 
   }
 }
 
+// Bytes of raw_data that n elements of `bits` bits need (sub-byte types
+// packed); nullopt past int64.
+inline std::optional<int64_t> raw_bytes(int64_t n, int bits) {
+  int64_t whole = 0;
+  if (!checked::mul(n / 8, bits, whole)) return std::nullopt;
+  int64_t out = 0;
+  if (!checked::add(whole, ((n % 8) * bits + 7) / 8, out)) return std::nullopt;
+  return out;
+}
+
+// The typed field that holds a dtype's values, its name, and how many values
+// n elements take in it (sub-byte types packed into int32_data; complex
+// numbers as two values).
+struct TypedField {
+  const char* name = nullptr;
+  int count = 0;
+  int64_t expected = 0;
+};
+
+inline TypedField typed_field(const ::onnx::TensorProto& p, DataType dtype, int64_t n) {
+  switch (dtype) {
+    case DataType::FLOAT: return {"float_data", p.float_data_size(), n};
+    case DataType::COMPLEX64: return {"float_data", p.float_data_size(), n > INT64_MAX / 2 ? -1 : 2 * n};
+    case DataType::DOUBLE: return {"double_data", p.double_data_size(), n};
+    case DataType::COMPLEX128: return {"double_data", p.double_data_size(), n > INT64_MAX / 2 ? -1 : 2 * n};
+    case DataType::INT64: return {"int64_data", p.int64_data_size(), n};
+    case DataType::UINT32:
+    case DataType::UINT64: return {"uint64_data", p.uint64_data_size(), n};
+    case DataType::STRING: return {"string_data", p.string_data_size(), n};
+    case DataType::UNDEFINED: return {};
+    default:  // one element per value, or one byte of packed sub-byte elements
+      return {"int32_data", p.int32_data_size(),
+              element_bits(dtype) >= 8 ? n : raw_bytes(n, element_bits(dtype)).value_or(-1)};
+  }
+}
+
+// Whether the stored data holds exactly n elements of the tensor's type: an
+// error message naming the mismatch, or an empty string. A tensor without
+// any data field is dims only (as symshape's own Tensor may be).
+inline std::string check_data_size(const ::onnx::TensorProto& p, DataType dtype, int64_t n) {
+  const std::string elements = std::to_string(n) + " element(s) of type " + to_string(dtype);
+  if (p.has_raw_data()) {
+    if (dtype == DataType::STRING) return "a string tensor cannot have raw_data";
+    const std::optional<int64_t> need = raw_bytes(n, element_bits(dtype));
+    if (element_bits(dtype) > 0 && (!need || static_cast<uint64_t>(*need) != p.raw_data().size()))
+      return "raw_data has " + std::to_string(p.raw_data().size()) + " bytes, " + elements + " need " +
+             (need ? std::to_string(*need) : std::string("more than 2^63"));
+    return {};
+  }
+  const int total = p.float_data_size() + p.int32_data_size() + p.string_data_size() + p.int64_data_size() +
+                    p.double_data_size() + p.uint64_data_size();
+  if (total == 0) return {};
+  const TypedField f = typed_field(p, dtype, n);
+  if (!f.name) return {};
+  if (f.count != total)
+    return std::string("has values in a field other than ") + f.name + " (the field of type " + to_string(dtype) + ")";
+  if (f.count != f.expected)
+    return std::string(f.name) + " has " + std::to_string(f.count) + " value(s), " + elements + " need " +
+           std::to_string(f.expected);
+  return {};
+}
+
 }  // namespace detail
 
 namespace detail {
@@ -208,6 +271,7 @@ std::string read_tensor(const ::onnx::TensorProto& p, What&& what, Tensor& t) {
     t.external = true;
     return {};
   }
+  if (std::string e = check_data_size(p, t.dtype, *n); !e.empty()) return what() + ": " + e;
   if (*n <= kMaxKeptElements) read_small_data(p, t, *n);
   return {};
 }

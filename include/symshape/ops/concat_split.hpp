@@ -78,7 +78,7 @@ inline void concat_impl(Context& ctx, Node& n, int64_t axis) {
 inline void infer_concat_v1(Context& ctx, Node& n) { concat_split_detail::concat_impl(ctx, n, n.attr_int("axis", 1)); }
 SYMSHAPE_RULES(infer_concat_v1, ai_onnx("Concat", 1));
 inline void infer_concat_v4(Context& ctx, Node& n) {
-  const Attribute* a = require_attr(ctx, n, "axis");
+  const Attribute* a = require_attr(ctx, n, "axis", Attribute::Kind::Int);
   if (!a) return;
   concat_split_detail::concat_impl(ctx, n, a->i);
 }

@@ -410,7 +410,7 @@ namespace control_flow_detail {
 // reporting the problem.
 inline std::optional<std::size_t> scan_state_count(Context& ctx, Node& n, const Graph& body, std::size_t num_in,
                                                    const char* which) {
-  const Attribute* nsi = require_attr(ctx, n, "num_scan_inputs");
+  const Attribute* nsi = require_attr(ctx, n, "num_scan_inputs", Attribute::Kind::Int);
   if (!nsi) return std::nullopt;
   if (nsi->i < 1 || static_cast<uint64_t>(nsi->i) > num_in) {
     ctx.usage_error(n, "num_scan_inputs " + std::to_string(nsi->i) + " must be in [1, " + std::to_string(num_in) + "]" +

@@ -259,7 +259,7 @@ inline Shape einsum_output_shape(const std::vector<char>& out_labels, const Eins
 
 inline void infer_einsum(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 1)) return;
-  const Attribute* eq_attr = require_attr(ctx, n, "equation");
+  const Attribute* eq_attr = require_attr(ctx, n, "equation", Attribute::Kind::String);
   if (!eq_attr) return;
   const std::string eq = eq_attr->s;
   // "inputs->output", or only the comma-separated inputs (implicit output).

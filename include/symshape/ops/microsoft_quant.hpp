@@ -222,7 +222,7 @@ SYMSHAPE_RULES(infer_ms_qlinear_where, com_microsoft("QLinearWhere", 1));
 inline void infer_ms_qlinear_concat(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 5)) return;
   if ((n.inputs.size() - 2) % 3 != 0) return ctx.record_error(n, "inputs after Y_scale, Y_zp must be (tensor, scale, zero point) triples");
-  const Attribute* ax = require_attr(ctx, n, "axis");
+  const Attribute* ax = require_attr(ctx, n, "axis", Attribute::Kind::Int);
   if (!ax) return;
   const DataType dt = dtype_of(n.input(1));
   std::vector<const Shape*> shapes;
@@ -291,7 +291,7 @@ SYMSHAPE_RULES(infer_ms_qlinear_conv, com_microsoft("QLinearConv", 1));
 // empty axes list reduces every axis.
 inline void infer_ms_qlinear_reduce_mean(Context& ctx, Node& n) {
   if (!check_present(ctx, n, {0, 1, 3}, 5)) return;
-  const Attribute* axes_attr = require_attr(ctx, n, "axes");
+  const Attribute* axes_attr = require_attr(ctx, n, "axes", Attribute::Kind::Ints);
   if (!axes_attr) return;
   const auto keepdims = required_int(ctx, n, "keepdims");
   if (!keepdims) return;

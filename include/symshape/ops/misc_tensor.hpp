@@ -123,7 +123,7 @@ inline void topk_impl(Context& ctx, Node& n, SymbolicDim k) {
 }
 inline void infer_topk_v1(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 1)) return;
-  const Attribute* k = require_attr(ctx, n, "k");
+  const Attribute* k = require_attr(ctx, n, "k", Attribute::Kind::Int);
   if (!k) return;
   topk_impl(ctx, n, k->i);
 }
@@ -172,7 +172,7 @@ SYMSHAPE_RULES(infer_reverse_sequence, ai_onnx("ReverseSequence", 10));
 
 inline void space_depth_impl(Context& ctx, Node& n, bool to_space) {
   if (!check_inputs(ctx, n, 1)) return;
-  const Attribute* bs = require_attr(ctx, n, "blocksize");
+  const Attribute* bs = require_attr(ctx, n, "blocksize", Attribute::Kind::Int);
   if (!bs) return;
   const int64_t b = bs->i;
   if (b <= 0 || b > 0x7fffffff) return ctx.record_error(n, "blocksize must be positive");

@@ -258,9 +258,9 @@ SYMSHAPE_RULES(infer_upsample_7, ai_onnx("Upsample", 7));
 // Upsample 1: 4-D [N, C, H, W] -> [N, C, floor(H*height_scale), floor(W*width_scale)].
 inline void infer_upsample_1(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 1, 1)) return;
-  const Attribute* hs = require_attr(ctx, n, "height_scale");
+  const Attribute* hs = require_attr(ctx, n, "height_scale", Attribute::Kind::Float);
   if (!hs) return;
-  const Attribute* ws = require_attr(ctx, n, "width_scale");
+  const Attribute* ws = require_attr(ctx, n, "width_scale", Attribute::Kind::Float);
   if (!ws) return;
   if (!(hs->f >= 1.0) || !(ws->f >= 1.0) || hs->f > 1e9 || ws->f > 1e9)
     return ctx.record_error(n, "height_scale and width_scale must be >= 1");

@@ -204,7 +204,7 @@ SYMSHAPE_RULES(infer_split_to_sequence, ai_onnx("SplitToSequence", 11, 24));
 // there; unknown when either is.
 inline void infer_concat_from_sequence(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 1, 1)) return;
-  const Attribute* axis_attr = require_attr(ctx, n, "axis");
+  const Attribute* axis_attr = require_attr(ctx, n, "axis", Attribute::Kind::Int);
   if (!axis_attr) return;
   const Type* e = sequence_detail::sequence_element(ctx, n, 0);
   if (!e) return;

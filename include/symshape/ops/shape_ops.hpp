@@ -217,6 +217,8 @@ SYMSHAPE_RULES(infer_unsqueeze_v13, ai_onnx("Unsqueeze", 13, 21, 23, 24, 25));
 inline void infer_transpose(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 1)) return;
   auto perm = n.attr_ints("perm");
+  const Attribute* given = n.attr("perm");
+  if (!perm && given && given->kind != Attribute::Kind::Undefined) return;  // not INTS: usage error (engine)
   const Shape* s = shape_of(n.input(0));
   if (!s) {
     set_like_input(ctx, n, 0, perm ? Shape::of_rank(perm->size()) : Shape());

@@ -89,7 +89,7 @@ SYMSHAPE_RULES(infer_string_split, ai_onnx("StringSplit", 20));
 // TfIdfVectorizer: [C] -> [E], [N, C] -> [N, E], E = max(ngram_indexes)+1; FLOAT.
 inline void infer_tfidf_vectorizer(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 1, 1)) return;
-  const Attribute* idx = require_attr(ctx, n, "ngram_indexes");
+  const Attribute* idx = require_attr(ctx, n, "ngram_indexes", Attribute::Kind::Ints);
   if (!idx) return;
   int64_t max_index = -1;
   for (int64_t i : idx->ints) {

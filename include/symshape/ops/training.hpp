@@ -45,7 +45,7 @@ SYMSHAPE_RULES(infer_adam, ai_onnx_preview_training("Adam", 1));
 // Gradient: output i is dY/dxs[i], typed like xs[i] (found among the node's
 // inputs by name; otherwise left unknown).
 inline void infer_gradient(Context& ctx, Node& n) {
-  const Attribute* xs = require_attr(ctx, n, "xs");
+  const Attribute* xs = require_attr(ctx, n, "xs", Attribute::Kind::Strings);
   if (!xs) return;
   if (!require_attr(ctx, n, "y")) return;
   if (n.outputs.size() > xs->strings.size())

@@ -26,7 +26,7 @@ bash scripts/install-deps.sh
 SANITIZE_CXX=${SYMSHAPE_SANITIZE_CXX:-$(command -v clang++ || command -v g++)}
 
 step "configure $BUILD_DIR (RelWithDebInfo, tests on)"
-cmake -S . -B "$BUILD_DIR" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSYMSHAPE_BUILD_TESTS=ON -DSYMSHAPE_SANITIZE=OFF
+cmake -S . -B "$BUILD_DIR" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSYMSHAPE_BUILD_TESTS=ON -DSYMSHAPE_SANITIZE=OFF -DSYMSHAPE_WERROR=ON
 step "build $BUILD_DIR"
 cmake --build "$BUILD_DIR" -j"$JOBS"
 step "test $BUILD_DIR"
@@ -36,7 +36,7 @@ main_rc=0
 step "configure $SANITIZE_DIR (ASan + UBSan, $SANITIZE_CXX)"
 # -O1 with line tables only: sanitizer reports keep file:line, and the build stays short.
 cmake -S . -B "$SANITIZE_DIR" -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG="-O1 -g1" -DCMAKE_CXX_COMPILER="$SANITIZE_CXX" \
-  -DSYMSHAPE_SANITIZE=ON -DSYMSHAPE_BUILD_TESTS=ON -DSYMSHAPE_BUILD_BENCH=OFF -DSYMSHAPE_BUILD_EXAMPLES=OFF
+  -DSYMSHAPE_SANITIZE=ON -DSYMSHAPE_WERROR=ON -DSYMSHAPE_BUILD_TESTS=ON -DSYMSHAPE_BUILD_BENCH=OFF -DSYMSHAPE_BUILD_EXAMPLES=OFF
 step "build $SANITIZE_DIR"
 cmake --build "$SANITIZE_DIR" -j"$JOBS"
 step "test $SANITIZE_DIR (not slow, not fuzz)"

@@ -25,6 +25,13 @@ struct InferenceOptions {
   std::function<void(const std::string&)> trace;
 };
 
+// Subgraphs (If/Loop/Scan bodies, function calls) nested deeper than this are
+// not inferred: an error, before the recursion could exhaust the stack (a
+// level of If takes about 3.5 KB of stack at -O0, 4 to 6 KB under ASan, so
+// 1024 levels fit in the usual 8 MB). The ONNX loader refuses deeper models
+// (io::kMaxSubgraphNesting).
+inline constexpr int kMaxSubgraphDepth = 1024;
+
 namespace detail {
 
 inline std::string type_brief(const Value* v) {
@@ -124,20 +131,24 @@ class Engine {
   int function_depth_ = 0;
   int subgraph_depth_ = 0;
   bool reported_no_ai_onnx_ = false;
+  const Node* too_deep_ = nullptr;  // the last node whose subgraphs were too deep
 
   // Producers (in this graph) of n's inputs, including values that its
   // subgraphs read from the outer scope.
   // (With repeats; the caller removes them where it matters.)
-  static void collect_dependencies(const Node& n, const StablePool<Node>& index, std::vector<std::size_t>& deps) {
+  // (Subgraphs deeper than kMaxSubgraphDepth are not inferred, nor read.)
+  static void collect_dependencies(const Node& n, const StablePool<Node>& index, std::vector<std::size_t>& deps,
+                                   int depth = 0) {
     for (const Value* in : n.inputs) {
       if (!in || !in->producer) continue;
       const std::size_t at = index.index_of(in->producer);
       if (at != StablePool<Node>::npos) deps.push_back(at);
     }
+    if (depth >= kMaxSubgraphDepth) return;
     for (const auto& a : n.attributes)
       for (const auto& g : a.graphs)
         if (g)
-          for (const auto& sub : g->nodes) collect_dependencies(*sub, index, deps);
+          for (const auto& sub : g->nodes) collect_dependencies(*sub, index, deps, depth + 1);
   }
 
   // The fast path of topological_order: whether every producer comes strictly
@@ -244,7 +255,7 @@ class Engine {
     for (const auto& name : free_symbols(d.expr()))
       if (auto k = Context::fresh_index(name)) used = std::max(used, *k);
   }
-  static void max_fresh_index(const Graph& g, int64_t& used) {
+  static void max_fresh_index(const Graph& g, int64_t& used, int depth = 0) {
     for (const auto& v : g.values) {
       max_fresh_index(v->type, used);
       if (v->symbolic_value)
@@ -255,7 +266,7 @@ class Engine {
       for (const auto& a : n->attributes) {
         for (const auto& t : a.types) max_fresh_index(t, used);
         for (const auto& sub : a.graphs)
-          if (sub) max_fresh_index(*sub, used);
+          if (sub && depth < kMaxSubgraphDepth) max_fresh_index(*sub, used, depth + 1);
       }
   }
 
@@ -337,7 +348,7 @@ class Engine {
   }
 
   // Types of a subgraph's inputs and node outputs, nested subgraphs included.
-  static void snapshot(const Graph& g, std::vector<std::pair<const Value*, Type>>& out) {
+  static void snapshot(const Graph& g, std::vector<std::pair<const Value*, Type>>& out, int depth = 0) {
     for (const Value* v : g.inputs)
       if (v) out.emplace_back(v, v->type);
     for (const auto& n : g.nodes) {
@@ -345,7 +356,7 @@ class Engine {
         if (v) out.emplace_back(v, v->type);
       for (const auto& a : n->attributes)
         for (const auto& sub : a.graphs)
-          if (sub) snapshot(*sub, out);
+          if (sub && depth < kMaxSubgraphDepth) snapshot(*sub, out, depth + 1);
     }
   }
   // Equal types, except that fresh names (_d<k>) may be numbered differently.
@@ -382,6 +393,13 @@ class Engine {
   // output types. Previous results inside the subgraph are cleared first, so a
   // body can be inferred again with more general input types.
   std::vector<Type> infer_subgraph(Graph& g, const std::vector<Type>& input_types) {
+    if (subgraph_depth_ >= kMaxSubgraphDepth) {
+      if (too_deep_ != ctx_.current_node())  // once per node, not per branch
+        ctx_.error(ctx_.current_node(), DiagnosticKind::Graph,
+                   "subgraphs nested deeper than " + std::to_string(kMaxSubgraphDepth) + " are not inferred");
+      too_deep_ = ctx_.current_node();
+      return std::vector<Type>(g.outputs.size());
+    }
     for (std::size_t i = 0; i < g.inputs.size(); ++i)
       if (g.inputs[i]) g.inputs[i]->type = i < input_types.size() ? input_types[i] : Type();
     for (auto& n : g.nodes)

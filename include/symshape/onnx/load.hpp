@@ -44,8 +44,16 @@ namespace symshape::io {
 
 // Small tensors whose values are kept (shapes, axes, pads, Resize scales).
 inline constexpr int64_t kMaxKeptElements = 64;
-// Nesting limit of subgraphs and types (protobuf itself stops at 100).
+// Nesting limit of types (sequence of optional of ...).
 inline constexpr int kMaxNesting = 64;
+// Nesting limit of subgraphs (If inside If ...), the same as the engine's
+// kMaxSubgraphDepth.
+inline constexpr int kMaxSubgraphNesting = 1024;
+// Protobuf's message nesting limit when reading a file (its default is 100):
+// each subgraph level takes three messages (GraphProto, NodeProto,
+// AttributeProto), so kMaxSubgraphNesting levels fit, with their types;
+// deeper files fail to parse.
+inline constexpr int kProtobufRecursionLimit = 10000;
 
 namespace detail {
 
@@ -402,6 +410,14 @@ class Loader {
     return s + " (" + n.op_type() + ")";
   }
 
+  // A deep subgraph's scope (outermost ... innermost), so that its length,
+  // and the loader's memory, stay linear in the depth.
+  static std::string shorten(std::string scope) {
+    constexpr std::size_t kKeep = 200;
+    if (scope.size() <= 2 * kKeep + 5) return scope;
+    return scope.substr(0, kKeep) + " ... " + scope.substr(scope.size() - kKeep);
+  }
+
   static std::string graph_prefix(const std::string& scope) { return scope.empty() ? std::string() : scope + ": "; }
 
   // Defines a new value in g: the value, or null (with an error) if g already
@@ -424,7 +440,8 @@ class Loader {
 
   // Loads a graph in the steps below; the order matters (see each step).
   bool load_graph(const ::onnx::GraphProto& p, Graph& g, Graph* parent, int depth, const std::string& scope) {
-    if (depth > kMaxNesting) return set_error(graph_prefix(scope) + "subgraphs nested too deeply");
+    if (depth > kMaxSubgraphNesting)
+      return set_error(graph_prefix(scope) + "subgraphs nested deeper than " + std::to_string(kMaxSubgraphNesting));
     g.name = p.name();
     g.parent = parent;
     reserve_graph(p, g);
@@ -685,7 +702,7 @@ class Loader {
   template <class Scope>
   bool add_graph(const ::onnx::GraphProto& gp, const Scope& scope, Graph& g, int depth, Attribute& a) {
     auto sub = std::make_shared<Graph>();
-    if (!load_graph(gp, *sub, &g, depth + 1, scope())) return false;
+    if (!load_graph(gp, *sub, &g, depth + 1, shorten(scope()))) return false;
     a.graphs.push_back(std::move(sub));
     return true;
   }
@@ -755,6 +772,8 @@ inline Result<::onnx::ModelProto> read_model_proto(const std::string& path) {
     google::protobuf::io::IstreamInputStream raw(&in);
     google::protobuf::io::CodedInputStream coded(&raw);
     coded.SetTotalBytesLimit(INT_MAX);
+    coded.SetRecursionLimit(kProtobufRecursionLimit);
+    // (Messages nested deeper than kProtobufRecursionLimit fail here too.)
     if (!proto.ParseFromCodedStream(&coded) || !coded.ConsumedEntireMessage())
       return Result<::onnx::ModelProto>::failure("file " + path +
                                                  ": not a valid ONNX model (protobuf parse failed)");

@@ -26,6 +26,33 @@ Model nested_ifs(int depth) {
   return m;
 }
 
+// Loop whose body holds a Loop ... `depth` levels down, each carrying one
+// value; the innermost body concatenates it with itself, so that its type
+// changes from one iteration to the next and every level is inferred again.
+Model nested_loops(int depth) {
+  Model m = make_model();
+  GraphBuilder(*m.graph).input("x", ts(FLOAT, {"N"}));
+  GraphBuilder(*m.graph).initializer("M", Tensor::scalar(3));
+  Graph* g = m.graph.get();
+  std::string carried = "x";
+  for (int k = 0; k < depth; ++k) {
+    const std::string s = std::to_string(k);
+    auto body = make_subgraph(*g, "body" + s);
+    GraphBuilder b(*body);
+    b.input("i" + s, Type());
+    b.input("c" + s, Type());
+    b.input("s" + s, Type());
+    GraphBuilder(*g).node("Loop", {"M", "", carried}, {"out" + s}, {graph_attr("body", body)}, "", "loop" + s);
+    GraphBuilder(*g).output("out" + s);
+    g = body.get();
+    carried = "s" + s;
+    GraphBuilder(*g).output("c" + s);
+  }
+  GraphBuilder(*g).node("Concat", {carried, carried}, {"cc"}, {attr("axis", 0)});
+  GraphBuilder(*g).output("cc");
+  return m;
+}
+
 }  // namespace
 
 TEST(Depth, NestedUpToTheLimitIsInferred) {
@@ -42,4 +69,15 @@ TEST(Depth, DeeperThanTheLimitIsAnError) {
   const Diagnostic& d = r.diagnostics.at(0);
   EXPECT_EQ(d.kind, DiagnosticKind::Graph);
   EXPECT_EQ(d.node, "if" + std::to_string(kMaxSubgraphDepth));
+}
+
+TEST(Depth, NestedLoopsStopAtTheBudget) {
+  // Each level infers its body at least twice: 2^40 inferences without a budget.
+  Model m = nested_loops(40);
+  Report r = infer_shapes(m);
+  ASSERT_ERROR(r, "subgraphs inferred too many times");
+  Model few = nested_loops(4);
+  Report ok = infer_shapes(few);
+  EXPECT_TRUE(ok.ok()) << diagnostics_text(ok);
+  EXPECT_EQ(type_of(*few.graph, "out0").shape().rank(), 1);
 }

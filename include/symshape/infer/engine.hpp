@@ -57,6 +57,7 @@ class Engine {
     for (const auto& f : model_.functions)
       if (f.body) max_fresh_index(*f.body, used);
     ctx_.reserve_fresh_dims(used + 1);
+    subgraph_budget_ = kSubgraphBudgetBase + kSubgraphBudgetPerNode * count_nodes(*model_.graph);
     name_anonymous_input_dims(*model_.graph);
     infer_graph(*model_.graph);
     return ctx_.report();
@@ -131,6 +132,13 @@ class Engine {
   int function_depth_ = 0;
   int subgraph_depth_ = 0;
   bool reported_no_ai_onnx_ = false;
+  // Subgraph inferences left: Loop bodies are inferred again to generalise
+  // their types, so nested Loops cost exponentially in their depth; past
+  // the budget, subgraphs are not inferred (an error, once).
+  static constexpr std::size_t kSubgraphBudgetBase = 10000;
+  static constexpr std::size_t kSubgraphBudgetPerNode = 64;
+  std::size_t subgraph_budget_ = 0;
+  bool budget_reported_ = false;
   const Node* too_deep_ = nullptr;  // the last node whose subgraphs were too deep
 
   // Producers (in this graph) of n's inputs, including values that its
@@ -226,6 +234,16 @@ class Engine {
       at = next;
     }
     return at < g.nodes.size() ? g.nodes[at] : nullptr;
+  }
+
+  // Nodes of g and its subgraphs (to kMaxSubgraphDepth).
+  static std::size_t count_nodes(const Graph& g, int depth = 0) {
+    std::size_t count = g.nodes.size();
+    for (const auto& n : g.nodes)
+      for (const auto& a : n->attributes)
+        for (const auto& sub : a.graphs)
+          if (sub && depth < kMaxSubgraphDepth) count += count_nodes(*sub, depth + 1);
+    return count;
   }
 
   void name_anonymous_input_dims(Graph& g) {
@@ -400,6 +418,14 @@ class Engine {
       too_deep_ = ctx_.current_node();
       return std::vector<Type>(g.outputs.size());
     }
+    if (subgraph_budget_ == 0) {
+      if (!budget_reported_)
+        ctx_.error(ctx_.current_node(), DiagnosticKind::Graph,
+                   "subgraphs inferred too many times (deeply nested Loops?); the rest are not inferred");
+      budget_reported_ = true;
+      return std::vector<Type>(g.outputs.size());
+    }
+    --subgraph_budget_;
     for (std::size_t i = 0; i < g.inputs.size(); ++i)
       if (g.inputs[i]) g.inputs[i]->type = i < input_types.size() ? input_types[i] : Type();
     for (auto& n : g.nodes)

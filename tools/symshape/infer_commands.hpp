@@ -312,8 +312,12 @@ inline int write_infer_outputs(const InferArgs& a, const Model& model, const Rep
     std::fprintf(stderr, "symshape %s: %s: note: %s not written because inference reported errors (--allow-errors writes it)\n",
                  cmd, file.c_str(), names_stdout(a.out_path) ? "standard output" : a.out_path.c_str());
   } else if (!a.out_path.empty()) {
-    const std::string out_dir = names_stdout(a.out_path) ? std::string(".") : model_dir(a.out_path);
-    Result<bool> moved = io::relocate_external_data(proto, model_dir(a.model_path), out_dir);
+    // Relative external-data locations are re-expressed from the folder of -o
+    // (as given, not through its symlinks); standard output and special files
+    // have no folder of their own, their locations stay as they were.
+    Result<bool> moved = true;
+    if (!names_stdout(a.out_path) && !io::resolve_output(a.out_path).special)
+      moved = io::relocate_external_data(proto, model_dir(a.model_path), model_dir(a.out_path));
     Result<io::PendingFile::Writer> w = io::model_writer(proto, a.out_path);
     if (!moved) {
       code = fatal(cmd, "file " + a.out_path + ": " + moved.error() + " (nothing written)");

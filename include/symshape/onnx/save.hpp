@@ -342,8 +342,10 @@ inline std::vector<std::string> external_data_files(::onnx::ModelProto& proto, c
 // names the same data file from `to_dir` (the folder the model is written to)
 // as it did from `from_dir` (the folder it was read from). Absolute locations
 // stay. The data files are neither read nor written. Failure (nothing
-// changed) when a tensor has no usable location or the file cannot be named
-// relative to `to_dir`; the message names the tensor.
+// changed) when a tensor has no usable location, or when its data file is not
+// inside `to_dir`: ONNX locations are relative paths without '..' (ONNX's
+// ExternalData.md; the ONNX loaders strip or refuse it), so such a file
+// cannot be named from there. The message names the tensor.
 inline Result<bool> relocate_external_data(::onnx::ModelProto& proto, const std::string& from_dir,
                                            const std::string& to_dir) {
   const std::filesystem::path to = detail::canonical_dir(to_dir);
@@ -364,9 +366,11 @@ inline Result<bool> relocate_external_data(::onnx::ModelProto& proto, const std:
       error = what + ": external data location '" + e->value() + "' names no file";
       return;
     }
-    const std::filesystem::path rel = detail::external_file(from_dir, e->value()).lexically_relative(to);
-    if (rel.empty() || !rel.has_filename()) {
-      error = what + ": external data '" + e->value() + "' cannot be named relative to " + to.string();
+    const std::filesystem::path file = detail::external_file(from_dir, e->value());
+    const std::filesystem::path rel = file.lexically_relative(to);
+    if (rel.empty() || !rel.has_filename() || *rel.begin() == "..") {
+      error = what + ": its external data file " + file.string() + " is not inside " + to.string() +
+              ", and an ONNX location cannot go up with '..'; write the model into that folder or one above it";
       return;
     }
     changes.emplace_back(e, rel.generic_string());

@@ -352,7 +352,7 @@ case_symlinks() {
 # and /dev/null (only as root could a rename replace /dev/null).
 case_special_files() {
   mkfifo "$tmp/fifo"
-  cat "$tmp/fifo" >"$tmp/from_fifo.onnx" &
+  timeout 20 cat "$tmp/fifo" >"$tmp/from_fifo.onnx" &
   local reader=$!
   run 0 infer "$models/small_cnn.onnx" -o "$tmp/fifo"
   wait "$reader"
@@ -365,6 +365,11 @@ case_special_files() {
   checked "$tmp/stdout.onnx"
   err_has '^  output logits: float\[N,10\]$'
   if [[ $(id -u) == 0 ]]; then
+    # First a private null device, so that a regression fails here before it
+    # could replace the system's /dev/null.
+    mknod "$tmp/null" c 1 3 || fail "mknod failed"
+    run 0 infer "$models/small_cnn.onnx" -o "$tmp/null"
+    [[ -c $tmp/null ]] || fail "a character device was replaced"
     run 0 infer "$models/small_cnn.onnx" -o /dev/null --json /dev/null
     [[ -c /dev/null ]] || fail "/dev/null is no longer a character device"
     ! ls -A /dev | grep -q 'symshape-' || fail "temporary file left in /dev"

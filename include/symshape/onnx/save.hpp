@@ -468,7 +468,7 @@ class PendingFile {
   static Result<PendingFile> prepare(const std::string& path, Writer writer) {
     PendingFile f;
     f.target_ = resolve_output(path);
-    if (f.target_.is_directory) return f.fail("is a directory");
+    if (f.target_.is_directory) return f.fail("is a directory (cannot rename a file over it)");
     if (f.target_.special) {
       f.writer_ = std::move(writer);
       return Result<PendingFile>(std::move(f));

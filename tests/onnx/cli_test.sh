@@ -1,14 +1,17 @@
 #!/usr/bin/env bash
 # Tests of `symshape infer` and `symshape show` on the example models.
 #
-#   cli_test.sh SYMSHAPE DUMP_TYPES MODELS_DIR CASE
+#   cli_test.sh SYMSHAPE DUMP_TYPES MODELS_DIR CASE [PYTHON]
 #
 # SYMSHAPE is the command, DUMP_TYPES the onnx_dump_types helper (runs ONNX's
 # checker on a file and prints its types), MODELS_DIR examples/models, CASE
-# one of the functions below (registered one per ctest test in CMakeLists.txt).
+# one of the functions below (registered one per ctest test in CMakeLists.txt),
+# PYTHON a python3 with the onnx module, for the cases that make their models
+# with make_cli_models.py (external data, upstream errors, anonymous dims).
 set -u
 
-exe=$1 dump=$2 models=$3 case=$4
+exe=$1 dump=$2 models=$3 case=$4 python=${5:-}
+here=$(cd "$(dirname "$0")" && pwd)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
@@ -28,6 +31,29 @@ run() {
   "$exe" "$@" >"$tmp/out" 2>"$tmp/err" </dev/null
   local got=$?
   [[ $got == "$want" ]] || fail "exit code $got, expected $want"
+}
+# run_stdin FILE EXPECTED_EXIT ARGS...: the same with FILE on standard input.
+run_stdin() {
+  local in=$1 want=$2
+  shift 2
+  echo "running: symshape $* < $in"
+  "$exe" "$@" >"$tmp/out" 2>"$tmp/err" <"$in"
+  local got=$?
+  [[ $got == "$want" ]] || fail "exit code $got, expected $want"
+}
+err_has() { grep -Eq -- "$1" "$tmp/err" || fail "stderr has no line matching: $1"; }
+# Every stderr line starts with "symshape CMD: " and there are N of them.
+err_lines() {
+  [[ $(wc -l <"$tmp/err") == "$1" ]] || fail "stderr has $(wc -l <"$tmp/err") lines, expected $1"
+  ! grep -Evq '^symshape [a-z]+: ' "$tmp/err" || fail "a stderr line does not start with 'symshape CMD: '"
+}
+sum() { sha256sum "$1" | cut -d' ' -f1; }
+# No temporary file left beside an output in DIR.
+no_temp_files() { ! ls -A "$1" | grep -q 'symshape-' || fail "temporary file left in $1: $(ls -A "$1")"; }
+# The models of make_cli_models.py, in $tmp/gen.
+gen_models() {
+  [[ -n $python ]] || fail "no python with onnx given"
+  mkdir -p "$tmp/gen" && "$python" "$here/make_cli_models.py" "$tmp/gen" || fail "make_cli_models.py failed"
 }
 has() { grep -Eq -- "$1" "$tmp/out" || fail "stdout has no line matching: $1"; }
 has_not() { ! grep -Eq -- "$1" "$tmp/out" || fail "stdout has a line matching: $1"; }
@@ -129,17 +155,40 @@ case_infer_json() {
   grep -Fq '{"name": "c1", "type": "float[N,8,(H+1)//2,(W+1)//2]", "node": "conv1", "op_type": "Conv"' "$tmp/r.json" ||
     fail "no c1 entry"
   run 3 infer "$models/shape_bug.onnx" --json "$tmp/bug.json"
-  grep -Fq '{"severity": "error", "kind": "semantic", "node": "proj_out", "op_type": "MatMul", "message": ' "$tmp/bug.json" ||
+  grep -Fq '{"severity": "error", "kind": "semantic", "node": "proj_out", "op_type": "MatMul", "where": "node #2 '"'proj_out'"' (MatMul)", "message": ' "$tmp/bug.json" ||
     fail "no diagnostic in the report"
 }
 
+# Inference errors: the summary on stdout, each diagnostic on stderr naming the
+# file and the node (#index, name, op type), exit 3, and -o not written.
 case_infer_shape_bug() {
   run 3 infer "$models/shape_bug.onnx" -o "$tmp/b.onnx"
-  stderr_empty
-  has '1 errors'
-  has "^error: node 'proj_out' \(MatMul\): .*48.*64"
+  has "^$models/shape_bug.onnx: 3 nodes, 3 values, 3 with known shape, 1 errors, 0 warnings$"
+  has_not "^error|^symshape|proj_out"
+  has_not '^wrote'
+  err_lines 2
+  err_has "^symshape infer: $models/shape_bug.onnx: error: node #2 'proj_out' \(MatMul\): incompatible inner dimensions: .*48.*64"
+  err_has "^symshape infer: $models/shape_bug.onnx: note: $tmp/b.onnx not written because inference reported errors"
+  [[ ! -e $tmp/b.onnx ]] || fail "-o written although inference reported errors"
+  no_temp_files "$tmp"
+  # show: the table on stdout, the same diagnostic on stderr, exit 3.
+  run 3 show "$models/shape_bug.onnx"
+  has '^y +proj_out +MatMul +float +\[_d0,_d1,_d2\]$'
+  has_not '^error|^symshape'
+  err_lines 1
+  err_has "^symshape show: $models/shape_bug.onnx: error: node #2 'proj_out' \(MatMul\): "
+}
+
+# --allow-errors writes the partial result; the exit code stays 3.
+case_allow_errors() {
+  run 3 infer "$models/shape_bug.onnx" -o "$tmp/b.onnx" --allow-errors
+  has "^wrote $tmp/b.onnx$"
+  err_lines 1
   checked "$tmp/b.onnx"  # written in full, still a valid model
   type_is 'value h: 1[batch,seq,48]'
+  type_is 'output y: 1[_d0,_d1,_d2]'
+  has '^  output y: float\[_d0,_d1,_d2\]$'  # the summary says what the file holds
+  no_temp_files "$tmp"
 }
 
 case_infer_policies() {
@@ -202,13 +251,20 @@ case_bad_files() {
   done
   # Nothing written, and an existing output is left alone.
   echo keep >"$tmp/out.onnx"
+  local before
+  before=$(sum "$tmp/out.onnx")
   run 1 infer "$tmp/cut.onnx" -o "$tmp/out.onnx" --json "$tmp/r.json"
-  [[ $(cat "$tmp/out.onnx") == keep ]] || fail "output overwritten"
-  [[ ! -e $tmp/r.json && ! -e $tmp/out.onnx.tmp && ! -e $tmp/r.json.tmp ]] || fail "something was written"
-  # Unwritable output: one line, nothing left behind.
+  [[ $(sum "$tmp/out.onnx") == "$before" ]] || fail "output modified"
+  [[ ! -e $tmp/r.json ]] || fail "report written although inference did not run"
+  no_temp_files "$tmp"
+  # Unwritable output: exit 1, one line naming the file; the report is still
+  # written (inference ran), and nothing is left behind.
   run 1 infer "$models/small_cnn.onnx" -o "$tmp/no/such/dir/out.onnx" --json "$tmp/r.json"
+  err_lines 1
   one_error "file $tmp/no/such/dir/out.onnx: cannot write"
-  [[ ! -e $tmp/r.json && ! -e $tmp/r.json.tmp ]] || fail "report written although the model was not"
+  [[ -s $tmp/r.json ]] || fail "no report although inference ran"
+  grep -Fq '"errors": 0' "$tmp/r.json" || fail "report without the counts"
+  no_temp_files "$tmp"
 }
 
 case_usage_errors() {
@@ -228,6 +284,256 @@ case_usage_errors() {
   one_error "-o needs"
   run 2 infer "$models/small_cnn.onnx" "$models/small_cnn.onnx"
   one_error "unexpected argument"
+}
+
+# -o is neither created nor modified on any non-zero exit (1, 2, 3); on
+# success it is replaced and keeps its permissions.
+case_output_untouched() {
+  echo "this is the old content" >"$tmp/keep.onnx"
+  chmod 640 "$tmp/keep.onnx"
+  local before
+  before=$(sum "$tmp/keep.onnx")
+  echo "not a model" >"$tmp/junk.onnx"
+  for out in "$tmp/keep.onnx" "$tmp/absent.onnx"; do
+    run 3 infer "$models/shape_bug.onnx" -o "$out"
+    run 1 infer "$tmp/junk.onnx" -o "$out"
+    run 1 infer "$tmp/missing.onnx" -o "$out"
+    run 2 infer "$models/small_cnn.onnx" -o "$out" --input-shape nope=1
+    run 2 infer "$models/small_cnn.onnx" -o "$out" --policy never
+    run 2 infer "$models/small_cnn.onnx" -o "$out" --json "$tmp"
+  done
+  [[ $(sum "$tmp/keep.onnx") == "$before" ]] || fail "-o modified by a failed run"
+  [[ ! -e $tmp/absent.onnx ]] || fail "-o created by a failed run"
+  no_temp_files "$tmp"
+  run 0 infer "$models/small_cnn.onnx" -o "$tmp/keep.onnx"
+  checked "$tmp/keep.onnx"
+  [[ $(stat -c %a "$tmp/keep.onnx") == 640 ]] || fail "permissions not kept: $(stat -c %a "$tmp/keep.onnx")"
+  no_temp_files "$tmp"
+}
+
+# --json is written whenever inference ran: with errors (exit 3, -o not
+# written) and when -o cannot be written (exit 1).
+case_json_on_errors() {
+  run 3 infer "$models/shape_bug.onnx" -o "$tmp/b.onnx" --json "$tmp/r.json"
+  [[ ! -e $tmp/b.onnx ]] || fail "-o written"
+  grep -Fq '"errors": 1' "$tmp/r.json" || fail "report without the error count"
+  grep -Fq '"node": "proj_out", "op_type": "MatMul"' "$tmp/r.json" || fail "report without the diagnostic"
+  has "^wrote $tmp/r.json$"
+  has_not "^wrote $tmp/b.onnx"
+  rm -f "$tmp/r.json"
+  run 1 infer "$models/shape_bug.onnx" -o "$tmp/nodir/b.onnx" --allow-errors --json "$tmp/r.json"
+  grep -Fq '"errors": 1' "$tmp/r.json" || fail "report not written when -o failed"
+  [[ ! -e $tmp/nodir ]] || fail "folder created"
+}
+
+# A symlink is written through: its target is replaced (or created), the
+# link stays a link to it.
+case_symlinks() {
+  mkdir "$tmp/d"
+  echo old >"$tmp/real.onnx"
+  ln -s ../real.onnx "$tmp/d/link.onnx"
+  ln -s absent_target.onnx "$tmp/dangling.onnx"
+  echo old >"$tmp/real.json"
+  ln -s real.json "$tmp/link.json"
+  run 0 infer "$models/small_cnn.onnx" -o "$tmp/d/link.onnx" --json "$tmp/link.json"
+  [[ -L $tmp/d/link.onnx && $(readlink "$tmp/d/link.onnx") == ../real.onnx ]] || fail "the -o symlink was replaced"
+  [[ -L $tmp/link.json && $(readlink "$tmp/link.json") == real.json ]] || fail "the --json symlink was replaced"
+  checked "$tmp/real.onnx"
+  type_is 'output logits: 1[N,10]'
+  grep -Fq '"model": ' "$tmp/real.json" || fail "the --json target was not written"
+  no_temp_files "$tmp"
+  no_temp_files "$tmp/d"
+  run 0 infer "$models/small_cnn.onnx" -o "$tmp/dangling.onnx"
+  [[ -L $tmp/dangling.onnx ]] || fail "the dangling symlink was replaced"
+  checked "$tmp/absent_target.onnx"
+}
+
+# Special files are written in place, never replaced: a FIFO, /dev/stdout,
+# and /dev/null (only as root could a rename replace /dev/null).
+case_special_files() {
+  mkfifo "$tmp/fifo"
+  timeout 20 cat "$tmp/fifo" >"$tmp/from_fifo.onnx" &
+  local reader=$!
+  run 0 infer "$models/small_cnn.onnx" -o "$tmp/fifo"
+  wait "$reader"
+  [[ -p $tmp/fifo ]] || fail "the FIFO was replaced"
+  checked "$tmp/from_fifo.onnx"
+  type_is 'output logits: 1[N,10]'
+  # /dev/stdout is standard output: the model alone on stdout, the summary on stderr.
+  run 0 infer "$models/small_cnn.onnx" -o /dev/stdout
+  cp "$tmp/out" "$tmp/stdout.onnx"
+  checked "$tmp/stdout.onnx"
+  err_has '^  output logits: float\[N,10\]$'
+  if [[ $(id -u) == 0 ]]; then
+    # First a private null device, so that a regression fails here before it
+    # could replace the system's /dev/null.
+    mknod "$tmp/null" c 1 3 || fail "mknod failed"
+    run 0 infer "$models/small_cnn.onnx" -o "$tmp/null"
+    [[ -c $tmp/null ]] || fail "a character device was replaced"
+    run 0 infer "$models/small_cnn.onnx" -o /dev/null --json /dev/null
+    [[ -c /dev/null ]] || fail "/dev/null is no longer a character device"
+    ! ls -A /dev | grep -q 'symshape-' || fail "temporary file left in /dev"
+  else
+    echo "SKIP: the /dev/null part needs root (as another user no rename could replace it)"
+  fi
+}
+
+# An output that is the input, the other output, a directory or standard
+# output twice: usage error before anything runs (nothing on stdout).
+case_same_paths() {
+  cp "$models/small_cnn.onnx" "$tmp/m.onnx"
+  ln -s m.onnx "$tmp/m_link.onnx"
+  ln "$tmp/m.onnx" "$tmp/m_hard.onnx"
+  local before
+  before=$(sum "$tmp/m.onnx")
+  for out in "$tmp/m.onnx" "$tmp/./m.onnx" "$tmp/m_link.onnx" "$tmp/m_hard.onnx"; do
+    run 2 infer "$tmp/m.onnx" -o "$out"
+    one_error "-o $out is the input model"
+    stdout_empty
+    run 2 infer "$tmp/m.onnx" --json "$out"
+    one_error "--json $out is the input model"
+  done
+  [[ $(sum "$tmp/m.onnx") == "$before" ]] || fail "the input was modified"
+  run 2 infer "$tmp/m.onnx" -o "$tmp/x.out" --json "$tmp/x.out"
+  one_error "-o and --json name the same file"
+  [[ ! -e $tmp/x.out ]] || fail "created"
+  echo old >"$tmp/y.out"
+  ln -s y.out "$tmp/y_link.out"
+  run 2 infer "$tmp/m.onnx" -o "$tmp/y_link.out" --json "$tmp/y.out"
+  one_error "-o and --json name the same file"
+  run 2 infer "$tmp/m.onnx" -o - --json -
+  one_error "-o and --json name the same file"
+  mkdir "$tmp/dir"
+  run 2 infer "$tmp/m.onnx" --json "$tmp/dir"
+  one_error "--json $tmp/dir: is a directory"
+  stdout_empty
+  run 2 infer "$tmp/m.onnx" -o "$tmp/dir"
+  one_error "-o $tmp/dir: is a directory"
+  [[ -z $(ls -A "$tmp/dir") ]] || fail "something was written into the directory"
+}
+
+# '-': standard input for the model, standard output for -o and --json (then
+# stdout holds only that file and the summary goes to stderr).
+case_stdin_stdout() {
+  run 0 infer "$models/small_cnn.onnx" -o "$tmp/file.onnx"
+  run_stdin "$models/small_cnn.onnx" 0 infer - -o "$tmp/stdin.onnx"
+  has '^<stdin>: 8 nodes, '
+  cmp -s "$tmp/file.onnx" "$tmp/stdin.onnx" || fail "the model read from stdin gives another result"
+  run 0 infer "$models/small_cnn.onnx" -o - --trace
+  cp "$tmp/out" "$tmp/stdout.onnx"
+  cmp -s "$tmp/file.onnx" "$tmp/stdout.onnx" || fail "stdout does not hold exactly the model"
+  err_has '^small_cnn|: 8 nodes, '
+  err_has '^  output logits: float\[N,10\]$'
+  err_has '^wrote standard output$'
+  err_has '^Conv +.* -> \[N,8,\(H\+1\)//2,\(W\+1\)//2\]  \(conv1\)$'
+  run 0 infer "$models/small_cnn.onnx" --json -
+  [[ $(head -c 1 "$tmp/out") == '{' && $(tail -n 1 "$tmp/out") == '}' ]] || fail "stdout is not only the report"
+  grep -Fq '"values": [' "$tmp/out" || fail "no values in the report"
+  err_has '^wrote standard output$'
+  run_stdin "$models/small_cnn.onnx" 0 show -
+  has '^logits +fc +Gemm +float +\[N,10\]$'
+  echo "junk" >"$tmp/junk"
+  run_stdin "$tmp/junk" 1 infer - -o "$tmp/never.onnx"
+  one_error "file <stdin>: not a valid ONNX model"
+  [[ ! -e $tmp/never.onnx ]] || fail "written"
+}
+
+# External data: relative locations are rewritten to resolve from the folder
+# of -o, or a clear error when they cannot (the data file is not inside that
+# folder: ONNX locations have no '..'); the data file is never written, and
+# -o may not be it.
+case_external_data() {
+  gen_models
+  local g=$tmp/gen data_sum data_time
+  data_sum=$(sum "$g/ext/weights.bin")
+  data_time=$(stat -c %Y "$g/ext/weights.bin")
+  # A folder above the data: the location gains the folder.
+  run 0 infer "$g/ext/model.onnx" -o "$g/above.onnx"
+  # The same folder: the location stays.
+  run 0 infer "$g/ext/model.onnx" -o "$g/ext/same.onnx"
+  mkdir "$g/ext/inner"
+  cp "$g/ext/model.onnx" "$g/ext/inner/model.onnx"
+  "$python" - "$g" <<'PY' || fail "the written models do not load their external data"
+import sys, numpy as np, onnx, onnx.numpy_helper
+g = sys.argv[1]
+def locations(path):
+    m = onnx.load(path, load_external_data=False)
+    return sorted({e.value for t in m.graph.initializer for e in t.external_data if e.key == "location"})
+assert locations(g + "/above.onnx") == ["ext/weights.bin"], locations(g + "/above.onnx")
+assert locations(g + "/ext/same.onnx") == ["weights.bin"], locations(g + "/ext/same.onnx")
+for path in (g + "/above.onnx", g + "/ext/same.onnx"):
+    onnx.checker.check_model(path)
+    m = onnx.load(path)  # reads the external data through the locations
+    w = {t.name: onnx.numpy_helper.to_array(t) for t in m.graph.initializer}
+    assert (w["w"] == np.arange(12, dtype=np.float32).reshape(4, 3)).all(), w["w"]
+    assert (w["b"] == np.array([1.5, -2.0, 3.25], dtype=np.float32)).all(), w["b"]
+PY
+  # A sibling folder: impossible without '..', exit 1, nothing written, the
+  # report still written.
+  mkdir "$g/other"
+  run 1 infer "$g/ext/model.onnx" -o "$g/other/out.onnx" --json "$g/other/r.json"
+  one_error "file $g/other/out.onnx: tensor 'w': its external data file .*weights.bin is not inside .*other.*'\.\.'"
+  [[ ! -e $g/other/out.onnx ]] || fail "written although the data could not be located"
+  [[ -s $g/other/r.json ]] || fail "no report"
+  # A tensor marked external without a location.
+  run 1 infer "$g/ext/no_location.onnx" -o "$g/nl.onnx"
+  one_error "tensor 'w' has external data without a location"
+  [[ ! -e $g/nl.onnx ]] || fail "written"
+  # -o or --json naming the data file: usage error.
+  run 2 infer "$g/ext/model.onnx" -o "$g/ext/weights.bin"
+  one_error "-o $g/ext/weights.bin is an external data file of the model"
+  run 2 infer "$g/ext/model.onnx" --json "$g/ext/../ext/weights.bin"
+  one_error "is an external data file of the model"
+  [[ $(sum "$g/ext/weights.bin") == "$data_sum" && $(stat -c %Y "$g/ext/weights.bin") == "$data_time" ]] ||
+    fail "the data file was modified"
+  no_temp_files "$g/ext"
+}
+
+# The summary, the JSON report and show print the types the written file
+# holds: '?' for a merely unknown dim, _dN for a fresh symbol.
+case_types_as_written() {
+  gen_models
+  local g=$tmp/gen
+  # After an upstream error under override, y keeps its declared float[?,?]
+  # in the file (its inferred element type is undefined).
+  run 3 infer "$g/upstream_error.onnx" --policy override --allow-errors -o "$g/u.onnx" --json "$g/u.json"
+  has '^  output y: float\[\?,\?\]$'
+  has_not 'undefined'
+  checked "$g/u.onnx"
+  type_is 'output y: 1[?,?]'
+  grep -Fq '{"name": "y", "type": "float[?,?]"' "$g/u.json" || fail "the report does not say what the file holds"
+  ! grep -Fq 'undefined' "$g/u.json" || fail "the report shows an unwritten type"
+  # An anonymous input dim stays '?' in the file; the output gets a fresh symbol.
+  run 0 infer "$g/anonymous.onnx" -o "$g/a.onnx"
+  has '^  input  x: float\[\?,3\]$'
+  has '^  output y: float\[_d0,3\]$'
+  checked "$g/a.onnx"
+  type_is 'input x: 1[?,3]'
+  type_is 'output y: 1[_d0,3]'
+  run 0 show "$g/anonymous.onnx"
+  has '^x +\(input\) +- +float +\[\?,3\]$'
+  has '^y +relu +Relu +float +\[_d0,3\]$'
+  # The fresh symbol can be bound; the unknown dim cannot be.
+  run 0 show "$g/anonymous.onnx" --bind _d0=5
+  has '^y +relu +Relu +float +\[_d0,3\] +\[5,3\] +60$'
+  has '^x +\(input\) +- +float +\[\?,3\] +\[\?,3\] +\?$'
+}
+
+# show --bind: values are dims (>= 0), each symbol once, and only symbols of
+# the model (usage errors, exit 2, nothing on stdout).
+case_show_bindings() {
+  run 2 show "$models/small_cnn.onnx" --bind N=-1
+  one_error "negative value in binding 'N=-1'"
+  stdout_empty
+  run 2 show "$models/small_cnn.onnx" --bind N=1,N=2
+  one_error "'N' is bound twice"
+  run 2 show "$models/small_cnn.onnx" --bind N=1 --bind N=1
+  one_error "'N' is bound twice"
+  run 2 show "$models/small_cnn.onnx" --bind N=1,Q=3,H=2
+  one_error "--bind: $models/small_cnn.onnx has no symbol 'Q' \(its symbols: H, N, W\)$"
+  stdout_empty
+  run 0 show "$models/small_cnn.onnx" --bind N=0,H=0,W=0
+  has '^total bytes of node outputs: 0$'
 }
 
 "case_$case"

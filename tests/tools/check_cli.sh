@@ -8,23 +8,26 @@
 #   --exit error      the exit code must be 1..125: a failure, not a crash or a signal
 #   --stdout TEXT     stdout must be exactly TEXT, with printf %b escapes ('b\n2\n');
 #                     without --stdout or --stdout-has, stdout must be empty
-#   --stdout-has RE   stdout must have a line matching the extended regex RE
+#   --stdout-has RE   stdout must have a line matching the extended regex RE (may
+#                     repeat: every RE must match)
 #   --error RE        stderr must be exactly one line, starting with "symshape" and
 #                     matching RE; implies --exit error unless --exit is given
-#   --stderr-has RE   stderr must have a line matching RE (any number of lines)
+#   --stderr-has RE   stderr must have a line matching RE (any number of lines;
+#                     may repeat)
 #                     without --error or --stderr-has, stderr must be empty
 set -u
 
 exe=$1
 shift
-want_exit=0 exit_given=0 want_stdout= stdout_given=0 stdout_re= error_re= stderr_re=
+want_exit=0 exit_given=0 want_stdout= stdout_given=0 error_re=
+stdout_res=() stderr_res=()
 while (($#)); do
   case $1 in
     --exit) want_exit=$2; exit_given=1; shift 2 ;;
     --stdout) want_stdout=$2; stdout_given=1; shift 2 ;;
-    --stdout-has) stdout_re=$2; shift 2 ;;
+    --stdout-has) stdout_res+=("$2"); shift 2 ;;
     --error) error_re=$2; shift 2 ;;
-    --stderr-has) stderr_re=$2; shift 2 ;;
+    --stderr-has) stderr_res+=("$2"); shift 2 ;;
     --) shift; break ;;
     *) echo "check_cli.sh: unknown option '$1'" >&2; exit 2 ;;
   esac
@@ -61,8 +64,10 @@ fi
 if ((stdout_given)); then
   printf '%b' "$want_stdout" >"$tmp/want"
   cmp -s "$tmp/want" "$tmp/out" || fail "stdout differs from the expected text"
-elif [[ -n $stdout_re ]]; then
-  grep -Eq -- "$stdout_re" "$tmp/out" || fail "no stdout line matches /$stdout_re/"
+elif ((${#stdout_res[@]})); then
+  for re in "${stdout_res[@]}"; do
+    grep -Eq -- "$re" "$tmp/out" || fail "no stdout line matches /$re/"
+  done
 elif [[ -s $tmp/out ]]; then
   fail "stdout should be empty"
 fi
@@ -78,8 +83,10 @@ if [[ -n $error_re ]]; then
     grep -Eq -- '^symshape' "$tmp/err" || fail "the error should start with 'symshape'"
     grep -Eq -- "$error_re" "$tmp/err" || fail "the error does not match /$error_re/"
   fi
-elif [[ -n $stderr_re ]]; then
-  grep -Eq -- "$stderr_re" "$tmp/err" || fail "no stderr line matches /$stderr_re/"
+elif ((${#stderr_res[@]})); then
+  for re in "${stderr_res[@]}"; do
+    grep -Eq -- "$re" "$tmp/err" || fail "no stderr line matches /$re/"
+  done
 elif [[ -s $tmp/err ]]; then
   fail "stderr should be empty"
 fi

@@ -5,7 +5,8 @@
 // parse_args walks the arguments left to right and hands each one to its
 // handler at once, so the first problem in argument order is the one
 // reported. A usage problem is one line on stderr, "symshape CMD: ...", and
-// exit code 2.
+// exit code 2. Every subcommand takes -h/--help (its usage on stdout, exit 0)
+// and "--" (every later argument is positional).
 #pragma once
 
 #include <cstdio>
@@ -15,6 +16,12 @@
 #include <vector>
 
 namespace symshape::cli {
+
+// The exit codes of every subcommand.
+inline constexpr int kExitOk = 0;
+inline constexpr int kExitInput = 1;      // unreadable or malformed input, or an output that cannot be written
+inline constexpr int kExitUsage = 2;      // bad usage
+inline constexpr int kExitInference = 3;  // inference reported errors
 
 // Prints "symshape CMD: MESSAGE" on stderr; returns `code` (1: unreadable or
 // malformed input or a failed write, 2: bad usage).
@@ -36,6 +43,7 @@ struct Option {
 
 struct ArgSpec {
   const char* command;  // "infer": messages start with "symshape infer: "
+  const char* usage;    // printed on stdout by -h/--help
   std::vector<Option> options;
   // Takes a positional argument; false when there is no room for it
   // ("unexpected argument 'X'").
@@ -90,11 +98,25 @@ inline OptionMatch match_option(const ArgSpec& spec, const std::string& arg) {
   return {};
 }
 
-// Hands every argument to its handler. Returns 0, or 2 after printing the
-// usage error.
-inline int parse_args(const ArgSpec& spec, const std::vector<std::string>& args) {
+// Hands every argument to its handler. Returns nothing when the command is
+// to run; else its exit code: 0 after -h/--help printed the usage, 2 after
+// printing the usage error.
+inline std::optional<int> parse_args(const ArgSpec& spec, const std::vector<std::string>& args) {
+  bool only_positional = false;
   for (std::size_t i = 0; i < args.size(); ++i) {
     const std::string& arg = args[i];
+    if (only_positional) {
+      if (!spec.positional(arg)) return fatal(spec.command, "unexpected argument '" + arg + "'", kExitUsage);
+      continue;
+    }
+    if (arg == "--") {
+      only_positional = true;
+      continue;
+    }
+    if (arg == "-h" || arg == "--help") {
+      std::fputs(spec.usage, stdout);
+      return std::fflush(stdout) == 0 ? kExitOk : kExitInput;
+    }
     const OptionMatch match = match_option(spec, arg);
     if (match.option) {
       std::string value;
@@ -102,19 +124,19 @@ inline int parse_args(const ArgSpec& spec, const std::vector<std::string>& args)
         value = *match.inline_value;
       } else if (match.option->value_name) {
         // The next argument is the value even when it starts with '-'.
-        if (i + 1 >= args.size()) return fatal(spec.command, arg + " needs " + match.option->value_name, 2);
+        if (i + 1 >= args.size()) return fatal(spec.command, arg + " needs " + match.option->value_name, kExitUsage);
         value = args[++i];
       }
       std::string error;
-      if (!match.option->handle(value, error)) return fatal(spec.command, error, 2);
+      if (!match.option->handle(value, error)) return fatal(spec.command, error, kExitUsage);
       continue;
     }
-    // A lone "-" is not an option (it reaches the file reader as a name).
+    // A lone "-" is not an option: it names standard input or output.
     if (!spec.dash_args_are_positional && !arg.empty() && arg[0] == '-' && arg != "-")
-      return fatal(spec.command, "unknown option '" + arg + "'", 2);
-    if (!spec.positional(arg)) return fatal(spec.command, "unexpected argument '" + arg + "'", 2);
+      return fatal(spec.command, "unknown option '" + arg + "' (try symshape " + spec.command + " --help)", kExitUsage);
+    if (!spec.positional(arg)) return fatal(spec.command, "unexpected argument '" + arg + "'", kExitUsage);
   }
-  return 0;
+  return std::nullopt;
 }
 
 }  // namespace symshape::cli

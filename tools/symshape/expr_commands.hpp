@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdio>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -10,7 +11,9 @@
 
 namespace symshape::cli {
 
-// Parses "a=1,b=2" into bindings; false with a message on bad input.
+// Parses "a=1,b=2" into bindings; false with a message on bad input. Values
+// are integers >= 0 (they stand for dims); a symbol bound twice, in one
+// --bind or across several, is refused.
 inline bool parse_bindings(const std::string& text, Bindings& out, std::string& error) {
   std::size_t start = 0;
   while (start <= text.size()) {
@@ -23,17 +26,41 @@ inline bool parse_bindings(const std::string& text, Bindings& out, std::string& 
         error = "bad binding '" + item + "', expected NAME=INT";
         return false;
       }
+      const std::string name = item.substr(0, eq);
       Result<Expr> value = parse_expr(item.substr(eq + 1));
       if (!value || !value->is_int()) {
         error = "bad value in binding '" + item + "', expected an integer";
         return false;
       }
-      out[item.substr(0, eq)] = value->as_int();
+      if (value->as_int() < 0) {
+        error = "negative value in binding '" + item + "' (dims are never negative)";
+        return false;
+      }
+      if (!out.emplace(name, value->as_int()).second) {
+        error = "'" + name + "' is bound twice (binding '" + item + "')";
+        return false;
+      }
     }
     start = end + 1;
   }
   return true;
 }
+
+inline constexpr const char* kSimplifyUsage =
+    "usage: symshape simplify [--] EXPR...\n"
+    "  Prints the canonical form of each expression on stdout, one per line.\n"
+    "  An argument starting with '-' is an expression ('-a+b'), except -h/--help;\n"
+    "  after '--' every argument is one.\n"
+    "exit status: 0 ok; 1 an expression is malformed (one line on stderr naming the\n"
+    "  expression and the position); 2 bad usage.\n";
+
+inline constexpr const char* kEvalUsage =
+    "usage: symshape eval EXPR --bind SYM=INT,... [--bind ...]\n"
+    "  Prints the value of EXPR at the bindings on stdout. Values are integers >= 0\n"
+    "  (dims are never negative); a symbol bound twice is a usage error.\n"
+    "exit status: 0 ok; 1 the expression is malformed or cannot be evaluated (unbound\n"
+    "  symbol, division by zero, overflow; one line on stderr naming the expression\n"
+    "  and the position); 2 bad usage (including a negative or repeated binding).\n";
 
 // Whether e divides by the constant 0 somewhere (the expression engine keeps
 // such a division unevaluated; only evaluation would report it).
@@ -49,19 +76,19 @@ inline bool divides_by_zero(const Expr& e) {
 inline int run_simplify(const std::vector<std::string>& args) {
   const char* cmd = "simplify";
   std::vector<std::string> exprs;
-  const ArgSpec spec{cmd, {}, [&exprs](const std::string& arg) {
+  const ArgSpec spec{cmd, kSimplifyUsage, {}, [&exprs](const std::string& arg) {
                        exprs.push_back(arg);
                        return true;
                      }, /*dash_args_are_positional=*/true};
-  if (const int code = parse_args(spec, args)) return code;
-  if (exprs.empty()) return fatal(cmd, "expected at least one expression", 2);
+  if (const std::optional<int> done = parse_args(spec, args)) return *done;
+  if (exprs.empty()) return fatal(cmd, "expected at least one expression", kExitUsage);
   for (const std::string& text : exprs) {
     Result<Expr> e = parse_expr(text);
     if (!e) return fatal(cmd, "'" + text + "': " + e.error());
     if (divides_by_zero(*e)) return fatal(cmd, "'" + text + "': division by zero");
     std::printf("%s\n", to_string(*e).c_str());
   }
-  return 0;
+  return std::fflush(stdout) == 0 ? kExitOk : fatal(cmd, "cannot write to standard output");
 }
 
 inline int run_eval(const std::vector<std::string>& args) {
@@ -79,15 +106,16 @@ inline int run_eval(const std::vector<std::string>& args) {
     have_expr = true;
     return true;
   };
-  const ArgSpec spec{cmd, {{{"--bind"}, "NAME=INT,...", bind}}, expression, /*dash_args_are_positional=*/true};
-  if (const int code = parse_args(spec, args)) return code;
-  if (!have_expr) return fatal(cmd, "expected an expression", 2);
+  const ArgSpec spec{cmd, kEvalUsage, {{{"--bind"}, "NAME=INT,...", bind}}, expression,
+                     /*dash_args_are_positional=*/true};
+  if (const std::optional<int> done = parse_args(spec, args)) return *done;
+  if (!have_expr) return fatal(cmd, "expected an expression", kExitUsage);
   Result<Expr> e = parse_expr(expr_text);
   if (!e) return fatal(cmd, "'" + expr_text + "': " + e.error());
   Result<int64_t> v = evaluate(*e, bindings);
   if (!v) return fatal(cmd, "'" + expr_text + "': " + v.error());
   std::printf("%lld\n", static_cast<long long>(*v));
-  return 0;
+  return std::fflush(stdout) == 0 ? kExitOk : fatal(cmd, "cannot write to standard output");
 }
 
 }  // namespace symshape::cli

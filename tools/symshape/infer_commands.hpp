@@ -1,27 +1,30 @@
 // `symshape infer` and `symshape show`: shape inference over an ONNX file.
 //
-// Output conventions (shared with expr_commands.hpp): results, summaries and
-// the inference diagnostics go to stdout; a fatal problem (bad usage,
-// unreadable or malformed model, failed write) is one line on stderr starting
-// with "symshape <command>:" and gives a non-zero exit. Exit codes:
-//   0  inference ran without errors
-//   1  the model could not be read, loaded or written (nothing was written)
-//   2  bad usage
-//   3  inference reported errors (the diagnostics are printed; -o and --json
-//      outputs are still written, in full)
+// The contract (shared with expr_commands.hpp, documented in --help,
+// docs/onnx.md and the README):
+//   - results and tables go to stdout (with `-o -` or `--json -` stdout
+//     holds only that file, and infer's summary and --trace go to stderr);
+//   - every diagnostic goes to stderr, one line each, "symshape CMD: FILE:
+//     error|warning|note: node #I 'NAME' (OP): MESSAGE"; a fatal problem is
+//     one line "symshape CMD: ..." naming the file (or the argument);
+//   - exit 0 success, 1 unreadable or malformed input (or an output that
+//     cannot be written), 2 bad usage, 3 inference reported errors;
+//   - on a non-zero exit -o is neither created nor modified (--allow-errors
+//     writes it despite inference errors, exit 3); --json is written whenever
+//     inference ran, since it reports the errors.
 #pragma once
 
 #include <algorithm>
-#include <cerrno>
 #include <cstdio>
-#include <cstring>
-#include <fstream>
+#include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
 #include "args.hpp"
 #include "expr_commands.hpp"
 #include "json_writer.hpp"
+#include "model_io.hpp"
 #include "symshape/onnx/load.hpp"
 #include "symshape/onnx/save.hpp"
 #include "symshape/symshape.hpp"
@@ -91,36 +94,6 @@ inline bool parse_input_shape(const std::string& text, InputShape& out, std::str
   return true;
 }
 
-// Writes `content` to `path` through PATH.tmp; the temp file is left for
-// `commit_text_file` so that several outputs can be committed together.
-inline bool write_temp_file(const std::string& path, const std::string& content, std::string& error) {
-  const std::string tmp = path + ".tmp";
-  std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-  if (!out) {
-    error = "file " + path + ": cannot write " + tmp + " (" + std::strerror(errno) + ")";
-    return false;
-  }
-  out << content;
-  out.flush();
-  if (!out.good()) {
-    out.close();
-    std::remove(tmp.c_str());
-    error = "file " + path + ": writing " + tmp + " failed";
-    return false;
-  }
-  return true;
-}
-
-inline bool commit_temp_file(const std::string& path, std::string& error) {
-  const std::string tmp = path + ".tmp";
-  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
-    error = "file " + path + ": cannot rename " + tmp + " (" + std::strerror(errno) + ")";
-    std::remove(tmp.c_str());
-    return false;
-  }
-  return true;
-}
-
 inline const char* severity_name(Severity s) { return s == Severity::Error ? "error" : "warning"; }
 
 inline const char* kind_name(DiagnosticKind k) {
@@ -152,38 +125,45 @@ inline std::vector<const Value*> listed_values(const Model& m, bool with_initial
   return out;
 }
 
-inline void print_diagnostics(const Report& r) {
-  for (const auto& d : r.diagnostics) std::printf("%s\n", d.to_string().c_str());
-}
-
-// Loads MODEL (proto and IR); false after printing the one-line error.
-inline bool load(const char* cmd, const std::string& path, ::onnx::ModelProto& proto, Model& model) {
-  Result<::onnx::ModelProto> p = io::read_model_proto(path);
-  if (!p) {
-    fatal(cmd, p.error());
-    return false;
-  }
-  Result<Model> m = io::load_model_proto(*p);
-  if (!m) {
-    fatal(cmd, "file " + path + ": " + m.error());
-    return false;
-  }
-  proto = std::move(p.value());
-  model = std::move(m.value());
-  return true;
-}
 
 // ---- symshape infer ----
+
+inline constexpr const char* kInferUsage =
+    "usage: symshape infer MODEL.onnx|- [-o OUT.onnx|-] [--input-shape NAME=D0,D1,...]...\n"
+    "                      [--policy skip|override|refine|strict] [--trace] [--json REPORT.json|-]\n"
+    "                      [--allow-errors]\n"
+    "  Infers every value's shape. Prints a summary on stdout (counts, inputs and\n"
+    "  outputs with their types as written, '?' for an unknown dim, _dN for a fresh\n"
+    "  symbol) and every diagnostic on stderr, one line each naming the file and\n"
+    "  the node (#index, name, op type).\n"
+    "  MODEL '-' reads standard input; '-o -' / '--json -' write standard output,\n"
+    "  and then the summary and --trace go to stderr.\n"
+    "  -o OUT          write the model with value_info for every value (a temporary\n"
+    "                  file beside OUT renamed over it; a symlink is written through,\n"
+    "                  a device or FIFO in place); relative external-data locations\n"
+    "                  are rewritten to resolve from OUT's folder\n"
+    "  --allow-errors  write -o even when inference reports errors (exit 3)\n"
+    "  --json REPORT   write a JSON report, also when inference reports errors\n"
+    "  --input-shape   replace an input's dims (integers, names, expressions, '?')\n"
+    "  --policy        how inferred types merge with existing ones (default refine)\n"
+    "  --trace         one line per node\n"
+    "  Outputs may not be the input model, each other, a directory, or an external\n"
+    "  data file of the model (usage errors, before anything runs).\n"
+    "exit status: 0 ok; 1 unreadable or malformed input, or an output that cannot\n"
+    "  be written; 2 bad usage; 3 inference reported errors. On a non-zero exit -o\n"
+    "  is neither created nor modified (except 3 with --allow-errors).\n";
 
 struct InferArgs {
   std::string model_path, out_path, json_path;
   std::vector<InputShape> input_shapes;
   InferenceOptions options;  // --policy; the trace callback is set by run_infer
   bool trace = false;
+  bool allow_errors = false;
 };
 
-// Returns 0, or 2 after printing the usage error.
-inline int parse_infer_args(const std::vector<std::string>& args, InferArgs& a) {
+// Returns nothing when inference is to run, else the exit code (after
+// printing the usage or the usage error).
+inline std::optional<int> parse_infer_args(const std::vector<std::string>& args, InferArgs& a) {
   const char* cmd = "infer";
   auto policy = [&a](const std::string& value, std::string& error) {
     auto p = parse_merge_policy(value);
@@ -197,33 +177,51 @@ inline int parse_infer_args(const std::vector<std::string>& args, InferArgs& a) 
   auto input_shape = [&a](const std::string& value, std::string& error) {
     InputShape s;
     if (!parse_input_shape(value, s, error)) return false;
+    for (const InputShape& other : a.input_shapes)
+      if (other.name == s.name) {
+        error = "--input-shape: '" + s.name + "' is given twice";
+        return false;
+      }
     a.input_shapes.push_back(std::move(s));
     return true;
   };
+  auto path = [](std::string& target, const char* option) {
+    return [&target, option](const std::string& value, std::string& error) {
+      if (value.empty()) {
+        error = std::string(option) + " needs a file name";
+        return false;
+      }
+      target = value;
+      return true;
+    };
+  };
   const ArgSpec spec{cmd,
-                     {{{"-o", "--output"}, "OUT.onnx", store_value(a.out_path)},
-                      {{"--json"}, "REPORT.json", store_value(a.json_path)},
+                     kInferUsage,
+                     {{{"-o", "--output"}, "OUT.onnx", path(a.out_path, "-o")},
+                      {{"--json"}, "REPORT.json", path(a.json_path, "--json")},
                       {{"--policy"}, "skip|override|refine|strict", policy},
                       {{"--input-shape"}, "NAME=D0,D1,...", input_shape},
-                      {{"--trace"}, nullptr, set_flag(a.trace)}},
+                      {{"--trace"}, nullptr, set_flag(a.trace)},
+                      {{"--allow-errors"}, nullptr, set_flag(a.allow_errors)}},
                      one_positional(a.model_path)};
-  if (const int code = parse_args(spec, args)) return code;
-  if (a.model_path.empty()) return fatal(cmd, "expected a model file (symshape infer MODEL.onnx [-o OUT.onnx] ...)", 2);
-  if (!a.out_path.empty() && a.out_path == a.json_path) return fatal(cmd, "-o and --json name the same file", 2);
-  return 0;
+  if (const std::optional<int> done = parse_args(spec, args)) return done;
+  if (a.model_path.empty())
+    return fatal(cmd, "expected a model file (symshape infer MODEL.onnx [-o OUT.onnx] ...)", kExitUsage);
+  return check_outputs(cmd, a.model_path, {{"-o", a.out_path}, {"--json", a.json_path}});
 }
 
 // --input-shape: replaces the dims of graph inputs (the element type stays).
-// Returns 0, or 2 after printing the usage error.
-inline int apply_input_shapes(const InferArgs& a, Model& model) {
+// Returns nothing, or 2 after printing the usage error.
+inline std::optional<int> apply_input_shapes(const InferArgs& a, Model& model) {
   const char* cmd = "infer";
   for (const InputShape& s : a.input_shapes) {
     Value* v = nullptr;
     for (Value* in : model.graph->inputs)
       if (in && in->name == s.name) v = in;
-    if (!v) return fatal(cmd, "--input-shape: '" + s.name + "' is not an input of " + a.model_path, 2);
+    if (!v)
+      return fatal(cmd, "--input-shape: '" + s.name + "' is not an input of " + display_name(a.model_path), kExitUsage);
     if (!v->type.is_tensor_like() && !v->type.is_unknown())
-      return fatal(cmd, "--input-shape: input '" + s.name + "' is not a tensor", 2);
+      return fatal(cmd, "--input-shape: input '" + s.name + "' is not a tensor", kExitUsage);
     const DataType dt = v->type.is_unknown() ? DataType::UNDEFINED : v->type.elem_type();
     v->type = v->type.kind() == Type::Kind::SparseTensor ? Type::sparse_tensor(dt, s.shape) : Type::tensor(dt, s.shape);
   }
@@ -233,12 +231,13 @@ inline int apply_input_shapes(const InferArgs& a, Model& model) {
     for (auto& n : model.graph->nodes)
       for (Value* out : n->outputs)
         if (out) out->type = Type();
-  return 0;
+  return std::nullopt;
 }
 
-// The --json report: the run's settings and counts, every diagnostic, and
-// every listed value with its type and producer.
-inline std::string infer_report_json(const InferArgs& a, const Model& model, const Report& report) {
+// The --json report: the run's settings and counts, every diagnostic (with
+// the node's place), and every listed value with its type as written.
+inline std::string infer_report_json(const InferArgs& a, const Model& model, const Report& report,
+                                     const NodeTags& tags, const WrittenTypes& types) {
   using Layout = JsonWriter::Layout;
   JsonWriter j;
   j.begin_object();
@@ -251,14 +250,15 @@ inline std::string infer_report_json(const InferArgs& a, const Model& model, con
   for (const Diagnostic& d : report.diagnostics) {
     j.begin_object(Layout::Inline);
     j.key("severity").string(severity_name(d.severity)).key("kind").string(kind_name(d.kind));
-    j.key("node").string(d.node).key("op_type").string(d.op_type).key("message").string(d.message);
+    j.key("node").string(tags.untag(d.node)).key("op_type").string(d.op_type);
+    j.key("where").string(tags.where(d.node)).key("message").string(tags.untag(d.message));
     j.end_object();
   }
   j.end_array();
   j.key("values").begin_array();
   for (const Value* v : listed_values(model, false)) {
     j.begin_object(Layout::Inline);
-    j.key("name").string(v->name).key("type").string(v->type.to_string());
+    j.key("name").string(v->name).key("type").string(types.of(*v).to_string());
     j.key("node").string(v->producer ? v->producer->name : std::string());
     j.key("op_type").string(v->producer ? v->producer->op_type : std::string());
     j.key("graph_input").boolean(v->is_graph_input).key("graph_output").boolean(v->is_graph_output);
@@ -269,84 +269,137 @@ inline std::string infer_report_json(const InferArgs& a, const Model& model, con
   return j.str() + "\n";
 }
 
-// Puts the inferred types into `proto`, and the new dims of the inputs given
-// with --input-shape (write_inferred_types leaves graph inputs as they are).
-inline void write_types_to_proto(const InferArgs& a, const Model& model, ::onnx::ModelProto& proto) {
-  for (const InputShape& s : a.input_shapes)
-    for (auto& in : *proto.mutable_graph()->mutable_input())
-      if (in.name() == s.name) {
-        const Value* v = model.graph->find(s.name);
-        if (v && io::detail::writable(v->type)) {
-          io::detail::FreshDims fresh({});
-          io::detail::write_type(v->type, *in.mutable_type(), fresh);
-        }
-      }
-  io::write_inferred_types(model, proto);
-}
-
-// Writes -o and --json. Everything is prepared before anything is renamed
-// into place: if the model cannot be saved, no report appears either.
-// Returns 0, or 1 after printing the error.
-inline int write_infer_outputs(const InferArgs& a, const Model& model, const Report& report,
-                               ::onnx::ModelProto& proto) {
-  const char* cmd = "infer";
-  std::string error;
-  if (!a.json_path.empty() && !write_temp_file(a.json_path, infer_report_json(a, model, report), error))
-    return fatal(cmd, error);
-  if (!a.out_path.empty()) {
-    write_types_to_proto(a, model, proto);
-    Result<bool> saved = io::save_model_file(proto, a.out_path);
-    if (!saved) {
-      if (!a.json_path.empty()) std::remove((a.json_path + ".tmp").c_str());
-      return fatal(cmd, saved.error());
-    }
-  }
-  if (!a.json_path.empty() && !commit_temp_file(a.json_path, error)) return fatal(cmd, error);
-  return 0;
-}
-
 // "  input  x: float[batch,seq,32]" (`label` padded to the width of "output").
-inline void print_value_line(const char* label, const Value& v) {
-  std::printf("  %-6s %s: %s\n", label, v.name.c_str(), v.type.to_string().c_str());
+inline void print_value_line(FILE* out, const char* label, const Value& v, const WrittenTypes& types) {
+  std::fprintf(out, "  %-6s %s: %s\n", label, v.name.c_str(), types.of(v).to_string().c_str());
 }
 
-// The summary on stdout: counts, graph inputs and outputs, the diagnostics,
+// The summary: counts, graph inputs and outputs with their types as written,
 // and the files written.
-inline void print_infer_summary(const InferArgs& a, const Model& model, const Report& report) {
+inline void print_infer_summary(FILE* out, const InferArgs& a, const Model& model, const Report& report,
+                                const WrittenTypes& types, bool wrote_model, bool wrote_json) {
   const Graph& g = *model.graph;
   std::size_t values = 0, known = 0;
   for (const auto& n : g.nodes)
     for (const Value* v : n->outputs)
       if (v) {
         ++values;
-        known += v->type.is_tensor_like() ? v->type.shape().has_rank() : !v->type.is_unknown();
+        const Type t = types.of(*v);
+        known += t.is_tensor_like() ? t.shape().has_rank() : !t.is_unknown();
       }
-  std::printf("%s: %zu nodes, %zu values, %zu with known shape, %zu errors, %zu warnings\n", a.model_path.c_str(),
-              g.nodes.size(), values, known, report.errors(), report.warnings());
+  std::fprintf(out, "%s: %zu nodes, %zu values, %zu with known shape, %zu errors, %zu warnings\n",
+               display_name(a.model_path).c_str(), g.nodes.size(), values, known, report.errors(), report.warnings());
   for (const Value* v : g.inputs)
-    if (v && !v->initializer) print_value_line("input", *v);
+    if (v && !v->initializer) print_value_line(out, "input", *v, types);
   for (const Value* v : g.outputs)
-    if (v) print_value_line("output", *v);
-  print_diagnostics(report);
-  if (!a.out_path.empty()) std::printf("wrote %s\n", a.out_path.c_str());
-  if (!a.json_path.empty()) std::printf("wrote %s\n", a.json_path.c_str());
+    if (v) print_value_line(out, "output", *v, types);
+  if (wrote_model) std::fprintf(out, "wrote %s\n", names_stdout(a.out_path) ? "standard output" : a.out_path.c_str());
+  if (wrote_json) std::fprintf(out, "wrote %s\n", names_stdout(a.json_path) ? "standard output" : a.json_path.c_str());
+}
+
+// Writes --json (always) and -o (when inference had no errors, or with
+// --allow-errors). The report is put in place first, so that -o is only
+// replaced once nothing else can fail. Returns 0, or 1 after printing the
+// problem.
+inline int write_infer_outputs(const InferArgs& a, const Model& model, const Report& report, const NodeTags& tags,
+                               const WrittenTypes& types, ::onnx::ModelProto& proto, bool& wrote_model,
+                               bool& wrote_json) {
+  const char* cmd = "infer";
+  const std::string file = display_name(a.model_path);
+  int code = kExitOk;
+  std::optional<PreparedOutput> model_out;
+  if (!a.out_path.empty() && !report.ok() && !a.allow_errors) {
+    std::fprintf(stderr, "symshape %s: %s: note: %s not written because inference reported errors (--allow-errors writes it)\n",
+                 cmd, file.c_str(), names_stdout(a.out_path) ? "standard output" : a.out_path.c_str());
+  } else if (!a.out_path.empty()) {
+    // Relative external-data locations are re-expressed from the folder of -o
+    // (as given, not through its symlinks); standard output and special files
+    // have no folder of their own, their locations stay as they were.
+    Result<bool> moved = true;
+    if (!names_stdout(a.out_path) && !io::resolve_output(a.out_path).special)
+      moved = io::relocate_external_data(proto, model_dir(a.model_path), model_dir(a.out_path));
+    Result<io::PendingFile::Writer> w = io::model_writer(proto, a.out_path);
+    if (!moved) {
+      code = fatal(cmd, "file " + a.out_path + ": " + moved.error() + " (nothing written)");
+    } else if (!w) {
+      code = fatal(cmd, w.error());
+    } else {
+      std::string bytes;
+      if (names_stdout(a.out_path)) proto.SerializeToString(&bytes);
+      Result<PreparedOutput> p = prepare_output(a.out_path, std::move(w.value()), std::move(bytes));
+      if (p)
+        model_out = std::move(p.value());
+      else
+        code = fatal(cmd, p.error());
+    }
+  }
+  if (!a.json_path.empty()) {
+    const std::string json = infer_report_json(a, model, report, tags, types);
+    Result<PreparedOutput> p = prepare_output(a.json_path, io::bytes_writer(json), json);
+    Result<bool> done = p ? commit_output(p.value()) : Result<bool>::failure(p.error());
+    if (!done) {
+      model_out.reset();  // removes its temporary file: -o stays as it was
+      return fatal(cmd, done.error());
+    }
+    wrote_json = true;
+  }
+  if (model_out) {
+    Result<bool> done = commit_output(*model_out);
+    if (!done) return fatal(cmd, done.error());
+    wrote_model = true;
+  }
+  return code;
 }
 
 inline int run_infer(const std::vector<std::string>& args) {
+  const char* cmd = "infer";
   InferArgs a;
-  if (const int code = parse_infer_args(args, a)) return code;
+  if (const std::optional<int> done = parse_infer_args(args, a)) return *done;
   ::onnx::ModelProto proto;
   Model model;
-  if (!load("infer", a.model_path, proto, model)) return 1;
-  if (const int code = apply_input_shapes(a, model)) return code;
-  if (a.trace) a.options.trace = [](const std::string& line) { std::printf("%s\n", line.c_str()); };
+  if (!load(cmd, a.model_path, proto, model)) return kExitInput;
+  if (const std::optional<int> bad =
+          check_outputs_against_data(cmd, a.model_path, proto, {{"-o", a.out_path}, {"--json", a.json_path}}))
+    return *bad;
+  if (const std::optional<int> bad = apply_input_shapes(a, model)) return *bad;
+  // With -o - or --json -, stdout holds only that file.
+  FILE* summary = names_stdout(a.out_path) || names_stdout(a.json_path) ? stderr : stdout;
+  NodeTags tags;
+  tags.tag(model);
+  if (a.trace)
+    a.options.trace = [summary, &tags](const std::string& line) {
+      std::fprintf(summary, "%s\n", tags.untag_trace(line).c_str());
+    };
   const Report report = infer_shapes(model, a.options);
-  if (const int code = write_infer_outputs(a, model, report, proto)) return code;
-  print_infer_summary(a, model, report);
-  return report.ok() ? 0 : 3;
+  tags.restore();
+  print_diagnostics(cmd, a.model_path, report, tags);
+
+  std::vector<std::string> changed_inputs;
+  for (const InputShape& s : a.input_shapes) changed_inputs.push_back(s.name);
+  io::write_inferred_types(model, proto, changed_inputs);
+  const WrittenTypes types(proto.graph());
+  bool wrote_model = false, wrote_json = false;
+  const int code = write_infer_outputs(a, model, report, tags, types, proto, wrote_model, wrote_json);
+  print_infer_summary(summary, a, model, report, types, wrote_model, wrote_json);
+  if (std::fflush(stdout) != 0) return fatal(cmd, "cannot write to standard output");
+  if (code != kExitOk) return code;
+  return report.ok() ? kExitOk : kExitInference;
 }
 
 // ---- symshape show ----
+
+inline constexpr const char* kShowUsage =
+    "usage: symshape show MODEL.onnx|- [--bind SYM=INT,...]... [--all]\n"
+    "  Infers every value's shape and prints one aligned row per value on stdout\n"
+    "  (graph inputs and node outputs; --all adds initializers): name, producing\n"
+    "  node, op, dtype, symbolic shape as `infer -o` would write it ('?' for an\n"
+    "  unknown dim, _dN for a fresh symbol); with --bind also the concrete shape and\n"
+    "  the size in bytes ('?' where a symbol is unbound) and the total size of the\n"
+    "  node outputs. Diagnostics go to stderr. MODEL '-' reads standard input.\n"
+    "  Binding values are integers >= 0; binding a symbol twice, or a symbol that\n"
+    "  no shown shape has, is a usage error.\n"
+    "exit status: 0 ok; 1 unreadable or malformed input; 2 bad usage; 3 inference\n"
+    "  reported errors (the table is still printed).\n";
 
 // "[2,128,32]" with '?' for dims that do not evaluate; sets the element count
 // when every dim evaluates.
@@ -382,19 +435,21 @@ struct ShowArgs {
   bool with_initializers = false;
 };
 
-// Returns 0, or 2 after printing the usage error.
-inline int parse_show_args(const std::vector<std::string>& args, ShowArgs& a) {
+// Returns nothing when the command is to run, else the exit code.
+inline std::optional<int> parse_show_args(const std::vector<std::string>& args, ShowArgs& a) {
   const char* cmd = "show";
   auto bind = [&a](const std::string& value, std::string& error) {
     a.have_bind = true;
     return parse_bindings(value, a.bindings, error);
   };
   const ArgSpec spec{cmd,
+                     kShowUsage,
                      {{{"--bind"}, "SYM=INT,...", bind}, {{"--all"}, nullptr, set_flag(a.with_initializers)}},
                      one_positional(a.model_path)};
-  if (const int code = parse_args(spec, args)) return code;
-  if (a.model_path.empty()) return fatal(cmd, "expected a model file (symshape show MODEL.onnx [--bind SYM=INT,...])", 2);
-  return 0;
+  if (const std::optional<int> done = parse_args(spec, args)) return done;
+  if (a.model_path.empty())
+    return fatal(cmd, "expected a model file (symshape show MODEL.onnx [--bind SYM=INT,...])", kExitUsage);
+  return std::nullopt;
 }
 
 // The sum of the sizes of node outputs; unknown once one size is.
@@ -405,8 +460,8 @@ struct ByteTotal {
 
 // The "concrete" and "bytes" cells of `v` at the bindings; node outputs add
 // their size to `total`.
-inline void append_concrete_cells(const Value& v, const Bindings& bindings, TableRow& row, ByteTotal& total) {
-  const Type& t = v.type;
+inline void append_concrete_cells(const Value& v, const Type& t, const Bindings& bindings, TableRow& row,
+                                  ByteTotal& total) {
   std::optional<int64_t> count;
   row.push_back(t.is_tensor_like() ? concrete_shape(t.shape(), bindings, count) : "-");
   const int bits = t.is_tensor_like() ? element_bits(t.elem_type()) : 0;
@@ -421,8 +476,9 @@ inline void append_concrete_cells(const Value& v, const Bindings& bindings, Tabl
   }
 }
 
-// One row: value, node, op, dtype, shape (and with --bind concrete, bytes).
-inline TableRow show_row(const Value& v, const ShowArgs& a, ByteTotal& total) {
+// One row: value, node, op, dtype, shape (and with --bind concrete, bytes),
+// with the type as written.
+inline TableRow show_row(const Value& v, const Type& t, const ShowArgs& a, ByteTotal& total) {
   TableRow row{v.name};
   if (v.producer) {
     row.push_back(v.producer->name.empty() ? "-" : v.producer->name);
@@ -431,7 +487,6 @@ inline TableRow show_row(const Value& v, const ShowArgs& a, ByteTotal& total) {
     row.push_back(v.is_graph_input ? "(input)" : "(initializer)");
     row.push_back("-");
   }
-  const Type& t = v.type;
   if (t.is_tensor_like()) {
     row.push_back(std::string(t.kind() == Type::Kind::SparseTensor ? "sparse " : "") + to_string(t.elem_type()));
     row.push_back(t.shape().to_string());
@@ -439,27 +494,59 @@ inline TableRow show_row(const Value& v, const ShowArgs& a, ByteTotal& total) {
     row.push_back(t.is_unknown() ? "?" : "-");
     row.push_back(t.to_string());
   }
-  if (a.have_bind) append_concrete_cells(v, a.bindings, row, total);
+  if (a.have_bind) append_concrete_cells(v, t, a.bindings, row, total);
   return row;
 }
 
+inline void collect_symbols(const Type& t, std::set<std::string>& out) {
+  if (t.is_tensor_like()) {
+    for (const std::string& s : t.shape().free_symbols()) out.insert(s);
+  } else if (t.inner()) {
+    collect_symbols(*t.inner(), out);
+  }
+}
+
 inline int run_show(const std::vector<std::string>& args) {
+  const char* cmd = "show";
   ShowArgs a;
-  if (const int code = parse_show_args(args, a)) return code;
+  if (const std::optional<int> done = parse_show_args(args, a)) return *done;
   ::onnx::ModelProto proto;
   Model model;
-  if (!load("show", a.model_path, proto, model)) return 1;
+  if (!load(cmd, a.model_path, proto, model)) return kExitInput;
+  NodeTags tags;
+  tags.tag(model);
   const Report report = infer_shapes(model);
+  tags.restore();
+  io::write_inferred_types(model, proto);
+  const WrittenTypes types(proto.graph());
+  const std::vector<const Value*> values = listed_values(model, a.with_initializers);
+
+  // A binding of a symbol no shown shape has is most likely a typo.
+  std::set<std::string> symbols;
+  for (const Value* v : listed_values(model, true)) collect_symbols(types.of(*v), symbols);
+  std::vector<std::string> unknown;
+  for (const auto& [name, value] : a.bindings)
+    if (!symbols.count(name)) unknown.push_back(name);
+  if (!unknown.empty()) {
+    std::sort(unknown.begin(), unknown.end());
+    std::string list, known;
+    for (const std::string& u : unknown) list += (list.empty() ? "'" : ", '") + u + "'";
+    for (const std::string& s : symbols) known += (known.empty() ? "" : ", ") + s;
+    return fatal(cmd, "--bind: " + display_name(a.model_path) + " has no symbol " + list + " (its symbols: " +
+                          (known.empty() ? std::string("none") : known) + ")",
+                 kExitUsage);
+  }
 
   std::vector<TableRow> rows{{"value", "node", "op", "dtype", "shape"}};
   if (a.have_bind) rows[0].insert(rows[0].end(), {"concrete", "bytes"});
   ByteTotal total;
-  for (const Value* v : listed_values(model, a.with_initializers)) rows.push_back(show_row(*v, a, total));
+  for (const Value* v : values) rows.push_back(show_row(*v, types.of(*v), a, total));
   print_table(rows, /*right_align_last=*/a.have_bind);  // the bytes column
   if (a.have_bind)
     std::printf("total bytes of node outputs: %s\n", total.known ? std::to_string(total.bytes).c_str() : "?");
-  print_diagnostics(report);
-  return report.ok() ? 0 : 3;
+  print_diagnostics(cmd, a.model_path, report, tags);
+  if (std::fflush(stdout) != 0) return fatal(cmd, "cannot write to standard output");
+  return report.ok() ? kExitOk : kExitInference;
 }
 
 }  // namespace symshape::cli

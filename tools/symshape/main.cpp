@@ -8,23 +8,38 @@
 #include "expr_commands.hpp"
 #include "infer_commands.hpp"
 
+#ifndef SYMSHAPE_VERSION
+#error "SYMSHAPE_VERSION is defined by tools/symshape/CMakeLists.txt (the CMake project version)"
+#endif
+
 namespace {
 int usage(FILE* out) {
   std::fputs(
       "usage:\n"
-      "  symshape infer MODEL.onnx [-o OUT.onnx] [--input-shape NAME=D0,D1,...]...\n"
-      "                 [--policy skip|override|refine|strict] [--trace] [--json REPORT.json]\n"
-      "                                         infer every value's shape, print a summary and the\n"
-      "                                         diagnostics; -o writes the model with value_info\n"
-      "  symshape show MODEL.onnx [--bind SYM=INT,...] [--all]\n"
+      "  symshape infer MODEL.onnx|- [-o OUT.onnx|-] [--input-shape NAME=D0,D1,...]...\n"
+      "                 [--policy skip|override|refine|strict] [--trace] [--json REPORT.json|-]\n"
+      "                 [--allow-errors]\n"
+      "                                         infer every value's shape, print a summary; -o writes\n"
+      "                                         the model with value_info, --json a report\n"
+      "  symshape show MODEL.onnx|- [--bind SYM=INT,...] [--all]\n"
       "                                         print a table of every value's symbolic shape; with\n"
       "                                         --bind also the concrete shape and size in bytes\n"
       "  symshape simplify EXPR...              print each canonical form, one per line\n"
       "  symshape eval EXPR --bind SYM=INT,...  print the value\n"
-      "exit status: 0 ok, 1 unreadable/malformed input or failed write, 2 bad usage,\n"
-      "             3 inference reported errors\n",
+      "  symshape --version                     print the version\n"
+      "  symshape COMMAND --help                the options of a command\n"
+      "output: results and tables on stdout; every diagnostic (inference errors,\n"
+      "  warnings, notes, fatal problems) on stderr, one line each, naming the file\n"
+      "  and the node (#index, name, op type) or the position in an expression.\n"
+      "  '-' is standard input for MODEL and standard output for -o / --json (then\n"
+      "  infer's summary goes to stderr, so stdout holds only that file).\n"
+      "exit status: 0 success; 1 unreadable or malformed input (or an output that\n"
+      "  cannot be written); 2 bad usage; 3 inference reported errors.\n"
+      "  On a non-zero exit -o is neither created nor modified (--allow-errors writes\n"
+      "  it despite inference errors, still exit 3); --json is written whenever\n"
+      "  inference ran.\n",
       out);
-  return out == stderr ? 2 : 0;
+  return out == stderr ? symshape::cli::kExitUsage : symshape::cli::kExitOk;
 }
 }  // namespace
 
@@ -34,10 +49,14 @@ int main(int argc, char** argv) {
   const std::string cmd = args[0];
   args.erase(args.begin());
   if (cmd == "-h" || cmd == "--help" || cmd == "help") return usage(stdout);
+  if (cmd == "--version" || cmd == "-V") {
+    std::printf("symshape %s\n", SYMSHAPE_VERSION);
+    return symshape::cli::kExitOk;
+  }
   if (cmd == "infer") return symshape::cli::run_infer(args);
   if (cmd == "show") return symshape::cli::run_show(args);
   if (cmd == "simplify") return symshape::cli::run_simplify(args);
   if (cmd == "eval") return symshape::cli::run_eval(args);
   std::fprintf(stderr, "symshape: unknown command '%s' (try symshape --help)\n", cmd.c_str());
-  return 2;
+  return symshape::cli::kExitUsage;
 }

@@ -29,6 +29,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <istream>
 #include <memory>
 #include <optional>
 #include <string>
@@ -760,13 +761,9 @@ inline Result<Model> load_model_proto(const ::onnx::ModelProto& proto) {
   return Result<Model>(std::move(m));
 }
 
-// Parses an ONNX file (up to 2 GB); failure names the file.
-inline Result<::onnx::ModelProto> read_model_proto(const std::string& path) {
-  std::error_code ec;
-  if (std::filesystem::is_directory(path, ec))
-    return Result<::onnx::ModelProto>::failure("file " + path + ": is a directory, not an ONNX model");
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return Result<::onnx::ModelProto>::failure("file " + path + ": cannot open for reading");
+// Parses an ONNX model from a stream (up to 2 GB); failure names the file as
+// `name` (e.g. "-" for standard input).
+inline Result<::onnx::ModelProto> read_model_proto(std::istream& in, const std::string& name) {
   ::onnx::ModelProto proto;
   {
     google::protobuf::io::IstreamInputStream raw(&in);
@@ -775,13 +772,23 @@ inline Result<::onnx::ModelProto> read_model_proto(const std::string& path) {
     coded.SetRecursionLimit(kProtobufRecursionLimit);
     // (Messages nested deeper than kProtobufRecursionLimit fail here too.)
     if (!proto.ParseFromCodedStream(&coded) || !coded.ConsumedEntireMessage())
-      return Result<::onnx::ModelProto>::failure("file " + path +
+      return Result<::onnx::ModelProto>::failure("file " + name +
                                                  ": not a valid ONNX model (protobuf parse failed)");
   }
-  if (in.bad()) return Result<::onnx::ModelProto>::failure("file " + path + ": read error");
+  if (in.bad()) return Result<::onnx::ModelProto>::failure("file " + name + ": read error");
   if (!proto.has_graph())
-    return Result<::onnx::ModelProto>::failure("file " + path + ": not a valid ONNX model (no graph)");
+    return Result<::onnx::ModelProto>::failure("file " + name + ": not a valid ONNX model (no graph)");
   return Result<::onnx::ModelProto>(std::move(proto));
+}
+
+// Parses an ONNX file (up to 2 GB); failure names the file.
+inline Result<::onnx::ModelProto> read_model_proto(const std::string& path) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec))
+    return Result<::onnx::ModelProto>::failure("file " + path + ": is a directory, not an ONNX model");
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return Result<::onnx::ModelProto>::failure("file " + path + ": cannot open for reading");
+  return read_model_proto(in, path);
 }
 
 // Parses a serialized TensorProto (e.g. the input_0.pb files of the ONNX

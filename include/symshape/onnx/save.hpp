@@ -11,21 +11,37 @@
 //   infer_shapes(model.value());
 //   io::write_inferred_types(*model, proto.value());
 //   io::save_model_file(*proto, out_path);
+//
+// Files are written safely (io::PendingFile): a temporary file beside the
+// target, renamed over it only when everything was written; a symlink is
+// written through (its target is replaced, the link stays); a special file
+// (device, FIFO, anything under /dev or /proc) is written in place. External
+// data of initializers is never read or rewritten, but its relative
+// locations can be re-expressed from another folder (relocate_external_data).
 #pragma once
 
 #include "symshape/onnx/load.hpp"  // first: ONNX_ML / ONNX_NAMESPACE defaults
 
 #include <onnx/onnx_pb.h>
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
 #include <cerrno>
 #include <climits>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
-#include <fstream>
+#include <filesystem>
+#include <functional>
 #include <set>
 #include <string>
 #include <unordered_map>
 #include <unordered_set>
+#include <utility>
+#include <vector>
 
 #include "symshape/ir/graph.hpp"
 #include "symshape/support/result.hpp"
@@ -210,12 +226,21 @@ inline void collect_proto_graph_symbols(const ::onnx::GraphProto& p, std::set<st
 // for every intermediate value of the main graph and of subgraphs, and the
 // types of graph outputs. Values whose type is unknown (or a tensor without
 // element type) are left as they were; everything else in the proto is
-// untouched.
-inline void write_inferred_types(const Model& model, ::onnx::ModelProto& proto) {
+// untouched. Graph inputs keep their declared types, except those named in
+// `inputs_too` (e.g. inputs whose shape the caller replaced), which are
+// written from the model as well.
+inline void write_inferred_types(const Model& model, ::onnx::ModelProto& proto,
+                                 const std::vector<std::string>& inputs_too = {}) {
   std::set<std::string> used;
   detail::collect_graph_symbols(*model.graph, used);
   detail::collect_proto_graph_symbols(proto.graph(), used, 0);
   detail::FreshDims fresh(std::move(used));
+  for (const std::string& name : inputs_too)
+    for (auto& in : *proto.mutable_graph()->mutable_input())
+      if (in.name() == name) {
+        const Value* v = model.graph->find(name);
+        if (v && detail::writable(v->type)) detail::write_type(v->type, *in.mutable_type(), fresh);
+      }
   detail::write_graph(*model.graph, *proto.mutable_graph(), fresh, 0);
 }
 
@@ -223,34 +248,327 @@ inline void write_inferred_types(const Model& model, ::onnx::ModelProto& proto) 
 // in subgraphs (for running inference from the inputs alone).
 inline void strip_inferred_types(::onnx::ModelProto& proto) { detail::strip_graph(*proto.mutable_graph(), 0); }
 
-// Writes `proto` to `path` atomically: to PATH.tmp, then renamed over PATH.
-// On any failure the temporary file is removed and PATH is left as it was.
-inline Result<bool> save_model_file(const ::onnx::ModelProto& proto, const std::string& path) {
-  const std::size_t size = proto.ByteSizeLong();
-  if (size > static_cast<std::size_t>(INT_MAX))
-    return Result<bool>::failure("file " + path + ": the model is larger than 2 GB and cannot be serialized");
-  const std::string tmp = path + ".tmp";
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    if (!out) {
-      const int err = errno;
-      return Result<bool>::failure("file " + path + ": cannot write " + tmp + " (" + std::strerror(err) + ")");
+// ---- external data ----
+
+namespace detail {
+
+template <class Fn>
+void for_each_tensor_in_graph(::onnx::GraphProto& g, Fn& fn, int depth);
+
+template <class Fn>
+void for_each_tensor_in_nodes(google::protobuf::RepeatedPtrField<::onnx::NodeProto>& nodes, Fn& fn, int depth) {
+  for (auto& n : nodes)
+    for (auto& a : *n.mutable_attribute()) {
+      if (a.has_t()) fn(*a.mutable_t());
+      for (auto& t : *a.mutable_tensors()) fn(t);
+      if (a.has_sparse_tensor()) {
+        fn(*a.mutable_sparse_tensor()->mutable_values());
+        fn(*a.mutable_sparse_tensor()->mutable_indices());
+      }
+      for (auto& st : *a.mutable_sparse_tensors()) {
+        fn(*st.mutable_values());
+        fn(*st.mutable_indices());
+      }
+      if (a.has_g()) for_each_tensor_in_graph(*a.mutable_g(), fn, depth + 1);
+      for (auto& sub : *a.mutable_graphs()) for_each_tensor_in_graph(sub, fn, depth + 1);
     }
-    const bool ok = proto.SerializeToOstream(&out);
-    out.flush();
-    const bool good = ok && out.good();
-    out.close();
-    if (!good || out.fail()) {
-      std::remove(tmp.c_str());
-      return Result<bool>::failure("file " + path + ": writing " + tmp + " failed");
-    }
+}
+
+template <class Fn>
+void for_each_tensor_in_graph(::onnx::GraphProto& g, Fn& fn, int depth) {
+  if (depth > kMaxNesting) return;
+  for (auto& t : *g.mutable_initializer()) fn(t);
+  for (auto& st : *g.mutable_sparse_initializer()) {
+    fn(*st.mutable_values());
+    fn(*st.mutable_indices());
   }
-  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
-    const int err = errno;
-    std::remove(tmp.c_str());
-    return Result<bool>::failure("file " + path + ": cannot rename " + tmp + " (" + std::strerror(err) + ")");
+  for_each_tensor_in_nodes(*g.mutable_node(), fn, depth);
+}
+
+// Calls fn(TensorProto&) for every tensor of the model: initializers, sparse
+// initializers, tensor attributes, in subgraphs and model-local functions.
+template <class Fn>
+void for_each_tensor(::onnx::ModelProto& proto, Fn fn) {
+  for_each_tensor_in_graph(*proto.mutable_graph(), fn, 0);
+  for (auto& f : *proto.mutable_functions()) for_each_tensor_in_nodes(*f.mutable_node(), fn, 0);
+}
+
+inline bool is_external(const ::onnx::TensorProto& t) {
+  return t.has_data_location() && t.data_location() == ::onnx::TensorProto_DataLocation_EXTERNAL;
+}
+
+// The `location` entry of an external tensor; nullptr when it has none.
+inline ::onnx::StringStringEntryProto* location_entry(::onnx::TensorProto& t) {
+  for (auto& e : *t.mutable_external_data())
+    if (e.key() == "location") return &e;
+  return nullptr;
+}
+
+inline std::filesystem::path canonical_dir(const std::string& dir) {
+  std::error_code ec;
+  std::filesystem::path p = std::filesystem::absolute(dir.empty() ? std::string(".") : dir, ec);
+  std::filesystem::path c = std::filesystem::weakly_canonical(p, ec);
+  return (ec ? p : c).lexically_normal();
+}
+
+// The data file a location names, seen from `model_dir` (symlinks in the
+// folders resolved, the file name itself kept).
+inline std::filesystem::path external_file(const std::string& model_dir, const std::string& location) {
+  const std::filesystem::path loc(location);
+  if (loc.is_absolute()) return loc.lexically_normal();
+  return (canonical_dir((std::filesystem::path(model_dir.empty() ? "." : model_dir) / loc.parent_path()).string()) /
+          loc.filename())
+      .lexically_normal();
+}
+
+}  // namespace detail
+
+// The data files named by the model's external tensors (relative locations
+// seen from `model_dir`, the folder of the model file), each once. The files
+// are not opened.
+inline std::vector<std::string> external_data_files(::onnx::ModelProto& proto, const std::string& model_dir) {
+  std::vector<std::string> out;
+  detail::for_each_tensor(proto, [&](::onnx::TensorProto& t) {
+    if (!detail::is_external(t)) return;
+    const ::onnx::StringStringEntryProto* e = detail::location_entry(t);
+    if (!e || e->value().empty()) return;
+    const std::string f = detail::external_file(model_dir, e->value()).string();
+    if (std::find(out.begin(), out.end(), f) == out.end()) out.push_back(f);
+  });
+  return out;
+}
+
+// Re-expresses the relative `location` of every external tensor so that it
+// names the same data file from `to_dir` (the folder the model is written to)
+// as it did from `from_dir` (the folder it was read from). Absolute locations
+// stay. The data files are neither read nor written. Failure (nothing
+// changed) when a tensor has no usable location, or when its data file is not
+// inside `to_dir`: ONNX locations are relative paths without '..' (ONNX's
+// ExternalData.md; the ONNX loaders strip or refuse it), so such a file
+// cannot be named from there. The message names the tensor.
+inline Result<bool> relocate_external_data(::onnx::ModelProto& proto, const std::string& from_dir,
+                                           const std::string& to_dir) {
+  const std::filesystem::path to = detail::canonical_dir(to_dir);
+  if (detail::canonical_dir(from_dir) == to) return true;
+  std::string error;
+  std::vector<std::pair<::onnx::StringStringEntryProto*, std::string>> changes;
+  detail::for_each_tensor(proto, [&](::onnx::TensorProto& t) {
+    if (!error.empty() || !detail::is_external(t)) return;
+    ::onnx::StringStringEntryProto* e = detail::location_entry(t);
+    const std::string what = "tensor '" + t.name() + "'";
+    if (!e || e->value().empty()) {
+      error = what + " has external data without a location";
+      return;
+    }
+    const std::filesystem::path loc(e->value());
+    if (loc.is_absolute()) return;
+    if (!loc.has_filename()) {
+      error = what + ": external data location '" + e->value() + "' names no file";
+      return;
+    }
+    const std::filesystem::path file = detail::external_file(from_dir, e->value());
+    const std::filesystem::path rel = file.lexically_relative(to);
+    if (rel.empty() || !rel.has_filename() || *rel.begin() == "..") {
+      error = what + ": its external data file " + file.string() + " is not inside " + to.string() +
+              ", and an ONNX location cannot go up with '..'; write the model into that folder or one above it";
+      return;
+    }
+    changes.emplace_back(e, rel.generic_string());
+  });
+  if (!error.empty()) return Result<bool>::failure(error);
+  for (auto& [entry, location] : changes) entry->set_value(location);
+  return true;
+}
+
+// ---- writing files ----
+
+// Where an output path is written.
+struct OutputTarget {
+  std::string path;           // as given
+  std::string target;         // the file replaced: the end of the path's symlink chain
+  bool exists = false;        // the target exists
+  bool is_directory = false;  // the target is a directory (cannot be written)
+  bool special = false;       // device, FIFO, socket, or under /dev or /proc: written in place
+};
+
+inline OutputTarget resolve_output(const std::string& path) {
+  namespace fs = std::filesystem;
+  OutputTarget t;
+  t.path = t.target = path;
+  std::error_code ec;
+  const std::string abs = fs::absolute(path, ec).lexically_normal().string();
+  const bool system_path = abs.rfind("/dev/", 0) == 0 || abs.rfind("/proc/", 0) == 0;
+  struct stat st;
+  if (::stat(path.c_str(), &st) == 0) {  // follows symlinks
+    t.exists = true;
+    t.is_directory = S_ISDIR(st.st_mode);
+    t.special = !t.is_directory && (!S_ISREG(st.st_mode) || system_path);
+    if (!t.is_directory && !t.special)
+      if (char* real = ::realpath(path.c_str(), nullptr)) {
+        t.target = real;
+        std::free(real);
+      }
+    return t;
+  }
+  // Absent, or a dangling symlink: the file to create is the end of the chain.
+  fs::path p = path;
+  for (int hops = 0; hops < 40; ++hops) {
+    std::error_code e;
+    if (!fs::is_symlink(p, e)) break;
+    const fs::path next = fs::read_symlink(p, e);
+    if (e) break;
+    p = next.is_absolute() ? next : p.parent_path() / next;
+  }
+  t.target = p.lexically_normal().string();
+  t.special = system_path;
+  return t;
+}
+
+// Writes all of `data` to fd; false on a write error.
+inline bool write_all(int fd, const char* data, std::size_t size) {
+  while (size > 0) {
+    const ssize_t n = ::write(fd, data, size);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return false;
+    data += n;
+    size -= static_cast<std::size_t>(n);
   }
   return true;
+}
+
+// An output file prepared but not yet in place. prepare() writes a regular
+// target's content to a temporary file beside it (created with O_EXCL, the
+// target's permissions when it exists); commit() renames it over the target.
+// A special target is written in place by commit(). discard() (or the
+// destructor) removes what prepare() made, so an abandoned output leaves the
+// target exactly as it was (or absent).
+class PendingFile {
+ public:
+  using Writer = std::function<bool(int fd)>;
+
+  PendingFile() = default;
+  PendingFile(const PendingFile&) = delete;
+  PendingFile& operator=(const PendingFile&) = delete;
+  PendingFile(PendingFile&& o) noexcept { *this = std::move(o); }
+  PendingFile& operator=(PendingFile&& o) noexcept {
+    if (this != &o) {
+      discard();
+      target_ = std::move(o.target_);
+      tmp_ = std::move(o.tmp_);
+      writer_ = std::move(o.writer_);
+      o.tmp_.clear();
+      o.writer_ = nullptr;
+    }
+    return *this;
+  }
+  ~PendingFile() { discard(); }
+
+  const OutputTarget& target() const { return target_; }
+
+  static Result<PendingFile> prepare(const std::string& path, Writer writer) {
+    PendingFile f;
+    f.target_ = resolve_output(path);
+    if (f.target_.is_directory) return f.fail("is a directory (cannot rename a file over it)");
+    if (f.target_.special) {
+      f.writer_ = std::move(writer);
+      return Result<PendingFile>(std::move(f));
+    }
+    const std::filesystem::path target(f.target_.target);
+    const std::filesystem::path dir = target.has_parent_path() ? target.parent_path() : std::filesystem::path(".");
+    int fd = -1;
+    for (int attempt = 0; attempt < 100 && fd < 0; ++attempt) {
+      f.tmp_ = (dir / ("." + target.filename().string() + ".symshape-" + std::to_string(::getpid()) + "-" +
+                       std::to_string(attempt)))
+                   .string();
+      fd = ::open(f.tmp_.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+      if (fd < 0 && errno != EEXIST) break;
+    }
+    if (fd < 0) {
+      const int err = errno;
+      const std::string tmp = f.tmp_;
+      f.tmp_.clear();
+      return f.fail("cannot write " + tmp + " (" + std::strerror(err) + ")");
+    }
+    struct stat st;
+    bool ok = true;
+    errno = 0;
+    if (f.target_.exists && ::stat(f.target_.target.c_str(), &st) == 0) ok = ::fchmod(fd, st.st_mode & 07777) == 0;
+    ok = ok && writer(fd) && ::fsync(fd) == 0;
+    const int err = errno;
+    ok = ::close(fd) == 0 && ok;
+    if (!ok) {
+      const std::string tmp = f.tmp_;
+      f.discard();
+      return f.fail("writing " + tmp + " failed" + (err ? std::string(" (") + std::strerror(err) + ")" : ""));
+    }
+    return Result<PendingFile>(std::move(f));
+  }
+
+  // Puts the file in place; on failure the target is left as it was.
+  Result<bool> commit() {
+    if (writer_) {
+      Writer w = std::move(writer_);
+      writer_ = nullptr;
+      const int fd = ::open(target_.path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+      if (fd < 0) return Result<bool>::failure(message("cannot open for writing (" + std::string(std::strerror(errno)) + ")"));
+      const bool ok = w(fd);
+      const int err = errno;
+      if (!(::close(fd) == 0 && ok))
+        return Result<bool>::failure(message("write failed" + (err ? " (" + std::string(std::strerror(err)) + ")" : "")));
+      return true;
+    }
+    if (tmp_.empty()) return Result<bool>::failure(message("nothing to commit"));
+    if (std::rename(tmp_.c_str(), target_.target.c_str()) != 0) {
+      const int err = errno;
+      const std::string tmp = tmp_;
+      discard();
+      return Result<bool>::failure(message("cannot rename " + tmp + " (" + std::strerror(err) + ")"));
+    }
+    tmp_.clear();
+    return true;
+  }
+
+  void discard() {
+    if (!tmp_.empty()) std::remove(tmp_.c_str());
+    tmp_.clear();
+    writer_ = nullptr;
+  }
+
+ private:
+  OutputTarget target_;
+  std::string tmp_;  // the temporary file, while there is one
+  Writer writer_;    // a special target's content, written by commit()
+
+  std::string message(const std::string& what) const { return "file " + target_.path + ": " + what; }
+  Result<PendingFile> fail(const std::string& what) const { return Result<PendingFile>::failure(message(what)); }
+};
+
+// A Writer of bytes.
+inline PendingFile::Writer bytes_writer(std::string bytes) {
+  return [bytes = std::move(bytes)](int fd) { return write_all(fd, bytes.data(), bytes.size()); };
+}
+
+// A Writer of a model; `proto` must outlive the PendingFile.
+inline Result<PendingFile::Writer> model_writer(const ::onnx::ModelProto& proto, const std::string& path) {
+  if (proto.ByteSizeLong() > static_cast<std::size_t>(INT_MAX))
+    return Result<PendingFile::Writer>::failure("file " + path +
+                                               ": the model is larger than 2 GB and cannot be serialized");
+  return Result<PendingFile::Writer>(PendingFile::Writer([&proto](int fd) {
+    google::protobuf::io::FileOutputStream out(fd);
+    const bool ok = proto.SerializeToZeroCopyStream(&out);
+    return out.Flush() && ok;
+  }));
+}
+
+// Writes `proto` to `path` safely (PendingFile): on any failure PATH is left
+// as it was. Relative external-data locations are written as they are (see
+// relocate_external_data).
+inline Result<bool> save_model_file(const ::onnx::ModelProto& proto, const std::string& path) {
+  Result<PendingFile::Writer> w = model_writer(proto, path);
+  if (!w) return Result<bool>::failure(w.error());
+  Result<PendingFile> f = PendingFile::prepare(path, std::move(w.value()));
+  if (!f) return Result<bool>::failure(f.error());
+  return f.value().commit();
 }
 
 }  // namespace symshape::io

@@ -38,6 +38,20 @@ inline void propagate_reduce_value(Context& ctx, Node& n) {
   ctx.set_symbolic_value(n.output(0), {acc});
 }
 
+// The input's dims without the axes marked in `reduced` (each kept as 1 with
+// keepdims).
+inline std::vector<SymbolicDim> reduced_dims(const Shape& in, const std::vector<bool>& reduced, bool keepdims) {
+  std::vector<SymbolicDim> out;
+  for (std::size_t i = 0; i < reduced.size(); ++i) {
+    if (!reduced[i]) {
+      out.push_back(in[i]);
+    } else if (keepdims) {
+      out.push_back(1);
+    }
+  }
+  return out;
+}
+
 // The output when the axes input's values are unknown. Each dim is kept or
 // becomes 1 (keepdims), or is dropped; with k (distinct) axes, the dims on
 // which every choice of k axes agrees are known: [3,2,2] without keepdims and
@@ -50,17 +64,7 @@ inline void reduce_unknown_axes(Context& ctx, Node& n, const Shape& in, bool kee
   if (k_known && (*axes_shape)[0].value() > 0 && (*axes_shape)[0].value() <= rank) {
     const auto k = static_cast<std::size_t>((*axes_shape)[0].value());
     // The output when exactly the axes marked in `reduced` are reduced.
-    auto output_for = [&](const std::vector<bool>& reduced) {
-      std::vector<SymbolicDim> out;
-      for (std::size_t i = 0; i < reduced.size(); ++i) {
-        if (!reduced[i]) {
-          out.push_back(in[i]);
-        } else if (keepdims) {
-          out.push_back(1);
-        }
-      }
-      return out;
-    };
+    auto output_for = [&](const std::vector<bool>& reduced) { return reduced_dims(in, reduced, keepdims); };
     auto common = common_over_choices(std::vector<bool>(static_cast<std::size_t>(rank), true), k, output_for);
     if (common) {
       ctx.set_shape_and_dtype(n.output(0), Shape(std::move(*common)), dtype);
@@ -103,15 +107,7 @@ inline void reduce_known_axes(Context& ctx, Node& n, const Shape& in, const std:
       return ctx.record_error(n, "axis " + std::to_string(a) + " is repeated in axes");
     reduced[static_cast<std::size_t>(*x)] = true;
   }
-  std::vector<SymbolicDim> out;
-  for (std::size_t i = 0; i < reduced.size(); ++i) {
-    if (!reduced[i]) {
-      out.push_back(in[i]);
-    } else if (keepdims) {
-      out.push_back(1);
-    }
-  }
-  ctx.set_shape_and_dtype(n.output(0), Shape(std::move(out)), dtype_of(n.input(0)));
+  ctx.set_shape_and_dtype(n.output(0), Shape(reduced_dims(in, reduced, keepdims)), dtype_of(n.input(0)));
   if (rank == 1 && reduced[0]) propagate_reduce_value(ctx, n);
 }
 

@@ -1,0 +1,318 @@
+// What `symshape infer` and `symshape show` share around the inference:
+// reading the model (a file or "-", standard input), checking and writing the
+// outputs (-o, --json; "-" is standard output), locating the node of a
+// diagnostic (name, op type, index, enclosing subgraph or function), and the
+// types as the written file holds them.
+#pragma once
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <iostream>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "args.hpp"
+#include "symshape/onnx/load.hpp"
+#include "symshape/onnx/save.hpp"
+#include "symshape/symshape.hpp"
+
+namespace symshape::cli {
+
+// ---- the model ----
+
+// How a model path is named in messages: "-" is standard input.
+inline std::string display_name(const std::string& path) { return path == "-" ? "<stdin>" : path; }
+
+// The folder relative external-data locations of the model at `path` are
+// resolved from ("-": the current directory).
+inline std::string model_dir(const std::string& path) {
+  if (path == "-") return ".";
+  const std::filesystem::path p(path);
+  return p.has_parent_path() ? p.parent_path().string() : std::string(".");
+}
+
+// Loads MODEL (a file or "-") as proto and IR; false after printing the
+// one-line error (exit 1).
+inline bool load(const char* cmd, const std::string& path, ::onnx::ModelProto& proto, Model& model) {
+  Result<::onnx::ModelProto> p =
+      path == "-" ? io::read_model_proto(std::cin, display_name(path)) : io::read_model_proto(path);
+  if (!p) {
+    fatal(cmd, p.error());
+    return false;
+  }
+  Result<Model> m = io::load_model_proto(*p);
+  if (!m) {
+    fatal(cmd, "file " + display_name(path) + ": " + m.error());
+    return false;
+  }
+  proto = std::move(p.value());
+  model = std::move(m.value());
+  return true;
+}
+
+// ---- output paths ----
+
+// Whether an output path is standard output: "-", or a name of fd 1.
+inline bool names_stdout(const std::string& path) {
+  return path == "-" || path == "/dev/stdout" || path == "/dev/fd/1" || path == "/proc/self/fd/1";
+}
+
+// The file a path stands for, for comparing paths that may not exist yet:
+// the end of its symlink chain, made absolute with the folders canonical.
+inline std::string real_target(const std::string& path) {
+  const io::OutputTarget t = io::resolve_output(path);
+  std::error_code ec;
+  std::filesystem::path p = std::filesystem::absolute(t.target, ec);
+  std::filesystem::path c = std::filesystem::weakly_canonical(p, ec);
+  return (ec ? p : c).lexically_normal().string();
+}
+
+// Whether two paths name the same file (hard links and symlinks included).
+inline bool same_file(const std::string& a, const std::string& b) {
+  std::error_code ec;
+  if (std::filesystem::equivalent(a, b, ec) && !ec) return true;
+  return real_target(a) == real_target(b);
+}
+
+inline bool is_char_device(const std::string& path) {
+  struct stat st;
+  return ::stat(path.c_str(), &st) == 0 && S_ISCHR(st.st_mode);
+}
+
+// One output named on the command line.
+struct OutputArg {
+  const char* option;  // "-o" or "--json"
+  std::string path;    // "" when not given
+};
+
+// The checks made before anything is read: an output is not a directory, not
+// the input model, and not the other output (two character devices such as
+// /dev/null excepted; standard output only once). Returns nothing, or 2
+// after printing the usage error.
+inline std::optional<int> check_outputs(const char* cmd, const std::string& model_path,
+                                        const std::vector<OutputArg>& outputs) {
+  for (std::size_t i = 0; i < outputs.size(); ++i) {
+    const OutputArg& o = outputs[i];
+    if (o.path.empty()) continue;
+    if (!names_stdout(o.path)) {
+      if (io::resolve_output(o.path).is_directory)
+        return fatal(cmd, std::string(o.option) + " " + o.path + ": is a directory", kExitUsage);
+      if (model_path != "-" && same_file(o.path, model_path))
+        return fatal(cmd, std::string(o.option) + " " + o.path + " is the input model; write elsewhere", kExitUsage);
+    }
+    for (std::size_t k = 0; k < i; ++k) {
+      const OutputArg& p = outputs[k];
+      if (p.path.empty()) continue;
+      const bool both_stdout = names_stdout(o.path) && names_stdout(p.path);
+      const bool same = !names_stdout(o.path) && !names_stdout(p.path) && same_file(o.path, p.path) &&
+                        !is_char_device(o.path);
+      if (both_stdout || same)
+        return fatal(cmd, std::string(p.option) + " and " + o.option + " name the same file (" + o.path + ")",
+                     kExitUsage);
+    }
+  }
+  return std::nullopt;
+}
+
+// After loading: no output may be one of the model's external data files
+// (they are never written). Returns nothing, or 2 after the usage error.
+inline std::optional<int> check_outputs_against_data(const char* cmd, const std::string& model_path,
+                                                     ::onnx::ModelProto& proto, const std::vector<OutputArg>& outputs) {
+  const std::vector<std::string> data = io::external_data_files(proto, model_dir(model_path));
+  for (const OutputArg& o : outputs)
+    if (!o.path.empty() && !names_stdout(o.path))
+      for (const std::string& f : data)
+        if (same_file(o.path, f))
+          return fatal(cmd, std::string(o.option) + " " + o.path + " is an external data file of the model", kExitUsage);
+  return std::nullopt;
+}
+
+// An output ready to be put in place: a prepared file, or bytes for
+// standard output.
+struct PreparedOutput {
+  std::string path;
+  bool to_stdout = false;
+  std::string bytes;  // for standard output
+  io::PendingFile file;
+};
+
+// Prepares `path` ("-" and names of fd 1: standard output, written by
+// commit_output) with the content `writer` makes; for standard output
+// `bytes` is the content. Failure names the file.
+inline Result<PreparedOutput> prepare_output(const std::string& path, io::PendingFile::Writer writer,
+                                             std::string bytes) {
+  PreparedOutput out;
+  out.path = path;
+  if (names_stdout(path)) {
+    out.to_stdout = true;
+    out.bytes = std::move(bytes);
+    return Result<PreparedOutput>(std::move(out));
+  }
+  Result<io::PendingFile> f = io::PendingFile::prepare(path, std::move(writer));
+  if (!f) return Result<PreparedOutput>::failure(f.error());
+  out.file = std::move(f.value());
+  return Result<PreparedOutput>(std::move(out));
+}
+
+inline Result<bool> commit_output(PreparedOutput& out) {
+  if (!out.to_stdout) return out.file.commit();
+  std::fflush(stdout);
+  if (!io::write_all(STDOUT_FILENO, out.bytes.data(), out.bytes.size()))
+    return Result<bool>::failure("standard output: write failed");
+  return true;
+}
+
+// ---- where a diagnostic is ----
+
+// Diagnostics carry a node's name and op type only. To name the node exactly
+// (its index, and the subgraph or function around it), every node is renamed
+// for the run to a unique token; tokens in diagnostics and trace lines are
+// then replaced by the node's place. The names are restored afterwards.
+class NodeTags {
+ public:
+  NodeTags() = default;
+  NodeTags(const NodeTags&) = delete;
+  NodeTags& operator=(const NodeTags&) = delete;
+  ~NodeTags() { restore(); }
+
+  void tag(Model& m) {
+    tag_graph(*m.graph, "", 0);
+    for (auto& f : m.functions)
+      if (f.body) tag_graph(*f.body, " in function '" + (f.domain.empty() ? "" : f.domain + ".") + f.name + "'", 0);
+  }
+
+  void restore() {
+    for (auto& [node, name] : renamed_) node->name = name;
+    renamed_.clear();
+  }
+
+  // The place of the node a diagnostic's `node` field names: "node #2
+  // 'proj_out' (MatMul)", "node #0 'add' (Add) in subgraph 'then_branch' of
+  // node #1 'if' (If)"; empty when it names none.
+  std::string where(const std::string& node_field) const {
+    const Place* p = find(node_field);
+    return p ? p->text : std::string();
+  }
+  // `text` with every token replaced by the node's original name.
+  std::string untag(const std::string& text) const {
+    std::string out;
+    for (std::size_t i = 0; i < text.size();) {
+      const std::size_t open = text.find(kOpen, i);
+      if (open == std::string::npos) {
+        out.append(text, i, std::string::npos);
+        break;
+      }
+      const std::size_t close = text.find(kClose, open);
+      if (close == std::string::npos) {
+        out.append(text, i, std::string::npos);
+        break;
+      }
+      out.append(text, i, open - i);
+      const Place* p = find(text.substr(open, close - open + 1));
+      out += p ? p->name : text.substr(open, close - open + 1);
+      i = close + 1;
+    }
+    return out;
+  }
+  // A trace line: the engine appends "  (NAME)"; an unnamed node has none.
+  std::string untag_trace(const std::string& line) const {
+    const std::size_t open = line.rfind("  (" + std::string(1, kOpen));
+    if (open != std::string::npos) {
+      const std::size_t close = line.find(kClose, open);
+      const Place* p = close == std::string::npos ? nullptr : find(line.substr(open + 3, close - open - 2));
+      if (p && p->name.empty()) return line.substr(0, open);
+    }
+    return untag(line);
+  }
+
+ private:
+  static constexpr char kOpen = '\x1e', kClose = '\x1f';
+  struct Place {
+    std::string name, text;
+  };
+  std::vector<Place> places_;
+  std::vector<std::pair<Node*, std::string>> renamed_;
+
+  const Place* find(const std::string& token) const {
+    if (token.size() < 3 || token.front() != kOpen || token.back() != kClose) return nullptr;
+    std::size_t k = 0;
+    for (std::size_t i = 1; i + 1 < token.size(); ++i) {
+      if (token[i] < '0' || token[i] > '9') return nullptr;
+      k = k * 10 + static_cast<std::size_t>(token[i] - '0');
+    }
+    return k < places_.size() ? &places_[k] : nullptr;
+  }
+
+  static std::string describe(const Node& n, std::size_t index) {
+    std::string s = "node #" + std::to_string(index);
+    if (!n.name.empty()) s += " '" + n.name + "'";
+    return s + " (" + (n.domain.empty() ? "" : n.domain + ".") + n.op_type + ")";
+  }
+
+  void tag_graph(Graph& g, const std::string& scope, int depth) {
+    if (depth > io::kMaxNesting) return;
+    for (std::size_t i = 0; i < g.nodes.size(); ++i) {
+      Node& n = *g.nodes[i];
+      const std::string here = describe(n, i);
+      places_.push_back({n.name, here + scope});
+      for (auto& a : n.attributes)
+        for (auto& sub : a.graphs)
+          if (sub) tag_graph(*sub, " in subgraph '" + sub->name + "' of " + here + scope, depth + 1);
+      renamed_.emplace_back(&n, n.name);
+      n.name = std::string(1, kOpen) + std::to_string(places_.size() - 1) + kClose;
+    }
+  }
+};
+
+// "symshape CMD: FILE: error: node #2 'proj_out' (MatMul): MESSAGE" on
+// stderr, one line per diagnostic.
+inline void print_diagnostics(const char* cmd, const std::string& model_path, const Report& r, const NodeTags& tags) {
+  for (const Diagnostic& d : r.diagnostics) {
+    std::string where = tags.where(d.node);
+    if (where.empty() && (!d.node.empty() || !d.op_type.empty()))
+      where = "node '" + tags.untag(d.node) + "' (" + d.op_type + ")";
+    std::fprintf(stderr, "symshape %s: %s: %s: %s%s\n", cmd, display_name(model_path).c_str(),
+                 d.severity == Severity::Error ? "error" : "warning", where.empty() ? "" : (where + ": ").c_str(),
+                 tags.untag(d.message).c_str());
+  }
+}
+
+// ---- types as the written file holds them ----
+
+// The types of the main graph's values as the proto holds them after
+// io::write_inferred_types (graph inputs, value_info, graph outputs): what
+// `infer -o` writes and what the summary, the JSON report and `show` print.
+// A value the writer could not write (e.g. a tensor whose element type stayed
+// undefined after an upstream error) keeps what the file had, or is unknown.
+class WrittenTypes {
+ public:
+  explicit WrittenTypes(const ::onnx::GraphProto& g) {
+    for (const auto& v : g.input()) add(v);
+    for (const auto& v : g.value_info()) add(v);
+    for (const auto& v : g.output()) add(v);
+  }
+  // An initializer that is no graph input has no TypeProto: its type comes
+  // from its dims, as the IR has it.
+  Type of(const Value& v) const {
+    auto it = types_.find(v.name);
+    if (it != types_.end()) return it->second;
+    if (v.initializer && !v.is_graph_input) return v.type;
+    return Type();
+  }
+
+ private:
+  std::map<std::string, Type> types_;
+  void add(const ::onnx::ValueInfoProto& v) {
+    if (!v.has_type()) return;
+    Result<Type> t = io::type_from_proto(v.type(), v.name());
+    types_[v.name()] = t ? *t : Type();
+  }
+};
+
+}  // namespace symshape::cli

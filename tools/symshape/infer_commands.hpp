@@ -131,11 +131,14 @@ inline std::vector<const Value*> listed_values(const Model& m, bool with_initial
 inline constexpr const char* kInferUsage =
     "usage: symshape infer MODEL.onnx|- [-o OUT.onnx|-] [--input-shape NAME=D0,D1,...]...\n"
     "                      [--policy skip|override|refine|strict] [--trace] [--json REPORT.json|-]\n"
-    "                      [--allow-errors]\n"
+    "                      [--allow-errors] [--assume-contracts]\n"
     "  Infers every value's shape. Prints a summary on stdout (counts, inputs and\n"
     "  outputs with their types as written, '?' for an unknown dim, _dN for a fresh\n"
-    "  symbol) and every diagnostic on stderr, one line each naming the file and\n"
-    "  the node (#index, name, op type).\n"
+    "  symbol), then the model's contracts: relations between input dims that\n"
+    "  every valid run satisfies (MatMul inner dims equal, broadcast dims equal or\n"
+    "  1, a declared dim the inference cannot confirm), each with its node. Every\n"
+    "  diagnostic goes to stderr, one line each naming the file and the node\n"
+    "  (#index, name, op type).\n"
     "  MODEL '-' reads standard input; '-o -' / '--json -' write standard output,\n"
     "  and then the summary and --trace go to stderr.\n"
     "  -o OUT          write the model with value_info for every value (a temporary\n"
@@ -147,6 +150,10 @@ inline constexpr const char* kInferUsage =
     "  --input-shape   replace an input's dims (integers, names, expressions, '?')\n"
     "  --policy        how inferred types merge with existing ones (default refine)\n"
     "  --trace         one line per node\n"
+    "  --assume-contracts  assume the contracts hold: substitute the input symbols\n"
+    "                  they determine (keeping the names the model declares) and\n"
+    "                  infer again; lists every assumption made. Without it every\n"
+    "                  shape is exact for every valid run.\n"
     "  Outputs may not be the input model, each other, a directory, or an external\n"
     "  data file of the model (usage errors, before anything runs).\n"
     "exit status: 0 ok; 1 unreadable or malformed input, or an output that cannot\n"
@@ -159,6 +166,7 @@ struct InferArgs {
   InferenceOptions options;  // --policy; the trace callback is set by run_infer
   bool trace = false;
   bool allow_errors = false;
+  bool assume_contracts = false;
 };
 
 // Returns nothing when inference is to run, else the exit code (after
@@ -202,7 +210,8 @@ inline std::optional<int> parse_infer_args(const std::vector<std::string>& args,
                       {{"--policy"}, "skip|override|refine|strict", policy},
                       {{"--input-shape"}, "NAME=D0,D1,...", input_shape},
                       {{"--trace"}, nullptr, set_flag(a.trace)},
-                      {{"--allow-errors"}, nullptr, set_flag(a.allow_errors)}},
+                      {{"--allow-errors"}, nullptr, set_flag(a.allow_errors)},
+                      {{"--assume-contracts"}, nullptr, set_flag(a.assume_contracts)}},
                      one_positional(a.model_path)};
   if (const std::optional<int> done = parse_args(spec, args)) return done;
   if (a.model_path.empty())
@@ -237,7 +246,8 @@ inline std::optional<int> apply_input_shapes(const InferArgs& a, Model& model) {
 // The --json report: the run's settings and counts, every diagnostic (with
 // the node's place), and every listed value with its type as written.
 inline std::string infer_report_json(const InferArgs& a, const Model& model, const Report& report,
-                                     const NodeTags& tags, const WrittenTypes& types) {
+                                     const std::vector<Assumption>& assumptions, const NodeTags& tags,
+                                     const WrittenTypes& types) {
   using Layout = JsonWriter::Layout;
   JsonWriter j;
   j.begin_object();
@@ -252,6 +262,24 @@ inline std::string infer_report_json(const InferArgs& a, const Model& model, con
     j.key("severity").string(severity_name(d.severity)).key("kind").string(kind_name(d.kind));
     j.key("node").string(tags.untag(d.node)).key("op_type").string(d.op_type);
     j.key("where").string(tags.where(d.node)).key("message").string(tags.untag(d.message));
+    j.end_object();
+  }
+  j.end_array();
+  j.key("contracts").begin_array();
+  for (const Contract& c : report.contracts) {
+    j.begin_object(Layout::Inline);
+    j.key("relation").string(c.relation()).key("kind").string(c.kind == Contract::Kind::Equal ? "equal" : "broadcast");
+    j.key("lhs").string(c.lhs.to_string()).key("rhs").string(c.rhs.to_string());
+    j.key("node").string(tags.untag(c.node)).key("op_type").string(c.op_type);
+    j.key("where").string(tags.where(c.node)).key("origin").string(tags.untag(c.origin));
+    j.end_object();
+  }
+  j.end_array();
+  j.key("assumptions").begin_array();
+  for (const Assumption& x : assumptions) {
+    j.begin_object(Layout::Inline);
+    j.key("symbol").string(x.symbol).key("value").string(x.value.to_string());
+    j.key("relation").string(x.from.relation()).key("where").string(tags.where(x.from.node));
     j.end_object();
   }
   j.end_array();
@@ -272,6 +300,27 @@ inline std::string infer_report_json(const InferArgs& a, const Model& model, con
 // "  input  x: float[batch,seq,32]" (`label` padded to the width of "output").
 inline void print_value_line(FILE* out, const char* label, const Value& v, const WrittenTypes& types) {
   std::fprintf(out, "  %-6s %s: %s\n", label, v.name.c_str(), types.of(v).to_string().c_str());
+}
+
+// The contracts (and, with --assume-contracts, the assumptions), after the
+// summary: "  node #3 'add' (Add): total == past+seq or ... (broadcast)".
+inline void print_contracts(FILE* out, const Report& report, const std::vector<Assumption>& assumptions,
+                            const NodeTags& tags) {
+  auto place = [&tags](const Contract& c) {
+    std::string where = tags.where(c.node);
+    if (where.empty() && (!c.node.empty() || !c.op_type.empty()))
+      where = "node '" + tags.untag(c.node) + "' (" + c.op_type + ")";
+    return where.empty() ? std::string() : where + ": ";
+  };
+  if (!assumptions.empty()) std::fprintf(out, "assumed (--assume-contracts): %zu\n", assumptions.size());
+  for (const Assumption& x : assumptions)
+    std::fprintf(out, "  %s = %s  from %s%s\n", x.symbol.c_str(), x.value.to_string().c_str(), place(x.from).c_str(),
+                 x.from.relation().c_str());
+  if (report.contracts.empty()) return;
+  std::fprintf(out, "contracts: %zu relation%s that valid inputs satisfy\n", report.contracts.size(),
+               report.contracts.size() == 1 ? "" : "s");
+  for (const Contract& c : report.contracts)
+    std::fprintf(out, "  %s%s (%s)\n", place(c).c_str(), c.relation().c_str(), tags.untag(c.origin).c_str());
 }
 
 // The summary: counts, graph inputs and outputs with their types as written,
@@ -301,7 +350,8 @@ inline void print_infer_summary(FILE* out, const InferArgs& a, const Model& mode
 // --allow-errors). The report is put in place first, so that -o is only
 // replaced once nothing else can fail. Returns 0, or 1 after printing the
 // problem.
-inline int write_infer_outputs(const InferArgs& a, const Model& model, const Report& report, const NodeTags& tags,
+inline int write_infer_outputs(const InferArgs& a, const Model& model, const Report& report,
+                               const std::vector<Assumption>& assumptions, const NodeTags& tags,
                                const WrittenTypes& types, ::onnx::ModelProto& proto, bool& wrote_model,
                                bool& wrote_json) {
   const char* cmd = "infer";
@@ -334,7 +384,7 @@ inline int write_infer_outputs(const InferArgs& a, const Model& model, const Rep
     }
   }
   if (!a.json_path.empty()) {
-    const std::string json = infer_report_json(a, model, report, tags, types);
+    const std::string json = infer_report_json(a, model, report, assumptions, tags, types);
     Result<PreparedOutput> p = prepare_output(a.json_path, io::bytes_writer(json), json);
     Result<bool> done = p ? commit_output(p.value()) : Result<bool>::failure(p.error());
     if (!done) {
@@ -349,6 +399,20 @@ inline int write_infer_outputs(const InferArgs& a, const Model& model, const Rep
     wrote_model = true;
   }
   return code;
+}
+
+// --assume-contracts: each further run starts from the model as loaded (with
+// --input-shape applied), its nodes tagged like the first.
+inline Report infer_assuming_contracts(const InferArgs& a, const ::onnx::ModelProto& proto, Model& model,
+                                       NodeTags& tags, std::vector<Assumption>& assumptions) {
+  auto reload = [&]() {
+    tags.restore();
+    Model fresh = std::move(io::load_model_proto(proto).value());  // loaded once already
+    apply_input_shapes(a, fresh);
+    tags.tag(fresh);
+    return fresh;
+  };
+  return infer_shapes_assuming_contracts(model, reload, a.options, assumptions);
 }
 
 inline int run_infer(const std::vector<std::string>& args) {
@@ -370,17 +434,23 @@ inline int run_infer(const std::vector<std::string>& args) {
     a.options.trace = [summary, &tags](const std::string& line) {
       std::fprintf(summary, "%s\n", tags.untag_trace(line).c_str());
     };
-  const Report report = infer_shapes(model, a.options);
+  std::vector<Assumption> assumptions;
+  const Report report = a.assume_contracts ? infer_assuming_contracts(a, proto, model, tags, assumptions)
+                                           : infer_shapes(model, a.options);
   tags.restore();
   print_diagnostics(cmd, a.model_path, report, tags);
 
   std::vector<std::string> changed_inputs;
   for (const InputShape& s : a.input_shapes) changed_inputs.push_back(s.name);
+  if (!assumptions.empty())  // the inputs are written as assumed
+    for (const Value* v : model.graph->inputs)
+      if (v) changed_inputs.push_back(v->name);
   io::write_inferred_types(model, proto, changed_inputs);
   const WrittenTypes types(proto.graph());
   bool wrote_model = false, wrote_json = false;
-  const int code = write_infer_outputs(a, model, report, tags, types, proto, wrote_model, wrote_json);
+  const int code = write_infer_outputs(a, model, report, assumptions, tags, types, proto, wrote_model, wrote_json);
   print_infer_summary(summary, a, model, report, types, wrote_model, wrote_json);
+  print_contracts(summary, report, assumptions, tags);
   if (std::fflush(stdout) != 0) return fatal(cmd, "cannot write to standard output");
   if (code != kExitOk) return code;
   return report.ok() ? kExitOk : kExitInference;

@@ -520,8 +520,26 @@ inline Expr sum_of(const std::vector<Expr>& items) {
   return detail::make_sum(constant, std::move(terms));
 }
 
+namespace detail {
+
+// x * min(1, x) is x for x >= 0: min(1, x) is 1 whenever x is not 0. The exact
+// broadcast of two symbolic dims is max(x,y)*min(x,y,1), which becomes this
+// once x == y is known.
+inline const Expr* absorbed_indicator(const Expr& a, const Expr& b) {
+  auto is_indicator_of = [](const Expr& m, const Expr& x) {
+    return m.kind() == ExprKind::Min && m.args().size() == 2 &&
+           ((m.args()[0].is_int(1) && m.args()[1] == x) || (m.args()[1].is_int(1) && m.args()[0] == x));
+  };
+  if (is_indicator_of(b, a) && provably_nonnegative_quick(a)) return &a;
+  if (is_indicator_of(a, b) && provably_nonnegative_quick(b)) return &b;
+  return nullptr;
+}
+
+}  // namespace detail
+
 inline Expr operator*(const Expr& a, const Expr& b) {
   if (const Expr* e = detail::first_error({&a, &b})) return *e;
+  if (const Expr* x = detail::absorbed_indicator(a, b)) return *x;
   if (a.is_int() && b.is_int()) {
     int64_t r = 0;
     return checked::mul(a.as_int(), b.as_int(), r) ? Expr(r) : detail::overflow_error();
@@ -578,6 +596,8 @@ inline Expr product_of(const std::vector<Expr>& items) {
     if (x.is_error()) return x;
     operands.push_back(&x);
   }
+  if (items.size() == 2)
+    if (const Expr* x = detail::absorbed_indicator(items[0], items[1])) return *x;
   if (detail::keeps_factors(operands.data(), operands.size()))
     return detail::unexpanded_product(operands.data(), operands.size());
   // Otherwise no step of the fold below reaches the limit, so operator*

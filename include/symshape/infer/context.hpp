@@ -1,33 +1,38 @@
-// The inference context: merge policy, diagnostics, fresh dims and symbolic
-// values. Rules call set_shape / set_dtype / set_type on their outputs and
-// report problems with usage_error (malformed model) or record_error
+// The inference context: merge policy, diagnostics, contracts, fresh dims and
+// symbolic values. Rules call set_shape / set_dtype / set_type on their outputs
+// and report problems with usage_error (malformed model) or record_error
 // (semantic; severity per policy). How an inferred type merges with the one a
-// value already has:
+// value already has (declared in the file, or inferred before):
 //
 // | policy   | existing type                                 | conflicts | semantic errors |
 // | skip     | kept if present (a missing dtype or rank is   | none      | warnings        |
 // |          | filled in)                                    |           |                 |
 // | override | always replaced                               | none      | errors          |
-// | refine   | a tensor dim is replaced where the inferred   | warnings  | errors          |
-// |          | one is more specific (see specificity), a     |           |                 |
+// | refine   | a tensor dim is replaced by the inferred one  | warnings  | errors          |
+// |          | where that is more exact (see merge_dim); a   |           |                 |
 // |          | sequence/optional/map type replaced; a        |           |                 |
 // |          | conflict keeps the existing dim, rank, dtype  |           |                 |
 // |          | or type                                       |           |                 |
 // | strict   | as refine                                     | errors    | errors          |
 //
-// Conflicts are differing integer dims, ranks, dtypes or kinds of type; under
-// strict also differing expressions. An inferred fresh dim (is_fresh) never
-// conflicts.
+// Under refine and strict, an inferred dim that is an expression of the graph
+// inputs' symbols wins over an existing dim that is not (an exporter's
+// placeholder such as `unk__12`) and over one that disagrees with it; a
+// disagreement that can hold (`total` vs `past+seq`, `1` vs `N`) becomes a
+// contract, one that cannot (3 vs 4) a conflict. An inferred fresh dim
+// (is_fresh) never conflicts.
 #pragma once
 
 #include <cstdint>
 #include <functional>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "symshape/expr/prove.hpp"
 #include "symshape/infer/diagnostics.hpp"
 #include "symshape/ir/graph.hpp"
 
@@ -104,6 +109,52 @@ class Context {
   }
   void error(const Node* n, DiagnosticKind kind, std::string message) {
     add(Severity::Error, kind, n, std::move(message));
+  }
+
+  // ---- contracts ----
+  // Records that valid runs need `a == b` (Equal) or `a == b or either is 1`
+  // (Broadcast), unless that is known to hold; callers report relations that
+  // can never hold (3 vs 4) as errors instead. Unknown dims give nothing.
+  void record_contract(const Node* n, Contract::Kind kind, const SymbolicDim& a, const SymbolicDim& b,
+                       std::string origin) {
+    if (a.is_unknown() || b.is_unknown() || a == b) return;
+    if (kind == Contract::Kind::Broadcast && (a.is_int(1) || b.is_int(1))) return;
+    if (prove_eq(a.expr(), b.expr())) return;
+    std::string sa = a.to_string(), sb = b.to_string();
+    const std::string key = (kind == Contract::Kind::Equal ? "=" : "~") + std::min(sa, sb) + "|" + std::max(sa, sb);
+    if (report_.contracts.size() >= kMaxContracts || !contract_keys_.insert(key).second) return;
+    Contract c;
+    c.kind = kind;
+    c.lhs = a;
+    c.rhs = b;
+    if (n) {
+      c.node = n->name;
+      c.op_type = n->op_type;
+    }
+    c.origin = std::move(origin);
+    report_.contracts.push_back(std::move(c));
+  }
+  static constexpr std::size_t kMaxContracts = 10000;
+
+  // The symbols of the graph inputs' dims: an inferred dim over these (and
+  // integers) is exact, an existing dim over other names is a placeholder.
+  void set_input_symbols(std::set<std::string> names) { input_symbols_ = std::move(names); }
+  bool over_input_symbols(const SymbolicDim& d) const {
+    if (d.is_unknown()) return false;
+    if (d.is_int()) return true;
+    for (const auto& name : free_symbols(d.expr()))
+      if (!input_symbols_.count(name)) return false;
+    return true;
+  }
+  // Whether d's symbols are the inputs' or fresh ones of this run (not names
+  // that only the file's value_info or outputs use).
+  bool of_this_run(const SymbolicDim& d) const {
+    if (d.is_unknown() || d.is_int()) return true;
+    for (const auto& name : free_symbols(d.expr())) {
+      const std::optional<int64_t> k = fresh_index(name);
+      if (!input_symbols_.count(name) && !(k && *k >= fresh_begin_ && *k < next_dim_)) return false;
+    }
+    return true;
   }
 
   // ---- fresh dims ----
@@ -239,19 +290,27 @@ class Context {
       return old;
     }
     Shape out = old;
-    for (std::size_t i = 0; i < old.size(); ++i) {
-      const SymbolicDim& a = old[i];
-      const SymbolicDim& b = inferred[i];
-      if (a == b || b.is_unknown() || (a.is_known() && is_fresh(b))) continue;
-      if (a.is_known() && specificity(a) == specificity(b)) {
-        if (a.is_int() || policy_ == MergePolicy::Strict)
-          conflict(v, "inferred dim " + std::to_string(i) + " = " + b.to_string() + " conflicts with existing " +
-                          a.to_string());
-        continue;
-      }
-      if (specificity(b) > specificity(a)) out[i] = b;
-    }
+    for (std::size_t i = 0; i < old.size(); ++i) out[i] = merge_dim(v, i, old[i], inferred[i]);
     return out;
+  }
+
+  // Refine/strict merge of one dim: the existing `a` unless the inferred `b`
+  // is more exact (see the table at the top).
+  SymbolicDim merge_dim(const Value* v, std::size_t i, const SymbolicDim& a, const SymbolicDim& b) {
+    if (a == b || b.is_unknown()) return a;
+    if (a.is_unknown()) return b;
+    if (!of_this_run(a)) return b;  // an exporter's placeholder: what is inferred is never worse
+    const bool b_exact = over_input_symbols(b);
+    if (!over_input_symbols(a)) return b_exact ? b : a;  // fresh dims give way to exact ones only
+    if (!b_exact) return a;
+    const std::string where = "dim " + std::to_string(i) + " of '" + (v ? v->name : std::string()) + "'";
+    if (prove_ge(a.expr(), b.expr() + Expr(1)) || prove_ge(b.expr(), a.expr() + Expr(1))) {
+      conflict(v, "inferred dim " + std::to_string(i) + " = " + b.to_string() + " conflicts with existing " +
+                      a.to_string());
+      return a;
+    }
+    record_contract(current_, Contract::Kind::Equal, a, b, "declared " + where);
+    return b;
   }
 
   void name_overlong(Shape& s) {
@@ -294,6 +353,8 @@ class Context {
   int64_t fresh_begin_ = 0;
   bool data_propagation_ = true;
   SubgraphInferer subgraph_;
+  std::set<std::string> input_symbols_;
+  std::set<std::string> contract_keys_;
 };
 
 }  // namespace symshape

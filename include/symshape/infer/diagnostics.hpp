@@ -5,6 +5,8 @@
 #include <string>
 #include <vector>
 
+#include "symshape/dim.hpp"
+
 namespace symshape {
 
 enum class Severity { Warning, Error };
@@ -36,8 +38,46 @@ struct Diagnostic {
   }
 };
 
+// A relation between dims that every valid run of the model satisfies, with
+// the node that imposes it: MatMul's inner dims, Concat's other dims, two
+// broadcast dims, a dim the file declares that the inference cannot confirm.
+// The inferred shapes never assume it (they stay exact for every valid run);
+// `symshape infer --assume-contracts` does.
+struct Contract {
+  enum class Kind {
+    Equal,      // lhs == rhs
+    Broadcast,  // lhs == rhs, or one of them is 1 (numpy broadcasting)
+  };
+  Kind kind = Kind::Equal;
+  SymbolicDim lhs, rhs;
+  std::string node;     // the node that imposes it (may be empty)
+  std::string op_type;  // its op type
+  std::string origin;   // what imposes it: "broadcast", "MatMul inner dims", "declared dim 0 of 'y'"
+
+  // "total == past+seq", "a == b or a == 1 or b == 1"
+  std::string relation() const {
+    const std::string a = lhs.to_string(), b = rhs.to_string();
+    if (kind == Kind::Equal) return a + " == " + b;
+    if (lhs.is_int()) return b + " == " + a + " or " + b + " == 1";
+    if (rhs.is_int()) return a + " == " + b + " or " + a + " == 1";
+    return a + " == " + b + " or " + a + " == 1 or " + b + " == 1";
+  }
+  // "contract: node 'add' (Add): total == past+seq (broadcast)"
+  std::string to_string() const {
+    std::string out = "contract: ";
+    if (!node.empty() || !op_type.empty()) {
+      out += "node '" + node + "'";
+      if (!op_type.empty()) out += " (" + op_type + ")";
+      out += ": ";
+    }
+    return out + relation() + " (" + origin + ")";
+  }
+};
+
 struct Report {
   std::vector<Diagnostic> diagnostics;
+  // Relations the model needs of its inputs, de-duplicated, in the order found.
+  std::vector<Contract> contracts;
   bool modified = false;
 
   std::size_t count(Severity s) const {

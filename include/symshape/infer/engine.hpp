@@ -8,6 +8,7 @@
 #include <cctype>
 #include <cstdint>
 #include <functional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -59,6 +60,10 @@ class Engine {
     ctx_.reserve_fresh_dims(used + 1);
     subgraph_budget_ = kSubgraphBudgetBase + kSubgraphBudgetPerNode * count_nodes(*model_.graph);
     name_anonymous_input_dims(*model_.graph);
+    std::set<std::string> input_symbols;
+    for (const Value* v : model_.graph->inputs)
+      if (v && v->type.is_tensor_like()) input_symbols.merge(v->type.shape().free_symbols());
+    ctx_.set_input_symbols(std::move(input_symbols));
     infer_graph(*model_.graph);
     return ctx_.report();
   }
@@ -82,6 +87,7 @@ class Engine {
 
  private:
   RuleTable table_;
+  std::set<std::string> warned_unimported_;
   Model& model_;
   const InferenceOptions& options_;
   Context ctx_;
@@ -298,6 +304,28 @@ class Engine {
     return r;
   }
 
+  // A node of a domain the model does not import (onnxruntime's own tests
+  // build com.microsoft nodes so): when every operator of that domain has one
+  // version only, that version's rule, with a warning once per domain. Not for
+  // ai.onnx, whose missing import is an error.
+  ResolvedRule resolve_unimported(const Node& n) {
+    if (n.domain.empty() || n.domain == "ai.onnx" || ctx_.opset(n.domain) != 0) return ResolvedRule();
+    int64_t version = 0;
+    for (std::size_t i = 0; i < table_.size; ++i) {
+      const RuleEntry& e = table_.entries[i];
+      if (e.domain != n.domain) continue;
+      if (version != 0 && e.since_version != version) return ResolvedRule();
+      version = e.since_version;
+    }
+    if (version == 0) return ResolvedRule();
+    ResolvedRule r = resolve_rule(table_, n.domain, n.op_type, version);
+    if (r && warned_unimported_.insert(n.domain).second)
+      ctx_.warn(&n, DiagnosticKind::Usage,
+                "the model uses " + n.domain + " operators but does not import that domain; inferring with its " +
+                    "version-" + std::to_string(version) + " rules (add an opset_import for " + n.domain + ")");
+    return r;
+  }
+
   void infer_graph(Graph& g) {
     std::vector<Node*> order;
     const Node* cycle = nullptr;
@@ -321,6 +349,8 @@ class Engine {
       infer_function_call(*f, n);
     } else if (ResolvedRule rule = resolve(n)) {
       run_rule(rule, n);
+    } else if (ResolvedRule unimported = resolve_unimported(n)) {
+      run_rule(unimported, n);
     } else if ((n.domain.empty() || n.domain == "ai.onnx") && ctx_.opset("") == 0 && !reported_no_ai_onnx_) {
       // ONNX requires an opset import for every domain the model uses.
       reported_no_ai_onnx_ = true;

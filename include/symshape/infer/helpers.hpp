@@ -81,44 +81,59 @@ inline std::optional<std::vector<int64_t>> normalize_axes(Context& ctx, const No
   return axes;
 }
 
-// Multidirectional (numpy) broadcasting of two shapes. Equal dims stay; a 1
-// yields the other; an integer > 1 wins over a symbol (which must be 1 or
-// equal); two different symbols give a fresh dim, never a silent merge.
-// Unknown rank when either rank is unknown; nullopt after an error.
+// The broadcast of two dims x and y (numpy rules: equal, or one of them is 1),
+// exact for every valid run, zero-size dims included; nullopt when both are
+// integers that cannot broadcast (the caller reports it). Two symbolic dims
+// that are not provably equal give the dim the prover shows to be the result
+// (`seq` for seq vs min(64,seq)), else the exact max(x,y)*min(x,y,1), and the
+// relation the model needs is recorded as a contract.
+inline std::optional<SymbolicDim> broadcast_dim(Context& ctx, const Node& n, const SymbolicDim& x,
+                                                const SymbolicDim& y) {
+  if (x == y && x.is_known()) return x;
+  if (x.is_int(1)) return y;
+  if (y.is_int(1)) return x;
+  if (x.is_int() && y.is_int()) return std::nullopt;
+  if (x.is_int() || y.is_int()) {  // an integer k != 1: the other dim is k or 1
+    const SymbolicDim& k = x.is_int() ? x : y;
+    ctx.record_contract(&n, Contract::Kind::Broadcast, x.is_int() ? y : x, k, "broadcast");
+    return k;
+  }
+  if (x.is_unknown() || y.is_unknown()) return ctx.new_symbolic_dim();
+  ctx.record_contract(&n, Contract::Kind::Broadcast, x, y, "broadcast");
+  const Expr &a = x.expr(), &b = y.expr();
+  const Expr one(1);
+  // The result is x unless x == 1 != y; a dim >= 2, or one >= the other that
+  // is not 0 when the other is not, rules that out.
+  if (prove_eq(a, b) || prove_ge(a, Expr(2))) return x;
+  if (prove_ge(b, Expr(2))) return y;
+  if (prove_ge(a, b) && prove_ge(min(b, one), min(a, one))) return x;
+  if (prove_ge(b, a) && prove_ge(min(a, one), min(b, one))) return y;
+  if (prove_ge(a, one) && prove_ge(b, one)) return SymbolicDim(max(a, b));
+  return SymbolicDim(max(a, b) * min(min(a, b), one));
+}
+
+// Multidirectional (numpy) broadcasting of two shapes, dim by dim with
+// broadcast_dim. Unknown rank when either rank is unknown; nullopt after an
+// error.
 inline std::optional<Shape> broadcast_shapes(Context& ctx, const Node& n, const Shape& a, const Shape& b) {
   if (!a.has_rank() || !b.has_rank()) return Shape();
   const std::size_t rank = std::max(a.size(), b.size());
   std::vector<SymbolicDim> out(rank);
   for (std::size_t i = 0; i < rank; ++i) {
-    const std::size_t ia = i + a.size() - rank, ib = i + b.size() - rank;
     const bool has_a = i + a.size() >= rank, has_b = i + b.size() >= rank;
-    if (!has_a) {
-      out[i] = b[ib];
+    if (!has_a || !has_b) {
+      out[i] = has_a ? a[i + a.size() - rank] : b[i + b.size() - rank];
       continue;
     }
-    if (!has_b) {
-      out[i] = a[ia];
-      continue;
-    }
-    const SymbolicDim& x = a[ia];
-    const SymbolicDim& y = b[ib];
-    if (x == y && x.is_known()) {
-      out[i] = x;
-    } else if (x.is_int(1)) {
-      out[i] = y;
-    } else if (y.is_int(1)) {
-      out[i] = x;
-    } else if (x.is_int() && y.is_int()) {
+    const SymbolicDim& x = a[i + a.size() - rank];
+    const SymbolicDim& y = b[i + b.size() - rank];
+    std::optional<SymbolicDim> d = broadcast_dim(ctx, n, x, y);
+    if (!d) {
       ctx.record_error(n, "cannot broadcast " + a.to_string() + " with " + b.to_string() + ": dim " +
                               std::to_string(x.value()) + " vs " + std::to_string(y.value()));
       return std::nullopt;
-    } else if (x.is_int()) {
-      out[i] = x;
-    } else if (y.is_int()) {
-      out[i] = y;
-    } else {
-      out[i] = ctx.new_symbolic_dim();
     }
+    out[i] = std::move(*d);
   }
   return Shape(std::move(out));
 }

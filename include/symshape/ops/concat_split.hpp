@@ -61,8 +61,9 @@ inline void concat_impl(Context& ctx, Node& n, int64_t axis) {
       } else if (out[i].is_int() && d.is_int() && out[i] != d) {
         return ctx.record_error(
             n, "dim " + std::to_string(i) + " differs between inputs: " + first->to_string() + " vs " + s->to_string());
-      } else if (d.is_int() && !out[i].is_int()) {
-        out[i] = d;  // the inputs must agree: the integer is the more specific
+      } else {
+        ctx.record_contract(&n, Contract::Kind::Equal, out[i], d, "dim " + std::to_string(i) + " of the inputs");
+        if (d.is_int() && !out[i].is_int()) out[i] = d;  // the inputs must agree: the integer is the more specific
       }
     }
     started = true;

@@ -105,6 +105,7 @@ inline std::optional<Dims> complete_target(Context& ctx, const Node& n, const Sh
           n, "cannot reshape " + in.to_string() + " to " + Shape(out).to_string() + ": element counts differ");
       return std::nullopt;
     }
+    ctx.record_contract(&n, Contract::Kind::Equal, total, known, "element count");
     return std::move(out);
   }
   SymbolicDim& inferred = out[*target.infer_at];

@@ -9,7 +9,8 @@
 
 namespace symshape::ops {
 
-// Two contracted dims must agree when both are integers; false after the error.
+// Two contracted dims must agree: an error when both are integers that
+// differ (false), a contract when they may differ.
 inline bool check_inner_dims(Context& ctx, const Node& n, const SymbolicDim& ka, const SymbolicDim& kb, const Shape& a,
                              const Shape& b) {
   if (ka.is_int() && kb.is_int() && ka != kb) {
@@ -17,6 +18,7 @@ inline bool check_inner_dims(Context& ctx, const Node& n, const SymbolicDim& ka,
                             ka.to_string() + " vs " + kb.to_string() + ")");
     return false;
   }
+  ctx.record_contract(&n, Contract::Kind::Equal, ka, kb, "inner dims");
   return true;
 }
 

@@ -245,12 +245,14 @@ def main():
     ap.add_argument("--dir", default=os.path.dirname(os.path.abspath(__file__)))
     ap.add_argument("--update-floors", action="store_true")
     ap.add_argument("--quiet", action="store_true", help="only origins of unresolved dims, not every value")
+    ap.add_argument("--markdown", metavar="FILE", help="also write the figures as Markdown (README.md's tables)")
     a = ap.parse_args()
     cases = json.load(open(os.path.join(a.dir, "models", "manifest.json")))
     truth = json.load(open(os.path.join(a.dir, "truth.json")))
     floors_path = os.path.join(a.dir, "floors.json")
     floors = json.load(open(floors_path)) if os.path.exists(floors_path) else {}
     rows, failures, new_floors, by_op = [], [], {}, collections.Counter()
+    all_origins = collections.defaultdict(list)  # model -> [(variant, value, node, op, dims)]
     totals = collections.Counter()
     with tempfile.TemporaryDirectory() as work:
         for c in cases:
@@ -277,6 +279,7 @@ def main():
                     failures.append(f"FLOOR {name} [{variant}]: {count['ok']} values resolved, floor {floor}")
                 for v, node, op, w in origins:
                     by_op[(variant, op)] += 1
+                    all_origins[name].append((variant, v, node, op, w))
                     print(f"unresolved origin {name} [{variant}] {v} (node '{node}', {op}): {w}")
                 if not a.quiet:
                     for v, s in status.items():
@@ -287,6 +290,8 @@ def main():
     print("\nunresolved origins by op type (raw / stripped):")
     for op in sorted({op for _, op in by_op}, key=lambda o: -by_op[("stripped", o)] - by_op[("raw", o)]):
         print(f"  {op or '(graph input)':24} {by_op[('raw', op)]:4} / {by_op[('stripped', op)]:4}")
+    if a.markdown:
+        write_markdown(a.markdown, rows, totals, all_origins, by_op)
     if a.update_floors:
         with open(floors_path, "w") as f:
             json.dump(new_floors, f, indent=1, sort_keys=True)
@@ -314,6 +319,36 @@ def print_table(rows, totals):
     print(f"{'total':28} {n:6} | {totals['raw_ok']:6} {pct(totals['raw_ok'], n)} {totals['raw_open']:5} "
           f"{totals['raw_wrong']:5} | {totals['stripped_ok']:8} {pct(totals['stripped_ok'], n)} "
           f"{totals['stripped_open']:5} {totals['stripped_wrong']:5}")
+
+
+def write_markdown(path, rows, totals, origins, by_op):
+    """The per-model table, then each model's unresolved origins (stripped, and those only the raw model has)."""
+    n = sum(r["values"] for r in rows)
+    out = ["| model | values | raw resolved | raw % | stripped resolved | stripped % | WRONG |", "|---|---:|---:|---:|---:|---:|---:|"]
+    for r in rows:
+        out.append(f"| {r['model']} | {r['values']} | {r['raw']['ok']} | {pct(r['raw']['ok'], r['values']).strip()} | "
+                   f"{r['stripped']['ok']} | {pct(r['stripped']['ok'], r['values']).strip()} | "
+                   f"{r['raw']['wrong'] + r['stripped']['wrong']} |")
+    out.append(f"| **total** | {n} | {totals['raw_ok']} | {pct(totals['raw_ok'], n).strip()} | {totals['stripped_ok']} | "
+               f"{pct(totals['stripped_ok'], n).strip()} | {totals['raw_wrong'] + totals['stripped_wrong']} |")
+    out += ["", "Unresolved origins by op type (raw / stripped):", ""]
+    for op in sorted({op for _, op in by_op}, key=lambda o: -by_op[("stripped", o)] - by_op[("raw", o)]):
+        out.append(f"- {op}: {by_op[('raw', op)]} / {by_op[('stripped', op)]}")
+    out += ["", "Unresolved origins per model: the value, the node that made it (op type) and the dims written.", ""]
+    for r in rows:
+        lst = origins.get(r["model"], [])
+        if not lst:
+            continue
+        out.append(f"**{r['model']}**")
+        out.append("")
+        stripped = {v for variant, v, *_ in lst if variant == "stripped"}
+        for variant, v, node, op, w in lst:
+            if variant == "stripped" or v not in stripped:
+                tag = "" if variant == "stripped" else " (raw only)"
+                out.append(f"- `{v}` ({op} `{node}`){tag}: `{w}`")
+        out.append("")
+    with open(path, "w") as f:
+        f.write("\n".join(out))
 
 
 if __name__ == "__main__":

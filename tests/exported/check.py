@@ -45,7 +45,8 @@ def parse(text):
         m = TOKEN.match(text, pos)
         if not m or m.end() == pos:
             raise ValueError(f"cannot read {text!r} at {pos}")
-        toks.append(("int", int(m.group(1))) if m.group(1) else ("sym", m.group(2)) if m.group(2) else ("p", m.group(3)))
+        num, name, punct = m.groups()
+        toks.append(("int", int(num)) if num else ("sym", name) if name else ("p", punct))
         pos = m.end()
     toks.append(("end", None))
     i = 0
@@ -288,7 +289,7 @@ def main():
             rows.append(row)
     print_table(rows, totals)
     print("\nunresolved origins by op type (raw / stripped):")
-    for op in sorted({op for _, op in by_op}, key=lambda o: -by_op[("stripped", o)] - by_op[("raw", o)]):
+    for op in sorted({op for _, op in by_op}, key=lambda o: (-by_op[("stripped", o)] - by_op[("raw", o)], o)):
         print(f"  {op or '(graph input)':24} {by_op[('raw', op)]:4} / {by_op[('stripped', op)]:4}")
     if a.markdown:
         write_markdown(a.markdown, rows, totals, all_origins, by_op)
@@ -324,15 +325,17 @@ def print_table(rows, totals):
 def write_markdown(path, rows, totals, origins, by_op):
     """The per-model table, then each model's unresolved origins (stripped, and those only the raw model has)."""
     n = sum(r["values"] for r in rows)
-    out = ["| model | values | raw resolved | raw % | stripped resolved | stripped % | WRONG |", "|---|---:|---:|---:|---:|---:|---:|"]
+    out = ["| model | values | raw resolved | raw % | stripped resolved | stripped % | WRONG |",
+           "|---|---:|---:|---:|---:|---:|---:|"]
     for r in rows:
         out.append(f"| {r['model']} | {r['values']} | {r['raw']['ok']} | {pct(r['raw']['ok'], r['values']).strip()} | "
                    f"{r['stripped']['ok']} | {pct(r['stripped']['ok'], r['values']).strip()} | "
                    f"{r['raw']['wrong'] + r['stripped']['wrong']} |")
-    out.append(f"| **total** | {n} | {totals['raw_ok']} | {pct(totals['raw_ok'], n).strip()} | {totals['stripped_ok']} | "
+    out.append(f"| **total** | {n} | {totals['raw_ok']} | {pct(totals['raw_ok'], n).strip()} | "
+               f"{totals['stripped_ok']} | "
                f"{pct(totals['stripped_ok'], n).strip()} | {totals['raw_wrong'] + totals['stripped_wrong']} |")
     out += ["", "Unresolved origins by op type (raw / stripped):", ""]
-    for op in sorted({op for _, op in by_op}, key=lambda o: -by_op[("stripped", o)] - by_op[("raw", o)]):
+    for op in sorted({op for _, op in by_op}, key=lambda o: (-by_op[("stripped", o)] - by_op[("raw", o)], o)):
         out.append(f"- {op}: {by_op[('raw', op)]} / {by_op[('stripped', op)]}")
     out += ["", "Unresolved origins per model: the value, the node that made it (op type) and the dims written.", ""]
     for r in rows:

@@ -423,7 +423,8 @@ hd = D // HEADS
 export("gpt2_kv_cache", Gpt2(), [("input_ids", ids(2, 3), ["batch", "seq"]),
                                  ("past_key", torch.randn(2, HEADS, 4, hd), ["batch", HEADS, "past", hd]),
                                  ("past_value", torch.randn(2, HEADS, 4, hd), ["batch", HEADS, "past", hd])],
-       ["logits", "present_key", "present_value"], B3(batch=[1, 2, 3], seq=[1, 5, 7], past=[0, 3, 4]), gen={"input_ids": ID})
+       ["logits", "present_key", "present_value"], B3(batch=[1, 2, 3], seq=[1, 5, 7], past=[0, 3, 4]),
+       gen={"input_ids": ID})
 export("llama_gqa_rotary", Llama(), [("input_ids", ids(2, 5), ["batch", "seq"])], ["hidden"],
        B3(batch=[1, 2, 3], seq=[1, 5, 7]), gen={"input_ids": ID})
 export("t5_relative_bias", T5Bias(), [("x", torch.randn(2, 5, D), ["batch", "seq", D])], ["y", "position_bias"],

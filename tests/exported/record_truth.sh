@@ -48,7 +48,9 @@ const ort = require('onnxruntime-node');
 const fs = require('fs');
 const [cases_path, out_path] = process.argv.slice(2);
 const cases = JSON.parse(fs.readFileSync(cases_path));
-const evalExpr = (e, b) => (typeof e === 'number' ? e : Function(...Object.keys(b), `return (${e});`)(...Object.values(b)));
+// A bound: a number or an expression of the binding's symbols ("seq+1").
+const evalExpr = (e, b) =>
+  (typeof e === 'number' ? e : Function(...Object.keys(b), `return (${e});`)(...Object.values(b)));
 const options = {logSeverityLevel: 3, graphOptimizationLevel: 'disabled'};
 (async () => {
   const truth = {};

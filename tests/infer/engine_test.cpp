@@ -95,12 +95,11 @@ TEST(Engine, UnknownOutputDimsGetFreshNames) {
   Model m = make_model();
   GraphBuilder g(*m.graph);
   g.input("a", ts(FLOAT, {"p"}));
-  g.input("b", ts(FLOAT, {"q"}));
-  g.node("Add", {"a", "b"}, {"c"});
-  g.node("Add", {"a", "b"}, {"d"});
+  g.node("NonZero", {"a"}, {"c"});
+  g.node("NonZero", {"a"}, {"d"});
   infer_shapes(m);
-  EXPECT_EQ(type_of(*m.graph, "c"), ts(FLOAT, {"_d0"}));
-  EXPECT_EQ(type_of(*m.graph, "d"), ts(FLOAT, {"_d1"}));
+  EXPECT_EQ(type_of(*m.graph, "c"), ts(INT64, {1, "_d0"}));
+  EXPECT_EQ(type_of(*m.graph, "d"), ts(INT64, {1, "_d1"}));
 }
 
 // ---- missing rules and bad nodes ----

@@ -87,14 +87,36 @@ TEST(Policy, RefineTakesMoreSpecificDims) {
   // unknown -> symbol, symbol -> int.
   EXPECT_EQ(run_add(MergePolicy::Refine, ts(FLOAT, {kUnknown, "M"})).y, ts(FLOAT, {"N", 3}));
 }
-TEST(Policy, RefineKeepsMoreOrEquallySpecificDims) {
+TEST(Policy, RefineInferredDimOverTheInputsWinsWithAContract) {
+  // A declared 5 where the inputs give N: the model runs with any N, so N is
+  // written, and the declaration becomes the contract N == 5.
   PolicyRun r = run_add(MergePolicy::Refine, ts(FLOAT, {5, 3}));
-  EXPECT_EQ(r.y, ts(FLOAT, {5, 3}));
+  EXPECT_EQ(r.y, ts(FLOAT, {"N", 3}));
   EXPECT_TRUE(r.report.diagnostics.empty()) << diagnostics_text(r.report);
+  ASSERT_EQ(r.report.contracts.size(), 1u);
+  EXPECT_EQ(r.report.contracts[0].relation(), "5 == N");
+  EXPECT_EQ(r.report.contracts[0].origin, "declared dim 0 of 'y'");
+  EXPECT_EQ(r.report.contracts[0].node, "add");
+}
+TEST(Policy, RefinePlaceholderGivesWayWithoutAContract) {
+  // M is no input's symbol: an exporter's placeholder.
   PolicyRun s = run_add(MergePolicy::Refine, ts(FLOAT, {"M", 3}));
-  EXPECT_EQ(s.y, ts(FLOAT, {"M", 3}));
+  EXPECT_EQ(s.y, ts(FLOAT, {"N", 3}));
   EXPECT_TRUE(s.report.diagnostics.empty()) << diagnostics_text(s.report);
-  EXPECT_FALSE(s.report.modified);
+  EXPECT_TRUE(s.report.contracts.empty());
+  EXPECT_TRUE(s.report.modified);
+}
+TEST(Policy, RefineKeepsADeclaredInputExpressionAgainstAnUnknownDim) {
+  // Broadcasting [N] with [?] gives no dim; the declared N stays.
+  PolicyRun r = run_add(MergePolicy::Refine, ts(FLOAT, {"N"}), ts(FLOAT, {"N"}), ts(FLOAT));
+  EXPECT_EQ(r.y, ts(FLOAT, {"N"}));
+  EXPECT_FALSE(r.report.modified);
+}
+TEST(Policy, RefineProvablyDifferentExpressionsConflict) {
+  PolicyRun r = run_add(MergePolicy::Refine, ts(FLOAT, {"N+1", 3}));
+  EXPECT_EQ(r.y, ts(FLOAT, {"N+1", 3}));
+  EXPECT_WARNING(r.report, "inferred dim 0 = N conflicts with existing N+1");
+  EXPECT_TRUE(r.report.contracts.empty());
 }
 TEST(Policy, RefineIntConflictIsAWarningAndKeepsTheExisting) {
   PolicyRun r = run_add(MergePolicy::Refine, ts(FLOAT, {"N", 4}));
@@ -124,8 +146,8 @@ TEST(Policy, StrictConflictsAreErrors) {
   PolicyRun r = run_add(MergePolicy::Strict, ts(FLOAT, {"N", 4}));
   EXPECT_EQ(r.y, ts(FLOAT, {"N", 4}));
   EXPECT_ERROR(r.report, "inferred dim 1 = 3 conflicts with existing 4");
-  EXPECT_ERROR(run_add(MergePolicy::Strict, ts(FLOAT, {"M", 3})).report,
-               "inferred dim 0 = N conflicts with existing M");
+  EXPECT_ERROR(run_add(MergePolicy::Strict, ts(FLOAT, {"2*N+2", 3}), ts(FLOAT, {"N+1", 3}), ts(FLOAT, {"N+1", 3})).report,
+               "inferred dim 0 = N+1 conflicts with existing 2*N+2");
   EXPECT_ERROR(run_add(MergePolicy::Strict, ts(FLOAT, {"N"})).report,
                "inferred rank 2 [N,3] conflicts with existing [N]");
   EXPECT_ERROR(run_add(MergePolicy::Strict, ts(DOUBLE, {"N", 3})).report,
@@ -139,11 +161,28 @@ TEST(Policy, StrictRefinesWithoutConflict) {
   EXPECT_TRUE(r.report.ok()) << diagnostics_text(r.report);
   EXPECT_TRUE(run_add(MergePolicy::Strict, ts(FLOAT, {"N", 3})).report.diagnostics.empty());
 }
-TEST(Policy, StrictFreshDimIsNotAConflict) {
-  // Broadcasting p with q gives a fresh dim: a placeholder, not a value.
-  PolicyRun r = run_add(MergePolicy::Strict, ts(FLOAT, {"M"}), ts(FLOAT, {"p"}), ts(FLOAT, {"q"}));
-  EXPECT_EQ(r.y, ts(FLOAT, {"M"}));
+TEST(Policy, StrictContractIsNotAConflict) {
+  // Broadcasting p with q: p or q may be 1, so the declared p is a contract.
+  PolicyRun r = run_add(MergePolicy::Strict, ts(FLOAT, {"p"}), ts(FLOAT, {"p"}), ts(FLOAT, {"q"}));
+  EXPECT_EQ(r.y, ts(FLOAT, {"max(p,q)*min(1,p,q)"}));
   EXPECT_TRUE(r.report.ok()) << diagnostics_text(r.report);
+  ASSERT_EQ(r.report.contracts.size(), 2u);
+  EXPECT_EQ(r.report.contracts[0].relation(), "p == q or p == 1 or q == 1");
+  EXPECT_EQ(r.report.contracts[1].relation(), "p == max(p,q)*min(1,p,q)");
+}
+TEST(Policy, StrictFreshDimIsNotAConflict) {
+  // NonZero's count is data-dependent: a fresh dim, never a conflict with the declared K.
+  Model m = make_model();
+  GraphBuilder g(*m.graph);
+  g.input("x", ts(FLOAT, {"K"}));
+  g.node("NonZero", {"x"}, {"y"});
+  g.output("y")->type = ts(INT64, {1, "K"});
+  InferenceOptions o;
+  o.policy = MergePolicy::Strict;
+  Report r = infer_shapes(m, o);
+  EXPECT_EQ(type_of(*m.graph, "y"), ts(INT64, {1, "K"}));
+  EXPECT_TRUE(r.diagnostics.empty()) << diagnostics_text(r);
+  EXPECT_TRUE(r.contracts.empty());
 }
 TEST(Policy, StrictSemanticErrorsAreErrors) {
   EXPECT_ERROR(run_add(MergePolicy::Strict, Type(), ts(FLOAT, {2}), ts(FLOAT, {3})).report,

@@ -491,6 +491,40 @@ PY
 
 # The summary, the JSON report and show print the types the written file
 # holds: '?' for a merely unknown dim, _dN for a fresh symbol.
+case_contracts() {
+  gen_models
+  local g=$tmp/gen
+  # Exact for every valid run: the broadcast of total with past+seq is its
+  # exact expression; the declared 1 gives way to batch. The contracts follow
+  # the summary, each with its node; stderr stays empty (they are results).
+  run 0 infer "$g/contracts.onnx" -o "$g/c.onnx" --json "$g/c.json"
+  stderr_empty
+  has '^  output y: float\[batch,4\]$'
+  has '^contracts: 3 relations that valid inputs satisfy$'
+  has "^  node #0 'add_mask' \(Add\): total == past\+seq or total == 1 or past\+seq == 1 \(broadcast\)$"
+  has "^  node #1 'mm' \(MatMul\): max\(total,past\+seq\)\*min\(1,total,past\+seq\) == K \(inner dims\)$"
+  has "^  node #1 'mm' \(MatMul\): 1 == batch \(declared dim 0 of 'y'\)$"
+  checked "$g/c.onnx"
+  type_is 'value a: 1[batch,max(total,past+seq)*min(1,total,past+seq)]'
+  grep -Fq '{"relation": "total == past+seq or total == 1 or past+seq == 1", "kind": "broadcast", "lhs": "total", "rhs": "past+seq", "node": "add_mask", "op_type": "Add", "where": "node #0 '"'add_mask'"' (Add)", "origin": "broadcast"}' "$g/c.json" ||
+    fail "the report lacks the broadcast contract"
+  grep -Fq '"assumptions": []' "$g/c.json" || fail "assumptions without --assume-contracts"
+  # --assume-contracts: total is past+seq (no name declared for the sum), K
+  # follows, batch is 1 (what the file declares); the inputs are written so.
+  run 0 infer "$g/contracts.onnx" --assume-contracts -o "$g/a.onnx" --json "$g/a.json"
+  has '^assumed \(--assume-contracts\): 3$'
+  has "^  total = past\+seq  from node #0 'add_mask' \(Add\): total == past\+seq or total == 1 or past\+seq == 1$"
+  has "^  K = past\+seq  from node #1 'mm' \(MatMul\): max\(total,past\+seq\)\*min\(1,total,past\+seq\) == K$"
+  has "^  batch = 1  from node #1 'mm' \(MatMul\): 1 == batch$"
+  has_not '^contracts:'
+  has '^  output y: float\[1,4\]$'
+  checked "$g/a.onnx"
+  type_is 'input m: 1[1,past+seq]'
+  type_is 'input w: 1[past+seq,4]'
+  type_is 'value a: 1[1,past+seq]'
+  grep -Fq '{"symbol": "total", "value": "past+seq"' "$g/a.json" || fail "the report lacks the assumption"
+}
+
 case_types_as_written() {
   gen_models
   local g=$tmp/gen

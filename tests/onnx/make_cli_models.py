@@ -9,6 +9,9 @@
   declared float[?,?]: the summary must print that, not undefined[_d0,10].
 - anonymous.onnx: an input float[?,3] (a merely unknown dim) -> Relu -> y
   declared float[?,?], inferred [_d0,3] (a fresh symbol).
+- contracts.onnx: a mask [batch,total] added to scores [batch,past+seq], then
+  a MatMul by w [K,4]; the output is declared [1,4]. Three contracts: the
+  broadcast, the inner dims, the declared 1.
 
 Needs python3-onnx (run with /usr/bin/python3).
 """
@@ -69,8 +72,20 @@ def anonymous(out):
     onnx.save(model(g), os.path.join(out, "anonymous.onnx"))
 
 
+def contracts(out):
+    g = helper.make_graph(
+        [helper.make_node("Add", ["m", "s"], ["a"], name="add_mask"),
+         helper.make_node("MatMul", ["a", "w"], ["y"], name="mm")], "contracts",
+        [helper.make_tensor_value_info("m", TensorProto.FLOAT, ["batch", "total"]),
+         helper.make_tensor_value_info("s", TensorProto.FLOAT, ["batch", "past+seq"]),
+         helper.make_tensor_value_info("w", TensorProto.FLOAT, ["K", 4])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, 4])])
+    onnx.save(model(g), os.path.join(out, "contracts.onnx"))
+
+
 if __name__ == "__main__":
     out = sys.argv[1]
     external(out)
     upstream_error(out)
     anonymous(out)
+    contracts(out)

@@ -13,8 +13,34 @@ TEST(Elementwise, BroadcastsLowerRank) {
 TEST(Elementwise, IntegerWinsOverSymbol) {
   EXPECT_EQ(Op("Add").infer({ts(FLOAT, {"n"}), ts(FLOAT, {5})}), (Types{ts(FLOAT, {5})}));
 }
-TEST(Elementwise, DifferentSymbolsGiveFreshDim) {
-  EXPECT_EQ(Op("Add").infer({ts(FLOAT, {"a"}), ts(FLOAT, {"b"})}), (Types{ts(FLOAT, {"_d0"})}));
+// Two symbolic dims broadcast to the exact dim of every valid run (equal, or
+// one of them 1, zero-size dims included) and record the relation.
+TEST(Elementwise, DifferentSymbolsGiveTheExactBroadcastAndAContract) {
+  RunResult r = Op("Add").run({ts(FLOAT, {"a"}), ts(FLOAT, {"b"})});
+  EXPECT_EQ(r.outputs, (Types{ts(FLOAT, {"max(a,b)*min(1,a,b)"})}));
+  ASSERT_EQ(r.report.contracts.size(), 1u);
+  EXPECT_EQ(r.report.contracts[0].relation(), "a == b or a == 1 or b == 1");
+  EXPECT_EQ(r.report.contracts[0].kind, Contract::Kind::Broadcast);
+}
+TEST(Elementwise, BroadcastUsesTheProver) {
+  const ShapeCase cases[] = {
+      // a table sliced to min(64, seq) against seq: seq whenever valid
+      {"table", "Add", {ts(FLOAT, {"seq", 8}), ts(FLOAT, {"min(64,seq)", 8})}, {}, 17, {ts(FLOAT, {"seq", 8})}},
+      {"table first", "Add", {ts(FLOAT, {"min(64,seq)"}), ts(FLOAT, {"seq"})}, {}, 17, {ts(FLOAT, {"seq"})}},
+      // a dim >= 2 cannot be the 1
+      {">= 2", "Mul", {ts(FLOAT, {"n+2"}), ts(FLOAT, {"m"})}, {}, 14, {ts(FLOAT, {"n+2"})}},
+      // both >= 1: the larger
+      {">= 1", "Sub", {ts(FLOAT, {"n+1"}), ts(FLOAT, {"m+1"})}, {}, 14, {ts(FLOAT, {"max(m+1,n+1)"})}},
+      // e vs max(0, e): equal for dims >= 0
+      {"max(0,e)", "Add", {ts(FLOAT, {"e"}), ts(FLOAT, {"max(0,e)"})}, {}, 14, {ts(FLOAT, {"e"})}},
+  };
+  expect_shapes(cases);
+}
+TEST(Elementwise, BroadcastContractsAreRecordedOnce) {
+  RunResult r = Op("Where").run({ts(BOOL, {"k"}), ts(FLOAT, {"k"}), ts(FLOAT, {3})});
+  EXPECT_EQ(r.outputs, (Types{ts(FLOAT, {3})}));
+  ASSERT_EQ(r.report.contracts.size(), 1u);
+  EXPECT_EQ(r.report.contracts[0].relation(), "k == 3 or k == 1");
 }
 TEST(Elementwise, ComparisonIsBool) {
   EXPECT_EQ(Op("Less").infer({ts(FLOAT, {2, 3}), ts(FLOAT, {3})}), (Types{ts(BOOL, {2, 3})}));

@@ -297,9 +297,12 @@ class Context {
   // Refine/strict merge of one dim: the existing `a` unless the inferred `b`
   // is more exact (see the table at the top).
   SymbolicDim merge_dim(const Value* v, std::size_t i, const SymbolicDim& a, const SymbolicDim& b) {
-    if (a == b || b.is_unknown()) return a;
+    if (a == b) return a;
+    // An exporter's placeholder (torch writes one name for different dims):
+    // what is inferred is never worse, and unknown is safer than it.
+    if (!of_this_run(a)) return b;
+    if (b.is_unknown()) return a;
     if (a.is_unknown()) return b;
-    if (!of_this_run(a)) return b;  // an exporter's placeholder: what is inferred is never worse
     const bool b_exact = over_input_symbols(b);
     if (!over_input_symbols(a)) return b_exact ? b : a;  // fresh dims give way to exact ones only
     if (!b_exact) return a;

@@ -198,6 +198,18 @@ TEST(Simplify, MaxDropsADominatedArgument) {
 // ---------------------------------------------------------------------------
 // Unsound rewrites that must not happen: each has a small counterexample.
 
+// x*min(1,x) is x for x >= 0 (the exact broadcast of x with itself).
+TEST(Simplify, ADimTimesItsIndicatorIsTheDim) {
+  EXPECT_EQ(P("x*min(1,x)"), sym("x"));
+  EXPECT_EQ(P("min(x,1)*x"), sym("x"));
+  EXPECT_EQ(P("(a+b)*min(1,a+b)"), P("a+b"));
+  EXPECT_EQ(sym("s") * P("min(1,s)"), sym("s"));
+  // Not for a possibly negative x (x-1 = -1: -1*min(1,-1) = 1), nor another indicator.
+  EXPECT_NE(P("(x-1)*min(1,x-1)"), P("x-1"));
+  EXPECT_EQ(value(P("(x-1)*min(1,x-1)"), {{"x", 0}}), 1);
+  EXPECT_NE(P("x*min(1,y)"), sym("x"));
+}
+
 TEST(Simplify, SumOverConstantIsNotSplit) {
   const Expr e = P("(a+b)//2");
   EXPECT_EQ(e.kind(), ExprKind::FloorDiv);

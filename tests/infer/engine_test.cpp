@@ -347,3 +347,24 @@ TEST(AttributeKind, UndefinedKindIsAbsent) {
   EXPECT_TRUE(r.ok()) << diagnostics_text(r);
   EXPECT_EQ(type_of(*m.graph, "t"), ts(FLOAT, {3, 2}));
 }
+
+// ---- domains the model does not import ----
+
+TEST(Engine, UnimportedSingleVersionDomainIsInferredWithAWarning) {
+  Model m = make_model();
+  GraphBuilder g(*m.graph);
+  g.input("x", ts(FLOAT, {"b", 8}));
+  g.node("FastGelu", {"x"}, {"y"}, {}, "com.microsoft", "gelu1");
+  g.node("FastGelu", {"y"}, {"z"}, {}, "com.microsoft", "gelu2");
+  Report r = infer_shapes(m);
+  EXPECT_EQ(type_of(*m.graph, "z"), ts(FLOAT, {"b", 8}));
+  ASSERT_WARNING(r, "does not import that domain; inferring with its version-1 rules");
+  EXPECT_EQ(r.diagnostics[0].node, "gelu1");
+}
+TEST(Engine, UnimportedAiOnnxStaysAnError) {
+  Model m;
+  GraphBuilder g(*m.graph);
+  g.input("x", ts(FLOAT, {"b", 8}));
+  g.node("Relu", {"x"}, {"y"});
+  EXPECT_ERROR(infer_shapes(m), "imports no ai.onnx opset");
+}

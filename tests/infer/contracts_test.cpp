@@ -1,0 +1,141 @@
+// Contracts (Report::contracts): what each rule records, de-duplication, and
+// inference that assumes them (infer/contracts.hpp, infer_shapes_assuming_contracts).
+#include "graph_test_util.hpp"
+
+namespace {
+
+std::vector<std::string> relations(const Report& r) {
+  std::vector<std::string> out;
+  for (const Contract& c : r.contracts) out.push_back(c.relation() + " (" + c.origin + ", " + c.node + ")");
+  return out;
+}
+
+using Strings = std::vector<std::string>;
+
+}  // namespace
+
+TEST(Contracts, MatMulInnerDims) {
+  RunResult r = Op("MatMul").run({ts(FLOAT, {"b", "k"}), ts(FLOAT, {"m", 4})});
+  EXPECT_EQ(r.outputs, (Types{ts(FLOAT, {"b", 4})}));
+  EXPECT_EQ(relations(r.report), (Strings{"k == m (inner dims, node)"}));
+}
+TEST(Contracts, GemmInnerDims) {
+  RunResult r = Op("Gemm").opset(13).run({ts(FLOAT, {"b", "k"}), ts(FLOAT, {"n", 4})}, {attr("transB", int64_t{1})});
+  EXPECT_EQ(relations(r.report), (Strings{"k == 4 (inner dims, node)"}));
+}
+TEST(Contracts, ConcatOtherDims) {
+  RunResult r = Op("Concat").run({ts(FLOAT, {"b", "s"}), ts(FLOAT, {"c", "t"}), ts(FLOAT, {2, "u"})},
+                                 {attr("axis", int64_t{1})});
+  EXPECT_EQ(r.outputs, (Types{ts(FLOAT, {2, "s+t+u"})}));
+  EXPECT_EQ(relations(r.report), (Strings{"b == c (dim 0 of the inputs, node)", "b == 2 (dim 0 of the inputs, node)"}));
+}
+TEST(Contracts, ReshapeElementCount) {
+  RunResult r = Op("Reshape").run({ts(FLOAT, {"n", 6}), constant(Tensor::vector({3, 4}))});
+  EXPECT_EQ(r.outputs, (Types{ts(FLOAT, {3, 4})}));
+  EXPECT_EQ(relations(r.report), (Strings{"6*n == 12 (element count, node)"}));
+}
+TEST(Contracts, NothingWhenProvablyEqualOrOne) {
+  EXPECT_TRUE(Op("MatMul").run({ts(FLOAT, {"b", "k+1"}), ts(FLOAT, {"1+k", 4})}).report.contracts.empty());
+  EXPECT_TRUE(Op("Add").run({ts(FLOAT, {"b", 1}), ts(FLOAT, {1, "s"})}).report.contracts.empty());
+}
+
+TEST(Contracts, RecordedOnceWithTheFirstNode) {
+  Model m = make_model();
+  GraphBuilder g(*m.graph);
+  g.input("a", ts(FLOAT, {"p"}));
+  g.input("b", ts(FLOAT, {"q"}));
+  g.node("Add", {"a", "b"}, {"c"}, {}, "", "first");
+  g.node("Mul", {"b", "a"}, {"d"}, {}, "", "second");
+  Report r = infer_shapes(m);
+  EXPECT_EQ(relations(r), (Strings{"p == q or p == 1 or q == 1 (broadcast, first)"}));
+  EXPECT_EQ(r.contracts[0].op_type, "Add");
+}
+
+// The key/value cache of a decoder: the mask's length `total` against the
+// scores' past+seq.
+Model kv_cache_model() {
+  Model m = make_model();
+  GraphBuilder g(*m.graph);
+  g.input("mask", ts(FLOAT, {"batch", 1, 1, "total"}));
+  g.input("scores", ts(FLOAT, {"batch", 4, "seq", "past+seq"}));
+  g.input("v", ts(FLOAT, {"batch", 4, "past+seq", 8}));
+  g.node("Add", {"scores", "mask"}, {"masked"}, {}, "", "add_mask");
+  g.node("MatMul", {"masked", "v"}, {"y"}, {}, "", "attend");
+  g.output("y")->type = ts(FLOAT, {"batch", 4, "seq", 8});
+  return m;
+}
+
+TEST(Contracts, WithoutAssumingTheShapesStayExact) {
+  Model m = kv_cache_model();
+  Report r = infer_shapes(m);
+  EXPECT_TRUE(r.ok()) << diagnostics_text(r);
+  EXPECT_EQ(type_of(*m.graph, "masked"), ts(FLOAT, {"batch", 4, "seq", "max(total,past+seq)*min(1,total,past+seq)"}));
+  EXPECT_EQ(relations(r), (Strings{"past+seq == total or past+seq == 1 or total == 1 (broadcast, add_mask)",
+                                   "max(total,past+seq)*min(1,total,past+seq) == past+seq (inner dims, attend)"}));
+}
+
+TEST(Contracts, AssumingThemSubstitutesTheInputSymbols) {
+  Model m = kv_cache_model();
+  std::vector<Assumption> assumptions;
+  Report r = infer_shapes_assuming_contracts(m, kv_cache_model, InferenceOptions(), assumptions);
+  EXPECT_TRUE(r.ok()) << diagnostics_text(r);
+  ASSERT_EQ(assumptions.size(), 1u);
+  EXPECT_EQ(assumptions[0].symbol, "total");
+  EXPECT_EQ(assumptions[0].value.to_string(), "past+seq");
+  EXPECT_EQ(assumptions[0].from.node, "add_mask");
+  EXPECT_EQ(type_of(*m.graph, "mask"), ts(FLOAT, {"batch", 1, 1, "past+seq"}));
+  EXPECT_EQ(type_of(*m.graph, "masked"), ts(FLOAT, {"batch", 4, "seq", "past+seq"}));
+  EXPECT_TRUE(r.contracts.empty()) << relations(r).front();
+}
+
+TEST(Contracts, TheDeclaredNameIsTheRepresentative) {
+  // n is declared by an input, m_ only by nothing: m_ := n, never n := m_.
+  auto make = [] {
+    Model m = make_model();
+    GraphBuilder g(*m.graph);
+    g.input("a", ts(FLOAT, {"n", "k"}));
+    g.input("b", ts(FLOAT, {"k", 2}));
+    g.node("MatMul", {"a", "b"}, {"y"});
+    return m;
+  };
+  Substitution assumed;
+  Contract c;
+  c.lhs = SymbolicDim("x");
+  c.rhs = SymbolicDim("n");
+  std::vector<Assumption> added = choose_assumptions({c}, {"n"}, assumed);
+  ASSERT_EQ(added.size(), 1u);
+  EXPECT_EQ(added[0].symbol, "x");
+  EXPECT_EQ(added[0].value.to_string(), "n");
+  // Both declared: the name that sorts first stays.
+  c.lhs = SymbolicDim("q");
+  c.rhs = SymbolicDim("p");
+  added = choose_assumptions({c}, {"p", "q"}, assumed);
+  ASSERT_EQ(added.size(), 1u);
+  EXPECT_EQ(added[0].symbol, "q");
+  // Neither side a symbol (2*a == b+c, nothing to substitute): not assumed.
+  c.lhs = SymbolicDim("2*a");
+  c.rhs = SymbolicDim("b+c");
+  EXPECT_TRUE(choose_assumptions({c}, {}, assumed).empty());
+  // A symbol that occurs on the other side is not substituted.
+  c.lhs = SymbolicDim("s");
+  c.rhs = SymbolicDim("s*t");
+  EXPECT_TRUE(choose_assumptions({c}, {}, assumed).empty());
+  // A model without contracts needs no second run.
+  Model m = make();
+  std::vector<Assumption> none;
+  EXPECT_TRUE(infer_shapes_assuming_contracts(m, make, InferenceOptions(), none).ok());
+  EXPECT_TRUE(none.empty());
+}
+
+TEST(Contracts, EarlierAssumptionsAreAppliedToLaterOnes) {
+  Substitution assumed;
+  Contract a, b;
+  a.lhs = SymbolicDim("x");
+  a.rhs = SymbolicDim("y+1");
+  b.lhs = SymbolicDim("y");
+  b.rhs = SymbolicDim("z");
+  std::vector<Assumption> added = choose_assumptions({a, b}, {"z"}, assumed);
+  ASSERT_EQ(added.size(), 2u);
+  EXPECT_EQ(assumed.at("x"), Expr::symbol("z") + Expr(1));
+  EXPECT_EQ(assumed.at("y"), Expr::symbol("z"));
+}

@@ -1,0 +1,582 @@
+// Soundness of the shape rules against direct computations of the ONNX
+// formulas. Each scenario is one node whose inputs have symbolic dims (and
+// symbolic values for starts, ends, pads, sizes); it is inferred once, and the
+// inferred dims are evaluated for every assignment of the symbols in
+// {0, 1, 2, 3, 5, 7}. Where the spec's formula (written here, independently of
+// the rules) says the run is valid, an inferred dim must evaluate to exactly
+// the runtime dim or be a fresh `_dN` (unknown; counted, and one fresh name
+// must stand for one runtime value). The same node inferred with the
+// assignment's integers must give exactly the formula's dims. Invalid runs
+// (broadcasting 2 with 3, negative dims) require nothing. Counts per rule are
+// printed; any wrong value fails.
+#include "op_test_util.hpp"
+
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <functional>
+#include <limits>
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace {
+
+constexpr int64_t kI64Max = std::numeric_limits<int64_t>::max();
+constexpr int64_t kI64Min = std::numeric_limits<int64_t>::min();
+constexpr int64_t kI32Max = std::numeric_limits<int32_t>::max();
+constexpr int64_t kI32Min = std::numeric_limits<int32_t>::min();
+
+// The values every symbol takes.
+const int64_t kValues[] = {0, 1, 2, 3, 5, 7};
+
+using Dims = std::vector<SymbolicDim>;
+using Shapes = std::vector<std::vector<int64_t>>;  // one shape per output
+using Expected = std::optional<Shapes>;            // nullopt: the run is invalid
+
+// Gives the dims and values of a scenario: symbolic as written, or evaluated
+// under an assignment of the symbols (the concrete run).
+class Env {
+ public:
+  Env() = default;
+  explicit Env(const Bindings* b) : b_(b) {}
+  bool concrete() const { return b_ != nullptr; }
+  const Bindings* bindings() const { return b_; }
+
+  SymbolicDim operator()(const SymbolicDim& d) const {
+    if (!b_ || !d.is_symbolic()) return d;
+    Result<int64_t> v = evaluate(d.expr(), *b_);
+    EXPECT_TRUE(v.ok()) << d.to_string() << ": " << v.error();
+    return v.ok() ? SymbolicDim(*v) : SymbolicDim();
+  }
+  Dims operator()(const Dims& ds) const {
+    Dims out;
+    for (const auto& d : ds) out.push_back((*this)(d));
+    return out;
+  }
+  // The integer value (concrete runs and direct computations only).
+  int64_t value(const SymbolicDim& d) const { return (*this)(d).value(); }
+  std::vector<int64_t> values(const Dims& ds) const {
+    std::vector<int64_t> out;
+    for (const auto& d : ds) out.push_back(value(d));
+    return out;
+  }
+  // A FLOAT tensor input with these dims.
+  In tensor(const Dims& dims) const { return ts(FLOAT, (*this)(dims)); }
+  // A 1-D INT64 input with these values: an initializer when they are all
+  // integers (the constant path), else a propagated symbolic value.
+  In ints(const Dims& vals) const {
+    Dims v = (*this)(vals);
+    bool all_int = true;
+    for (const auto& d : v) all_int = all_int && d.is_int();
+    if (!all_int) return sym_value(ts(INT64, {static_cast<int64_t>(v.size())}), v);
+    std::vector<int64_t> iv;
+    for (const auto& d : v) iv.push_back(d.value());
+    return vec(iv);
+  }
+
+ private:
+  const Bindings* b_ = nullptr;
+};
+
+// One node: how to build its inputs (from an Env) and the spec's output dims.
+struct Scenario {
+  std::string label;  // op and attributes: the concrete runs are shared by scenarios of one label
+  Op op;
+  std::vector<Attribute> attrs;
+  std::function<std::vector<In>(const Env&)> inputs;
+  std::function<Expected(const Env&)> direct;
+};
+
+// Counts of one rule's checks.
+struct Tally {
+  std::string rule;
+  uint64_t scenarios = 0, assignments = 0, invalid = 0;
+  uint64_t dims = 0, exact = 0, fresh = 0;  // dims of symbolic runs at valid assignments
+  uint64_t concrete_runs = 0, concrete_dims = 0;
+  std::set<std::string> concrete_seen;
+  explicit Tally(std::string r) : rule(std::move(r)) {}
+  void print() const {
+    std::printf(
+        "[soundness] %-10s scenarios %llu, assignments %llu (%llu invalid), dims checked %llu: exact %llu, "
+        "fresh %llu; concrete runs %llu, dims %llu\n",
+        rule.c_str(), static_cast<unsigned long long>(scenarios), static_cast<unsigned long long>(assignments),
+        static_cast<unsigned long long>(invalid), static_cast<unsigned long long>(dims),
+        static_cast<unsigned long long>(exact), static_cast<unsigned long long>(fresh),
+        static_cast<unsigned long long>(concrete_runs), static_cast<unsigned long long>(concrete_dims));
+    EXPECT_EQ(exact + fresh, dims);
+    EXPECT_GT(exact, 0u) << rule << ": no dim was checked exactly";
+  }
+};
+
+void collect(const SymbolicDim& d, std::set<std::string>& out) {
+  if (!d.is_symbolic()) return;
+  for (auto& s : free_symbols(d.expr())) out.insert(s);
+}
+
+// The symbols of the inputs' dims and values.
+std::vector<std::string> symbols_of(const std::vector<In>& inputs) {
+  std::set<std::string> names;
+  for (const In& in : inputs) {
+    if (in.type.is_tensor_like() && in.type.shape().has_rank())
+      for (const auto& d : in.type.shape().dims()) collect(d, names);
+    if (in.value)
+      for (const auto& d : *in.value) collect(d, names);
+  }
+  return {names.begin(), names.end()};
+}
+
+// Calls f for every assignment of `names` in kValues.
+void for_each_assignment(const std::vector<std::string>& names, const std::function<void(const Bindings&)>& f) {
+  Bindings b;
+  std::function<void(std::size_t)> rec = [&](std::size_t i) {
+    if (i == names.size()) return f(b);
+    for (int64_t v : kValues) {
+      b[names[i]] = v;
+      rec(i + 1);
+    }
+  };
+  rec(0);
+}
+
+std::string describe(const std::vector<In>& inputs) {
+  std::string s;
+  for (const In& in : inputs) {
+    s += in.omitted ? std::string("-") : in.type.to_string();
+    if (in.value) {
+      s += "=";
+      for (const auto& d : *in.value) s += d.to_string() + ",";
+    }
+    if (in.constant) {
+      s += "=";
+      for (int64_t v : in.constant->int_data) s += std::to_string(v) + ",";
+      for (double v : in.constant->float_data) s += std::to_string(v) + ",";
+    }
+    s += " ";
+  }
+  return s;
+}
+
+std::string show(const Bindings& b) {
+  std::string s;
+  for (const auto& [k, v] : std::map<std::string, int64_t>(b.begin(), b.end()))
+    s += k + "=" + std::to_string(v) + " ";
+  return s;
+}
+
+// Dims of a valid run's inputs are never negative.
+bool inputs_nonnegative(const std::vector<In>& inputs) {
+  for (const In& in : inputs)
+    if (in.type.is_tensor_like() && in.type.shape().has_rank())
+      for (const auto& d : in.type.shape().dims())
+        if (d.is_int() && d.value() < 0) return false;
+  return true;
+}
+
+// The symbolic run's output dims at one valid assignment: each exact or a
+// fresh name (one value per fresh name).
+void check_symbolic(const Scenario& sc, const RunResult& r, const std::set<std::string>& input_symbols,
+                    const Bindings& b, const Shapes& want, Tally& t) {
+  ASSERT_EQ(r.outputs.size(), want.size());
+  std::map<std::string, int64_t> fresh_values;
+  for (std::size_t o = 0; o < want.size(); ++o) {
+    SCOPED_TRACE("output " + std::to_string(o) + " = " + r.outputs[o].to_string() + " at " + show(b));
+    const Type& ty = r.outputs[o];
+    ASSERT_TRUE(ty.is_tensor_like() && ty.shape().has_rank()) << sc.label << diagnostics_text(r.report);
+    ASSERT_EQ(ty.shape().rank(), static_cast<int64_t>(want[o].size()));
+    for (std::size_t i = 0; i < want[o].size(); ++i) {
+      const SymbolicDim& d = ty.shape()[i];
+      ++t.dims;
+      if (d.is_unknown()) {
+        ++t.fresh;
+        continue;
+      }
+      if (d.is_symbolic() && d.expr().kind() == ExprKind::Symbol && !input_symbols.count(d.expr().name()) &&
+          Context::fresh_index(d.expr().name())) {
+        ++t.fresh;
+        auto [it, added] = fresh_values.emplace(d.expr().name(), want[o][i]);
+        EXPECT_TRUE(added || it->second == want[o][i])
+            << sc.label << ": fresh " << d.to_string() << " stands for " << it->second << " and " << want[o][i];
+        continue;
+      }
+      Result<int64_t> v = evaluate(d.expr(), b);
+      EXPECT_TRUE(v.ok() && *v == want[o][i])
+          << sc.label << ": dim " << i << " = " << d.to_string() << " evaluates to "
+          << (v.ok() ? std::to_string(*v) : v.error()) << ", runtime dim is " << want[o][i];
+      if (v.ok() && *v == want[o][i]) ++t.exact;
+    }
+  }
+}
+
+// The same node with the assignment's integers: exactly the formula's dims, no error.
+void check_concrete(const Scenario& sc, const std::vector<In>& inputs, const Shapes& want, Tally& t) {
+  if (!t.concrete_seen.insert(sc.label + " | " + describe(inputs)).second) return;
+  ++t.concrete_runs;
+  RunResult r = sc.op.run(inputs, sc.attrs);
+  SCOPED_TRACE(sc.label + " concrete " + describe(inputs));
+  EXPECT_EQ(r.report.errors(), 0u) << diagnostics_text(r.report);
+  ASSERT_EQ(r.outputs.size(), want.size());
+  for (std::size_t o = 0; o < want.size(); ++o) {
+    std::vector<SymbolicDim> w(want[o].begin(), want[o].end());
+    EXPECT_EQ(r.outputs[o].is_tensor_like() ? r.outputs[o].shape() : Shape(), Shape(w)) << "output " << o;
+    t.concrete_dims += want[o].size();
+  }
+}
+
+// Infers the scenario once symbolically, then checks every assignment.
+void check(const Scenario& sc, Tally& t) {
+  ++t.scenarios;
+  const std::vector<In> inputs = sc.inputs(Env());
+  const std::vector<std::string> names = symbols_of(inputs);
+  const std::set<std::string> input_symbols(names.begin(), names.end());
+  const RunResult r = sc.op.run(inputs, sc.attrs);
+  SCOPED_TRACE(sc.label + " symbolic " + describe(inputs));
+  bool any_valid = false;
+  for_each_assignment(names, [&](const Bindings& b) {
+    ++t.assignments;
+    const Env env(&b);
+    const std::vector<In> concrete = sc.inputs(env);
+    const Expected want = inputs_nonnegative(concrete) ? sc.direct(env) : std::nullopt;
+    if (!want) {
+      ++t.invalid;
+      return;
+    }
+    any_valid = true;
+    check_symbolic(sc, r, input_symbols, b, *want, t);
+    check_concrete(sc, concrete, *want, t);
+  });
+  if (any_valid) {
+    EXPECT_EQ(r.report.errors(), 0u) << "symbolic run:\n" << diagnostics_text(r.report);
+  }
+}
+
+std::string text(const SymbolicDim& d) {
+  if (d.is_int(kI64Max)) return "I64MAX";
+  if (d.is_int(kI64Min)) return "I64MIN";
+  if (d.is_int(kI32Max)) return "I32MAX";
+  if (d.is_int(kI32Min)) return "I32MIN";
+  return d.to_string();
+}
+std::string text(const Dims& ds) {
+  std::string s = "[";
+  for (std::size_t i = 0; i < ds.size(); ++i) s += (i ? "," : "") + text(ds[i]);
+  return s + "]";
+}
+
+}  // namespace
+
+// ---- Broadcasting (Add, numpy rules) ----
+
+namespace {
+
+// numpy: align on the right; dims must be equal or one of them 1.
+Expected broadcast_direct(const std::vector<int64_t>& a, const std::vector<int64_t>& b) {
+  const std::size_t r = std::max(a.size(), b.size());
+  std::vector<int64_t> out(r);
+  for (std::size_t i = 0; i < r; ++i) {
+    const int64_t x = i + a.size() >= r ? a[i + a.size() - r] : 1;
+    const int64_t y = i + b.size() >= r ? b[i + b.size() - r] : 1;
+    if (x != y && x != 1 && y != 1) return std::nullopt;
+    out[i] = x == 1 ? y : x;
+  }
+  return Shapes{out};
+}
+
+// Every shape of rank lo..hi over the given dims.
+std::vector<Dims> shapes_over(const Dims& forms, std::size_t lo, std::size_t hi) {
+  std::vector<Dims> out;
+  std::vector<Dims> level{{}};
+  for (std::size_t r = 0; r <= hi; ++r) {
+    if (r >= lo) out.insert(out.end(), level.begin(), level.end());
+    std::vector<Dims> next;
+    for (const Dims& s : level)
+      for (const auto& f : forms) {
+        Dims t = s;
+        t.push_back(f);
+        next.push_back(t);
+      }
+    level = std::move(next);
+  }
+  return out;
+}
+
+}  // namespace
+
+TEST(Soundness, Broadcasting) {
+  Tally t("Add");
+  const Dims forms = {0, 1, 2, "a", "b", "a+1"};
+  for (const Dims& a : shapes_over(forms, 1, 2))
+    for (const Dims& b : shapes_over(forms, 0, 2)) {
+      Scenario sc{"Add", Op("Add").opset(14), {},
+                  [a, b](const Env& e) { return std::vector<In>{e.tensor(a), e.tensor(b)}; },
+                  [a, b](const Env& e) { return broadcast_direct(e.values(a), e.values(b)); }};
+      check(sc, t);
+    }
+  t.print();
+}
+
+// ---- Slice ----
+
+namespace {
+
+using i128 = __int128;
+
+i128 floor_div(i128 a, i128 b) {
+  i128 q = a / b;
+  if ((a % b != 0) && ((a < 0) != (b < 0))) --q;
+  return q;
+}
+i128 clamp128(i128 v, i128 lo, i128 hi) { return std::min(std::max(v, lo), hi); }
+
+// ONNX Slice, one axis: negative starts/ends add the dim; for step > 0 both
+// are clamped to [0, dim], for step < 0 start to [0, dim-1] and end to
+// [-1, dim-1]; the count is max(0, ceil((end - start) / step)).
+int64_t slice_direct(int64_t dim, int64_t start, int64_t end, int64_t step) {
+  const i128 d = dim;
+  i128 s = start, e = end;
+  if (s < 0) s += d;
+  if (e < 0) e += d;
+  if (step > 0) {
+    s = clamp128(s, 0, d);
+    e = clamp128(e, 0, d);
+  } else {
+    s = clamp128(s, 0, d - 1);
+    e = clamp128(e, -1, d - 1);
+  }
+  const i128 count = -floor_div(-(e - s), step);  // ceil
+  return static_cast<int64_t>(std::max<i128>(count, 0));
+}
+
+Scenario slice_1d(const SymbolicDim& s, const SymbolicDim& e, int64_t step) {
+  const Dims x = {"n"};
+  return {"Slice13 step " + std::to_string(step), Op("Slice").opset(13), {},
+          [=](const Env& env) {
+            return std::vector<In>{env.tensor(x), env.ints({s}), env.ints({e}), vec({0}), vec({step})};
+          },
+          [=](const Env& env) {
+            return Expected(Shapes{{slice_direct(env.value("n"), env.value(s), env.value(e), step)}});
+          }};
+}
+
+}  // namespace
+
+TEST(Soundness, SliceOneAxis) {
+  Tally t("Slice");
+  const Dims ints = {0, 1, 2, 9, -1, -3, -9, kI64Max, kI64Min, kI32Max, kI32Min};
+  Dims starts = ints, ends = ints;
+  for (const char* f : {"s", "s-2", "-s", "-1-s", "n-1", "n+1", "n"}) starts.push_back(f);
+  for (const char* f : {"e", "e-3", "-e", "n-2", "n+1", "n", "s"}) ends.push_back(f);
+  const int64_t steps[] = {1, 2, 3, -1, -2, -3, kI64Max, kI64Min};
+  for (int64_t k : steps)
+    for (const auto& s : starts)
+      for (const auto& e : ends) {
+        SCOPED_TRACE("n[" + text(s) + ":" + text(e) + ":" + std::to_string(k) + "]");
+        check(slice_1d(s, e, k), t);
+      }
+  t.print();
+}
+
+// Two axes of [m, n], negative and permuted axes, opset 10 (steps input) and
+// opset 1 (attributes, no steps).
+TEST(Soundness, SliceAxes) {
+  Tally t("SliceAxes");
+  const Dims forms = {0, 1, -1, -2, kI64Max, kI64Min, "s", "m-1", "n+1"};
+  const std::vector<std::vector<int64_t>> axes_list = {{-1, 0}, {1, -2}};
+  for (const auto& axes : axes_list)
+    for (const auto& s : forms)
+      for (const auto& e : forms)
+        for (int64_t k : {1, 2, -1, -2}) {
+          const Dims x = {"m", "n"};
+          Scenario sc{"Slice10 axes " + std::to_string(axes[0]) + " k " + std::to_string(k), Op("Slice").opset(10), {},
+                      [=](const Env& env) {
+                        return std::vector<In>{env.tensor(x), env.ints({1, s}), env.ints({e, -1}), vec(axes),
+                                               vec({1, k})};
+                      },
+                      [=](const Env& env) {
+                        std::vector<int64_t> out = env.values(x);
+                        const auto a0 = static_cast<std::size_t>(axes[0] < 0 ? axes[0] + 2 : axes[0]);
+                        const auto a1 = static_cast<std::size_t>(axes[1] < 0 ? axes[1] + 2 : axes[1]);
+                        out[a0] = slice_direct(out[a0], 1, env.value(e), 1);
+                        out[a1] = slice_direct(out[a1], env.value(s), -1, k);
+                        return Expected(Shapes{out});
+                      }};
+          SCOPED_TRACE(text(s) + " " + text(e));
+          check(sc, t);
+        }
+  // Opset 1: starts, ends and axes as attributes.
+  for (const auto& s : Dims{0, 1, -1, -2, kI64Max, kI64Min})
+    for (const auto& e : Dims{0, 2, -1, kI64Max, kI64Min}) {
+      const Dims x = {"m", "n"};
+      Scenario sc{"Slice1", Op("Slice").opset(1),
+                  {attr("starts", I64s{s.value()}), attr("ends", I64s{e.value()}), attr("axes", I64s{1})},
+                  [=](const Env& env) { return std::vector<In>{env.tensor(x)}; },
+                  [=](const Env& env) {
+                    return Expected(Shapes{{env.value("m"), slice_direct(env.value("n"), s.value(), e.value(), 1)}});
+                  }};
+      sc.label += " " + text(s) + ":" + text(e);
+      check(sc, t);
+    }
+  t.print();
+}
+
+// ---- Pad ----
+
+namespace {
+
+// ONNX Pad: each padded dim is dim + pad_begin + pad_end (negative pads
+// crop); a negative result is invalid.
+Expected pad_direct(std::vector<int64_t> dims, const std::vector<int64_t>& axes, const std::vector<int64_t>& pads) {
+  const std::size_t k = axes.size();
+  for (std::size_t i = 0; i < k; ++i) {
+    const auto a = static_cast<std::size_t>(axes[i] < 0 ? axes[i] + static_cast<int64_t>(dims.size()) : axes[i]);
+    dims[a] += pads[i] + pads[i + k];
+    if (dims[a] < 0) return std::nullopt;
+  }
+  return Shapes{dims};
+}
+
+}  // namespace
+
+TEST(Soundness, Pad) {
+  Tally t("Pad");
+  const Dims forms = {0, 2, -1, "p", "p-1", "-p"};
+  const Dims x = {"a", "b"};
+  for (const auto& p0 : forms)
+    for (const auto& p1 : forms)
+      for (const auto& p2 : forms)
+        for (const auto& p3 : Dims{0, -2, "p", "q"}) {
+          const Dims pads = {p0, p1, p2, p3};
+          for (int64_t opset : {11, 13}) {
+            Scenario sc{"Pad" + std::to_string(opset), Op("Pad").opset(opset), {},
+                        [=](const Env& env) { return std::vector<In>{env.tensor(x), env.ints(pads)}; },
+                        [=](const Env& env) { return pad_direct(env.values(x), {0, 1}, env.values(pads)); }};
+            SCOPED_TRACE(text(pads));
+            check(sc, t);
+          }
+        }
+  // Opset 18+: axes input (here the last axis, negative).
+  for (int64_t opset : {18, 19, 21})
+    for (const auto& pb : forms)
+      for (const auto& pe : forms) {
+        const Dims x3 = {"a", 3, "b"};
+        Scenario sc{"Pad" + std::to_string(opset), Op("Pad").opset(opset), {},
+                    [=](const Env& env) {
+                      return std::vector<In>{env.tensor(x3), env.ints({pb, pe}), omitted(), vec({-1})};
+                    },
+                    [=](const Env& env) { return pad_direct(env.values(x3), {-1}, env.values({pb, pe})); }};
+        check(sc, t);
+      }
+  // Opset 2: pads attribute.
+  for (const auto& pads : std::vector<I64s>{{0, 0, 0, 0}, {1, 2, 3, 4}, {-1, 0, 0, -2}, {-3, 1, 2, -1}}) {
+    Scenario sc{"Pad2 " + std::to_string(pads[0]) + std::to_string(pads[1]) + std::to_string(pads[2]) +
+                    std::to_string(pads[3]),
+                Op("Pad").opset(2),
+                {attr("pads", pads)},
+                [=](const Env& env) { return std::vector<In>{env.tensor(x)}; },
+                [=](const Env& env) { return pad_direct(env.values(x), {0, 1}, pads); }};
+    check(sc, t);
+  }
+  t.print();
+}
+
+// ---- Resize ----
+
+namespace {
+
+In floats(const std::vector<double>& v) {
+  return constant(Tensor::floats(v, {static_cast<int64_t>(v.size())}));
+}
+
+// ONNX Resize with scales: floor(dim * scale), computed in float as ONNX's
+// shape inference does.
+int64_t scaled_direct(int64_t dim, double scale) {
+  return static_cast<int64_t>(std::floor(static_cast<float>(dim) * static_cast<float>(scale)));
+}
+
+// ONNX Resize 18 with sizes and keep_aspect_ratio_policy not_larger /
+// not_smaller: scale = min / max over the resized axes of size / dim, then
+// each resized dim is round(scale * dim), halfway cases up. A resized dim of 0
+// makes the ratio undefined: invalid.
+Expected aspect_direct(std::vector<int64_t> dims, const std::vector<int64_t>& axes, const std::vector<int64_t>& sizes,
+                       const std::string& policy) {
+  if (policy == "stretch") {
+    for (std::size_t i = 0; i < axes.size(); ++i) dims[static_cast<std::size_t>(axes[i])] = sizes[i];
+    return Shapes{dims};
+  }
+  float scale = policy == "not_larger" ? INFINITY : 0.0f;
+  for (std::size_t i = 0; i < axes.size(); ++i) {
+    const int64_t d = dims[static_cast<std::size_t>(axes[i])];
+    if (d == 0) return std::nullopt;
+    const float r = static_cast<float>(sizes[i]) / static_cast<float>(d);
+    scale = policy == "not_larger" ? std::min(scale, r) : std::max(scale, r);
+  }
+  for (int64_t a : axes) {
+    int64_t& d = dims[static_cast<std::size_t>(a)];
+    d = static_cast<int64_t>(std::floor(scale * static_cast<float>(d) + 0.5f));
+  }
+  return Shapes{dims};
+}
+
+}  // namespace
+
+TEST(Soundness, ResizeScales) {
+  Tally t("Resize");
+  const double scales[] = {0.5, 0.25, 0.75, 1.0, 1.333, 1.5, 2.0, 2.5, 3.0};
+  const Dims x = {"h", "w"};
+  for (double sh : scales)
+    for (double sw : scales) {
+      const std::string s = " " + std::to_string(sh) + "x" + std::to_string(sw);
+      auto direct = [=](const Env& env) {
+        return Expected(Shapes{{scaled_direct(env.value("h"), sh), scaled_direct(env.value("w"), sw)}});
+      };
+      auto sc_in = [=](const Env& env) { return env.tensor(x); };
+      check({"Resize10" + s, Op("Resize").opset(10), {},
+             [=](const Env& env) { return std::vector<In>{sc_in(env), floats({sh, sw})}; }, direct},
+            t);
+      check({"Resize11" + s, Op("Resize").opset(11), {},
+             [=](const Env& env) { return std::vector<In>{sc_in(env), floats({}), floats({sh, sw})}; }, direct},
+            t);
+      check({"Resize13" + s, Op("Resize").opset(13), {},
+             [=](const Env& env) { return std::vector<In>{sc_in(env), omitted(), floats({sh, sw})}; }, direct},
+            t);
+      check({"Upsample9" + s, Op("Upsample").opset(9), {},
+             [=](const Env& env) { return std::vector<In>{sc_in(env), floats({sh, sw})}; }, direct},
+            t);
+      check({"Resize18" + s, Op("Resize").opset(18), {attr("axes", I64s{1})},
+             [=](const Env& env) { return std::vector<In>{sc_in(env), omitted(), floats({sw})}; },
+             [=](const Env& env) {
+               return Expected(Shapes{{env.value("h"), scaled_direct(env.value("w"), sw)}});
+             }},
+            t);
+    }
+  t.print();
+}
+
+TEST(Soundness, ResizeSizes) {
+  Tally t("ResizeSizes");
+  const Dims forms = {0, 1, 4, 7, "s", "t", "h", "2*w"};
+  const Dims x = {"h", "w", 3};
+  for (const auto& s0 : forms)
+    for (const auto& s1 : forms) {
+      // Opset 13: sizes for every axis.
+      const Dims sizes3 = {s0, s1, 3};
+      check({"Resize13 sizes", Op("Resize").opset(13), {},
+             [=](const Env& env) { return std::vector<In>{env.tensor(x), omitted(), omitted(), env.ints(sizes3)}; },
+             [=](const Env& env) { return Expected(Shapes{env.values(sizes3)}); }},
+            t);
+      for (const char* policy : {"stretch", "not_larger", "not_smaller"})
+        for (int64_t opset : {18, 19}) {
+          check({std::string("Resize") + std::to_string(opset) + " " + policy, Op("Resize").opset(opset),
+                 {attr("axes", I64s{0, -2}), attr("keep_aspect_ratio_policy", policy)},
+                 [=](const Env& env) {
+                   return std::vector<In>{env.tensor(x), omitted(), omitted(), env.ints({s0, s1})};
+                 },
+                 [=](const Env& env) { return aspect_direct(env.values(x), {0, 1}, env.values({s0, s1}), policy); }},
+                t);
+        }
+    }
+  t.print();
+}

@@ -620,6 +620,108 @@ TEST(Soundness, ResizeSizes) {
   t.print();
 }
 
+// ---- Conv and pooling output sizes ----
+
+namespace {
+
+struct Window {
+  int64_t kernel, stride, dilation, pad_begin, pad_end;
+  const char* auto_pad;  // NOTSET, VALID, SAME_UPPER, SAME_LOWER
+  bool ceil_mode;
+};
+
+// The spec's output size of one spatial dim (MaxPool/AveragePool/Conv docs):
+// explicit pads: floor or ceil((in + pads - ((k-1)*d + 1)) / s) + 1, and with
+// ceil_mode a window that would start in the right padding is dropped (ONNX
+// MaxPool doc, onnxruntime pool_attributes.h); VALID: ceil((in - ((k-1)*d+1) + 1) / s);
+// SAME_*: ceil(in / s). Windows that do not fit (or an empty input) are invalid.
+std::optional<int64_t> window_direct(int64_t in, int64_t kernel, const Window& w) {
+  const int64_t ek = (kernel - 1) * w.dilation + 1;
+  const std::string ap = w.auto_pad;
+  if (kernel < 1 || in < 1) return std::nullopt;
+  if (ap == "SAME_UPPER" || ap == "SAME_LOWER") return (in + w.stride - 1) / w.stride;
+  if (ap == "VALID") return in < ek ? std::nullopt : std::optional<int64_t>((in - ek) / w.stride + 1);
+  const int64_t num = in + w.pad_begin + w.pad_end - ek;
+  if (num < 0) return std::nullopt;
+  int64_t out = (w.ceil_mode ? (num + w.stride - 1) / w.stride : num / w.stride) + 1;
+  if (w.ceil_mode && (out - 1) * w.stride >= in + w.pad_begin) --out;
+  return out;
+}
+
+std::vector<Attribute> window_attrs(const Window& w, bool with_kernel, bool with_ceil) {
+  std::vector<Attribute> a = {attr("strides", I64s{w.stride}), attr("dilations", I64s{w.dilation})};
+  if (with_kernel) a.push_back(attr("kernel_shape", I64s{w.kernel}));
+  if (with_ceil) a.push_back(attr("ceil_mode", int64_t{w.ceil_mode}));
+  if (std::string(w.auto_pad) == "NOTSET") a.push_back(attr("pads", I64s{w.pad_begin, w.pad_end}));
+  else a.push_back(attr("auto_pad", w.auto_pad));
+  return a;
+}
+
+std::string window_label(const Window& w) {
+  return std::string(w.auto_pad) + " k" + std::to_string(w.kernel) + " s" + std::to_string(w.stride) + " d" +
+         std::to_string(w.dilation) + " p" + std::to_string(w.pad_begin) + "," + std::to_string(w.pad_end) +
+         (w.ceil_mode ? " ceil" : "");
+}
+
+// Every window: explicit pads with and without ceil_mode, VALID, SAME_* (with
+// ceil_mode too, where the spec's SAME formula does not depend on it).
+std::vector<Window> all_windows() {
+  std::vector<Window> out;
+  const std::pair<int64_t, int64_t> pads[] = {{0, 0}, {1, 0}, {0, 1}, {1, 1}, {2, 1}};
+  for (int64_t k : {1, 2, 3})
+    for (int64_t s : {1, 2, 3})
+      for (int64_t d : {1, 2})
+        for (bool ceil : {false, true}) {
+          for (const auto& [pb, pe] : pads) out.push_back({k, s, d, pb, pe, "NOTSET", ceil});
+          if (!ceil) out.push_back({k, s, d, 0, 0, "VALID", false});
+          out.push_back({k, s, d, 0, 0, "SAME_UPPER", ceil});
+          out.push_back({k, s, d, 0, 0, "SAME_LOWER", ceil});
+        }
+  return out;
+}
+
+}  // namespace
+
+TEST(Soundness, PoolOutputSizes) {
+  Tally t("Pool");
+  const Dims x = {"n", 2, "h"};
+  for (const Window& w : all_windows())
+    for (const auto& [op, opset] : std::vector<std::pair<const char*, int64_t>>{{"MaxPool", 12}, {"AveragePool", 19}}) {
+      Scenario sc{std::string(op) + " " + window_label(w), Op(op).opset(opset), window_attrs(w, true, true),
+                  [=](const Env& env) { return std::vector<In>{env.tensor(x)}; },
+                  [=](const Env& env) -> Expected {
+                    auto out = window_direct(env.value("h"), w.kernel, w);
+                    if (!out) return std::nullopt;
+                    return Shapes{{env.value("n"), 2, *out}};
+                  }};
+      check(sc, t);
+    }
+  t.print();
+}
+
+// Conv: the kernel from the weight's dims, integer or symbolic (`k`).
+TEST(Soundness, ConvOutputSizes) {
+  Tally t("Conv");
+  const Dims x = {"n", 2, "h"};
+  for (const Window& w : all_windows()) {
+    if (w.ceil_mode) continue;  // Conv has no ceil_mode
+    for (const SymbolicDim& k : Dims{w.kernel, "k"}) {
+      if (k.is_symbolic() && w.kernel != 1) continue;  // one symbolic-kernel scenario per window
+      const Dims wt = {3, 2, k};
+      Scenario sc{"Conv " + window_label(w) + (k.is_symbolic() ? " k=sym" : ""), Op("Conv").opset(11),
+                  window_attrs(w, false, false),
+                  [=](const Env& env) { return std::vector<In>{env.tensor(x), env.tensor(wt)}; },
+                  [=](const Env& env) -> Expected {
+                    auto out = window_direct(env.value("h"), env.value(k), w);
+                    if (!out) return std::nullopt;
+                    return Shapes{{env.value("n"), 3, *out}};
+                  }};
+      check(sc, t);
+    }
+  }
+  t.print();
+}
+
 // ---- Reported bugs: each test is skipped until the rule is fixed ----
 // SYMSHAPE_RUN_KNOWN_BUGS=1 in the environment runs them (they fail today).
 

@@ -78,6 +78,12 @@ class Env {
     for (const auto& d : v) iv.push_back(d.value());
     return vec(iv);
   }
+  // A scalar INT64 input: a constant, or a propagated symbolic value.
+  In scalar(const SymbolicDim& d) const {
+    const SymbolicDim v = (*this)(d);
+    if (v.is_int()) return constant(Tensor::scalar(v.value()));
+    return sym_value(ts(INT64, std::vector<SymbolicDim>{}), {v});
+  }
 
  private:
   const Bindings* b_ = nullptr;
@@ -722,6 +728,189 @@ TEST(Soundness, ConvOutputSizes) {
   t.print();
 }
 
+// ---- Reshape, Concat, Split, Range ----
+
+namespace {
+
+int64_t product_of(const std::vector<int64_t>& v) {
+  int64_t p = 1;
+  for (int64_t x : v) p *= x;
+  return p;
+}
+
+// ONNX Reshape: 0 copies the input dim at that index (allowzero = 0) or is a
+// 0 dim (allowzero = 1, then no -1 may be present); one -1 is the element
+// count over the product of the other dims; the counts must match.
+Expected reshape_direct(const std::vector<int64_t>& in, std::vector<int64_t> target, bool allowzero) {
+  std::optional<std::size_t> infer_at;
+  bool has_zero = false;
+  for (std::size_t i = 0; i < target.size(); ++i) {
+    if (target[i] < -1) return std::nullopt;
+    if (target[i] == -1) {
+      if (infer_at) return std::nullopt;
+      infer_at = i;
+    } else if (target[i] == 0) {
+      has_zero = true;
+      if (!allowzero) {
+        if (i >= in.size()) return std::nullopt;
+        target[i] = in[i];
+      }
+    }
+  }
+  if (allowzero && has_zero && infer_at) return std::nullopt;
+  const int64_t total = product_of(in);
+  if (infer_at) {
+    target[*infer_at] = 1;
+    const int64_t known = product_of(target);
+    if (known == 0 || total % known != 0) return std::nullopt;
+    target[*infer_at] = total / known;
+  }
+  if (product_of(target) != total) return std::nullopt;
+  return Shapes{target};
+}
+
+// KNOWN BUGS (reported, see KnownBug.ReshapeSymbolicTargetZero and
+// KnownBug.ReshapeEmptyInput): a symbolic target dim is taken as the output
+// dim, but when it is 0 at run time (and allowzero = 0) it copies the input
+// dim instead; and an empty input (a symbol 0) can match a target whose count
+// differs by a factor, where the symbolic run reports "element counts differ".
+bool symbolic_zero_in_target(const Env& env, const Dims& target) {
+  for (const auto& d : target)
+    if (d.is_symbolic() && env.value(d) == 0) return true;
+  return false;
+}
+
+}  // namespace
+
+TEST(Soundness, Reshape) {
+  Tally t("Reshape");
+  const Dims x = {"a", "b", 3};
+  const Dims forms = {0, -1, 3, 2, "a", "b", "3*b", "s"};
+  for (const Dims& target : shapes_over(forms, 1, 3))
+    for (const auto& [opset, allowzero] : std::vector<std::pair<int64_t, int64_t>>{{13, 0}, {14, 0}, {14, 1}}) {
+      std::vector<Attribute> attrs;
+      if (opset >= 14) attrs.push_back(attr("allowzero", allowzero));
+      Scenario sc{"Reshape" + std::to_string(opset) + " allowzero " + std::to_string(allowzero),
+                  Op("Reshape").opset(opset), attrs,
+                  [=](const Env& env) { return std::vector<In>{env.tensor(x), env.ints(target)}; },
+                  [=](const Env& env) { return reshape_direct(env.values(x), env.values(target), allowzero != 0); }};
+      sc.known_bug = [=](const Env& env) {
+        return (allowzero == 0 && symbolic_zero_in_target(env, target)) || product_of(env.values(x)) == 0;
+      };
+      SCOPED_TRACE(text(target));
+      check(sc, t);
+    }
+  t.print();
+}
+
+TEST(Soundness, Concat) {
+  Tally t("Concat");
+  const Dims forms = {0, 2, "a", "b", "a+1"};
+  for (const Dims& a : shapes_over(forms, 2, 2))
+    for (const Dims& b : shapes_over(forms, 2, 2))
+      for (int64_t axis : {0, 1, -1}) {
+        Scenario sc{"Concat axis " + std::to_string(axis), Op("Concat").opset(13), {attr("axis", axis)},
+                    [=](const Env& env) { return std::vector<In>{env.tensor(a), env.tensor(b), env.tensor({2, 2})}; },
+                    [=](const Env& env) -> Expected {
+                      // Every dim but the axis must agree; the axis dims add up.
+                      std::vector<int64_t> out = env.values(a);
+                      const std::vector<int64_t> ins[] = {env.values(b), {2, 2}};
+                      const auto ax = static_cast<std::size_t>(axis < 0 ? axis + 2 : axis);
+                      for (const auto& in : ins)
+                        for (std::size_t i = 0; i < 2; ++i) {
+                          if (i == ax) out[i] += in[i];
+                          else if (in[i] != out[i]) return std::nullopt;
+                        }
+                      return Shapes{out};
+                    }};
+        check(sc, t);
+      }
+  t.print();
+}
+
+namespace {
+
+// ONNX Split: explicit sizes must add up to the dim; without them the dim
+// splits evenly (before opset 18 it must divide), and from opset 18 with
+// num_outputs k into chunks of ceil(dim / k), the last one smaller.
+Expected split_direct(int64_t dim, int64_t other, std::size_t k, const std::optional<std::vector<int64_t>>& sizes,
+                      bool uneven) {
+  std::vector<int64_t> parts;
+  if (sizes) {
+    int64_t sum = 0;
+    for (int64_t v : *sizes) {
+      if (v < 0) return std::nullopt;
+      sum += v;
+    }
+    if (sum != dim || sizes->size() != k) return std::nullopt;
+    parts = *sizes;
+  } else if (!uneven) {
+    if (dim % static_cast<int64_t>(k) != 0) return std::nullopt;
+    parts.assign(k, dim / static_cast<int64_t>(k));
+  } else {
+    const int64_t chunk = (dim + static_cast<int64_t>(k) - 1) / static_cast<int64_t>(k);
+    parts.assign(k, chunk);
+    parts.back() = dim - chunk * static_cast<int64_t>(k - 1);
+    if (parts.back() < 0) return std::nullopt;
+  }
+  Shapes out;
+  for (int64_t p : parts) out.push_back({p, other});
+  return out;
+}
+
+}  // namespace
+
+TEST(Soundness, Split) {
+  Tally t("Split");
+  const Dims x = {"n", "m"};
+  for (std::size_t k : {1, 2, 3, 4}) {
+    for (int64_t opset : {2, 11, 13, 18}) {
+      if (opset < 18 && k == 4) continue;
+      std::vector<Attribute> attrs = {attr("axis", int64_t{0})};
+      if (opset == 18) attrs.push_back(attr("num_outputs", static_cast<int64_t>(k)));
+      Scenario sc{"Split" + std::to_string(opset) + " into " + std::to_string(k), Op("Split").opset(opset).outputs(k),
+                  attrs, [=](const Env& env) { return std::vector<In>{env.tensor(x)}; },
+                  [=](const Env& env) { return split_direct(env.value("n"), env.value("m"), k, std::nullopt, opset >= 18); }};
+      check(sc, t);
+    }
+  }
+  // Explicit sizes as an input (13, 18), symbolic or integer.
+  const Dims forms = {0, 1, 2, "s", "n-s", "n-1"};
+  for (const auto& s0 : forms)
+    for (const auto& s1 : forms)
+      for (int64_t opset : {13, 18}) {
+        Scenario sc{"Split" + std::to_string(opset) + " sizes", Op("Split").opset(opset).outputs(2),
+                    {attr("axis", int64_t{-2})},
+                    [=](const Env& env) { return std::vector<In>{env.tensor(x), env.ints({s0, s1})}; },
+                    [=](const Env& env) {
+                      return split_direct(env.value("n"), env.value("m"), 2, env.values({s0, s1}), false);
+                    }};
+        check(sc, t);
+      }
+  t.print();
+}
+
+TEST(Soundness, Range) {
+  Tally t("Range");
+  const Dims forms = {0, 2, -3, "a", "b", "a+b", "-a", "2*a-5"};
+  for (const auto& start : forms)
+    for (const auto& limit : forms)
+      for (int64_t delta : {1, 2, 3, -1, -2, -5}) {
+        Scenario sc{"Range delta " + std::to_string(delta), Op("Range").opset(11), {},
+                    [=](const Env& env) {
+                      return std::vector<In>{env.scalar(start), env.scalar(limit), env.scalar(delta)};
+                    },
+                    [=](const Env& env) {
+                      // ONNX Range: max(ceil((limit - start) / delta), 0) elements.
+                      const int64_t diff = env.value(limit) - env.value(start);
+                      const int64_t n = static_cast<int64_t>(-floor_div(-i128(diff), delta));
+                      return Expected(Shapes{{std::max<int64_t>(n, 0)}});
+                    }};
+        check(sc, t);
+      }
+  t.print();
+}
+
 // ---- Reported bugs: each test is skipped until the rule is fixed ----
 // SYMSHAPE_RUN_KNOWN_BUGS=1 in the environment runs them (they fail today).
 
@@ -770,5 +959,38 @@ TEST(KnownBug, SliceExtremeBoundsOverflow) {
         sc.overflow_known_bug = false;
         check(sc, t);
       }
+  t.print();
+}
+
+// Reshape with a target taken from a symbolic value (Shape -> Gather ->
+// Concat): a target dim that is 0 at run time copies the input dim (ONNX
+// Reshape, allowzero = 0), but the rule uses the symbol itself: [a, b, 3] to
+// target [0, a] infers [a, a], while a = 0, b = 2 gives [0, 2] at run time.
+TEST(KnownBug, ReshapeSymbolicTargetZero) {
+  if (!run_known_bugs()) GTEST_SKIP() << "KNOWN BUG: Reshape target symbol equal to 0 at run time copies the input dim";
+  const Dims x = {"a", "b", 3};
+  Tally t("ReshapeBugC");
+  for (const Dims& target : std::vector<Dims>{{0, "a"}, {"a", "b", 3}, {"b", "a", 3}, {-1, "a"}}) {
+    Scenario sc{"Reshape14", Op("Reshape").opset(14), {},
+                [=](const Env& env) { return std::vector<In>{env.tensor(x), env.ints(target)}; },
+                [=](const Env& env) { return reshape_direct(env.values(x), env.values(target), false); }};
+    check(sc, t);
+  }
+  t.print();
+}
+
+// Reshape of an input whose element count is a multiple of symbols: [a, b, 3]
+// to [a, b] is valid when a*b = 0 (empty tensor), but the symbolic run
+// reports "cannot reshape [a,b,3] to [a,b]: element counts differ".
+TEST(KnownBug, ReshapeEmptyInput) {
+  if (!run_known_bugs()) GTEST_SKIP() << "KNOWN BUG: Reshape reports differing element counts that agree when a dim is 0";
+  const Dims x = {"a", "b", 3};
+  Tally t("ReshapeBugD");
+  for (const Dims& target : std::vector<Dims>{{"a", "b"}, {0, 0}, {"a", "b", 2}, {0, "a", "b"}}) {
+    Scenario sc{"Reshape14 allowzero 1", Op("Reshape").opset(14), {attr("allowzero", int64_t{1})},
+                [=](const Env& env) { return std::vector<In>{env.tensor(x), env.ints(target)}; },
+                [=](const Env& env) { return reshape_direct(env.values(x), env.values(target), true); }};
+    check(sc, t);
+  }
   t.print();
 }

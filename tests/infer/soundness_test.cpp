@@ -9,8 +9,6 @@
 // assignment's integers must give exactly the formula's dims. Invalid runs
 // (broadcasting 2 with 3, negative dims) require nothing. Counts per rule are
 // printed; any wrong value fails.
-#include "op_test_util.hpp"
-
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -23,6 +21,8 @@
 #include <string>
 #include <utility>
 #include <vector>
+
+#include "op_test_util.hpp"
 
 namespace {
 
@@ -121,7 +121,8 @@ struct Tally {
         rule.c_str(), static_cast<unsigned long long>(scenarios), static_cast<unsigned long long>(assignments),
         static_cast<unsigned long long>(invalid), static_cast<unsigned long long>(dims),
         static_cast<unsigned long long>(exact), static_cast<unsigned long long>(fresh),
-        static_cast<unsigned long long>(concrete_runs), static_cast<unsigned long long>(concrete_dims), static_cast<unsigned long long>(known_bug));
+        static_cast<unsigned long long>(concrete_runs), static_cast<unsigned long long>(concrete_dims),
+        static_cast<unsigned long long>(known_bug));
     EXPECT_EQ(exact + fresh + overflow_dims, dims);
     EXPECT_GT(exact, 0u) << rule << ": no dim was checked exactly";
   }
@@ -177,8 +178,7 @@ std::string describe(const std::vector<In>& inputs) {
 
 std::string show(const Bindings& b) {
   std::string s;
-  for (const auto& [k, v] : std::map<std::string, int64_t>(b.begin(), b.end()))
-    s += k + "=" + std::to_string(v) + " ";
+  for (const auto& [k, v] : std::map<std::string, int64_t>(b.begin(), b.end())) s += k + "=" + std::to_string(v) + " ";
   return s;
 }
 
@@ -337,8 +337,12 @@ TEST(Soundness, Broadcasting) {
   const Dims forms = {0, 1, 2, "a", "b", "a+1"};
   for (const Dims& a : shapes_over(forms, 1, 2))
     for (const Dims& b : shapes_over(forms, 0, 2)) {
-      Scenario sc{"Add", Op("Add").opset(14), {},
-                  [a, b](const Env& e) { return std::vector<In>{e.tensor(a), e.tensor(b)}; },
+      Scenario sc{"Add",
+                  Op("Add").opset(14),
+                  {},
+                  [a, b](const Env& e) {
+                    return std::vector<In>{e.tensor(a), e.tensor(b)};
+                  },
                   [a, b](const Env& e) { return broadcast_direct(e.values(a), e.values(b)); }};
       check(sc, t);
     }
@@ -377,7 +381,9 @@ int64_t slice_direct(int64_t dim, int64_t start, int64_t end, int64_t step) {
   return static_cast<int64_t>(std::max<i128>(count, 0));
 }
 
-bool huge(const SymbolicDim& d) { return d.is_int() && (d.value() >= (int64_t{1} << 62) || d.value() <= -(int64_t{1} << 62)); }
+bool huge(const SymbolicDim& d) {
+  return d.is_int() && (d.value() >= (int64_t{1} << 62) || d.value() <= -(int64_t{1} << 62));
+}
 
 // KNOWN BUG (reported, see KnownBug.SliceNegativeStepStartBeforeBeginning):
 // with a negative step, a start below -dim is clamped to -1 (numpy) instead
@@ -389,7 +395,9 @@ bool negative_step_start_before_beginning(int64_t dim, int64_t start, int64_t en
 
 Scenario slice_1d(const SymbolicDim& s, const SymbolicDim& e, int64_t step) {
   const Dims x = {"n"};
-  Scenario sc{"Slice13 step " + std::to_string(step), Op("Slice").opset(13), {},
+  Scenario sc{"Slice13 step " + std::to_string(step),
+              Op("Slice").opset(13),
+              {},
               [=](const Env& env) {
                 return std::vector<In>{env.tensor(x), env.ints({s}), env.ints({e}), vec({0}), vec({step})};
               },
@@ -432,19 +440,21 @@ TEST(Soundness, SliceAxes) {
       for (const auto& e : forms)
         for (int64_t k : {1, 2, -1, -2}) {
           const Dims x = {"m", "n"};
-          Scenario sc{"Slice10 axes " + std::to_string(axes[0]) + " k " + std::to_string(k), Op("Slice").opset(10), {},
-                      [=](const Env& env) {
-                        return std::vector<In>{env.tensor(x), env.ints({1, s}), env.ints({e, -1}), vec(axes),
-                                               vec({1, k})};
-                      },
-                      [=](const Env& env) {
-                        std::vector<int64_t> out = env.values(x);
-                        const auto a0 = static_cast<std::size_t>(axes[0] < 0 ? axes[0] + 2 : axes[0]);
-                        const auto a1 = static_cast<std::size_t>(axes[1] < 0 ? axes[1] + 2 : axes[1]);
-                        out[a0] = slice_direct(out[a0], 1, env.value(e), 1);
-                        out[a1] = slice_direct(out[a1], env.value(s), -1, k);
-                        return Expected(Shapes{out});
-                      }};
+          Scenario sc{
+              "Slice10 axes " + std::to_string(axes[0]) + " k " + std::to_string(k),
+              Op("Slice").opset(10),
+              {},
+              [=](const Env& env) {
+                return std::vector<In>{env.tensor(x), env.ints({1, s}), env.ints({e, -1}), vec(axes), vec({1, k})};
+              },
+              [=](const Env& env) {
+                std::vector<int64_t> out = env.values(x);
+                const auto a0 = static_cast<std::size_t>(axes[0] < 0 ? axes[0] + 2 : axes[0]);
+                const auto a1 = static_cast<std::size_t>(axes[1] < 0 ? axes[1] + 2 : axes[1]);
+                out[a0] = slice_direct(out[a0], 1, env.value(e), 1);
+                out[a1] = slice_direct(out[a1], env.value(s), -1, k);
+                return Expected(Shapes{out});
+              }};
           sc.overflow_known_bug = huge(s) || huge(e);
           SCOPED_TRACE(text(s) + " " + text(e));
           check(sc, t);
@@ -453,7 +463,8 @@ TEST(Soundness, SliceAxes) {
   for (const auto& s : Dims{0, 1, -1, -2, kI64Max, kI64Min})
     for (const auto& e : Dims{0, 2, -1, kI64Max, kI64Min}) {
       const Dims x = {"m", "n"};
-      Scenario sc{"Slice1", Op("Slice").opset(1),
+      Scenario sc{"Slice1",
+                  Op("Slice").opset(1),
                   {attr("starts", I64s{s.value()}), attr("ends", I64s{e.value()}), attr("axes", I64s{1})},
                   [=](const Env& env) { return std::vector<In>{env.tensor(x)}; },
                   [=](const Env& env) {
@@ -495,9 +506,15 @@ TEST(Soundness, Pad) {
           const Dims pads = {p0, p1, p2, p3};
           for (int64_t opset : {11, 13}) {
             if (opset == 11 && !p3.is_int(0)) continue;  // opset 11 shares the rule: a quarter of the cases
-            Scenario sc{"Pad" + std::to_string(opset), Op("Pad").opset(opset), {},
-                        [=](const Env& env) { return std::vector<In>{env.tensor(x), env.ints(pads)}; },
-                        [=](const Env& env) { return pad_direct(env.values(x), {0, 1}, env.values(pads)); }};
+            Scenario sc{"Pad" + std::to_string(opset),
+                        Op("Pad").opset(opset),
+                        {},
+                        [=](const Env& env) {
+                          return std::vector<In>{env.tensor(x), env.ints(pads)};
+                        },
+                        [=](const Env& env) {
+                          return pad_direct(env.values(x), {0, 1}, env.values(pads));
+                        }};
             SCOPED_TRACE(text(pads));
             check(sc, t);
           }
@@ -507,21 +524,27 @@ TEST(Soundness, Pad) {
     for (const auto& pb : forms)
       for (const auto& pe : forms) {
         const Dims x3 = {"a", 3, "b"};
-        Scenario sc{"Pad" + std::to_string(opset), Op("Pad").opset(opset), {},
+        Scenario sc{"Pad" + std::to_string(opset),
+                    Op("Pad").opset(opset),
+                    {},
                     [=](const Env& env) {
                       return std::vector<In>{env.tensor(x3), env.ints({pb, pe}), omitted(), vec({-1})};
                     },
-                    [=](const Env& env) { return pad_direct(env.values(x3), {-1}, env.values({pb, pe})); }};
+                    [=](const Env& env) {
+                      return pad_direct(env.values(x3), {-1}, env.values({pb, pe}));
+                    }};
         check(sc, t);
       }
   // Opset 2: pads attribute.
   for (const auto& pads : std::vector<I64s>{{0, 0, 0, 0}, {1, 2, 3, 4}, {-1, 0, 0, -2}, {-3, 1, 2, -1}}) {
-    Scenario sc{"Pad2 " + std::to_string(pads[0]) + std::to_string(pads[1]) + std::to_string(pads[2]) +
-                    std::to_string(pads[3]),
-                Op("Pad").opset(2),
-                {attr("pads", pads)},
-                [=](const Env& env) { return std::vector<In>{env.tensor(x)}; },
-                [=](const Env& env) { return pad_direct(env.values(x), {0, 1}, pads); }};
+    Scenario sc{
+        "Pad2 " + std::to_string(pads[0]) + std::to_string(pads[1]) + std::to_string(pads[2]) + std::to_string(pads[3]),
+        Op("Pad").opset(2),
+        {attr("pads", pads)},
+        [=](const Env& env) { return std::vector<In>{env.tensor(x)}; },
+        [=](const Env& env) {
+          return pad_direct(env.values(x), {0, 1}, pads);
+        }};
     check(sc, t);
   }
   t.print();
@@ -531,9 +554,7 @@ TEST(Soundness, Pad) {
 
 namespace {
 
-In floats(const std::vector<double>& v) {
-  return constant(Tensor::floats(v, {static_cast<int64_t>(v.size())}));
-}
+In floats(const std::vector<double>& v) { return constant(Tensor::floats(v, {static_cast<int64_t>(v.size())})); }
 
 // ONNX Resize with scales: floor(dim * scale), computed in float as ONNX's
 // shape inference does.
@@ -578,20 +599,44 @@ TEST(Soundness, ResizeScales) {
         return Expected(Shapes{{scaled_direct(env.value("h"), sh), scaled_direct(env.value("w"), sw)}});
       };
       auto sc_in = [=](const Env& env) { return env.tensor(x); };
-      check({"Resize10" + s, Op("Resize").opset(10), {},
-             [=](const Env& env) { return std::vector<In>{sc_in(env), floats({sh, sw})}; }, direct},
+      check({"Resize10" + s,
+             Op("Resize").opset(10),
+             {},
+             [=](const Env& env) {
+               return std::vector<In>{sc_in(env), floats({sh, sw})};
+             },
+             direct},
             t);
-      check({"Resize11" + s, Op("Resize").opset(11), {},
-             [=](const Env& env) { return std::vector<In>{sc_in(env), floats({}), floats({sh, sw})}; }, direct},
+      check({"Resize11" + s,
+             Op("Resize").opset(11),
+             {},
+             [=](const Env& env) {
+               return std::vector<In>{sc_in(env), floats({}), floats({sh, sw})};
+             },
+             direct},
             t);
-      check({"Resize13" + s, Op("Resize").opset(13), {},
-             [=](const Env& env) { return std::vector<In>{sc_in(env), omitted(), floats({sh, sw})}; }, direct},
+      check({"Resize13" + s,
+             Op("Resize").opset(13),
+             {},
+             [=](const Env& env) {
+               return std::vector<In>{sc_in(env), omitted(), floats({sh, sw})};
+             },
+             direct},
             t);
-      check({"Upsample9" + s, Op("Upsample").opset(9), {},
-             [=](const Env& env) { return std::vector<In>{sc_in(env), floats({sh, sw})}; }, direct},
+      check({"Upsample9" + s,
+             Op("Upsample").opset(9),
+             {},
+             [=](const Env& env) {
+               return std::vector<In>{sc_in(env), floats({sh, sw})};
+             },
+             direct},
             t);
-      check({"Resize18" + s, Op("Resize").opset(18), {attr("axes", I64s{1})},
-             [=](const Env& env) { return std::vector<In>{sc_in(env), omitted(), floats({sw})}; },
+      check({"Resize18" + s,
+             Op("Resize").opset(18),
+             {attr("axes", I64s{1})},
+             [=](const Env& env) {
+               return std::vector<In>{sc_in(env), omitted(), floats({sw})};
+             },
              [=](const Env& env) {
                return Expected(Shapes{{env.value("h"), scaled_direct(env.value("w"), sw)}});
              }},
@@ -608,18 +653,25 @@ TEST(Soundness, ResizeSizes) {
     for (const auto& s1 : forms) {
       // Opset 13: sizes for every axis.
       const Dims sizes3 = {s0, s1, 3};
-      check({"Resize13 sizes", Op("Resize").opset(13), {},
-             [=](const Env& env) { return std::vector<In>{env.tensor(x), omitted(), omitted(), env.ints(sizes3)}; },
+      check({"Resize13 sizes",
+             Op("Resize").opset(13),
+             {},
+             [=](const Env& env) {
+               return std::vector<In>{env.tensor(x), omitted(), omitted(), env.ints(sizes3)};
+             },
              [=](const Env& env) { return Expected(Shapes{env.values(sizes3)}); }},
             t);
       for (const char* policy : {"stretch", "not_larger", "not_smaller"})
         for (int64_t opset : {18, 19}) {
-          check({std::string("Resize") + std::to_string(opset) + " " + policy, Op("Resize").opset(opset),
+          check({std::string("Resize") + std::to_string(opset) + " " + policy,
+                 Op("Resize").opset(opset),
                  {attr("axes", I64s{0, -2}), attr("keep_aspect_ratio_policy", policy)},
                  [=](const Env& env) {
                    return std::vector<In>{env.tensor(x), omitted(), omitted(), env.ints({s0, s1})};
                  },
-                 [=](const Env& env) { return aspect_direct(env.values(x), {0, 1}, env.values({s0, s1}), policy); }},
+                 [=](const Env& env) {
+                   return aspect_direct(env.values(x), {0, 1}, env.values({s0, s1}), policy);
+                 }},
                 t);
         }
     }
@@ -658,8 +710,10 @@ std::vector<Attribute> window_attrs(const Window& w, bool with_kernel, bool with
   std::vector<Attribute> a = {attr("strides", I64s{w.stride}), attr("dilations", I64s{w.dilation})};
   if (with_kernel) a.push_back(attr("kernel_shape", I64s{w.kernel}));
   if (with_ceil) a.push_back(attr("ceil_mode", int64_t{w.ceil_mode}));
-  if (std::string(w.auto_pad) == "NOTSET") a.push_back(attr("pads", I64s{w.pad_begin, w.pad_end}));
-  else a.push_back(attr("auto_pad", w.auto_pad));
+  if (std::string(w.auto_pad) == "NOTSET")
+    a.push_back(attr("pads", I64s{w.pad_begin, w.pad_end}));
+  else
+    a.push_back(attr("auto_pad", w.auto_pad));
   return a;
 }
 
@@ -716,7 +770,9 @@ TEST(Soundness, ConvOutputSizes) {
       const Dims wt = {3, 2, k};
       Scenario sc{"Conv " + window_label(w) + (k.is_symbolic() ? " k=sym" : ""), Op("Conv").opset(11),
                   window_attrs(w, false, false),
-                  [=](const Env& env) { return std::vector<In>{env.tensor(x), env.tensor(wt)}; },
+                  [=](const Env& env) {
+                    return std::vector<In>{env.tensor(x), env.tensor(wt)};
+                  },
                   [=](const Env& env) -> Expected {
                     auto out = window_direct(env.value("h"), env.value(k), w);
                     if (!out) return std::nullopt;
@@ -792,7 +848,9 @@ TEST(Soundness, Reshape) {
       if (opset >= 14) attrs.push_back(attr("allowzero", allowzero));
       Scenario sc{"Reshape" + std::to_string(opset) + " allowzero " + std::to_string(allowzero),
                   Op("Reshape").opset(opset), attrs,
-                  [=](const Env& env) { return std::vector<In>{env.tensor(x), env.ints(target)}; },
+                  [=](const Env& env) {
+                    return std::vector<In>{env.tensor(x), env.ints(target)};
+                  },
                   [=](const Env& env) { return reshape_direct(env.values(x), env.values(target), allowzero != 0); }};
       sc.known_bug = [=](const Env& env) {
         return (allowzero == 0 && symbolic_zero_in_target(env, target)) || product_of(env.values(x)) == 0;
@@ -809,8 +867,12 @@ TEST(Soundness, Concat) {
   for (const Dims& a : shapes_over(forms, 2, 2))
     for (const Dims& b : shapes_over(forms, 2, 2))
       for (int64_t axis : {0, 1, -1}) {
-        Scenario sc{"Concat axis " + std::to_string(axis), Op("Concat").opset(13), {attr("axis", axis)},
-                    [=](const Env& env) { return std::vector<In>{env.tensor(a), env.tensor(b), env.tensor({2, 2})}; },
+        Scenario sc{"Concat axis " + std::to_string(axis),
+                    Op("Concat").opset(13),
+                    {attr("axis", axis)},
+                    [=](const Env& env) {
+                      return std::vector<In>{env.tensor(a), env.tensor(b), env.tensor({2, 2})};
+                    },
                     [=](const Env& env) -> Expected {
                       // Every dim but the axis must agree; the axis dims add up.
                       std::vector<int64_t> out = env.values(a);
@@ -818,8 +880,10 @@ TEST(Soundness, Concat) {
                       const auto ax = static_cast<std::size_t>(axis < 0 ? axis + 2 : axis);
                       for (const auto& in : ins)
                         for (std::size_t i = 0; i < 2; ++i) {
-                          if (i == ax) out[i] += in[i];
-                          else if (in[i] != out[i]) return std::nullopt;
+                          if (i == ax)
+                            out[i] += in[i];
+                          else if (in[i] != out[i])
+                            return std::nullopt;
                         }
                       return Shapes{out};
                     }};
@@ -868,9 +932,10 @@ TEST(Soundness, Split) {
       if (opset < 18 && k == 4) continue;
       std::vector<Attribute> attrs = {attr("axis", int64_t{0})};
       if (opset == 18) attrs.push_back(attr("num_outputs", static_cast<int64_t>(k)));
-      Scenario sc{"Split" + std::to_string(opset) + " into " + std::to_string(k), Op("Split").opset(opset).outputs(k),
-                  attrs, [=](const Env& env) { return std::vector<In>{env.tensor(x)}; },
-                  [=](const Env& env) { return split_direct(env.value("n"), env.value("m"), k, std::nullopt, opset >= 18); }};
+      Scenario sc{
+          "Split" + std::to_string(opset) + " into " + std::to_string(k), Op("Split").opset(opset).outputs(k), attrs,
+          [=](const Env& env) { return std::vector<In>{env.tensor(x)}; },
+          [=](const Env& env) { return split_direct(env.value("n"), env.value("m"), k, std::nullopt, opset >= 18); }};
       check(sc, t);
     }
   }
@@ -879,9 +944,12 @@ TEST(Soundness, Split) {
   for (const auto& s0 : forms)
     for (const auto& s1 : forms)
       for (int64_t opset : {13, 18}) {
-        Scenario sc{"Split" + std::to_string(opset) + " sizes", Op("Split").opset(opset).outputs(2),
+        Scenario sc{"Split" + std::to_string(opset) + " sizes",
+                    Op("Split").opset(opset).outputs(2),
                     {attr("axis", int64_t{-2})},
-                    [=](const Env& env) { return std::vector<In>{env.tensor(x), env.ints({s0, s1})}; },
+                    [=](const Env& env) {
+                      return std::vector<In>{env.tensor(x), env.ints({s0, s1})};
+                    },
                     [=](const Env& env) {
                       return split_direct(env.value("n"), env.value("m"), 2, env.values({s0, s1}), false);
                     }};
@@ -896,7 +964,9 @@ TEST(Soundness, Range) {
   for (const auto& start : forms)
     for (const auto& limit : forms)
       for (int64_t delta : {1, 2, 3, -1, -2, -5}) {
-        Scenario sc{"Range delta " + std::to_string(delta), Op("Range").opset(11), {},
+        Scenario sc{"Range delta " + std::to_string(delta),
+                    Op("Range").opset(11),
+                    {},
                     [=](const Env& env) {
                       return std::vector<In>{env.scalar(start), env.scalar(limit), env.scalar(delta)};
                     },
@@ -922,7 +992,9 @@ bool run_known_bugs() { return std::getenv("SYMSHAPE_RUN_KNOWN_BUGS") != nullptr
 // onnxruntime's slice_helper.h agree). symshape clamps the start to -1 as
 // numpy does and infers 0.
 TEST(KnownBug, SliceNegativeStepStartBeforeBeginning) {
-  if (!run_known_bugs()) GTEST_SKIP() << "KNOWN BUG: Slice with step < 0 and start < -dim infers 0 elements, the spec gives 1 when end < -dim";
+  if (!run_known_bugs())
+    GTEST_SKIP()
+        << "KNOWN BUG: Slice with step < 0 and start < -dim infers 0 elements, the spec gives 1 when end < -dim";
   EXPECT_EQ(Op("Slice").opset(13).infer({ts(FLOAT, {7}), vec({-9}), vec({-9}), vec({0}), vec({-1})}),
             (Types{ts(FLOAT, {1})}));
   EXPECT_EQ(Op("Slice").opset(13).infer({ts(FLOAT, {7}), vec({-100}), vec({-100}), vec({0}), vec({-2})}),
@@ -944,13 +1016,13 @@ TEST(KnownBug, SliceNegativeStepStartBeforeBeginning) {
 // although every runtime count is small; with step INT64_MAX and a symbolic
 // start the inferred dim is an expression whose evaluation overflows.
 TEST(KnownBug, SliceExtremeBoundsOverflow) {
-  if (!run_known_bugs()) GTEST_SKIP() << "KNOWN BUG: Slice with int64-extreme starts/ends/steps on a symbolic dim reports a spurious "
-                  "int64 overflow or gives a dim that cannot be evaluated";
+  if (!run_known_bugs())
+    GTEST_SKIP() << "KNOWN BUG: Slice with int64-extreme starts/ends/steps on a symbolic dim reports a spurious "
+                    "int64 overflow or gives a dim that cannot be evaluated";
   EXPECT_EQ(Op("Slice").opset(13).run({ts(FLOAT, {"n"}), vec({1}), vec({kI64Min}), vec({0}), vec({1})}).report.errors(),
             0u);
   EXPECT_EQ(
-      Op("Slice").opset(13).run({ts(FLOAT, {"n"}), vec({kI64Max}), vec({-9}), vec({0}), vec({3})}).report.errors(),
-      0u);
+      Op("Slice").opset(13).run({ts(FLOAT, {"n"}), vec({kI64Max}), vec({-9}), vec({0}), vec({3})}).report.errors(), 0u);
   Tally t("SliceBugB");
   for (int64_t k : I64s{1, 3, -1, kI64Max})
     for (const SymbolicDim& s : Dims{1, "s", kI64Max, kI64Min})
@@ -971,8 +1043,12 @@ TEST(KnownBug, ReshapeSymbolicTargetZero) {
   const Dims x = {"a", "b", 3};
   Tally t("ReshapeBugC");
   for (const Dims& target : std::vector<Dims>{{0, "a"}, {"a", "b", 3}, {"b", "a", 3}, {-1, "a"}}) {
-    Scenario sc{"Reshape14", Op("Reshape").opset(14), {},
-                [=](const Env& env) { return std::vector<In>{env.tensor(x), env.ints(target)}; },
+    Scenario sc{"Reshape14",
+                Op("Reshape").opset(14),
+                {},
+                [=](const Env& env) {
+                  return std::vector<In>{env.tensor(x), env.ints(target)};
+                },
                 [=](const Env& env) { return reshape_direct(env.values(x), env.values(target), false); }};
     check(sc, t);
   }
@@ -983,12 +1059,17 @@ TEST(KnownBug, ReshapeSymbolicTargetZero) {
 // to [a, b] is valid when a*b = 0 (empty tensor), but the symbolic run
 // reports "cannot reshape [a,b,3] to [a,b]: element counts differ".
 TEST(KnownBug, ReshapeEmptyInput) {
-  if (!run_known_bugs()) GTEST_SKIP() << "KNOWN BUG: Reshape reports differing element counts that agree when a dim is 0";
+  if (!run_known_bugs())
+    GTEST_SKIP() << "KNOWN BUG: Reshape reports differing element counts that agree when a dim is 0";
   const Dims x = {"a", "b", 3};
   Tally t("ReshapeBugD");
   for (const Dims& target : std::vector<Dims>{{"a", "b"}, {0, 0}, {"a", "b", 2}, {0, "a", "b"}}) {
-    Scenario sc{"Reshape14 allowzero 1", Op("Reshape").opset(14), {attr("allowzero", int64_t{1})},
-                [=](const Env& env) { return std::vector<In>{env.tensor(x), env.ints(target)}; },
+    Scenario sc{"Reshape14 allowzero 1",
+                Op("Reshape").opset(14),
+                {attr("allowzero", int64_t{1})},
+                [=](const Env& env) {
+                  return std::vector<In>{env.tensor(x), env.ints(target)};
+                },
                 [=](const Env& env) { return reshape_direct(env.values(x), env.values(target), true); }};
     check(sc, t);
   }

@@ -349,6 +349,32 @@ TEST(Soundness, Broadcasting) {
   t.print();
 }
 
+// Expand broadcasts the input with the shape input (its values, here
+// symbolic); Where broadcasts three inputs.
+TEST(Soundness, BroadcastingExpandWhere) {
+  Tally t("ExpandWhere");
+  const Dims forms = {0, 1, 2, "a", "b"};
+  for (const Dims& a : shapes_over(forms, 1, 2))
+    for (const Dims& b : shapes_over(forms, 1, 2)) {
+      check({"Expand", Op("Expand").opset(13), {},
+             [=](const Env& e) { return std::vector<In>{e.tensor(a), e.ints(b)}; },
+             [=](const Env& e) { return broadcast_direct(e.values(a), e.values(b)); }},
+            t);
+      for (const Dims& c : std::vector<Dims>{{1}, {"b"}, {2, 1}})
+        check({"Where", Op("Where").opset(16), {},
+               [=](const Env& e) {
+                 return std::vector<In>{ts(BOOL, e(c)), e.tensor(a), e.tensor(b)};
+               },
+               [=](const Env& e) -> Expected {
+                 const Expected ab = broadcast_direct(e.values(a), e.values(b));
+                 if (!ab) return std::nullopt;
+                 return broadcast_direct(e.values(c), (*ab)[0]);
+               }},
+              t);
+    }
+  t.print();
+}
+
 // ---- Slice ----
 
 namespace {

@@ -723,8 +723,9 @@ struct Window {
 
 // The spec's output size of one spatial dim (MaxPool/AveragePool/Conv docs):
 // explicit pads: floor or ceil((in + pads - ((k-1)*d + 1)) / s) + 1, and with
-// ceil_mode a window that would start in the right padding is dropped (ONNX
-// MaxPool doc, onnxruntime pool_attributes.h); VALID: ceil((in - ((k-1)*d+1) + 1) / s);
+// ceil_mode "sliding windows that would start in the right padded region are
+// ignored" (ONNX MaxPool/AveragePool doc; onnxruntime drops at most one, which
+// differs when pad_end >= stride); VALID: ceil((in - ((k-1)*d+1) + 1) / s);
 // SAME_*: ceil(in / s). Windows that do not fit (or an empty input) are invalid.
 std::optional<int64_t> window_direct(int64_t in, int64_t kernel, const Window& w) {
   const int64_t ek = (kernel - 1) * w.dilation + 1;
@@ -734,9 +735,10 @@ std::optional<int64_t> window_direct(int64_t in, int64_t kernel, const Window& w
   if (ap == "VALID") return in < ek ? std::nullopt : std::optional<int64_t>((in - ek) / w.stride + 1);
   const int64_t num = in + w.pad_begin + w.pad_end - ek;
   if (num < 0) return std::nullopt;
-  int64_t out = (w.ceil_mode ? (num + w.stride - 1) / w.stride : num / w.stride) + 1;
-  if (w.ceil_mode && (out - 1) * w.stride >= in + w.pad_begin) --out;
-  return out;
+  const int64_t out = (w.ceil_mode ? (num + w.stride - 1) / w.stride : num / w.stride) + 1;
+  if (!w.ceil_mode) return out;
+  // Windows start at j*s (padded coordinates); those at or beyond in + pad_begin start in the right padding.
+  return std::min(out, (in + w.pad_begin + w.stride - 1) / w.stride);
 }
 
 std::vector<Attribute> window_attrs(const Window& w, bool with_kernel, bool with_ceil) {
@@ -760,7 +762,7 @@ std::string window_label(const Window& w) {
 // ceil_mode too, where the spec's SAME formula does not depend on it).
 std::vector<Window> all_windows() {
   std::vector<Window> out;
-  const std::pair<int64_t, int64_t> pads[] = {{0, 0}, {1, 0}, {0, 1}, {1, 1}, {2, 1}};
+  const std::pair<int64_t, int64_t> pads[] = {{0, 0}, {1, 0}, {0, 1}, {1, 1}, {2, 1}, {0, 4}};
   for (int64_t k : {1, 2, 3})
     for (int64_t s : {1, 2, 3})
       for (int64_t d : {1, 2})
@@ -814,6 +816,44 @@ TEST(Soundness, ConvOutputSizes) {
       check(sc, t);
     }
   }
+  t.print();
+}
+
+// Two spatial dims with different kernels, strides, dilations and pads per
+// axis: pads are [h_begin, w_begin, h_end, w_end].
+TEST(Soundness, WindowTwoSpatialDims) {
+  Tally t("Window2D");
+  const Dims x = {1, 2, "h", "w"};
+  for (const I64s& k : {I64s{2, 3}, I64s{3, 1}})
+    for (const I64s& st : {I64s{1, 2}, I64s{2, 3}})
+      for (const I64s& dil : {I64s{1, 2}, I64s{2, 1}})
+        for (const I64s& pads : {I64s{0, 1, 2, 0}, I64s{1, 0, 0, 2}, I64s{2, 1, 1, 0}})
+          for (bool ceil : {false, true}) {
+            const Window wh{k[0], st[0], dil[0], pads[0], pads[2], "NOTSET", ceil};
+            const Window ww{k[1], st[1], dil[1], pads[1], pads[3], "NOTSET", ceil};
+            std::vector<Attribute> attrs = {attr("strides", st), attr("dilations", dil), attr("pads", pads)};
+            auto direct = [=](const Env& env, int64_t channels) -> Expected {
+              auto oh = window_direct(env.value("h"), k[0], wh), ow = window_direct(env.value("w"), k[1], ww);
+              if (!oh || !ow) return std::nullopt;
+              return Shapes{{1, channels, *oh, *ow}};
+            };
+            const std::string label = window_label(wh) + " / " + window_label(ww);
+            std::vector<Attribute> pool_attrs = attrs;
+            pool_attrs.push_back(attr("kernel_shape", k));
+            pool_attrs.push_back(attr("ceil_mode", int64_t{ceil}));
+            check({"MaxPool2D " + label, Op("MaxPool").opset(12), pool_attrs,
+                   [=](const Env& env) { return std::vector<In>{env.tensor(x)}; },
+                   [=](const Env& env) { return direct(env, 2); }},
+                  t);
+            if (ceil) continue;  // Conv has no ceil_mode
+            const Dims wt = {4, 2, k[0], k[1]};
+            check({"Conv2D " + label, Op("Conv").opset(11), attrs,
+                   [=](const Env& env) {
+                     return std::vector<In>{env.tensor(x), env.tensor(wt)};
+                   },
+                   [=](const Env& env) { return direct(env, 4); }},
+                  t);
+          }
   t.print();
 }
 

@@ -109,11 +109,14 @@ TEST(Slice, SymbolicLengthMatchesIntegerSemantics) {
       }
   EXPECT_GT(checked, 5000);
 }
-TEST(Slice, IntegerLengthMatchesPythonSlicing) {
-  // Reference values from Python: len(range(10)[s:e:k]).
+TEST(Slice, IntegerLengthFollowsTheSpecClamping) {
+  // len(range(10)[s:e:k]) in Python, except where the ONNX spec clamps
+  // otherwise: with a negative step the start goes into [0, 9], so -15 is 0
+  // and [-15:-20:-1] has one element (Python: none; onnxruntime: one).
   EXPECT_EQ(ops::slice_detail::int_length(10, -15, 15, 1), 10);
   EXPECT_EQ(ops::slice_detail::int_length(10, 15, -15, -1), 10);
-  EXPECT_EQ(ops::slice_detail::int_length(10, -15, -20, -1), 0);
+  EXPECT_EQ(ops::slice_detail::int_length(10, -15, -20, -1), 1);
+  EXPECT_EQ(ops::slice_detail::int_length(10, -15, -20, -3), 1);
   EXPECT_EQ(ops::slice_detail::int_length(10, 3, -3, 2), 2);
   EXPECT_EQ(ops::slice_detail::int_length(0, -1, kMin, -1), 0);
 }

@@ -22,6 +22,14 @@ namespace slice_detail {
 // as exporters write INT_MAX / INT64_MAX (and INT_MIN / INT64_MIN).
 inline constexpr int64_t kBoundlessIndex = std::numeric_limits<int32_t>::max();
 
+// The start of a negative-step slice over a dim of integer size d > 0: made
+// non-negative by adding d, then clamped into [0, d-1] (the ONNX spec; numpy
+// would clamp a start below -d to -1 and select nothing).
+inline int64_t negative_step_start(int64_t s, int64_t d) {
+  if (s < 0) s = s < -d ? 0 : s + d;
+  return s > d - 1 ? d - 1 : s;
+}
+
 // Number of elements of range(start, end, step) over a dim of integer size,
 // with ONNX's clamping.
 inline int64_t int_length(int64_t d, int64_t s, int64_t e, int64_t k) {
@@ -31,13 +39,11 @@ inline int64_t int_length(int64_t d, int64_t s, int64_t e, int64_t k) {
     if (e <= s) return 0;
     return (e - s - 1) / k + 1;
   }
-  // Negative step: clamp into [-1, d-1].
-  auto clamp_neg = [d](int64_t v) {
-    if (v < 0) v = v < -d ? -1 : v + d;
-    return v > d - 1 ? d - 1 : v;
-  };
-  s = clamp_neg(s);
-  e = clamp_neg(e);
+  if (d == 0) return 0;
+  s = negative_step_start(s, d);
+  // The end is clamped into [-1, d-1].
+  if (e < 0) e = e < -d ? -1 : e + d;
+  if (e > d - 1) e = d - 1;
   if (s <= e) return 0;
   if (k == std::numeric_limits<int64_t>::min()) return 1;
   return (s - e - 1) / (-k) + 1;
@@ -50,11 +56,19 @@ inline Sign sign_of(const SymbolicDim& v) {
   return Sign::Unknown;
 }
 
-// max(0, ceil(diff / m)) for a positive integer m.
+// max(0, ceil(diff / m)) for a positive integer m; a step of kBoundlessIndex
+// or more takes at most one element (diffs stay below it, as dims do).
 inline SymbolicDim clamp_count(const SymbolicDim& diff, int64_t m) {
   if (diff.is_unknown()) return {};
+  if (m >= kBoundlessIndex) return dim_min(SymbolicDim(1), dim_max(SymbolicDim(0), diff));
   const SymbolicDim q = m == 1 ? diff : SymbolicDim(ceil_to_int(diff.expr(), Expr(m)));
   return dim_max(SymbolicDim(0), q);
+}
+
+// Whether an integer bound is one of the "to the end" / "to the beginning"
+// sentinels (INT_MAX, INT64_MIN, ...): beyond any dim, so no arithmetic with it.
+inline bool boundless(const SymbolicDim& v, bool positive) {
+  return v.is_int() && (positive ? v.value() >= kBoundlessIndex : v.value() <= -kBoundlessIndex);
 }
 
 // Number of elements along a dim `d` (any SymbolicDim) for start s, end e
@@ -65,22 +79,27 @@ inline SymbolicDim length(const SymbolicDim& d, const SymbolicDim& s, const Symb
   const Sign ss = sign_of(s), se = sign_of(e);
   if (ss == Sign::Unknown || se == Sign::Unknown) return {};
   if (k > 0) {
+    if (boundless(s, true) || boundless(e, false)) return 0;  // starts past the end, or ends before the start
+    const SymbolicDim from = boundless(s, false) ? SymbolicDim(0) : s;
     // e'' = d, min(e, d) or d + e (unclamped below: s'' >= 0 keeps the count at 0).
     SymbolicDim end;
-    if (e.is_int() && e.value() >= kBoundlessIndex) end = d;
+    if (boundless(e, true)) end = d;
     else if (se == Sign::NonNegative) end = dim_min(e, d);
     else end = d + e;
-    if (ss == Sign::NonNegative) return clamp_count(end - s, k);  // s beyond d gives <= 0 anyway
+    if (sign_of(from) == Sign::NonNegative) return clamp_count(end - from, k);  // beyond d gives <= 0 anyway
     // s'' = max(d + s, 0): end - s'' = min(end - d - s, end)
-    return clamp_count(dim_min(end - d - s, end), k);
+    return clamp_count(dim_min(end - d - from, end), k);
   }
   if (k == std::numeric_limits<int64_t>::min()) return {};
   const int64_t m = -k;
-  // Clamped into [-1, d-1].
+  if (boundless(e, true)) return 0;  // ends at d-1: nothing after any start
+  // Clamped into [0, d-1] (-1 when d is 0, so that nothing is selected).
   SymbolicDim start;
-  if (ss == Sign::NonNegative) start = (s.is_int() && s.value() >= kBoundlessIndex) ? d - 1 : dim_min(s, d - 1);
-  else start = dim_max(d + s, SymbolicDim(-1));
-  if (e.is_int() && e.value() <= -kBoundlessIndex) return clamp_count(start + 1, m);
+  if (boundless(s, true)) start = d - 1;
+  else if (boundless(s, false)) start = dim_min(SymbolicDim(0), d - 1);
+  else if (ss == Sign::NonNegative) start = dim_min(s, d - 1);
+  else start = dim_min(dim_max(d + s, SymbolicDim(0)), d - 1);
+  if (boundless(e, false)) return clamp_count(start + 1, m);
   if (se == Sign::NonNegative) return clamp_count(start - dim_min(e, d - 1), m);
   // e' = max(d + e, -1): start - e' = min(start - d - e, start + 1)
   return clamp_count(dim_min(start - d - e, start + 1), m);
@@ -91,13 +110,7 @@ inline std::vector<std::size_t> int_indices(int64_t len, int64_t s, int64_t e, i
   std::vector<std::size_t> out;
   const int64_t count = int_length(len, s, e, k);
   if (count <= 0) return out;
-  int64_t start;
-  if (k > 0) {
-    start = clamp_index(s, len);
-  } else {
-    start = s < 0 ? (s < -len ? -1 : s + len) : s;
-    if (start > len - 1) start = len - 1;
-  }
+  const int64_t start = k > 0 ? clamp_index(s, len) : negative_step_start(s, len);
   for (int64_t i = 0; i < count; ++i) out.push_back(static_cast<std::size_t>(start + i * k));
   return out;
 }

@@ -363,3 +363,120 @@ TEST(MicrosoftQuant, QMoEWithoutScales) {
                         omitted(), ts(UINT8, {8, 4096, 7168})}),
             (Types{ts(FLOAT16, {"T", 4096})}));
 }
+
+// quantization_defs.cc MulInteger: C (int32) = (A - A_zp) * (B - B_zp), Numpy broadcasting of A (input 0) and B (input
+// 2).
+TEST(MicrosoftQuant, MulIntegerBroadcastsToInt32) {
+  EXPECT_EQ(Op(kMs, "MulInteger").infer({ts(UINT8, {"N", 1, 4}), omitted(), ts(UINT8, {3, 1})}),
+            (Types{ts(INT32, {"N", 3, 4})}));
+  EXPECT_EQ(Op(kMs, "MulInteger").infer({ts(INT8, {"N", 4}), ts(INT8, {}), ts(INT8, {4}), ts(INT8, {})}),
+            (Types{ts(INT32, {"N", 4})}));
+  EXPECT_ERROR(Op(kMs, "MulInteger").run({ts(INT8, {2, 3}), omitted(), ts(INT8, {4})}).report,
+               "cannot broadcast [2,3] with [4]");
+  EXPECT_ERROR(Op(kMs, "MulInteger").run({ts(INT8, {2, 3}), ts(INT8, {})}).report, "missing required input 2");
+}
+// ContribOperators.md ReduceSumInteger: axes and keepdims required; T2 is uint32 for uint8 data, int32 for int8.
+TEST(MicrosoftQuant, ReduceSumInteger) {
+  EXPECT_EQ(Op(kMs, "ReduceSumInteger").infer({ts(INT8, {"N", 3, 4})}, {attr("axes", I64s{-2}), attr("keepdims", 0)}),
+            (Types{ts(INT32, {"N", 4})}));
+  EXPECT_EQ(Op(kMs, "ReduceSumInteger").infer({ts(UINT8, {"N", 3, 4})}, {attr("axes", I64s{}), attr("keepdims", 1)}),
+            (Types{ts(DataType::UINT32, {1, 1, 1})}));
+  EXPECT_ERROR(Op(kMs, "ReduceSumInteger").run({ts(INT8, {"N", 3})}, {attr("axes", I64s{1})}).report,
+               "missing required attribute 'keepdims'");
+  EXPECT_ERROR(
+      Op(kMs, "ReduceSumInteger").run({ts(INT8, {"N", 3})}, {attr("axes", I64s{2}), attr("keepdims", 1)}).report,
+      "out of range for rank 2");
+}
+// quantization_defs.cc QuantizeWithOrder: INT8 of the input's shape; DequantizeWithOrder: the `to` type.
+TEST(MicrosoftQuant, QuantizeDequantizeWithOrder) {
+  const std::vector<Attribute> orders = {attr("order_input", 1), attr("order_output", 2)};
+  EXPECT_EQ(Op(kMs, "QuantizeWithOrder").infer({ts(FLOAT16, {"B", "S", 64}), ts(FLOAT, {})}, orders),
+            (Types{ts(INT8, {"B", "S", 64})}));
+  std::vector<Attribute> to_half = orders;
+  to_half.push_back(attr("to", 10));
+  EXPECT_EQ(Op(kMs, "DequantizeWithOrder").infer({ts(INT8, {"B", "S", 64}), ts(FLOAT, {})}, to_half),
+            (Types{ts(FLOAT16, {"B", "S", 64})}));
+  std::vector<Attribute> to_double = orders;
+  to_double.push_back(attr("to", 11));
+  EXPECT_ERROR(Op(kMs, "DequantizeWithOrder").run({ts(INT8, {"B", 64}), ts(FLOAT, {})}, to_double).report,
+               "to must be FLOAT (1) or FLOAT16 (10), got 11");
+  EXPECT_ERROR(Op(kMs, "DequantizeWithOrder").run({ts(INT8, {"B", 64}), ts(FLOAT, {})}, orders).report,
+               "missing required attribute 'to'");
+  EXPECT_ERROR(Op(kMs, "QuantizeWithOrder").run({ts(FLOAT, {"B", 64}), ts(FLOAT, {})}, {attr("order_input", 1)}).report,
+               "missing required attribute 'order_output'");
+}
+// ContribOperators.md QuantizeBFP: y is 1-D BFP data, shape and strides one int64 per axis of x.
+TEST(MicrosoftQuant, QuantizeBFP) {
+  const RunResult r = Op(kMs, "QuantizeBFP").outputs(3).run({ts(FLOAT, {"N", 64})}, {attr("bfp_type", 1)});
+  EXPECT_TRUE(r.report.ok()) << diagnostics_text(r.report);
+  ASSERT_EQ(r.outputs.size(), 3u);
+  EXPECT_EQ(r.outputs[0].elem_type(), UINT8);
+  EXPECT_EQ(r.outputs[0].shape().rank(), 1);
+  EXPECT_EQ(r.outputs[1], ts(INT64, {2}));
+  EXPECT_EQ(r.outputs[2], ts(INT64, {2}));
+  EXPECT_EQ(r.values[1], (V{"N", 64}));
+  EXPECT_ERROR(Op(kMs, "QuantizeBFP").run({ts(FLOAT, {"N", 64})}, {attr("bfp_type", 1), attr("block_dim", 2)}).report,
+               "block_dim 2 is out of range for rank 2");
+  EXPECT_ERROR(Op(kMs, "QuantizeBFP").run({ts(FLOAT, {"N", 64})}).report, "missing required attribute 'bfp_type'");
+}
+// ContribOperators.md DequantizeBFP: y has the dims held by `shape`, of the `dtype` attribute (float by default).
+TEST(MicrosoftQuant, DequantizeBFP) {
+  EXPECT_EQ(Op(kMs, "DequantizeBFP").infer({ts(UINT8, {"L"}), vec({4, 64}), vec({64, 1})}, {attr("bfp_type", 1)}),
+            (Types{ts(FLOAT, {4, 64})}));
+  EXPECT_EQ(Op(kMs, "DequantizeBFP")
+                .infer({ts(UINT8, {"L"}), sym_value(ts(INT64, {2}), {"N", 64}), ts(INT64, {2})},
+                       {attr("bfp_type", 1), attr("dtype", 16)}),
+            (Types{ts(DataType::BFLOAT16, {"N", 64})}));
+  const Types unknown =
+      Op(kMs, "DequantizeBFP").infer({ts(UINT8, {"L"}), ts(INT64, {3}), ts(INT64, {3})}, {attr("bfp_type", 1)});
+  ASSERT_EQ(unknown.size(), 1u);
+  EXPECT_EQ(unknown[0].shape().rank(), 3);
+  EXPECT_ERROR(
+      Op(kMs, "DequantizeBFP").run({ts(UINT8, {"L"}), ts(INT64, {3}), ts(INT64, {2})}, {attr("bfp_type", 1)}).report,
+      "shape and strides must have the same length, got 3 and 2");
+  EXPECT_ERROR(Op(kMs, "DequantizeBFP")
+                   .run({ts(UINT8, {"L"}), vec({4, 64}), vec({64, 1})}, {attr("bfp_type", 1), attr("dtype", 6)})
+                   .report,
+               "dtype must be FLOAT, FLOAT16 or BFLOAT16, got 6");
+  EXPECT_ERROR(
+      Op(kMs, "DequantizeBFP").run({ts(UINT8, {"L"}), vec({4, -1}), vec({64, 1})}, {attr("bfp_type", 1)}).report,
+      "shape has a negative dim");
+}
+namespace {
+// DynamicQuantizeLSTM's 12 inputs: X, W, R, 5 optional ones omitted, W/R scales and zero points.
+std::vector<In> dq_lstm_inputs(Type x, Type w, Type r, SymbolicDim dirs) {
+  std::vector<In> in = {std::move(x), std::move(w), std::move(r)};
+  for (int i = 0; i < 5; ++i) in.push_back(omitted());
+  for (DataType t : {FLOAT, INT8, FLOAT, INT8}) in.push_back(ts(t, {dirs}));
+  return in;
+}
+}  // namespace
+// quantization_defs.cc DynamicQuantizeLSTM (RNNShapeInference): W is [dirs, input, 4*hidden], R [dirs, hidden,
+// 4*hidden].
+TEST(MicrosoftQuant, DynamicQuantizeLSTM) {
+  EXPECT_EQ(Op(kMs, "DynamicQuantizeLSTM")
+                .outputs(3)
+                .infer(dq_lstm_inputs(ts(FLOAT, {"S", "B", 16}), ts(INT8, {1, 16, 32}), ts(INT8, {1, 8, 32}), 1)),
+            (Types{ts(FLOAT, {"S", 1, "B", 8}), ts(FLOAT, {1, "B", 8}), ts(FLOAT, {1, "B", 8})}));
+  EXPECT_EQ(Op(kMs, "DynamicQuantizeLSTM")
+                .outputs(2)
+                .infer(dq_lstm_inputs(ts(FLOAT, {"S", "B", 16}), ts(UINT8, {2, 16, 24}), ts(UINT8, {2, "H", 24}), 2),
+                       {attr("direction", "bidirectional"), attr("hidden_size", 6)}),
+            (Types{ts(FLOAT, {"S", 2, "B", 6}), ts(FLOAT, {2, "B", 6})}));
+  EXPECT_ERROR(Op(kMs, "DynamicQuantizeLSTM")
+                   .run(dq_lstm_inputs(ts(FLOAT, {"S", "B", 16}), ts(INT8, {1, 16, 32}), ts(INT8, {1, 8, 24}), 1))
+                   .report,
+               "W [1,16,32] and R [1,8,24] must be [num_directions, input_size, 4*hidden_size]");
+  EXPECT_ERROR(Op(kMs, "DynamicQuantizeLSTM")
+                   .run(dq_lstm_inputs(ts(FLOAT, {"S", "B", 12}), ts(INT8, {1, 16, 32}), ts(INT8, {1, 8, 32}), 1))
+                   .report,
+               "and X [S,B,12]");
+  EXPECT_ERROR(Op(kMs, "DynamicQuantizeLSTM")
+                   .run(dq_lstm_inputs(ts(FLOAT, {"S", "B", 16}), ts(INT8, {1, 16, 32}), ts(INT8, {1, 8, 32}), 1),
+                        {attr("direction", "sideways")})
+                   .report,
+               "unknown direction 'sideways'");
+  std::vector<In> no_scales = dq_lstm_inputs(ts(FLOAT, {"S", "B", 16}), ts(INT8, {1, 16, 32}), ts(INT8, {1, 8, 32}), 1);
+  no_scales.erase(no_scales.begin() + 8, no_scales.end());
+  EXPECT_ERROR(Op(kMs, "DynamicQuantizeLSTM").run(no_scales).report, "missing required input 8");
+}

@@ -23,6 +23,7 @@
 #include "symshape/ops/microsoft_misc.hpp"
 #include "symshape/ops/microsoft_norm.hpp"
 #include "symshape/ops/microsoft_quant.hpp"
+#include "symshape/ops/microsoft_quant_matmul.hpp"
 #include "symshape/ops/misc_tensor.hpp"
 #include "symshape/ops/ml.hpp"
 #include "symshape/ops/normalization.hpp"
@@ -51,7 +52,7 @@ inline constexpr auto kBuiltinRules = symshape::detail::merge_all(
     kMiscTensorRules, kUnaryRules, kReduceRules, kMatMulRules, kConvRules, kPoolRules, kNormalizationRules,
     kResizeRules, kRnnRules, kAttentionRules, kImageRules, kQuantizeRules, kSignalRules, kStringOpsRules, kRandomRules,
     kLossRules, kMlRules, kTrainingRules, kDetectionRules, kMicrosoftAttentionRules, kMicrosoftMiscRules,
-    kMicrosoftNormRules, kMicrosoftQuantRules);
+    kMicrosoftNormRules, kMicrosoftQuantRules, kMicrosoftQuantMatMulRules);
 
 static_assert(symshape::detail::strictly_sorted(kBuiltinRules),
               "two built-in rules share a (domain, op_type, since_version)");

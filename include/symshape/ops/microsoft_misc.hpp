@@ -170,25 +170,13 @@ SYMSHAPE_RULES(infer_ms_matmul_integer16, com_microsoft("MatMulInteger16", 1));
 // -> [..., N] of A's dtype (MatmulWithQuantWeightShapeInference with transB).
 inline void infer_ms_matmul_nbits(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 3, 6)) return;
-  const auto k = required_int(ctx, n, "K");
+  const auto k = required_positive_int(ctx, n, "K");
   if (!k) return;
-  const auto nn = required_int(ctx, n, "N");
-  if (!nn) return;
-  const auto block = required_int(ctx, n, "block_size");
-  if (!block) return;
-  if (*k < 1 || *nn < 1) return ctx.record_error(n, "K and N must be positive");
-  if (!power_of_two_at_least_16(*block))
-    return ctx.record_error(n, "block_size must be a power of 2 and at least 16, got " + std::to_string(*block));
-  const Shape* a = shape_of(n.input(0));
-  const DataType dt = dtype_of(n.input(0));
-  if (!a) return (void)ctx.set_shape_and_dtype(n.output(0), Shape(), dt);
-  if (a->rank() < 1) return ctx.record_error(n, "A must have rank >= 1");
-  const SymbolicDim& ak = (*a)[a->size() - 1];
-  if (ak.is_int() && ak.value() != *k)
-    return ctx.record_error(n, "A's last dim " + ak.to_string() + " does not match K=" + std::to_string(*k));
-  std::vector<SymbolicDim> d = a->dims();
-  d.back() = SymbolicDim(*nn);
-  ctx.set_shape_and_dtype(n.output(0), Shape(std::move(d)), dt);
+  const auto nn = required_positive_int(ctx, n, "N");
+  if (!nn || !required_block_size(ctx, n)) return;
+  const auto y = matmul_with_weight(ctx, n, shape_of(n.input(0)), SymbolicDim(*k), SymbolicDim(*nn));
+  if (!y) return;
+  ctx.set_shape_and_dtype(n.output(0), *y, dtype_of(n.input(0)));
 }
 SYMSHAPE_RULES(infer_ms_matmul_nbits, com_microsoft("MatMulNBits", 1));
 

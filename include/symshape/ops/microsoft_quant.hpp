@@ -1,8 +1,10 @@
 // com.microsoft (onnxruntime contrib) quantized ops: QuantizeLinear /
 // DequantizeLinear (contrib), DynamicQuantizeMatMul, MatMulIntegerToFloat
 // (scale's dtype), QGemm, GemmFloat8, GatherBlockQuantized, the QLinear*
-// family, QAttention, QEmbedLayerNormalization, the QOrdered* ops (INT8) and
-// MoE / QMoE.
+// family, QAttention, QEmbedLayerNormalization, the QOrdered* ops (INT8),
+// ReduceSumInteger, MulInteger, QuantizeWithOrder / DequantizeWithOrder,
+// QuantizeBFP / DequantizeBFP, DynamicQuantizeLSTM and MoE / QMoE. The
+// quantized-weight matmuls (MatMulBnb4, ...) are in microsoft_quant_matmul.hpp.
 //
 // Checked against onnxruntime's contrib schemas and inference functions:
 // quantization_defs.cc, contrib_defs.cc (MoE, GemmFloat8), nhwc_schema_defs.cc
@@ -27,7 +29,10 @@
 #include "symshape/infer/registry.hpp"
 #include "symshape/ops/common/matmul_shape.hpp"
 #include "symshape/ops/common/microsoft.hpp"
+#include "symshape/ops/common/tensor_values.hpp"
 #include "symshape/ops/common/window.hpp"
+#include "symshape/ops/reduce.hpp"
+#include "symshape/ops/rnn.hpp"
 
 namespace symshape::ops {
 
@@ -286,31 +291,51 @@ inline void infer_ms_qlinear_conv(Context& ctx, Node& n) {
   conv_common(ctx, n, 0, 3, dt);
 }
 SYMSHAPE_RULES(infer_ms_qlinear_conv, com_microsoft("QLinearConv", 1));
-// QLinearReduceMean: data, data_scale, [data_zp], reduced_scale, [reduced_zp];
-// axes and keepdims both required (no default in quantization_defs.cc); an
-// empty axes list reduces every axis.
-inline void infer_ms_qlinear_reduce_mean(Context& ctx, Node& n) {
-  if (!check_present(ctx, n, {0, 1, 3}, 5)) return;
+namespace ms_quant_detail {
+// A reduction whose axes and keepdims attributes are both required (no
+// default in quantization_defs.cc); an empty axes list reduces every axis.
+inline void reduce_required_axes(Context& ctx, Node& n, DataType dtype) {
   const Attribute* axes_attr = require_attr(ctx, n, "axes", Attribute::Kind::Ints);
   if (!axes_attr) return;
   const auto keepdims = required_int(ctx, n, "keepdims");
   if (!keepdims) return;
-  const DataType dt = dtype_of(n.input(0));
   const Shape* x = shape_of(n.input(0));
-  if (!x) return (void)ctx.set_shape_and_dtype(n.output(0), Shape(), dt);
+  if (!x) return (void)ctx.set_shape_and_dtype(n.output(0), Shape(), dtype);
   auto axes = normalize_axes(ctx, n, std::vector<int64_t>(axes_attr->ints.begin(), axes_attr->ints.end()), x->rank());
   if (!axes) return;
-  const bool keep = *keepdims != 0;
   std::vector<bool> reduced(x->size(), axes->empty());
   for (int64_t a : *axes) reduced[static_cast<std::size_t>(a)] = true;
-  std::vector<SymbolicDim> out;
-  for (std::size_t i = 0; i < x->size(); ++i) {
-    if (!reduced[i]) out.push_back((*x)[i]);
-    else if (keep) out.push_back(1);
-  }
-  ctx.set_shape_and_dtype(n.output(0), Shape(std::move(out)), dt);
+  ctx.set_shape_and_dtype(n.output(0), Shape(reduce_detail::reduced_dims(*x, reduced, *keepdims != 0)), dtype);
+}
+}  // namespace ms_quant_detail
+
+// QLinearReduceMean: data, data_scale, [data_zp], reduced_scale, [reduced_zp]
+// -> data's dtype.
+inline void infer_ms_qlinear_reduce_mean(Context& ctx, Node& n) {
+  if (!check_present(ctx, n, {0, 1, 3}, 5)) return;
+  ms_quant_detail::reduce_required_axes(ctx, n, dtype_of(n.input(0)));
 }
 SYMSHAPE_RULES(infer_ms_qlinear_reduce_mean, com_microsoft("QLinearReduceMean", 1));
+// ReduceSumInteger: data (int8/uint8); axes and keepdims required -> INT32
+// for int8 data, UINT32 for uint8 (the schema's T2 constraint).
+inline void infer_ms_reduce_sum_integer(Context& ctx, Node& n) {
+  if (!check_inputs(ctx, n, 1, 1)) return;
+  const DataType t = dtype_of(n.input(0));
+  ms_quant_detail::reduce_required_axes(ctx, n,
+                                        t == DataType::UINT8  ? DataType::UINT32
+                                        : t == DataType::INT8 ? DataType::INT32
+                                                              : DataType::UNDEFINED);
+}
+SYMSHAPE_RULES(infer_ms_reduce_sum_integer, com_microsoft("ReduceSumInteger", 1));
+// MulInteger: A, [A_zero_point], B, [B_zero_point] -> broadcast of A and B, INT32.
+inline void infer_ms_mul_integer(Context& ctx, Node& n) {
+  if (!check_present(ctx, n, {0, 2}, 4)) return;
+  auto s = broadcast_shapes(ctx, n, ms_quant_detail::shape_or_unknown(n.input(0)),
+                            ms_quant_detail::shape_or_unknown(n.input(2)));
+  if (!s) return;
+  ctx.set_shape_and_dtype(n.output(0), *s, DataType::INT32);
+}
+SYMSHAPE_RULES(infer_ms_mul_integer, com_microsoft("MulInteger", 1));
 
 // QAttention: input, weight, bias, input_scale, weight_scale, [mask_index],
 // [input_zp], [weight_zp], [past] -> output [B, S, hidden] with hidden =
@@ -415,6 +440,121 @@ inline void infer_ms_qmoe(Context& ctx, Node& n) {
 }
 SYMSHAPE_RULES(infer_ms_qmoe, com_microsoft("QMoE", 1));
 
+// QuantizeWithOrder: input, scale_input; order_input and order_output
+// required -> input's shape, INT8.
+// DequantizeWithOrder: the same with `to` required (FLOAT or FLOAT16) -> input's
+// shape of dtype `to`.
+inline void infer_ms_with_order(Context& ctx, Node& n) {
+  if (!check_inputs(ctx, n, 2, 2)) return;
+  if (!required_int(ctx, n, "order_input") || !required_int(ctx, n, "order_output")) return;
+  DataType dt = DataType::INT8;
+  if (n.op_type == "DequantizeWithOrder") {
+    const auto to = required_int(ctx, n, "to");
+    if (!to) return;
+    if (*to != static_cast<int64_t>(DataType::FLOAT) && *to != static_cast<int64_t>(DataType::FLOAT16))
+      return ctx.record_error(n, "to must be FLOAT (1) or FLOAT16 (10), got " + std::to_string(*to));
+    dt = static_cast<DataType>(*to);
+  }
+  ctx.set_shape_and_dtype(n.output(0), ms_quant_detail::shape_or_unknown(n.input(0)), dt);
+}
+SYMSHAPE_RULES(infer_ms_with_order, com_microsoft("QuantizeWithOrder", 1), com_microsoft("DequantizeWithOrder", 1));
+
+// QuantizeBFP: x; bfp_type required, block_dim (default -1, the last axis) ->
+// y (1-D BFP bytes of a length set by bfp_type, UINT8), shape and strides
+// (INT64, one value per axis of x; shape's values are x's dims).
+inline void infer_ms_quantize_bfp(Context& ctx, Node& n) {
+  if (!check_inputs(ctx, n, 1, 1) || !required_int(ctx, n, "bfp_type")) return;
+  const Shape* x = shape_of(n.input(0));
+  if (x && !normalize_axis(ctx, n, n.attr_int("block_dim", -1), x->rank(), "block_dim")) return;
+  ctx.set_shape_and_dtype(n.output(0), Shape({ctx.new_symbolic_dim()}), DataType::UINT8);
+  const SymbolicDim rank = x ? SymbolicDim(x->rank()) : ctx.new_symbolic_dim();
+  for (std::size_t o = 1; o < 3; ++o)
+    if (n.output(o)) ctx.set_shape_and_dtype(n.output(o), Shape({rank}), DataType::INT64);
+  if (x && n.output(1)) ctx.set_symbolic_value(n.output(1), x->dims());
+}
+SYMSHAPE_RULES(infer_ms_quantize_bfp, com_microsoft("QuantizeBFP", 1));
+// DequantizeBFP: x (1-D BFP bytes), shape, strides (1-D INT64, one value per
+// axis); bfp_type required, block_dim (default -1), dtype (FLOAT, FLOAT16 or
+// BFLOAT16; default FLOAT) -> a tensor of the dims held by `shape`.
+inline void infer_ms_dequantize_bfp(Context& ctx, Node& n) {
+  if (!check_inputs(ctx, n, 3, 3) || !required_int(ctx, n, "bfp_type")) return;
+  const int64_t code = n.attr_int("dtype", static_cast<int64_t>(DataType::FLOAT));
+  if (code != static_cast<int64_t>(DataType::FLOAT) && code != static_cast<int64_t>(DataType::FLOAT16) &&
+      code != static_cast<int64_t>(DataType::BFLOAT16))
+    return ctx.record_error(n, "dtype must be FLOAT, FLOAT16 or BFLOAT16, got " + std::to_string(code));
+  if (!require_rank(ctx, n, shape_of(n.input(0)), 1, 1, "x") ||
+      !require_rank(ctx, n, shape_of(n.input(1)), 1, 1, "shape") ||
+      !require_rank(ctx, n, shape_of(n.input(2)), 1, 1, "strides"))
+    return;
+  const auto len = static_length(n.input(1)), strides_len = static_length(n.input(2));
+  if (len && strides_len && *len != *strides_len)
+    return ctx.record_error(n, "shape and strides must have the same length, got " + std::to_string(*len) + " and " +
+                                   std::to_string(*strides_len));
+  auto dims = ctx.symbolic_value(n.input(1));
+  if (dims && !check_no_negative_dim(ctx, n, *dims, "shape has a negative dim ")) return;
+  Shape y = dims ? Shape(std::move(*dims)) : shape_of_length(n.input(1));
+  if (y.has_rank() && !normalize_axis(ctx, n, n.attr_int("block_dim", -1), y.rank(), "block_dim")) return;
+  ctx.set_shape_and_dtype(n.output(0), std::move(y), static_cast<DataType>(code));
+}
+SYMSHAPE_RULES(infer_ms_dequantize_bfp, com_microsoft("DequantizeBFP", 1));
+
+namespace ms_quant_detail {
+// DynamicQuantizeLSTM's hidden size: the attribute, else R [dirs, hidden,
+// 4*hidden] or W [dirs, input, 4*hidden] (unknown if none); checks W and R
+// (dims that are integers) against it, the directions and X's input size.
+inline std::optional<SymbolicDim> lstm_hidden(Context& ctx, const Node& n, const Shape* x, const Shape* w,
+                                              const Shape* r, int64_t dirs) {
+  SymbolicDim h = r ? (*r)[1] : w ? (*w)[2] / SymbolicDim(4) : SymbolicDim();
+  if (const Attribute* a = n.attr("hidden_size")) {
+    if (a->kind != Attribute::Kind::Int || a->i < 1) {
+      ctx.record_error(n, "hidden_size must be a positive integer");
+      return std::nullopt;
+    }
+    h = a->i;
+  }
+  const SymbolicDim gates = h * SymbolicDim(4);
+  const auto differ = [](const SymbolicDim& a, const SymbolicDim& b) { return a.is_int() && b.is_int() && a != b; };
+  bool bad = false;
+  for (const Shape* s : {w, r}) bad = bad || (s && differ((*s)[0], SymbolicDim(dirs))) || (s && differ((*s)[2], gates));
+  bad = bad || (r && differ((*r)[1], h)) || (w && x && differ((*w)[1], (*x)[2]));
+  if (!bad) return h;
+  ctx.record_error(n, "W " + (w ? w->to_string() : "?") + " and R " + (r ? r->to_string() : "?") +
+                          " must be [num_directions, input_size, 4*hidden_size] and [num_directions, hidden_size, "
+                          "4*hidden_size] with num_directions " +
+                          std::to_string(dirs) + (x ? " and X " + x->to_string() : std::string()));
+  return std::nullopt;
+}
+}  // namespace ms_quant_detail
+
+// DynamicQuantizeLSTM: X [seq, batch, input], W [dirs, input, 4*hidden] and R
+// [dirs, hidden, 4*hidden] (8-bit, transposed from LSTM's), [B],
+// [sequence_lens], [initial_h], [initial_c], [P], W_scale, W_zero_point,
+// R_scale, R_zero_point -> Y [seq, dirs, batch, hidden], Y_h and Y_c
+// [dirs, batch, hidden], X's dtype (RNNShapeInference).
+inline void infer_ms_dynamic_quantize_lstm(Context& ctx, Node& n) {
+  if (!check_present(ctx, n, {0, 1, 2, 8, 9, 10, 11}, 12)) return;
+  const std::string direction = n.attr_string("direction", "forward");
+  const auto dirs = rnn_detail::num_directions(ctx, n, direction);
+  if (!dirs) return;
+  const Shape* x = shape_of(n.input(0));
+  const Shape* w = shape_of(n.input(1));
+  const Shape* r = shape_of(n.input(2));
+  if (!require_rank(ctx, n, x, 3, 3, "X") || !require_rank(ctx, n, w, 3, 3, "W") || !require_rank(ctx, n, r, 3, 3, "R"))
+    return;
+  auto hidden = ms_quant_detail::lstm_hidden(ctx, n, x, w, r, *dirs);
+  if (!hidden) return;
+  SymbolicDim seq = dim_at(x, 0), batch = dim_at(x, 1);
+  // Unknown seq/batch/hidden are named once, so that Y, Y_h and Y_c share them.
+  for (SymbolicDim* d : {&seq, &batch, &*hidden})
+    if (d->is_unknown()) *d = ctx.new_symbolic_dim();
+  const DataType dt = dtype_of(n.input(0));
+  const SymbolicDim nd(*dirs);
+  if (n.output(0)) ctx.set_shape_and_dtype(n.output(0), Shape({seq, nd, batch, *hidden}), dt);
+  for (std::size_t o = 1; o < 3; ++o)
+    if (n.output(o)) ctx.set_shape_and_dtype(n.output(o), Shape({nd, batch, *hidden}), dt);
+}
+SYMSHAPE_RULES(infer_ms_dynamic_quantize_lstm, com_microsoft("DynamicQuantizeLSTM", 1));
+
 inline constexpr auto kMicrosoftQuantRules =
     family_rules<infer_ms_quantize_linear_rules, infer_ms_dequantize_linear_rules,
                  infer_ms_dynamic_quantize_matmul_rules, infer_ms_matmul_integer_to_float_rules, infer_ms_qgemm_rules,
@@ -422,7 +562,9 @@ inline constexpr auto kMicrosoftQuantRules =
                  infer_ms_qlinear_unary_rules, infer_ms_qlinear_softmax_rules, infer_ms_qlinear_where_rules,
                  infer_ms_qlinear_concat_rules, infer_ms_qlinear_average_pool_rules,
                  infer_ms_qlinear_global_average_pool_rules, infer_ms_qlinear_conv_rules,
-                 infer_ms_qlinear_reduce_mean_rules, infer_ms_qattention_rules, infer_ms_qembed_layer_norm_rules,
+                 infer_ms_qlinear_reduce_mean_rules, infer_ms_reduce_sum_integer_rules, infer_ms_mul_integer_rules,
+                 infer_ms_with_order_rules, infer_ms_quantize_bfp_rules, infer_ms_dequantize_bfp_rules,
+                 infer_ms_dynamic_quantize_lstm_rules, infer_ms_qattention_rules, infer_ms_qembed_layer_norm_rules,
                  infer_ms_qordered_matmul_rules, infer_ms_qordered_attention_rules, infer_ms_qordered_like_input_rules,
                  infer_ms_moe_rules, infer_ms_qmoe_rules>("symshape/ops/microsoft_quant.hpp");
 

@@ -1,8 +1,9 @@
 // numpy.matmul shapes, shared by MatMul, MatMulInteger, QLinearMatMul and
-// the com.microsoft matmul variants.
+// the com.microsoft matmul variants (those with a quantized weight too).
 #pragma once
 
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "symshape/infer/helpers.hpp"
@@ -42,6 +43,27 @@ inline std::optional<Shape> matmul_shape(Context& ctx, const Node& n, const Shap
   if (!a_vec) out.push_back(da[da.size() - 2]);
   if (!b_vec) out.push_back(db.back());
   return Shape(std::move(out));
+}
+
+// A [..., k] times a weight of k rows and `cols` columns whose sizes are given
+// apart from its packed data (MatMulNBits, MatMulBnb4 and their fusions;
+// onnxruntime's MatmulWithQuantWeightShapeInference): [..., cols]; unknown
+// rank when A's is; nullopt after the error when A is a scalar or its last dim
+// is an integer other than k (`k_name` names k in the message).
+inline std::optional<Shape> matmul_with_weight(Context& ctx, const Node& n, const Shape* a, const SymbolicDim& k,
+                                               const SymbolicDim& cols, const char* k_name = "K") {
+  if (!a || !a->has_rank()) return Shape();
+  if (a->rank() == 0) {
+    ctx.record_error(n, "A must have rank >= 1");
+    return std::nullopt;
+  }
+  std::vector<SymbolicDim> d = a->dims();
+  if (d.back().is_int() && k.is_int() && d.back() != k) {
+    ctx.record_error(n, "A's last dim " + d.back().to_string() + " does not match " + k_name + "=" + k.to_string());
+    return std::nullopt;
+  }
+  d.back() = cols;
+  return Shape(std::move(d));
 }
 
 inline void infer_matmul_like(Context& ctx, Node& n, std::size_t ia, std::size_t ib, DataType dtype) {

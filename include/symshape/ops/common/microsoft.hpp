@@ -42,6 +42,28 @@ inline std::optional<int64_t> required_int(Context& ctx, const Node& n, const ch
 
 inline bool power_of_two_at_least_16(int64_t v) { return v >= 16 && (v & (v - 1)) == 0; }
 
+// The required positive integer attribute `name` (a weight's K or N), or
+// nullopt after the error.
+inline std::optional<int64_t> required_positive_int(Context& ctx, const Node& n, const char* name) {
+  const auto v = required_int(ctx, n, name);
+  if (v && *v < 1) {
+    ctx.record_error(n, std::string(name) + " must be positive, got " + std::to_string(*v));
+    return std::nullopt;
+  }
+  return v;
+}
+
+// The required attribute block_size of the N-bit weight matmuls: a power of
+// 2, at least 16; nullopt after the error.
+inline std::optional<int64_t> required_block_size(Context& ctx, const Node& n) {
+  const auto block = required_int(ctx, n, "block_size");
+  if (block && !power_of_two_at_least_16(*block)) {
+    ctx.record_error(n, "block_size must be a power of 2 and at least 16, got " + std::to_string(*block));
+    return std::nullopt;
+  }
+  return block;
+}
+
 // The required positive head-count attribute `name`; nullopt after an error.
 inline std::optional<int64_t> num_heads(Context& ctx, const Node& n, const char* name = "num_heads") {
   const Attribute* a = require_attr(ctx, n, name);

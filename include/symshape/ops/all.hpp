@@ -25,6 +25,7 @@
 #include "symshape/ops/microsoft_misc.hpp"
 #include "symshape/ops/microsoft_norm.hpp"
 #include "symshape/ops/microsoft_quant.hpp"
+#include "symshape/ops/microsoft_recurrent.hpp"
 #include "symshape/ops/microsoft_tensor.hpp"
 #include "symshape/ops/microsoft_text.hpp"
 #include "symshape/ops/misc_tensor.hpp"
@@ -56,7 +57,7 @@ inline constexpr auto kBuiltinRules = symshape::detail::merge_all(
     kResizeRules, kRnnRules, kAttentionRules, kImageRules, kQuantizeRules, kSignalRules, kStringOpsRules, kRandomRules,
     kLossRules, kMlRules, kTrainingRules, kDetectionRules, kMicrosoftAttentionRules, kMicrosoftMiscRules,
     kMicrosoftNormRules, kMicrosoftQuantRules, kMicrosoftFusedRules, kMicrosoftTensorRules, kMicrosoftTextRules,
-    kMicrosoftGenerationRules);
+    kMicrosoftGenerationRules, kMicrosoftRecurrentRules);
 
 static_assert(symshape::detail::strictly_sorted(kBuiltinRules),
               "two built-in rules share a (domain, op_type, since_version)");

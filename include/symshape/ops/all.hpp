@@ -28,6 +28,7 @@
 #include "symshape/ops/microsoft_recurrent.hpp"
 #include "symshape/ops/microsoft_tensor.hpp"
 #include "symshape/ops/microsoft_text.hpp"
+#include "symshape/ops/microsoft_weight_matmul.hpp"
 #include "symshape/ops/misc_tensor.hpp"
 #include "symshape/ops/ml.hpp"
 #include "symshape/ops/normalization.hpp"
@@ -57,7 +58,7 @@ inline constexpr auto kBuiltinRules = symshape::detail::merge_all(
     kResizeRules, kRnnRules, kAttentionRules, kImageRules, kQuantizeRules, kSignalRules, kStringOpsRules, kRandomRules,
     kLossRules, kMlRules, kTrainingRules, kDetectionRules, kMicrosoftAttentionRules, kMicrosoftMiscRules,
     kMicrosoftNormRules, kMicrosoftQuantRules, kMicrosoftFusedRules, kMicrosoftTensorRules, kMicrosoftTextRules,
-    kMicrosoftGenerationRules, kMicrosoftRecurrentRules);
+    kMicrosoftGenerationRules, kMicrosoftRecurrentRules, kMicrosoftWeightMatMulRules);
 
 static_assert(symshape::detail::strictly_sorted(kBuiltinRules),
               "two built-in rules share a (domain, op_type, since_version)");

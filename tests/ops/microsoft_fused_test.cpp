@@ -10,9 +10,10 @@ TEST(MicrosoftFused, FusedConvIsConv) {
                         ts(FLOAT, {"N", 16, "H-2", "W-2"})},
                        {attr("activation", "Relu")}),
             (Types{ts(FLOAT, {"N", 16, "H-2", "W-2"})}));
-  EXPECT_EQ(Op(kMs, "FusedConv")
-                .infer({ts(FLOAT, {1, 4, 9, 9}), ts(FLOAT, {8, 2, 3, 3})}, {attr("group", 2), attr("strides", I64s{2, 2})}),
-            (Types{ts(FLOAT, {1, 8, 4, 4})}));
+  EXPECT_EQ(
+      Op(kMs, "FusedConv")
+          .infer({ts(FLOAT, {1, 4, 9, 9}), ts(FLOAT, {8, 2, 3, 3})}, {attr("group", 2), attr("strides", I64s{2, 2})}),
+      (Types{ts(FLOAT, {1, 8, 4, 4})}));
   EXPECT_ERROR(Op(kMs, "FusedConv").run({ts(FLOAT, {1, 4, 9, 9}), ts(FLOAT, {8, 3, 3, 3})}).report,
                "input channels 4 do not match weight");
 }
@@ -47,7 +48,8 @@ TEST(MicrosoftFused, FusedGemmAndFusedMatMulActivation) {
                 .infer({ts(FLOAT, {"M", "K"}), ts(FLOAT, {"N", "K"}), ts(FLOAT, {"N"})},
                        {attr("transB", 1), attr("activation", "LeakyRelu")}),
             (Types{ts(FLOAT, {"M", "N"})}));
-  EXPECT_ERROR(Op(kMs, "FusedGemm").run({ts(FLOAT, {4, 3}), ts(FLOAT, {5, 6})}).report, "incompatible inner dimensions");
+  EXPECT_ERROR(Op(kMs, "FusedGemm").run({ts(FLOAT, {4, 3}), ts(FLOAT, {5, 6})}).report,
+               "incompatible inner dimensions");
   EXPECT_EQ(Op(kMs, "FusedMatMulActivation")
                 .infer({ts(FLOAT, {"B", "M", "K"}), ts(FLOAT, {"B", "N", "K"})},
                        {attr("transB", 1), attr("activation", "Relu")}),
@@ -63,8 +65,8 @@ TEST(MicrosoftFused, MaxpoolWithMaskAndNhwcMaxPool) {
   EXPECT_ERROR(Op(kMs, "MaxpoolWithMask").run({ts(FLOAT, {"N", 3, 8, 8})}, {attr("kernel_shape", I64s{2, 2})}).report,
                "missing required input 1");
   EXPECT_EQ(Op(kMs, "NhwcMaxPool")
-                .infer({ts(UINT8, {"N", 7, 7, 16})}, {attr("kernel_shape", I64s{3, 3}), attr("ceil_mode", 1),
-                                                     attr("strides", I64s{2, 2})}),
+                .infer({ts(UINT8, {"N", 7, 7, 16})},
+                       {attr("kernel_shape", I64s{3, 3}), attr("ceil_mode", 1), attr("strides", I64s{2, 2})}),
             (Types{ts(UINT8, {"N", 3, 3, 16})}));
   EXPECT_EQ(Op(kMs, "NhwcMaxPool").infer({ts(INT8, {"N", "H", "W", 16})}, {attr("kernel_shape", I64s{2, 2})}),
             (Types{ts(INT8, {"N", "H-1", "W-1", 16})}));
@@ -93,17 +95,19 @@ TEST(MicrosoftFused, BiasSoftmax) {
             (Types{ts(FLOAT, {"B", 12, "S", "S"})}));
   EXPECT_ERROR(Op(kMs, "BiasSoftmax").run({ts(FLOAT, {2, 3}), ts(FLOAT, {2, 3})}).report,
                "missing required attribute 'is_inner_broadcast'");
-  EXPECT_ERROR(
-      Op(kMs, "BiasSoftmax").run({ts(FLOAT, {2, 3}), ts(FLOAT, {2, 3})}, {attr("is_inner_broadcast", 1), attr("axis", 2)}).report,
-      "axis 2 is out of range for rank 2");
+  EXPECT_ERROR(Op(kMs, "BiasSoftmax")
+                   .run({ts(FLOAT, {2, 3}), ts(FLOAT, {2, 3})}, {attr("is_inner_broadcast", 1), attr("axis", 2)})
+                   .report,
+               "axis 2 is out of range for rank 2");
 }
 TEST(MicrosoftFused, GatedAddAndGatedRmsNorm) {
   EXPECT_EQ(Op(kMs, "GatedAdd").infer({ts(FLOAT, {"B", "T", 64}), ts(FLOAT, {"B", "T", 64}), ts(FLOAT, {"B", "T", 1})}),
             (Types{ts(FLOAT, {"B", "T", 64})}));
   EXPECT_ERROR(Op(kMs, "GatedAdd").run({ts(FLOAT, {2, 64}), ts(FLOAT, {2, 64}), ts(FLOAT, {2, 64})}).report,
                "gate must be [..., 1]");
-  EXPECT_EQ(Op(kMs, "GatedRMSNorm").infer({ts(BFLOAT16, {"B", "T", 256}), ts(BFLOAT16, {64}), ts(BFLOAT16, {"B", "T", 256})}),
-            (Types{ts(BFLOAT16, {"B", "T", 256})}));
+  EXPECT_EQ(
+      Op(kMs, "GatedRMSNorm").infer({ts(BFLOAT16, {"B", "T", 256}), ts(BFLOAT16, {64}), ts(BFLOAT16, {"B", "T", 256})}),
+      (Types{ts(BFLOAT16, {"B", "T", 256})}));
   EXPECT_ERROR(Op(kMs, "GatedRMSNorm").run({ts(FLOAT, {"B", 100}), ts(FLOAT, {64}), ts(FLOAT, {"B", 100})}).report,
                "not a multiple of scale's 64");
 }
@@ -121,12 +125,12 @@ TEST(MicrosoftFused, MulIntegerIsInt32) {
   EXPECT_ERROR(Op(kMs, "MulInteger").run({ts(INT8, {3}), omitted(), ts(INT8, {4})}).report, "cannot broadcast");
 }
 TEST(MicrosoftFused, ReduceSumInteger) {
-  EXPECT_EQ(Op(kMs, "ReduceSumInteger")
-                .infer({ts(INT8, {"B", "S", 16})}, {attr("axes", I64s{-1}), attr("keepdims", 1)}),
-            (Types{ts(INT32, {"B", "S", 1})}));
-  EXPECT_EQ(Op(kMs, "ReduceSumInteger")
-                .infer({ts(UINT8, {"B", "S", 16})}, {attr("axes", I64s{1}), attr("keepdims", 0)}),
-            (Types{ts(UINT32, {"B", 16})}));
+  EXPECT_EQ(
+      Op(kMs, "ReduceSumInteger").infer({ts(INT8, {"B", "S", 16})}, {attr("axes", I64s{-1}), attr("keepdims", 1)}),
+      (Types{ts(INT32, {"B", "S", 1})}));
+  EXPECT_EQ(
+      Op(kMs, "ReduceSumInteger").infer({ts(UINT8, {"B", "S", 16})}, {attr("axes", I64s{1}), attr("keepdims", 0)}),
+      (Types{ts(UINT32, {"B", 16})}));
   EXPECT_ERROR(Op(kMs, "ReduceSumInteger").run({ts(INT8, {2, 3})}, {attr("axes", I64s{1})}).report,
                "missing required attribute 'keepdims'");
   EXPECT_ERROR(Op(kMs, "ReduceSumInteger").run({ts(INT8, {2, 3})}, {attr("axes", I64s{2}), attr("keepdims", 0)}).report,

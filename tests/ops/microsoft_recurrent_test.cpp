@@ -6,8 +6,9 @@ TEST(MicrosoftRecurrent, AttnLSTM) {
                 .infer({ts(FLOAT, {"T", "B", 32}), ts(FLOAT, {2, 64, 32}), ts(FLOAT, {2, 64, 16})},
                        {attr("direction", "bidirectional")}),
             (Types{ts(FLOAT, {"T", 2, "B", 16}), ts(FLOAT, {2, "B", 16}), ts(FLOAT, {2, "B", 16})}));
-  EXPECT_ERROR(Op(kMs, "AttnLSTM").run({ts(FLOAT, {"T", "B", 32}), ts(FLOAT, {1, 64, 32}), ts(FLOAT, {1, 64, 8})}).report,
-               "W [1,64,32] does not have 4*hidden_size rows");
+  EXPECT_ERROR(
+      Op(kMs, "AttnLSTM").run({ts(FLOAT, {"T", "B", 32}), ts(FLOAT, {1, 64, 32}), ts(FLOAT, {1, 64, 8})}).report,
+      "W [1,64,32] does not have 4*hidden_size rows");
 }
 // ContribOperators.md LinearAttention: output (B, T, max(H_q, H_kv) * d_v); present_state (B, H_kv, d_k, d_v), or
 // (W, B, H_kv, d_k, d_v) with state_window W.
@@ -29,7 +30,10 @@ TEST(MicrosoftRecurrent, LinearAttentionGate) {
                 .outputs(2)
                 .infer({ts(FLOAT16, {"B", "T", 16}), ts(FLOAT, {16}), ts(FLOAT, {16}), ts(FLOAT16, {"B", "T", 16})}),
             (Types{ts(FLOAT16, {"B", "T", 16}), ts(FLOAT16, {"B", "T", 16})}));
-  EXPECT_ERROR(Op(kMs, "LinearAttentionGate").outputs(2).run({ts(FLOAT16, {"B", "T", 16}), ts(FLOAT, {16}), ts(FLOAT, {16})}).report,
+  EXPECT_ERROR(Op(kMs, "LinearAttentionGate")
+                   .outputs(2)
+                   .run({ts(FLOAT16, {"B", "T", 16}), ts(FLOAT, {16}), ts(FLOAT, {16})})
+                   .report,
                "the beta output needs input b");
 }
 // ContribOperators.md GatedDeltaNet: output (tokens, max(H_q, H_v), d_v); final_state (B, H_v, d_v, d_qk) float;
@@ -37,18 +41,23 @@ TEST(MicrosoftRecurrent, LinearAttentionGate) {
 TEST(MicrosoftRecurrent, GatedDeltaNet) {
   EXPECT_EQ(Op(kMs, "GatedDeltaNet")
                 .outputs(2)
-                .infer({ts(FLOAT16, {"N", 4, 128}), ts(FLOAT16, {"N", 4, 128}), ts(FLOAT16, {"N", 8, 64}), ts(INT32, {"B+1"})}),
+                .infer({ts(FLOAT16, {"N", 4, 128}), ts(FLOAT16, {"N", 4, 128}), ts(FLOAT16, {"N", 8, 64}),
+                        ts(INT32, {"B+1"})}),
             (Types{ts(FLOAT16, {"N", 8, 64}), ts(FLOAT, {"B", 8, 64, 128})}));
-  EXPECT_EQ(Op(kMs, "GatedDeltaNet")
-                .outputs(3)
-                .infer({ts(FLOAT, {"B", "S", 2, 16}), ts(FLOAT, {"B", "S", 2, 16}), ts(FLOAT, {"B", "S", 2, 8}), omitted(),
-                        omitted(), omitted(), omitted(), omitted(), omitted(), ts(INT32, {"B"})},
-                       {attr("state_update_capacity", 2)}),
-            (Types{ts(FLOAT, {"B", "S", 2, 8}), ts(FLOAT, {"B", 2, 8, 16}), ts(FLOAT, {"B", 2 * (2 + 2 * 16 + 2 * 8)})}));
-  EXPECT_ERROR(Op(kMs, "GatedDeltaNet").run({ts(FLOAT, {"N", 4, 16}), ts(FLOAT, {"N", 2, 16}), ts(FLOAT, {"N", 4, 8}), ts(INT32, {3})}).report,
+  EXPECT_EQ(
+      Op(kMs, "GatedDeltaNet")
+          .outputs(3)
+          .infer({ts(FLOAT, {"B", "S", 2, 16}), ts(FLOAT, {"B", "S", 2, 16}), ts(FLOAT, {"B", "S", 2, 8}), omitted(),
+                  omitted(), omitted(), omitted(), omitted(), omitted(), ts(INT32, {"B"})},
+                 {attr("state_update_capacity", 2)}),
+      (Types{ts(FLOAT, {"B", "S", 2, 8}), ts(FLOAT, {"B", 2, 8, 16}), ts(FLOAT, {"B", 2 * (2 + 2 * 16 + 2 * 8)})}));
+  EXPECT_ERROR(Op(kMs, "GatedDeltaNet")
+                   .run({ts(FLOAT, {"N", 4, 16}), ts(FLOAT, {"N", 2, 16}), ts(FLOAT, {"N", 4, 8}), ts(INT32, {3})})
+                   .report,
                "num_heads_q 4 must equal num_heads_k 2");
-  EXPECT_ERROR(Op(kMs, "GatedDeltaNet").run({ts(FLOAT, {"N", 4, 16}), ts(FLOAT, {"N", 4, 16}), ts(FLOAT, {"N", 4, 8})}).report,
-               "initial_state, which is then required");
+  EXPECT_ERROR(
+      Op(kMs, "GatedDeltaNet").run({ts(FLOAT, {"N", 4, 16}), ts(FLOAT, {"N", 4, 16}), ts(FLOAT, {"N", 4, 8})}).report,
+      "initial_state, which is then required");
 }
 // ContribOperators.md CausalConvWithState: present_state (B, C, (k_1 - 1) * dilation), led by W with state_window;
 // channels_last: (B, state_length, d_1, ..., d_n).
@@ -85,10 +94,11 @@ TEST(MicrosoftRecurrent, VarlenCausalConvWithState) {
 }
 TEST(MicrosoftRecurrent, EngramGate) {
   const Type k = ts(FLOAT, {"B", "S", 4, 256});
-  EXPECT_EQ(Op(kMs, "EngramGate")
-                .outputs(2)
-                .infer({k, k, ts(FLOAT, {"B", "S", 256}), ts(FLOAT, {4, 256}), ts(FLOAT, {4, 256}), ts(FLOAT, {4, 256})}),
-            (Types{k, k}));
+  EXPECT_EQ(
+      Op(kMs, "EngramGate")
+          .outputs(2)
+          .infer({k, k, ts(FLOAT, {"B", "S", 256}), ts(FLOAT, {4, 256}), ts(FLOAT, {4, 256}), ts(FLOAT, {4, 256})}),
+      (Types{k, k}));
   EXPECT_ERROR(Op(kMs, "EngramGate")
                    .outputs(2)
                    .run({k, k, ts(FLOAT, {"B", "S", 256}), ts(FLOAT, {4, 256}), ts(FLOAT, {4, 256})})

@@ -10,12 +10,13 @@ TEST(MicrosoftTensor, ExpandDims) {
   EXPECT_EQ(Op(kMs, "ExpandDims").infer({ts(FLOAT, {"N", 3}), i32_scalar(0)}), (Types{ts(FLOAT, {1, "N", 3})}));
   EXPECT_EQ(Op(kMs, "ExpandDims").infer({ts(FLOAT, {"N", 3}), ts(INT32, {})}),
             (Types{ts(FLOAT, {"_d0", "_d1", "_d2"})}));
-  EXPECT_ERROR(Op(kMs, "ExpandDims").run({ts(FLOAT, {"N", 3}), i32_scalar(3)}).report, "axis 3 is out of range [-3, 2]");
+  EXPECT_ERROR(Op(kMs, "ExpandDims").run({ts(FLOAT, {"N", 3}), i32_scalar(3)}).report,
+               "axis 3 is out of range [-3, 2]");
 }
 TEST(MicrosoftTensor, PadWithPadsInput) {
   EXPECT_EQ(Op(kMs, "Pad").infer({ts(FLOAT, {"N", 5}), vec({0, 2, 0, 1})}), (Types{ts(FLOAT, {"N", 8})}));
-  EXPECT_EQ(Op(kMs, "Pad").infer({ts(FLOAT, {"N", 5}), constant(Tensor::ints({1, 0, 1, 0}, {1, 4}))},
-                                 {attr("mode", "reflect")}),
+  EXPECT_EQ(Op(kMs, "Pad")
+                .infer({ts(FLOAT, {"N", 5}), constant(Tensor::ints({1, 0, 1, 0}, {1, 4}))}, {attr("mode", "reflect")}),
             (Types{ts(FLOAT, {"N+2", 5})}));
   EXPECT_ERROR(Op(kMs, "Pad").run({ts(FLOAT, {"N", 5}), vec({0, 2})}).report, "pads has 2 entries; expected 4");
   EXPECT_ERROR(Op(kMs, "Pad").run({ts(FLOAT, {"N", 5}), vec({0, 2, 0, 1})}, {attr("mode", "wrap")}).report,
@@ -24,7 +25,8 @@ TEST(MicrosoftTensor, PadWithPadsInput) {
 TEST(MicrosoftTensor, RangeDeltaIsOptional) {
   EXPECT_EQ(Op(kMs, "Range").infer({constant(Tensor::scalar(2)), constant(Tensor::scalar(7))}),
             (Types{ts(INT64, {5})}));
-  EXPECT_EQ(Op(kMs, "Range").infer({constant(Tensor::scalar(0)), sym_value(ts(INT64, {}), {"N"}), constant(Tensor::scalar(2))}),
+  EXPECT_EQ(Op(kMs, "Range")
+                .infer({constant(Tensor::scalar(0)), sym_value(ts(INT64, {}), {"N"}), constant(Tensor::scalar(2))}),
             (Types{ts(INT64, {"max((N+1)//2,0)"})}));
   EXPECT_ERROR(Op(kMs, "Range").run({ts(INT64, {2}), ts(INT64, {})}).report, "input 0 must be a scalar");
 }
@@ -37,7 +39,8 @@ TEST(MicrosoftTensor, GatherNDGridSampleTrilu) {
             (Types{ts(FLOAT, {"N", 3, 5, 7})}));
   EXPECT_ERROR(Op(kMs, "GridSample").run({ts(FLOAT, {"N", 3, "D", "H", "W"}), ts(FLOAT, {"N", 5, 7, 1, 3})}).report,
                "X must be 4-D");
-  EXPECT_EQ(Op(kMs, "Trilu").infer({ts(FLOAT, {"B", 4, 4}), constant(Tensor::scalar(1))}), (Types{ts(FLOAT, {"B", 4, 4})}));
+  EXPECT_EQ(Op(kMs, "Trilu").infer({ts(FLOAT, {"B", 4, 4}), constant(Tensor::scalar(1))}),
+            (Types{ts(FLOAT, {"B", 4, 4})}));
   EXPECT_ERROR(Op(kMs, "Trilu").run({ts(FLOAT, {4})}).report, "input must have rank >= 2");
 }
 TEST(MicrosoftTensor, UniqueIs1D) {
@@ -54,8 +57,9 @@ TEST(MicrosoftTensor, InverseAndCDist) {
 }
 // ContribOperators.md UnfoldTensor: dim `dim` becomes (sizedim - size) / step + 1; a dim of `size` is appended.
 TEST(MicrosoftTensor, UnfoldTensor) {
-  EXPECT_EQ(Op(kMs, "UnfoldTensor").infer({ts(FLOAT, {"B", 10, 4})}, {attr("dim", 1), attr("size", 3), attr("step", 2)}),
-            (Types{ts(FLOAT, {"B", 4, 4, 3})}));
+  EXPECT_EQ(
+      Op(kMs, "UnfoldTensor").infer({ts(FLOAT, {"B", 10, 4})}, {attr("dim", 1), attr("size", 3), attr("step", 2)}),
+      (Types{ts(FLOAT, {"B", 4, 4, 3})}));
   EXPECT_EQ(Op(kMs, "UnfoldTensor").infer({ts(FLOAT, {"B", "L"})}, {attr("size", 4)}),
             (Types{ts(FLOAT, {"B", "L-3", 4})}));
   EXPECT_ERROR(Op(kMs, "UnfoldTensor").run({ts(FLOAT, {"B", 2})}, {attr("size", 3)}).report, "size 3 exceeds dim 2");
@@ -97,7 +101,8 @@ TEST(MicrosoftTensor, RfftAndIrfft) {
   EXPECT_EQ(Op(kMs, "Irfft").infer({ts(FLOAT, {"B", "M", 2})}, {attr("signal_ndim", 1)}),
             (Types{ts(FLOAT, {"B", "2*M-2"})}));
   EXPECT_ERROR(Op(kMs, "Irfft").run({ts(FLOAT, {"B", 9, 2})}).report, "missing required attribute 'signal_ndim'");
-  EXPECT_ERROR(Op(kMs, "Irfft").run({ts(FLOAT, {"B", 9, 3})}, {attr("signal_ndim", 1)}).report, "the last dim must be 2");
+  EXPECT_ERROR(Op(kMs, "Irfft").run({ts(FLOAT, {"B", 9, 3})}, {attr("signal_ndim", 1)}).report,
+               "the last dim must be 2");
 }
 TEST(MicrosoftTensor, DynamicTimeWarping) {
   EXPECT_EQ(Op(kMs, "DynamicTimeWarping").infer({ts(FLOAT, {1, "M", "N"})}), (Types{ts(INT32, {2, "_d0"})}));

@@ -2,8 +2,7 @@
 
 namespace {
 std::vector<Attribute> tokenizer_attrs() {
-  return {attr("mark", 0), attr("mincharnum", 1), attr("pad_value", "#"),
-          Attribute::make_strings("separators", {" "})};
+  return {attr("mark", 0), attr("mincharnum", 1), attr("pad_value", "#"), Attribute::make_strings("separators", {" "})};
 }
 std::vector<Attribute> hash_attrs(int64_t max_n, int64_t heads) {
   return {attr("max_ngram_size", max_n), attr("n_head_per_ngram", heads), attr("pad_id", 0)};
@@ -33,8 +32,9 @@ TEST(MicrosoftText, WordConvEmbedding) {
                "embedding_size 64 differs from W's filters 100");
 }
 TEST(MicrosoftText, NGramRepeatBlock) {
-  EXPECT_EQ(Op(kMs, "NGramRepeatBlock").infer({ts(INT64, {"B", "S"}), ts(FLOAT, {"B", 50257})}, {attr("ngram_size", 3)}),
-            (Types{ts(FLOAT, {"B", 50257})}));
+  EXPECT_EQ(
+      Op(kMs, "NGramRepeatBlock").infer({ts(INT64, {"B", "S"}), ts(FLOAT, {"B", 50257})}, {attr("ngram_size", 3)}),
+      (Types{ts(FLOAT, {"B", 50257})}));
   EXPECT_ERROR(Op(kMs, "NGramRepeatBlock").run({ts(INT64, {"B", "S"}), ts(FLOAT, {"B", 50257})}).report,
                "missing required attribute 'ngram_size'");
   EXPECT_ERROR(
@@ -48,7 +48,9 @@ TEST(MicrosoftText, NGramHashMapping) {
                 .outputs(2)
                 .infer({ts(INT64, {"B", "S"}), ts(INT64, {4}), ts(INT64, {12})}, hash_attrs(4, 4)),
             (Types{ts(INT64, {"B", "S", 12}), ts(INT64, {"B", 3})}));
-  EXPECT_ERROR(Op(kMs, "NGramHashMapping").run({ts(INT64, {"B", "S"}), ts(INT64, {4}), ts(INT64, {12})}, hash_attrs(1, 4)).report,
+  EXPECT_ERROR(Op(kMs, "NGramHashMapping")
+                   .run({ts(INT64, {"B", "S"}), ts(INT64, {4}), ts(INT64, {12})}, hash_attrs(1, 4))
+                   .report,
                "max_ngram_size must be at least 2");
 }
 TEST(MicrosoftText, VarlenNGramHashMapping) {

@@ -19,8 +19,8 @@ TEST(MicrosoftWeightMatMul, Fp8Weight) {
 }
 TEST(MicrosoftWeightMatMul, NBitsMlp) {
   const std::vector<Attribute> a{attr("K", 64), attr("N", 128), attr("block_size", 32), attr("activation", "silu")};
-  const std::vector<In> in{ts(FLOAT, {"B", "S", 64}), omitted(), ts(FLOAT, {64}), ts(UINT8, {128, 2, 16}),
-                           ts(FLOAT, {128, 2}), omitted(), ts(UINT8, {128, 2, 16}), ts(FLOAT, {128, 2})};
+  const std::vector<In> in{ts(FLOAT, {"B", "S", 64}), omitted(), ts(FLOAT, {64}),         ts(UINT8, {128, 2, 16}),
+                           ts(FLOAT, {128, 2}),       omitted(), ts(UINT8, {128, 2, 16}), ts(FLOAT, {128, 2})};
   EXPECT_EQ(Op(kMs, "MatMulNBitsMlp").outputs(2).infer(in, a),
             (Types{ts(FLOAT, {"B", "S", 128}), ts(FLOAT, {"B", "S", 64})}));
   EXPECT_ERROR(Op(kMs, "MatMulNBitsMlp").run(in, {attr("K", 64), attr("N", 128), attr("block_size", 32)}).report,
@@ -29,8 +29,8 @@ TEST(MicrosoftWeightMatMul, NBitsMlp) {
 TEST(MicrosoftWeightMatMul, NBitsQkv) {
   const std::vector<Attribute> a{attr("K", 64), attr("Nq", 64), attr("Nkv", 16), attr("block_size", 32)};
   const Type w = ts(UINT8, {"N", 2, 16}), sc = ts(FLOAT, {"N", 2});
-  const std::vector<In> in{ts(FLOAT, {"B", "S", 64}), omitted(), ts(FLOAT, {64}), w, sc, omitted(), w, sc,
-                           omitted(), w, sc};
+  const std::vector<In> in{
+      ts(FLOAT, {"B", "S", 64}), omitted(), ts(FLOAT, {64}), w, sc, omitted(), w, sc, omitted(), w, sc};
   EXPECT_EQ(Op(kMs, "MatMulNBitsQkv").outputs(3).infer(in, a),
             (Types{ts(FLOAT, {"B", "S", 64}), ts(FLOAT, {"B", "S", 16}), ts(FLOAT, {"B", "S", 16})}));
   EXPECT_ERROR(Op(kMs, "MatMulNBitsQkv")

@@ -49,7 +49,8 @@ namespace conv_detail {
 // The ConvTranspose output of X (input 0) and W (input 1). `extra_pads`:
 // pads given as an input (begins then ends; nullopt when their values are
 // unknown) added to the pads attribute (com.microsoft ConvTransposeWithDynamicPads).
-inline void conv_transpose(Context& ctx, Node& n, bool pads_input, const std::optional<std::vector<SymbolicDim>>& extra_pads) {
+inline void conv_transpose(Context& ctx, Node& n, bool pads_input,
+                           const std::optional<std::vector<SymbolicDim>>& extra_pads) {
   const DataType dtype = dtype_of(n.input(0));
   const Shape* x = shape_of(n.input(0));
   const Shape* w = shape_of(n.input(1));

@@ -455,8 +455,7 @@ inline void infer_ms_paged_attention(Context& ctx, Node& n) {
   const auto kv_heads = heads ? num_heads(ctx, n, "kv_num_heads") : std::nullopt;
   if (!kv_heads) return;
   const Shape* q = shape_of(n.input(0));
-  if (!require_rank(ctx, n, q, 2, 2, "query") || !require_rank(ctx, n, shape_of(n.input(3)), 4, 4, "key_cache"))
-    return;
+  if (!require_rank(ctx, n, q, 2, 2, "query") || !require_rank(ctx, n, shape_of(n.input(3)), 4, 4, "key_cache")) return;
   const bool latent = n.attr_string("kv_cache_layout", "SEPARATE") == "LATENT";
   const bool packed = !n.input(1) && !latent;
   SymbolicDim head;
@@ -499,15 +498,12 @@ inline void infer_ms_mrotary_embedding(Context& ctx, Node& n) {
 }
 SYMSHAPE_RULES(infer_ms_mrotary_embedding, com_microsoft("MRotaryEmbedding", 1));
 
-inline constexpr auto kMicrosoftAttentionRules =
-    family_rules<infer_ms_attention_rules, infer_ms_multi_head_attention_rules, infer_ms_group_query_attention_rules,
-                 infer_ms_packed_attention_rules, infer_ms_packed_multi_head_attention_rules,
-                 infer_ms_decoder_masked_mha_rules, infer_ms_sparse_attention_rules,
-                 infer_ms_longformer_attention_rules, infer_ms_gated_relative_position_bias_rules,
-                 infer_ms_relative_position_bias_rules, infer_ms_remove_padding_rules, infer_ms_restore_padding_rules,
-                 infer_ms_decoder_masked_self_attention_rules, infer_ms_decoder_attention_rules,
-                 infer_ms_paged_attention_rules, infer_ms_gemma_rotary_embedding_rules,
-                 infer_ms_mrotary_embedding_rules>(
-        "symshape/ops/microsoft_attention.hpp");
+inline constexpr auto kMicrosoftAttentionRules = family_rules<
+    infer_ms_attention_rules, infer_ms_multi_head_attention_rules, infer_ms_group_query_attention_rules,
+    infer_ms_packed_attention_rules, infer_ms_packed_multi_head_attention_rules, infer_ms_decoder_masked_mha_rules,
+    infer_ms_sparse_attention_rules, infer_ms_longformer_attention_rules, infer_ms_gated_relative_position_bias_rules,
+    infer_ms_relative_position_bias_rules, infer_ms_remove_padding_rules, infer_ms_restore_padding_rules,
+    infer_ms_decoder_masked_self_attention_rules, infer_ms_decoder_attention_rules, infer_ms_paged_attention_rules,
+    infer_ms_gemma_rotary_embedding_rules, infer_ms_mrotary_embedding_rules>("symshape/ops/microsoft_attention.hpp");
 
 }  // namespace symshape::ops

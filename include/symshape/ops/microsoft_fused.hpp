@@ -100,8 +100,8 @@ inline bool check_dropout_bias(Context& ctx, const Node& n, const Shape* data, c
   } else if (bias->rank() == data->rank()) {
     return true;
   }
-  ctx.record_error(n, "bias " + bias->to_string() + " must be [" + last.to_string() + "] or data's shape " +
-                          data->to_string());
+  ctx.record_error(
+      n, "bias " + bias->to_string() + " must be [" + last.to_string() + "] or data's shape " + data->to_string());
   return false;
 }
 // Output 0 has data's type; the mask (output 1) is BOOL of data's shape, or,
@@ -180,8 +180,8 @@ inline void infer_ms_gated_rms_norm(Context& ctx, Node& n) {
     const SymbolicDim& last = (*x)[x->size() - 1];
     const SymbolicDim& c = (*scale)[0];
     if (last.is_int() && c.is_int() && (c.value() < 1 || last.value() % c.value() != 0))
-      return ctx.record_error(n, "the last dim of X (" + last.to_string() + ") is not a multiple of scale's " +
-                                     c.to_string());
+      return ctx.record_error(
+          n, "the last dim of X (" + last.to_string() + ") is not a multiple of scale's " + c.to_string());
   }
   propagate_type(ctx, n);
 }

@@ -140,8 +140,7 @@ inline void infer_ms_whisper_beam_search(Context& ctx, Node& n) {
   const auto ret = ms_generation_detail::count_input(ctx, n, 4, "num_return_sequences", 1);
   const Shape* layer_head = shape_of(n.input(12));
   if (n.output(3))
-    ctx.set_shape_and_dtype(n.output(3), Shape({dim_at(ids, 0), *ret, dim_at(layer_head, 0), {}, {}}),
-                            DataType::FLOAT);
+    ctx.set_shape_and_dtype(n.output(3), Shape({dim_at(ids, 0), *ret, dim_at(layer_head, 0), {}, {}}), DataType::FLOAT);
   DataType t = dtype_of(n.input(5));
   if (t == DataType::UNDEFINED) t = DataType::FLOAT;
   if (n.output(4)) ctx.set_shape_and_dtype(n.output(4), Shape({dim_at(ids, 0)}), t);

@@ -41,8 +41,8 @@ inline std::optional<int64_t> int_in(Context& ctx, const Node& n, const char* na
                                      int64_t hi) {
   const int64_t v = n.attr_int(name, fallback);
   if (v >= lo && v <= hi) return v;
-  ctx.record_error(n, std::string(name) + " must be in [" + std::to_string(lo) + ", " + std::to_string(hi) +
-                          "], got " + std::to_string(v));
+  ctx.record_error(n, std::string(name) + " must be in [" + std::to_string(lo) + ", " + std::to_string(hi) + "], got " +
+                          std::to_string(v));
   return std::nullopt;
 }
 
@@ -101,8 +101,8 @@ inline void infer_ms_linear_attention_gate(Context& ctx, Node& n) {
     const Shape* p = shape_of(n.input(i));
     if (!require_rank(ctx, n, p, 1, 1, i == 1 ? "dt_bias" : "decay_scale")) return;
     if (a && p && (*a)[2].is_int() && (*p)[0].is_int() && (*a)[2] != (*p)[0])
-      return ctx.record_error(n, "per-head parameter " + p->to_string() + " does not match a's heads " +
-                                     (*a)[2].to_string());
+      return ctx.record_error(
+          n, "per-head parameter " + p->to_string() + " does not match a's heads " + (*a)[2].to_string());
   }
   if (n.output(1) && !n.input(3)) return ctx.record_error(n, "the beta output needs input b");
   propagate_type(ctx, n, 0, 0);
@@ -237,8 +237,8 @@ inline void infer_ms_varlen_causal_conv_with_state(Context& ctx, Node& n) {
   SymbolicDim state = dim_at(init, 2);
   if (wt && (*wt)[2].is_known()) state = ((*wt)[2] - 1) * SymbolicDim(*dilation);
   if (init && state.is_int() && (*init)[2].is_int() && state != (*init)[2])
-    return ctx.record_error(n, "initial_state " + init->to_string() + " must hold (kernel_size - 1) * dilation = " +
-                                   state.to_string() + " positions");
+    return ctx.record_error(n, "initial_state " + init->to_string() +
+                                   " must hold (kernel_size - 1) * dilation = " + state.to_string() + " positions");
   propagate_type(ctx, n);
   const DataType t = dtype_of(n.input(0));
   ctx.set_shape_and_dtype(n.output(1), Shape({b, c, state}), t);

@@ -37,8 +37,8 @@ inline void infer_ms_expand_dims(Context& ctx, Node& n) {
   if (!axis.is_int()) return set_like_input(ctx, n, 0, Shape::of_rank(x->size() + 1));
   const int64_t r = x->rank();
   if (axis.value() < -r - 1 || axis.value() > r)
-    return ctx.record_error(n, "axis " + axis.to_string() + " is out of range [" + std::to_string(-r - 1) + ", " +
-                                   std::to_string(r) + "]");
+    return ctx.record_error(
+        n, "axis " + axis.to_string() + " is out of range [" + std::to_string(-r - 1) + ", " + std::to_string(r) + "]");
   std::vector<SymbolicDim> d = x->dims();
   d.insert(d.begin() + (axis.value() < 0 ? axis.value() + r + 1 : axis.value()), SymbolicDim(1));
   set_like_input(ctx, n, 0, Shape(std::move(d)));

@@ -53,7 +53,8 @@ inline void infer_ms_word_conv_embedding(Context& ctx, Node& n) {
   SymbolicDim emb = dim_at(w, 0);
   if (const int64_t e = n.attr_int("embedding_size", -1); e > 0) {
     if (emb.is_int() && emb.value() != e)
-      return ctx.record_error(n, "embedding_size " + std::to_string(e) + " differs from W's filters " + emb.to_string());
+      return ctx.record_error(n,
+                              "embedding_size " + std::to_string(e) + " differs from W's filters " + emb.to_string());
     emb = SymbolicDim(e);
   }
   ctx.set_shape_and_dtype(n.output(0), Shape({dim_at(seq, 0), emb}), DataType::FLOAT);
@@ -70,8 +71,8 @@ inline void infer_ms_ngram_repeat_block(Context& ctx, Node& n) {
   const Shape* scores = shape_of(n.input(1));
   if (!require_rank(ctx, n, ids, 2, 2, "input_ids") || !require_rank(ctx, n, scores, 2, 2, "scores")) return;
   if (ids && scores && (*ids)[0].is_int() && (*scores)[0].is_int() && (*ids)[0] != (*scores)[0])
-    return ctx.record_error(n, "input_ids " + ids->to_string() + " and scores " + scores->to_string() +
-                                   " differ in batch size");
+    return ctx.record_error(
+        n, "input_ids " + ids->to_string() + " and scores " + scores->to_string() + " differ in batch size");
   propagate_type(ctx, n, 0, 1);
 }
 SYMSHAPE_RULES(infer_ms_ngram_repeat_block, com_microsoft("NGramRepeatBlock", 1));
@@ -118,8 +119,7 @@ inline void infer_ms_varlen_ngram_hash_mapping(Context& ctx, Node& n) {
   if (!sizes) return;
   const Shape* ids = shape_of(n.input(0));
   const Shape* cu = shape_of(n.input(3));
-  if (!require_rank(ctx, n, ids, 1, 1, "input_ids") ||
-      !require_rank(ctx, n, cu, 1, 1, "cumulative_sequence_length"))
+  if (!require_rank(ctx, n, ids, 1, 1, "input_ids") || !require_rank(ctx, n, cu, 1, 1, "cumulative_sequence_length"))
     return;
   if (cu && (*cu)[0].is_int() && (*cu)[0].value() < 2)
     return ctx.record_error(n, "cumulative_sequence_length must have batch_size + 1 >= 2 elements");
@@ -138,8 +138,8 @@ inline void infer_ms_bifurcation_detector(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 3, 4)) return;
   const int64_t lo = n.attr_int("min_ngram_size", 1), hi = n.attr_int("max_ngram_size", 3);
   if (lo < 1 || lo > hi)
-    return ctx.record_error(n, "need 1 <= min_ngram_size <= max_ngram_size, got " + std::to_string(lo) + " and " +
-                                   std::to_string(hi));
+    return ctx.record_error(
+        n, "need 1 <= min_ngram_size <= max_ngram_size, got " + std::to_string(lo) + " and " + std::to_string(hi));
   ctx.set_shape_and_dtype(n.output(0), Shape({ctx.new_symbolic_dim()}), DataType::INT64);
   ctx.set_shape_and_dtype(n.output(1), Shape::scalar(), DataType::INT64);
 }

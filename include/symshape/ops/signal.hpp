@@ -51,8 +51,8 @@ inline std::optional<DataType> dtype_attr(Context& ctx, const Node& n) {
 // dim 1. Followed with a warning; a real input is refused, as there.
 inline bool check_inverse_onesided(Context& ctx, const Node& n, const SymbolicDim& last) {
   if (last.is_int() && last.value() != 2) {
-    ctx.record_error(n, "an inverse one-sided DFT (inverse real FFT) needs a complex input (last dim 2), got " +
-                            last.to_string());
+    ctx.record_error(
+        n, "an inverse one-sided DFT (inverse real FFT) needs a complex input (last dim 2), got " + last.to_string());
     return false;
   }
   ctx.warn(&n, DiagnosticKind::Semantic,

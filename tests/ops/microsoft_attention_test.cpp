@@ -388,3 +388,81 @@ TEST(MicrosoftAttentionOrt, RelativePositionBiasNeedsMaxDistance) {
   EXPECT_ERROR(Op(kMs, "RelativePositionBias").run({ts(FLOAT, {32, 8}), ts(INT64, {1}), ts(INT64, {1})}).report,
                "missing required attribute 'max_distance'");
 }
+
+// DecoderMaskedSelfAttention: AttentionTypeAndShapeInference with past at input 4; with
+// past_present_share_buffer the present is the past buffer.
+TEST(MicrosoftAttentionMore, DecoderMaskedSelfAttention) {
+  const std::vector<In> in{ts(FLOAT16, {"B", 1, 768}),
+                           ts(FLOAT16, {768, 2304}),
+                           ts(FLOAT16, {2304}),
+                           omitted(),
+                           ts(FLOAT16, {2, "B", 12, "M", 64}),
+                           omitted(),
+                           ts(INT32, {1})};
+  EXPECT_EQ(Op(kMs, "DecoderMaskedSelfAttention")
+                .outputs(2)
+                .infer(in, {attr("num_heads", 12), attr("past_present_share_buffer", 1)}),
+            (Types{ts(FLOAT16, {"B", 1, 768}), ts(FLOAT16, {2, "B", 12, "M", 64})}));
+  EXPECT_EQ(Op(kMs, "DecoderMaskedSelfAttention").outputs(2).infer(in, {attr("num_heads", 12)}),
+            (Types{ts(FLOAT16, {"B", 1, 768}), ts(FLOAT16, {2, "B", 12, "M+1", 64})}));
+  std::vector<In> no_past = in;
+  no_past[4] = omitted();
+  EXPECT_ERROR(Op(kMs, "DecoderMaskedSelfAttention").outputs(2).run(no_past, {attr("num_heads", 12)}).report,
+               "missing required input 4");
+}
+TEST(MicrosoftAttentionMore, DecoderAttention) {
+  std::vector<In> in{ts(FLOAT, {"S", "B", 512}),
+                     ts(FLOAT, {"T", "B", 512}),
+                     ts(FLOAT, {512, 512}),
+                     ts(FLOAT, {512, 1024}),
+                     ts(FLOAT, {1536}),
+                     omitted(),
+                     omitted(),
+                     omitted(),
+                     ts(BOOL, {1}),
+                     ts(BOOL, {1}),
+                     ts(BOOL, {1}),
+                     ts(BOOL, {1})};
+  EXPECT_EQ(Op(kMs, "DecoderAttention").outputs(3).infer(in, {attr("num_heads", 8)}),
+            (Types{ts(FLOAT, {"S", "B", 512}), ts(FLOAT, {"B", 8, "_d0", 64}), ts(FLOAT, {"B", 8, "_d1", 64})}));
+  EXPECT_ERROR(Op(kMs, "DecoderAttention").run(in, {attr("num_heads", 6)}).report,
+               "hidden size 512 is not a multiple of num_heads");
+}
+TEST(MicrosoftAttentionMore, PagedAttention) {
+  std::vector<In> in{
+      ts(FLOAT16, {"T", 512}),        ts(FLOAT16, {"T", 128}), ts(FLOAT16, {"T", 128}), ts(FLOAT16, {"NB", 16, 2, 64}),
+      ts(FLOAT16, {"NB", 16, 2, 64}), ts(INT32, {"B+1"}),      ts(INT32, {"B"}),        ts(INT32, {"B", "MB"})};
+  const std::vector<Attribute> a{attr("num_heads", 8), attr("kv_num_heads", 2)};
+  EXPECT_EQ(Op(kMs, "PagedAttention").outputs(3).infer(in, a),
+            (Types{ts(FLOAT16, {"T", 512}), ts(FLOAT16, {"NB", 16, 2, 64}), ts(FLOAT16, {"NB", 16, 2, 64})}));
+  // Packed QKV [T, (8 + 2*2) * 64]: the output keeps N*H = 512.
+  std::vector<In> packed{
+      ts(FLOAT16, {"T", 768}),        omitted(),          omitted(),        ts(FLOAT16, {"NB", 16, 2, 64}),
+      ts(FLOAT16, {"NB", 16, 2, 64}), ts(INT32, {"B+1"}), ts(INT32, {"B"}), ts(INT32, {"B", "MB"})};
+  EXPECT_EQ(Op(kMs, "PagedAttention").infer(packed, a), (Types{ts(FLOAT16, {"T", 512})}));
+  in[3] = ts(FLOAT16, {"NB", 16, 64});
+  EXPECT_ERROR(Op(kMs, "PagedAttention").run(in, a).report, "key_cache has unexpected rank");
+}
+TEST(MicrosoftAttentionMore, GemmaRotaryEmbedding) {
+  const Type qk = ts(FLOAT16, {"B", 8, "S", 64});
+  EXPECT_EQ(Op(kMs, "GemmaRotaryEmbedding").outputs(2).infer({ts(FLOAT, {"B", "S", 64}), qk, qk, qk, qk}),
+            (Types{qk, qk}));
+  EXPECT_ERROR(Op(kMs, "GemmaRotaryEmbedding")
+                   .outputs(2)
+                   .run({ts(FLOAT, {"B", "S", 64}), qk, qk, ts(FLOAT16, {"B", 64}), qk})
+                   .report,
+               "k has unexpected rank");
+}
+TEST(MicrosoftAttentionMore, MRotaryEmbedding) {
+  const std::vector<In> in{ts(FLOAT, {"B", "S", 1024}), ts(INT64, {3, "B", "S"}), ts(FLOAT, {4096, 32}),
+                           ts(FLOAT, {4096, 32})};
+  EXPECT_EQ(Op(kMs, "MRotaryEmbedding").infer(in, {attr("mrope_section", I64s{16, 8, 8}), attr("num_heads", 16)}),
+            (Types{ts(FLOAT, {"B", "S", 1024})}));
+  EXPECT_ERROR(Op(kMs, "MRotaryEmbedding").run(in).report, "missing required attribute 'mrope_section'");
+  EXPECT_ERROR(
+      Op(kMs, "MRotaryEmbedding")
+          .run({ts(FLOAT, {"B", "S", 1024}), ts(INT64, {2, "B", "S"}), ts(FLOAT, {4096, 32}), ts(FLOAT, {4096, 32})},
+               {attr("mrope_section", I64s{16, 8, 8})})
+          .report,
+      "position_ids must be [3, B, S]");
+}

@@ -154,3 +154,14 @@ TEST(MicrosoftMisc, NhwcConvSpatialExpressions) {
             (Types{ts(FLOAT16, {1, 6, 6, 16})}));
   EXPECT_ERROR(Op(kMs, "NhwcConv").run({ts(FLOAT16, {1, 8, 8, 4})}).report, "missing required input 1");
 }
+TEST(MicrosoftMisc, SparseToDenseMatMul) {
+  EXPECT_EQ(Op(kMs, "SparseToDenseMatMul").infer({Type::sparse_tensor(FLOAT, Shape({"M", "K"})), ts(FLOAT, {"K", 8})}),
+            (Types{ts(FLOAT, {"M", 8})}));
+  EXPECT_EQ(Op(kMs, "SparseToDenseMatMul")
+                .infer({Type::sparse_tensor(INT64, Shape({"K", "M"})), ts(INT64, {8, "K"})},
+                       {attr("transA", 1), attr("transB", 1)}),
+            (Types{ts(INT64, {"M", 8})}));
+  EXPECT_ERROR(
+      Op(kMs, "SparseToDenseMatMul").run({Type::sparse_tensor(FLOAT, Shape({4, 3})), ts(FLOAT, {5, 8})}).report,
+      "incompatible inner dimensions");
+}

@@ -44,6 +44,41 @@ TEST(DFT, OnesidedComplexIsError) {
   EXPECT_ERROR(Op("DFT").opset(20).run({ts(FLOAT, {1, 10, 2})}, {attr("onesided", 1)}).report,
                "onesided output is not possible for a complex input");
 }
+// Inverse real FFT (inverse=1, onesided=1): the ONNX spec text rules out a onesided transform of a complex
+// input, but onnxruntime runs it (core/providers/cpu/signal/dft.cc with the newer ONNX DFT inference): the
+// signal axis becomes dft_length, else 2*(n-1), and the last dim 1. Followed with a warning.
+TEST(DFT, InverseOnesidedFollowsOnnxruntimeWithWarning) {
+  const auto r17 = Op("DFT").opset(17).run({ts(FLOAT, {2, 5, 2})}, {attr("inverse", 1), attr("onesided", 1)});
+  EXPECT_EQ(r17.outputs, (Types{ts(FLOAT, {2, 8, 1})}));
+  EXPECT_WARNING(r17.report, "outside the ONNX DFT spec; following onnxruntime");
+  EXPECT_EQ(r17.report.count(Severity::Error), 0u);
+  const auto sym = Op("DFT").opset(20).run({ts(FLOAT, {"B", "M", 2})}, {attr("inverse", 1), attr("onesided", 1)});
+  EXPECT_EQ(sym.outputs, (Types{ts(FLOAT, {"B", "2*M-2", 1})}));
+  EXPECT_WARNING(sym.report, "inverse real FFT");
+  // dft_length sets the signal length, odd ones included (onnxruntime: [2, 4, 2] with dft_length 7 -> [2, 7, 1]).
+  EXPECT_EQ(Op("DFT").opset(20).infer({ts(FLOAT, {2, 4, 2}), constant(Tensor::scalar(7)), constant(Tensor::scalar(1))},
+                                      {attr("inverse", 1), attr("onesided", 1)}),
+            (Types{ts(FLOAT, {2, 7, 1})}));
+  EXPECT_EQ(Op("DFT").opset(17).infer({ts(FLOAT, {2, 6, 3, 2})}, {attr("inverse", 1), attr("onesided", 1)}),
+            (Types{ts(FLOAT, {2, 10, 3, 1})}));
+  // An unknown axis: every signal dim may change; the output is real.
+  EXPECT_EQ(Op("DFT").opset(20).infer({ts(FLOAT, {4, 5, 2}), omitted(), ts(INT64, {})},
+                                      {attr("inverse", 1), attr("onesided", 1)}),
+            (Types{ts(FLOAT, {"_d0", "_d1", 1})}));
+}
+TEST(DFT, InverseOnesidedRealInputIsError) {
+  // onnxruntime refuses it too: "inverse one-sided DFT requires complex input (last dimension must be 2)".
+  EXPECT_ERROR(Op("DFT").opset(20).run({ts(FLOAT, {2, 8, 1})}, {attr("inverse", 1), attr("onesided", 1)}).report,
+               "needs a complex input (last dim 2)");
+}
+TEST(DFT, InverseOnesidedSingleBinNeedsLength) {
+  // 2*(1-1) = 0 samples: onnxruntime does not finish such a run; refused.
+  const auto r = Op("DFT").opset(17).run({ts(FLOAT, {2, 1, 2})}, {attr("inverse", 1), attr("onesided", 1)});
+  EXPECT_ERROR(r.report, "of 1 bin(s) needs dft_length");
+  EXPECT_EQ(Op("DFT").opset(17).infer({ts(FLOAT, {2, 1, 2}), constant(Tensor::scalar(4))},
+                                      {attr("inverse", 1), attr("onesided", 1)}),
+            (Types{ts(FLOAT, {2, 4, 1})}));
+}
 
 TEST(STFT, FramesAndBins) {
   EXPECT_EQ(Op("STFT").opset(17).infer(

@@ -20,10 +20,15 @@
 #include "symshape/ops/loss.hpp"
 #include "symshape/ops/matmul.hpp"
 #include "symshape/ops/microsoft_attention.hpp"
+#include "symshape/ops/microsoft_fused.hpp"
+#include "symshape/ops/microsoft_generation.hpp"
 #include "symshape/ops/microsoft_misc.hpp"
 #include "symshape/ops/microsoft_norm.hpp"
 #include "symshape/ops/microsoft_quant.hpp"
 #include "symshape/ops/microsoft_quant_matmul.hpp"
+#include "symshape/ops/microsoft_recurrent.hpp"
+#include "symshape/ops/microsoft_tensor.hpp"
+#include "symshape/ops/microsoft_text.hpp"
 #include "symshape/ops/misc_tensor.hpp"
 #include "symshape/ops/ml.hpp"
 #include "symshape/ops/normalization.hpp"
@@ -52,7 +57,8 @@ inline constexpr auto kBuiltinRules = symshape::detail::merge_all(
     kMiscTensorRules, kUnaryRules, kReduceRules, kMatMulRules, kConvRules, kPoolRules, kNormalizationRules,
     kResizeRules, kRnnRules, kAttentionRules, kImageRules, kQuantizeRules, kSignalRules, kStringOpsRules, kRandomRules,
     kLossRules, kMlRules, kTrainingRules, kDetectionRules, kMicrosoftAttentionRules, kMicrosoftMiscRules,
-    kMicrosoftNormRules, kMicrosoftQuantRules, kMicrosoftQuantMatMulRules);
+    kMicrosoftNormRules, kMicrosoftQuantRules, kMicrosoftQuantMatMulRules, kMicrosoftFusedRules, kMicrosoftTensorRules,
+    kMicrosoftTextRules, kMicrosoftGenerationRules, kMicrosoftRecurrentRules);
 
 static_assert(symshape::detail::strictly_sorted(kBuiltinRules),
               "two built-in rules share a (domain, op_type, since_version)");

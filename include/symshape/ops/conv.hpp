@@ -4,6 +4,7 @@
 // common/window.hpp, which also gives the spatial output sizes.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -44,8 +45,12 @@ SYMSHAPE_RULES(infer_deform_conv, ai_onnx("DeformConv", 19, 22));
 // ConvTranspose: X [N, C, D...], W [C, M/group, k...] -> [N, M, out...] with
 // out = s*(in-1) + output_padding + d*(k-1) + 1 - pb - pe, in*s for SAME_*,
 // or the output_shape attribute (as in the ONNX spec).
-inline void infer_conv_transpose(Context& ctx, Node& n) {
-  if (!check_inputs(ctx, n, 2, 3)) return;
+namespace conv_detail {
+// The ConvTranspose output of X (input 0) and W (input 1). `extra_pads`:
+// pads given as an input (begins then ends; nullopt when their values are
+// unknown) added to the pads attribute (com.microsoft ConvTransposeWithDynamicPads).
+inline void conv_transpose(Context& ctx, Node& n, bool pads_input,
+                           const std::optional<std::vector<SymbolicDim>>& extra_pads) {
   const DataType dtype = dtype_of(n.input(0));
   const Shape* x = shape_of(n.input(0));
   const Shape* w = shape_of(n.input(1));
@@ -78,14 +83,25 @@ inline void infer_conv_transpose(Context& ctx, Node& n) {
         out.push_back(in * s);
         continue;
       }
+      if (pads_input && !extra_pads) {
+        out.emplace_back();
+        continue;
+      }
       SymbolicDim d =
           s * (in - 1) + SymbolicDim((*output_padding)[i]) + spec->effective_kernel(i) - spec->total_pads(i);
+      if (pads_input) d = d - (*extra_pads)[i] - (*extra_pads)[i + k];
       if (d.is_int() && d.value() < 1)
         return ctx.record_error(n, "output spatial dim " + std::to_string(i) + " would be " + d.to_string());
       out.push_back(std::move(d));
     }
   }
   ctx.set_shape_and_dtype(n.output(0), Shape(std::move(out)), dtype);
+}
+}  // namespace conv_detail
+
+inline void infer_conv_transpose(Context& ctx, Node& n) {
+  if (!check_inputs(ctx, n, 2, 3)) return;
+  conv_detail::conv_transpose(ctx, n, false, std::nullopt);
 }
 SYMSHAPE_RULES(infer_conv_transpose, ai_onnx("ConvTranspose", 1, 11, 22));
 

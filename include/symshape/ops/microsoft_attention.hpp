@@ -2,7 +2,8 @@
 // MultiHeadAttention, GroupQueryAttention, PackedAttention,
 // PackedMultiHeadAttention, DecoderMaskedMultiHeadAttention,
 // SparseAttention, LongformerAttention, GatedRelativePositionBias,
-// RelativePositionBias, RemovePadding and RestorePadding.
+// RelativePositionBias, RemovePadding and RestorePadding; DecoderMaskedSelfAttention,
+// DecoderAttention, PagedAttention, GemmaRotaryEmbedding and MRotaryEmbedding.
 //
 // Checked against onnxruntime's contrib schemas and their type and shape
 // inference functions (core/graph/contrib_ops/bert_defs.cc and
@@ -31,8 +32,10 @@ namespace symshape::ops {
 // onnxruntime: AttentionTypeAndShapeInference (v_hidden from
 // qkv_hidden_sizes[2] or bias/3; "qkv_hidden_sizes should have 3 elements",
 // "Invalid bias shape", "The past input shall be 5 dimensions").
-inline void infer_ms_attention(Context& ctx, Node& n) {
-  if (!check_inputs(ctx, n, 2, 7)) return;
+namespace ms_attention_detail {
+// Attention's (and DecoderMaskedSelfAttention's) outputs from input 0,
+// weights (1), bias (2) and past (4).
+inline void attention_outputs(Context& ctx, Node& n) {
   const auto heads = num_heads(ctx, n);
   if (!heads) return;
   const Shape* x = shape_of(n.input(0));
@@ -61,7 +64,24 @@ inline void infer_ms_attention(Context& ctx, Node& n) {
   const bool share = past && n.attr_int("past_present_share_buffer", 0) != 0;
   ctx.set_shape_and_dtype(n.output(1), share ? *past : attention_present(x, past, *heads, qh), dt);
 }
+}  // namespace ms_attention_detail
+
+inline void infer_ms_attention(Context& ctx, Node& n) {
+  if (!check_inputs(ctx, n, 2, 7)) return;
+  ms_attention_detail::attention_outputs(ctx, n);
+}
 SYMSHAPE_RULES(infer_ms_attention, com_microsoft("Attention", 1));
+
+// DecoderMaskedSelfAttention: input [B, 1, in_hidden], weights, bias,
+// [mask_index], past [2, B, N, P, H], [attention_bias], past_sequence_length,
+// [beam_width], [cache_indirection] -> output [B, 1, v_hidden], present: the
+// past's shape with past_present_share_buffer, else [2, B, N, P+1, H].
+// onnxruntime: AttentionTypeAndShapeInference (past input index 4).
+inline void infer_ms_decoder_masked_self_attention(Context& ctx, Node& n) {
+  if (!check_present(ctx, n, {0, 1, 2, 4, 6}, 9)) return;
+  ms_attention_detail::attention_outputs(ctx, n);
+}
+SYMSHAPE_RULES(infer_ms_decoder_masked_self_attention, com_microsoft("DecoderMaskedSelfAttention", 1));
 
 namespace ms_attention_detail {
 // MultiHeadAttention's query/key head size, value hidden size and new
@@ -402,12 +422,88 @@ inline void infer_ms_restore_padding(Context& ctx, Node& n) {
 }
 SYMSHAPE_RULES(infer_ms_restore_padding, com_microsoft("RestorePadding", 1));
 
-inline constexpr auto kMicrosoftAttentionRules =
-    family_rules<infer_ms_attention_rules, infer_ms_multi_head_attention_rules, infer_ms_group_query_attention_rules,
-                 infer_ms_packed_attention_rules, infer_ms_packed_multi_head_attention_rules,
-                 infer_ms_decoder_masked_mha_rules, infer_ms_sparse_attention_rules,
-                 infer_ms_longformer_attention_rules, infer_ms_gated_relative_position_bias_rules,
-                 infer_ms_relative_position_bias_rules, infer_ms_remove_padding_rules, infer_ms_restore_padding_rules>(
-        "symshape/ops/microsoft_attention.hpp");
+// DecoderAttention: query [S, B, hidden], key [T, B, hidden], q_weight,
+// kv_weight, bias, [key_padding_mask], [key_cache], [value_cache], static_kv,
+// use_past, has_layer_state, has_key_padding_mask -> output (query's shape),
+// new_key_cache / new_value_cache [B, N, L, hidden/N] (L follows the runtime
+// flags: left to a fresh dim).
+inline void infer_ms_decoder_attention(Context& ctx, Node& n) {
+  if (!check_present(ctx, n, {0, 1, 2, 3, 4, 8, 9, 10, 11}, 12)) return;
+  const auto heads = num_heads(ctx, n);
+  if (!heads) return;
+  const Shape* q = shape_of(n.input(0));
+  const Shape* k = shape_of(n.input(1));
+  if (!require_rank(ctx, n, q, 3, 3, "query") || !require_rank(ctx, n, k, 3, 3, "key")) return;
+  const SymbolicDim hidden = dim_at(q, 2);
+  if (hidden.is_int() && hidden.value() % *heads != 0)
+    return ctx.record_error(n, "hidden size " + hidden.to_string() + " is not a multiple of num_heads");
+  propagate_type(ctx, n);
+  const SymbolicDim head = hidden.is_known() ? hidden / SymbolicDim(*heads) : SymbolicDim();
+  const Shape cache({dim_at(q, 1), *heads, SymbolicDim(), head});
+  for (std::size_t o = 1; o < 3; ++o) ctx.set_shape_and_dtype(n.output(o), cache, dtype_of(n.input(0)));
+}
+SYMSHAPE_RULES(infer_ms_decoder_attention, com_microsoft("DecoderAttention", 1));
+
+// PagedAttention: query [T, N*H] (or packed [T, (N + 2*Nkv)*H] without
+// key/value), key_cache [blocks, block_size, Nkv, H'], [value_cache],
+// cumulative_sequence_length, past_seqlens, block_table, ... -> output
+// [T, N * v_head_size] (v_head_size: the attribute, else H), key_cache_out /
+// value_cache_out with the caches' types.
+inline void infer_ms_paged_attention(Context& ctx, Node& n) {
+  if (!check_present(ctx, n, {0, 3, 5, 6, 7}, 17)) return;
+  const auto heads = num_heads(ctx, n);
+  const auto kv_heads = heads ? num_heads(ctx, n, "kv_num_heads") : std::nullopt;
+  if (!kv_heads) return;
+  const Shape* q = shape_of(n.input(0));
+  if (!require_rank(ctx, n, q, 2, 2, "query") || !require_rank(ctx, n, shape_of(n.input(3)), 4, 4, "key_cache")) return;
+  const bool latent = n.attr_string("kv_cache_layout", "SEPARATE") == "LATENT";
+  const bool packed = !n.input(1) && !latent;
+  SymbolicDim head;
+  if (q) head = (*q)[1] / SymbolicDim(packed ? *heads + 2 * *kv_heads : *heads);
+  if (const int64_t v = n.attr_int("v_head_size", 0); v > 0) head = SymbolicDim(v);
+  const SymbolicDim width = head.is_known() ? head * SymbolicDim(*heads) : SymbolicDim();
+  ctx.set_shape_and_dtype(n.output(0), Shape({dim_at(q, 0), width}), dtype_of(n.input(0)));
+  propagate_type(ctx, n, 1, 3);
+  propagate_type(ctx, n, 2, 4);
+}
+SYMSHAPE_RULES(infer_ms_paged_attention, com_microsoft("PagedAttention", 1));
+
+// GemmaRotaryEmbedding: emb [B, S, D], q, q_rot, k, k_rot [B, N, S, D] ->
+// output1 (q's type), output2 (k's type).
+inline void infer_ms_gemma_rotary_embedding(Context& ctx, Node& n) {
+  if (!check_inputs(ctx, n, 5, 5)) return;
+  if (!require_rank(ctx, n, shape_of(n.input(0)), 3, 3, "emb")) return;
+  for (std::size_t i = 1; i < 5; ++i)
+    if (!require_rank(ctx, n, shape_of(n.input(i)), 4, 4, i < 3 ? "q" : "k")) return;
+  propagate_type(ctx, n, 0, 1);
+  propagate_type(ctx, n, 1, 3);
+}
+SYMSHAPE_RULES(infer_ms_gemma_rotary_embedding, com_microsoft("GemmaRotaryEmbedding", 1));
+
+// MRotaryEmbedding: input [B, S, hidden] or [B, N, S, H], position_ids
+// [3, B, S], cos_cache, sin_cache -> input's type; mrope_section (3
+// non-negative values) is required.
+inline void infer_ms_mrotary_embedding(Context& ctx, Node& n) {
+  if (!check_inputs(ctx, n, 4, 4)) return;
+  const Attribute* sec = require_attr(ctx, n, "mrope_section", Attribute::Kind::Ints);
+  if (!sec) return;
+  if (sec->ints.size() != 3 || sec->ints[0] < 0 || sec->ints[1] < 0 || sec->ints[2] < 0)
+    return ctx.record_error(n, "mrope_section must have 3 non-negative values");
+  const Shape* x = shape_of(n.input(0));
+  const Shape* pos = shape_of(n.input(1));
+  if (!require_rank(ctx, n, x, 3, 4, "input") || !require_rank(ctx, n, pos, 3, 3, "position_ids")) return;
+  if (pos && (*pos)[0].is_int() && !(*pos)[0].is_int(3))
+    return ctx.record_error(n, "position_ids must be [3, B, S], got " + pos->to_string());
+  propagate_type(ctx, n);
+}
+SYMSHAPE_RULES(infer_ms_mrotary_embedding, com_microsoft("MRotaryEmbedding", 1));
+
+inline constexpr auto kMicrosoftAttentionRules = family_rules<
+    infer_ms_attention_rules, infer_ms_multi_head_attention_rules, infer_ms_group_query_attention_rules,
+    infer_ms_packed_attention_rules, infer_ms_packed_multi_head_attention_rules, infer_ms_decoder_masked_mha_rules,
+    infer_ms_sparse_attention_rules, infer_ms_longformer_attention_rules, infer_ms_gated_relative_position_bias_rules,
+    infer_ms_relative_position_bias_rules, infer_ms_remove_padding_rules, infer_ms_restore_padding_rules,
+    infer_ms_decoder_masked_self_attention_rules, infer_ms_decoder_attention_rules, infer_ms_paged_attention_rules,
+    infer_ms_gemma_rotary_embedding_rules, infer_ms_mrotary_embedding_rules>("symshape/ops/microsoft_attention.hpp");
 
 }  // namespace symshape::ops

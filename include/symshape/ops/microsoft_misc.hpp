@@ -4,7 +4,7 @@
 // transB, transBatchA, transBatchB), TransposeMatMul, GemmFastGelu,
 // MatMulNBits ([..., N] from the N attribute, dtype of A), MatMulInteger16
 // (INT32), NhwcConv (NHWC spatial dims as Conv), GroupNorm / SkipGroupNorm
-// (passthrough; groups and activation required).
+// (passthrough; groups and activation required), SparseToDenseMatMul.
 //
 // Checked against onnxruntime's contrib schemas and their inference
 // functions: contrib_defs.cc (Gelu, BiasGelu, QuickGelu, FusedMatMul /
@@ -187,11 +187,27 @@ inline void infer_ms_nhwc_conv(Context& ctx, Node& n) {
 }
 SYMSHAPE_RULES(infer_ms_nhwc_conv, com_microsoft("NhwcConv", 1));
 
+// SparseToDenseMatMul: A (sparse, 2-D) and B (dense, 2-D) with transA /
+// transB -> [M, N] of B's type.
+inline void infer_ms_sparse_to_dense_matmul(Context& ctx, Node& n) {
+  if (!check_inputs(ctx, n, 2, 2)) return;
+  const Shape* a = shape_of(n.input(0));
+  const Shape* b = shape_of(n.input(1));
+  if (!require_rank(ctx, n, a, 2, 2, "A") || !require_rank(ctx, n, b, 2, 2, "B")) return;
+  const bool ta = n.attr_int("transA", 0) != 0, tb = n.attr_int("transB", 0) != 0;
+  const SymbolicDim m = dim_at(a, ta ? 1 : 0), ka = dim_at(a, ta ? 0 : 1);
+  const SymbolicDim kb = dim_at(b, tb ? 1 : 0), cols = dim_at(b, tb ? 0 : 1);
+  if (a && b && !check_inner_dims(ctx, n, ka, kb, *a, *b)) return;
+  ctx.set_shape_and_dtype(n.output(0), Shape({m, cols}), dtype_of(n.input(1)));
+}
+SYMSHAPE_RULES(infer_ms_sparse_to_dense_matmul, com_microsoft("SparseToDenseMatMul", 1));
+
 inline constexpr auto kMicrosoftMiscRules =
     family_rules<infer_ms_passthrough2_rules, infer_ms_passthrough1_rules, infer_ms_bias_add_rules,
                  infer_ms_rotary_embedding_rules, infer_ms_group_norm_rules, infer_ms_skip_group_norm_rules,
                  infer_ms_bias_split_gelu_rules, infer_ms_fused_matmul_rules, infer_ms_gemm_fast_gelu_rules,
-                 infer_ms_matmul_integer16_rules, infer_ms_matmul_nbits_rules, infer_ms_nhwc_conv_rules>(
+                 infer_ms_matmul_integer16_rules, infer_ms_matmul_nbits_rules, infer_ms_nhwc_conv_rules,
+                 infer_ms_sparse_to_dense_matmul_rules>(
         "symshape/ops/microsoft_misc.hpp");
 
 }  // namespace symshape::ops

@@ -11,8 +11,9 @@ namespace symshape::ops {
 namespace pool_detail {
 
 // Shared by the pooling ops: kernel_shape is required; Y [N, C, out...].
-inline void pool_common(Context& ctx, Node& n, bool indices) {
-  if (!check_inputs(ctx, n, 1, 1)) return;
+// `max_inputs`: 2 for com.microsoft MaxpoolWithMask (X and its mask).
+inline void pool_common(Context& ctx, Node& n, bool indices, std::size_t max_inputs = 1) {
+  if (!check_inputs(ctx, n, 1, max_inputs)) return;
   const Attribute* ks = require_attr(ctx, n, "kernel_shape");
   if (!ks) return;
   const DataType dtype = dtype_of(n.input(0));

@@ -52,7 +52,8 @@ inline std::optional<Dims> range_values(const SymbolicDim& start, const Symbolic
 inline std::optional<SymbolicDim> float_length(Context& ctx, const Node& n) {
   auto start = float_scalar(n.input(0));
   auto limit = float_scalar(n.input(1));
-  auto delta = float_scalar(n.input(2));
+  // com.microsoft Range: delta is optional (default 1).
+  auto delta = n.input(2) ? float_scalar(n.input(2)) : std::optional<double>(1.0);
   if (!start || !limit || !delta) return SymbolicDim();
   if (*delta == 0) {
     ctx.record_error(n, "delta must not be 0");
@@ -63,11 +64,9 @@ inline std::optional<SymbolicDim> float_length(Context& ctx, const Node& n) {
   return SymbolicDim();
 }
 
-}  // namespace range_detail
-
-inline void infer_range(Context& ctx, Node& n) {
-  if (!check_inputs(ctx, n, 3)) return;
-  for (std::size_t i = 0; i < 3; ++i) {
+// start, limit and delta (absent: 1, com.microsoft Range) -> [len].
+inline void range(Context& ctx, Node& n) {
+  for (std::size_t i = 0; i < 3 && i < n.inputs.size(); ++i) {
     const Shape* s = shape_of(n.input(i));
     if (s && !is_scalar_like(*s))
       return ctx.record_error(n, "input " + std::to_string(i) + " must be a scalar, got " + s->to_string());
@@ -75,7 +74,7 @@ inline void infer_range(Context& ctx, Node& n) {
   const DataType dtype = dtype_of(n.input(0));
   auto start = ctx.symbolic_value(n.input(0));
   auto limit = ctx.symbolic_value(n.input(1));
-  auto delta = ctx.symbolic_value(n.input(2));
+  auto delta = n.input(2) ? ctx.symbolic_value(n.input(2)) : std::optional<Dims>(Dims{SymbolicDim(1)});
   if (start && limit && delta && start->size() == 1 && limit->size() == 1 && delta->size() == 1) {
     const SymbolicDim& s = (*start)[0];
     const SymbolicDim& d = (*delta)[0];
@@ -88,6 +87,12 @@ inline void infer_range(Context& ctx, Node& n) {
   auto len = range_detail::float_length(ctx, n);
   if (!len) return;
   ctx.set_shape_and_dtype(n.output(0), Shape{*len}, dtype);
+}
+}  // namespace range_detail
+
+inline void infer_range(Context& ctx, Node& n) {
+  if (!check_inputs(ctx, n, 3)) return;
+  range_detail::range(ctx, n);
 }
 SYMSHAPE_RULES(infer_range, ai_onnx("Range", 11, 27));
 

@@ -1,7 +1,8 @@
 // Signal processing: DFT (17: axis attribute; 20: axis as an input, default
 // -2), STFT, the Hann/Hamming/Blackman windows and MelWeightMatrix. The
 // transformed axis takes dft_length when it is given, and n//2 + 1 for a
-// onesided transform; the last dim holds the real and imaginary parts.
+// onesided transform; the last dim holds the real and imaginary parts. An
+// inverse onesided DFT (inverse real FFT) follows onnxruntime, with a warning.
 #pragma once
 
 #include <cstdint>
@@ -43,11 +44,42 @@ inline std::optional<DataType> dtype_attr(Context& ctx, const Node& n) {
   return t;
 }
 
+// inverse=1 with onesided=1 is an inverse real FFT (complex bins in, real
+// signal out). The ONNX spec text rules it out (no onesided transform of a
+// complex input), but onnxruntime runs it (its DFT kernel and the newer ONNX
+// inference): the signal axis becomes dft_length, else 2*(n-1), and the last
+// dim 1. Followed with a warning; a real input is refused, as there.
+inline bool check_inverse_onesided(Context& ctx, const Node& n, const SymbolicDim& last) {
+  if (last.is_int() && last.value() != 2) {
+    ctx.record_error(
+        n, "an inverse one-sided DFT (inverse real FFT) needs a complex input (last dim 2), got " + last.to_string());
+    return false;
+  }
+  ctx.warn(&n, DiagnosticKind::Semantic,
+           "inverse=1 with onesided=1 (an inverse real FFT) is outside the ONNX DFT spec; following onnxruntime: "
+           "the signal axis becomes dft_length (else 2*(n-1)) and the last dim 1");
+  return true;
+}
+
+// The signal length of an inverse real FFT over n bins; nullopt after an
+// error (one bin without dft_length: an empty signal, which onnxruntime does
+// not finish computing).
+inline std::optional<SymbolicDim> irfft_length(Context& ctx, const Node& n, const SymbolicDim& bins,
+                                               const SymbolicDim* length) {
+  if (length) return *length;
+  if (bins.is_int() && bins.value() < 2) {
+    ctx.record_error(n, "an inverse one-sided DFT of " + bins.to_string() + " bin(s) needs dft_length");
+    return std::nullopt;
+  }
+  return (bins - 1) * SymbolicDim(2);
+}
+
 // The DFT of input 0 along `axis` (possibly negative; nullopt when it is an
 // input without a known value).
 inline void dft(Context& ctx, Node& n, std::optional<int64_t> axis) {
   const Shape* x = shape_of(n.input(0));
   const int64_t onesided = n.attr_int("onesided", 0);
+  const bool irfft = onesided != 0 && n.attr_int("inverse", 0) != 0;
   std::optional<SymbolicDim> length = SymbolicDim();
   const bool has_length = n.input(1) != nullptr;
   if (has_length) {
@@ -67,10 +99,11 @@ inline void dft(Context& ctx, Node& n, std::optional<int64_t> axis) {
   const SymbolicDim& last = (*x)[r - 1];
   if (last.is_int() && last.value() != 1 && last.value() != 2)
     return ctx.record_error(n, "the last input dim must be 1 (real) or 2 (complex), got " + last.to_string());
-  if (onesided != 0 && last.is_int(2))
+  if (irfft && !check_inverse_onesided(ctx, n, last)) return;
+  if (onesided != 0 && !irfft && last.is_int(2))
     return ctx.record_error(n, "onesided output is not possible for a complex input");
   std::vector<SymbolicDim> out = x->dims();
-  out[r - 1] = 2;
+  out[r - 1] = irfft ? 1 : 2;
   if (!axis) {  // any signal dim may change
     if (has_length || onesided != 0)
       for (int64_t i = 0; i + 1 < r; ++i) out[i] = SymbolicDim();
@@ -82,7 +115,13 @@ inline void dft(Context& ctx, Node& n, std::optional<int64_t> axis) {
     return ctx.record_error(n, "axis " + std::to_string(*axis) + " is out of range for input rank " +
                                    std::to_string(r) + " (the last dim holds the complex parts)");
   SymbolicDim len = has_length ? *length : (*x)[a];
-  if (onesided != 0) len = len / SymbolicDim(2) + 1;
+  if (irfft) {
+    auto l = irfft_length(ctx, n, (*x)[a], has_length ? &*length : nullptr);
+    if (!l) return;
+    len = *l;
+  } else if (onesided != 0) {
+    len = len / SymbolicDim(2) + 1;
+  }
   out[a] = len;
   ctx.set_shape_and_dtype(n.output(0), Shape(std::move(out)), dtype_of(n.input(0)));
 }

@@ -15,21 +15,29 @@ namespace symshape::ops {
 
 namespace gather_scatter_detail {
 
-// The last step of Gather: values of a 1-D value indexed by a scalar or 1-D
-// list of known indices (an error for an index out of range).
-inline void gather_values(Context& ctx, Node& n, const Shape* data, const Shape* idx) {
-  if ((data && data->rank() != 1) || (idx && idx->rank() > 1)) return;
+// The last step of Gather: values of a value of any rank indexed along
+// `axis` by known indices of any rank (an error for an index out of range).
+inline void gather_values(Context& ctx, Node& n, int64_t axis) {
   auto values = ctx.symbolic_value(n.input(0));
   auto indices = ctx.int_values(n.input(1));
   if (!values || !indices) return;
-  const auto len = static_cast<int64_t>(values->size());
+  auto dims = value_dims(n.input(0), values->size());
+  if (!dims || !value_dims(n.input(1), indices->size())) return;
+  const auto a = static_cast<std::size_t>(axis);
+  const int64_t len = (*dims)[a];
+  std::size_t outer = 1, inner = 1;
+  for (std::size_t i = 0; i < dims->size(); ++i)
+    if (i != a) (i < a ? outer : inner) *= static_cast<std::size_t>((*dims)[i]);
+  if (outer * indices->size() * inner > Context::kMaxSymbolicValueSize) return;
   Dims out;
-  for (int64_t i : *indices) {
-    if (i < -len || i >= len)
-      return ctx.record_error(
-          n, "index " + std::to_string(i) + " is out of range for a dim of size " + std::to_string(len));
-    out.push_back((*values)[static_cast<std::size_t>(i < 0 ? i + len : i)]);
-  }
+  for (std::size_t o = 0; o < outer; ++o)
+    for (int64_t i : *indices) {
+      if (i < -len || i >= len)
+        return ctx.record_error(
+            n, "index " + std::to_string(i) + " is out of range for a dim of size " + std::to_string(len));
+      const auto at = static_cast<std::size_t>(i < 0 ? i + len : i);
+      for (std::size_t k = 0; k < inner; ++k) out.push_back((*values)[(o * static_cast<std::size_t>(len) + at) * inner + k]);
+    }
   ctx.set_symbolic_value(n.output(0), std::move(out));
 }
 
@@ -50,8 +58,8 @@ inline void infer_gather(Context& ctx, Node& n) {
     out.insert(out.end(), idx->dims().begin(), idx->dims().end());
     out.insert(out.end(), data->dims().begin() + a + 1, data->dims().end());
     set_like_input(ctx, n, 0, Shape(std::move(out)));
+    gather_scatter_detail::gather_values(ctx, n, *axis);
   }
-  gather_scatter_detail::gather_values(ctx, n, data, idx);
 }
 SYMSHAPE_RULES(infer_gather, ai_onnx("Gather", 1, 11, 13));
 

@@ -118,6 +118,16 @@ inline std::optional<SymbolicDim> logic_result(const std::string& op, const Symb
   return SymbolicDim(op == "And" ? p && q : op == "Or" ? p || q : p != q);
 }
 
+// Float Add/Sub/Mul/Div whose values are not all whole numbers, as fractions
+// (torch's computed Resize sizes: Cast(dim) * 2.5 -> Floor).
+inline void propagate_fractions(Context& ctx, Node& n) {
+  if (!is_float_type(dtype_of(n.input(0))) || !is_float_type(dtype_of(n.input(1)))) return;
+  auto a = ctx.rational_value(n.input(0));
+  auto b = ctx.rational_value(n.input(1));
+  if (!a || !b) return;
+  if (auto r = rational_arithmetic(n.op_type, n.input(0), *a, n.input(1), *b)) ctx.set_rational_value(n.output(0), *r);
+}
+
 // Partial data propagation of arithmetic, comparisons and logic on small
 // tensors of any rank (numpy broadcasting of their shapes). A comparison the
 // prover cannot decide gives no value.
@@ -125,7 +135,7 @@ inline void propagate_arithmetic(Context& ctx, Node& n) {
   if (n.inputs.size() < 2) return;
   auto a = ctx.symbolic_value(n.input(0));
   auto b = ctx.symbolic_value(n.input(1));
-  if (!a || !b) return;
+  if (!a || !b) return propagate_fractions(ctx, n);
   const ValueOp op = value_op(n.op_type);
   const DataType dtype = dtype_of(n.input(0));
   const auto broadcast = [&](auto f) { return broadcast_values_nd(n.input(0), *a, n.input(1), *b, f); };
@@ -148,6 +158,7 @@ inline void propagate_arithmetic(Context& ctx, Node& n) {
     });
   }
   if (out) ctx.set_symbolic_value(n.output(0), std::move(*out));
+  else if (is_float_type(dtype)) propagate_fractions(ctx, n);
 }
 
 }  // namespace elementwise_detail

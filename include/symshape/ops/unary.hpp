@@ -74,6 +74,8 @@ inline void propagate_values(Context& ctx, Node& n) {
     return;
   }
   if (!is_float || (op != ValueOp::Ceil && op != ValueOp::Floor)) return;
+  if (auto r = ctx.rational_value(n.input(0)); r && r->den != 1)
+    return ctx.set_symbolic_value(n.output(0), round_rationals(*r, op == ValueOp::Floor));
   if (auto q = rounded_quotient(ctx, n.input(0), op == ValueOp::Floor))
     ctx.set_symbolic_value(n.output(0), std::move(*q));
 }

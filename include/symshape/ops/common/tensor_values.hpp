@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <numeric>
 #include <optional>
 #include <string>
 #include <utility>
@@ -283,6 +284,57 @@ inline std::optional<Dims> integral_float_values(const std::vector<double>& data
   for (double x : data) {
     if (!(x == std::floor(x)) || !(std::fabs(x) <= limit)) return std::nullopt;
     out.push_back(static_cast<int64_t>(x));
+  }
+  return out;
+}
+
+// ---- fractional float values (Context::rational_value) ----
+using Rationals = Context::Rationals;
+
+// Add, Sub, Mul or Div of two float values as fractions, numpy-broadcast;
+// Div needs a divisor of known non-zero integers. nullopt when the op is
+// none of these, the shapes do not broadcast, or a denominator overflows.
+inline std::optional<Rationals> rational_arithmetic(const std::string& op, const Value* va, const Rationals& a,
+                                                    const Value* vb, const Rationals& b) {
+  auto idx = broadcast_indices({va, vb}, {a.num.size(), b.num.size()});
+  if (!idx) return std::nullopt;
+  Rationals r;
+  if (op == "Div") {
+    // x/p / (y/q) = x*q*(l/|y|)*sign(y) / (p*l), l = lcm of the |y|.
+    int64_t l = 1;
+    for (const auto& y : b.num) {
+      if (!y.is_int() || y.value() == 0 || y.value() == INT64_MIN) return std::nullopt;
+      const int64_t m = y.value() < 0 ? -y.value() : y.value();
+      if (!checked::mul(l / std::gcd(l, m), m, l)) return std::nullopt;
+    }
+    if (!checked::mul(a.den, l, r.den)) return std::nullopt;
+    for (const auto& ij : *idx) {
+      const int64_t y = b.num[ij[1]].value();
+      const int64_t f = (l / (y < 0 ? -y : y)) * (y < 0 ? -1 : 1);
+      int64_t g = 0;
+      if (!checked::mul(f, b.den, g)) return std::nullopt;
+      r.num.push_back(a.num[ij[0]] * SymbolicDim(g));
+    }
+    return r;
+  }
+  if (op != "Add" && op != "Sub" && op != "Mul") return std::nullopt;
+  if (!checked::mul(a.den, b.den, r.den)) return std::nullopt;
+  for (const auto& ij : *idx) {
+    const SymbolicDim& x = a.num[ij[0]];
+    const SymbolicDim& y = b.num[ij[1]];
+    if (op == "Mul") r.num.push_back(x * y);
+    else if (op == "Add") r.num.push_back(x * SymbolicDim(b.den) + y * SymbolicDim(a.den));
+    else r.num.push_back(x * SymbolicDim(b.den) - y * SymbolicDim(a.den));
+  }
+  return r;
+}
+
+// floor(x / den) or ceil(x / den) of each element, as integers.
+inline Dims round_rationals(const Rationals& r, bool floor) {
+  Dims out;
+  for (const auto& x : r.num) {
+    if (!x.is_known()) out.emplace_back();
+    else out.emplace_back(floor ? x / SymbolicDim(r.den) : SymbolicDim(ceil_to_int(x.expr(), Expr(r.den))));
   }
   return out;
 }

@@ -113,10 +113,11 @@ inline void set_like_input(Context& ctx, Node& n, std::size_t out, Shape shape, 
   ctx.set_shape_and_dtype(n.output(out), std::move(shape), dtype_of(n.input(in)));
 }
 
-// Copies the symbolic value of input `in` to output `out` (element order
-// unchanged: Squeeze, Unsqueeze, Reshape, Identity, Flatten).
+// Copies the value (whole numbers or fractions) of input `in` to output
+// `out` (element order unchanged: Squeeze, Unsqueeze, Reshape, Identity,
+// Flatten).
 inline void copy_value(Context& ctx, Node& n, std::size_t out = 0, std::size_t in = 0) {
-  if (auto v = ctx.symbolic_value(n.input(in))) ctx.set_symbolic_value(n.output(out), std::move(*v));
+  if (auto v = ctx.rational_value(n.input(in))) ctx.set_rational_value(n.output(out), std::move(*v));
 }
 
 // Elementwise `f(a[i], b[i])` over two values, numpy style (a one-element

@@ -424,3 +424,52 @@ TEST(DataPropagationPatterns, IfWithAKnownConditionGivesTheBranchValues) {
   EXPECT_EQ(*find(m, "v")->symbolic_value, (V{"B", "T"}));
   EXPECT_EQ(find(m, "y")->type, ts(FLOAT, {"B", "T"}));
 }
+
+TEST(DataPropagationValues, ExpandTileOfValues) {
+  const In col = sym_value(ts(INT64, {2, 1}), {"a", "b"});
+  RunResult e = Op("Expand").opset(13).run({col, constant(Tensor::vector({2, 3}))});
+  EXPECT_EQ(e.outputs[0], ts(INT64, {2, 3}));
+  EXPECT_EQ(value0(e), (V{"a", "a", "a", "b", "b", "b"}));
+  RunResult t = Op("Tile").opset(13).run({col, constant(Tensor::vector({2, 2}))});
+  EXPECT_EQ(t.outputs[0], ts(INT64, {4, 2}));
+  EXPECT_EQ(value0(t), (V{"a", "a", "b", "b", "a", "a", "b", "b"}));
+  // A target too large for a value: the shape only.
+  RunResult big = Op("Expand").opset(13).run({col, constant(Tensor::vector({2, 100}))});
+  EXPECT_EQ(big.outputs[0], ts(INT64, {2, 100}));
+  EXPECT_FALSE(value0(big));
+}
+
+TEST(DataPropagationValues, GatherElementsAndScattersOnShapeVectors) {
+  const In shape = sym_value(ts(INT64, {4}), {"N", 3, "H", "W"});
+  RunResult g = Op("GatherElements").opset(13).run({shape, constant(Tensor::vector({3, 0, -2}))});
+  EXPECT_EQ(value0(g), (V{"W", "N", "H"}));
+  const In m = sym_value(ts(INT64, {2, 2}), {"a", "b", "c", "d"});
+  RunResult g2 = Op("GatherElements").opset(13).run({m, constant(Tensor::ints({1, 0, 0, 0}, {2, 2}))},
+                                                     {attr("axis", int64_t{1})});
+  EXPECT_EQ(value0(g2), (V{"b", "a", "c", "c"}));
+  // shape[2] = -1 (torch's view with a computed -1).
+  RunResult nd = Op("ScatterND").opset(18).run({shape, constant(Tensor::ints({2}, {1, 1})), constant(Tensor::vector({-1}))});
+  EXPECT_EQ(value0(nd), (V{"N", 3, -1, "W"}));
+  RunResult rows = Op("ScatterND").opset(18).run({m, constant(Tensor::ints({1}, {1, 1})), sym_value(ts(INT64, {1, 2}), {7, "H"})});
+  EXPECT_EQ(value0(rows), (V{"a", "b", 7, "H"}));
+  RunResult se = Op("ScatterElements").opset(18).run({shape, constant(Tensor::vector({-1, 0})), constant(Tensor::vector({5, 6}))});
+  EXPECT_EQ(value0(se), (V{6, 3, "H", 5}));
+  // With a reduction, no value; out of range, an error.
+  EXPECT_FALSE(value0(Op("ScatterND").opset(18).run({shape, constant(Tensor::ints({2}, {1, 1})), constant(Tensor::vector({1}))},
+                                                    {attr("reduction", "add")})));
+  EXPECT_ERROR(Op("ScatterND").opset(18).run({shape, constant(Tensor::ints({4}, {1, 1})), constant(Tensor::vector({1}))}).report,
+               "out of range");
+}
+
+TEST(DataPropagationValues, ConstantOfShapeSqueezeUnsqueezeKeepRank2Values) {
+  RunResult c = Op("ConstantOfShape").opset(20).run({constant(Tensor::vector({2, 3}))}, {fill(7)});
+  EXPECT_EQ(c.outputs[0], ts(INT64, {2, 3}));
+  EXPECT_EQ(value0(c), (V{7, 7, 7, 7, 7, 7}));
+  const In m = sym_value(ts(INT64, {2, 1}), {"a", "b"});
+  RunResult s = Op("Squeeze").opset(13).run({m, constant(Tensor::vector({1}))});
+  EXPECT_EQ(s.outputs[0], ts(INT64, {2}));
+  EXPECT_EQ(value0(s), (V{"a", "b"}));
+  RunResult u = Op("Unsqueeze").opset(13).run({m, constant(Tensor::vector({0}))});
+  EXPECT_EQ(u.outputs[0], ts(INT64, {1, 2, 1}));
+  EXPECT_EQ(value0(u), (V{"a", "b"}));
+}

@@ -125,7 +125,14 @@ inline void propagate_fractions(Context& ctx, Node& n) {
   auto a = ctx.rational_value(n.input(0));
   auto b = ctx.rational_value(n.input(1));
   if (!a || !b) return;
-  if (auto r = rational_arithmetic(n.op_type, n.input(0), *a, n.input(1), *b)) ctx.set_rational_value(n.output(0), *r);
+  auto r = rational_arithmetic(n.op_type, n.input(0), *a, n.input(1), *b);
+  if (!r) return;
+  // A known result must be a float of the type: |num / den| within the exact integers.
+  int64_t bound = 0;
+  if (!checked::mul(exact_integer_limit(dtype_of(n.input(0))), r->den, bound)) return;
+  for (const SymbolicDim& x : r->num)
+    if (x.is_int() && (x.value() > bound || x.value() < -bound)) return;
+  ctx.set_rational_value(n.output(0), std::move(*r));
 }
 
 // Partial data propagation of arithmetic, comparisons and logic on small
@@ -201,7 +208,8 @@ inline void infer_legacy_broadcast(Context& ctx, Node& n) {
   const Value* a = n.input(0);
   ctx.set_shape_and_dtype(n.output(0), a->type.is_tensor() ? a->type.shape() : Shape(),
                           bool_out ? DataType::BOOL : dtype_of(a));
-  elementwise_detail::propagate_arithmetic(ctx, n);
+  // With `axis`, B is aligned at that axis rather than at the end (not numpy).
+  if (!n.attr("axis")) elementwise_detail::propagate_arithmetic(ctx, n);
 }
 SYMSHAPE_RULES(infer_legacy_broadcast, ai_onnx("Add", 1, 6), ai_onnx("Sub", 1, 6), ai_onnx("Mul", 1, 6),
                ai_onnx("Div", 1, 6), ai_onnx("Pow", 1), ai_onnx("Equal", 1), ai_onnx("Less", 1), ai_onnx("Greater", 1),

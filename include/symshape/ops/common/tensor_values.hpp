@@ -151,7 +151,7 @@ inline std::optional<std::vector<int64_t>> value_dims(const Value* v, std::size_
   for (const auto& d : s->dims()) {
     if (!d.is_int() || d.value() < 0) return std::nullopt;
     dims.push_back(d.value());
-    total = d.value() == 0 || total <= static_cast<int64_t>(Context::kMaxSymbolicValueSize) ? total * d.value() : total;
+    if (!checked::mul(total, d.value(), total)) return std::nullopt;
   }
   if (total != static_cast<int64_t>(count)) return std::nullopt;
   return dims;
@@ -179,16 +179,10 @@ inline std::vector<int64_t> unflatten(std::size_t flat, const std::vector<int64_
 // for each output element in row-major order, the flat index into each
 // input's value. nullopt when a shape is not known in integers, does not
 // hold its count, or does not broadcast.
-inline std::optional<std::vector<std::vector<std::size_t>>> broadcast_indices(const std::vector<const Value*>& inputs,
-                                                                               const std::vector<std::size_t>& counts) {
-  std::vector<std::vector<int64_t>> dims;
+// The same from the integer dims of each input.
+inline std::optional<std::vector<std::vector<std::size_t>>> broadcast_indices(std::vector<std::vector<int64_t>> dims) {
   std::size_t rank = 0;
-  for (std::size_t k = 0; k < inputs.size(); ++k) {
-    auto d = value_dims(inputs[k], counts[k]);
-    if (!d) return std::nullopt;
-    rank = std::max(rank, d->size());
-    dims.push_back(std::move(*d));
-  }
+  for (const auto& d : dims) rank = std::max(rank, d.size());
   std::vector<int64_t> out(rank, 1);
   for (auto& d : dims) {
     d.insert(d.begin(), rank - d.size(), 1);  // align to the right
@@ -198,11 +192,13 @@ inline std::optional<std::vector<std::vector<std::size_t>>> broadcast_indices(co
       out[i] = d[i];
     }
   }
-  std::size_t total = 1;
-  for (int64_t d : out) total *= static_cast<std::size_t>(d);
-  if (total > Context::kMaxSymbolicValueSize) return std::nullopt;
-  std::vector<std::vector<std::size_t>> result(total, std::vector<std::size_t>(inputs.size(), 0));
-  for (std::size_t k = 0; k < inputs.size(); ++k) {
+  int64_t count = 1;
+  for (int64_t d : out)
+    if (d < 0 || !checked::mul(count, d, count)) return std::nullopt;
+  if (count > static_cast<int64_t>(Context::kMaxSymbolicValueSize)) return std::nullopt;
+  const auto total = static_cast<std::size_t>(count);
+  std::vector<std::vector<std::size_t>> result(total, std::vector<std::size_t>(dims.size(), 0));
+  for (std::size_t k = 0; k < dims.size(); ++k) {
     const auto st = row_major_strides(dims[k]);
     for (std::size_t f = 0; f < total; ++f) {
       const auto idx = unflatten(f, out);
@@ -211,6 +207,17 @@ inline std::optional<std::vector<std::vector<std::size_t>>> broadcast_indices(co
     }
   }
   return result;
+}
+
+inline std::optional<std::vector<std::vector<std::size_t>>> broadcast_indices(const std::vector<const Value*>& inputs,
+                                                                               const std::vector<std::size_t>& counts) {
+  std::vector<std::vector<int64_t>> dims;
+  for (std::size_t k = 0; k < inputs.size(); ++k) {
+    auto d = value_dims(inputs[k], counts[k]);
+    if (!d) return std::nullopt;
+    dims.push_back(std::move(*d));
+  }
+  return broadcast_indices(std::move(dims));
 }
 
 // Elementwise `f(a[i], b[i])` over the values of inputs `va` and `vb` with

@@ -188,16 +188,19 @@ TEST(DataPropagationValues, LogicOnKnownBooleans) {
 
 TEST(DataPropagationValues, ArithmeticBroadcastsValuesOfRank2) {
   // [2,1] + [1,2] -> [2,2], row-major.
-  RunResult r = Op("Add").opset(14).run({sym_value(ts(INT64, {2, 1}), {"a", "b"}), constant(Tensor::ints({1, 2}, {1, 2}))});
+  RunResult r =
+      Op("Add").opset(14).run({sym_value(ts(INT64, {2, 1}), {"a", "b"}), constant(Tensor::ints({1, 2}, {1, 2}))});
   EXPECT_EQ(r.outputs[0], ts(INT64, {2, 2}));
   EXPECT_EQ(value0(r), (V{"a+1", "a+2", "b+1", "b+2"}));
   // Shapes that do not broadcast give no value (and an error).
-  EXPECT_FALSE(value0(Op("Mul").opset(14).run({sym_value(ts(INT64, {2}), {1, 2}), constant(Tensor::vector({1, 2, 3}))})));
+  EXPECT_FALSE(
+      value0(Op("Mul").opset(14).run({sym_value(ts(INT64, {2}), {1, 2}), constant(Tensor::vector({1, 2, 3}))})));
 }
 
 TEST(DataPropagationValues, WhereOfRank2WithAPartlyKnownCondition) {
-  RunResult r = Op("Where").opset(16).run({sym_value(ts(BOOL, {2, 1}), {1, 0}), sym_value(ts(INT64, {1, 2}), {"a", "b"}),
-                                           sym_value(ts(INT64, {2, 2}), {1, 2, 3, 4})});
+  RunResult r =
+      Op("Where").opset(16).run({sym_value(ts(BOOL, {2, 1}), {1, 0}), sym_value(ts(INT64, {1, 2}), {"a", "b"}),
+                                 sym_value(ts(INT64, {2, 2}), {1, 2, 3, 4})});
   EXPECT_EQ(value0(r), (V{"a", "b", 3, 4}));
   // An unknown condition element picks nothing unless both sides agree.
   RunResult u = Op("Where").opset(16).run({sym_value(ts(BOOL, {2}), {SymbolicDim(), SymbolicDim()}),
@@ -210,14 +213,14 @@ TEST(DataPropagationValues, WhereOfRank2WithAPartlyKnownCondition) {
 TEST(DataPropagationValues, SliceOfRank2WithNegativeStepToInt64Min) {
   // torch's F.pad: pairs [4,2] reversed with Slice(-1, INT64_MIN+1, axis 0, step -1).
   const In pairs = sym_value(ts(INT64, {4, 2}), {"a", "b", 1, 2, 3, 4, 5, 6});
-  RunResult r = Op("Slice").opset(13).run({pairs, constant(Tensor::vector({-1})),
-                                           constant(Tensor::vector({INT64_MIN + 1})), constant(Tensor::vector({0})),
-                                           constant(Tensor::vector({-1}))});
+  RunResult r =
+      Op("Slice").opset(13).run({pairs, constant(Tensor::vector({-1})), constant(Tensor::vector({INT64_MIN + 1})),
+                                 constant(Tensor::vector({0})), constant(Tensor::vector({-1}))});
   EXPECT_EQ(r.outputs[0], ts(INT64, {4, 2}));
   EXPECT_EQ(value0(r), (V{5, 6, 3, 4, 1, 2, "a", "b"}));
   // Along axis 1, from 1 to INT64_MAX: the second column.
-  RunResult c = Op("Slice").opset(13).run({pairs, constant(Tensor::vector({1})), constant(Tensor::vector({INT64_MAX})),
-                                           constant(Tensor::vector({1}))});
+  RunResult c = Op("Slice").opset(13).run(
+      {pairs, constant(Tensor::vector({1})), constant(Tensor::vector({INT64_MAX})), constant(Tensor::vector({1}))});
   EXPECT_EQ(c.outputs[0], ts(INT64, {4, 1}));
   EXPECT_EQ(value0(c), (V{"b", 2, 4, 6}));
   // Rows 1..3 step 2 of a [4,2] value: only row 1.
@@ -325,6 +328,14 @@ TEST(DataPropagationFractions, ResizeScalesFromAConstantNode) {
   EXPECT_EQ(resize({1, 1, 1.0f / 3.0f, 1}).to_string(), "float[_d0,_d1,_d2,_d3]");
 }
 
+TEST(DataPropagationFractions, ConcatOfScalesBringsThemToOneDenominator) {
+  RunResult c = Op("Concat").opset(13).run(
+      {constant(Tensor::floats({1, 1}, {2})), constant(Tensor::floats({2.5, 0.25}, {2}))}, {axis0()});
+  ASSERT_TRUE(c.fractions[0]);
+  EXPECT_EQ(c.fractions[0]->num, (V{4, 4, 10, 1}));
+  EXPECT_EQ(c.fractions[0]->den, 4);
+}
+
 // ---- torch.onnx.export patterns, node by node ----
 
 TEST(DataPropagationPatterns, TorchExpandWithMinusOne) {
@@ -414,8 +425,9 @@ TEST(DataPropagationPatterns, IfWithAKnownConditionGivesTheBranchValues) {
     bb.output("r");
     return b;
   };
-  g.node("If", {"t"}, {"v"},
-         {Attribute::make_graph("then_branch", branch("Identity")), Attribute::make_graph("else_branch", branch("Neg"))});
+  g.node(
+      "If", {"t"}, {"v"},
+      {Attribute::make_graph("then_branch", branch("Identity")), Attribute::make_graph("else_branch", branch("Neg"))});
   g.node("Reshape", {"x", "v"}, {"y"});
   g.output("y");
   Report r = infer_shapes(m);
@@ -444,21 +456,27 @@ TEST(DataPropagationValues, GatherElementsAndScattersOnShapeVectors) {
   RunResult g = Op("GatherElements").opset(13).run({shape, constant(Tensor::vector({3, 0, -2}))});
   EXPECT_EQ(value0(g), (V{"W", "N", "H"}));
   const In m = sym_value(ts(INT64, {2, 2}), {"a", "b", "c", "d"});
-  RunResult g2 = Op("GatherElements").opset(13).run({m, constant(Tensor::ints({1, 0, 0, 0}, {2, 2}))},
-                                                     {attr("axis", int64_t{1})});
+  RunResult g2 =
+      Op("GatherElements").opset(13).run({m, constant(Tensor::ints({1, 0, 0, 0}, {2, 2}))}, {attr("axis", int64_t{1})});
   EXPECT_EQ(value0(g2), (V{"b", "a", "c", "c"}));
   // shape[2] = -1 (torch's view with a computed -1).
-  RunResult nd = Op("ScatterND").opset(18).run({shape, constant(Tensor::ints({2}, {1, 1})), constant(Tensor::vector({-1}))});
+  RunResult nd =
+      Op("ScatterND").opset(18).run({shape, constant(Tensor::ints({2}, {1, 1})), constant(Tensor::vector({-1}))});
   EXPECT_EQ(value0(nd), (V{"N", 3, -1, "W"}));
-  RunResult rows = Op("ScatterND").opset(18).run({m, constant(Tensor::ints({1}, {1, 1})), sym_value(ts(INT64, {1, 2}), {7, "H"})});
+  RunResult rows =
+      Op("ScatterND").opset(18).run({m, constant(Tensor::ints({1}, {1, 1})), sym_value(ts(INT64, {1, 2}), {7, "H"})});
   EXPECT_EQ(value0(rows), (V{"a", "b", 7, "H"}));
-  RunResult se = Op("ScatterElements").opset(18).run({shape, constant(Tensor::vector({-1, 0})), constant(Tensor::vector({5, 6}))});
+  RunResult se =
+      Op("ScatterElements").opset(18).run({shape, constant(Tensor::vector({-1, 0})), constant(Tensor::vector({5, 6}))});
   EXPECT_EQ(value0(se), (V{6, 3, "H", 5}));
   // With a reduction, no value; out of range, an error.
-  EXPECT_FALSE(value0(Op("ScatterND").opset(18).run({shape, constant(Tensor::ints({2}, {1, 1})), constant(Tensor::vector({1}))},
-                                                    {attr("reduction", "add")})));
-  EXPECT_ERROR(Op("ScatterND").opset(18).run({shape, constant(Tensor::ints({4}, {1, 1})), constant(Tensor::vector({1}))}).report,
-               "out of range");
+  EXPECT_FALSE(value0(Op("ScatterND")
+                          .opset(18)
+                          .run({shape, constant(Tensor::ints({2}, {1, 1})), constant(Tensor::vector({1}))},
+                               {attr("reduction", "add")})));
+  EXPECT_ERROR(
+      Op("ScatterND").opset(18).run({shape, constant(Tensor::ints({4}, {1, 1})), constant(Tensor::vector({1}))}).report,
+      "out of range");
 }
 
 TEST(DataPropagationValues, ConstantOfShapeSqueezeUnsqueezeKeepRank2Values) {
@@ -472,4 +490,33 @@ TEST(DataPropagationValues, ConstantOfShapeSqueezeUnsqueezeKeepRank2Values) {
   RunResult u = Op("Unsqueeze").opset(13).run({m, constant(Tensor::vector({0}))});
   EXPECT_EQ(u.outputs[0], ts(INT64, {1, 2, 1}));
   EXPECT_EQ(value0(u), (V{"a", "b"}));
+}
+
+TEST(DataPropagationPatterns, CausalMaskBufferSlicedWithSymbolicBounds) {
+  // mask[:, :, past:past+seq, :past+seq] of a [1,1,1024,1024] buffer: the
+  // clamped lengths, exact for every P and S (0 rows once past >= 1024).
+  Model m;
+  m.opset_imports[""] = 17;
+  GraphBuilder g(*m.graph);
+  g.input("q", ts(FLOAT, {"B", 2, "S", 8}));
+  g.input("past", ts(FLOAT, {"B", 2, "P", 8}));
+  g.input("mask", ts(FLOAT, {1, 1, 1024, 1024}));
+  g.initializer("i2", Tensor::scalar(2));
+  g.initializer("ax0", Tensor::vector({0}));
+  g.initializer("zero", Tensor::vector({0}));
+  g.initializer("axes", Tensor::vector({2, 3}));
+  g.node("Shape", {"q"}, {"sq"});
+  g.node("Shape", {"past"}, {"sp"});
+  g.node("Gather", {"sq", "i2"}, {"s"}, {axis0()});
+  g.node("Gather", {"sp", "i2"}, {"p"}, {axis0()});
+  g.node("Add", {"p", "s"}, {"end"});
+  g.node("Unsqueeze", {"p", "ax0"}, {"p1"});
+  g.node("Unsqueeze", {"end", "ax0"}, {"e1"});
+  g.node("Concat", {"p1", "zero"}, {"starts"}, {axis0()});
+  g.node("Concat", {"e1", "e1"}, {"ends"}, {axis0()});
+  g.node("Slice", {"mask", "starts", "ends", "axes"}, {"out"});
+  g.output("out");
+  Report r = infer_shapes(m);
+  EXPECT_EQ(r.errors(), 0u) << diagnostics_text(r);
+  EXPECT_EQ(find(m, "out")->type, ts(FLOAT, {1, 1, "max(0,min(1024,P+S)-P)", "min(1024,P+S)"}));
 }

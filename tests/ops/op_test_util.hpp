@@ -126,10 +126,9 @@ class Op {
       r.outputs.push_back(v->type);
       const bool whole = v->value_denominator == 1;
       r.values.push_back(whole ? v->symbolic_value : std::nullopt);
-      r.fractions.push_back(whole || !v->symbolic_value
-                                ? std::nullopt
-                                : std::optional<Context::Rationals>(Context::Rationals{*v->symbolic_value,
-                                                                                       v->value_denominator}));
+      r.fractions.push_back(whole || !v->symbolic_value ? std::nullopt
+                                                        : std::optional<Context::Rationals>(Context::Rationals{
+                                                              *v->symbolic_value, v->value_denominator}));
     }
     return r;
   }

@@ -42,10 +42,10 @@ enum class ValueOp { Add, Sub, Mul, Div, Mod, Max, Min, Compare, Logic, None };
 inline ValueOp value_op(const std::string& op) {
   static const std::pair<const char*, ValueOp> ops[] = {
       {"Add", ValueOp::Add}, {"Sub", ValueOp::Sub}, {"Mul", ValueOp::Mul}, {"Div", ValueOp::Div},
-      {"Mod", ValueOp::Mod},         {"Max", ValueOp::Max},       {"Min", ValueOp::Min},
-      {"Equal", ValueOp::Compare},   {"Less", ValueOp::Compare},  {"Greater", ValueOp::Compare},
-      {"LessOrEqual", ValueOp::Compare}, {"GreaterOrEqual", ValueOp::Compare}, {"And", ValueOp::Logic},
-      {"Or", ValueOp::Logic},        {"Xor", ValueOp::Logic}};
+      {"Mod", ValueOp::Mod}, {"Max", ValueOp::Max}, {"Min", ValueOp::Min}};
+  if (op == "Equal" || op == "Less" || op == "Greater" || op == "LessOrEqual" || op == "GreaterOrEqual")
+    return ValueOp::Compare;
+  if (op == "And" || op == "Or" || op == "Xor") return ValueOp::Logic;
   for (const auto& [name, v] : ops)
     if (op == name) return v;
   return ValueOp::None;
@@ -164,8 +164,8 @@ inline void propagate_arithmetic(Context& ctx, Node& n) {
       return std::optional<SymbolicDim>(int_result(op, x, y, fmod));
     });
   }
-  if (out) ctx.set_symbolic_value(n.output(0), std::move(*out));
-  else if (is_float_type(dtype)) propagate_fractions(ctx, n);
+  if (out) return ctx.set_symbolic_value(n.output(0), std::move(*out));
+  if (is_float_type(dtype)) propagate_fractions(ctx, n);
 }
 
 }  // namespace elementwise_detail

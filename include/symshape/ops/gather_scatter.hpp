@@ -39,7 +39,8 @@ inline void gather_values(Context& ctx, Node& n, int64_t axis) {
         return ctx.record_error(
             n, "index " + std::to_string(i) + " is out of range for a dim of size " + std::to_string(len));
       const auto at = static_cast<std::size_t>(i < 0 ? i + len : i);
-      for (std::size_t k = 0; k < inner; ++k) out.push_back((*values)[(o * static_cast<std::size_t>(len) + at) * inner + k]);
+      for (std::size_t k = 0; k < inner; ++k)
+        out.push_back((*values)[(o * static_cast<std::size_t>(len) + at) * inner + k]);
     }
   ctx.set_symbolic_value(n.output(0), std::move(out));
 }
@@ -71,8 +72,9 @@ inline void gather_elements_values(Context& ctx, Node& n, std::size_t axis) {
     for (std::size_t k = 0; k < at.size(); ++k)
       if (k != axis && at[k] >= (*dd)[k]) return;  // indices larger than data off the axis: no value
     auto p = replaced_position(*dd, at, axis, (*indices)[f]);
-    if (!p) return ctx.record_error(n, "index " + std::to_string((*indices)[f]) + " is out of range for a dim of size " +
-                                           std::to_string((*dd)[axis]));
+    if (!p)
+      return ctx.record_error(n, "index " + std::to_string((*indices)[f]) + " is out of range for a dim of size " +
+                                     std::to_string((*dd)[axis]));
     out.push_back((*values)[*p]);
   }
   ctx.set_symbolic_value(n.output(0), std::move(out));
@@ -94,8 +96,9 @@ inline void scatter_elements_values(Context& ctx, Node& n, std::size_t axis) {
     for (std::size_t k = 0; k < at.size(); ++k)
       if (k != axis && at[k] >= (*dd)[k]) return;
     auto p = replaced_position(*dd, at, axis, (*indices)[f]);
-    if (!p) return ctx.record_error(n, "index " + std::to_string((*indices)[f]) + " is out of range for a dim of size " +
-                                           std::to_string((*dd)[axis]));
+    if (!p)
+      return ctx.record_error(n, "index " + std::to_string((*indices)[f]) + " is out of range for a dim of size " +
+                                     std::to_string((*dd)[axis]));
     out[*p] = (*updates)[f];
   }
   ctx.set_symbolic_value(n.output(0), std::move(out));
@@ -126,8 +129,8 @@ inline void scatter_nd_values(Context& ctx, Node& n) {
       const int64_t len = (*dd)[i];
       int64_t x = (*indices)[r * k + i];
       if (x < -len || x >= len)
-        return ctx.record_error(n, "index " + std::to_string(x) + " is out of range for a dim of size " +
-                                       std::to_string(len));
+        return ctx.record_error(
+            n, "index " + std::to_string(x) + " is out of range for a dim of size " + std::to_string(len));
       flat += static_cast<std::size_t>(x < 0 ? x + len : x) * strides[i];
     }
     for (std::size_t b = 0; b < block; ++b) out[flat + b] = (*updates)[r * block + b];

@@ -32,8 +32,10 @@ inline void where_values(Context& ctx, Node& n) {
     const SymbolicDim& cond = (*c)[k[0]];
     const SymbolicDim& a = (*x)[k[1]];
     const SymbolicDim& b = (*y)[k[2]];
-    if (cond.is_int()) out.push_back(cond.value() != 0 ? a : b);
-    else out.push_back(a.is_known() && a == b ? a : SymbolicDim());
+    if (cond.is_int())
+      out.push_back(cond.value() != 0 ? a : b);
+    else
+      out.push_back(a.is_known() && a == b ? a : SymbolicDim());
   }
   ctx.set_symbolic_value(n.output(0), std::move(out));
 }

@@ -38,10 +38,14 @@ inline void propagate_reduce_value(Context& ctx, Node& n, const std::vector<bool
       if (!reduced[i]) out = out * static_cast<std::size_t>((*dims)[i]) + static_cast<std::size_t>(idx[i]);
     if (out >= acc.size()) acc.resize(out + 1);
     const SymbolicDim& x = (*v)[f];
-    if (!acc[out]) acc[out] = x;
-    else if (op == "ReduceSum") acc[out] = *acc[out] + x;
-    else if (op == "ReduceProd") acc[out] = *acc[out] * x;
-    else acc[out] = op == "ReduceMax" ? dim_max(*acc[out], x) : dim_min(*acc[out], x);
+    if (!acc[out])
+      acc[out] = x;
+    else if (op == "ReduceSum")
+      acc[out] = *acc[out] + x;
+    else if (op == "ReduceProd")
+      acc[out] = *acc[out] * x;
+    else
+      acc[out] = op == "ReduceMax" ? dim_max(*acc[out], x) : dim_min(*acc[out], x);
   }
   Dims values;
   for (const auto& a : acc) values.push_back(a ? *a : SymbolicDim());

@@ -205,7 +205,7 @@ inline void resize_from_inputs(Context& ctx, Node& n, bool with_axes) {
         n, has_sizes ? "only one of scales and sizes may be given" : "one of scales and sizes must be given");
   spec.use_sizes = has_sizes;
   if (has_sizes) spec.sizes = input_dims(ctx, n, 3);
-  else spec.scales = scales_input(ctx, n, 2);
+  if (!has_sizes) spec.scales = scales_input(ctx, n, 2);
   if (with_axes) {
     if (const Attribute* a = n.attr("axes")) {
       if (a->kind != Attribute::Kind::Ints) return ctx.usage_error(n, "attribute 'axes' must be a list of integers");

@@ -210,7 +210,7 @@ inline std::optional<std::vector<std::vector<std::size_t>>> broadcast_indices(st
 }
 
 inline std::optional<std::vector<std::vector<std::size_t>>> broadcast_indices(const std::vector<const Value*>& inputs,
-                                                                               const std::vector<std::size_t>& counts) {
+                                                                              const std::vector<std::size_t>& counts) {
   std::vector<std::vector<int64_t>> dims;
   for (std::size_t k = 0; k < inputs.size(); ++k) {
     auto d = value_dims(inputs[k], counts[k]);
@@ -255,8 +255,10 @@ inline std::optional<bool> compare_values(const std::string& op, const SymbolicD
   const Expr& p = swap ? b : a;  // Less(p, q) or its negation
   const Expr& q = swap ? a : b;
   std::optional<bool> less;
-  if (ge(q, p, 1)) less = true;
-  else if (ge(p, q, 0)) less = false;
+  if (ge(q, p, 1))
+    less = true;
+  else if (ge(p, q, 0))
+    less = false;
   if (!less) return std::nullopt;
   const bool negate = op == "LessOrEqual" || op == "GreaterOrEqual";
   return negate ? !*less : *less;
@@ -330,9 +332,12 @@ inline std::optional<Rationals> rational_arithmetic(const std::string& op, const
   for (const auto& ij : *idx) {
     const SymbolicDim& x = a.num[ij[0]];
     const SymbolicDim& y = b.num[ij[1]];
-    if (op == "Mul") r.num.push_back(x * y);
-    else if (op == "Add") r.num.push_back(x * SymbolicDim(b.den) + y * SymbolicDim(a.den));
-    else r.num.push_back(x * SymbolicDim(b.den) - y * SymbolicDim(a.den));
+    if (op == "Mul")
+      r.num.push_back(x * y);
+    else if (op == "Add")
+      r.num.push_back(x * SymbolicDim(b.den) + y * SymbolicDim(a.den));
+    else
+      r.num.push_back(x * SymbolicDim(b.den) - y * SymbolicDim(a.den));
   }
   return r;
 }
@@ -341,8 +346,10 @@ inline std::optional<Rationals> rational_arithmetic(const std::string& op, const
 inline Dims round_rationals(const Rationals& r, bool floor) {
   Dims out;
   for (const auto& x : r.num) {
-    if (!x.is_known()) out.emplace_back();
-    else out.emplace_back(floor ? x / SymbolicDim(r.den) : SymbolicDim(ceil_to_int(x.expr(), Expr(r.den))));
+    if (!x.is_known())
+      out.emplace_back();
+    else
+      out.emplace_back(floor ? x / SymbolicDim(r.den) : SymbolicDim(ceil_to_int(x.expr(), Expr(r.den))));
   }
   return out;
 }

@@ -169,11 +169,15 @@ TEST(DataPropagationValues, ComparisonsOfDimsAreDecidedByTheProver) {
   const In a = sym_value(ts(INT64, {1}), {"a"});
   EXPECT_EQ(value0(Op("Less").opset(13).run({a, sym_value(ts(INT64, {1}), {"a+1"})})), (V{1}));
   EXPECT_EQ(value0(Op("Equal").opset(13).run({a, sym_value(ts(INT64, {1}), {"a"})})), (V{1}));
-  EXPECT_FALSE(value0(Op("Equal").opset(13).run({a, constant(Tensor::vector({3}))})));
-  EXPECT_FALSE(value0(Op("Less").opset(13).run({a, constant(Tensor::vector({3}))})));
+  // Undecided: an unknown element, never a guess.
+  const V unknown{SymbolicDim()};
+  EXPECT_EQ(value0(Op("Equal").opset(13).run({a, constant(Tensor::vector({3}))})), unknown);
+  EXPECT_EQ(value0(Op("Less").opset(13).run({a, constant(Tensor::vector({3}))})), unknown);
+  EXPECT_EQ(value0(Op("Equal").opset(13).run({dims, constant(Tensor::vector({3}))})),
+            (V{SymbolicDim(), 0, SymbolicDim()}));
   // a >= 0 is known, a >= 1 is not.
   EXPECT_EQ(value0(Op("GreaterOrEqual").opset(16).run({a, constant(Tensor::vector({0}))})), (V{1}));
-  EXPECT_FALSE(value0(Op("Greater").opset(13).run({a, constant(Tensor::vector({0}))})));
+  EXPECT_EQ(value0(Op("Greater").opset(13).run({a, constant(Tensor::vector({0}))})), unknown);
 }
 
 TEST(DataPropagationValues, LogicOnKnownBooleans) {

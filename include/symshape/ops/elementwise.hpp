@@ -137,7 +137,7 @@ inline void propagate_fractions(Context& ctx, Node& n) {
 
 // Partial data propagation of arithmetic, comparisons and logic on small
 // tensors of any rank (numpy broadcasting of their shapes). A comparison the
-// prover cannot decide gives no value.
+// prover cannot decide gives an unknown element.
 inline void propagate_arithmetic(Context& ctx, Node& n) {
   if (n.inputs.size() < 2) return;
   auto a = ctx.symbolic_value(n.input(0));
@@ -152,8 +152,7 @@ inline void propagate_arithmetic(Context& ctx, Node& n) {
     out = broadcast([&](const SymbolicDim& x, const SymbolicDim& y) -> std::optional<SymbolicDim> {
       if (op == ValueOp::Logic) return logic_result(n.op_type, x, y);
       auto c = compare_values(n.op_type, x, y);
-      if (!c) return std::nullopt;
-      return SymbolicDim(*c ? 1 : 0);
+      return c ? SymbolicDim(*c ? 1 : 0) : SymbolicDim();  // undecided: unknown element
     });
   } else if (is_float_type(dtype)) {
     const int64_t limit = exact_integer_limit(dtype);

@@ -332,6 +332,18 @@ TEST(DataPropagationFractions, ResizeScalesFromAConstantNode) {
   EXPECT_EQ(resize({1, 1, 1.0f / 3.0f, 1}).to_string(), "float[_d0,_d1,_d2,_d3]");
 }
 
+TEST(DataPropagationFractions, CastKeepsOrTruncatesFractions) {
+  const In neg = constant(Tensor::floats({-2.5, 1.5}, {2}));
+  RunResult d = Op("Cast").opset(13).run({neg}, {attr("to", int64_t{11})});
+  ASSERT_TRUE(d.fractions[0]);
+  EXPECT_EQ(d.fractions[0]->num, (V{-5, 3}));
+  EXPECT_EQ(d.fractions[0]->den, 2);
+  // Truncation of -2.5 is -2, not floor: only values provably >= 0 are cast.
+  EXPECT_FALSE(value0(Op("Cast").opset(13).run({neg}, {attr("to", int64_t{7})})));
+  EXPECT_EQ(value0(Op("Cast").opset(13).run({constant(Tensor::floats({2.5, 1.75}, {2}))}, {attr("to", int64_t{7})})),
+            (V{2, 1}));
+}
+
 TEST(DataPropagationFractions, ConcatOfScalesBringsThemToOneDenominator) {
   RunResult c = Op("Concat").opset(13).run(
       {constant(Tensor::floats({1, 1}, {2})), constant(Tensor::floats({2.5, 0.25}, {2}))}, {axis0()});

@@ -114,9 +114,9 @@ inline void infer_constant_of_shape(Context& ctx, Node& n) {
     return;
   }
   if (!check_no_negative_dim(ctx, n, *target, "shape has a negative dim ")) return;
-  // A small integer fill has a value (a count of 0 or 1 dims: a scalar or a vector).
+  // A small integer fill (or the default float 0) has a value, of any rank.
   std::optional<SymbolicDim> count;
-  if (fill && is_integer_type(dtype) && target->size() <= 1) count = target->empty() ? SymbolicDim(1) : (*target)[0];
+  if (fill) count = product(*target);
   ctx.set_shape_and_dtype(n.output(0), Shape(std::move(*target)), dtype);
   if (count && count->is_int() && count->value() <= static_cast<int64_t>(Context::kMaxSymbolicValueSize))
     ctx.set_symbolic_value(n.output(0), std::vector<SymbolicDim>(static_cast<std::size_t>(count->value()), *fill));

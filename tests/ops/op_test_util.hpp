@@ -127,8 +127,8 @@ class Op {
       const bool whole = v->value_denominator == 1;
       r.values.push_back(whole ? v->symbolic_value : std::nullopt);
       r.fractions.push_back(whole || !v->symbolic_value ? std::nullopt
-                                                        : std::optional<Context::Rationals>(Context::Rationals{
-                                                              *v->symbolic_value, v->value_denominator}));
+                                                        : std::optional<Context::Rationals>(
+                                                              Context::Rationals{v->fraction, v->value_denominator}));
     }
     return r;
   }

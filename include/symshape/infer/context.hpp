@@ -213,7 +213,8 @@ class Context {
   };
   std::optional<Rationals> rational_value(const Value* v) const {
     if (!v) return std::nullopt;
-    if (v->symbolic_value) return Rationals{*v->symbolic_value, v->value_denominator};
+    if (v->symbolic_value && v->value_denominator != 1 && v->fraction.size() == v->symbolic_value->size())
+      return Rationals{v->fraction, v->value_denominator};
     if (auto s = symbolic_value(v)) return Rationals{std::move(*s), 1};
     if (!v->initializer || !v->initializer->has_data || v->initializer->int_data.size() > 0) return std::nullopt;
     if (v->initializer->float_data.size() > kMaxSymbolicValueSize) return std::nullopt;
@@ -241,8 +242,14 @@ class Context {
     for (const auto& d : r.num) g = d.is_int() ? std::gcd(g, d.value() == INT64_MIN ? int64_t{1} : d.value()) : 1;
     if (g > 1)
       for (auto& d : r.num) d = d.value() / g;
-    v->symbolic_value = std::move(r.num);
     v->value_denominator = r.den / g;
+    if (v->value_denominator == 1) {
+      v->symbolic_value = std::move(r.num);
+      v->fraction.clear();
+    } else {
+      v->symbolic_value = std::vector<SymbolicDim>(r.num.size());  // unknown placeholders
+      v->fraction = std::move(r.num);
+    }
   }
   void set_data_propagation(bool on) { data_propagation_ = on; }
   static constexpr std::size_t kMaxSymbolicValueSize = 64;

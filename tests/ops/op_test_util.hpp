@@ -58,7 +58,9 @@ inline In omitted() {
 
 struct RunResult {
   Types outputs;
-  std::vector<std::optional<std::vector<SymbolicDim>>> values;  // symbolic values of the outputs
+  std::vector<std::optional<std::vector<SymbolicDim>>> values;  // symbolic values of the outputs (whole numbers)
+  // Fractional float values of the outputs: numerators and denominator (> 1).
+  std::vector<std::optional<Context::Rationals>> fractions;
   Report report;
 };
 
@@ -122,7 +124,11 @@ class Op {
     r.report = infer_shapes(m, options);
     for (Value* v : m.graph->outputs) {
       r.outputs.push_back(v->type);
-      r.values.push_back(v->symbolic_value);
+      const bool whole = v->value_denominator == 1;
+      r.values.push_back(whole ? v->symbolic_value : std::nullopt);
+      r.fractions.push_back(whole || !v->symbolic_value ? std::nullopt
+                                                        : std::optional<Context::Rationals>(
+                                                              Context::Rationals{v->fraction, v->value_denominator}));
     }
     return r;
   }

@@ -21,9 +21,15 @@ TEST(Resize, DownscaleByPowerOfTwoOnSymbol) {
   EXPECT_EQ(Op("Resize").opset(10).infer({ts(FLOAT, {"N", 3, "H", "W"}), scales({1, 1, 0.5, 0.25})}),
             (Types{ts(FLOAT, {"N", 3, "H//2", "W//4"})}));
 }
-TEST(Resize, NonIntegerScaleOnSymbolIsUnknown) {
+// floor(H * p / 2^k) is exact: 1.5 gives (3*H)//2, written H+H//2.
+TEST(Resize, DyadicScaleOnSymbolIsExact) {
   EXPECT_EQ(Op("Resize").opset(10).infer({ts(FLOAT, {"N", 3, "H", 8}), scales({1, 1, 1.5, 1.5})}),
-            (Types{ts(FLOAT, {"N", 3, "_d0", 12})}));
+            (Types{ts(FLOAT, {"N", 3, "H+H//2", 12})}));
+}
+// 1.3 is no p / 2^k with k <= 10 (its float is 1.2999999523...): no guess.
+TEST(Resize, NonDyadicScaleOnSymbolIsUnknown) {
+  EXPECT_EQ(Op("Resize").opset(10).infer({ts(FLOAT, {"N", 3, "H", 8}), scales({1, 1, 1.3, 1.3})}),
+            (Types{ts(FLOAT, {"N", 3, "_d0", 10})}));
 }
 TEST(Resize, Opset11ScalesWithRoi) {
   EXPECT_EQ(Op("Resize").opset(11).infer({ts(FLOAT, {"N", 3, "H", "W"}), empty_floats(), scales({1, 1, 2, 3})}),

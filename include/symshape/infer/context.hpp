@@ -23,9 +23,11 @@
 // (is_fresh) never conflicts.
 #pragma once
 
+#include <cmath>
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <numeric>
 #include <optional>
 #include <set>
 #include <string>
@@ -229,7 +231,10 @@ class Context {
   // value, else the data of a constant initializer.
   std::optional<std::vector<SymbolicDim>> symbolic_value(const Value* v) const {
     if (!v) return std::nullopt;
-    if (v->symbolic_value) return v->symbolic_value;
+    if (v->symbolic_value) {
+      if (v->value_denominator != 1) return std::nullopt;  // a fraction: rational_value only
+      return v->symbolic_value;
+    }
     if (v->initializer && v->initializer->has_data && is_integer_type(v->initializer->dtype) &&
         v->initializer->int_data.size() <= kMaxSymbolicValueSize) {
       return std::vector<SymbolicDim>(v->initializer->int_data.begin(), v->initializer->int_data.end());
@@ -247,8 +252,55 @@ class Context {
     }
     return out;
   }
-  void set_symbolic_value(Value* v, std::vector<SymbolicDim> data) {
-    if (v && data_propagation_ && data.size() <= kMaxSymbolicValueSize) v->symbolic_value = std::move(data);
+  void set_symbolic_value(Value* v, std::vector<SymbolicDim> data) { set_rational_value(v, {std::move(data), 1}); }
+
+  // Known values of a float tensor as fractions with one common positive
+  // denominator: element i is num[i] / den (den = 1 for whole numbers, which
+  // symbolic_value also gives). Floats in initializers count when each is
+  // p / 2^k with k <= 10 (exact in binary floating point).
+  struct Rationals {
+    std::vector<SymbolicDim> num;
+    int64_t den = 1;
+  };
+  std::optional<Rationals> rational_value(const Value* v) const {
+    if (!v) return std::nullopt;
+    if (v->symbolic_value && v->value_denominator != 1 && v->fraction.size() == v->symbolic_value->size())
+      return Rationals{v->fraction, v->value_denominator};
+    if (auto s = symbolic_value(v)) return Rationals{std::move(*s), 1};
+    if (!v->initializer || !v->initializer->has_data || v->initializer->int_data.size() > 0) return std::nullopt;
+    if (v->initializer->float_data.size() > kMaxSymbolicValueSize) return std::nullopt;
+    return exact_rationals(v->initializer->float_data);
+  }
+  // `data` as Rationals when every element is p / 2^k with k <= 10 and |p| < 2^53.
+  static std::optional<Rationals> exact_rationals(const std::vector<double>& data) {
+    for (int64_t den = 1; den <= 1024; den *= 2) {
+      Rationals r{{}, den};
+      for (double x : data) {
+        const double p = x * static_cast<double>(den);  // exact: den is a power of two
+        if (!(p == std::floor(p)) || !(std::fabs(p) < 9007199254740992.0)) break;
+        r.num.emplace_back(static_cast<int64_t>(p));
+      }
+      if (r.num.size() == data.size()) return r;
+    }
+    return std::nullopt;
+  }
+  // Stores `r` reduced (integer numerators and the denominator divided by
+  // their gcd; den = 1 makes it a plain symbolic value). A denominator <= 0
+  // stores nothing.
+  void set_rational_value(Value* v, Rationals r) {
+    if (!v || !data_propagation_ || r.num.size() > kMaxSymbolicValueSize || r.den <= 0) return;
+    int64_t g = r.den;
+    for (const auto& d : r.num) g = d.is_int() ? std::gcd(g, d.value() == INT64_MIN ? int64_t{1} : d.value()) : 1;
+    if (g > 1)
+      for (auto& d : r.num) d = d.value() / g;
+    v->value_denominator = r.den / g;
+    if (v->value_denominator == 1) {
+      v->symbolic_value = std::move(r.num);
+      v->fraction.clear();
+    } else {
+      v->symbolic_value = std::vector<SymbolicDim>(r.num.size());  // unknown placeholders
+      v->fraction = std::move(r.num);
+    }
   }
   void set_data_propagation(bool on) { data_propagation_ = on; }
   static constexpr std::size_t kMaxSymbolicValueSize = 64;

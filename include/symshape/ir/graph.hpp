@@ -117,6 +117,12 @@ struct Value {
   // also of a float tensor whose values are whole numbers (window sizes,
   // Range bounds), and for a sequence its one-element length.
   std::optional<std::vector<SymbolicDim>> symbolic_value;
+  // A float value that is not whole: element i is fraction[i] /
+  // value_denominator (Context::rational_value), symbolic_value then holding
+  // as many unknown elements (so that code reading it directly learns
+  // nothing, and its reset drops the fraction too); 1 for every other value.
+  int64_t value_denominator = 1;
+  std::vector<SymbolicDim> fraction;
   bool is_graph_input = false;
   bool is_graph_output = false;
 };

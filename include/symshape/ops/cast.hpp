@@ -80,10 +80,27 @@ inline std::optional<Dims> cast_values(const Dims& v, DataType to) {
   }
   auto range = kept_range(to);
   if (!range) return std::nullopt;
+  // A single dim is taken to be below 2^24 (FLOAT) and any symbolic value
+  // below 2^53 (DOUBLE): torch casts a dim to float to scale it.
+  const auto symbolic_kept = [&](const SymbolicDim& d) {
+    return range->symbolic_ok || to == DataType::DOUBLE || (to == DataType::FLOAT && d.expr().is_symbol());
+  };
   for (const SymbolicDim& d : v) {
-    if (d.is_int() ? (d.value() < range->lo || d.value() > range->hi) : !range->symbolic_ok) return std::nullopt;
+    if (d.is_int() ? (d.value() < range->lo || d.value() > range->hi) : !symbolic_kept(d)) return std::nullopt;
   }
   return v;
+}
+
+// Fractional float values: kept by a cast to FLOAT or DOUBLE, truncated
+// (floor, when provably >= 0) by a cast to INT64 or INT32.
+inline void cast_fractions(Context& ctx, Node& n, DataType from, DataType to) {
+  auto r = ctx.rational_value(n.input(0));
+  if (!is_float_type(from) || !r || r->den == 1) return;
+  if (to == DataType::FLOAT || to == DataType::DOUBLE) return ctx.set_rational_value(n.output(0), *r);
+  if (to != DataType::INT64 && to != DataType::INT32) return;
+  for (const auto& x : r->num)
+    if (!x.is_known() || !prove_ge(x.expr(), Expr(0))) return;
+  ctx.set_symbolic_value(n.output(0), round_rationals(*r, true));
 }
 
 inline void cast_to(Context& ctx, Node& n, DataType to) {
@@ -93,8 +110,11 @@ inline void cast_to(Context& ctx, Node& n, DataType to) {
   // Integral float values (common/tensor_values.hpp) cast to integers exactly.
   if (!(is_integer_type(from) && from != DataType::BOOL) && !is_float_type(from)) return;
   auto v = ctx.symbolic_value(n.input(0));
-  if (!v) return;
-  if (auto out = cast_values(*v, to)) ctx.set_symbolic_value(n.output(0), std::move(*out));
+  if (v) {
+    if (auto out = cast_values(*v, to)) ctx.set_symbolic_value(n.output(0), std::move(*out));
+    return;
+  }
+  cast_fractions(ctx, n, from, to);
 }
 
 }  // namespace cast_detail

@@ -3,6 +3,7 @@
 // input >= 13, or an equal split; num_outputs >= 18 with a smaller last chunk).
 #pragma once
 
+#include <numeric>
 #include <optional>
 #include <string>
 #include <vector>
@@ -16,15 +17,40 @@ namespace symshape::ops {
 
 namespace concat_split_detail {
 
-// The value of a Concat of 1-D inputs, when every input's value is known.
-inline void concat_values(Context& ctx, Node& n) {
-  Dims values;
+// The value of a Concat along axis `a` when every input's value is known:
+// for each index before the axis, each input's block in turn (row-major).
+// Fractions (float scales) are brought to their least common denominator.
+inline void concat_values(Context& ctx, Node& n, std::size_t a) {
+  std::vector<Dims> xs;
+  std::vector<std::size_t> blocks;  // elements per outer index, per input
+  std::size_t outer = 1;
+  std::vector<Rationals> rs;
+  int64_t den = 1;
   for (const Value* v : n.inputs) {
-    auto x = ctx.symbolic_value(v);
-    if (!x) return;
-    values.insert(values.end(), x->begin(), x->end());
+    auto r = ctx.rational_value(v);
+    if (!r || !checked::mul(den / std::gcd(den, r->den), r->den, den)) return;
+    rs.push_back(std::move(*r));
   }
-  ctx.set_symbolic_value(n.output(0), std::move(values));
+  for (std::size_t k = 0; k < rs.size(); ++k) {
+    const Value* v = n.inputs[k];
+    Dims x = rs[k].num;
+    if (rs[k].den != den)
+      for (auto& e : x) e = e * SymbolicDim(den / rs[k].den);
+    auto dims = value_dims(v, x.size());
+    if (!dims || dims->size() <= a) return;
+    std::size_t block = 1, before = 1;
+    for (std::size_t i = 0; i < dims->size(); ++i) (i < a ? before : block) *= static_cast<std::size_t>((*dims)[i]);
+    if (!xs.empty() && before != outer) return;
+    outer = before;
+    blocks.push_back(block);
+    xs.push_back(std::move(x));
+  }
+  Dims values;
+  for (std::size_t o = 0; o < outer; ++o)
+    for (std::size_t k = 0; k < xs.size(); ++k)
+      values.insert(values.end(), xs[k].begin() + static_cast<std::ptrdiff_t>(o * blocks[k]),
+                    xs[k].begin() + static_cast<std::ptrdiff_t>((o + 1) * blocks[k]));
+  ctx.set_rational_value(n.output(0), {std::move(values), den});
 }
 
 inline void concat_impl(Context& ctx, Node& n, int64_t axis) {
@@ -71,7 +97,7 @@ inline void concat_impl(Context& ctx, Node& n, int64_t axis) {
   }
   out[static_cast<std::size_t>(*a)] = all_ranked ? sum : SymbolicDim();
   ctx.set_shape_and_dtype(n.output(0), Shape(std::move(out)), dtype);
-  if (r == 1) concat_values(ctx, n);
+  concat_values(ctx, n, static_cast<std::size_t>(*a));
 }
 
 }  // namespace concat_split_detail

@@ -36,15 +36,24 @@ inline const Attribute* value_attribute(Context& ctx, const Node& n) {
   return nullptr;
 }
 
-// The values of a scalar or 1-D tensor with all its data: integers, or
-// floats that are all integral (common/tensor_values.hpp).
-inline std::optional<Dims> tensor_values(const Tensor& t) {
-  if (!t.has_data || t.dims.size() > 1) return std::nullopt;
+// Float data as whole numbers exact in `t`, else as exact fractions
+// (Context::exact_rationals: 2.5 is 5/2), else nullopt.
+inline std::optional<Rationals> float_values(const std::vector<double>& data, DataType t) {
+  if (data.size() > Context::kMaxSymbolicValueSize) return std::nullopt;
+  if (auto v = integral_float_values(data, t)) return Rationals{std::move(*v), 1};
+  return Context::exact_rationals(data);
+}
+
+// The values of a tensor (any rank, row-major) with all its data: integers,
+// or floats (float_values).
+inline std::optional<Rationals> tensor_values(const Tensor& t) {
+  if (!t.has_data) return std::nullopt;
   auto count = t.element_count();
-  if (!count) return std::nullopt;
+  if (!count || *count > static_cast<int64_t>(Context::kMaxSymbolicValueSize)) return std::nullopt;
   const auto size = static_cast<std::size_t>(*count);
-  if (is_integer_type(t.dtype) && size == t.int_data.size()) return Dims(t.int_data.begin(), t.int_data.end());
-  if (is_float_type(t.dtype) && size == t.float_data.size()) return integral_float_values(t.float_data, t.dtype);
+  if (is_integer_type(t.dtype) && size == t.int_data.size())
+    return Rationals{Dims(t.int_data.begin(), t.int_data.end()), 1};
+  if (is_float_type(t.dtype) && size == t.float_data.size()) return float_values(t.float_data, t.dtype);
   return std::nullopt;
 }
 
@@ -61,13 +70,13 @@ inline void infer_constant(Context& ctx, Node& n) {
     const Tensor& t = found->tensors[0];
     ctx.set_shape_and_dtype(out, t.type().shape(), t.dtype);
     if (name == "value")
-      if (auto v = constant_detail::tensor_values(t)) ctx.set_symbolic_value(out, std::move(*v));
+      if (auto v = constant_detail::tensor_values(t)) ctx.set_rational_value(out, std::move(*v));
   } else if (name == "value_float") {
     ctx.set_shape_and_dtype(out, Shape::scalar(), DataType::FLOAT);
-    if (auto v = integral_float_values({found->f}, DataType::FLOAT)) ctx.set_symbolic_value(out, *v);
+    if (auto v = constant_detail::float_values({found->f}, DataType::FLOAT)) ctx.set_rational_value(out, *v);
   } else if (name == "value_floats") {
     ctx.set_shape_and_dtype(out, length(found->floats.size()), DataType::FLOAT);
-    if (auto v = integral_float_values(found->floats, DataType::FLOAT)) ctx.set_symbolic_value(out, *v);
+    if (auto v = constant_detail::float_values(found->floats, DataType::FLOAT)) ctx.set_rational_value(out, *v);
   } else if (name == "value_int") {
     ctx.set_shape_and_dtype(out, Shape::scalar(), DataType::INT64);
     ctx.set_symbolic_value(out, {SymbolicDim(found->i)});
@@ -105,9 +114,9 @@ inline void infer_constant_of_shape(Context& ctx, Node& n) {
     return;
   }
   if (!check_no_negative_dim(ctx, n, *target, "shape has a negative dim ")) return;
-  // A small integer fill has a value (a count of 0 or 1 dims: a scalar or a vector).
+  // A small integer fill (or the default float 0) has a value, of any rank.
   std::optional<SymbolicDim> count;
-  if (fill && is_integer_type(dtype) && target->size() <= 1) count = target->empty() ? SymbolicDim(1) : (*target)[0];
+  if (fill) count = product(*target);
   ctx.set_shape_and_dtype(n.output(0), Shape(std::move(*target)), dtype);
   if (count && count->is_int() && count->value() <= static_cast<int64_t>(Context::kMaxSymbolicValueSize))
     ctx.set_symbolic_value(n.output(0), std::vector<SymbolicDim>(static_cast<std::size_t>(count->value()), *fill));

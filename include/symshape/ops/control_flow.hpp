@@ -117,6 +117,11 @@ inline void infer_if_impl(Context& ctx, Node& n, bool same_shapes) {
     }
     ctx.set_type(n.output(i), chosen ? (*chosen)[i] : union_type(t[i], e[i]));
   }
+  if (!chosen) return;
+  // The taken branch's values too (a shape computed in the branch).
+  const Graph* g = chosen == &t ? then_g : else_g;
+  for (std::size_t i = 0; i < g->outputs.size() && i < n.outputs.size(); ++i)
+    if (auto r = ctx.rational_value(g->outputs[i])) ctx.set_rational_value(n.output(i), std::move(*r));
 }
 
 // ---- Loop ----

@@ -38,11 +38,14 @@ inline void infer_broadcast(Context& ctx, Node& n, DataType out_type, std::size_
 }
 
 // The operators whose values propagate, parsed once from the op type.
-enum class ValueOp { Add, Sub, Mul, Div, Mod, Max, Min, Equal, None };
+enum class ValueOp { Add, Sub, Mul, Div, Mod, Max, Min, Compare, Logic, None };
 inline ValueOp value_op(const std::string& op) {
   static const std::pair<const char*, ValueOp> ops[] = {
       {"Add", ValueOp::Add}, {"Sub", ValueOp::Sub}, {"Mul", ValueOp::Mul}, {"Div", ValueOp::Div},
-      {"Mod", ValueOp::Mod}, {"Max", ValueOp::Max}, {"Min", ValueOp::Min}, {"Equal", ValueOp::Equal}};
+      {"Mod", ValueOp::Mod}, {"Max", ValueOp::Max}, {"Min", ValueOp::Min}};
+  if (op == "Equal" || op == "Less" || op == "Greater" || op == "LessOrEqual" || op == "GreaterOrEqual")
+    return ValueOp::Compare;
+  if (op == "And" || op == "Or" || op == "Xor") return ValueOp::Logic;
   for (const auto& [name, v] : ops)
     if (op == name) return v;
   return ValueOp::None;
@@ -103,35 +106,65 @@ inline SymbolicDim int_result(ValueOp op, const SymbolicDim& x, const SymbolicDi
       return dim_max(x, y);
     case ValueOp::Min:
       return dim_min(x, y);
-    case ValueOp::Equal:
-      if (x.is_known() && y.is_known() && x == y) return 1;
-      if (x.is_int() && y.is_int()) return 0;
-      return {};
     default:
       return {};
   }
 }
 
-// Partial data propagation of arithmetic on small 1-D tensors.
+// And/Or/Xor of known booleans (0 or 1).
+inline std::optional<SymbolicDim> logic_result(const std::string& op, const SymbolicDim& x, const SymbolicDim& y) {
+  if (!x.is_int() || !y.is_int()) return std::nullopt;
+  const bool p = x.value() != 0, q = y.value() != 0;
+  return SymbolicDim(op == "And" ? p && q : op == "Or" ? p || q : p != q);
+}
+
+// Float Add/Sub/Mul/Div whose values are not all whole numbers, as fractions
+// (torch's computed Resize sizes: Cast(dim) * 2.5 -> Floor).
+inline void propagate_fractions(Context& ctx, Node& n) {
+  if (!is_float_type(dtype_of(n.input(0))) || !is_float_type(dtype_of(n.input(1)))) return;
+  auto a = ctx.rational_value(n.input(0));
+  auto b = ctx.rational_value(n.input(1));
+  if (!a || !b) return;
+  auto r = rational_arithmetic(n.op_type, n.input(0), *a, n.input(1), *b);
+  if (!r) return;
+  // A known result must be a float of the type: |num / den| within the exact integers.
+  int64_t bound = 0;
+  if (!checked::mul(exact_integer_limit(dtype_of(n.input(0))), r->den, bound)) return;
+  for (const SymbolicDim& x : r->num)
+    if (x.is_int() && (x.value() > bound || x.value() < -bound)) return;
+  ctx.set_rational_value(n.output(0), std::move(*r));
+}
+
+// Partial data propagation of arithmetic, comparisons and logic on small
+// tensors of any rank (numpy broadcasting of their shapes). A comparison the
+// prover cannot decide gives an unknown element.
 inline void propagate_arithmetic(Context& ctx, Node& n) {
   if (n.inputs.size() < 2) return;
   auto a = ctx.symbolic_value(n.input(0));
   auto b = ctx.symbolic_value(n.input(1));
-  if (!a || !b) return;
+  if (!a || !b) return propagate_fractions(ctx, n);
   const ValueOp op = value_op(n.op_type);
   const DataType dtype = dtype_of(n.input(0));
+  const auto broadcast = [&](auto f) { return broadcast_values_nd(n.input(0), *a, n.input(1), *b, f); };
   std::optional<Dims> out;
-  if (is_float_type(dtype)) {
+  if (op == ValueOp::Compare || op == ValueOp::Logic) {
+    if (!is_float_type(dtype) && !is_integer_type(dtype)) return;
+    out = broadcast([&](const SymbolicDim& x, const SymbolicDim& y) -> std::optional<SymbolicDim> {
+      if (op == ValueOp::Logic) return logic_result(n.op_type, x, y);
+      auto c = compare_values(n.op_type, x, y);
+      return c ? SymbolicDim(*c ? 1 : 0) : SymbolicDim();  // undecided: unknown element
+    });
+  } else if (is_float_type(dtype)) {
     const int64_t limit = exact_integer_limit(dtype);
-    out = broadcast_values(*a, *b,
-                           [&](const SymbolicDim& x, const SymbolicDim& y) { return float_result(op, x, y, limit); });
+    out = broadcast([&](const SymbolicDim& x, const SymbolicDim& y) { return float_result(op, x, y, limit); });
   } else if (is_integer_type(dtype)) {
     const bool fmod = n.attr_int("fmod", 0) != 0;
-    out = broadcast_values(*a, *b, [&](const SymbolicDim& x, const SymbolicDim& y) {
+    out = broadcast([&](const SymbolicDim& x, const SymbolicDim& y) {
       return std::optional<SymbolicDim>(int_result(op, x, y, fmod));
     });
   }
-  if (out) ctx.set_symbolic_value(n.output(0), std::move(*out));
+  if (out) return ctx.set_symbolic_value(n.output(0), std::move(*out));
+  if (is_float_type(dtype)) propagate_fractions(ctx, n);
 }
 
 }  // namespace elementwise_detail
@@ -146,12 +179,15 @@ SYMSHAPE_RULES(infer_arithmetic, ai_onnx("Add", 7, 13, 14), ai_onnx("Sub", 7, 13
 
 inline void infer_comparison(Context& ctx, Node& n) {
   elementwise_detail::infer_broadcast(ctx, n, DataType::BOOL, 2);
-  if (n.op_type == "Equal") elementwise_detail::propagate_arithmetic(ctx, n);
+  elementwise_detail::propagate_arithmetic(ctx, n);
 }
 SYMSHAPE_RULES(infer_comparison, ai_onnx("Equal", 7, 11, 13, 19), ai_onnx("Less", 7, 9, 13),
                ai_onnx("Greater", 7, 9, 13), ai_onnx("LessOrEqual", 12, 16), ai_onnx("GreaterOrEqual", 12, 16));
 
-inline void infer_logical(Context& ctx, Node& n) { elementwise_detail::infer_broadcast(ctx, n, DataType::BOOL, 2); }
+inline void infer_logical(Context& ctx, Node& n) {
+  elementwise_detail::infer_broadcast(ctx, n, DataType::BOOL, 2);
+  elementwise_detail::propagate_arithmetic(ctx, n);
+}
 SYMSHAPE_RULES(infer_logical, ai_onnx("And", 7), ai_onnx("Or", 7), ai_onnx("Xor", 7));
 
 inline void infer_variadic(Context& ctx, Node& n) {
@@ -171,7 +207,8 @@ inline void infer_legacy_broadcast(Context& ctx, Node& n) {
   const Value* a = n.input(0);
   ctx.set_shape_and_dtype(n.output(0), a->type.is_tensor() ? a->type.shape() : Shape(),
                           bool_out ? DataType::BOOL : dtype_of(a));
-  elementwise_detail::propagate_arithmetic(ctx, n);
+  // With `axis`, B is aligned at that axis rather than at the end (not numpy).
+  if (!n.attr("axis")) elementwise_detail::propagate_arithmetic(ctx, n);
 }
 SYMSHAPE_RULES(infer_legacy_broadcast, ai_onnx("Add", 1, 6), ai_onnx("Sub", 1, 6), ai_onnx("Mul", 1, 6),
                ai_onnx("Div", 1, 6), ai_onnx("Pow", 1), ai_onnx("Equal", 1), ai_onnx("Less", 1), ai_onnx("Greater", 1),

@@ -14,6 +14,58 @@ namespace symshape::ops {
 
 // ---- Expand ----
 
+namespace expand_tile_pad_detail {
+
+// The integer dims of `s`, or nullopt.
+inline std::optional<std::vector<int64_t>> int_dims(const Shape& s) {
+  std::vector<int64_t> out;
+  for (const auto& d : s.dims()) {
+    if (!d.is_int()) return std::nullopt;
+    out.push_back(d.value());
+  }
+  return out;
+}
+
+// Values of an Expand to the integer shape `out` (numpy broadcasting).
+inline void expand_values(Context& ctx, Node& n, const Shape& out) {
+  auto v = ctx.symbolic_value(n.input(0));
+  auto od = int_dims(out);
+  if (!v || !od) return;
+  auto in = value_dims(n.input(0), v->size());
+  if (!in) return;
+  auto idx = broadcast_indices({*in, *od});
+  if (!idx) return;
+  Dims values;
+  for (const auto& k : *idx) values.push_back((*v)[k[0]]);
+  ctx.set_symbolic_value(n.output(0), std::move(values));
+}
+
+// Values of a Tile to the integer shape `out`: element j is the input's at
+// j modulo each input dim.
+inline void tile_values(Context& ctx, Node& n, const Shape& out) {
+  auto v = ctx.symbolic_value(n.input(0));
+  auto od = int_dims(out);
+  if (!v || !od) return;
+  auto in = value_dims(n.input(0), v->size());
+  if (!in || in->size() != od->size()) return;
+  int64_t count = 1;
+  for (int64_t d : *od)
+    if (d < 0 || !checked::mul(count, d, count)) return;
+  if (count > static_cast<int64_t>(Context::kMaxSymbolicValueSize)) return;
+  const auto total = static_cast<std::size_t>(count);
+  const auto strides = row_major_strides(*in);
+  Dims values;
+  for (std::size_t f = 0; f < total; ++f) {
+    const auto j = unflatten(f, *od);
+    std::size_t flat = 0;
+    for (std::size_t k = 0; k < j.size(); ++k) flat += static_cast<std::size_t>(j[k] % (*in)[k]) * strides[k];
+    values.push_back((*v)[flat]);
+  }
+  ctx.set_symbolic_value(n.output(0), std::move(values));
+}
+
+}  // namespace expand_tile_pad_detail
+
 inline void infer_expand(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 2)) return;
   const Shape* ss = shape_of(n.input(1));
@@ -40,6 +92,7 @@ inline void infer_expand(Context& ctx, Node& n) {
   auto b = broadcast_shapes(ctx, n, *in, tt);
   if (!b) return;
   set_like_input(ctx, n, 0, *b);
+  expand_tile_pad_detail::expand_values(ctx, n, *b);
 }
 SYMSHAPE_RULES(infer_expand, ai_onnx("Expand", 8, 13));
 
@@ -91,7 +144,8 @@ inline void infer_tile_v6(Context& ctx, Node& n) {
       return ctx.record_error(n, "repeats has a negative entry " + (*repeats)[i].to_string());
     out.push_back((*in)[i] * (*repeats)[i]);
   }
-  set_like_input(ctx, n, 0, Shape(std::move(out)));
+  set_like_input(ctx, n, 0, Shape(out));
+  expand_tile_pad_detail::tile_values(ctx, n, Shape(std::move(out)));
 }
 SYMSHAPE_RULES(infer_tile_v6, ai_onnx("Tile", 6, 13));
 

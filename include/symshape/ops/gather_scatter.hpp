@@ -1,8 +1,11 @@
-// Gather (output rank q + r - 1; values of a gathered 1-D value propagate),
-// GatherElements, GatherND (batch_dims from 12), and the Scatter family
-// (the output is the data input), and TensorScatter (24, KV-cache update).
+// Gather (output rank q + r - 1), GatherElements, GatherND (batch_dims from
+// 12), and the Scatter family (the output is the data input), and
+// TensorScatter (24, KV-cache update). Values of any rank propagate through
+// Gather, GatherElements and the Scatters without reduction.
 #pragma once
 
+#include <cstddef>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -15,20 +18,122 @@ namespace symshape::ops {
 
 namespace gather_scatter_detail {
 
-// The last step of Gather: values of a 1-D value indexed by a scalar or 1-D
-// list of known indices (an error for an index out of range).
-inline void gather_values(Context& ctx, Node& n, const Shape* data, const Shape* idx) {
-  if ((data && data->rank() != 1) || (idx && idx->rank() > 1)) return;
+// The last step of Gather: values of a value of any rank indexed along
+// `axis` by known indices of any rank (an error for an index out of range).
+inline void gather_values(Context& ctx, Node& n, int64_t axis) {
   auto values = ctx.symbolic_value(n.input(0));
   auto indices = ctx.int_values(n.input(1));
   if (!values || !indices) return;
-  const auto len = static_cast<int64_t>(values->size());
+  auto dims = value_dims(n.input(0), values->size());
+  if (!dims || !value_dims(n.input(1), indices->size())) return;
+  const auto a = static_cast<std::size_t>(axis);
+  const int64_t len = (*dims)[a];
+  std::size_t outer = 1, inner = 1;
+  for (std::size_t i = 0; i < dims->size(); ++i)
+    if (i != a) (i < a ? outer : inner) *= static_cast<std::size_t>((*dims)[i]);
+  if (outer * indices->size() * inner > Context::kMaxSymbolicValueSize) return;
   Dims out;
-  for (int64_t i : *indices) {
-    if (i < -len || i >= len)
-      return ctx.record_error(
-          n, "index " + std::to_string(i) + " is out of range for a dim of size " + std::to_string(len));
-    out.push_back((*values)[static_cast<std::size_t>(i < 0 ? i + len : i)]);
+  for (std::size_t o = 0; o < outer; ++o)
+    for (int64_t i : *indices) {
+      if (i < -len || i >= len)
+        return ctx.record_error(
+            n, "index " + std::to_string(i) + " is out of range for a dim of size " + std::to_string(len));
+      const auto at = static_cast<std::size_t>(i < 0 ? i + len : i);
+      for (std::size_t k = 0; k < inner; ++k)
+        out.push_back((*values)[(o * static_cast<std::size_t>(len) + at) * inner + k]);
+    }
+  ctx.set_symbolic_value(n.output(0), std::move(out));
+}
+
+// The flat position in `data_dims` of multi-index `at` with its `axis`
+// entry replaced by index `i` (negative from the end); nullopt when out of range.
+inline std::optional<std::size_t> replaced_position(const std::vector<int64_t>& data_dims, std::vector<int64_t> at,
+                                                    std::size_t axis, int64_t i) {
+  const int64_t len = data_dims[axis];
+  if (i < -len || i >= len) return std::nullopt;
+  at[axis] = i < 0 ? i + len : i;
+  const auto strides = row_major_strides(data_dims);
+  std::size_t flat = 0;
+  for (std::size_t k = 0; k < at.size(); ++k) flat += static_cast<std::size_t>(at[k]) * strides[k];
+  return flat;
+}
+
+// Values of GatherElements: out[j] = data[j with j[axis] = indices[j]].
+inline void gather_elements_values(Context& ctx, Node& n, std::size_t axis) {
+  auto values = ctx.symbolic_value(n.input(0));
+  auto indices = ctx.int_values(n.input(1));
+  if (!values || !indices) return;
+  auto dd = value_dims(n.input(0), values->size());
+  auto id = value_dims(n.input(1), indices->size());
+  if (!dd || !id || dd->size() != id->size()) return;
+  Dims out;
+  for (std::size_t f = 0; f < indices->size(); ++f) {
+    const auto at = unflatten(f, *id);
+    for (std::size_t k = 0; k < at.size(); ++k)
+      if (k != axis && at[k] >= (*dd)[k]) return;  // indices larger than data off the axis: no value
+    auto p = replaced_position(*dd, at, axis, (*indices)[f]);
+    if (!p)
+      return ctx.record_error(n, "index " + std::to_string((*indices)[f]) + " is out of range for a dim of size " +
+                                     std::to_string((*dd)[axis]));
+    out.push_back((*values)[*p]);
+  }
+  ctx.set_symbolic_value(n.output(0), std::move(out));
+}
+
+// Values of ScatterElements / Scatter (reduction none): data with
+// data[j with j[axis] = indices[j]] = updates[j].
+inline void scatter_elements_values(Context& ctx, Node& n, std::size_t axis) {
+  auto values = ctx.symbolic_value(n.input(0));
+  auto indices = ctx.int_values(n.input(1));
+  auto updates = ctx.symbolic_value(n.input(2));
+  if (!values || !indices || !updates || indices->size() != updates->size()) return;
+  auto dd = value_dims(n.input(0), values->size());
+  auto id = value_dims(n.input(1), indices->size());
+  if (!dd || !id || dd->size() != id->size()) return;
+  Dims out = *values;
+  for (std::size_t f = 0; f < indices->size(); ++f) {
+    const auto at = unflatten(f, *id);
+    for (std::size_t k = 0; k < at.size(); ++k)
+      if (k != axis && at[k] >= (*dd)[k]) return;
+    auto p = replaced_position(*dd, at, axis, (*indices)[f]);
+    if (!p)
+      return ctx.record_error(n, "index " + std::to_string((*indices)[f]) + " is out of range for a dim of size " +
+                                     std::to_string((*dd)[axis]));
+    out[*p] = (*updates)[f];
+  }
+  ctx.set_symbolic_value(n.output(0), std::move(out));
+}
+
+// Values of ScatterND (reduction none): each row of k indices replaces the
+// block data[row] (the product of data's dims after k elements) by the
+// matching block of updates.
+inline void scatter_nd_values(Context& ctx, Node& n) {
+  auto values = ctx.symbolic_value(n.input(0));
+  auto indices = ctx.int_values(n.input(1));
+  auto updates = ctx.symbolic_value(n.input(2));
+  if (!values || !indices || !updates) return;
+  auto dd = value_dims(n.input(0), values->size());
+  auto id = value_dims(n.input(1), indices->size());
+  if (!dd || !id || id->empty()) return;
+  const auto k = static_cast<std::size_t>(id->back());
+  if (k == 0 || k > dd->size()) return;
+  const std::size_t rows = indices->size() / k;
+  std::size_t block = 1;
+  for (std::size_t i = k; i < dd->size(); ++i) block *= static_cast<std::size_t>((*dd)[i]);
+  if (rows * block != updates->size()) return;
+  const auto strides = row_major_strides(*dd);
+  Dims out = *values;
+  for (std::size_t r = 0; r < rows; ++r) {
+    std::size_t flat = 0;
+    for (std::size_t i = 0; i < k; ++i) {
+      const int64_t len = (*dd)[i];
+      int64_t x = (*indices)[r * k + i];
+      if (x < -len || x >= len)
+        return ctx.record_error(
+            n, "index " + std::to_string(x) + " is out of range for a dim of size " + std::to_string(len));
+      flat += static_cast<std::size_t>(x < 0 ? x + len : x) * strides[i];
+    }
+    for (std::size_t b = 0; b < block; ++b) out[flat + b] = (*updates)[r * block + b];
   }
   ctx.set_symbolic_value(n.output(0), std::move(out));
 }
@@ -50,8 +155,8 @@ inline void infer_gather(Context& ctx, Node& n) {
     out.insert(out.end(), idx->dims().begin(), idx->dims().end());
     out.insert(out.end(), data->dims().begin() + a + 1, data->dims().end());
     set_like_input(ctx, n, 0, Shape(std::move(out)));
+    gather_scatter_detail::gather_values(ctx, n, *axis);
   }
-  gather_scatter_detail::gather_values(ctx, n, data, idx);
 }
 SYMSHAPE_RULES(infer_gather, ai_onnx("Gather", 1, 11, 13));
 
@@ -63,8 +168,11 @@ inline void infer_gather_elements(Context& ctx, Node& n) {
   const Shape* idx = shape_of(n.input(1));
   if (data && idx && data->rank() != idx->rank())
     return ctx.record_error(n, "indices " + idx->to_string() + " must have the rank of data " + data->to_string());
-  if (data && !normalize_axis(ctx, n, n.attr_int("axis", 0), data->rank())) return;
+  if (!data) return set_like_input(ctx, n, 0, idx ? *idx : Shape());
+  auto axis = normalize_axis(ctx, n, n.attr_int("axis", 0), data->rank());
+  if (!axis) return;
   set_like_input(ctx, n, 0, idx ? *idx : Shape());
+  gather_scatter_detail::gather_elements_values(ctx, n, static_cast<std::size_t>(*axis));
 }
 SYMSHAPE_RULES(infer_gather_elements, ai_onnx("GatherElements", 11, 13));
 
@@ -114,6 +222,11 @@ inline void infer_scatter(Context& ctx, Node& n) {
   } else if (idx && idx->rank() < 1)
     return ctx.record_error(n, "indices must have rank >= 1");
   propagate_type(ctx, n, 0, 0);
+  // Values with reduction "none" only (shape vectors edited in place).
+  if (!data || n.attr_string("reduction", "none") != "none") return;
+  if (n.op_type == "ScatterND") return gather_scatter_detail::scatter_nd_values(ctx, n);
+  const int64_t a = n.attr_int("axis", 0);
+  gather_scatter_detail::scatter_elements_values(ctx, n, static_cast<std::size_t>(a < 0 ? a + data->rank() : a));
 }
 SYMSHAPE_RULES(infer_scatter, ai_onnx("Scatter", 9, 11), ai_onnx("ScatterElements", 11, 13, 16, 18),
                ai_onnx("ScatterND", 11, 13, 16, 18));

@@ -17,23 +17,25 @@ namespace symshape::ops {
 
 namespace misc_tensor_detail {
 
-// Values of a Where of rank <= 1: picked elementwise where the condition is
-// known (a one-element input broadcasts).
+// Values of a Where of any rank (numpy broadcasting): picked elementwise;
+// where the condition is not known the element is unknown, unless both
+// choices are the same.
 inline void where_values(Context& ctx, Node& n) {
-  auto c = ctx.int_values(n.input(0));
+  auto c = ctx.symbolic_value(n.input(0));
   auto x = ctx.symbolic_value(n.input(1));
   auto y = ctx.symbolic_value(n.input(2));
   if (!c || !x || !y) return;
-  std::size_t len = 1;
-  for (std::size_t m : {c->size(), x->size(), y->size()})
-    if (m != 1) {
-      if (len != 1 && len != m) return;
-      len = m;
-    }
+  auto idx = broadcast_indices({n.input(0), n.input(1), n.input(2)}, {c->size(), x->size(), y->size()});
+  if (!idx) return;
   Dims out;
-  for (std::size_t i = 0; i < len; ++i) {
-    const bool pick_x = (*c)[c->size() == 1 ? 0 : i] != 0;
-    out.push_back(pick_x ? (*x)[x->size() == 1 ? 0 : i] : (*y)[y->size() == 1 ? 0 : i]);
+  for (const auto& k : *idx) {
+    const SymbolicDim& cond = (*c)[k[0]];
+    const SymbolicDim& a = (*x)[k[1]];
+    const SymbolicDim& b = (*y)[k[2]];
+    if (cond.is_int())
+      out.push_back(cond.value() != 0 ? a : b);
+    else
+      out.push_back(a.is_known() && a == b ? a : SymbolicDim());
   }
   ctx.set_symbolic_value(n.output(0), std::move(out));
 }
@@ -55,7 +57,7 @@ inline void infer_where(Context& ctx, Node& n) {
     shape = *b;
   }
   ctx.set_shape_and_dtype(n.output(0), shape, dtype_of(in[1]));
-  if (shape.rank() <= 1) misc_tensor_detail::where_values(ctx, n);
+  misc_tensor_detail::where_values(ctx, n);
 }
 SYMSHAPE_RULES(infer_where, ai_onnx("Where", 9, 16));
 

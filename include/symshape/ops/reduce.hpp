@@ -19,23 +19,37 @@ namespace symshape::ops {
 
 namespace reduce_detail {
 
-// Partial data propagation of a full reduction of a 1-D value.
-inline void propagate_reduce_value(Context& ctx, Node& n) {
+// Partial data propagation of ReduceSum/Prod/Max/Min over the axes marked
+// in `reduced` of a value of any rank (row-major; keepdims does not change
+// the order of the elements).
+inline void propagate_reduce_value(Context& ctx, Node& n, const std::vector<bool>& reduced) {
   const std::string& op = n.op_type;
   if (op != "ReduceSum" && op != "ReduceProd" && op != "ReduceMax" && op != "ReduceMin") return;
   auto v = ctx.symbolic_value(n.input(0));
   if (!v || v->empty() || !is_integer_type(dtype_of(n.input(0)))) return;
-  SymbolicDim acc = (*v)[0];
-  if (op == "ReduceProd") {
-    acc = product(*v);
-  } else {
-    for (std::size_t i = 1; i < v->size(); ++i) {
-      const SymbolicDim& x = (*v)[i];
-      acc = op == "ReduceSum" ? acc + x : op == "ReduceMax" ? dim_max(acc, x) : dim_min(acc, x);
-    }
+  auto dims = value_dims(n.input(0), v->size());
+  if (!dims && reduced.size() == 1) dims = std::vector<int64_t>{static_cast<int64_t>(v->size())};  // shape unknown
+  if (!dims || dims->size() != reduced.size()) return;
+  std::vector<std::optional<SymbolicDim>> acc;
+  for (std::size_t f = 0; f < v->size(); ++f) {
+    const auto idx = unflatten(f, *dims);
+    std::size_t out = 0;  // flat index over the kept axes
+    for (std::size_t i = 0; i < idx.size(); ++i)
+      if (!reduced[i]) out = out * static_cast<std::size_t>((*dims)[i]) + static_cast<std::size_t>(idx[i]);
+    if (out >= acc.size()) acc.resize(out + 1);
+    const SymbolicDim& x = (*v)[f];
+    if (!acc[out])
+      acc[out] = x;
+    else if (op == "ReduceSum")
+      acc[out] = *acc[out] + x;
+    else if (op == "ReduceProd")
+      acc[out] = *acc[out] * x;
+    else
+      acc[out] = op == "ReduceMax" ? dim_max(*acc[out], x) : dim_min(*acc[out], x);
   }
-  if (acc.is_unknown()) return;
-  ctx.set_symbolic_value(n.output(0), {acc});
+  Dims values;
+  for (const auto& a : acc) values.push_back(a ? *a : SymbolicDim());
+  ctx.set_symbolic_value(n.output(0), std::move(values));
 }
 
 // The input's dims without the axes marked in `reduced` (each kept as 1 with
@@ -108,7 +122,7 @@ inline void reduce_known_axes(Context& ctx, Node& n, const Shape& in, const std:
     reduced[static_cast<std::size_t>(*x)] = true;
   }
   ctx.set_shape_and_dtype(n.output(0), Shape(reduced_dims(in, reduced, keepdims)), dtype_of(n.input(0)));
-  if (rank == 1 && reduced[0]) propagate_reduce_value(ctx, n);
+  propagate_reduce_value(ctx, n, reduced);
 }
 
 // `axes`: the reduced axes when known (empty = all, or none with `noop`);

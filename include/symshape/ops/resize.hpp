@@ -4,9 +4,10 @@
 // attribute; 9: scales input).
 //
 // With constant scales an integer dim d becomes floor(d * scale) (computed in
-// float, as ONNX does); a symbolic dim becomes d*scale for an integer scale,
-// d//k for scale 1/k with k a power of two (exact in binary floating point),
-// and unknown otherwise. Sizes, constant or propagated, give the dims
+// float, as ONNX does); a symbolic dim becomes (d*p)//2^k for a scale p/2^k
+// with k <= 10 (exact in binary floating point, e.g. (5*d)//2 for 2.5), and
+// unknown otherwise. Scales may come from an initializer or a propagated
+// value (a Constant node). Sizes, constant or propagated, give the dims
 // directly (`Shape -> Slice -> Concat -> Resize` keeps symbolic sizes).
 #pragma once
 
@@ -54,16 +55,12 @@ inline SymbolicDim scaled_dim(const SymbolicDim& in, double scale_value) {
     if (!(r >= 0.0 && r < 9.0e18)) return {};
     return static_cast<int64_t>(r);
   }
-  if (scale >= 1.0f && scale < 2147483648.0f && std::floor(scale) == scale)
-    return in * SymbolicDim(static_cast<int64_t>(scale));
-  if (scale < 1.0f) {
-    const float inv = 1.0f / scale;
-    const auto k = static_cast<int64_t>(inv);
-    if (std::floor(inv) == inv && k > 1 && k < (int64_t{1} << 30) && (k & (k - 1)) == 0 &&
-        scale * static_cast<float>(k) == 1.0f)
-      return in / SymbolicDim(k);
-  }
-  return {};
+  // scale = p / 2^k exactly (k <= 10): floor(in * p / 2^k), e.g. floor(d*2.5) = (5*d)//2.
+  if (scale >= 2147483648.0f) return {};
+  auto r = Context::exact_rationals({static_cast<double>(scale)});
+  if (!r) return {};
+  const SymbolicDim scaled = in * r->num[0];
+  return r->den == 1 ? scaled : scaled / SymbolicDim(r->den);
 }
 
 // What the output shape of Resize/Upsample depends on. `scales`/`sizes`:
@@ -184,9 +181,19 @@ inline void resize_output(Context& ctx, Node& n, const ResizeSpec& spec) {
   ctx.set_shape_and_dtype(n.output(0), Shape(std::move(*out)), dtype);
 }
 
-// Scales from input i: known values, or nullopt (then dims become unknown).
-inline std::optional<std::vector<double>> scales_input(const Node& n, std::size_t i) {
-  return constant_floats(n.input(i));
+// Scales from input i: known values (an initializer, or a propagated value
+// such as a Constant node's, when its denominator is a power of two: exact as
+// a double), or nullopt (then dims become unknown).
+inline std::optional<std::vector<double>> scales_input(const Context& ctx, const Node& n, std::size_t i) {
+  if (auto c = constant_floats(n.input(i))) return c;
+  auto r = ctx.rational_value(n.input(i));
+  if (!r || (r->den & (r->den - 1)) != 0) return std::nullopt;
+  std::vector<double> out;
+  for (const auto& x : r->num) {
+    if (!x.is_int()) return std::nullopt;
+    out.push_back(static_cast<double>(x.value()) / static_cast<double>(r->den));
+  }
+  return out;
 }
 
 inline void resize_from_inputs(Context& ctx, Node& n, bool with_axes) {
@@ -198,7 +205,7 @@ inline void resize_from_inputs(Context& ctx, Node& n, bool with_axes) {
         n, has_sizes ? "only one of scales and sizes may be given" : "one of scales and sizes must be given");
   spec.use_sizes = has_sizes;
   if (has_sizes) spec.sizes = input_dims(ctx, n, 3);
-  else spec.scales = scales_input(n, 2);
+  if (!has_sizes) spec.scales = scales_input(ctx, n, 2);
   if (with_axes) {
     if (const Attribute* a = n.attr("axes")) {
       if (a->kind != Attribute::Kind::Ints) return ctx.usage_error(n, "attribute 'axes' must be a list of integers");
@@ -217,7 +224,7 @@ inline void resize_from_inputs(Context& ctx, Node& n, bool with_axes) {
 inline void infer_resize_10(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 2, 2)) return;
   resize_detail::ResizeSpec spec;
-  spec.scales = resize_detail::scales_input(n, 1);
+  spec.scales = resize_detail::scales_input(ctx, n, 1);
   resize_detail::resize_output(ctx, n, spec);
 }
 SYMSHAPE_RULES(infer_resize_10, ai_onnx("Resize", 10), ai_onnx("Upsample", 9, 10));

@@ -214,6 +214,26 @@ SYMSHAPE_RULES(infer_unsqueeze_v13, ai_onnx("Unsqueeze", 13, 21, 23, 24, 25));
 
 // ---- Transpose ----
 
+// Values of a transposed value: output element at multi-index j is the
+// input's at i with i[perm[k]] = j[k].
+inline void transpose_values(Context& ctx, Node& n, const std::vector<int64_t>& perm) {
+  auto v = ctx.symbolic_value(n.input(0));
+  if (!v) return;
+  auto dims = value_dims(n.input(0), v->size());
+  if (!dims) return;
+  std::vector<int64_t> out_dims;
+  for (int64_t a : perm) out_dims.push_back((*dims)[static_cast<std::size_t>(a)]);
+  const auto strides = row_major_strides(*dims);
+  Dims values;
+  for (std::size_t f = 0; f < v->size(); ++f) {
+    const auto j = unflatten(f, out_dims);
+    std::size_t flat = 0;
+    for (std::size_t k = 0; k < perm.size(); ++k) flat += static_cast<std::size_t>(j[k]) * strides[perm[k]];
+    values.push_back((*v)[flat]);
+  }
+  ctx.set_symbolic_value(n.output(0), std::move(values));
+}
+
 inline void infer_transpose(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 1)) return;
   auto perm = n.attr_ints("perm");
@@ -243,6 +263,7 @@ inline void infer_transpose(Context& ctx, Node& n) {
     out.push_back((*s)[static_cast<std::size_t>(a)]);
   }
   set_like_input(ctx, n, 0, Shape(std::move(out)));
+  transpose_values(ctx, n, p);
 }
 SYMSHAPE_RULES(infer_transpose, ai_onnx("Transpose", 1, 13, 21, 23, 24, 25));
 

@@ -1,8 +1,8 @@
 // Slice: starts/ends/axes as attributes (opset 1) or inputs with steps (10+),
 // constant or symbolic. Integer dims are computed exactly; symbolic dims give
 // min/max expressions that stay sound for every value of the dim, e.g. a dim
-// `n` sliced from 1 to the end has max(0, n-1) elements. Values of a 1-D
-// value sliced along axis 0 propagate.
+// `n` sliced from 1 to the end has max(0, n-1) elements. Values of any rank
+// sliced with integer bounds propagate.
 #pragma once
 
 #include <cstdint>
@@ -135,13 +135,38 @@ inline void slice_unknown(Context& ctx, Node& n, const Shape& s, const IntsArg& 
   set_like_input(ctx, n, 0, out);
 }
 
-// Values of a 1-D value sliced with concrete start and end.
-inline void slice_values(Context& ctx, Node& n, const SymbolicDim& start, const SymbolicDim& end, int64_t step) {
+// Values of a value of any rank sliced with integer starts and ends along
+// the (normalised) `axes`: the row-major product of each axis's indices.
+inline void slice_values(Context& ctx, Node& n, const std::vector<SymbolicDim>& starts,
+                         const std::vector<SymbolicDim>& ends, const std::vector<int64_t>& axes,
+                         const std::vector<int64_t>& steps) {
   auto v = ctx.symbolic_value(n.input(0));
-  if (!v || !start.is_int() || !end.is_int()) return;
+  if (!v) return;
+  auto dims = value_dims(n.input(0), v->size());
+  if (!dims) return;
+  std::vector<std::vector<std::size_t>> picked;
+  for (int64_t d : *dims) {
+    picked.emplace_back();
+    for (int64_t i = 0; i < d; ++i) picked.back().push_back(static_cast<std::size_t>(i));
+  }
+  for (std::size_t i = 0; i < axes.size(); ++i) {
+    if (!starts[i].is_int() || !ends[i].is_int()) return;
+    const auto a = static_cast<std::size_t>(axes[i]);
+    picked[a] = int_indices((*dims)[a], starts[i].value(), ends[i].value(), steps[i]);
+  }
+  const auto strides = row_major_strides(*dims);
   Dims values;
-  for (std::size_t i : int_indices(static_cast<int64_t>(v->size()), start.value(), end.value(), step))
-    values.push_back((*v)[i]);
+  std::vector<std::size_t> at(picked.size(), 0);  // odometer over the picked indices
+  for (const auto& p : picked)
+    if (p.empty()) return ctx.set_symbolic_value(n.output(0), std::move(values));
+  while (true) {
+    std::size_t flat = 0;
+    for (std::size_t k = 0; k < at.size(); ++k) flat += picked[k][at[k]] * strides[k];
+    values.push_back((*v)[flat]);
+    std::size_t k = at.size();
+    while (k > 0 && ++at[k - 1] == picked[k - 1].size()) at[--k] = 0;
+    if (k == 0) break;
+  }
   ctx.set_symbolic_value(n.output(0), std::move(values));
 }
 
@@ -180,7 +205,7 @@ inline void slice_impl(Context& ctx, Node& n, const std::optional<std::vector<Sy
     out[a] = slice_detail::length((*s)[a], (*starts)[i], (*ends)[i], st[i]);
   }
   set_like_input(ctx, n, 0, out);
-  if (r == 1 && count == 1) slice_detail::slice_values(ctx, n, (*starts)[0], (*ends)[0], st[0]);
+  slice_detail::slice_values(ctx, n, *starts, *ends, *norm, st);
 }
 
 inline void infer_slice_v1(Context& ctx, Node& n) {

@@ -74,6 +74,8 @@ inline void propagate_values(Context& ctx, Node& n) {
     return;
   }
   if (!is_float || (op != ValueOp::Ceil && op != ValueOp::Floor)) return;
+  if (auto r = ctx.rational_value(n.input(0)); r && r->den != 1)
+    return ctx.set_symbolic_value(n.output(0), round_rationals(*r, op == ValueOp::Floor));
   if (auto q = rounded_quotient(ctx, n.input(0), op == ValueOp::Floor))
     ctx.set_symbolic_value(n.output(0), std::move(*q));
 }
@@ -117,11 +119,16 @@ inline void infer_neg_abs(Context& ctx, Node& n) {
 }
 SYMSHAPE_RULES(infer_neg_abs, ai_onnx("Abs", 1, 6, 13), ai_onnx("Neg", 1, 6, 13));
 
-// Same shape, BOOL elements (Not, IsNaN, IsInf).
+// Same shape, BOOL elements (Not, IsNaN, IsInf); Not negates known booleans.
 inline void infer_unary_bool(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 1)) return;
   const Shape* s = shape_of(n.input(0));
   ctx.set_shape_and_dtype(n.output(0), s ? *s : Shape(), DataType::BOOL);
+  auto v = ctx.symbolic_value(n.input(0));
+  if (n.op_type != "Not" || !v) return;
+  Dims out;
+  for (const SymbolicDim& x : *v) out.push_back(x.is_int() ? SymbolicDim(x.value() == 0 ? 1 : 0) : SymbolicDim());
+  ctx.set_symbolic_value(n.output(0), std::move(out));
 }
 SYMSHAPE_RULES(infer_unary_bool, ai_onnx("Not", 1), ai_onnx("IsNaN", 9, 13, 20), ai_onnx("IsInf", 10, 20));
 

@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <numeric>
 #include <optional>
 #include <string>
 #include <utility>
@@ -112,10 +113,11 @@ inline void set_like_input(Context& ctx, Node& n, std::size_t out, Shape shape, 
   ctx.set_shape_and_dtype(n.output(out), std::move(shape), dtype_of(n.input(in)));
 }
 
-// Copies the symbolic value of input `in` to output `out` (element order
-// unchanged: Squeeze, Unsqueeze, Reshape, Identity, Flatten).
+// Copies the value (whole numbers or fractions) of input `in` to output
+// `out` (element order unchanged: Squeeze, Unsqueeze, Reshape, Identity,
+// Flatten).
 inline void copy_value(Context& ctx, Node& n, std::size_t out = 0, std::size_t in = 0) {
-  if (auto v = ctx.symbolic_value(n.input(in))) ctx.set_symbolic_value(n.output(out), std::move(*v));
+  if (auto v = ctx.rational_value(n.input(in))) ctx.set_rational_value(n.output(out), std::move(*v));
 }
 
 // Elementwise `f(a[i], b[i])` over two values, numpy style (a one-element
@@ -132,6 +134,134 @@ std::optional<Dims> broadcast_values(const Dims& a, const Dims& b, F f) {
     out.push_back(std::move(*r));
   }
   return out;
+}
+
+// Values of any rank are stored flattened in row-major order; the value's
+// type gives the shape. The integer dims of `v` when they hold exactly
+// `count` elements (a one-element value of unknown shape counts as a
+// scalar), else nullopt.
+inline std::optional<std::vector<int64_t>> value_dims(const Value* v, std::size_t count) {
+  const Shape* s = shape_of(v);
+  if (!s) {
+    if (count == 1) return std::vector<int64_t>{};
+    return std::nullopt;
+  }
+  std::vector<int64_t> dims;
+  int64_t total = 1;
+  for (const auto& d : s->dims()) {
+    if (!d.is_int() || d.value() < 0) return std::nullopt;
+    dims.push_back(d.value());
+    if (!checked::mul(total, d.value(), total)) return std::nullopt;
+  }
+  if (total != static_cast<int64_t>(count)) return std::nullopt;
+  return dims;
+}
+
+// Row-major strides of `dims`.
+inline std::vector<std::size_t> row_major_strides(const std::vector<int64_t>& dims) {
+  std::vector<std::size_t> st(dims.size(), 1);
+  for (std::size_t i = dims.size(); i-- > 1;) st[i - 1] = st[i] * static_cast<std::size_t>(dims[i]);
+  return st;
+}
+
+// The multi-index of flat position `flat` in `dims` (row-major).
+inline std::vector<int64_t> unflatten(std::size_t flat, const std::vector<int64_t>& dims) {
+  std::vector<int64_t> idx(dims.size(), 0);
+  for (std::size_t i = dims.size(); i-- > 0;) {
+    const auto d = static_cast<std::size_t>(dims[i]);
+    idx[i] = static_cast<int64_t>(flat % d);
+    flat /= d;
+  }
+  return idx;
+}
+
+// Numpy broadcasting of the values of `inputs` (element counts `counts`):
+// for each output element in row-major order, the flat index into each
+// input's value. nullopt when a shape is not known in integers, does not
+// hold its count, or does not broadcast.
+// The same from the integer dims of each input.
+inline std::optional<std::vector<std::vector<std::size_t>>> broadcast_indices(std::vector<std::vector<int64_t>> dims) {
+  std::size_t rank = 0;
+  for (const auto& d : dims) rank = std::max(rank, d.size());
+  std::vector<int64_t> out(rank, 1);
+  for (auto& d : dims) {
+    d.insert(d.begin(), rank - d.size(), 1);  // align to the right
+    for (std::size_t i = 0; i < rank; ++i) {
+      if (d[i] == out[i] || d[i] == 1) continue;
+      if (out[i] != 1) return std::nullopt;
+      out[i] = d[i];
+    }
+  }
+  int64_t count = 1;
+  for (int64_t d : out)
+    if (d < 0 || !checked::mul(count, d, count)) return std::nullopt;
+  if (count > static_cast<int64_t>(Context::kMaxSymbolicValueSize)) return std::nullopt;
+  const auto total = static_cast<std::size_t>(count);
+  std::vector<std::vector<std::size_t>> result(total, std::vector<std::size_t>(dims.size(), 0));
+  for (std::size_t k = 0; k < dims.size(); ++k) {
+    const auto st = row_major_strides(dims[k]);
+    for (std::size_t f = 0; f < total; ++f) {
+      const auto idx = unflatten(f, out);
+      for (std::size_t i = 0; i < rank; ++i)
+        if (dims[k][i] != 1) result[f][k] += static_cast<std::size_t>(idx[i]) * st[i];
+    }
+  }
+  return result;
+}
+
+inline std::optional<std::vector<std::vector<std::size_t>>> broadcast_indices(const std::vector<const Value*>& inputs,
+                                                                              const std::vector<std::size_t>& counts) {
+  std::vector<std::vector<int64_t>> dims;
+  for (std::size_t k = 0; k < inputs.size(); ++k) {
+    auto d = value_dims(inputs[k], counts[k]);
+    if (!d) return std::nullopt;
+    dims.push_back(std::move(*d));
+  }
+  return broadcast_indices(std::move(dims));
+}
+
+// Elementwise `f(a[i], b[i])` over the values of inputs `va` and `vb` with
+// numpy broadcasting of their shapes; nullopt when they do not broadcast or
+// `f` gives nullopt for some pair.
+template <class F>
+std::optional<Dims> broadcast_values_nd(const Value* va, const Dims& a, const Value* vb, const Dims& b, F f) {
+  auto idx = broadcast_indices({va, vb}, {a.size(), b.size()});
+  if (!idx) return std::nullopt;
+  Dims out;
+  for (const auto& ij : *idx) {
+    std::optional<SymbolicDim> r = f(a[ij[0]], b[ij[1]]);
+    if (!r) return std::nullopt;
+    out.push_back(std::move(*r));
+  }
+  return out;
+}
+
+// Three-valued comparison of two known values: 1 when `pred` provably holds,
+// 0 when provably not, nullopt when undecided. The prover knows that dims
+// (the symbols) are >= 0. `op`: "Equal", "Less", "Greater", "LessOrEqual",
+// "GreaterOrEqual".
+inline std::optional<bool> compare_values(const std::string& op, const SymbolicDim& x, const SymbolicDim& y) {
+  if (!x.is_known() || !y.is_known()) return std::nullopt;
+  const Expr& a = x.expr();
+  const Expr& b = y.expr();
+  // p >= q + k
+  auto ge = [](const Expr& p, const Expr& q, int64_t k) { return prove_ge(p, k == 0 ? q : q + Expr(k)); };
+  if (op == "Equal") {
+    if (x == y || prove_eq(a, b)) return true;
+    if (ge(a, b, 1) || ge(b, a, 1)) return false;
+    return std::nullopt;
+  }
+  const bool swap = op == "Greater" || op == "LessOrEqual";
+  const Expr& p = swap ? b : a;  // Less(p, q) or its negation
+  const Expr& q = swap ? a : b;
+  std::optional<bool> less;
+  if (ge(q, p, 1))
+    less = true;
+  else if (ge(p, q, 0))
+    less = false;
+  if (!less) return std::nullopt;
+  const bool negate = op == "LessOrEqual" || op == "GreaterOrEqual";
+  return negate ? !*less : *less;
 }
 
 // Integral floats are tracked as values too (they feed Range and OneHot's
@@ -164,6 +294,62 @@ inline std::optional<Dims> integral_float_values(const std::vector<double>& data
   for (double x : data) {
     if (!(x == std::floor(x)) || !(std::fabs(x) <= limit)) return std::nullopt;
     out.push_back(static_cast<int64_t>(x));
+  }
+  return out;
+}
+
+// ---- fractional float values (Context::rational_value) ----
+using Rationals = Context::Rationals;
+
+// Add, Sub, Mul or Div of two float values as fractions, numpy-broadcast;
+// Div needs a divisor of known non-zero integers. nullopt when the op is
+// none of these, the shapes do not broadcast, or a denominator overflows.
+inline std::optional<Rationals> rational_arithmetic(const std::string& op, const Value* va, const Rationals& a,
+                                                    const Value* vb, const Rationals& b) {
+  auto idx = broadcast_indices({va, vb}, {a.num.size(), b.num.size()});
+  if (!idx) return std::nullopt;
+  Rationals r;
+  if (op == "Div") {
+    // x/p / (y/q) = x*q*(l/|y|)*sign(y) / (p*l), l = lcm of the |y|.
+    int64_t l = 1;
+    for (const auto& y : b.num) {
+      if (!y.is_int() || y.value() == 0 || y.value() == INT64_MIN) return std::nullopt;
+      const int64_t m = y.value() < 0 ? -y.value() : y.value();
+      if (!checked::mul(l / std::gcd(l, m), m, l)) return std::nullopt;
+    }
+    if (!checked::mul(a.den, l, r.den)) return std::nullopt;
+    for (const auto& ij : *idx) {
+      const int64_t y = b.num[ij[1]].value();
+      const int64_t f = (l / (y < 0 ? -y : y)) * (y < 0 ? -1 : 1);
+      int64_t g = 0;
+      if (!checked::mul(f, b.den, g)) return std::nullopt;
+      r.num.push_back(a.num[ij[0]] * SymbolicDim(g));
+    }
+    return r;
+  }
+  if (op != "Add" && op != "Sub" && op != "Mul") return std::nullopt;
+  if (!checked::mul(a.den, b.den, r.den)) return std::nullopt;
+  for (const auto& ij : *idx) {
+    const SymbolicDim& x = a.num[ij[0]];
+    const SymbolicDim& y = b.num[ij[1]];
+    if (op == "Mul")
+      r.num.push_back(x * y);
+    else if (op == "Add")
+      r.num.push_back(x * SymbolicDim(b.den) + y * SymbolicDim(a.den));
+    else
+      r.num.push_back(x * SymbolicDim(b.den) - y * SymbolicDim(a.den));
+  }
+  return r;
+}
+
+// floor(x / den) or ceil(x / den) of each element, as integers.
+inline Dims round_rationals(const Rationals& r, bool floor) {
+  Dims out;
+  for (const auto& x : r.num) {
+    if (!x.is_known())
+      out.emplace_back();
+    else
+      out.emplace_back(floor ? x / SymbolicDim(r.den) : SymbolicDim(ceil_to_int(x.expr(), Expr(r.den))));
   }
   return out;
 }

@@ -14,7 +14,15 @@ dims from OUT and evaluates them at each binding of DIR/truth.json. A value is
               or a symbol that is not an input's (e.g. one the exporter wrote).
 An unresolved value is an "origin" when its producer's inputs are all resolved
 and its unknown dims are not carried from them: that node made the gap.
-Exit status 1 on any WRONG value, on an inference error, or when a model
+Every unresolved value gets a reason: "data-dependent: <op> (<why>)" when its
+producer makes the dim from tensor data (NonZero, Unique, Compress,
+NonMaxSuppression, StringNormalizer; TopK whose k, Reshape/Expand/
+ConstantOfShape whose shape, Range whose inputs, Loop whose trip count is not
+computable from constants and input shapes alone) or carries such a value's
+dim; anything else is "NOT DATA-DEPENDENT", a failure: every statically
+determinable dim must be resolved. Per model and variant it prints values,
+resolved, data-dependent (each with its reason) and wrong.
+Exit status 1 on any WRONG or NOT DATA-DEPENDENT value, on an inference error, or when a model
 resolves fewer values than its floor in DIR/floors.json (--update-floors
 rewrites that file with today's counts). Needs onnx only.
 """
@@ -196,6 +204,45 @@ def run_symshape(symshape, model, work):
     return onnx.load(out), json.load(open(rep))
 
 
+# ---- why a dim is left open: data-dependent operators ----------------------
+ALWAYS_DATA = {
+    "NonZero": "count = number of nonzero elements",
+    "Unique": "count = number of distinct elements",
+    "Compress": "count = number of true conditions",
+    "NonMaxSuppression": "count = number of boxes kept",
+    "StringNormalizer": "count = strings left after stopword removal",
+}
+# op -> (input index whose value sets a dim, what it is)
+DATA_INPUT = {"TopK": (1, "k"), "Reshape": (1, "shape"), "Expand": (1, "shape"),
+              "ConstantOfShape": (0, "shape"), "Loop": (0, "trip count")}
+
+
+def shape_only(g):
+    """The values computable from constants and input shapes alone (not from tensor data)."""
+    known = {t.name for t in g.initializer}
+    for n in g.node:
+        if n.op_type in ("Constant", "Shape", "Size") or (
+                n.op_type not in ALWAYS_DATA and n.input and all(i in known for i in n.input if i)):
+            known.update(o for o in n.output if o)
+    return known
+
+
+def data_reason(n, shape_known):
+    """'<op> (<why>)' when node n makes a dim from tensor data, else None."""
+    if n is None:
+        return None
+    if n.op_type in ALWAYS_DATA:
+        return f"{n.op_type} ({ALWAYS_DATA[n.op_type]})"
+    if n.op_type == "Range":
+        bad = [i for i in n.input if i and i not in shape_known]
+        return f"Range (start/limit/delta from tensor data: {bad[0]})" if bad else None
+    if n.op_type in DATA_INPUT:
+        idx, what = DATA_INPUT[n.op_type]
+        if len(n.input) > idx and n.input[idx] and n.input[idx] not in shape_known:
+            return f"{n.op_type} ({what} from tensor data: {n.input[idx]})"
+    return None
+
+
 def check_variant(symshape, model_path, case, truth, work):
     m, report = run_symshape(symshape, model_path, work)
     g = m.graph
@@ -225,6 +272,9 @@ def check_variant(symshape, model_path, case, truth, work):
         else:
             status[name] = "ok"
     origins = []
+    shape_known = shape_only(g)
+    source = {}  # data-dependent open value -> the value its data-dependent dim was made at
+    reason = {}  # open value -> "data-dependent: ..." or "NOT DATA-DEPENDENT ..."
     for name in truth["values"]:
         if status[name] != "open":
             continue
@@ -233,10 +283,19 @@ def check_variant(symshape, model_path, case, truth, work):
         carried = set().union(set(), *(set(x for x in (dims_of(types[i]) or []) if isinstance(x, str))
                                        for i in ins if i in types))
         upstream_open = any(status.get(i) == "open" for i in ins)
+        dd_up = [i for i in ins if reason.get(i, "").startswith("data-dependent")]
+        own = data_reason(n, shape_known)
+        if own:
+            reason[name], source[name] = f"data-dependent: {own}", name
+        elif dd_up:
+            source[name] = source[dd_up[0]]
+            reason[name] = reason[dd_up[0]].split(", carried from ")[0] + f", carried from {source[name]}"
+        else:
+            reason[name] = f"NOT DATA-DEPENDENT ({n.op_type if n else 'graph input'})"
         if not upstream_open or (open_syms[name] - carried):
             origins.append((name, n.name if n else "", n.op_type if n else "", why[name]))
     errors = [d for d in report.get("diagnostics", []) if d.get("severity") == "error"]
-    return status, why, origins, errors
+    return status, why, origins, errors, reason
 
 
 # ---- the corpus ---------------------------------------------------------------
@@ -255,6 +314,7 @@ def main():
     rows, failures, new_floors, by_op = [], [], {}, collections.Counter()
     all_origins = collections.defaultdict(list)  # model -> [(variant, value, node, op, dims)]
     totals = collections.Counter()
+    all_datadep = collections.defaultdict(list)  # model -> [(variant, value, dims, reason)]
     with tempfile.TemporaryDirectory() as work:
         for c in cases:
             name, t = c["name"], truth[c["name"]]
@@ -263,8 +323,20 @@ def main():
             strip(raw, stripped)
             row = {"model": name, "values": len(t["values"])}
             for variant, path in (("raw", raw), ("stripped", stripped)):
-                status, why, origins, errors = check_variant(a.symshape, path, c, t, work)
+                status, why, origins, errors, reason = check_variant(a.symshape, path, c, t, work)
                 count = collections.Counter(status.values())
+                count["datadep"] = sum(1 for r in reason.values() if r.startswith("data-dependent"))
+                totals[variant + "_datadep"] += count["datadep"]
+                print(f"{name} [{variant}]: {len(status)} values, {count['ok']} resolved, "
+                      f"{count['datadep']} data-dependent, {count['wrong']} wrong")
+                for v in status:
+                    if v in reason:
+                        print(f"  {'data-dependent' if reason[v].startswith('data-') else 'NOT DATA-DEPENDENT'}"
+                              f" {v} {why[v]}: {reason[v]}")
+                        if not reason[v].startswith("data-dependent"):
+                            failures.append(f"NOT DATA-DEPENDENT {name} [{variant}] {v} {why[v]}: {reason[v]}")
+                        else:
+                            all_datadep[name].append((variant, v, why[v], reason[v]))
                 row[variant] = count
                 totals[variant + "_ok"] += count["ok"]
                 totals[variant + "_open"] += count["open"]
@@ -292,7 +364,7 @@ def main():
     for op in sorted({op for _, op in by_op}, key=lambda o: (-by_op[("stripped", o)] - by_op[("raw", o)], o)):
         print(f"  {op or '(graph input)':24} {by_op[('raw', op)]:4} / {by_op[('stripped', op)]:4}")
     if a.markdown:
-        write_markdown(a.markdown, rows, totals, all_origins, by_op)
+        write_markdown(a.markdown, rows, totals, all_origins, by_op, all_datadep)
     if a.update_floors:
         with open(floors_path, "w") as f:
             json.dump(new_floors, f, indent=1, sort_keys=True)
@@ -300,7 +372,8 @@ def main():
         print(f"check: wrote {floors_path}")
     for line in failures:
         print(line)
-    print(f"check: {len(failures)} failures" if failures else "check: OK (no WRONG value, no error, no floor missed)")
+    print(f"check: {len(failures)} failures" if failures else
+          "check: OK (no WRONG value, no error, no floor missed, every open dim data-dependent)")
     return 1 if failures else 0
 
 
@@ -309,31 +382,35 @@ def pct(ok, n):
 
 
 def print_table(rows, totals):
-    print(f"\n{'model':28} {'values':>6} | {'raw ok':>6} {'%':>6} {'open':>5} {'WRONG':>5} | "
-          f"{'strip ok':>8} {'%':>6} {'open':>5} {'WRONG':>5}")
+    print(f"\n{'model':28} {'values':>6} | {'raw ok':>6} {'%':>6} {'open':>5} {'ddep':>5} {'WRONG':>5} | "
+          f"{'strip ok':>8} {'%':>6} {'open':>5} {'ddep':>5} {'WRONG':>5}")
     n = 0
     for r in rows:
         n += r["values"]
-        cells = [f"{r[v]['ok']:{w}} {pct(r[v]['ok'], r['values'])} {r[v]['open']:5} {r[v]['wrong']:5}"
+        cells = [f"{r[v]['ok']:{w}} {pct(r[v]['ok'], r['values'])} {r[v]['open']:5} {r[v]['datadep']:5} "
+                 f"{r[v]['wrong']:5}"
                  for v, w in (("raw", 6), ("stripped", 8))]
         print(f"{r['model']:28} {r['values']:6} | {cells[0]} | {cells[1]}")
     print(f"{'total':28} {n:6} | {totals['raw_ok']:6} {pct(totals['raw_ok'], n)} {totals['raw_open']:5} "
-          f"{totals['raw_wrong']:5} | {totals['stripped_ok']:8} {pct(totals['stripped_ok'], n)} "
-          f"{totals['stripped_open']:5} {totals['stripped_wrong']:5}")
+          f"{totals['raw_datadep']:5} {totals['raw_wrong']:5} | {totals['stripped_ok']:8} "
+          f"{pct(totals['stripped_ok'], n)} {totals['stripped_open']:5} {totals['stripped_datadep']:5} "
+          f"{totals['stripped_wrong']:5}")
 
 
-def write_markdown(path, rows, totals, origins, by_op):
+def write_markdown(path, rows, totals, origins, by_op, datadep):
     """The per-model table, then each model's unresolved origins (stripped, and those only the raw model has)."""
     n = sum(r["values"] for r in rows)
-    out = ["| model | values | raw resolved | raw % | stripped resolved | stripped % | WRONG |",
-           "|---|---:|---:|---:|---:|---:|---:|"]
+    out = ["| model | values | raw resolved | raw % | stripped resolved | stripped % | data-dependent (raw / stripped) | WRONG |",
+           "|---|---:|---:|---:|---:|---:|---:|---:|"]
     for r in rows:
         out.append(f"| {r['model']} | {r['values']} | {r['raw']['ok']} | {pct(r['raw']['ok'], r['values']).strip()} | "
                    f"{r['stripped']['ok']} | {pct(r['stripped']['ok'], r['values']).strip()} | "
+                   f"{r['raw']['datadep']} / {r['stripped']['datadep']} | "
                    f"{r['raw']['wrong'] + r['stripped']['wrong']} |")
     out.append(f"| **total** | {n} | {totals['raw_ok']} | {pct(totals['raw_ok'], n).strip()} | "
                f"{totals['stripped_ok']} | "
-               f"{pct(totals['stripped_ok'], n).strip()} | {totals['raw_wrong'] + totals['stripped_wrong']} |")
+               f"{pct(totals['stripped_ok'], n).strip()} | {totals['raw_datadep']} / {totals['stripped_datadep']} | "
+               f"{totals['raw_wrong'] + totals['stripped_wrong']} |")
     out += ["", "Unresolved origins by op type (raw / stripped):", ""]
     for op in sorted({op for _, op in by_op}, key=lambda o: (-by_op[("stripped", o)] - by_op[("raw", o)], o)):
         out.append(f"- {op}: {by_op[('raw', op)]} / {by_op[('stripped', op)]}")
@@ -349,6 +426,17 @@ def write_markdown(path, rows, totals, origins, by_op):
             if variant == "stripped" or v not in stripped:
                 tag = "" if variant == "stripped" else " (raw only)"
                 out.append(f"- `{v}` ({op} `{node}`){tag}: `{w}`")
+        out.append("")
+    out += ["Values left open, every one data-dependent: the value, its dims and why "
+            "(variant: both, or the one it is open in).", ""]
+    for model, lst in datadep.items():
+        out += [f"**{model}**", ""]
+        seen = collections.OrderedDict()
+        for variant, v, dims, why in lst:
+            seen.setdefault((v, dims, why), []).append(variant)
+        for (v, dims, why), variants in seen.items():
+            tag = "" if len(variants) == 2 else f" ({variants[0]} only)"
+            out.append(f"- `{v}` `{dims}`{tag}: {why}")
         out.append("")
     with open(path, "w") as f:
         f.write("\n".join(out))

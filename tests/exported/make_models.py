@@ -404,6 +404,23 @@ class ExpandDyn(nn.Module):
         return x * ones + tok + self.table(ids), ids
 
 
+class DataDep(nn.Module):
+    """Data-dependent dims: nonzero of a comparison, unique, topk with k read from the data."""
+
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Linear(16, 8)
+
+    def forward(self, x):
+        h = self.fc(x)  # static width 8
+        nz = torch.nonzero(h > 0)  # [count, 3]
+        u = torch.unique(torch.round(x * 2))  # [distinct values]
+        flat = h.flatten()
+        k = torch.clamp((x[0, 0] > 1).sum(), min=1)  # k from the data, in [1, 16]
+        top, _ = torch.topk(flat, k)
+        return h, nz, u, top
+
+
 def ids(b, s):
     return torch.randint(0, 100, (b, s))
 
@@ -455,6 +472,8 @@ export("masking_where_arange", Masking(), [("x", torch.randn(2, 5, 16), ["batch"
        ["y", "mean"], B3(batch=[1, 2, 3], seq=[1, 5, 7]), gen={"lengths": {"lo": 1, "hi": "seq+1"}})
 export("expand_dynamic", ExpandDyn(), [("x", torch.randn(2, 5, 16), ["batch", "seq", 16])], ["y", "ids"],
        B3(batch=[1, 2, 3], seq=[1, 5, 7]))
+export("data_dependent", DataDep(), [("x", torch.randn(2, 5, 16), ["batch", "seq", 16])],
+       ["h", "nonzero", "unique", "top"], B3(batch=[1, 2, 3], seq=[1, 5, 7]))
 
 with open(os.path.join(OUT, "manifest.json"), "w") as f:
     json.dump(MODELS, f, indent=1)

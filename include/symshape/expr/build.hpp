@@ -160,7 +160,30 @@ inline Terms factors_of(const Expr& term) {
   return {{term, 1}};
 }
 
+inline bool provably_nonnegative_quick(const Expr& d);
+
+// Whether m is min(1, x) (two arguments).
+inline const Expr* indicator_argument(const Expr& m) {
+  if (m.kind() != ExprKind::Min || m.args().size() != 2) return nullptr;
+  if (m.args()[0].is_int(1)) return &m.args()[1];
+  if (m.args()[1].is_int(1)) return &m.args()[0];
+  return nullptr;
+}
+
+// Drops each factor min(1, x) whose x is also a factor: x * min(1, x) is x
+// for x >= 0 (min(1, x) is 1 whenever x is not 0). The exact broadcast of two
+// dims is max(x,y)*min(1,x,y), which becomes this once x == y is known.
+inline void drop_absorbed_indicators(Terms& factors) {
+  auto absorbed = [&factors](const std::pair<Expr, int64_t>& f) {
+    const Expr* x = indicator_argument(f.first);
+    if (!x || !provably_nonnegative_quick(*x)) return false;
+    return std::any_of(factors.begin(), factors.end(), [x](const auto& g) { return g.first == *x && g.second > 0; });
+  };
+  factors.erase(std::remove_if(factors.begin(), factors.end(), absorbed), factors.end());
+}
+
 inline Expr make_product(Terms factors) {
+  drop_absorbed_indicators(factors);
   if (factors.empty()) return 1;
   if (factors.size() == 1 && factors[0].second == 1) return factors[0].first;
   Node n;
@@ -306,8 +329,6 @@ inline bool leading_negative(const Expr& e) {
   if (e.kind() == ExprKind::Add) return e.terms().empty() ? e.add_constant() < 0 : e.terms()[0].second < 0;
   return false;
 }
-
-inline bool provably_nonnegative_quick(const Expr& d);
 
 // A sum that is not just c * monomial: multiplying by it spreads over its terms.
 inline bool is_sum(const Expr& e) {
@@ -522,13 +543,12 @@ inline Expr sum_of(const std::vector<Expr>& items) {
 
 namespace detail {
 
-// x * min(1, x) is x for x >= 0: min(1, x) is 1 whenever x is not 0. The exact
-// broadcast of two symbolic dims is max(x,y)*min(x,y,1), which becomes this
-// once x == y is known.
+// x * min(1, x) as a whole, before a sum x would be expanded (see
+// drop_absorbed_indicators for the factors of one monomial).
 inline const Expr* absorbed_indicator(const Expr& a, const Expr& b) {
   auto is_indicator_of = [](const Expr& m, const Expr& x) {
-    return m.kind() == ExprKind::Min && m.args().size() == 2 &&
-           ((m.args()[0].is_int(1) && m.args()[1] == x) || (m.args()[1].is_int(1) && m.args()[0] == x));
+    const Expr* arg = indicator_argument(m);
+    return arg && *arg == x;
   };
   if (is_indicator_of(b, a) && provably_nonnegative_quick(a)) return &a;
   if (is_indicator_of(a, b) && provably_nonnegative_quick(b)) return &b;

@@ -148,14 +148,13 @@ class Context {
       if (!input_symbols_.count(name)) return false;
     return true;
   }
-  // Whether d's symbols are the inputs' or fresh ones of this run (not names
-  // that only the file's value_info or outputs use).
+  // Whether d's symbols are the inputs' or fresh `_dN` ones (of this run, or
+  // written by an earlier one), not names that only the file's value_info or
+  // outputs use.
   bool of_this_run(const SymbolicDim& d) const {
     if (d.is_unknown() || d.is_int()) return true;
-    for (const auto& name : free_symbols(d.expr())) {
-      const std::optional<int64_t> k = fresh_index(name);
-      if (!input_symbols_.count(name) && !(k && *k >= fresh_begin_ && *k < next_dim_)) return false;
-    }
+    for (const auto& name : free_symbols(d.expr()))
+      if (!input_symbols_.count(name) && !fresh_index(name)) return false;
     return true;
   }
 

@@ -119,7 +119,8 @@ inline void topk_impl(Context& ctx, Node& n, SymbolicDim k) {
   if (k.is_int() && (k.value() < 0 || (d.is_int() && k.value() > d.value())))
     return ctx.record_error(n, "k = " + k.to_string() + " is out of range for axis dim " + d.to_string());
   Shape out = *s;
-  out[static_cast<std::size_t>(*axis)] = k;
+  // A k known only at run time: one fresh dim, as values and indices have the same length.
+  out[static_cast<std::size_t>(*axis)] = k.is_unknown() ? ctx.new_symbolic_dim() : k;
   ctx.set_shape_and_dtype(n.output(0), out, dtype);
   ctx.set_shape_and_dtype(n.output(1), out, DataType::INT64);
 }

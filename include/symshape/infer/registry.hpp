@@ -123,25 +123,37 @@ constexpr std::array<RuleEntry, N> sorted_rules(std::array<RuleEntry, N> a) {
   return a;
 }
 
-// Linear merge of two sorted tables.
-template <std::size_t N, std::size_t M>
-constexpr std::array<RuleEntry, N + M> merge_rules(const std::array<RuleEntry, N>& a,
-                                                   const std::array<RuleEntry, M>& b) {
-  std::array<RuleEntry, N + M> out{};
-  std::size_t i = 0, j = 0, k = 0;
-  while (i < N && j < M) out[k++] = compare_keys(a[i], b[j]) <= 0 ? a[i++] : b[j++];
-  while (i < N) out[k++] = a[i++];
-  while (j < M) out[k++] = b[j++];
-  return out;
-}
-
-template <std::size_t N>
-constexpr std::array<RuleEntry, N> merge_all(const std::array<RuleEntry, N>& a) {
-  return a;
-}
-template <std::size_t N, std::size_t M, class... Rest>
-constexpr auto merge_all(const std::array<RuleEntry, N>& a, const std::array<RuleEntry, M>& b, const Rest&... rest) {
-  return merge_all(merge_rules(a, b), rest...);
+// Merges sorted tables into one, pairing neighbouring runs pass after pass:
+// each entry is copied about log2(tables) times. (A left fold copied the first
+// tables' entries once per table after them, which ran into clang's constexpr
+// step limit as the families grew.)
+template <std::size_t... Ns>
+constexpr auto merge_all(const std::array<RuleEntry, Ns>&... tables) {
+  constexpr std::size_t kSize = (Ns + ...);
+  std::array<RuleEntry, kSize> cur{}, next{};
+  std::array<std::size_t, sizeof...(Ns) + 1> bounds{};  // run r is [bounds[r], bounds[r + 1])
+  std::size_t size = 0, runs = 0;
+  auto append = [&](const auto& table) {
+    bounds[runs++] = size;
+    for (const RuleEntry& e : table) cur[size++] = e;
+  };
+  (append(tables), ...);
+  bounds[runs] = size;
+  while (runs > 1) {
+    std::size_t merged = 0;
+    for (std::size_t r = 0; r < runs; r += 2) {
+      const std::size_t lo = bounds[r], mid = bounds[r + 1], hi = r + 2 <= runs ? bounds[r + 2] : mid;
+      std::size_t i = lo, j = mid, k = lo;
+      while (i < mid && j < hi) next[k++] = compare_keys(cur[i], cur[j]) <= 0 ? cur[i++] : cur[j++];
+      while (i < mid) next[k++] = cur[i++];
+      while (j < hi) next[k++] = cur[j++];
+      bounds[merged++] = lo;  // r / 2 <= r: the bounds still to read are untouched
+    }
+    bounds[merged] = size;
+    runs = merged;
+    cur = next;
+  }
+  return cur;
 }
 
 template <std::size_t N>

@@ -883,7 +883,9 @@ TEST(Soundness, Reshape) {
   const Dims x = {"a", "b", 3};
   const Dims forms = {0, -1, 3, 2, "a", "b", "3*b", "s"};
   for (const Dims& target : shapes_over(forms, 1, 3))
-    for (const auto& [opset, allowzero] : std::vector<std::pair<int64_t, int64_t>>{{13, 0}, {14, 0}, {14, 1}}) {
+    for (const auto& version : std::vector<std::pair<int64_t, int64_t>>{{13, 0}, {14, 0}, {14, 1}}) {
+      // Not a structured binding: C++17 lambdas cannot capture those (clang rejects it).
+      const int64_t opset = version.first, allowzero = version.second;
       std::vector<Attribute> attrs;
       if (opset >= 14) attrs.push_back(attr("allowzero", allowzero));
       Scenario sc{"Reshape" + std::to_string(opset) + " allowzero " + std::to_string(allowzero),

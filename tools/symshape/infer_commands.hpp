@@ -307,9 +307,7 @@ inline void print_value_line(FILE* out, const char* label, const Value& v, const
 inline void print_contracts(FILE* out, const Report& report, const std::vector<Assumption>& assumptions,
                             const NodeTags& tags) {
   auto place = [&tags](const Contract& c) {
-    std::string where = tags.where(c.node);
-    if (where.empty() && (!c.node.empty() || !c.op_type.empty()))
-      where = "node '" + tags.untag(c.node) + "' (" + c.op_type + ")";
+    const std::string where = tags.place(c.node, c.op_type);
     return where.empty() ? std::string() : where + ": ";
   };
   if (!assumptions.empty()) std::fprintf(out, "assumed (--assume-contracts): %zu\n", assumptions.size());

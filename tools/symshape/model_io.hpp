@@ -199,6 +199,14 @@ class NodeTags {
     const Place* p = find(node_field);
     return p ? p->text : std::string();
   }
+  // where(), else "node 'name' (Op)" for a node outside the tagged model;
+  // empty when neither is given.
+  std::string place(const std::string& node_field, const std::string& op_type) const {
+    std::string out = where(node_field);
+    if (out.empty() && (!node_field.empty() || !op_type.empty()))
+      out = "node '" + untag(node_field) + "' (" + op_type + ")";
+    return out;
+  }
   // `text` with every token replaced by the node's original name.
   std::string untag(const std::string& text) const {
     std::string out;
@@ -274,9 +282,7 @@ class NodeTags {
 // stderr, one line per diagnostic.
 inline void print_diagnostics(const char* cmd, const std::string& model_path, const Report& r, const NodeTags& tags) {
   for (const Diagnostic& d : r.diagnostics) {
-    std::string where = tags.where(d.node);
-    if (where.empty() && (!d.node.empty() || !d.op_type.empty()))
-      where = "node '" + tags.untag(d.node) + "' (" + d.op_type + ")";
+    const std::string where = tags.place(d.node, d.op_type);
     std::fprintf(stderr, "symshape %s: %s: %s: %s%s\n", cmd, display_name(model_path).c_str(),
                  d.severity == Severity::Error ? "error" : "warning", where.empty() ? "" : (where + ": ").c_str(),
                  tags.untag(d.message).c_str());

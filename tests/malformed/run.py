@@ -1,10 +1,14 @@
 """Runs `symshape infer` on every case of the malformed-model corpus and checks the
 outcome the manifest expects (tests/malformed/README.md).
 
-    /usr/bin/python3 tests/malformed/run.py SYMSHAPE CORPUS_DIR [--only NAME] [--verbose]
+    /usr/bin/python3 tests/malformed/run.py SYMSHAPE CORPUS_DIR [--generate] [--only NAME] [--verbose]
+
+--generate first writes the corpus into CORPUS_DIR with make_models.py (beside
+this script), replacing an earlier corpus there.
 
 Per case: `SYMSHAPE infer MODEL -o OUT ARGS...` with a 60 s timeout. Checked: the
-exit code; every expected substring on stderr (and the node, when given); no
+exit code; every expected substring on stderr (and stdout), and the node when
+given (a diagnostic's message starts with it); no
 diagnostic on stdout; every stderr line naming the model file; no signal and no
 sanitizer report; OUT created on exit 0, and on a non-zero exit neither created
 (a first run with OUT absent) nor modified (a second run with OUT holding
@@ -14,6 +18,7 @@ as expected and "N cases, M as expected"; exits 1 if any case is not.
 import argparse
 import json
 import os
+import shutil
 import subprocess
 import sys
 
@@ -111,6 +116,9 @@ def check_case(symshape, corpus, case, verbose):
     for s in expect["stderr"]:
         if s not in stderr:
             problems.append(f"stderr lacks {s!r}")
+    for s in expect.get("stdout", []):
+        if s not in stdout:
+            problems.append(f"stdout lacks {s if len(s) < 80 else s[:77] + '...'!r}")
     if expect.get("node") and not any(m.startswith(expect["node"]) for m in messages(model, stderr)):
         problems.append(f"no diagnostic at {expect['node'].rstrip(': ')}")
     problems += stream_problems(model, stdout, stderr, expect["exit"] == 2)
@@ -132,14 +140,24 @@ def check_case(symshape, corpus, case, verbose):
     return problems, code, first_line(stderr)
 
 
+def generate(corpus):
+    if os.path.exists(os.path.join(corpus, "manifest.json")):
+        shutil.rmtree(corpus)  # only a folder that holds a corpus
+    make = os.path.join(os.path.dirname(os.path.abspath(__file__)), "make_models.py")
+    subprocess.run([sys.executable, make, corpus], check=True, stdout=subprocess.DEVNULL)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("symshape")
     ap.add_argument("corpus")
+    ap.add_argument("--generate", action="store_true", help="write the corpus first (make_models.py)")
     ap.add_argument("--only", action="append", default=[], help="run only this case (repeatable)")
     ap.add_argument("--verbose", action="store_true", help="print each run's exit code, stdout and stderr")
     ap.add_argument("--json", help="write the results (name, class, expected, actual, problems) to this file")
     a = ap.parse_args()
+    if a.generate:
+        generate(a.corpus)
     with open(os.path.join(a.corpus, "manifest.json")) as f:
         cases = json.load(f)
     if a.only:

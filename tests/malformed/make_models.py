@@ -8,7 +8,7 @@ Writes OUT_DIR/NAME.onnx for every case (a folder for `directory`, nothing for
 OUT_DIR/manifest.json: a list of {name, file, class, description, args, expect}
 where expect is {"exit": 0|1|2|3, "stderr": [substrings], "node": substring or
 null, "stdout": [substrings]}. Every stderr (stdout) substring must appear on
-stderr (stdout: the summary's types of the valid extreme models); "node" is where the
+stderr (stdout: output types of some valid models); "node" is where the
 diagnostic must point, in the command's `node #i 'name' (Op)` form: a
 diagnostic's message (after "symshape infer: MODEL: error: ") starts with it.
 
@@ -390,7 +390,8 @@ def conv_negative_dilation(d):
     return conv(dilations=[-1, 1])
 
 
-@case(ATTR, "MaxPool without its required kernel_shape", 3, ["missing required attribute 'kernel_shape'"], loc(0, "pool", "MaxPool"))
+@case(ATTR, "MaxPool without its required kernel_shape", 3,
+      ["missing required attribute 'kernel_shape'"], loc(0, "pool", "MaxPool"))
 def maxpool_missing_kernel(d):
     return model([node("MaxPool", ["x"], ["y"], "pool")], [vi("x", ["N", 3, 8, 8])], [vi("y", None)])
 
@@ -412,7 +413,8 @@ def softmax_axis_out_of_range(d):
     return model([node("Softmax", ["x"], ["y"], "sm", axis=5)], [vi("x", ["N", 4])], [vi("y", None)])
 
 
-@case(ATTR, "Conv with strides for 3 spatial axes on a 2-D input", 3, ["attribute 'strides' has 3 values"], loc(0, "conv", "Conv"))
+@case(ATTR, "Conv with strides for 3 spatial axes on a 2-D input", 3,
+      ["attribute 'strides' has 3 values"], loc(0, "conv", "Conv"))
 def conv_strides_wrong_length(d):
     return conv(strides=[1, 1, 1])
 
@@ -719,7 +721,8 @@ def reshape_negative_target(d):
     return reshape_to([2, 3], [-2, 3])
 
 
-@case(SEMANTIC, "Reshape [2,6] to [5,-1] (6*2 not divisible by 5)", 3, ["the -1 dim is not an integer"], loc(0, "rs", "Reshape"))
+@case(SEMANTIC, "Reshape [2,6] to [5,-1] (6*2 not divisible by 5)", 3,
+      ["the -1 dim is not an integer"], loc(0, "rs", "Reshape"))
 def reshape_indivisible(d):
     return reshape_to([2, 6], [5, -1])
 
@@ -782,7 +785,8 @@ def gather_axis_out_of_range(d):
                  [vi("y", None)])
 
 
-@case(SEMANTIC, "GatherElements with rank-1 indices on rank-2 data (ranks must match)", 3, ["must have the rank of data"],
+@case(SEMANTIC, "GatherElements with rank-1 indices on rank-2 data (ranks must match)", 3,
+      ["must have the rank of data"],
       loc(0, "ge", "GatherElements"))
 def gather_elements_rank_mismatch(d):
     return model([node("GatherElements", ["x", "i"], ["y"], "ge")], [vi("x", [3, 4]), vi("i", [3], INT64)],
@@ -830,7 +834,8 @@ def slice_step_zero(d):
                  [ints("s", [0]), ints("e", [8]), ints("ax", [0]), ints("st", [0])], opset=13)
 
 
-@case(SEMANTIC, "Split-13 of a [N,6] tensor into sizes [1,2] on axis 1", 3, ["split sizes sum to 3"], loc(0, "split", "Split"))
+@case(SEMANTIC, "Split-13 of a [N,6] tensor into sizes [1,2] on axis 1", 3,
+      ["split sizes sum to 3"], loc(0, "split", "Split"))
 def split_sizes_mismatch(d):
     return model([node("Split", ["x", "s"], ["a", "b"], "split", axis=1)], [vi("x", ["N", 6])], [vi("a", None)],
                  [ints("s", [1, 2])], opset=13)
@@ -843,13 +848,15 @@ def conv_channel_mismatch(d):
                  [vi("x", ["N", 3, 8, 8]), vi("w", [4, 2, 3, 3])], [vi("y", None)])
 
 
-@case(SEMANTIC, "Conv with a 9x9 kernel over an 8x8 input without padding", 3, ["smaller than the kernel"], loc(0, "conv", "Conv"))
+@case(SEMANTIC, "Conv with a 9x9 kernel over an 8x8 input without padding", 3,
+      ["smaller than the kernel"], loc(0, "conv", "Conv"))
 def conv_kernel_larger_than_input(d):
     return model([node("Conv", ["x", "w"], ["y"], "conv")], [vi("x", ["N", 3, 8, 8]), vi("w", [4, 3, 9, 9])],
                  [vi("y", None)])
 
 
-@case(SEMANTIC, "Reshape whose shape input is [[2,3]] (rank 2; it must be 1-D)", 3, ["shape input must be 1-D"], loc(0, "rs", "Reshape"))
+@case(SEMANTIC, "Reshape whose shape input is [[2,3]] (rank 2; it must be 1-D)", 3,
+      ["shape input must be 1-D"], loc(0, "rs", "Reshape"))
 def reshape_shape_rank_2(d):
     return model([node("Reshape", ["x", "s"], ["y"], "rs")], [vi("x", [2, 3])], [vi("y", None)],
                  [ints("s", [2, 3], dims=[1, 2])])
@@ -867,19 +874,22 @@ def topk_k_too_large(d):
                  [ints("k", [5])])
 
 
-@case(SEMANTIC, "Einsum 'ij,jk->ikz' (an output label no input has)", 3, ["output label 'z' does not appear"], loc(0, "es", "Einsum"))
+@case(SEMANTIC, "Einsum 'ij,jk->ikz' (an output label no input has)", 3,
+      ["output label 'z' does not appear"], loc(0, "es", "Einsum"))
 def einsum_unknown_output_label(d):
     return model([node("Einsum", ["a", "b"], ["y"], "es", equation="ij,jk->ikz")], [vi("a", [2, 3]), vi("b", [3, 4])],
                  [vi("y", None)])
 
 
-@case(SEMANTIC, "Einsum 'ij->' given 2 inputs (the equation has 1 term)", 3, ["has 1 operands but the node has 2 inputs"], loc(0, "es", "Einsum"))
+@case(SEMANTIC, "Einsum 'ij->' given 2 inputs (the equation has 1 term)", 3,
+      ["has 1 operands but the node has 2 inputs"], loc(0, "es", "Einsum"))
 def einsum_term_count(d):
     return model([node("Einsum", ["a", "b"], ["y"], "es", equation="ij->")], [vi("a", [2, 3]), vi("b", [3, 4])],
                  [vi("y", None)])
 
 
-@case(SEMANTIC, "Constant with both value and value_float (exactly one is allowed)", 3, ["more than one value attribute"],
+@case(SEMANTIC, "Constant with both value and value_float (exactly one is allowed)", 3,
+      ["more than one value attribute"],
       loc(0, "const", "Constant"))
 def constant_two_values(d):
     return model([node("Constant", [], ["y"], "const", value=ints("v", [1, 2]), value_float=1.0)], [],
@@ -897,7 +907,8 @@ def conv_bad_auto_pad(d):
     return conv(auto_pad="FOO")
 
 
-@case(ATTR, "Conv with pads of length 2 for 2 spatial axes (needs 4)", 3, ["attribute 'pads' has 2 values"], loc(0, "conv", "Conv"))
+@case(ATTR, "Conv with pads of length 2 for 2 spatial axes (needs 4)", 3,
+      ["attribute 'pads' has 2 values"], loc(0, "conv", "Conv"))
 def conv_pads_wrong_length(d):
     return conv(pads=[1, 1])
 
@@ -919,12 +930,14 @@ def if_node(then_outs, else_outs, node_outs):
                  [vi("c", [], TensorProto.BOOL), vi("x", [4])], [vi(o, None) for o in outs])
 
 
-@case(SEMANTIC, "If whose then branch has 1 output and else branch 2", 3, ["then_branch has 1 outputs but else_branch has 2"], loc(0, "if", "If"))
+@case(SEMANTIC, "If whose then branch has 1 output and else branch 2", 3,
+      ["then_branch has 1 outputs but else_branch has 2"], loc(0, "if", "If"))
 def if_branch_output_counts_differ(d):
     return if_node(1, 2, 1)
 
 
-@case(SEMANTIC, "If with 2 outputs whose branches have 1 output each", 3, ["the node has 2 outputs"], loc(0, "if", "If"))
+@case(SEMANTIC, "If with 2 outputs whose branches have 1 output each", 3,
+      ["the node has 2 outputs"], loc(0, "if", "If"))
 def if_node_more_outputs_than_branches(d):
     return if_node(1, 1, 2)
 
@@ -944,7 +957,8 @@ def loop_body_missing_output(d):
                 [vi("cond_out", [], TensorProto.BOOL)])
 
 
-@case(SEMANTIC, "Loop with 1 carried value whose body takes 2 inputs (needs 3)", 3, ["body has 2 inputs"], loc(0, "loop", "Loop"))
+@case(SEMANTIC, "Loop with 1 carried value whose body takes 2 inputs (needs 3)", 3,
+      ["body has 2 inputs"], loc(0, "loop", "Loop"))
 def loop_body_missing_input(d):
     body = helper.make_graph([node("Identity", ["cond_in"], ["cond_out"], "keep"),
                               node("Add", ["v0", "v0"], ["v_out"], "double")], "body",
@@ -954,7 +968,8 @@ def loop_body_missing_input(d):
                  [vi("trip", [], INT64), vi("v0", [4])], [vi("v_final", None)])
 
 
-@case(SEMANTIC, "Scan-16 with 1 state and 1 scan output whose body returns only the state", 3, ["body has 1 outputs but the node has 2"],
+@case(SEMANTIC, "Scan-16 with 1 state and 1 scan output whose body returns only the state", 3,
+      ["body has 1 outputs but the node has 2"],
       loc(0, "scan", "Scan"))
 def scan_body_missing_output(d):
     body = helper.make_graph([node("Add", ["s_in", "x_t"], ["s_out"], "acc")], "body",
@@ -1069,7 +1084,8 @@ RANK64_AXES = range(0, 64, 3)  # reduced, kept as 1
 
 
 @case(EXTREME, "valid: rank-64 tensors through Add (broadcast), Transpose and ReduceSum", 0,
-      stdout=["output y: float[" + ",".join("1" if i in RANK64_AXES else str(RANK64_A[63 - i]) for i in range(64)) + "]"])
+      stdout=["output y: float[" + ",".join("1" if i in RANK64_AXES else str(RANK64_A[63 - i]) for i in range(64)) +
+              "]"])
 def rank_64(d):
     a = RANK64_A
     b = [1] * 64

@@ -175,12 +175,14 @@ def dangling_input_in_subgraph(d):
                  [vi("c", [], TensorProto.BOOL), vi("x", [4])], [vi("y", None)])
 
 
-@case(GRAPH, "two nodes produce the same value (SSA violated)", 1, ["'y' is produced twice"], loc(1, "b", "Neg"))
+@case(GRAPH, "two nodes produce the same value (SSA violated)", 1,
+      ["'y' is produced twice", "node #1 'b' (Neg)"])
 def ssa_two_producers(d):
     return model([node("Relu", ["x"], ["y"], "a"), node("Neg", ["x"], ["y"], "b")], [vi("x", [4])], [vi("y", None)])
 
 
-@case(GRAPH, "a node writes the graph input it reads", 1, ["'x' is produced twice"], loc(0, "relu", "Relu"))
+@case(GRAPH, "a node writes the graph input it reads", 1,
+      ["'x' is produced twice", "node #0 'relu' (Relu)"])
 def ssa_output_is_graph_input(d):
     return model([node("Relu", ["x"], ["x"], "relu"), node("Neg", ["x"], ["y"], "neg")],
                  [vi("x", [4])], [vi("y", None)])
@@ -232,7 +234,7 @@ def duplicate_initializer(d):
                  [ints("w", [1, 2]), ints("w", [3, 4])])
 
 
-@case(GRAPH, "an initializer with the name of a node output", 1, ["'h' is produced twice"])
+@case(GRAPH, "an initializer with the name of a node output", 1, ["'h' is produced twice", "node #0 'relu' (Relu)"])
 def initializer_shadows_node_output(d):
     return model([node("Relu", ["x"], ["h"], "relu"), node("Neg", ["h"], ["y"], "neg")],
                  [vi("x", [2], INT64)], [vi("y", None)], [ints("h", [1, 2])])
@@ -1063,6 +1065,18 @@ def dim_param_million_terms(d):
 def dim_param_100k_brackets(d):
     return model([node("Relu", ["x"], ["y"], "relu")], [vi("x", ["(" * 100000 + "N" + ")" * 100000, 4])],
                  [vi("y", None)])
+
+
+@case(EXTREME, "valid: an input dim_param nested 150 brackets deep (within the parser's 200)", 0,
+      stdout=["output y: float[N,4]"])
+def dim_param_150_brackets(d):
+    return model([node("Relu", ["x"], ["y"], "relu")], [vi("x", ["(" * 150 + "N" + ")" * 150, 4])],
+                 [vi("y", None)])
+
+
+@case(EXTREME, "valid: an input dim_param that is no expression ('batch size': ONNX allows any string)", 0)
+def dim_param_not_an_expression(d):
+    return model([node("Relu", ["x"], ["y"], "relu")], [vi("x", ["batch size", 4])], [vi("y", None)])
 
 
 # One command-line argument holds at most 128 KiB (Linux MAX_ARG_STRLEN): 60,000 levels.

@@ -4,7 +4,7 @@ models and the outcome `symshape infer` must give on each.
     /usr/bin/python3 tests/malformed/make_models.py OUT_DIR
 
 Writes OUT_DIR/NAME.onnx for every case (a folder for `directory`, nothing for
-`missing_file`, a data file beside the external-data cases) and
+`missing_file`, a data file beside `external_valid`) and
 OUT_DIR/manifest.json: a list of {name, file, class, description, args, expect}
 where expect is {"exit": 0|1|2|3, "stderr": [substrings], "node": substring or
 null, "stdout": [substrings]}. Every stderr (stdout) substring must appear on
@@ -139,7 +139,7 @@ def truncated(m, fraction):
     cut = data[:int(len(data) * fraction)]
     try:
         onnx.ModelProto().ParseFromString(cut)
-    except Exception:  # noqa: BLE001 (DecodeError or RuntimeWarning-turned-error)
+    except Exception:  # DecodeError, whose class depends on the protobuf implementation
         return cut
     raise AssertionError("the cut still parses; pick another cut")
 

@@ -13,14 +13,16 @@
 #include "symshape/ir/builder.hpp"
 #include "symshape/ir/graph.hpp"
 #include "symshape/ops/all.hpp"
+#include "symshape/ops/schemas.hpp"
 #include "symshape/shape.hpp"
 #include "symshape/types.hpp"
 
 namespace symshape {
 
-// Infers the type and shape of every value of `model` in place.
+// Infers the type and shape of every value of `model` in place, each node
+// checked against its ONNX schema first.
 inline Report infer_shapes(Model& model, const InferenceOptions& options = {}) {
-  return infer_shapes_with(ops::kBuiltinRules, model, options);
+  return infer_shapes_with(ops::kBuiltinRules, model, options, ops::kSchemas);
 }
 
 // Infers `model` assuming its contracts (see infer/contracts.hpp): after a

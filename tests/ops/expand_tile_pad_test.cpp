@@ -67,6 +67,6 @@ TEST(Pad, Errors) {
   EXPECT_ERROR(Op("Pad").opset(13).run({ts(FLOAT, {2, 3}), vec({1, 1})}).report,
                "pads has 2 entries; expected 4 for 2 axes");
   EXPECT_ERROR(Op("Pad").opset(13).run({ts(FLOAT, {2}), vec({-2, -1})}).report, "pads make dim 0 of [2] negative");
-  EXPECT_ERROR(Op("Pad").opset(2).run({ts(FLOAT, {2})}).report, "missing required pads");
+  EXPECT_ERROR(Op("Pad").opset(2).run({ts(FLOAT, {2})}).report, "missing required attribute 'pads' (Pad-2)");
   EXPECT_ERROR(Op("Pad").opset(13).run({ts(FLOAT, {2})}).report, "missing required input 1");
 }

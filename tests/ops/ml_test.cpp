@@ -134,26 +134,30 @@ TEST(Ml, LabelEncoderKeysMatchInputAndValues) {
                    .report,
                "2 keys but 1 values");
 }
+// LinearClassifier's required coefficients (their count is not checked against the labels).
+const Attribute kCoefficients = attr_floats("coefficients", {0, 0, 0, 0});
+
 TEST(Ml, LinearClassifierScoresFollowIntercepts) {
   // onnxruntime linearclassifier.cc and ONNX's inference: Z is [N, number of intercepts], two for a single
   // intercept with two labels.
   EXPECT_EQ(Op(kMl, "LinearClassifier")
                 .outputs(2)
-                .infer({ts(FLOAT, {"N", 4})},
-                       {attr("classlabels_ints", std::vector<int64_t>{0, 1, 2}), attr_floats("intercepts", {0, 0, 0})}),
+                .infer({ts(FLOAT, {"N", 4})}, {attr("classlabels_ints", std::vector<int64_t>{0, 1, 2}),
+                                               attr_floats("intercepts", {0, 0, 0}), kCoefficients}),
             (Types{ts(INT64, {"N"}), ts(FLOAT, {"N", 3})}));
   EXPECT_EQ(Op(kMl, "LinearClassifier")
                 .outputs(2)
-                .infer({ts(DOUBLE, {4})}, {strs("classlabels_strings", {"a", "b"}), attr_floats("intercepts", {0.5})}),
+                .infer({ts(DOUBLE, {4})},
+                       {strs("classlabels_strings", {"a", "b"}), attr_floats("intercepts", {0.5}), kCoefficients}),
             (Types{ts(STRING, {1}), ts(FLOAT, {1, 2})}));
   EXPECT_EQ(Op(kMl, "LinearClassifier")
                 .outputs(2)
-                .infer({ts(FLOAT, {"N", 4})},
-                       {attr("classlabels_ints", std::vector<int64_t>{0, 1, 2}), attr_floats("intercepts", {0})})[1],
+                .infer({ts(FLOAT, {"N", 4})}, {attr("classlabels_ints", std::vector<int64_t>{0, 1, 2}),
+                                               attr_floats("intercepts", {0}), kCoefficients})[1],
             ts(FLOAT, {"N", 1}));
   EXPECT_EQ(Op(kMl, "LinearClassifier")
                 .outputs(2)
-                .infer({ts(FLOAT, {"N", 4})}, {attr("classlabels_ints", std::vector<int64_t>{0, 1})})[1],
+                .infer({ts(FLOAT, {"N", 4})}, {attr("classlabels_ints", std::vector<int64_t>{0, 1}), kCoefficients})[1],
             ts(FLOAT, {"N", 0}));
 }
 TEST(Ml, SvmClassifierScores) {
@@ -202,16 +206,21 @@ TEST(Ml, TreeEnsembleClassifierScores) {
                    .outputs(2)
                    .run({ts(FLOAT, {"N", 4})}, {attr("classlabels_ints", std::vector<int64_t>{0, 1})})
                    .report,
-               "missing class labels");
+               "unknown attribute 'classlabels_ints' for TreeEnsembleClassifier-3");
+  EXPECT_ERROR(Op(kMl, "TreeEnsembleClassifier").outputs(2).run({ts(FLOAT, {"N", 4})}).report, "missing class labels");
 }
 TEST(Ml, ClassifierErrors) {
   for (const char* op : {"LinearClassifier", "SVMClassifier", "TreeEnsembleClassifier"}) {
-    EXPECT_ERROR(Op(kMl, op).run({ts(FLOAT, {"N", 4})}).report, "missing class labels") << op;
-    EXPECT_ERROR(Op(kMl, op).run({ts(FLOAT, {2, 3, 4})}, {strs("classlabels_strings", {"a"})}).report,
+    std::vector<Attribute> attrs;
+    if (std::string(op) == "LinearClassifier") attrs.push_back(kCoefficients);
+    EXPECT_ERROR(Op(kMl, op).outputs(2).run({ts(FLOAT, {"N", 4})}, attrs).report, "missing class labels") << op;
+    attrs.push_back(strs("classlabels_strings", {"a"}));
+    EXPECT_ERROR(Op(kMl, op).outputs(2).run({ts(FLOAT, {2, 3, 4})}, attrs).report,
                  "X must be [N, C] or [C], got shape [2,3,4]")
         << op;
   }
   EXPECT_ERROR(Op(kMl, "SVMClassifier")
+                   .outputs(2)
                    .run({ts(FLOAT, {"N", 4})},
                         {strs("classlabels_strings", {"a"}), attr("classlabels_ints", std::vector<int64_t>{1})})
                    .report,
@@ -228,8 +237,8 @@ TEST(Ml, EmptyLabelListNextToAnother) {
   const Attribute no_int64s = attr("classlabels_int64s", std::vector<int64_t>{});
   EXPECT_EQ(Op(kMl, "LinearClassifier")
                 .outputs(2)
-                .infer({ts(FLOAT, {"N", 4})},
-                       {no_ints, strs("classlabels_strings", {"a", "b", "c"}), attr_floats("intercepts", {0, 0, 0})}),
+                .infer({ts(FLOAT, {"N", 4})}, {no_ints, strs("classlabels_strings", {"a", "b", "c"}),
+                                               attr_floats("intercepts", {0, 0, 0}), kCoefficients}),
             (Types{ts(STRING, {"N"}), ts(FLOAT, {"N", 3})}));
   EXPECT_EQ(Op(kMl, "TreeEnsembleClassifier")
                 .outputs(2)
@@ -240,6 +249,7 @@ TEST(Ml, EmptyLabelListNextToAnother) {
                        {strs("classlabels_strings", {}), attr("classlabels_int64s", std::vector<int64_t>{4, 5, 6})}),
             (Types{Type::sequence(Type::map(INT64, Type::tensor(FLOAT, Shape::scalar())))}));
   EXPECT_ERROR(Op(kMl, "SVMClassifier")
+                   .outputs(2)
                    .run({ts(FLOAT, {"N", 4})},
                         {strs("classlabels_strings", {}), attr("classlabels_ints", std::vector<int64_t>{0, 1, 2})})
                    .report,

@@ -73,7 +73,7 @@ TEST(Slice, Errors) {
       {"AxisOutOfRange", "Slice", {ts(FLOAT, {6}), vec({0}), vec({4}), vec({1})}, {}, 13, "axis 1 is out of range"},
       {"MissingEndsInput", "Slice", {ts(FLOAT, {6}), vec({0})}, {}, 13, "missing required input 2"},
       {"MissingEndsAttributeAtOpset1", "Slice", {ts(FLOAT, {6})}, {attr("starts", std::vector<int64_t>{0})}, 1,
-       "missing required attribute 'starts' or 'ends'"},
+       "missing required attribute 'ends' (Slice-1)"},
   };
   // clang-format on
   expect_errors(cases);

@@ -40,19 +40,26 @@ TEST(StringOps, StringNormalizerBadShapeIsError) {
                "X must be [C] or [1, C], got shape [2,3]");
 }
 
+namespace {
+// TfIdfVectorizer's required attributes other than ngram_indexes.
+std::vector<Attribute> tfidf_attrs(std::vector<int64_t> ngram_indexes) {
+  return {attr("max_gram_length", 2),
+          attr("min_gram_length", 1),
+          attr("max_skip_count", 0),
+          attr("mode", "TF"),
+          attr("ngram_counts", std::vector<int64_t>{0, 2}),
+          attr("ngram_indexes", std::move(ngram_indexes))};
+}
+}  // namespace
+
 TEST(TfIdfVectorizer, NgramCounts) {
-  EXPECT_EQ(Op("TfIdfVectorizer")
-                .opset(9)
-                .infer({ts(INT64, {"N", "C"})}, {attr("ngram_indexes", std::vector<int64_t>{0, 4, 2})}),
+  EXPECT_EQ(Op("TfIdfVectorizer").opset(9).infer({ts(INT64, {"N", "C"})}, tfidf_attrs({0, 4, 2})),
             (Types{ts(FLOAT, {"N", 5})}));
-  EXPECT_EQ(
-      Op("TfIdfVectorizer").opset(9).infer({ts(STRING, {"C"})}, {attr("ngram_indexes", std::vector<int64_t>{0, 1})}),
-      (Types{ts(FLOAT, {2})}));
-  EXPECT_ERROR(Op("TfIdfVectorizer").opset(9).run({ts(INT64, {"C"})}).report,
+  EXPECT_EQ(Op("TfIdfVectorizer").opset(9).infer({ts(STRING, {"C"})}, tfidf_attrs({0, 1})), (Types{ts(FLOAT, {2})}));
+  std::vector<Attribute> no_indexes = tfidf_attrs({});
+  no_indexes.pop_back();
+  EXPECT_ERROR(Op("TfIdfVectorizer").opset(9).run({ts(INT64, {"C"})}, no_indexes).report,
                "missing required attribute 'ngram_indexes'");
-  EXPECT_ERROR(Op("TfIdfVectorizer")
-                   .opset(9)
-                   .run({ts(INT64, {1, 2, 3})}, {attr("ngram_indexes", std::vector<int64_t>{0})})
-                   .report,
+  EXPECT_ERROR(Op("TfIdfVectorizer").opset(9).run({ts(INT64, {1, 2, 3})}, tfidf_attrs({0})).report,
                "input must be [C] or [N, C]");
 }

@@ -9,6 +9,7 @@
 #include <onnx/defs/schema.h>
 
 #include <fstream>
+#include <limits>
 #include <set>
 #include <sstream>
 #include <string>
@@ -79,4 +80,52 @@ TEST(RegistryCoverage, EveryListedNewerOperatorHasARule) {
   std::string list;
   for (const auto& m : missing) list += "  " + m + "\n";
   EXPECT_TRUE(missing.empty()) << missing.size() << " of " << listed << " listed operators have no rule:\n" << list;
+}
+
+namespace {
+
+char option_letter(ONNX_NAMESPACE::OpSchema::FormalParameterOption o) {
+  using Option = ONNX_NAMESPACE::OpSchema::FormalParameterOption;
+  return o == Option::Single ? 'S' : o == Option::Optional ? 'O' : 'V';
+}
+std::string options_of(const std::vector<ONNX_NAMESPACE::OpSchema::FormalParameter>& params) {
+  std::string s;
+  for (const auto& p : params) s += option_letter(p.GetOption());
+  return s;
+}
+int bounded(int n) { return n == std::numeric_limits<int>::max() ? symshape::kUnbounded : n; }
+
+}  // namespace
+
+// include/symshape/ops/schemas.hpp (written by scripts/gen_schema_table.py from
+// Debian's python3-onnx) says what this libonnx says, row for row.
+TEST(RegistryCoverage, SchemaTableMatchesLibonnx) {
+  const symshape::SchemaTable& table = symshape::ops::kSchemas;
+  std::size_t compared = 0;
+  for (const auto& s : ONNX_NAMESPACE::OpSchemaRegistry::get_all_schemas_with_history()) {
+    const std::string label = s.domain() + "::" + s.Name() + "-" + std::to_string(s.SinceVersion());
+    const symshape::OperatorSchema* row = table.find(s.domain(), s.Name(), s.SinceVersion());
+    if (!row) {
+      ADD_FAILURE() << label << " is not in the schema table";
+      continue;
+    }
+    ++compared;
+    EXPECT_EQ(row->min_inputs, s.min_input()) << label;
+    EXPECT_EQ(row->max_inputs, bounded(s.max_input())) << label;
+    EXPECT_EQ(row->min_outputs, s.min_output()) << label;
+    EXPECT_EQ(row->max_outputs, bounded(s.max_output())) << label;
+    EXPECT_EQ(row->inputs, options_of(s.inputs())) << label;
+    EXPECT_EQ(row->outputs, options_of(s.outputs())) << label;
+    EXPECT_EQ(row->attribute_count, static_cast<int>(s.attributes().size())) << label;
+    for (const auto& [name, attribute] : s.attributes()) {
+      const symshape::SchemaAttribute* a = table.attribute(*row, name);
+      ASSERT_NE(a, nullptr) << label << " attribute " << name;
+      EXPECT_EQ(a->required, attribute.required) << label << " attribute " << name;
+      EXPECT_EQ(std::string(symshape::to_string(a->kind)),
+                ONNX_NAMESPACE::AttributeProto::AttributeType_Name(
+                    static_cast<ONNX_NAMESPACE::AttributeProto::AttributeType>(attribute.type)))
+          << label << " attribute " << name;
+    }
+  }
+  EXPECT_EQ(compared, table.size) << "the table has rows libonnx does not know";
 }

@@ -16,6 +16,7 @@
 
 #include "symshape/infer/context.hpp"
 #include "symshape/infer/registry.hpp"
+#include "symshape/infer/schema.hpp"
 
 namespace symshape {
 
@@ -33,6 +34,10 @@ struct InferenceOptions {
 // (io::kMaxSubgraphNesting).
 inline constexpr int kMaxSubgraphDepth = 1024;
 
+// The newest ONNX IR version this release knows (IR version 13 is the one after
+// August 2025's 12); newer models are inferred with a warning.
+inline constexpr int64_t kNewestIrVersion = 13;
+
 namespace detail {
 
 inline std::string type_brief(const Value* v) {
@@ -45,8 +50,10 @@ inline std::string type_brief(const Value* v) {
 
 class Engine {
  public:
-  Engine(RuleTable table, Model& model, const InferenceOptions& options)
-      : table_(table), model_(model), options_(options), ctx_(model.opset_imports, options.policy) {
+  // `schemas`: the operator schemas nodes are checked against before their
+  // built-in rule runs (none when empty).
+  Engine(RuleTable table, Model& model, const InferenceOptions& options, SchemaTable schemas = {})
+      : table_(table), schemas_(schemas), model_(model), options_(options), ctx_(model.opset_imports, options.policy) {
     ctx_.set_data_propagation(options.data_propagation);
     ctx_.set_subgraph_inferer([this](Graph& g, const std::vector<Type>& in) { return infer_subgraph(g, in); });
   }
@@ -64,6 +71,7 @@ class Engine {
     for (const Value* v : model_.graph->inputs)
       if (v && v->type.is_tensor_like()) input_symbols.merge(v->type.shape().free_symbols());
     ctx_.set_input_symbols(std::move(input_symbols));
+    warn_newer_versions();
     infer_graph(*model_.graph);
     return ctx_.report();
   }
@@ -87,6 +95,7 @@ class Engine {
 
  private:
   RuleTable table_;
+  SchemaTable schemas_;
   std::set<std::string> warned_unimported_;
   Model& model_;
   const InferenceOptions& options_;
@@ -294,6 +303,25 @@ class Engine {
       }
   }
 
+  // A model newer than the rules: inferred with the newest rules, which may
+  // miss what a newer version changed, so the user is told.
+  void warn_newer_versions() {
+    if (model_.ir_version > kNewestIrVersion)
+      ctx_.warn(nullptr, DiagnosticKind::Usage,
+                "ir_version " + std::to_string(model_.ir_version) + " is newer than symshape knows (" +
+                    std::to_string(kNewestIrVersion) + ")");
+    for (const auto& [domain, version] : model_.opset_imports) {
+      int newest = 0;
+      for (std::size_t i = 0; i < table_.size; ++i)
+        if (table_.entries[i].domain == domain) newest = std::max(newest, table_.entries[i].since_version);
+      if (newest > 0 && version > newest)
+        ctx_.warn(nullptr, DiagnosticKind::Usage,
+                  "opset " + (domain.empty() ? std::string("ai.onnx") : domain) + " " + std::to_string(version) +
+                      " is newer than symshape knows (" + std::to_string(newest) + "); inferring with the rules of " +
+                      std::to_string(newest));
+    }
+  }
+
   // The opset of a domain is fixed until resolved_ is cleared (function
   // calls), so (domain, op_type) identifies the rule.
   ResolvedRule resolve(const Node& n) {
@@ -378,6 +406,9 @@ class Engine {
   // subgraphs), a dim whose arithmetic overflowed int64 or an attribute read
   // as another kind than it has is a usage error naming the node.
   void run_rule(const ResolvedRule& rule, Node& n) {
+    if (!rule.custom)
+      if (const OperatorSchema* schema = schemas_.find(n.domain, n.op_type, rule.since_version))
+        if (!check_against_schema(ctx_, n, *schema, schemas_)) return;  // outputs stay unknown
     uint64_t& overflows = dim_overflow_count();
     AttributeMismatch& mismatch = attribute_mismatch();
     const uint64_t outer_overflows = overflows;
@@ -532,8 +563,9 @@ class Engine {
 };
 
 // The one-call API over a given rule table (symshape.hpp passes the built-ins).
-inline Report infer_shapes_with(RuleTable table, Model& model, const InferenceOptions& options = {}) {
-  Engine engine(table, model, options);
+inline Report infer_shapes_with(RuleTable table, Model& model, const InferenceOptions& options = {},
+                                SchemaTable schemas = {}) {
+  Engine engine(table, model, options, schemas);
   return engine.run();
 }
 

@@ -1,0 +1,147 @@
+// Operator schemas as ONNX's checker uses them: how many inputs and outputs a
+// node of an (operator, since_version) takes, which of them may be omitted, and
+// its attributes with their kinds. The engine checks every node against its
+// schema before the rule runs, so a rule never sees Add with three inputs or a
+// 'perm' given as floats. The table of ONNX's schemas is generated into
+// ops/schemas.hpp; an operator version not in it is not checked.
+#pragma once
+
+#include <algorithm>
+#include <climits>
+#include <cstddef>
+#include <string>
+#include <string_view>
+
+#include "symshape/infer/context.hpp"
+#include "symshape/ir/graph.hpp"
+
+namespace symshape {
+
+struct SchemaAttribute {
+  std::string_view name;
+  Attribute::Kind kind = Attribute::Kind::Undefined;
+  bool required = false;
+};
+
+inline constexpr int kUnbounded = INT_MAX;
+
+struct OperatorSchema {
+  std::string_view domain;  // "" is ai.onnx
+  std::string_view op_type;
+  int since_version = 1;
+  int min_inputs = 0, max_inputs = 0, min_outputs = 0, max_outputs = 0;
+  // One letter per formal parameter: S single (required), O optional,
+  // V variadic (repeats for every later position).
+  std::string_view inputs, outputs;
+  int first_attribute = 0, attribute_count = 0;  // a range of SchemaTable::attributes
+};
+
+// The rows sorted by (domain, op_type, since_version), as pointers and lengths.
+struct SchemaTable {
+  const OperatorSchema* rows = nullptr;
+  std::size_t size = 0;
+  const SchemaAttribute* attributes = nullptr;
+  std::size_t attribute_size = 0;
+
+  constexpr SchemaTable() = default;
+  template <std::size_t N, std::size_t M>
+  constexpr SchemaTable(const OperatorSchema (&r)[N], const SchemaAttribute (&a)[M])
+      : rows(r), size(N), attributes(a), attribute_size(M) {}
+
+  // The schema of exactly that version; nullptr when the table has none.
+  const OperatorSchema* find(std::string_view domain, std::string_view op_type, int since_version) const {
+    if (domain == "ai.onnx") domain = {};
+    std::size_t lo = 0, hi = size;
+    while (lo < hi) {  // the first row not before (domain, op_type, since_version)
+      const std::size_t mid = lo + (hi - lo) / 2;
+      const OperatorSchema& r = rows[mid];
+      const bool before = r.domain != domain     ? r.domain < domain
+                          : r.op_type != op_type ? r.op_type < op_type
+                                                 : r.since_version < since_version;
+      if (before)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+    if (lo == size) return nullptr;
+    const OperatorSchema& r = rows[lo];
+    return r.domain == domain && r.op_type == op_type && r.since_version == since_version ? &r : nullptr;
+  }
+  const SchemaAttribute* attribute(const OperatorSchema& s, std::string_view name) const {
+    for (int i = 0; i < s.attribute_count; ++i)
+      if (attributes[s.first_attribute + i].name == name) return &attributes[s.first_attribute + i];
+    return nullptr;
+  }
+};
+
+namespace schema_detail {
+
+// The option letter of position i ('V' repeats a trailing variadic parameter).
+inline char option_at(std::string_view formals, std::size_t i) {
+  if (i < formals.size()) return formals[i];
+  return !formals.empty() && formals.back() == 'V' ? 'V' : 'O';
+}
+
+inline std::string plural(int n, const char* word) { return std::to_string(n) + " " + word + (n == 1 ? "" : "s"); }
+
+inline std::string title(const OperatorSchema& s) {
+  return std::string(s.op_type) + "-" + std::to_string(s.since_version);
+}
+
+// Input and output counts and omitted required ones; false after an error.
+template <typename Values>
+bool check_count(Context& ctx, const Node& n, const OperatorSchema& s, const Values& values, bool inputs) {
+  const int count = static_cast<int>(values.size());
+  const int min_count = inputs ? s.min_inputs : s.min_outputs;
+  const int max_count = inputs ? s.max_inputs : s.max_outputs;
+  const char* word = inputs ? "input" : "output";
+  if (count > max_count) {
+    ctx.usage_error(n, title(s) + (inputs ? " takes at most " : " produces at most ") + plural(max_count, word) +
+                           ", got " + std::to_string(count));
+    return false;
+  }
+  for (int i = 0; i < std::max(count, min_count); ++i) {
+    if (i < count && (values[i] != nullptr || option_at(inputs ? s.inputs : s.outputs, i) != 'S')) continue;
+    ctx.usage_error(n, std::string("missing required ") + word + " " + std::to_string(i) + " (" + title(s) +
+                           " needs at least " + plural(min_count, word) + ")");
+    return false;
+  }
+  return true;
+}
+
+// Unknown attributes, attributes of another kind, missing required ones.
+inline bool check_attributes(Context& ctx, const Node& n, const OperatorSchema& s, const SchemaTable& table) {
+  bool ok = true;
+  for (const Attribute& a : n.attributes) {
+    const SchemaAttribute* known = table.attribute(s, a.name);
+    if (!known) {
+      ctx.usage_error(n, "unknown attribute '" + a.name + "' for " + title(s));
+      ok = false;
+    } else if (a.ref_attr_name.empty() && a.kind != Attribute::Kind::Undefined && a.kind != known->kind) {
+      // (Undefined: an unbound function attribute reference, which reads as absent.)
+      ctx.usage_error(n, "attribute '" + a.name + "' is " + to_string(a.kind) + ", expected " + to_string(known->kind));
+      ok = false;
+    }
+  }
+  for (int i = 0; i < s.attribute_count; ++i) {
+    const SchemaAttribute& want = table.attributes[s.first_attribute + i];
+    const Attribute* given = n.attr(want.name);
+    if (want.required && (!given || given->kind == Attribute::Kind::Undefined)) {
+      ctx.usage_error(n, "missing required attribute '" + std::string(want.name) + "' (" + title(s) + ")");
+      ok = false;
+    }
+  }
+  return ok;
+}
+
+}  // namespace schema_detail
+
+// True when the node fits its schema; false after usage errors naming it.
+inline bool check_against_schema(Context& ctx, const Node& n, const OperatorSchema& s, const SchemaTable& table) {
+  const bool counts_ok =
+      schema_detail::check_count(ctx, n, s, n.inputs, true) && schema_detail::check_count(ctx, n, s, n.outputs, false);
+  const bool attributes_ok = schema_detail::check_attributes(ctx, n, s, table);
+  return counts_ok && attributes_ok;
+}
+
+}  // namespace symshape

@@ -167,7 +167,7 @@ def dangling_input(d):
 
 
 @case(GRAPH, "a Then branch that reads a value no scope defines", 1, ["'nowhere' is not produced"],
-      "node #0 'then_add' (Add) in subgraph")
+      "node #0 'if' (If) subgraph 'then_branch': node #0 'then_add' (Add)")
 def dangling_input_in_subgraph(d):
     then = helper.make_graph([node("Add", ["x", "nowhere"], ["t"], "then_add")], "then", [], [vi("t", None)])
     other = helper.make_graph([node("Identity", ["x"], ["e"], "else_id")], "else", [], [vi("e", None)])
@@ -513,7 +513,7 @@ def input_bad_elem_type(d):
 
 
 @case(DATA, "an initializer marked EXTERNAL whose external_data has no 'location' entry", 1,
-      ["tensor 'w'", "without a location"])
+      ["initializer 'w'", "without a 'location'"])
 def external_without_location(d):
     t = tensor("w", FLOAT, [2, 3])
     t.data_location = TensorProto.EXTERNAL
@@ -523,13 +523,13 @@ def external_without_location(d):
 
 
 @case(DATA, "external data at location '../outside.bin' (outside the model folder; ONNX forbids '..')", 1,
-      ["tensor 'w'", "outside.bin"])
+      ["initializer 'w'", "'../outside.bin' leaves the model's folder"])
 def external_parent_dir(d):
     return external_at("../outside.bin")
 
 
 @case(DATA, "external data at the absolute location '/etc/hostname' (ONNX locations are relative)", 1,
-      ["tensor 'w'", "/etc/hostname"])
+      ["initializer 'w'", "'/etc/hostname' is not a relative path"])
 def external_absolute(d):
     return external_at("/etc/hostname")
 

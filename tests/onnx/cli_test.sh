@@ -477,7 +477,7 @@ PY
   [[ -s $g/other/r.json ]] || fail "no report"
   # A tensor marked external without a location.
   run 1 infer "$g/ext/no_location.onnx" -o "$g/nl.onnx"
-  one_error "tensor 'w' has external data without a location"
+  one_error "initializer 'w': external data without a 'location'"
   [[ ! -e $g/nl.onnx ]] || fail "written"
   # -o or --json naming the data file: usage error.
   run 2 infer "$g/ext/model.onnx" -o "$g/ext/weights.bin"

@@ -404,7 +404,7 @@ TEST(OnnxLoadErrors, DanglingInput) {
   P p;
   p.input("x", 1, {"2"});
   p.node("Add", {"x", "missing"}, {"y"}, "add1");
-  EXPECT_EQ(error_of(p.m), "node 'add1' (Add): input 'missing' is not produced by any node, input or initializer");
+  EXPECT_EQ(error_of(p.m), "node #0 'add1' (Add): input 'missing' is not produced by any node, input or initializer");
 }
 
 TEST(OnnxLoadErrors, DanglingInputOfUnnamedNodeAndInSubgraph) {
@@ -424,7 +424,7 @@ TEST(OnnxLoadErrors, DanglingInputOfUnnamedNodeAndInSubgraph) {
   sn->add_input("ghost");
   sn->add_output("o");
   const std::string e = error_of(q.m);
-  EXPECT_NE(e.find("node 'neg' (Neg): input 'ghost' is not produced"), std::string::npos) << e;
+  EXPECT_NE(e.find("node #0 'neg' (Neg): input 'ghost' is not produced"), std::string::npos) << e;
   EXPECT_NE(e.find("subgraph 'then_branch'"), std::string::npos) << e;
 }
 
@@ -440,11 +440,11 @@ TEST(OnnxLoadErrors, ProducedTwice) {
   p.input("x", 1, {"2"});
   p.node("Relu", {"x"}, {"y"}, "a");
   p.node("Neg", {"x"}, {"y"}, "b");
-  EXPECT_EQ(error_of(p.m), "value 'y' is produced twice (by node 'a' (Relu) and by node 'b' (Neg))");
+  EXPECT_EQ(error_of(p.m), "value 'y' is produced twice (by node #0 'a' (Relu) and by node #1 'b' (Neg))");
   P q;
   q.input("x", 1, {"2"});
   q.node("Relu", {"x"}, {"x"}, "r");
-  EXPECT_EQ(error_of(q.m), "value 'x' is produced twice (by a graph input and by node 'r' (Relu))");
+  EXPECT_EQ(error_of(q.m), "value 'x' is produced twice (by a graph input and by node #0 'r' (Relu))");
   P r;
   r.init_ints("w", {1});
   r.init_ints("w", {2});
@@ -474,6 +474,7 @@ TEST(OnnxLoadErrors, InvalidDataTypeAndNegativeDims) {
 
 TEST(OnnxLoadErrors, NoGraph) {
   ::onnx::ModelProto m;
+  m.set_ir_version(8);
   EXPECT_EQ(error_of(m), "the model has no graph");
 }
 
@@ -525,7 +526,7 @@ TEST(OnnxLoadErrors, StructuralErrorsNameTheFile) {
   Result<Model> m = load_model_file(path);
   ASSERT_FALSE(m);
   EXPECT_EQ(m.error(), "file " + path +
-                           ": node 'add1' (Add): input 'missing' is not produced by any node, input or initializer");
+                           ": node #0 'add1' (Add): input 'missing' is not produced by any node, input or initializer");
   std::remove(path.c_str());
 }
 
@@ -684,6 +685,64 @@ TEST(OnnxLoadErrors, RawDataOfTheWrongLength) {
   EXPECT_EQ(error_of(e.m), "initializer 'w': a string tensor cannot have raw_data");
 }
 
+TEST(OnnxLoadErrors, ExternalDataFields) {
+  auto external = [](P& p, std::vector<std::pair<std::string, std::string>> fields) -> ::onnx::TensorProto& {
+    auto& t = tensor_model(p, ::onnx::TensorProto::FLOAT, {4});
+    t.set_data_location(::onnx::TensorProto_DataLocation_EXTERNAL);
+    for (const auto& [k, v] : fields) {
+      auto* e = t.add_external_data();
+      e->set_key(k);
+      e->set_value(v);
+    }
+    return t;
+  };
+  P ok;
+  external(ok, {{"location", "weights/w.bin"}, {"offset", "4096"}, {"length", "16"}});
+  EXPECT_EQ(error_of(ok.m), "OK");
+  P a;
+  external(a, {{"offset", "0"}});
+  EXPECT_EQ(error_of(a.m), "initializer 'w': external data without a 'location'");
+  P b;
+  external(b, {{"location", "../w.bin"}});
+  EXPECT_EQ(error_of(b.m), "initializer 'w': external data location '../w.bin' leaves the model's folder ('..')");
+  P c;
+  external(c, {{"location", "/etc/w.bin"}});
+  EXPECT_EQ(error_of(c.m), "initializer 'w': external data location '/etc/w.bin' is not a relative path");
+  P d;
+  external(d, {{"location", "w.bin"}, {"offset", "-8"}});
+  EXPECT_EQ(error_of(d.m), "initializer 'w': external data offset '-8' is not a non-negative integer");
+  P e;
+  external(e, {{"location", "w.bin"}, {"location", "v.bin"}});
+  EXPECT_EQ(error_of(e.m), "initializer 'w': external_data key 'location' given twice");
+  P f;
+  external(f, {{"location", "w.bin"}}).set_raw_data(std::string(16, '\0'));
+  EXPECT_EQ(error_of(f.m), "initializer 'w': external data with raw_data in the model as well");
+}
+
+TEST(OnnxLoadErrors, IrVersionAndOpsetImports) {
+  P a;
+  a.m.set_ir_version(0);
+  EXPECT_EQ(error_of(a.m), "ir_version 0: the model does not set its IR version");
+  P b;  // "" and "ai.onnx" are one domain
+  auto* dup = b.m.add_opset_import();
+  dup->set_domain("ai.onnx");
+  dup->set_version(13);
+  EXPECT_EQ(error_of(b.m), "the model has ai.onnx imported twice in opset_import (versions 17 and 13)");
+  P c(17, "com.microsoft");
+  c.m.mutable_opset_import(0)->set_version(0);
+  EXPECT_EQ(error_of(c.m), "the model imports com.microsoft at version 0 (opset versions start at 1)");
+  P d;
+  auto* f = d.m.add_functions();
+  f->set_domain("local");
+  f->set_name("F");
+  for (int i = 0; i < 2; ++i) {
+    auto* o = f->add_opset_import();
+    o->set_domain("");
+    o->set_version(17);
+  }
+  EXPECT_EQ(error_of(d.m), "function 'local::F' has ai.onnx imported twice in opset_import (versions 17 and 17)");
+}
+
 TEST(OnnxLoadErrors, TypedDataOfTheWrongCount) {
   P a;
   tensor_model(a, ::onnx::TensorProto::INT64, {3}).add_int64_data(1);
@@ -720,8 +779,9 @@ TEST(OnnxLoadErrors, BadTensorInAnAttributeNamesTheNode) {
   a->mutable_t()->add_dims(2);
   a->mutable_t()->add_int64_data(7);
   p.output("c");
-  EXPECT_EQ(error_of(p.m),
-            "node 'const' (Constant): attribute 'value': int64_data has 1 value(s), 2 element(s) of type int64 need 2");
+  EXPECT_EQ(
+      error_of(p.m),
+      "node #0 'const' (Constant): attribute 'value': int64_data has 1 value(s), 2 element(s) of type int64 need 2");
 }
 
 // ---- attributes of the wrong type ----
@@ -868,7 +928,7 @@ TEST(OnnxLoadDepth, DeeperThanTheLimitIsAnError) {
   ASSERT_FALSE(m);
   EXPECT_NE(m.error().find("subgraphs nested deeper than 1024"), std::string::npos) << m.error();
   EXPECT_LT(m.error().size(), 1000u);  // the scope is shortened
-  EXPECT_EQ(m.error().rfind("node 'if0' (If) subgraph 'then_branch': ", 0), 0u) << m.error();
+  EXPECT_EQ(m.error().rfind("node #0 'if0' (If) subgraph 'then_branch': ", 0), 0u) << m.error();
 }
 
 TEST(OnnxLoadDepth, HundredThousandLevelsAreRefusedByTheParser) {

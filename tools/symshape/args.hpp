@@ -23,10 +23,35 @@ inline constexpr int kExitInput = 1;      // unreadable or malformed input, or a
 inline constexpr int kExitUsage = 2;      // bad usage
 inline constexpr int kExitInference = 3;  // inference reported errors
 
+// Text for one line of stderr: control characters (a newline in a node or
+// value name) escaped as \n, \t, \xHH, so every diagnostic stays one line.
+inline std::string one_line(const std::string& text) {
+  std::string out;
+  out.reserve(text.size());
+  for (char c : text) {
+    const auto u = static_cast<unsigned char>(c);
+    if (c == '\n') {
+      out += "\\n";
+    } else if (c == '\r') {
+      out += "\\r";
+    } else if (c == '\t') {
+      out += "\\t";
+    } else if (u < 0x20 || u == 0x7f) {
+      static const char kHex[] = "0123456789abcdef";
+      out += "\\x";
+      out += kHex[u >> 4];
+      out += kHex[u & 15];
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
 // Prints "symshape CMD: MESSAGE" on stderr; returns `code` (1: unreadable or
 // malformed input or a failed write, 2: bad usage).
 inline int fatal(const char* cmd, const std::string& message, int code = 1) {
-  std::fprintf(stderr, "symshape %s: %s\n", cmd, message.c_str());
+  std::fprintf(stderr, "symshape %s: %s\n", cmd, one_line(message).c_str());
   return code;
 }
 

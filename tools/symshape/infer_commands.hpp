@@ -357,8 +357,9 @@ inline int write_infer_outputs(const InferArgs& a, const Model& model, const Rep
   int code = kExitOk;
   std::optional<PreparedOutput> model_out;
   if (!a.out_path.empty() && !report.ok() && !a.allow_errors) {
-    std::fprintf(stderr, "symshape %s: %s: note: %s not written because inference reported errors (--allow-errors writes it)\n",
-                 cmd, file.c_str(), names_stdout(a.out_path) ? "standard output" : a.out_path.c_str());
+    std::fprintf(
+        stderr, "symshape %s: %s: note: %s not written because inference reported errors (--allow-errors writes it)\n",
+        cmd, one_line(file).c_str(), names_stdout(a.out_path) ? "standard output" : one_line(a.out_path).c_str());
   } else if (!a.out_path.empty()) {
     // Relative external-data locations are re-expressed from the folder of -o
     // (as given, not through its symlinks); standard output and special files

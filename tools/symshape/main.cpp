@@ -57,6 +57,6 @@ int main(int argc, char** argv) {
   if (cmd == "show") return symshape::cli::run_show(args);
   if (cmd == "simplify") return symshape::cli::run_simplify(args);
   if (cmd == "eval") return symshape::cli::run_eval(args);
-  std::fprintf(stderr, "symshape: unknown command '%s' (try symshape --help)\n", cmd.c_str());
+  std::fprintf(stderr, "symshape: unknown command '%s' (try symshape --help)\n", symshape::cli::one_line(cmd).c_str());
   return symshape::cli::kExitUsage;
 }

@@ -268,12 +268,13 @@ class NodeTags {
     for (std::size_t i = 0; i < g.nodes.size(); ++i) {
       Node& n = *g.nodes[i];
       const std::string here = describe(n, i);
+      const std::size_t tag = places_.size();  // before the subgraphs' nodes take theirs
       places_.push_back({n.name, here + scope});
       for (auto& a : n.attributes)
         for (auto& sub : a.graphs)
           if (sub) tag_graph(*sub, " in subgraph '" + sub->name + "' of " + here + scope, depth + 1);
       renamed_.emplace_back(&n, n.name);
-      n.name = std::string(1, kOpen) + std::to_string(places_.size() - 1) + kClose;
+      n.name = std::string(1, kOpen) + std::to_string(tag) + kClose;
     }
   }
 };
@@ -283,9 +284,9 @@ class NodeTags {
 inline void print_diagnostics(const char* cmd, const std::string& model_path, const Report& r, const NodeTags& tags) {
   for (const Diagnostic& d : r.diagnostics) {
     const std::string where = tags.place(d.node, d.op_type);
-    std::fprintf(stderr, "symshape %s: %s: %s: %s%s\n", cmd, display_name(model_path).c_str(),
-                 d.severity == Severity::Error ? "error" : "warning", where.empty() ? "" : (where + ": ").c_str(),
-                 tags.untag(d.message).c_str());
+    std::fprintf(stderr, "symshape %s: %s: %s: %s%s\n", cmd, one_line(display_name(model_path)).c_str(),
+                 d.severity == Severity::Error ? "error" : "warning",
+                 where.empty() ? "" : one_line(where + ": ").c_str(), one_line(tags.untag(d.message)).c_str());
   }
 }
 

@@ -24,12 +24,14 @@
 #include <google/protobuf/io/zero_copy_stream_impl.h>
 #include <google/protobuf/unknown_field_set.h>
 
+#include <algorithm>
 #include <climits>
 #include <cstdint>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <istream>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -259,6 +261,31 @@ inline std::string check_data_size(const ::onnx::TensorProto& p, DataType dtype,
   return {};
 }
 
+// The external_data fields as ONNX's ExternalData.md defines them (the data
+// file itself is never opened): a relative `location` without "..", decimal
+// `offset` and `length`, no key twice, no raw_data beside them. An error
+// message, or an empty string.
+inline std::string check_external_data(const ::onnx::TensorProto& p) {
+  if (p.has_raw_data()) return "external data with raw_data in the model as well";
+  std::map<std::string, std::string> fields;
+  for (const auto& kv : p.external_data())
+    if (!fields.emplace(kv.key(), kv.value()).second) return "external_data key '" + kv.key() + "' given twice";
+  const auto location = fields.find("location");
+  if (location == fields.end() || location->second.empty()) return "external data without a 'location'";
+  const std::filesystem::path path(location->second);
+  if (path.is_absolute()) return "external data location '" + location->second + "' is not a relative path";
+  for (const auto& part : path)
+    if (part == "..") return "external data location '" + location->second + "' leaves the model's folder ('..')";
+  for (const char* key : {"offset", "length"}) {
+    const auto it = fields.find(key);
+    if (it == fields.end()) continue;
+    const std::string& v = it->second;
+    if (v.empty() || v.size() > 18 || v.find_first_not_of("0123456789") != std::string::npos)
+      return std::string("external data ") + key + " '" + v + "' is not a non-negative integer";
+  }
+  return {};
+}
+
 }  // namespace detail
 
 namespace detail {
@@ -278,6 +305,7 @@ std::string read_tensor(const ::onnx::TensorProto& p, What&& what, Tensor& t) {
   if (!n) return what() + ": element count overflows int64";
   if (p.has_data_location() && p.data_location() == ::onnx::TensorProto_DataLocation_EXTERNAL) {
     t.external = true;
+    if (std::string e = check_external_data(p); !e.empty()) return what() + ": " + e;
     return {};
   }
   if (std::string e = check_data_size(p, t.dtype, *n); !e.empty()) return what() + ": " + e;
@@ -320,6 +348,17 @@ inline Result<Tensor> tensor_from_proto(const ::onnx::TensorProto& p, const std:
 
 namespace detail {
 
+// The deepest nesting of '(' in text: a dim_param nested deeper than the
+// expression parser takes is refused rather than kept as an opaque name.
+inline int bracket_depth(const std::string& text) {
+  int depth = 0, deepest = 0;
+  for (char c : text) {
+    if (c == '(') deepest = std::max(deepest, ++depth);
+    if (c == ')' && depth > 0) --depth;
+  }
+  return deepest;
+}
+
 // type_from_proto with `what()` called only to build an error message.
 template <class What>
 Result<Type> type_from_proto_named(const ::onnx::TypeProto& p, const What& what, int depth = 0) {
@@ -336,6 +375,9 @@ Result<Type> type_from_proto_named(const ::onnx::TypeProto& p, const What& what,
             return fail<Type>(what() + ": negative dim_value " + std::to_string(d.dim_value()));
           dims.emplace_back(d.dim_value());
         } else if (d.value_case() == ::onnx::TensorShapeProto_Dimension::kDimParam && !d.dim_param().empty()) {
+          if (bracket_depth(d.dim_param()) > kMaxParseDepth)
+            return fail<Type>(what() + ": dim_param nests brackets deeper than " + std::to_string(kMaxParseDepth) +
+                              " levels (an expression symshape does not take)");
           dims.emplace_back(std::string_view(d.dim_param()));
         } else {
           dims.emplace_back();
@@ -392,7 +434,11 @@ class Loader {
 
   bool load_model(const ::onnx::ModelProto& p, Model& m) {
     m.ir_version = p.ir_version();
-    for (const auto& o : p.opset_import()) m.opset_imports[o.domain() == "ai.onnx" ? std::string() : o.domain()] = o.version();
+    // ONNX's checker refuses a model without an IR version ("does not have an
+    // ir_version set properly"); it says which version of the format the file is.
+    if (p.ir_version() < 1)
+      return set_error("ir_version " + std::to_string(p.ir_version()) + ": the model does not set its IR version");
+    if (!load_opset_imports(p.opset_import(), m.opset_imports, "the model")) return false;
     if (!p.has_graph()) return set_error("the model has no graph");
     // Functions first: their bodies are independent of the main graph.
     for (const auto& f : p.functions())
@@ -406,8 +452,27 @@ class Loader {
     return false;
   }
 
+  // Opset imports by domain ("ai.onnx" is ""); a domain listed twice, even
+  // as "" and "ai.onnx", or a version below 1 is an error.
+  template <typename Imports>
+  bool load_opset_imports(const Imports& imports, std::map<std::string, int64_t>& out, const std::string& owner) {
+    for (const auto& o : imports) {
+      const std::string domain = o.domain() == "ai.onnx" ? std::string() : o.domain();
+      const std::string shown = domain.empty() ? "ai.onnx" : domain;
+      if (o.version() < 1)
+        return set_error(owner + " imports " + shown + " at version " + std::to_string(o.version()) +
+                         " (opset versions start at 1)");
+      if (const auto it = out.find(domain); it != out.end())
+        return set_error(owner + " has " + shown + " imported twice in opset_import (versions " +
+                         std::to_string(it->second) + " and " + std::to_string(o.version()) + ")");
+      out[domain] = o.version();
+    }
+    return true;
+  }
+
+  // "node #3 'conv1' (Conv)", as the command names nodes (the index within its graph).
   static std::string node_label(const ::onnx::NodeProto& n, int index) {
-    std::string s = n.name().empty() ? "node #" + std::to_string(index) : "node " + quote(n.name());
+    std::string s = "node #" + std::to_string(index) + (n.name().empty() ? std::string() : " " + quote(n.name()));
     return s + " (" + n.op_type() + ")";
   }
 
@@ -431,7 +496,11 @@ class Loader {
     // One hash lookup: insert the new value, or find the one that has the name.
     if (const Value* v = g.by_name.insert(out)) {
       std::string first = v->producer ? "a node" : v->is_graph_input ? "a graph input" : "an initializer";
-      if (v->producer) first = "node " + quote(v->producer->display_name()) + " (" + v->producer->op_type + ")";
+      if (v->producer) {
+        const Node& n = *v->producer;  // named as node_label() names nodes
+        first = "node #" + std::to_string(g.nodes.index_of(&n)) + (n.name.empty() ? "" : " " + quote(n.name)) + " (" +
+                n.op_type + ")";
+      }
       set_error(graph_prefix(scope) + "value " + quote(name) + " is produced twice (by " + first + " and by " + by() +
                 ")");
       return nullptr;
@@ -723,7 +792,7 @@ class Loader {
     const std::string scope = "function " + quote((f.domain.empty() ? std::string() : f.domain + "::") + f.name);
     if (m.function(f.domain, f.name)) return set_error(scope + " is defined twice");
     f.attribute_names.assign(p.attribute().begin(), p.attribute().end());
-    for (const auto& o : p.opset_import()) f.opset_imports[o.domain() == "ai.onnx" ? std::string() : o.domain()] = o.version();
+    if (!load_opset_imports(p.opset_import(), f.opset_imports, scope)) return false;
     // The body as a graph: the formal inputs are graph inputs, in order.
     ::onnx::GraphProto gp;
     gp.set_name(f.name);

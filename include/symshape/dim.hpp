@@ -24,19 +24,21 @@ inline uint64_t& dim_overflow_count() {
 class SymbolicDim {
  public:
   SymbolicDim() = default;                                     // unknown
-  SymbolicDim(int64_t value) : expr_(Expr(value)) {}           // NOLINT
-  SymbolicDim(int value) : expr_(Expr(int64_t{value})) {}      // NOLINT
+  SymbolicDim(int64_t value) : expr_(value), known_(true) {}   // NOLINT
+  SymbolicDim(int value) : expr_(int64_t{value}), known_(true) {}  // NOLINT
   // An Error expression gives an unknown dim; an overflow is also counted
   // (dim_overflow_count) so that the engine reports it.
   SymbolicDim(Expr e) {  // NOLINT
-    if (!e.is_error())
+    if (!e.is_error()) {
       expr_ = std::move(e);
-    else if (e.name() == kOverflowMessage)
+      known_ = true;
+    } else if (e.name() == kOverflowMessage) {
       ++dim_overflow_count();
+    }
   }
   // A name, or text that parses as an expression ("past+seq"); text that is
   // not an expression (e.g. "batch size") is kept as one opaque symbol.
-  SymbolicDim(std::string_view text) : expr_(from_text(text)) {}  // NOLINT
+  SymbolicDim(std::string_view text) : expr_(from_text(text)), known_(true) {}  // NOLINT
   SymbolicDim(const char* text) : SymbolicDim(std::string_view(text)) {}  // NOLINT
 
   static Expr from_text(std::string_view text) {
@@ -44,29 +46,34 @@ class SymbolicDim {
     return e ? *e : Expr::symbol(text);
   }
 
-  bool is_known() const { return expr_.has_value(); }
-  bool is_unknown() const { return !expr_.has_value(); }
-  bool is_int() const { return expr_ && expr_->is_int(); }
-  bool is_int(int64_t v) const { return expr_ && expr_->is_int(v); }
-  bool is_symbolic() const { return expr_ && !expr_->is_int(); }
-  int64_t value() const { return expr_ ? expr_->as_int() : -1; }  // when is_int()
-  const Expr& expr() const { return *expr_; }                       // when is_known()
-  const std::optional<Expr>& maybe_expr() const { return expr_; }
+  bool is_known() const { return known_; }
+  bool is_unknown() const { return !known_; }
+  bool is_int() const { return known_ && expr_.is_int(); }
+  bool is_int(int64_t v) const { return known_ && expr_.is_int(v); }
+  bool is_symbolic() const { return known_ && !expr_.is_int(); }
+  int64_t value() const { return known_ ? expr_.as_int() : -1; }  // when is_int()
+  const Expr& expr() const { return expr_; }                      // when is_known()
 
   // "?" for unknown, else the canonical expression text.
-  std::string to_string() const { return expr_ ? symshape::to_string(*expr_) : "?"; }
+  std::string to_string() const { return known_ ? symshape::to_string(expr_) : "?"; }
 
-  friend bool operator==(const SymbolicDim& a, const SymbolicDim& b) { return a.expr_ == b.expr_; }
+  friend bool operator==(const SymbolicDim& a, const SymbolicDim& b) {
+    return a.known_ == b.known_ && (!a.known_ || a.expr_ == b.expr_);
+  }
   friend bool operator!=(const SymbolicDim& a, const SymbolicDim& b) { return !(a == b); }
 
   template <class F>
   static SymbolicDim combine(const SymbolicDim& a, const SymbolicDim& b, F&& f) {
-    if (!a.expr_ || !b.expr_) return {};
-    return SymbolicDim(f(*a.expr_, *b.expr_));
+    if (!a.known_ || !b.known_) return {};
+    return SymbolicDim(f(a.expr_, b.expr_));
   }
 
  private:
-  std::optional<Expr> expr_;
+  // A flag beside the expression rather than std::optional<Expr>: GCC 12 at
+  // -O3 warns (-Wmaybe-uninitialized) about the optional's destructor inside
+  // vector<SymbolicDim> insertions, a false positive.
+  Expr expr_;
+  bool known_ = false;
 };
 
 inline SymbolicDim operator+(const SymbolicDim& a, const SymbolicDim& b) {

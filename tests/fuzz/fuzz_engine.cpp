@@ -62,36 +62,43 @@ const T& pick_of(Rng& rng, const std::vector<T>& v) {
   return v[pick(rng, v.size())];
 }
 
+// clang-format off
 int64_t interesting_int(Rng& rng) {
   static const std::vector<int64_t> kInts = {0,  1,  -1, 2,  -2, 3,          4,          7,
-                                             64, -3, 65, 1000,  INT32_MAX, INT32_MIN,  int64_t{1} << 32,
-                                             int64_t{1} << 62, -(int64_t{1} << 62), INT64_MAX, INT64_MIN};
+                                             64, -3, 65, 1000,  INT32_MAX, INT32_MIN,  INT64_C(1) << 32,
+                                             INT64_C(1) << 62, -(INT64_C(1) << 62), INT64_MAX, INT64_MIN};
+  // clang-format on
   if (pick(rng, 4) == 0) return static_cast<int64_t>(pick(rng, 17)) - 8;
   return pick_of(rng, kInts);
 }
 
+constexpr float kInf = std::numeric_limits<float>::infinity();
+constexpr float kNaN = std::numeric_limits<float>::quiet_NaN();
+
 float interesting_float(Rng& rng) {
-  static const std::vector<float> kFloats = {0.0f, -0.0f, 1.0f, -1.0f, 0.5f, 2.0f, 2.5f, 1e-9f, 1e30f, -1e30f, 3.0f,
-                                             std::numeric_limits<float>::infinity(),
-                                             -std::numeric_limits<float>::infinity(),
-                                             std::numeric_limits<float>::quiet_NaN()};
+  static const std::vector<float> kFloats = {0.0f,  -0.0f, 1.0f,   -1.0f, 0.5f, 2.0f,  2.5f,
+                                             1e-9f, 1e30f, -1e30f, 3.0f,  kInf, -kInf, kNaN};
   return pick_of(rng, kFloats);
 }
 
 // Symbol names, expressions the dim parser accepts, and some it must reject.
+// clang-format off
 const std::string& interesting_dim_param(Rng& rng) {
   static const std::vector<std::string> kParams = {
       "N",     "H",          "W",       "batch",  "seq",     "N+1",       "(H-1)//2+1", "2*N",   "N*M",
       "N-N",   "N-1",        "H//0",    "N%3",    "max(N,1)", "min(H,W)", "CeilToInt(N)", "",     "?",
       "-1",    "N+",         "((((N",   "9223372036854775807*N", "4611686018427387904+N", "unk__0", "N^2",
       "a b",   "N//2*2",     "0",       "-N"};
+  // clang-format on
   return pick_of(rng, kParams);
 }
 
+// clang-format off
 const std::string& interesting_string(Rng& rng) {
   static const std::vector<std::string> kStrings = {
       "",      "NOTSET", "SAME_UPPER", "SAME_LOWER", "VALID", "constant", "reflect", "edge", "nearest", "linear",
       "cubic", "half_pixel", "asymmetric", "floor", "round_prefer_floor", "ij,jk->ik", "...ij->...ji", "x"};
+  // clang-format on
   return pick_of(rng, kStrings);
 }
 
@@ -159,9 +166,12 @@ Parts collect_parts(ModelProto& m) {
 TypeProto::Tensor* tensor_type_of(TypeProto* t) {
   for (int depth = 0; t != nullptr && depth < 8; ++depth) {
     if (t->has_tensor_type()) return t->mutable_tensor_type();
-    if (t->has_sequence_type()) t = t->mutable_sequence_type()->mutable_elem_type();
-    else if (t->has_optional_type()) t = t->mutable_optional_type()->mutable_elem_type();
-    else return nullptr;
+    if (t->has_sequence_type())
+      t = t->mutable_sequence_type()->mutable_elem_type();
+    else if (t->has_optional_type())
+      t = t->mutable_optional_type()->mutable_elem_type();
+    else
+      return nullptr;
   }
   return nullptr;
 }
@@ -171,9 +181,15 @@ TypeProto::Tensor* tensor_type_of(TypeProto* t) {
 
 void set_dim(::onnx::TensorShapeProto::Dimension* d, Rng& rng) {
   switch (pick(rng, 3)) {
-    case 0: d->set_dim_value(interesting_int(rng)); break;
-    case 1: d->set_dim_param(interesting_dim_param(rng)); break;
-    default: d->Clear(); break;  // unknown dim
+    case 0:
+      d->set_dim_value(interesting_int(rng));
+      break;
+    case 1:
+      d->set_dim_param(interesting_dim_param(rng));
+      break;
+    default:
+      d->Clear();
+      break;  // unknown dim
   }
 }
 
@@ -185,12 +201,18 @@ bool mutate_value_info(Parts& p, Rng& rng) {
   if (t == nullptr) return false;
   auto* shape = t->mutable_shape();
   switch (pick(rng, 6)) {
-    case 0: t->set_elem_type(static_cast<int32_t>(pick(rng, 27))); return true;
-    case 1: set_dim(shape->add_dim(), rng); return true;
+    case 0:
+      t->set_elem_type(static_cast<int32_t>(pick(rng, 27)));
+      return true;
+    case 1:
+      set_dim(shape->add_dim(), rng);
+      return true;
     case 2:
       if (shape->dim_size() > 0) shape->mutable_dim()->RemoveLast();
       return true;
-    case 3: t->clear_shape(); return true;
+    case 3:
+      t->clear_shape();
+      return true;
     default:
       if (shape->dim_size() == 0) return false;
       set_dim(shape->mutable_dim(static_cast<int>(pick(rng, shape->dim_size()))), rng);
@@ -200,28 +222,44 @@ bool mutate_value_info(Parts& p, Rng& rng) {
 
 void mutate_ints(google::protobuf::RepeatedField<int64_t>* v, Rng& rng) {
   switch (pick(rng, 4)) {
-    case 0: v->Add(interesting_int(rng)); break;
+    case 0:
+      v->Add(interesting_int(rng));
+      break;
     case 1:
       if (!v->empty()) v->RemoveLast();
       break;
-    case 2: v->Clear(); break;
+    case 2:
+      v->Clear();
+      break;
     default:
-      if (v->empty()) v->Add(interesting_int(rng));
-      else v->Set(static_cast<int>(pick(rng, v->size())), interesting_int(rng));
+      if (v->empty())
+        v->Add(interesting_int(rng));
+      else
+        v->Set(static_cast<int>(pick(rng, v->size())), interesting_int(rng));
   }
 }
 
 // A tensor (initializer or Constant value): dims, element type, data.
 bool mutate_tensor(TensorProto& t, Rng& rng) {
   switch (pick(rng, 6)) {
-    case 0: mutate_ints(t.mutable_dims(), rng); return true;
-    case 1: t.set_data_type(static_cast<int32_t>(pick(rng, 27))); return true;
-    case 2: mutate_ints(t.mutable_int64_data(), rng); return true;
-    case 3:
-      if (t.float_data_size() == 0) t.add_float_data(interesting_float(rng));
-      else t.set_float_data(static_cast<int>(pick(rng, t.float_data_size())), interesting_float(rng));
+    case 0:
+      mutate_ints(t.mutable_dims(), rng);
       return true;
-    case 4: t.add_int32_data(static_cast<int32_t>(interesting_int(rng))); return true;
+    case 1:
+      t.set_data_type(static_cast<int32_t>(pick(rng, 27)));
+      return true;
+    case 2:
+      mutate_ints(t.mutable_int64_data(), rng);
+      return true;
+    case 3:
+      if (t.float_data_size() == 0)
+        t.add_float_data(interesting_float(rng));
+      else
+        t.set_float_data(static_cast<int>(pick(rng, t.float_data_size())), interesting_float(rng));
+      return true;
+    case 4:
+      t.add_int32_data(static_cast<int32_t>(interesting_int(rng)));
+      return true;
     default: {  // raw bytes: overwrite 8 of them with an interesting int, or cut the tail
       std::string* raw = t.mutable_raw_data();
       if (raw->size() >= 8 && coin(rng)) {
@@ -242,32 +280,48 @@ bool mutate_initializer(Parts& p, Rng& rng) {
 // An attribute's value of its own kind (or a subgraph's nodes, elsewhere).
 void mutate_attribute_value(AttributeProto& a, Rng& rng) {
   switch (a.type()) {
-    case AttributeProto::INT: a.set_i(interesting_int(rng)); break;
-    case AttributeProto::FLOAT: a.set_f(interesting_float(rng)); break;
-    case AttributeProto::STRING: a.set_s(interesting_string(rng)); break;
-    case AttributeProto::INTS: mutate_ints(a.mutable_ints(), rng); break;
-    case AttributeProto::FLOATS: a.add_floats(interesting_float(rng)); break;
-    case AttributeProto::TENSOR: mutate_tensor(*a.mutable_t(), rng); break;
-    default: a.set_i(interesting_int(rng)); break;
+    case AttributeProto::INT:
+      a.set_i(interesting_int(rng));
+      break;
+    case AttributeProto::FLOAT:
+      a.set_f(interesting_float(rng));
+      break;
+    case AttributeProto::STRING:
+      a.set_s(interesting_string(rng));
+      break;
+    case AttributeProto::INTS:
+      mutate_ints(a.mutable_ints(), rng);
+      break;
+    case AttributeProto::FLOATS:
+      a.add_floats(interesting_float(rng));
+      break;
+    case AttributeProto::TENSOR:
+      mutate_tensor(*a.mutable_t(), rng);
+      break;
+    default:
+      a.set_i(interesting_int(rng));
+      break;
   }
 }
 
 // An attribute set to another kind than the rule expects (ints for an int, ...).
 void change_attribute_kind(AttributeProto& a, Rng& rng) {
-  static const std::vector<AttributeProto::AttributeType> kKinds = {
-      AttributeProto::INT, AttributeProto::FLOAT, AttributeProto::STRING,
-      AttributeProto::INTS, AttributeProto::FLOATS, AttributeProto::TENSOR};
+  static const std::vector<AttributeProto::AttributeType> kKinds = {AttributeProto::INT,    AttributeProto::FLOAT,
+                                                                    AttributeProto::STRING, AttributeProto::INTS,
+                                                                    AttributeProto::FLOATS, AttributeProto::TENSOR};
   a.set_type(pick_of(rng, kKinds));
   mutate_attribute_value(a, rng);
 }
 
 // An attribute the op may read, added with a value of a random kind.
 void add_attribute(NodeProto& n, Rng& rng) {
+  // clang-format off
   static const std::vector<std::string> kNames = {
       "axis",    "axes",  "perm",     "pads",    "strides", "kernel_shape", "dilations", "group",
       "keepdims", "to",   "split",    "starts",  "ends",    "shape",        "value",     "transA",
       "transB",  "auto_pad", "mode",  "num_outputs", "allowzero", "batch_dims", "k", "noop_with_empty_axes",
       "epsilon", "alpha", "output_padding", "output_shape", "ceil_mode", "num_heads", "hidden_size", "direction"};
+  // clang-format on
   AttributeProto* a = n.add_attribute();
   a->set_name(pick_of(rng, kNames));
   change_attribute_kind(*a, rng);
@@ -284,9 +338,12 @@ bool mutate_attribute(Parts& p, Rng& rng) {
   const int i = static_cast<int>(pick(rng, n.attribute_size()));
   AttributeProto& a = *n.mutable_attribute(i);
   if (a.has_g() || a.graphs_size() > 0) return false;  // subgraphs are mutated through their nodes
-  if (choice == 1) change_attribute_kind(a, rng);
-  else if (choice == 2) n.mutable_attribute()->DeleteSubrange(i, 1);
-  else mutate_attribute_value(a, rng);
+  if (choice == 1)
+    change_attribute_kind(a, rng);
+  else if (choice == 2)
+    n.mutable_attribute()->DeleteSubrange(i, 1);
+  else
+    mutate_attribute_value(a, rng);
   return true;
 }
 
@@ -298,10 +355,18 @@ bool mutate_node_io(Parts& p, Rng& rng) {
   if (io->empty()) return false;
   const int i = static_cast<int>(pick(rng, io->size()));
   switch (pick(rng, 4)) {
-    case 0: io->DeleteSubrange(i, 1); break;
-    case 1: *io->Add() = io->Get(i); break;
-    case 2: io->SwapElements(i, static_cast<int>(pick(rng, io->size()))); break;
-    default: io->Mutable(i)->clear(); break;
+    case 0:
+      io->DeleteSubrange(i, 1);
+      break;
+    case 1:
+      *io->Add() = io->Get(i);
+      break;
+    case 2:
+      io->SwapElements(i, static_cast<int>(pick(rng, io->size())));
+      break;
+    default:
+      io->Mutable(i)->clear();
+      break;
   }
   return true;
 }
@@ -327,9 +392,15 @@ bool mutate_node_list(Parts& p, Rng& rng) {
   if (list->empty()) return false;
   const int i = static_cast<int>(pick(rng, list->size()));
   switch (pick(rng, 3)) {
-    case 0: list->DeleteSubrange(i, 1); break;
-    case 1: *list->Add() = list->Get(i); break;
-    default: list->SwapElements(i, static_cast<int>(pick(rng, list->size()))); break;
+    case 0:
+      list->DeleteSubrange(i, 1);
+      break;
+    case 1:
+      *list->Add() = list->Get(i);
+      break;
+    default:
+      list->SwapElements(i, static_cast<int>(pick(rng, list->size())));
+      break;
   }
   return true;
 }
@@ -340,6 +411,7 @@ struct Op {
 };
 
 // Operators grouped by their usual number of inputs (index 4: four or more).
+// clang-format off
 const std::vector<Op>& ops_with_inputs(size_t count) {
   static const std::vector<std::vector<Op>> kOps = {
       {{"", "Constant"}, {"", "RandomNormal"}, {"", "RandomUniform"}},
@@ -363,6 +435,7 @@ const std::vector<Op>& ops_with_inputs(size_t count) {
        {"", "BatchNormalization"}, {"", "QLinearMatMul"}, {"", "QLinearConv"}, {"", "Scan"}, {"", "Loop"},
        {"", "NonMaxSuppression"}, {"", "RoiAlign"}, {"com.microsoft", "Attention"},
        {"com.microsoft", "MultiHeadAttention"}, {"com.microsoft", "EmbedLayerNormalization"}}};
+  // clang-format on
   return kOps[count < 4 ? count : 4];
 }
 
@@ -389,7 +462,8 @@ bool change_op_type(ModelProto& m, Parts& p, Rng& rng) {
 
 // An opset version (or the IR version) changed, or an import added/removed.
 bool mutate_opset(ModelProto& m, Rng& rng) {
-  static const std::vector<int64_t> kVersions = {1, 6, 7, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 21, 22, 23, 0, -1, 1000};
+  static const std::vector<int64_t> kVersions = {1,  6,  7,  9,  10, 11, 12, 13, 14, 15,
+                                                 16, 17, 18, 19, 21, 22, 23, 0,  -1, 1000};
   const size_t choice = pick(rng, 6);
   if (choice == 0) {
     m.set_ir_version(coin(rng) ? static_cast<int64_t>(pick(rng, 12)) : interesting_int(rng));
@@ -410,14 +484,22 @@ bool mutate_once(ModelProto& m, Rng& rng) {
   Parts p = collect_parts(m);
   switch (pick(rng, 9)) {
     case 0:
-    case 1: return mutate_value_info(p, rng);
-    case 2: return mutate_attribute(p, rng);
-    case 3: return mutate_node_io(p, rng);
-    case 4: return rename_value(p, rng);
-    case 5: return mutate_node_list(p, rng);
-    case 6: return change_op_type(m, p, rng);
-    case 7: return mutate_initializer(p, rng);
-    default: return mutate_opset(m, rng);
+    case 1:
+      return mutate_value_info(p, rng);
+    case 2:
+      return mutate_attribute(p, rng);
+    case 3:
+      return mutate_node_io(p, rng);
+    case 4:
+      return rename_value(p, rng);
+    case 5:
+      return mutate_node_list(p, rng);
+    case 6:
+      return change_op_type(m, p, rng);
+    case 7:
+      return mutate_initializer(p, rng);
+    default:
+      return mutate_opset(m, rng);
   }
 }
 

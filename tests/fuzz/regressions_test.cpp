@@ -6,8 +6,9 @@
 //   No crash, and the written model loads again. A file NAME.expect next to a
 //   finding holds a substring of the error it must give (loader error or a
 //   diagnostic of the report).
-// - parser findings (regressions/parse/*): parse_expr gives an expression or an
-//   error with a message, within a time bound (the finding was a hang).
+// - parser findings (regressions/parse/*.txt): parse_expr gives an expression
+//   that prints and parses back the same, or an error with a message, within a
+//   time bound (the finding was a hang).
 // - the hand-made seeds (seed_*.onnx) infer without any error.
 #include <gtest/gtest.h>
 
@@ -123,16 +124,21 @@ TEST(SeedModels, HandMadeSeedsInferWithoutErrors) {
 
 class ParseRegression : public testing::TestWithParam<std::string> {};
 
-TEST_P(ParseRegression, ParsesOrFailsWithAMessageQuickly) {
+// As fuzz_parse does: parse, print, parse the text again (same expression).
+TEST_P(ParseRegression, ParsesAndRoundTripsOrFailsWithAMessageQuickly) {
   const std::string text = read_bytes(GetParam());
   const auto start = std::chrono::steady_clock::now();
   const Result<Expr> e = parse_expr(text);
-  const auto seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   if (!e) {
     EXPECT_FALSE(e.error().empty());
+  } else {
+    const Result<Expr> back = parse_expr(to_string(*e));
+    ASSERT_TRUE(back.ok()) << back.error();
+    EXPECT_EQ(*back, *e);
   }
-  // Generous for sanitizer builds; the finding took more than 10 s.
-  EXPECT_LT(seconds, 2.0) << "parsing took " << seconds << " s";
+  const auto seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  // Generous for sanitizer builds; the finding took more than 10 s in fuzz_parse.
+  EXPECT_LT(seconds, 2.0) << "took " << seconds << " s";
 }
 
 INSTANTIATE_TEST_SUITE_P(Findings, ParseRegression,

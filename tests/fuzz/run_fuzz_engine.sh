@@ -53,7 +53,7 @@ run() {
   local corpus="${SYMSHAPE_FUZZ_CORPUS:-}"
   if [[ -z $corpus ]]; then
     corpus="$(mktemp -d "${TMPDIR:-/tmp}/symshape-fuzz-engine.XXXXXX")"
-    trap 'rm -rf "$corpus"' EXIT
+    trap "rm -rf '$corpus'" EXIT  # expanded now: the EXIT trap runs outside this function
   fi
   mkdir -p "$corpus" "$artifacts"
   local seeds=("$here/corpus_models" "$root/tests/data/onnx-light")

@@ -148,6 +148,23 @@ TEST(ParseLimits, DeepExpressionsWithoutBracketsAreAnError) {
   EXPECT_NE(parse_error(s).find("nested deeper than " + std::to_string(kMaxExprDepth)), std::string::npos);
 }
 
+TEST(ParseLimits, ExponentiallyLargeExpressionsAreAnError) {
+  // Found by fuzz_parse (tests/fuzz/regressions/parse/): each factor multiplies
+  // the expanded product, 248 characters gave 2.8 million nodes, and printing
+  // and parsing back the 6.6 MB text did not finish within the fuzzer's 10 s.
+  const std::string finding =
+      "-(x//2)//2 * (x365%27//3)//2 * (xMiJ3277+365327+-ex//0)//2 * (H-ex//0)//2 *(em%H +365327+-ex//0)//2 * "
+      "(H+365327+-ex//0)//2 * (H-ex//0)//2 *(em%H +365327+-ex3277+365327+-ex//0)//2 * (H-ex//0)//2 *(em%H "
+      "+365327+-e//0)//2 * (H-ex//0)//2 * (Hme%meqf*W)";
+  EXPECT_NE(parse_error(finding).find("expression larger than " + std::to_string(kMaxExprSize) + " nodes"),
+            std::string::npos);
+  // The same shape with fewer factors stays below the cap and round-trips.
+  const std::string smaller = "(x//2)//2 * (x365%27//3)//2 * (xMiJ3277+365327+-ex//0)//2 * (H-ex//0)//2";
+  const Expr e = P(smaller);
+  EXPECT_LE(e.size(), kMaxExprSize);
+  EXPECT_EQ(P(to_string(e)), e);
+}
+
 // Long n-ary inputs are flattened: linear-ish time, no recursion.
 double seconds_to_parse(const std::string& text, Expr& out) {
   const auto start = std::chrono::steady_clock::now();

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Builds the parser fuzz target (libFuzzer with AddressSanitizer and
 # UndefinedBehaviorSanitizer, clang++) in a temporary folder and runs it for a
-# bounded time on the seed corpus in tests/fuzz/corpus/, with the grammar's
-# tokens as a dictionary (expr.dict).
+# bounded time on the seed corpus in tests/fuzz/corpus/ and the past findings in
+# tests/fuzz/regressions/parse/, with the grammar's tokens as a dictionary
+# (expr.dict). See tests/fuzz/README.md.
 #
 # Usage: tests/fuzz/run_fuzz.sh [SECONDS]      (default 30)
 # Environment: CLANGXX (default clang++); SYMSHAPE_FUZZ_ARTIFACTS, the folder
@@ -28,5 +29,5 @@ mkdir -p "$work/corpus" "$artifacts"
 echo "run_fuzz: fuzzing for ${seconds} s"
 "$work/fuzz_parse" -max_total_time="$seconds" -max_len=256 -timeout=10 -rss_limit_mb=4096 \
   -dict="$here/expr.dict" -print_final_stats=1 -artifact_prefix="$artifacts/fuzz_parse-" \
-  "$work/corpus" "$here/corpus"
+  "$work/corpus" "$here/corpus" "$here/regressions/parse"
 echo "run_fuzz: no failure in ${seconds} s"

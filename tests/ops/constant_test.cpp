@@ -49,6 +49,11 @@ TEST(ConstantOfShape, SymbolicShapeDefaultFloat) {
   EXPECT_EQ(Op("ConstantOfShape").opset(9).infer({sym_value(ts(INT64, {2}), {"B", "T"})}),
             (Types{ts(FLOAT, {"B", "T"})}));
 }
+// Found by tests/fuzz/fuzz_engine (Expand): a shape input of 2^63-1 elements.
+TEST(ConstantOfShape, ShapeInputTooLongGivesUnknownRank) {
+  for (const int64_t length : {INT64_MAX, symshape::ops::kMaxRankFromLength + 1})
+    EXPECT_EQ(Op("ConstantOfShape").opset(9).infer({ts(INT64, {length})}), (Types{ts(FLOAT)})) << length;
+}
 TEST(ConstantOfShape, FillTypeAndValues) {
   RunResult r = Op("ConstantOfShape")
                     .opset(20)

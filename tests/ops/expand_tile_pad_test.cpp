@@ -14,6 +14,16 @@ TEST(Expand, TargetOneKeepsInputDim) {
 TEST(Expand, UnknownTargetValuesKnownLength) {
   EXPECT_EQ(Op("Expand").opset(13).infer({ts(FLOAT, {5}), ts(INT64, {2})}), (Types{ts(FLOAT, {"_d0", 5})}));
 }
+// Found by tests/fuzz/fuzz_engine: a shape input declared with 2^63-1 elements
+// (values unknown) made the rule allocate that many dims (std::length_error).
+TEST(Expand, ShapeInputTooLongGivesUnknownRank) {
+  using symshape::ops::kMaxRankFromLength;
+  for (const int64_t length : {INT64_MAX, int64_t{-1}, kMaxRankFromLength + 1})
+    EXPECT_EQ(Op("Expand").opset(13).infer({ts(FLOAT, {5}), ts(INT64, {length})}), (Types{ts(FLOAT)})) << length;
+  const Types at_limit = Op("Expand").opset(13).infer({ts(FLOAT, {5}), ts(INT64, {kMaxRankFromLength})});
+  ASSERT_EQ(at_limit.size(), 1u);
+  EXPECT_EQ(at_limit[0].shape().rank(), kMaxRankFromLength);
+}
 TEST(Expand, Errors) {
   EXPECT_ERROR(Op("Expand").opset(13).run({ts(FLOAT, {3}), vec({4})}).report, "cannot broadcast [3] with [4]");
   EXPECT_ERROR(Op("Expand").opset(13).run({ts(FLOAT, {3})}).report, "missing required input 1");

@@ -46,6 +46,16 @@ TEST(Pool, Errors) {
   // clang-format on
   expect_errors(cases);
 }
+// Found by tests/fuzz/fuzz_engine (Expand): a shape input of 2^63-1 elements.
+TEST(Pool, MaxUnpoolOutputShapeTooLongGivesUnknownRank) {
+  for (const int64_t length : {INT64_MAX, symshape::ops::kMaxRankFromLength + 1})
+    EXPECT_EQ(Op("MaxUnpool")
+                  .opset(11)
+                  .infer({ts(FLOAT, {"N", 3, 2, 2}), ts(INT64, {"N", 3, 2, 2}), ts(INT64, {length})},
+                         {attr("kernel_shape", I64s{2, 2})}),
+              (Types{ts(FLOAT)}))
+        << length;
+}
 TEST(Pool, CeilModeLastWindowMustStartInsideInput) {
   // ceil((6-1)/2)+1 = 4 windows, but the 4th would start at 6, in the right padding.
   EXPECT_EQ(

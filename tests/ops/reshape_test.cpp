@@ -63,3 +63,8 @@ TEST(Reshape, PropagatesValue) {
   EXPECT_EQ(r.outputs[0], ts(INT64, {2, 1}));
   EXPECT_EQ(*r.values[0], (std::vector<SymbolicDim>{"B", "T"}));
 }
+// Found by tests/fuzz/fuzz_engine (Expand): a shape input of 2^63-1 elements.
+TEST(Reshape, TargetTooLongGivesUnknownRank) {
+  for (const int64_t length : {INT64_MAX, symshape::ops::kMaxRankFromLength + 1})
+    EXPECT_EQ(Op("Reshape").opset(14).infer({ts(FLOAT, {"B", 4}), ts(INT64, {length})}), (Types{ts(FLOAT)})) << length;
+}

@@ -100,6 +100,11 @@ inline constexpr const char* kOverflowMessage = "integer overflow";
 // Deeper expressions are refused (they become an Error) so that every
 // recursive walk stays far from the stack limit.
 inline constexpr uint32_t kMaxExprDepth = 512;
+// Larger expressions (node count, shared subexpressions counted each time they
+// occur) are refused too: products of sums inside floor divisions can grow
+// exponentially with the input, and printing or walking them did not finish
+// (a 248-character dim gave 2.8 million nodes and 6.6 MB of text).
+inline constexpr uint32_t kMaxExprSize = uint32_t{1} << 18;
 
 namespace detail {
 
@@ -237,6 +242,7 @@ inline Expr NodeFactory::make(Node node) {
     size += a.size();
   }
   if (depth > kMaxExprDepth) return Expr::error("expression nested deeper than " + std::to_string(kMaxExprDepth));
+  if (size > kMaxExprSize) return Expr::error("expression larger than " + std::to_string(kMaxExprSize) + " nodes");
   node.depth = depth;
   node.size = size > UINT32_MAX ? UINT32_MAX : static_cast<uint32_t>(size);
   node.hash = node_hash(node);

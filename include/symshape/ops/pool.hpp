@@ -4,6 +4,7 @@
 
 #include "symshape/infer/helpers.hpp"
 #include "symshape/infer/registry.hpp"
+#include "symshape/ops/common/tensor_values.hpp"
 #include "symshape/ops/common/window.hpp"
 
 namespace symshape::ops {
@@ -74,7 +75,7 @@ inline void infer_max_unpool(Context& ctx, Node& n) {
     }
     const Shape* s = shape_of(n.input(2));
     if (s && s->rank() == 1 && (*s)[0].is_int()) {
-      ctx.set_shape_and_dtype(n.output(0), Shape::of_rank(static_cast<std::size_t>((*s)[0].value())), dtype);
+      ctx.set_shape_and_dtype(n.output(0), unknown_dims_of_rank((*s)[0].value()), dtype);
     } else {
       ctx.set_shape_and_dtype(n.output(0), Shape(), dtype);
     }

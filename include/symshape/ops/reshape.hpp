@@ -31,7 +31,7 @@ inline void reshape_unknown_target(Context& ctx, Node& n, std::optional<int64_t>
   if (target_length && *target_length == 1 && in) {
     set_like_input(ctx, n, 0, Shape(Dims{product(in->dims())}));
   } else {
-    set_like_input(ctx, n, 0, target_length ? Shape::of_rank(static_cast<std::size_t>(*target_length)) : Shape());
+    set_like_input(ctx, n, 0, target_length ? unknown_dims_of_rank(*target_length) : Shape());
   }
   copy_value(ctx, n);
 }

@@ -34,11 +34,23 @@ inline std::optional<int64_t> static_length(const Value* v) {
 // one element (scalar inputs such as Range's start or Clip's min).
 inline bool is_scalar_like(const Shape& s) { return s.rank() == 0 || (s.rank() == 1 && s[0].is_int(1)); }
 
+// Longer shape inputs give an unknown rank rather than that many unknown dims:
+// a model may declare a 1-D shape input of 2^63-1 (or -1) elements, and
+// allocating the dims threw std::length_error (found by tests/fuzz/fuzz_engine).
+inline constexpr int64_t kMaxRankFromLength = 4096;
+
+// A shape of `rank` unknown dims; unknown rank when `rank` is negative or
+// above kMaxRankFromLength.
+inline Shape unknown_dims_of_rank(int64_t rank) {
+  if (rank < 0 || rank > kMaxRankFromLength) return Shape();
+  return Shape::of_rank(static_cast<std::size_t>(rank));
+}
+
 // A shape of as many unknown dims as the 1-D input `v` has elements, when
 // that number is known (a shape input whose values are not); else unknown rank.
 inline Shape shape_of_length(const Value* v) {
   auto len = static_length(v);
-  return len ? Shape::of_rank(static_cast<std::size_t>(*len)) : Shape();
+  return len ? unknown_dims_of_rank(*len) : Shape();
 }
 
 // The element type with ONNX code `code` (1..26), or nullopt for any other

@@ -103,9 +103,16 @@ class Engine {
   // Rules resolved since the opsets last changed, by (domain, op_type): an
   // open-addressing table over views into the nodes' strings, which outlive
   // the run (one hash of the op_type per node, no allocation after warm-up).
+  // A node's rule and the schema it is checked against (none for custom rules
+  // and for versions the schema table does not have), resolved together.
+  struct Dispatch {
+    ResolvedRule rule;
+    const OperatorSchema* schema = nullptr;
+    explicit operator bool() const { return static_cast<bool>(rule); }
+  };
   class ResolvedCache {
    public:
-    ResolvedRule* find(std::string_view domain, std::string_view op_type, std::size_t& slot) {
+    Dispatch* find(std::string_view domain, std::string_view op_type, std::size_t& slot) {
       if (slots_.empty()) slots_.resize(64);
       const std::size_t h = std::hash<std::string_view>()(op_type);
       for (slot = h & (slots_.size() - 1);; slot = (slot + 1) & (slots_.size() - 1)) {
@@ -115,7 +122,7 @@ class Engine {
       }
     }
     // After find() returned nullptr with that slot.
-    void put(std::size_t slot, std::string_view domain, std::string_view op_type, ResolvedRule rule) {
+    void put(std::size_t slot, std::string_view domain, std::string_view op_type, Dispatch rule) {
       slots_[slot] = Entry{std::hash<std::string_view>()(op_type), op_type, domain, rule, true};
       if (2 * ++size_ > slots_.size()) {  // keep the table at most half full
         std::vector<Entry> old(2 * slots_.size());
@@ -137,7 +144,7 @@ class Engine {
     struct Entry {
       std::size_t hash = 0;
       std::string_view op_type, domain;
-      ResolvedRule rule;
+      Dispatch rule;
       bool used = false;
     };
     std::vector<Entry> slots_;
@@ -324,34 +331,38 @@ class Engine {
 
   // The opset of a domain is fixed until resolved_ is cleared (function
   // calls), so (domain, op_type) identifies the rule.
-  ResolvedRule resolve(const Node& n) {
+  Dispatch resolve(const Node& n) {
     std::size_t slot = 0;
-    if (const ResolvedRule* cached = resolved_.find(n.domain, n.op_type, slot)) return *cached;
-    ResolvedRule r = resolve_rule(table_, n.domain, n.op_type, ctx_.opset(n.domain));
-    resolved_.put(slot, n.domain, n.op_type, r);
-    return r;
+    if (const Dispatch* cached = resolved_.find(n.domain, n.op_type, slot)) return *cached;
+    Dispatch d = with_schema(n, resolve_rule(table_, n.domain, n.op_type, ctx_.opset(n.domain)));
+    resolved_.put(slot, n.domain, n.op_type, d);
+    return d;
+  }
+  Dispatch with_schema(const Node& n, ResolvedRule rule) const {
+    const bool checked = rule && !rule.custom;
+    return {rule, checked ? schemas_.find(n.domain, n.op_type, rule.since_version) : nullptr};
   }
 
   // A node of a domain the model does not import (onnxruntime's own tests
   // build com.microsoft nodes so): when every operator of that domain has one
   // version only, that version's rule, with a warning once per domain. Not for
   // ai.onnx, whose missing import is an error.
-  ResolvedRule resolve_unimported(const Node& n) {
-    if (n.domain.empty() || n.domain == "ai.onnx" || ctx_.opset(n.domain) != 0) return ResolvedRule();
+  Dispatch resolve_unimported(const Node& n) {
+    if (n.domain.empty() || n.domain == "ai.onnx" || ctx_.opset(n.domain) != 0) return {};
     int64_t version = 0;
     for (std::size_t i = 0; i < table_.size; ++i) {
       const RuleEntry& e = table_.entries[i];
       if (e.domain != n.domain) continue;
-      if (version != 0 && e.since_version != version) return ResolvedRule();
+      if (version != 0 && e.since_version != version) return {};
       version = e.since_version;
     }
-    if (version == 0) return ResolvedRule();
+    if (version == 0) return {};
     ResolvedRule r = resolve_rule(table_, n.domain, n.op_type, version);
     if (r && warned_unimported_.insert(n.domain).second)
       ctx_.warn(&n, DiagnosticKind::Usage,
                 "the model uses " + n.domain + " operators but does not import that domain; inferring with its " +
                     "version-" + std::to_string(version) + " rules (add an opset_import for " + n.domain + ")");
-    return r;
+    return with_schema(n, r);
   }
 
   void infer_graph(Graph& g) {
@@ -375,9 +386,9 @@ class Engine {
           if (g) snapshot(*g, before);
     if (const Function* f = model_.function(n.domain, n.op_type)) {
       infer_function_call(*f, n);
-    } else if (ResolvedRule rule = resolve(n)) {
+    } else if (Dispatch rule = resolve(n)) {
       run_rule(rule, n);
-    } else if (ResolvedRule unimported = resolve_unimported(n)) {
+    } else if (Dispatch unimported = resolve_unimported(n)) {
       run_rule(unimported, n);
     } else if ((n.domain.empty() || n.domain == "ai.onnx") && ctx_.opset("") == 0 && !reported_no_ai_onnx_) {
       // ONNX requires an opset import for every domain the model uses.
@@ -405,17 +416,15 @@ class Engine {
   // Runs the rule. Meanwhile (in this node, not in the nodes of its
   // subgraphs), a dim whose arithmetic overflowed int64 or an attribute read
   // as another kind than it has is a usage error naming the node.
-  void run_rule(const ResolvedRule& rule, Node& n) {
-    if (!rule.custom)
-      if (const OperatorSchema* schema = schemas_.find(n.domain, n.op_type, rule.since_version))
-        if (!check_against_schema(ctx_, n, *schema, schemas_)) return;  // outputs stay unknown
+  void run_rule(const Dispatch& d, Node& n) {
+    if (d.schema && !check_against_schema(ctx_, n, *d.schema, schemas_)) return;  // outputs stay unknown
     uint64_t& overflows = dim_overflow_count();
     AttributeMismatch& mismatch = attribute_mismatch();
     const uint64_t outer_overflows = overflows;
     AttributeMismatch outer_mismatch = std::move(mismatch);
     overflows = 0;
     mismatch = AttributeMismatch();
-    rule.fn(ctx_, n);
+    d.rule.fn(ctx_, n);
     if (overflows != 0)
       ctx_.usage_error(n, "int64 overflow in a dim computation (a dim or element count beyond 2^63-1); "
                           "the dims it affects are left unknown");

@@ -471,9 +471,11 @@ class Loader {
   }
 
   // "node #3 'conv1' (Conv)", as the command names nodes (the index within its graph).
+  static std::string node_label(std::size_t index, const std::string& name, const std::string& op_type) {
+    return "node #" + std::to_string(index) + (name.empty() ? std::string() : " " + quote(name)) + " (" + op_type + ")";
+  }
   static std::string node_label(const ::onnx::NodeProto& n, int index) {
-    std::string s = "node #" + std::to_string(index) + (n.name().empty() ? std::string() : " " + quote(n.name()));
-    return s + " (" + n.op_type() + ")";
+    return node_label(static_cast<std::size_t>(index), n.name(), n.op_type());
   }
 
   // A deep subgraph's scope (outermost ... innermost), so that its length,
@@ -495,12 +497,10 @@ class Loader {
     out->name = name;
     // One hash lookup: insert the new value, or find the one that has the name.
     if (const Value* v = g.by_name.insert(out)) {
-      std::string first = v->producer ? "a node" : v->is_graph_input ? "a graph input" : "an initializer";
-      if (v->producer) {
-        const Node& n = *v->producer;  // named as node_label() names nodes
-        first = "node #" + std::to_string(g.nodes.index_of(&n)) + (n.name.empty() ? "" : " " + quote(n.name)) + " (" +
-                n.op_type + ")";
-      }
+      const std::string first = v->producer
+                                    ? node_label(g.nodes.index_of(v->producer), v->producer->name, v->producer->op_type)
+                                : v->is_graph_input ? "a graph input"
+                                                    : "an initializer";
       set_error(graph_prefix(scope) + "value " + quote(name) + " is produced twice (by " + first + " and by " + by() +
                 ")");
       return nullptr;

@@ -1,0 +1,3 @@
+// A C++ program that does nothing: bench/whole_process.py times it beside
+// `symshape simplify 1` to show the process start cost that is not symshape's own.
+int main() { return 0; }

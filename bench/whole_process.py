@@ -11,8 +11,9 @@ from memory, never from disk):
   cp         cp M OUT
   onnx_ref   onnx_ref_infer M
 and once per run the process start: `symshape simplify 1` against bench/trivial_main (a
-C++ program that does nothing), max(4N, 20) repetitions of each, alternating. Each child runs under bench/spawn_measure, which reports
-its wall time and peak RSS (wait4's ru_maxrss). Medians of N repetitions.
+C++ program that does nothing), max(4N, 20) repetitions of each, alternating. Each child
+runs under bench/spawn_measure, which reports its wall time and peak RSS (wait4's
+ru_maxrss). Medians of N repetitions.
 
 Prints markdown tables (ratios against the peer measured in the same run) and the
 issue's goals marked met / not met; writes the raw results as JSON (for
@@ -189,7 +190,8 @@ def goals(results, names):
         return f
 
     out = [
-        check("without -o, 100-575 MB models: time <= 5% of onnx_ref", 0.05, rows(big, time_ratio("infer", "onnx_ref"))),
+        check("without -o, 100-575 MB models: time <= 5% of onnx_ref", 0.05,
+              rows(big, time_ratio("infer", "onnx_ref"))),
         check("without -o, 100-575 MB models: peak RSS <= 64 MiB", 64, rows(big, peak("infer"))),
         check("with -o, 100-575 MB models: time <= 1.5x cp", 1.5, rows(big, time_ratio("infer_o", "cp"))),
         check("with -o, 100-575 MB models: peak RSS <= 128 MiB", 128, rows(big, peak("infer_o"))),

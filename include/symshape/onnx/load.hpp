@@ -956,7 +956,8 @@ inline Result<MappedModel> load_mapped_model(const std::string& path, const std:
   return Result<MappedModel>(std::move(out));
 }
 
-// Reads and loads an ONNX file; every error names the file.
+// Reads and loads an ONNX file ("-": standard input); every error names the
+// file.
 inline Result<Model> load_model_file(const std::string& path) {
   Result<MappedFile> f = MappedFile::open(path);
   if (!f) return Result<Model>::failure(f.error());

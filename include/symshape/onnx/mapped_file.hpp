@@ -56,8 +56,12 @@ class MappedFile {
   }
   static Result<MappedFile> open(const std::string& path) { return open(path, path); }
 
+  // Reading stops past this many bytes (a stream such as /dev/zero never
+  // ends): protobuf files are below 2 GB, and the loader refuses larger ones.
+  static constexpr std::size_t kMaxReadBytes = std::size_t{1} << 31;
+
   // The bytes of an open descriptor (left open): mapped when it is a regular
-  // file, else read to its end.
+  // file, else read to its end (or past kMaxReadBytes).
   static Result<MappedFile> from_fd(int fd, const std::string& name) {
     MappedFile f;
     struct stat st {};
@@ -88,6 +92,7 @@ class MappedFile {
     constexpr std::size_t kChunk = std::size_t{1} << 16;
     for (;;) {
       const std::size_t used = buffer_.size();
+      if (used > kMaxReadBytes) return true;
       buffer_.resize(used + kChunk);
       const ssize_t got = ::read(fd, buffer_.data() + used, kChunk);
       if (got < 0 && errno == EINTR) {

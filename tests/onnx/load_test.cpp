@@ -1,6 +1,7 @@
 // The ONNX loader: ModelProto -> Model, and its errors.
 #include "symshape/onnx/load.hpp"
 
+#include <google/protobuf/descriptor.h>
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -8,6 +9,7 @@
 #include <cstring>
 #include <fstream>
 #include <random>
+#include <set>
 #include <sstream>
 #include <string>
 
@@ -1226,4 +1228,59 @@ TEST(OnnxWire, MappedFileOfEveryKind) {
   EXPECT_EQ(io::load_mapped_model("/nonexistent/m.onnx", "shown").error(), "file shown: cannot open for reading");
   std::remove(path.c_str());
   std::remove(empty.c_str());
+}
+
+TEST(OnnxWire, SchemaMatchesTheGeneratedDescriptors) {
+  // views.hpp's table against libonnx's own descriptors, from ModelProto down
+  // through every message field: each field's number, wire kind and message
+  // type, in both directions.
+  using google::protobuf::Descriptor;
+  using google::protobuf::FieldDescriptor;
+  using K = wire::Kind;
+  auto kind_of = [](const FieldDescriptor* f) {
+    switch (f->type()) {
+      case FieldDescriptor::TYPE_MESSAGE:
+        return K::kMessage;
+      case FieldDescriptor::TYPE_STRING:
+      case FieldDescriptor::TYPE_BYTES:
+        return K::kBytes;
+      case FieldDescriptor::TYPE_FLOAT:
+        return f->is_repeated() ? K::kPackedFixed32 : K::kFixed32;
+      case FieldDescriptor::TYPE_DOUBLE:
+        return f->is_repeated() ? K::kPackedFixed64 : K::kFixed64;
+      case FieldDescriptor::TYPE_INT32:
+      case FieldDescriptor::TYPE_INT64:
+      case FieldDescriptor::TYPE_UINT64:
+      case FieldDescriptor::TYPE_ENUM:
+        return f->is_repeated() ? K::kPackedVarint : K::kVarint;
+      default:
+        return K::kUnknown;  // not in onnx-ml.proto
+    }
+  };
+  std::set<std::pair<const Descriptor*, int>> seen;
+  std::vector<std::pair<const Descriptor*, int>> todo{{::onnx::ModelProto::descriptor(), io::view::kModel}};
+  while (!todo.empty()) {
+    const auto [d, type] = todo.back();
+    todo.pop_back();
+    if (!seen.insert({d, type}).second) continue;
+    const wire::MessageSpec& spec = io::view::kSchema.specs[type];
+    int known = 0;
+    for (int i = 0; i < d->field_count(); ++i) {
+      const FieldDescriptor* f = d->field(i);
+      ASSERT_LE(f->number(), static_cast<int>(wire::kMaxFieldNumber)) << d->full_name() << "." << f->name();
+      const wire::FieldSpec s = spec.fields[f->number()];
+      EXPECT_EQ(s.kind, kind_of(f)) << d->full_name() << "." << f->name();
+      if (f->type() == FieldDescriptor::TYPE_MESSAGE) todo.push_back({f->message_type(), s.type});
+      ++known;
+    }
+    int in_table = 0;
+    for (const wire::FieldSpec& s : spec.fields) in_table += s.kind != K::kUnknown;
+    EXPECT_EQ(in_table, known) << d->full_name();
+  }
+  EXPECT_EQ(seen.size(), 22u);  // every message of onnx-ml.proto
+  // Enum values outside the enum are unknown fields: the ranges the views take.
+  for (int v = -2; v < 20; ++v) {
+    EXPECT_EQ(::onnx::AttributeProto_AttributeType_IsValid(v), v >= 0 && v <= 14) << v;
+    EXPECT_EQ(::onnx::TensorProto_DataLocation_IsValid(v), v == 0 || v == 1) << v;
+  }
 }

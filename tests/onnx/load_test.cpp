@@ -1,12 +1,18 @@
 // The ONNX loader: ModelProto -> Model, and its errors.
+#include "symshape/onnx/load.hpp"
+
+#include <google/protobuf/descriptor.h>
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <cstdio>
+#include <cstring>
 #include <fstream>
 #include <random>
+#include <set>
+#include <sstream>
 #include <string>
 
-#include "symshape/onnx/load.hpp"
 #include "symshape/symshape.hpp"
 
 namespace {
@@ -968,3 +974,313 @@ TEST(OnnxLoadDepth, MillionTermDimIsHandled) {
 }
 
 }  // namespace
+
+// ---- The wire-format reader (wire.hpp, views.hpp) ----
+// Hand-written protobuf bytes, each case checked against libprotobuf's own
+// parser (read_model_proto): the two accept and refuse the same files.
+
+namespace {
+
+// A protobuf wire-format writer.
+struct W {
+  std::string b;
+  W& varint(uint64_t v) {
+    while (v >= 0x80) {
+      b += static_cast<char>(static_cast<uint8_t>(v) | 0x80);
+      v >>= 7;
+    }
+    b += static_cast<char>(v);
+    return *this;
+  }
+  W& tag(uint32_t field, uint32_t wire_type) { return varint(uint64_t{field} << 3 | wire_type); }
+  W& i(uint32_t field, uint64_t v) { return tag(field, 0).varint(v); }
+  W& s(uint32_t field, const std::string& bytes) {
+    tag(field, 2).varint(bytes.size());
+    b += bytes;
+    return *this;
+  }
+  W& m(uint32_t field, const W& msg) { return s(field, msg.b); }
+  W& f32(uint32_t field, float v) {
+    tag(field, 5);
+    char c[4];
+    std::memcpy(c, &v, 4);
+    b.append(c, 4);
+    return *this;
+  }
+  W& raw(const std::string& bytes) {
+    b += bytes;
+    return *this;
+  }
+};
+
+// ModelProto fields: ir_version 1, graph 7, opset_import 8. GraphProto: node
+// 1, name 2, initializer 5, input 11, output 12. NodeProto: input 1, output
+// 2, op_type 4, attribute 5. ValueInfoProto: name 1, type 2. TypeProto:
+// tensor_type 1, sequence_type 4; .Tensor: elem_type 1, shape 2.
+W opset17() { return W().i(2, 17); }
+W float_input(const std::string& name, int64_t dim) {
+  W shape = W().m(1, W().i(1, static_cast<uint64_t>(dim)));
+  return W().s(1, name).m(2, W().m(1, W().i(1, 1).m(2, shape)));
+}
+W relu(const std::string& in, const std::string& out) { return W().s(1, in).s(2, out).s(4, "Relu"); }
+W model_with(const W& graph) { return W().i(1, 8).m(8, opset17()).m(7, graph); }
+W relu_model() {
+  return model_with(W().m(1, relu("x", "y")).s(2, "g").m(11, float_input("x", 3)).m(12, W().s(1, "y")));
+}
+
+// Loads bytes with the wire loader, after checking that libprotobuf accepts
+// them exactly when the wire loader gets past parsing.
+Result<Model> load_bytes(const std::string& bytes) {
+  std::istringstream in(bytes);
+  Result<::onnx::ModelProto> proto = io::read_model_proto(in, "m");
+  Result<Model> m = io::load_model_bytes(bytes, "m");
+  const bool parsed = m || m.error().find("(protobuf parse failed)") == std::string::npos;
+  EXPECT_EQ(parsed, proto || proto.error().find("(protobuf parse failed)") == std::string::npos)
+      << (m ? std::string("loaded") : m.error()) << " / " << (proto ? std::string("parsed") : proto.error());
+  return m;
+}
+
+const char* const kParseFailed = "file m: not a valid ONNX model (protobuf parse failed)";
+
+}  // namespace
+
+TEST(OnnxWire, HandWrittenModelLoads) {
+  Result<Model> m = load_bytes(relu_model().b);
+  ASSERT_TRUE(m) << m.error();
+  EXPECT_EQ(m->graph->name, "g");
+  ASSERT_EQ(m->graph->nodes.size(), 1u);
+  EXPECT_EQ(m->graph->nodes[0]->op_type, "Relu");
+  EXPECT_EQ(m->graph->find("x")->type, Type::tensor(DataType::FLOAT, Shape({3})));
+}
+
+TEST(OnnxWire, TruncatedVarintAndLengthPastTheEnd) {
+  const std::string ok = relu_model().b;
+  EXPECT_EQ(load_bytes(ok + "\x08\x80").error(), kParseFailed);  // ir_version: varint cut short
+  EXPECT_EQ(load_bytes(ok + "\x08" + std::string(10, '\xff') + "\x01").error(), kParseFailed);  // 11-byte varint
+  EXPECT_EQ(load_bytes(ok + "\x12\x05" + "abc").error(), kParseFailed);          // producer_name: 5 bytes, 3 left
+  EXPECT_EQ(load_bytes(ok + "\x12\xff\xff\xff\xff\x0f").error(), kParseFailed);  // a 4 GB length
+  // Every prefix: refused exactly when libprotobuf refuses it (load_bytes checks).
+  for (std::size_t cut = 1; cut < ok.size(); ++cut) load_bytes(ok.substr(0, cut));
+}
+
+TEST(OnnxWire, BadTagsAndWireTypes) {
+  const std::string ok = relu_model().b;
+  EXPECT_EQ(load_bytes(ok + std::string(1, '\0')).error(), kParseFailed);  // tag 0
+  EXPECT_EQ(load_bytes(ok + "\x0e").error(), kParseFailed);                // wire type 6
+  EXPECT_EQ(load_bytes(ok + "\x0f").error(), kParseFailed);                // wire type 7
+  EXPECT_EQ(load_bytes(ok + "\x02\x00").error(), kParseFailed);            // field number 0
+  EXPECT_EQ(load_bytes(ok + "\x9c\x01").error(), kParseFailed);            // end of a group never opened
+  EXPECT_EQ(load_bytes(ok + "\x9b\x01\x08\x01").error(), kParseFailed);    // a group never closed
+  EXPECT_EQ(load_bytes(ok + "\x9b\x01\xa4\x01").error(), kParseFailed);    // closed by another field's end
+  EXPECT_TRUE(load_bytes(ok + "\x9b\x01\x08\x01\x9c\x01"));                // unknown group 19, closed
+}
+
+TEST(OnnxWire, UnknownFieldsAreSkipped) {
+  W unknown;
+  unknown.i(30, 5).s(31, "junk").f32(29, 1.5f).tag(28, 1).raw(std::string(8, '\x01'));
+  unknown.tag(27, 3).i(1, 2).s(2, "inside a group").tag(27, 4);
+  W graph = W().raw(unknown.b).m(1, relu("x", "y").raw(unknown.b)).m(11, float_input("x", 3).raw(unknown.b));
+  graph.m(12, W().s(1, "y"));
+  Result<Model> m = load_bytes(model_with(graph).raw(unknown.b).b);
+  ASSERT_TRUE(m) << m.error();
+  EXPECT_EQ(m->graph->nodes[0]->op_type, "Relu");
+  // A known field of another wire type is an unknown field: a graph given as
+  // a varint is no graph; an ir_version given as bytes is no ir_version.
+  EXPECT_EQ(load_bytes(W().i(1, 8).m(8, opset17()).i(7, 1).b).error(), "file m: not a valid ONNX model (no graph)");
+  W graph_only = W().m(1, relu("x", "y")).m(11, float_input("x", 3)).m(12, W().s(1, "y"));
+  EXPECT_EQ(load_bytes(W().s(1, "8").m(8, opset17()).m(7, graph_only).b).error(),
+            "file m: ir_version 0: the model does not set its IR version");
+}
+
+TEST(OnnxWire, RepeatedSingularFieldsAndMergedMessages) {
+  // A singular scalar given twice: the last one counts.
+  Result<Model> m = load_bytes(relu_model().i(1, 3).b);
+  ASSERT_TRUE(m) << m.error();
+  EXPECT_EQ(m->ir_version, 3);
+  // A graph given twice: one graph, the merge of both (lists appended, the
+  // last name).
+  W first = W().s(2, "first").m(11, float_input("x", 3)).m(1, relu("x", "y"));
+  W second = W().s(2, "second").m(1, relu("y", "z")).m(12, W().s(1, "z"));
+  m = load_bytes(W().i(1, 8).m(8, opset17()).m(7, first).m(7, second).b);
+  ASSERT_TRUE(m) << m.error();
+  EXPECT_EQ(m->graph->name, "second");
+  ASSERT_EQ(m->graph->nodes.size(), 2u);
+  EXPECT_EQ(m->graph->nodes[1]->inputs[0], m->graph->find("y"));
+  EXPECT_EQ(m->graph->outputs.size(), 1u);
+  // The type of an input given twice: the shapes' dims are appended.
+  W typed = float_input("x", 3).raw(W().m(2, W().m(1, W().m(2, W().m(1, W().i(1, 5))))).b);
+  m = load_bytes(model_with(W().m(11, typed).m(1, relu("x", "y")).m(12, W().s(1, "y"))).b);
+  ASSERT_TRUE(m) << m.error();
+  EXPECT_EQ(m->graph->find("x")->type, Type::tensor(DataType::FLOAT, Shape({3, 5})));
+}
+
+TEST(OnnxWire, OneofTakesTheMemberSetLast) {
+  // tensor_type, then sequence_type (of float tensors): a sequence.
+  W seq = W().m(1, W().m(1, W().i(1, 1)));
+  W in = float_input("x", 3).raw(W().m(2, W().m(4, seq)).b);
+  Result<Model> m = load_bytes(model_with(W().m(11, in).m(1, relu("x", "y")).m(12, W().s(1, "y"))).b);
+  ASSERT_TRUE(m) << m.error();
+  EXPECT_EQ(m->graph->find("x")->type.to_string(), "seq(float?)");
+  // dim_value then dim_param: the param.
+  W dim = W().i(1, 4).s(2, "N");
+  W in2 = W().s(1, "x").m(2, W().m(1, W().i(1, 1).m(2, W().m(1, dim))));
+  m = load_bytes(model_with(W().m(11, in2).m(1, relu("x", "y")).m(12, W().s(1, "y"))).b);
+  ASSERT_TRUE(m) << m.error();
+  EXPECT_EQ(m->graph->find("x")->type, Type::tensor(DataType::FLOAT, Shape({"N"})));
+}
+
+TEST(OnnxWire, PackedAndUnpackedRepeatedScalars) {
+  // AttributeProto: name 1, ints 8 (type 20 left out: guessed); TensorProto:
+  // dims 1, data_type 2, int64_data 7, name 8.
+  auto packed = [](std::initializer_list<uint64_t> vs) {
+    W p;
+    for (uint64_t v : vs) p.varint(v);
+    return p.b;
+  };
+  W attr_packed = W().s(1, "perm").s(8, packed({1, 0}));
+  W attr_unpacked = W().s(1, "perm").i(8, 1).i(8, 0);
+  W attr_mixed = W().s(1, "perm").i(8, 1).s(8, packed({0}));
+  W shape_packed = W().s(1, packed({2})).i(2, 7).s(7, packed({3, static_cast<uint64_t>(-1)})).s(8, "shape");
+  W shape_unpacked = W().i(1, 2).i(2, 7).i(7, 3).i(7, static_cast<uint64_t>(-1)).s(8, "shape");
+  for (const W* attr : {&attr_packed, &attr_unpacked, &attr_mixed}) {
+    for (const W* init : {&shape_packed, &shape_unpacked}) {
+      W t = W().s(1, "x").s(2, "t").s(4, "Transpose").m(5, *attr);
+      W r = W().s(1, "t").s(1, "shape").s(2, "y").s(4, "Reshape");
+      W graph = W().m(11, float_input("x", 3)).m(5, *init).m(1, t).m(1, r).m(12, W().s(1, "y"));
+      Result<Model> m = load_bytes(model_with(graph).b);
+      ASSERT_TRUE(m) << m.error();
+      EXPECT_EQ(m->graph->nodes[0]->attr_ints("perm"), (std::vector<int64_t>{1, 0}));
+      const Tensor* shape = m->graph->find("shape")->initializer;
+      ASSERT_TRUE(shape && shape->has_data);
+      EXPECT_EQ(shape->int_data, (std::vector<int64_t>{3, -1}));
+    }
+  }
+  // A packed float field whose length is not a multiple of 4 does not parse.
+  W bad = W().s(1, "scales").s(7, std::string(6, '\0'));
+  W graph = W().m(11, float_input("x", 3)).m(1, relu("x", "y").m(5, bad)).m(12, W().s(1, "y"));
+  EXPECT_EQ(load_bytes(model_with(graph).b).error(), kParseFailed);
+}
+
+TEST(OnnxWire, EnumValueOutsideTheEnumIsUnknown) {
+  // AttributeProto.type 99 is not an AttributeType: an unknown field, and the
+  // type is guessed from the field set (i, 3).
+  W attr = W().s(1, "axis").i(20, 99).i(3, 1);
+  W graph = W().m(11, float_input("x", 3)).m(1, relu("x", "y").m(5, attr)).m(12, W().s(1, "y"));
+  Result<Model> m = load_bytes(model_with(graph).b);
+  ASSERT_TRUE(m) << m.error();
+  EXPECT_EQ(m->graph->nodes[0]->attr_int("axis", 0), 1);
+}
+
+TEST(OnnxWire, NestingBudget) {
+  // Unknown groups count against the 10000 levels as messages do.
+  auto groups = [](int n) {
+    W w;
+    for (int i = 0; i < n; ++i) w.tag(19, 3);
+    for (int i = 0; i < n; ++i) w.tag(19, 4);
+    return relu_model().raw(w.b).b;
+  };
+  EXPECT_TRUE(load_bytes(groups(io::kProtobufRecursionLimit)));
+  EXPECT_EQ(load_bytes(groups(io::kProtobufRecursionLimit + 1)).error(), kParseFailed);
+}
+
+TEST(OnnxWire, WeightsStayInTheFile) {
+  // A 1 MB raw_data initializer: its size checked, its bytes not kept.
+  W w = W().i(1, 1024).i(1, 256).i(2, 1).s(8, "w").s(9, std::string(1 << 20, '\x7f'));
+  W graph = W().m(11, float_input("x", 3)).m(5, w).m(1, relu("x", "y")).m(12, W().s(1, "y"));
+  Result<Model> m = load_bytes(model_with(graph).b);
+  ASSERT_TRUE(m) << m.error();
+  const Tensor* t = m->graph->find("w")->initializer;
+  ASSERT_TRUE(t);
+  EXPECT_FALSE(t->has_data);
+  EXPECT_EQ(t->dims.size(), 2u);
+  W short_w = W().i(1, 1024).i(1, 256).i(2, 1).s(8, "w").s(9, std::string(100, '\0'));
+  graph = W().m(11, float_input("x", 3)).m(5, short_w).m(1, relu("x", "y")).m(12, W().s(1, "y"));
+  EXPECT_EQ(load_bytes(model_with(graph).b).error(),
+            "file m: initializer 'w': raw_data has 100 bytes, 262144 element(s) of type float need 1048576");
+}
+
+TEST(OnnxWire, MappedFileOfEveryKind) {
+  const std::string bytes = relu_model().b;
+  const std::string path = write_temp("wire_relu.onnx", bytes);
+  Result<io::MappedFile> f = io::MappedFile::open(path);
+  ASSERT_TRUE(f) << f.error();
+  EXPECT_TRUE(f->mapped());
+  EXPECT_EQ(f->bytes(), bytes);
+  Result<io::MappedModel> mm = io::load_mapped_model(path, "shown");
+  ASSERT_TRUE(mm) << mm.error();
+  EXPECT_EQ(mm->file.bytes(), bytes);
+  EXPECT_EQ(mm->model.graph->nodes.size(), 1u);
+  // A pipe is read, not mapped.
+  int fds[2];
+  ASSERT_EQ(::pipe(fds), 0);
+  ASSERT_EQ(::write(fds[1], bytes.data(), bytes.size()), static_cast<ssize_t>(bytes.size()));
+  ::close(fds[1]);
+  Result<io::MappedFile> p = io::MappedFile::from_fd(fds[0], "<pipe>");
+  ::close(fds[0]);
+  ASSERT_TRUE(p) << p.error();
+  EXPECT_FALSE(p->mapped());
+  EXPECT_EQ(p->bytes(), bytes);
+  // An empty file maps to no bytes; a directory and a missing file are named.
+  const std::string empty = write_temp("wire_empty.onnx", "");
+  EXPECT_EQ(io::MappedFile::open(empty)->bytes().size(), 0u);
+  EXPECT_EQ(io::MappedFile::open(::testing::TempDir()).error(),
+            "file " + ::testing::TempDir() + ": is a directory, not an ONNX model");
+  EXPECT_EQ(io::load_mapped_model("/nonexistent/m.onnx", "shown").error(), "file shown: cannot open for reading");
+  std::remove(path.c_str());
+  std::remove(empty.c_str());
+}
+
+TEST(OnnxWire, SchemaMatchesTheGeneratedDescriptors) {
+  // views.hpp's table against libonnx's own descriptors, from ModelProto down
+  // through every message field: each field's number, wire kind and message
+  // type, in both directions.
+  using google::protobuf::Descriptor;
+  using google::protobuf::FieldDescriptor;
+  using K = wire::Kind;
+  auto kind_of = [](const FieldDescriptor* f) {
+    switch (f->type()) {
+      case FieldDescriptor::TYPE_MESSAGE:
+        return K::kMessage;
+      case FieldDescriptor::TYPE_STRING:
+      case FieldDescriptor::TYPE_BYTES:
+        return K::kBytes;
+      case FieldDescriptor::TYPE_FLOAT:
+        return f->is_repeated() ? K::kPackedFixed32 : K::kFixed32;
+      case FieldDescriptor::TYPE_DOUBLE:
+        return f->is_repeated() ? K::kPackedFixed64 : K::kFixed64;
+      case FieldDescriptor::TYPE_INT32:
+      case FieldDescriptor::TYPE_INT64:
+      case FieldDescriptor::TYPE_UINT64:
+      case FieldDescriptor::TYPE_ENUM:
+        return f->is_repeated() ? K::kPackedVarint : K::kVarint;
+      default:
+        return K::kUnknown;  // not in onnx-ml.proto
+    }
+  };
+  std::set<std::pair<const Descriptor*, int>> seen;
+  std::vector<std::pair<const Descriptor*, int>> todo{{::onnx::ModelProto::descriptor(), io::view::kModel}};
+  while (!todo.empty()) {
+    const auto [d, type] = todo.back();
+    todo.pop_back();
+    if (!seen.insert({d, type}).second) continue;
+    const wire::MessageSpec& spec = io::view::kSchema.specs[type];
+    int known = 0;
+    for (int i = 0; i < d->field_count(); ++i) {
+      const FieldDescriptor* f = d->field(i);
+      ASSERT_LE(f->number(), static_cast<int>(wire::kMaxFieldNumber)) << d->full_name() << "." << f->name();
+      const wire::FieldSpec s = spec.fields[f->number()];
+      EXPECT_EQ(s.kind, kind_of(f)) << d->full_name() << "." << f->name();
+      if (f->type() == FieldDescriptor::TYPE_MESSAGE) todo.push_back({f->message_type(), s.type});
+      ++known;
+    }
+    int in_table = 0;
+    for (const wire::FieldSpec& s : spec.fields) in_table += s.kind != K::kUnknown;
+    EXPECT_EQ(in_table, known) << d->full_name();
+  }
+  EXPECT_EQ(seen.size(), 22u);  // every message of onnx-ml.proto
+  // Enum values outside the enum are unknown fields: the ranges the views take.
+  for (int v = -2; v < 20; ++v) {
+    EXPECT_EQ(::onnx::AttributeProto_AttributeType_IsValid(v), v >= 0 && v <= 14) << v;
+    EXPECT_EQ(::onnx::TensorProto_DataLocation_IsValid(v), v == 0 || v == 1) << v;
+  }
+}

@@ -1,6 +1,9 @@
-// The ONNX adapter, loading side: a ModelProto (Debian's libonnx-dev
-// onnx_proto, protobuf 3) becomes a symshape::Model. This is the only part of
-// symshape, with save.hpp and the command, that sees protobuf.
+// The ONNX adapter, loading side: an ONNX file's bytes become a
+// symshape::Model. The file is mapped (mapped_file.hpp) and its protobuf wire
+// format read in place (wire.hpp, views.hpp): weights are never copied nor
+// decoded (only small tensors' values), external data is never opened. The
+// generated ModelProto (Debian's libonnx-dev onnx_proto, protobuf 3) serves
+// users who hold a proto in memory (load_model_proto, read_model_proto).
 //
 //   Result<Model> m = symshape::io::load_model_file("model.onnx");
 //   if (!m) { puts(m.error().c_str()); return 1; }
@@ -18,11 +21,10 @@
 #ifndef ONNX_NAMESPACE
 #define ONNX_NAMESPACE onnx
 #endif
-#include <onnx/onnx_pb.h>
-
 #include <google/protobuf/io/coded_stream.h>
 #include <google/protobuf/io/zero_copy_stream_impl.h>
 #include <google/protobuf/unknown_field_set.h>
+#include <onnx/onnx_pb.h>
 
 #include <algorithm>
 #include <climits>
@@ -35,10 +37,14 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
 #include "symshape/ir/graph.hpp"
+#include "symshape/onnx/mapped_file.hpp"
+#include "symshape/onnx/views.hpp"
+#include "symshape/onnx/wire.hpp"
 #include "symshape/support/checked_int.hpp"
 #include "symshape/support/result.hpp"
 #include "symshape/types.hpp"
@@ -70,7 +76,7 @@ inline std::string quote(const std::string& s) { return "'" + s + "'"; }
 // Reads `n` little-endian elements of `size` bytes from raw_data; nothing when
 // the data does not hold exactly n of them.
 template <class Out, class Convert>
-std::optional<std::vector<Out>> read_raw(const std::string& raw, int64_t n, std::size_t size, Convert convert) {
+std::optional<std::vector<Out>> read_raw(std::string_view raw, int64_t n, std::size_t size, Convert convert) {
   if (n < 0 || raw.size() != static_cast<std::size_t>(n) * size) return std::nullopt;
   std::optional<std::vector<Out>> out(std::in_place);
   out->reserve(static_cast<std::size_t>(n));
@@ -127,27 +133,37 @@ inline IntLayout int_layout(DataType dtype) {
   }
 }
 
+// The n values of a typed field (`number`, read as `elem`) converted, or
+// nothing when it does not hold exactly n of them.
+template <class Out, class Convert>
+std::optional<std::vector<Out>> read_typed(const view::TensorView& p, uint32_t number, view::Elem elem, int64_t have,
+                                           int64_t n, Convert convert) {
+  if (have != n) return std::nullopt;
+  std::optional<std::vector<Out>> out(std::in_place);
+  out->reserve(static_cast<std::size_t>(n));
+  p.values(number, elem, [&](uint64_t bits) { out->push_back(convert(bits)); });
+  return out;
+}
+
 // The n values of an integer or bool tensor, from raw_data or the typed
 // field; nothing when the count does not match or a value is beyond int64.
-inline std::optional<std::vector<int64_t>> read_int_data(const ::onnx::TensorProto& p, DataType dtype, int64_t n,
+inline std::optional<std::vector<int64_t>> read_int_data(const view::TensorView& p, DataType dtype, int64_t n,
                                                          IntLayout layout) {
+  using view::Elem;
   std::optional<std::vector<int64_t>> v;
-  if (p.has_raw_data()) {
-    v = read_raw<int64_t>(p.raw_data(), n, layout.size, [&](uint64_t bits) {
+  if (p.has_raw_data) {
+    v = read_raw<int64_t>(p.raw_data.view(), n, layout.size, [&](uint64_t bits) {
       return layout.is_signed ? sign_extend(bits, layout.size) : static_cast<int64_t>(bits);
     });
   } else if (dtype == DataType::INT64) {
-    if (p.int64_data_size() == n) v.emplace(p.int64_data().begin(), p.int64_data().end());
+    v = read_typed<int64_t>(p, 7, Elem::kVarint, p.int64_n, n, view::as_i64);
   } else if (dtype == DataType::UINT64 || dtype == DataType::UINT32) {
-    if (p.uint64_data_size() == n) {
-      v.emplace();
-      for (uint64_t x : p.uint64_data()) {
-        if (x > static_cast<uint64_t>(INT64_MAX)) return std::nullopt;
-        v->push_back(static_cast<int64_t>(x));
-      }
-    }
-  } else if (p.int32_data_size() == n) {
-    v.emplace(p.int32_data().begin(), p.int32_data().end());
+    v = read_typed<int64_t>(p, 11, Elem::kVarint, p.uint64_n, n, view::as_i64);
+    if (v)
+      for (int64_t x : *v)
+        if (x < 0) return std::nullopt;  // beyond int64
+  } else {
+    v = read_typed<int64_t>(p, 5, Elem::kVarint, p.int32_n, n, [](uint64_t u) { return int64_t{view::as_i32(u)}; });
   }
   if (v && dtype == DataType::UINT64)
     for (int64_t x : *v)
@@ -157,32 +173,20 @@ inline std::optional<std::vector<int64_t>> read_int_data(const ::onnx::TensorPro
 
 // The n values of a FLOAT or DOUBLE tensor, from raw_data or the typed field;
 // nothing when the count does not match.
-inline std::optional<std::vector<double>> read_float_data(const ::onnx::TensorProto& p, DataType dtype, int64_t n) {
+inline std::optional<std::vector<double>> read_float_data(const view::TensorView& p, DataType dtype, int64_t n) {
+  using view::Elem;
   const bool is_float = dtype == DataType::FLOAT;
-  if (p.has_raw_data() && is_float) {
-    return read_raw<double>(p.raw_data(), n, 4, [](uint64_t bits) {
-      const auto b32 = static_cast<uint32_t>(bits);
-      float f;
-      std::memcpy(&f, &b32, sizeof f);
-      return static_cast<double>(f);
-    });
-  }
-  if (p.has_raw_data()) {
-    return read_raw<double>(p.raw_data(), n, 8, [](uint64_t bits) {
-      double d;
-      std::memcpy(&d, &bits, sizeof d);
-      return d;
-    });
-  }
-  if (is_float && p.float_data_size() == n) return std::vector<double>(p.float_data().begin(), p.float_data().end());
-  if (!is_float && p.double_data_size() == n)
-    return std::vector<double>(p.double_data().begin(), p.double_data().end());
-  return std::nullopt;
+  if (p.has_raw_data && is_float)
+    return read_raw<double>(p.raw_data.view(), n, 4, [](uint64_t bits) { return double{view::as_float(bits)}; });
+  if (p.has_raw_data) return read_raw<double>(p.raw_data.view(), n, 8, view::as_double);
+  if (is_float)
+    return read_typed<double>(p, 4, Elem::kFixed32, p.float_n, n, [](uint64_t u) { return double{view::as_float(u)}; });
+  return read_typed<double>(p, 10, Elem::kFixed64, p.double_n, n, view::as_double);
 }
 
 // Reads the values of a small tensor into t (leaves has_data false when the
 // stored data does not match the dims or the type is not kept).
-inline void read_small_data(const ::onnx::TensorProto& p, Tensor& t, int64_t n) {
+inline void read_small_data(const view::TensorView& p, Tensor& t, int64_t n) {
   if (const IntLayout layout = int_layout(t.dtype); layout.size) {  // integers and bool
     std::optional<std::vector<int64_t>> v = read_int_data(p, t.dtype, n, layout);
     if (!v) return;
@@ -193,8 +197,8 @@ inline void read_small_data(const ::onnx::TensorProto& p, Tensor& t, int64_t n) 
     if (!v) return;
     t.float_data = std::move(*v);
     t.has_data = true;
-  } else if (t.dtype == DataType::STRING && p.string_data_size() == n) {
-    t.string_data.assign(p.string_data().begin(), p.string_data().end());
+  } else if (t.dtype == DataType::STRING && p.string_n == n) {
+    t.string_data = p.strings();
     t.has_data = true;
   }
 }
@@ -214,42 +218,47 @@ inline std::optional<int64_t> raw_bytes(int64_t n, int bits) {
 // numbers as two values).
 struct TypedField {
   const char* name = nullptr;
-  int count = 0;
+  int64_t count = 0;
   int64_t expected = 0;
 };
 
-inline TypedField typed_field(const ::onnx::TensorProto& p, DataType dtype, int64_t n) {
+inline TypedField typed_field(const view::TensorView& p, DataType dtype, int64_t n) {
   switch (dtype) {
-    case DataType::FLOAT: return {"float_data", p.float_data_size(), n};
-    case DataType::COMPLEX64: return {"float_data", p.float_data_size(), n > INT64_MAX / 2 ? -1 : 2 * n};
-    case DataType::DOUBLE: return {"double_data", p.double_data_size(), n};
-    case DataType::COMPLEX128: return {"double_data", p.double_data_size(), n > INT64_MAX / 2 ? -1 : 2 * n};
-    case DataType::INT64: return {"int64_data", p.int64_data_size(), n};
+    case DataType::FLOAT:
+      return {"float_data", p.float_n, n};
+    case DataType::COMPLEX64:
+      return {"float_data", p.float_n, n > INT64_MAX / 2 ? -1 : 2 * n};
+    case DataType::DOUBLE:
+      return {"double_data", p.double_n, n};
+    case DataType::COMPLEX128:
+      return {"double_data", p.double_n, n > INT64_MAX / 2 ? -1 : 2 * n};
+    case DataType::INT64:
+      return {"int64_data", p.int64_n, n};
     case DataType::UINT32:
-    case DataType::UINT64: return {"uint64_data", p.uint64_data_size(), n};
-    case DataType::STRING: return {"string_data", p.string_data_size(), n};
+    case DataType::UINT64:
+      return {"uint64_data", p.uint64_n, n};
+    case DataType::STRING:
+      return {"string_data", p.string_n, n};
     case DataType::UNDEFINED: return {};
     default:  // one element per value, or one byte of packed sub-byte elements
-      return {"int32_data", p.int32_data_size(),
-              element_bits(dtype) >= 8 ? n : raw_bytes(n, element_bits(dtype)).value_or(-1)};
+      return {"int32_data", p.int32_n, element_bits(dtype) >= 8 ? n : raw_bytes(n, element_bits(dtype)).value_or(-1)};
   }
 }
 
 // Whether the stored data holds exactly n elements of the tensor's type: an
 // error message naming the mismatch, or an empty string. A tensor without
 // any data field is dims only (as symshape's own Tensor may be).
-inline std::string check_data_size(const ::onnx::TensorProto& p, DataType dtype, int64_t n) {
+inline std::string check_data_size(const view::TensorView& p, DataType dtype, int64_t n) {
   const std::string elements = std::to_string(n) + " element(s) of type " + to_string(dtype);
-  if (p.has_raw_data()) {
+  if (p.has_raw_data) {
     if (dtype == DataType::STRING) return "a string tensor cannot have raw_data";
     const std::optional<int64_t> need = raw_bytes(n, element_bits(dtype));
-    if (element_bits(dtype) > 0 && (!need || static_cast<uint64_t>(*need) != p.raw_data().size()))
-      return "raw_data has " + std::to_string(p.raw_data().size()) + " bytes, " + elements + " need " +
+    if (element_bits(dtype) > 0 && (!need || static_cast<uint64_t>(*need) != p.raw_data.size()))
+      return "raw_data has " + std::to_string(p.raw_data.size()) + " bytes, " + elements + " need " +
              (need ? std::to_string(*need) : std::string("more than 2^63"));
     return {};
   }
-  const int total = p.float_data_size() + p.int32_data_size() + p.string_data_size() + p.int64_data_size() +
-                    p.double_data_size() + p.uint64_data_size();
+  const int64_t total = p.float_n + p.int32_n + p.string_n + p.int64_n + p.double_n + p.uint64_n;
   if (total == 0) return {};
   const TypedField f = typed_field(p, dtype, n);
   if (!f.name) return {};
@@ -265,11 +274,14 @@ inline std::string check_data_size(const ::onnx::TensorProto& p, DataType dtype,
 // file itself is never opened): a relative `location` without "..", decimal
 // `offset` and `length`, no key twice, no raw_data beside them. An error
 // message, or an empty string.
-inline std::string check_external_data(const ::onnx::TensorProto& p) {
-  if (p.has_raw_data()) return "external data with raw_data in the model as well";
+inline std::string check_external_data(const view::TensorView& p) {
+  if (p.has_raw_data) return "external data with raw_data in the model as well";
   std::map<std::string, std::string> fields;
-  for (const auto& kv : p.external_data())
-    if (!fields.emplace(kv.key(), kv.value()).second) return "external_data key '" + kv.key() + "' given twice";
+  for (const wire::Span& s : p.external_data) {
+    const auto kv = view::decode<view::StringPairView>(s);
+    if (!fields.emplace(std::string(kv.key), std::string(kv.value)).second)
+      return "external_data key '" + std::string(kv.key) + "' given twice";
+  }
   const auto location = fields.find("location");
   if (location == fields.end() || location->second.empty()) return "external data without a 'location'";
   const std::filesystem::path path(location->second);
@@ -294,16 +306,17 @@ namespace detail {
 // large to move); an error message, built by `what()` only when needed, or
 // an empty string.
 template <class What>
-std::string read_tensor(const ::onnx::TensorProto& p, What&& what, Tensor& t) {
-  t.name = p.name();
-  if (!is_valid_data_type(p.data_type())) return what() + ": invalid data type code " + std::to_string(p.data_type());
-  t.dtype = static_cast<DataType>(p.data_type());
-  t.dims.assign(p.dims().begin(), p.dims().end());
+std::string read_tensor(const view::Msg& m, What&& what, Tensor& t) {
+  const view::TensorView p = view::decode_tensor(m);
+  t.name = std::string(p.name);
+  if (!is_valid_data_type(p.data_type)) return what() + ": invalid data type code " + std::to_string(p.data_type);
+  t.dtype = static_cast<DataType>(p.data_type);
+  t.dims = p.dims;
   for (int64_t d : t.dims)
     if (d < 0) return what() + ": negative dim " + std::to_string(d);
   const std::optional<int64_t> n = t.element_count();
   if (!n) return what() + ": element count overflows int64";
-  if (p.has_data_location() && p.data_location() == ::onnx::TensorProto_DataLocation_EXTERNAL) {
+  if (p.has_data_location && p.data_location == ::onnx::TensorProto_DataLocation_EXTERNAL) {
     t.external = true;
     if (std::string e = check_external_data(p); !e.empty()) return what() + ": " + e;
     return {};
@@ -314,9 +327,9 @@ std::string read_tensor(const ::onnx::TensorProto& p, What&& what, Tensor& t) {
 }
 
 template <class What>
-Result<Tensor> tensor_from_proto_named(const ::onnx::TensorProto& p, What&& what) {
+Result<Tensor> tensor_from_view_named(const view::Msg& m, What&& what) {
   Tensor t;
-  std::string error = read_tensor(p, what, t);
+  std::string error = read_tensor(m, what, t);
   if (!error.empty()) return fail<Tensor>(std::move(error));
   return Result<Tensor>(std::move(t));
 }
@@ -324,33 +337,22 @@ Result<Tensor> tensor_from_proto_named(const ::onnx::TensorProto& p, What&& what
 // A SparseTensorProto as a Tensor: the name and dtype of its values with the
 // dense dims (no values kept). `what()` names it in errors.
 template <class What>
-Result<Tensor> sparse_tensor_from_proto_named(const ::onnx::SparseTensorProto& sp, const What& what) {
-  Result<Tensor> values = tensor_from_proto_named(sp.values(), what);
+Result<Tensor> sparse_tensor_from_view_named(const view::SparseTensorView& sp, const What& what) {
+  Result<Tensor> values = tensor_from_view_named(sp.values, what);
   if (!values) return values;
   Tensor t;
   t.name = values->name;
   t.dtype = values->dtype;
-  for (int64_t d : sp.dims()) {
+  for (int64_t d : sp.dims) {
     if (d < 0) return fail<Tensor>(what() + ": negative dim " + std::to_string(d));
     t.dims.push_back(d);
   }
   return Result<Tensor>(std::move(t));
 }
 
-}  // namespace detail
-
-// A TensorProto as a symshape::Tensor: dtype and dims always, values only for
-// tensors of at most kMaxKeptElements elements (never the bulk of weights),
-// nothing read from external data. `what` names the tensor in errors.
-inline Result<Tensor> tensor_from_proto(const ::onnx::TensorProto& p, const std::string& what = "tensor") {
-  return detail::tensor_from_proto_named(p, [&] { return what; });
-}
-
-namespace detail {
-
 // The deepest nesting of '(' in text: a dim_param nested deeper than the
 // expression parser takes is refused rather than kept as an opaque name.
-inline int bracket_depth(const std::string& text) {
+inline int bracket_depth(std::string_view text) {
   int depth = 0, deepest = 0;
   for (char c : text) {
     if (c == '(') deepest = std::max(deepest, ++depth);
@@ -359,57 +361,68 @@ inline int bracket_depth(const std::string& text) {
   return deepest;
 }
 
-// type_from_proto with `what()` called only to build an error message.
+// The dims of a TensorShapeProto.
 template <class What>
-Result<Type> type_from_proto_named(const ::onnx::TypeProto& p, const What& what, int depth = 0) {
-  if (depth > kMaxNesting) return fail<Type>(what() + ": types nested too deeply");
-  auto tensor_like = [&](int32_t elem, bool has_shape, const ::onnx::TensorShapeProto& shape,
-                         bool sparse) -> Result<Type> {
-    if (!is_valid_data_type(elem)) return fail<Type>(what() + ": invalid element type code " + std::to_string(elem));
-    Shape s;
-    if (has_shape) {
-      std::vector<SymbolicDim> dims;
-      for (const auto& d : shape.dim()) {
-        if (d.value_case() == ::onnx::TensorShapeProto_Dimension::kDimValue) {
-          if (d.dim_value() < 0)
-            return fail<Type>(what() + ": negative dim_value " + std::to_string(d.dim_value()));
-          dims.emplace_back(d.dim_value());
-        } else if (d.value_case() == ::onnx::TensorShapeProto_Dimension::kDimParam && !d.dim_param().empty()) {
-          if (bracket_depth(d.dim_param()) > kMaxParseDepth)
-            return fail<Type>(what() + ": dim_param nests brackets deeper than " + std::to_string(kMaxParseDepth) +
-                              " levels (an expression symshape does not take)");
-          dims.emplace_back(std::string_view(d.dim_param()));
-        } else {
-          dims.emplace_back();
-        }
-      }
-      s = Shape(std::move(dims));
+Result<Shape> shape_from_view(const view::Msg& shape, const What& what) {
+  std::vector<SymbolicDim> dims;
+  std::string error;
+  shape.for_each([&](const wire::Field& f) {
+    if (f.number != 1 || f.wire != wire::kLen || !error.empty()) return;
+    const auto d = view::decode<view::DimView>(f.bytes);
+    if (d.which == 1) {
+      if (d.value < 0) error = what() + ": negative dim_value " + std::to_string(d.value);
+      dims.emplace_back(d.value);
+    } else if (d.which == 2 && !d.param.empty()) {
+      if (bracket_depth(d.param) > kMaxParseDepth)
+        error = what() + ": dim_param nests brackets deeper than " + std::to_string(kMaxParseDepth) +
+                " levels (an expression symshape does not take)";
+      else
+        dims.emplace_back(d.param);
+    } else {
+      dims.emplace_back();
     }
-    const auto dt = static_cast<DataType>(elem);
+  });
+  if (!error.empty()) return fail<Shape>(std::move(error));
+  return Shape(std::move(dims));
+}
+
+// type_from_proto over a view, with `what()` called only to build an error
+// message.
+template <class What>
+Result<Type> type_from_view_named(const view::Msg& m, const What& what, int depth = 0) {
+  if (depth > kMaxNesting) return fail<Type>(what() + ": types nested too deeply");
+  const auto p = view::decode<view::TypeView>(m);
+  auto tensor_like = [&](bool sparse) -> Result<Type> {
+    const auto t = view::decode<view::TensorTypeView>(p.value);
+    if (!is_valid_data_type(t.elem_type))
+      return fail<Type>(what() + ": invalid element type code " + std::to_string(t.elem_type));
+    Shape s;
+    if (t.shape.present) {
+      Result<Shape> shape = shape_from_view(t.shape, what);
+      if (!shape) return fail<Type>(shape.error());
+      s = std::move(shape.value());
+    }
+    const auto dt = static_cast<DataType>(t.elem_type);
     return sparse ? Type::sparse_tensor(dt, std::move(s)) : Type::tensor(dt, std::move(s));
   };
-  switch (p.value_case()) {
-    case ::onnx::TypeProto::kTensorType:
-      return tensor_like(p.tensor_type().elem_type(), p.tensor_type().has_shape(), p.tensor_type().shape(), false);
-    case ::onnx::TypeProto::kSparseTensorType:
-      return tensor_like(p.sparse_tensor_type().elem_type(), p.sparse_tensor_type().has_shape(),
-                         p.sparse_tensor_type().shape(), true);
-    case ::onnx::TypeProto::kSequenceType: {
-      Result<Type> inner = type_from_proto_named(p.sequence_type().elem_type(), what, depth + 1);
+  switch (p.member) {
+    case 1:
+      return tensor_like(false);
+    case 8:
+      return tensor_like(true);
+    case 4:
+    case 9: {
+      Result<Type> inner = type_from_view_named(view::decode<view::ElemTypeView>(p.value).elem_type, what, depth + 1);
       if (!inner) return inner;
-      return Type::sequence(std::move(inner.value()));
+      return p.member == 4 ? Type::sequence(std::move(inner.value())) : Type::optional(std::move(inner.value()));
     }
-    case ::onnx::TypeProto::kOptionalType: {
-      Result<Type> inner = type_from_proto_named(p.optional_type().elem_type(), what, depth + 1);
+    case 5: {
+      const auto map = view::decode<view::MapTypeView>(p.value);
+      if (!is_valid_data_type(map.key_type))
+        return fail<Type>(what() + ": invalid map key type code " + std::to_string(map.key_type));
+      Result<Type> inner = type_from_view_named(map.value_type, what, depth + 1);
       if (!inner) return inner;
-      return Type::optional(std::move(inner.value()));
-    }
-    case ::onnx::TypeProto::kMapType: {
-      const int32_t key = p.map_type().key_type();
-      if (!is_valid_data_type(key)) return fail<Type>(what() + ": invalid map key type code " + std::to_string(key));
-      Result<Type> inner = type_from_proto_named(p.map_type().value_type(), what, depth + 1);
-      if (!inner) return inner;
-      return Type::map(static_cast<DataType>(key), std::move(inner.value()));
+      return Type::map(static_cast<DataType>(map.key_type), std::move(inner.value()));
     }
     default:
       return Type();
@@ -418,32 +431,27 @@ Result<Type> type_from_proto_named(const ::onnx::TypeProto& p, const What& what,
 
 }  // namespace detail
 
-// A TypeProto as a symshape::Type. dim_value -> integer (negative is an
-// error), dim_param -> the expression it parses as (else an opaque symbol),
-// neither -> unknown; no shape -> unknown rank; no type -> unknown. `what`
-// names the type in errors.
-inline Result<Type> type_from_proto(const ::onnx::TypeProto& p, const std::string& what = "type") {
-  return detail::type_from_proto_named(p, [&] { return what; });
-}
-
 namespace detail {
 
 class Loader {
  public:
   std::string error;
+  // The budget of nested messages an attribute default (FunctionProto field
+  // 11) parses with: libprotobuf's default, as ParseFromString had it.
+  static constexpr int kAttributeDefaultBudget = 100;
 
-  bool load_model(const ::onnx::ModelProto& p, Model& m) {
-    m.ir_version = p.ir_version();
+  bool load_model(const view::ModelView& p, Model& m) {
+    m.ir_version = p.ir_version;
     // ONNX's checker refuses a model without an IR version ("does not have an
     // ir_version set properly"); it says which version of the format the file is.
-    if (p.ir_version() < 1)
-      return set_error("ir_version " + std::to_string(p.ir_version()) + ": the model does not set its IR version");
-    if (!load_opset_imports(p.opset_import(), m.opset_imports, "the model")) return false;
-    if (!p.has_graph()) return set_error("the model has no graph");
+    if (p.ir_version < 1)
+      return set_error("ir_version " + std::to_string(p.ir_version) + ": the model does not set its IR version");
+    if (!load_opset_imports(p.opset_import, m.opset_imports, "the model")) return false;
+    if (!p.graph.present) return set_error("the model has no graph");
     // Functions first: their bodies are independent of the main graph.
-    for (const auto& f : p.functions())
-      if (!load_function(f, m)) return false;
-    return load_graph(p.graph(), *m.graph, nullptr, 0, "");
+    for (const wire::Span& f : p.functions)
+      if (!load_function(view::decode<view::FunctionView>(f), m)) return false;
+    return load_graph(view::decode<view::GraphView>(p.graph), *m.graph, nullptr, 0, "");
   }
 
  private:
@@ -454,28 +462,30 @@ class Loader {
 
   // Opset imports by domain ("ai.onnx" is ""); a domain listed twice, even
   // as "" and "ai.onnx", or a version below 1 is an error.
-  template <typename Imports>
-  bool load_opset_imports(const Imports& imports, std::map<std::string, int64_t>& out, const std::string& owner) {
-    for (const auto& o : imports) {
-      const std::string domain = o.domain() == "ai.onnx" ? std::string() : o.domain();
+  bool load_opset_imports(const std::vector<wire::Span>& imports, std::map<std::string, int64_t>& out,
+                          const std::string& owner) {
+    for (const wire::Span& s : imports) {
+      const auto o = view::decode<view::OpsetView>(s);
+      const std::string domain = o.domain == "ai.onnx" ? std::string() : std::string(o.domain);
       const std::string shown = domain.empty() ? "ai.onnx" : domain;
-      if (o.version() < 1)
-        return set_error(owner + " imports " + shown + " at version " + std::to_string(o.version()) +
+      if (o.version < 1)
+        return set_error(owner + " imports " + shown + " at version " + std::to_string(o.version) +
                          " (opset versions start at 1)");
       if (const auto it = out.find(domain); it != out.end())
         return set_error(owner + " has " + shown + " imported twice in opset_import (versions " +
-                         std::to_string(it->second) + " and " + std::to_string(o.version()) + ")");
-      out[domain] = o.version();
+                         std::to_string(it->second) + " and " + std::to_string(o.version) + ")");
+      out[domain] = o.version;
     }
     return true;
   }
 
   // "node #3 'conv1' (Conv)", as the command names nodes (the index within its graph).
-  static std::string node_label(std::size_t index, const std::string& name, const std::string& op_type) {
-    return "node #" + std::to_string(index) + (name.empty() ? std::string() : " " + quote(name)) + " (" + op_type + ")";
+  static std::string node_label(std::size_t index, std::string_view name, std::string_view op_type) {
+    return "node #" + std::to_string(index) + (name.empty() ? std::string() : " " + quote(std::string(name))) + " (" +
+           std::string(op_type) + ")";
   }
-  static std::string node_label(const ::onnx::NodeProto& n, int index) {
-    return node_label(static_cast<std::size_t>(index), n.name(), n.op_type());
+  static std::string node_label(const view::NodeView& n, std::size_t index) {
+    return node_label(index, n.name, n.op_type);
   }
 
   // A deep subgraph's scope (outermost ... innermost), so that its length,
@@ -492,27 +502,27 @@ class Loader {
   // has one of that name. `by()` names the definer; it is only called to
   // build an error message.
   template <class By>
-  Value* define(Graph& g, const std::string& name, const std::string& scope, By&& by) {
+  Value* define(Graph& g, std::string_view name, const std::string& scope, By&& by) {
     Value* out = g.values.add();
-    out->name = name;
+    out->name = std::string(name);
     // One hash lookup: insert the new value, or find the one that has the name.
     if (const Value* v = g.by_name.insert(out)) {
       const std::string first = v->producer
                                     ? node_label(g.nodes.index_of(v->producer), v->producer->name, v->producer->op_type)
                                 : v->is_graph_input ? "a graph input"
                                                     : "an initializer";
-      set_error(graph_prefix(scope) + "value " + quote(name) + " is produced twice (by " + first + " and by " + by() +
-                ")");
+      set_error(graph_prefix(scope) + "value " + quote(std::string(name)) + " is produced twice (by " + first +
+                " and by " + by() + ")");
       return nullptr;
     }
     return out;
   }
 
   // Loads a graph in the steps below; the order matters (see each step).
-  bool load_graph(const ::onnx::GraphProto& p, Graph& g, Graph* parent, int depth, const std::string& scope) {
+  bool load_graph(const view::GraphView& p, Graph& g, Graph* parent, int depth, const std::string& scope) {
     if (depth > kMaxSubgraphNesting)
       return set_error(graph_prefix(scope) + "subgraphs nested deeper than " + std::to_string(kMaxSubgraphNesting));
-    g.name = p.name();
+    g.name = std::string(p.name);
     g.parent = parent;
     reserve_graph(p, g);
     const std::size_t first_node = g.nodes.size();
@@ -520,30 +530,28 @@ class Loader {
            link_nodes(p, g, first_node, depth, scope) && load_value_info(p, g, scope) && load_outputs(p, g, scope);
   }
 
-  // Reserves the containers from the proto's sizes (no rehash, no realloc).
-  static void reserve_graph(const ::onnx::GraphProto& p, Graph& g) {
+  // Reserves the containers from the graph's sizes (no rehash, no realloc).
+  static void reserve_graph(const view::GraphView& p, Graph& g) {
     std::size_t outputs = 0;
-    for (const auto& np : p.node()) outputs += static_cast<std::size_t>(np.output_size());
-    const std::size_t values = static_cast<std::size_t>(p.input_size()) +
-                               static_cast<std::size_t>(p.initializer_size()) +
-                               static_cast<std::size_t>(p.sparse_initializer_size()) + outputs;
+    for (const wire::Span& np : p.node) outputs += view::count_outputs(np);
+    const std::size_t values = p.input.size() + p.initializer.size() + p.sparse_initializer.size() + outputs;
     g.values.reserve(values);
     g.by_name.reserve(g.by_name.size() + values);
-    g.nodes.reserve(static_cast<std::size_t>(p.node_size()));
-    g.inputs.reserve(static_cast<std::size_t>(p.input_size()));
-    g.initializers.reserve(static_cast<std::size_t>(p.initializer_size() + p.sparse_initializer_size()));
+    g.nodes.reserve(p.node.size());
+    g.inputs.reserve(p.input.size());
+    g.initializers.reserve(p.initializer.size() + p.sparse_initializer.size());
   }
 
   // Step 1: the graph inputs.
-  bool load_inputs(const ::onnx::GraphProto& p, Graph& g, const std::string& scope) {
-    for (const auto& in : p.input()) {
-      if (in.name().empty()) return set_error(graph_prefix(scope) + "a graph input has no name");
-      Value* v = define(g, in.name(), scope, [] { return std::string("a graph input"); });
+  bool load_inputs(const view::GraphView& p, Graph& g, const std::string& scope) {
+    for (const view::ValueInfoView& in : p.input) {
+      if (in.name.empty()) return set_error(graph_prefix(scope) + "a graph input has no name");
+      Value* v = define(g, in.name, scope, [] { return std::string("a graph input"); });
       if (!v) return false;
       v->is_graph_input = true;
-      if (in.has_type()) {
-        Result<Type> t =
-            type_from_proto_named(in.type(), [&] { return graph_prefix(scope) + "graph input " + quote(in.name()); });
+      if (in.type.present) {
+        Result<Type> t = type_from_view_named(
+            in.type, [&] { return graph_prefix(scope) + "graph input " + quote(std::string(in.name)); });
         if (!t) return set_error(t.error());
         v->type = std::move(t.value());
       }
@@ -554,16 +562,19 @@ class Loader {
 
   // Step 2: initializers, dense then sparse (an initializer that is also an
   // input keeps the input's declared type).
-  bool load_initializers(const ::onnx::GraphProto& p, Graph& g, const std::string& scope) {
-    for (const auto& init : p.initializer()) {
+  bool load_initializers(const view::GraphView& p, Graph& g, const std::string& scope) {
+    for (const wire::Span& init : p.initializer) {
       Tensor* t = g.initializers.add();
-      std::string e = read_tensor(init, [&] { return graph_prefix(scope) + "initializer " + quote(init.name()); }, *t);
+      std::string e = read_tensor(
+          view::msg_of(init), [&] { return graph_prefix(scope) + "initializer " + quote(t->name); }, *t);
       if (!e.empty()) return set_error(std::move(e));
       if (!add_initializer(g, t, Type(), scope)) return false;
     }
-    for (const auto& sp : p.sparse_initializer()) {
-      Result<Tensor> t = sparse_tensor_from_proto_named(
-          sp, [&] { return graph_prefix(scope) + "sparse initializer " + quote(sp.values().name()); });
+    for (const wire::Span& s : p.sparse_initializer) {
+      const auto sp = view::decode<view::SparseTensorView>(s);
+      Result<Tensor> t = sparse_tensor_from_view_named(sp, [&] {
+        return graph_prefix(scope) + "sparse initializer " + quote(std::string(view::decode_tensor(sp.values).name));
+      });
       if (!t) return set_error(t.error());
       std::vector<SymbolicDim> dims(t->dims.begin(), t->dims.end());
       Type type = Type::sparse_tensor(t->dtype, Shape(std::move(dims)));
@@ -575,15 +586,16 @@ class Loader {
   }
 
   // Step 3: every node and its outputs, so that nodes may come in any order.
-  bool create_nodes(const ::onnx::GraphProto& p, Graph& g, const std::string& scope) {
-    for (int i = 0; i < p.node_size(); ++i) {
-      const auto& np = p.node(i);
+  bool create_nodes(const view::GraphView& p, Graph& g, const std::string& scope) {
+    view::NodeView np;
+    for (std::size_t i = 0; i < p.node.size(); ++i) {
+      np.read(p.node[i]);
       Node* n = g.create_node();
-      n->name = np.name();
-      n->op_type = np.op_type();
-      if (!np.domain().empty() && np.domain() != "ai.onnx") n->domain = np.domain();
-      n->outputs.reserve(static_cast<std::size_t>(np.output_size()));
-      for (const auto& out : np.output()) {
+      n->name = std::string(np.name);
+      n->op_type = std::string(np.op_type);
+      if (!np.domain.empty() && np.domain != "ai.onnx") n->domain = std::string(np.domain);
+      n->outputs.reserve(np.output.size());
+      for (std::string_view out : np.output) {
         Value* v = nullptr;
         if (!out.empty()) {
           v = define(g, out, scope, [&] { return node_label(np, i); });
@@ -597,26 +609,28 @@ class Loader {
   }
 
   // Step 4: node inputs and attributes (subgraphs see every outer value by now).
-  bool link_nodes(const ::onnx::GraphProto& p, Graph& g, std::size_t first_node, int depth, const std::string& scope) {
-    for (int i = 0; i < p.node_size(); ++i) {
-      const auto& np = p.node(i);
-      Node* n = g.nodes[first_node + static_cast<std::size_t>(i)];
-      n->inputs.reserve(static_cast<std::size_t>(np.input_size()));
-      n->attributes.reserve(static_cast<std::size_t>(np.attribute_size()));
-      for (const auto& in : np.input()) {
+  bool link_nodes(const view::GraphView& p, Graph& g, std::size_t first_node, int depth, const std::string& scope) {
+    view::NodeView np;
+    for (std::size_t i = 0; i < p.node.size(); ++i) {
+      np.read(p.node[i]);
+      Node* n = g.nodes[first_node + i];
+      n->inputs.reserve(np.input.size());
+      n->attributes.reserve(np.attribute.size());
+      for (std::string_view in : np.input) {
         if (in.empty()) {
           n->inputs.push_back(nullptr);
           continue;
         }
         Value* v = g.find(in);
         if (!v)
-          return set_error(graph_prefix(scope) + node_label(np, i) + ": input " + quote(in) +
+          return set_error(graph_prefix(scope) + node_label(np, i) + ": input " + quote(std::string(in)) +
                            " is not produced by any node, input or initializer");
         n->inputs.push_back(v);
       }
-      for (const auto& ap : np.attribute()) {
+      for (const wire::Span& ap : np.attribute) {  // np is this frame's: subgraphs have their own
         n->attributes.emplace_back();
-        if (!load_attribute(ap, n->attributes.back(), g, depth, [&] { return graph_prefix(scope) + node_label(np, i); }))
+        if (!load_attribute(view::decode<view::AttributeView>(ap), n->attributes.back(), g, depth,
+                            [&] { return graph_prefix(scope) + node_label(np, i); }))
           return false;
       }
     }
@@ -624,13 +638,14 @@ class Loader {
   }
 
   // Step 5: value_info, the types of intermediate values (a previous inference).
-  bool load_value_info(const ::onnx::GraphProto& p, Graph& g, const std::string& scope) {
-    for (const auto& vi : p.value_info()) {
-      Value* v = g.by_name.find(vi.name());
-      if (!v || !vi.has_type()) continue;
+  bool load_value_info(const view::GraphView& p, Graph& g, const std::string& scope) {
+    for (const wire::Span& s : p.value_info) {
+      const auto vi = view::decode<view::ValueInfoView>(s);
+      Value* v = g.by_name.find(vi.name);
+      if (!v || !vi.type.present) continue;
       if (v->is_graph_input || (v->initializer && !v->producer)) continue;
-      Result<Type> t =
-          type_from_proto_named(vi.type(), [&] { return graph_prefix(scope) + "value_info " + quote(vi.name()); });
+      Result<Type> t = type_from_view_named(
+          vi.type, [&] { return graph_prefix(scope) + "value_info " + quote(std::string(vi.name)); });
       if (!t) return set_error(t.error());
       v->type = std::move(t.value());
     }
@@ -638,17 +653,17 @@ class Loader {
   }
 
   // Step 6: the graph outputs.
-  bool load_outputs(const ::onnx::GraphProto& p, Graph& g, const std::string& scope) {
-    for (const auto& out : p.output()) {
-      Value* v = g.find(out.name());
-      if (!v || out.name().empty())
-        return set_error(graph_prefix(scope) + "graph output " + quote(out.name()) +
+  bool load_outputs(const view::GraphView& p, Graph& g, const std::string& scope) {
+    for (const view::ValueInfoView& out : p.output) {
+      Value* v = g.find(out.name);
+      if (!v || out.name.empty())
+        return set_error(graph_prefix(scope) + "graph output " + quote(std::string(out.name)) +
                          " is not produced by any node, input or initializer");
-      const bool local = g.by_name.contains(out.name());
+      const bool local = g.by_name.contains(out.name);
       if (local) v->is_graph_output = true;
-      if (out.has_type()) {
-        Result<Type> t =
-            type_from_proto_named(out.type(), [&] { return graph_prefix(scope) + "graph output " + quote(out.name()); });
+      if (out.type.present) {
+        Result<Type> t = type_from_view_named(
+            out.type, [&] { return graph_prefix(scope) + "graph output " + quote(std::string(out.name)); });
         if (!t) return set_error(t.error());
         if (local && (v->producer || v->type.is_unknown())) v->type = std::move(t.value());
       }
@@ -675,94 +690,124 @@ class Loader {
 
   // The attribute's type; old models leave it UNDEFINED, and it is guessed
   // from the fields that are set.
-  static ::onnx::AttributeProto::AttributeType attribute_type(const ::onnx::AttributeProto& p) {
+  static ::onnx::AttributeProto::AttributeType attribute_type(const view::AttributeView& p) {
     using AP = ::onnx::AttributeProto;
-    if (p.type() != AP::UNDEFINED) return p.type();
-    if (p.has_f()) return AP::FLOAT;
-    if (p.has_i()) return AP::INT;
-    if (p.has_s()) return AP::STRING;
-    if (p.has_t()) return AP::TENSOR;
-    if (p.has_g()) return AP::GRAPH;
-    if (p.has_sparse_tensor()) return AP::SPARSE_TENSOR;
-    if (p.has_tp()) return AP::TYPE_PROTO;
-    if (p.floats_size()) return AP::FLOATS;
-    if (p.ints_size()) return AP::INTS;
-    if (p.strings_size()) return AP::STRINGS;
-    if (p.tensors_size()) return AP::TENSORS;
-    if (p.graphs_size()) return AP::GRAPHS;
-    if (p.sparse_tensors_size()) return AP::SPARSE_TENSORS;
-    if (p.type_protos_size()) return AP::TYPE_PROTOS;
+    if (p.type != AP::UNDEFINED) return static_cast<AP::AttributeType>(p.type);
+    if (p.has_f) return AP::FLOAT;
+    if (p.has_i) return AP::INT;
+    if (p.has_s) return AP::STRING;
+    if (p.t.present) return AP::TENSOR;
+    if (p.g.present) return AP::GRAPH;
+    if (p.sparse_tensor.present) return AP::SPARSE_TENSOR;
+    if (p.tp.present) return AP::TYPE_PROTO;
+    if (!p.floats.empty()) return AP::FLOATS;
+    if (!p.ints.empty()) return AP::INTS;
+    if (!p.strings.empty()) return AP::STRINGS;
+    if (!p.tensors.empty()) return AP::TENSORS;
+    if (!p.graphs.empty()) return AP::GRAPHS;
+    if (!p.sparse_tensors.empty()) return AP::SPARSE_TENSORS;
+    if (!p.type_protos.empty()) return AP::TYPE_PROTOS;
     return AP::UNDEFINED;
   }
 
   // `where()` names the node for messages; it is only called when a message
   // or a subgraph scope is needed (not once per attribute).
   template <class Where>
-  bool load_attribute(const ::onnx::AttributeProto& p, Attribute& a, Graph& g, int depth, Where&& where) {
+  bool load_attribute(view::AttributeView&& p, Attribute& a, Graph& g, int depth, Where&& where) {
     using K = Attribute::Kind;
     using AP = ::onnx::AttributeProto;
-    a.name = p.name();
-    if (!p.ref_attr_name().empty()) a.ref_attr_name = p.ref_attr_name();
-    auto what = [&] { return where() + ": attribute " + quote(p.name()); };
-    auto subgraph_scope = [&] { return where() + " subgraph " + quote(p.name()); };
+    a.name = std::string(p.name);
+    if (!p.ref_attr_name.empty()) a.ref_attr_name = std::string(p.ref_attr_name);
+    auto what = [&] { return where() + ": attribute " + quote(std::string(p.name)); };
+    auto subgraph_scope = [&] { return where() + " subgraph " + quote(std::string(p.name)); };
     switch (attribute_type(p)) {
-      case AP::FLOAT: a.kind = K::Float; a.f = p.f(); return true;
-      case AP::INT: a.kind = K::Int; a.i = p.i(); return true;
-      case AP::STRING: a.kind = K::String; a.s = p.s(); return true;
+      case AP::FLOAT:
+        a.kind = K::Float;
+        a.f = p.f;
+        return true;
+      case AP::INT:
+        a.kind = K::Int;
+        a.i = p.i;
+        return true;
+      case AP::STRING:
+        a.kind = K::String;
+        a.s = std::string(p.s);
+        return true;
       case AP::TENSOR:
         a.kind = K::Tensor;
         a.tensors.reserve(1);
-        return add_tensor(p.t(), what, a);
+        return add_tensor(p.t, what, a);
       case AP::GRAPH:
         a.kind = K::Graph;
-        return add_graph(p.g(), subgraph_scope, g, depth, a);
+        return add_graph(p.g, subgraph_scope, g, depth, a);
       case AP::SPARSE_TENSOR:
         a.kind = K::SparseTensor;
-        return add_sparse_tensor(p.sparse_tensor(), what, a);
+        return add_sparse_tensor(p.sparse_tensor, what, a);
       case AP::TYPE_PROTO:
         a.kind = K::TypeProto;
-        return add_type(p.tp(), what, a);
-      case AP::FLOATS: a.kind = K::Floats; a.floats.assign(p.floats().begin(), p.floats().end()); return true;
-      case AP::INTS: a.kind = K::Ints; a.ints.assign(p.ints().begin(), p.ints().end()); return true;
-      case AP::STRINGS: a.kind = K::Strings; a.strings.assign(p.strings().begin(), p.strings().end()); return true;
+        return add_type(p.tp, what, a);
+      case AP::FLOATS:
+        a.kind = K::Floats;
+        a.floats = std::move(p.floats);
+        return true;
+      case AP::INTS:
+        a.kind = K::Ints;
+        a.ints = std::move(p.ints);
+        return true;
+      case AP::STRINGS:
+        a.kind = K::Strings;
+        a.strings.assign(p.strings.begin(), p.strings.end());
+        return true;
+      default:
+        return load_list_attribute(p, a, g, depth, what, subgraph_scope);
+    }
+  }
+
+  // The attributes holding lists of messages (and the invalid type).
+  template <class What, class Scope>
+  bool load_list_attribute(const view::AttributeView& p, Attribute& a, Graph& g, int depth, const What& what,
+                           const Scope& subgraph_scope) {
+    using K = Attribute::Kind;
+    using AP = ::onnx::AttributeProto;
+    switch (attribute_type(p)) {
       case AP::TENSORS:
         a.kind = K::Tensors;
-        a.tensors.reserve(static_cast<std::size_t>(p.tensors_size()));
-        for (const auto& t : p.tensors())
-          if (!add_tensor(t, what, a)) return false;
+        a.tensors.reserve(p.tensors.size());
+        for (const wire::Span& t : p.tensors)
+          if (!add_tensor(view::msg_of(t), what, a)) return false;
         return true;
       case AP::GRAPHS:
         a.kind = K::Graphs;
-        for (const auto& sg : p.graphs())
-          if (!add_graph(sg, subgraph_scope, g, depth, a)) return false;
+        for (const wire::Span& sg : p.graphs)
+          if (!add_graph(view::msg_of(sg), subgraph_scope, g, depth, a)) return false;
         return true;
       case AP::SPARSE_TENSORS:
         a.kind = K::SparseTensors;
-        for (const auto& sp : p.sparse_tensors())
-          if (!add_sparse_tensor(sp, what, a)) return false;
+        for (const wire::Span& sp : p.sparse_tensors)
+          if (!add_sparse_tensor(view::msg_of(sp), what, a)) return false;
         return true;
       case AP::TYPE_PROTOS:
         a.kind = K::TypeProtos;
-        for (const auto& tp : p.type_protos())
-          if (!add_type(tp, what, a)) return false;
+        for (const wire::Span& tp : p.type_protos)
+          if (!add_type(view::msg_of(tp), what, a)) return false;
         return true;
       default:
         if (!a.ref_attr_name.empty()) return true;  // a reference to the caller's attribute
-        return set_error(what() + ": invalid attribute type " + std::to_string(static_cast<int>(p.type())));
+        return set_error(what() + ": invalid attribute type " + std::to_string(p.type));
     }
   }
 
   // The attribute value helpers: each appends one value to `a`, or records
   // the error (named by `what()`) and returns false.
   template <class What>
-  bool add_tensor(const ::onnx::TensorProto& tp, const What& what, Attribute& a) {
+  bool add_tensor(const view::Msg& tp, const What& what, Attribute& a) {
     std::string e = read_tensor(tp, what, a.tensors.emplace_back());
     return e.empty() || set_error(std::move(e));
   }
 
   template <class What>
-  bool add_sparse_tensor(const ::onnx::SparseTensorProto& sp, const What& what, Attribute& a) {
-    Result<Tensor> t = sparse_tensor_from_proto_named(sp, what);
+  bool add_sparse_tensor(const view::Msg& sp, const What& what, Attribute& a) {
+    Result<Tensor> t = sparse_tensor_from_view_named(view::decode<view::SparseTensorView>(sp), what);
     if (!t) return set_error(t.error());
     a.tensors.push_back(std::move(t.value()));
     return true;
@@ -770,47 +815,43 @@ class Loader {
 
   // `scope()` names the subgraph in its errors.
   template <class Scope>
-  bool add_graph(const ::onnx::GraphProto& gp, const Scope& scope, Graph& g, int depth, Attribute& a) {
+  bool add_graph(const view::Msg& gp, const Scope& scope, Graph& g, int depth, Attribute& a) {
     auto sub = std::make_shared<Graph>();
-    if (!load_graph(gp, *sub, &g, depth + 1, shorten(scope()))) return false;
+    if (!load_graph(view::decode<view::GraphView>(gp), *sub, &g, depth + 1, shorten(scope()))) return false;
     a.graphs.push_back(std::move(sub));
     return true;
   }
 
   template <class What>
-  bool add_type(const ::onnx::TypeProto& tp, const What& what, Attribute& a) {
-    Result<Type> t = type_from_proto_named(tp, what);
+  bool add_type(const view::Msg& tp, const What& what, Attribute& a) {
+    Result<Type> t = type_from_view_named(tp, what);
     if (!t) return set_error(t.error());
     a.types.push_back(std::move(t.value()));
     return true;
   }
 
-  bool load_function(const ::onnx::FunctionProto& p, Model& m) {
+  bool load_function(const view::FunctionView& p, Model& m) {
     Function f;
-    f.domain = p.domain() == "ai.onnx" ? std::string() : p.domain();
-    f.name = p.name();
+    f.domain = p.domain == "ai.onnx" ? std::string() : std::string(p.domain);
+    f.name = std::string(p.name);
     const std::string scope = "function " + quote((f.domain.empty() ? std::string() : f.domain + "::") + f.name);
     if (m.function(f.domain, f.name)) return set_error(scope + " is defined twice");
-    f.attribute_names.assign(p.attribute().begin(), p.attribute().end());
-    if (!load_opset_imports(p.opset_import(), f.opset_imports, scope)) return false;
+    f.attribute_names.assign(p.attribute.begin(), p.attribute.end());
+    if (!load_opset_imports(p.opset_import, f.opset_imports, scope)) return false;
     // The body as a graph: the formal inputs are graph inputs, in order.
-    ::onnx::GraphProto gp;
-    gp.set_name(f.name);
-    for (const auto& in : p.input()) gp.add_input()->set_name(in);
-    for (const auto& out : p.output()) gp.add_output()->set_name(out);
-    *gp.mutable_node() = p.node();
+    view::GraphView gp;
+    gp.name = p.name;
+    for (std::string_view in : p.input) gp.input.push_back({in, {}});
+    for (std::string_view out : p.output) gp.output.push_back({out, {}});
+    gp.node = p.node;
     if (!load_graph(gp, *f.body, nullptr, 1, scope)) return false;
-    // Attribute defaults (FunctionProto.attribute_proto, field 11, ONNX >= 1.13):
-    // not in this libonnx's schema, so read from the unknown fields.
-    const auto& unknown = p.GetReflection()->GetUnknownFields(p);
-    for (int i = 0; i < unknown.field_count(); ++i) {
-      const auto& field = unknown.field(i);
-      if (field.number() != 11 || field.type() != google::protobuf::UnknownField::TYPE_LENGTH_DELIMITED) continue;
-      ::onnx::AttributeProto ap;
-      if (!ap.ParseFromString(field.length_delimited()))
+    // Attribute defaults (FunctionProto.attribute_proto, field 11, ONNX >= 1.13),
+    // each parsed on its own as an AttributeProto.
+    for (const wire::Span& s : p.attribute_proto) {
+      if (!view::check(s.view(), view::kAttribute, kAttributeDefaultBudget))
         return set_error(scope + ": malformed attribute default (attribute_proto)");
       Attribute a;
-      if (!load_attribute(ap, a, *f.body, 1, [&] { return scope; })) return false;
+      if (!load_attribute(view::decode<view::AttributeView>(s), a, *f.body, 1, [&] { return scope; })) return false;
       f.attribute_names.push_back(a.name);
       f.attribute_defaults.push_back(std::move(a));
     }
@@ -821,17 +862,111 @@ class Loader {
 
 }  // namespace detail
 
-// A ModelProto as a Model; failure with a message naming the node and value.
-inline Result<Model> load_model_proto(const ::onnx::ModelProto& proto) {
-  Model m;
+namespace detail {
+
+// Serializes an in-memory message for the wire loader; false past 2 GB.
+template <class Proto>
+bool serialize(const Proto& p, std::string& out) {
+  return p.SerializeToString(&out);
+}
+
+// Messages built in memory had no parser's nesting limit: their bytes are
+// checked without one (the loader's own limits still apply).
+inline constexpr int kUnlimitedBudget = INT_MAX;
+
+// Loads model bytes already checked by view::check; an error message without
+// the file's name, or an empty string.
+inline std::string load_checked(std::string_view bytes, Model& m) {
   m.opset_imports.clear();
-  detail::Loader loader;
-  if (!loader.load_model(proto, m)) return Result<Model>::failure(loader.error);
+  Loader loader;
+  const auto p = view::decode<view::ModelView>(view::msg_of({bytes.data(), bytes.data() + bytes.size()}));
+  if (!loader.load_model(p, m)) return loader.error;
+  return {};
+}
+
+}  // namespace detail
+
+// A TensorProto as a symshape::Tensor: dtype and dims always, values only for
+// tensors of at most kMaxKeptElements elements (never the bulk of weights),
+// nothing read from external data. `what` names the tensor in errors.
+inline Result<Tensor> tensor_from_proto(const ::onnx::TensorProto& p, const std::string& what = "tensor") {
+  std::string bytes;
+  if (!detail::serialize(p, bytes) || !view::check(bytes, view::kTensor, detail::kUnlimitedBudget))
+    return detail::fail<Tensor>(what + ": cannot serialize the tensor");
+  return detail::tensor_from_view_named(view::msg_of({bytes.data(), bytes.data() + bytes.size()}),
+                                        [&] { return what; });
+}
+
+// A TypeProto as a symshape::Type. dim_value -> integer (negative is an
+// error), dim_param -> the expression it parses as (else an opaque symbol),
+// neither -> unknown; no shape -> unknown rank; no type -> unknown. `what`
+// names the type in errors.
+inline Result<Type> type_from_proto(const ::onnx::TypeProto& p, const std::string& what = "type") {
+  std::string bytes;
+  if (!detail::serialize(p, bytes) || !view::check(bytes, view::kTypeProto, detail::kUnlimitedBudget))
+    return detail::fail<Type>(what + ": cannot serialize the type");
+  return detail::type_from_view_named(view::msg_of({bytes.data(), bytes.data() + bytes.size()}), [&] { return what; });
+}
+
+// Loads a model from the bytes of an ONNX file without copying them: the
+// protobuf wire format is read in place, weights stay where they are (only
+// small tensors' values are decoded), external data is never opened. Errors
+// name the file as `name`.
+inline Result<Model> load_model_bytes(std::string_view bytes, const std::string& name) {
+  // libprotobuf reads at most 2 GB, and refuses malformed bytes anywhere in
+  // the file before anything is loaded: so does this.
+  if (bytes.size() > static_cast<std::size_t>(INT_MAX) || !view::check(bytes, view::kModel, kProtobufRecursionLimit))
+    return Result<Model>::failure("file " + name + ": not a valid ONNX model (protobuf parse failed)");
+  if (!view::decode<view::ModelView>(view::msg_of({bytes.data(), bytes.data() + bytes.size()})).graph.present)
+    return Result<Model>::failure("file " + name + ": not a valid ONNX model (no graph)");
+  Model m;
+  if (std::string e = detail::load_checked(bytes, m); !e.empty())
+    return Result<Model>::failure("file " + name + ": " + e);
   return Result<Model>(std::move(m));
 }
 
-// Parses an ONNX model from a stream (up to 2 GB); failure names the file as
-// `name` (e.g. "-" for standard input).
+// A ModelProto as a Model; failure with a message naming the node and value.
+// (The proto is serialized and loaded as a file's bytes are: one loader.)
+inline Result<Model> load_model_proto(const ::onnx::ModelProto& proto) {
+  std::string bytes;
+  if (!detail::serialize(proto, bytes) || !view::check(bytes, view::kModel, detail::kUnlimitedBudget))
+    return Result<Model>::failure("the model cannot be serialized (2 GB or more)");
+  Model m;
+  if (std::string e = detail::load_checked(bytes, m); !e.empty()) return Result<Model>::failure(std::move(e));
+  return Result<Model>(std::move(m));
+}
+
+// A model file's bytes and the Model loaded from them: the writer splices
+// its output from the same bytes.
+struct MappedModel {
+  MappedFile file;
+  Model model;
+};
+
+// Maps `path` ("-": standard input) and loads it; errors name the file as
+// `name`.
+inline Result<MappedModel> load_mapped_model(const std::string& path, const std::string& name) {
+  Result<MappedFile> f = MappedFile::open(path, name);
+  if (!f) return Result<MappedModel>::failure(f.error());
+  Result<Model> m = load_model_bytes(f->bytes(), name);
+  if (!m) return Result<MappedModel>::failure(m.error());
+  MappedModel out;
+  out.file = std::move(f.value());
+  out.model = std::move(m.value());
+  return Result<MappedModel>(std::move(out));
+}
+
+// Reads and loads an ONNX file ("-": standard input); every error names the
+// file.
+inline Result<Model> load_model_file(const std::string& path) {
+  Result<MappedFile> f = MappedFile::open(path);
+  if (!f) return Result<Model>::failure(f.error());
+  return load_model_bytes(f->bytes(), path);
+}
+
+// Parses an ONNX model into a generated ModelProto from a stream (up to
+// 2 GB); failure names the file as `name` (e.g. "-" for standard input).
+// For users that want the proto itself: loading does not need it.
 inline Result<::onnx::ModelProto> read_model_proto(std::istream& in, const std::string& name) {
   ::onnx::ModelProto proto;
   {
@@ -872,15 +1007,6 @@ inline Result<::onnx::TensorProto> read_tensor_proto(const std::string& path) {
   if (!proto.ParseFromCodedStream(&coded) || !coded.ConsumedEntireMessage())
     return Result<::onnx::TensorProto>::failure("file " + path + ": not a valid ONNX tensor (protobuf parse failed)");
   return Result<::onnx::TensorProto>(std::move(proto));
-}
-
-// Reads and loads an ONNX file; every error names the file.
-inline Result<Model> load_model_file(const std::string& path) {
-  Result<::onnx::ModelProto> proto = read_model_proto(path);
-  if (!proto) return Result<Model>::failure(proto.error());
-  Result<Model> m = load_model_proto(*proto);
-  if (!m) return Result<Model>::failure("file " + path + ": " + m.error());
-  return Result<Model>(std::move(m.value()));
 }
 
 }  // namespace symshape::io

@@ -1,0 +1,595 @@
+// The ONNX messages (onnx-ml.proto of Debian's libonnx, protobuf 2 syntax)
+// as views over a file's bytes: the schema that wire::check_message checks a
+// file against, and small structs decoded on demand from a message's bytes
+// with the accessors the loader needs. Strings are string_views into the
+// bytes; a tensor's raw_data stays a byte range.
+//
+// Protobuf's semantics are kept: a singular scalar given twice takes the last
+// value; a singular message given twice is the merge of its occurrences (a
+// Msg holds all their byte ranges, read one after the other); of a oneof,
+// the member set last wins; an enum value outside the enum is an unknown
+// field (proto2); a known field of another wire type is an unknown field.
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+#include <string_view>
+#include <vector>
+
+#include "symshape/ir/graph.hpp"
+#include "symshape/onnx/wire.hpp"
+
+namespace symshape::io::view {
+
+using wire::Field;
+using wire::Span;
+
+// Message types, indexes of kSchema.
+enum Type : uint8_t {
+  kModel,
+  kGraph,
+  kNode,
+  kAttribute,
+  kTensor,
+  kSparseTensor,
+  kValueInfo,
+  kTypeProto,
+  kTypeTensor,    // TypeProto.Tensor and TypeProto.SparseTensor
+  kTypeSequence,  // TypeProto.Sequence and TypeProto.Optional
+  kTypeMap,
+  kShape,
+  kDimension,
+  kOperatorSetId,
+  kStringStringEntry,
+  kFunction,
+  kTrainingInfo,
+  kTensorAnnotation,
+  kSegment,
+  kOpaque,
+  kTypeCount
+};
+
+struct SchemaBuilder {
+  wire::MessageSpec specs[kTypeCount];
+  constexpr void set(Type t, uint32_t number, wire::Kind kind, Type type = kModel) {
+    specs[t].fields[number] = {kind, static_cast<uint8_t>(type)};
+  }
+};
+
+// Field numbers and types of onnx-ml.proto (include/onnx/onnx-ml.pb.h).
+inline constexpr SchemaBuilder make_schema() {
+  using K = wire::Kind;
+  SchemaBuilder b{};
+  for (uint32_t n : {2u, 3u, 4u, 6u}) b.set(kModel, n, K::kBytes);
+  b.set(kModel, 1, K::kVarint), b.set(kModel, 5, K::kVarint), b.set(kModel, 7, K::kMessage, kGraph);
+  b.set(kModel, 8, K::kMessage, kOperatorSetId), b.set(kModel, 14, K::kMessage, kStringStringEntry);
+  b.set(kModel, 20, K::kMessage, kTrainingInfo), b.set(kModel, 25, K::kMessage, kFunction);
+  b.set(kGraph, 1, K::kMessage, kNode), b.set(kGraph, 2, K::kBytes), b.set(kGraph, 10, K::kBytes);
+  b.set(kGraph, 5, K::kMessage, kTensor), b.set(kGraph, 15, K::kMessage, kSparseTensor);
+  for (uint32_t n : {11u, 12u, 13u}) b.set(kGraph, n, K::kMessage, kValueInfo);
+  b.set(kGraph, 14, K::kMessage, kTensorAnnotation);
+  for (uint32_t n : {1u, 2u, 3u, 4u, 6u, 7u}) b.set(kNode, n, K::kBytes);
+  b.set(kNode, 5, K::kMessage, kAttribute);
+  for (uint32_t n : {1u, 4u, 9u, 13u, 21u}) b.set(kAttribute, n, K::kBytes);
+  b.set(kAttribute, 20, K::kVarint), b.set(kAttribute, 2, K::kFixed32), b.set(kAttribute, 3, K::kVarint);
+  b.set(kAttribute, 5, K::kMessage, kTensor), b.set(kAttribute, 10, K::kMessage, kTensor);
+  b.set(kAttribute, 6, K::kMessage, kGraph), b.set(kAttribute, 11, K::kMessage, kGraph);
+  b.set(kAttribute, 22, K::kMessage, kSparseTensor), b.set(kAttribute, 23, K::kMessage, kSparseTensor);
+  b.set(kAttribute, 14, K::kMessage, kTypeProto), b.set(kAttribute, 15, K::kMessage, kTypeProto);
+  b.set(kAttribute, 7, K::kPackedFixed32), b.set(kAttribute, 8, K::kPackedVarint);
+  for (uint32_t n : {1u, 5u, 7u, 11u}) b.set(kTensor, n, K::kPackedVarint);
+  b.set(kTensor, 2, K::kVarint), b.set(kTensor, 14, K::kVarint), b.set(kTensor, 3, K::kMessage, kSegment);
+  b.set(kTensor, 4, K::kPackedFixed32), b.set(kTensor, 10, K::kPackedFixed64);
+  for (uint32_t n : {6u, 8u, 9u, 12u}) b.set(kTensor, n, K::kBytes);
+  b.set(kTensor, 13, K::kMessage, kStringStringEntry);
+  b.set(kSparseTensor, 1, K::kMessage, kTensor), b.set(kSparseTensor, 2, K::kMessage, kTensor);
+  b.set(kSparseTensor, 3, K::kPackedVarint);
+  b.set(kValueInfo, 1, K::kBytes), b.set(kValueInfo, 3, K::kBytes), b.set(kValueInfo, 2, K::kMessage, kTypeProto);
+  b.set(kTypeProto, 1, K::kMessage, kTypeTensor), b.set(kTypeProto, 8, K::kMessage, kTypeTensor);
+  b.set(kTypeProto, 4, K::kMessage, kTypeSequence), b.set(kTypeProto, 9, K::kMessage, kTypeSequence);
+  b.set(kTypeProto, 5, K::kMessage, kTypeMap), b.set(kTypeProto, 7, K::kMessage, kOpaque);
+  b.set(kTypeProto, 6, K::kBytes);
+  b.set(kTypeTensor, 1, K::kVarint), b.set(kTypeTensor, 2, K::kMessage, kShape);
+  b.set(kTypeSequence, 1, K::kMessage, kTypeProto);
+  b.set(kTypeMap, 1, K::kVarint), b.set(kTypeMap, 2, K::kMessage, kTypeProto);
+  b.set(kShape, 1, K::kMessage, kDimension);
+  b.set(kDimension, 1, K::kVarint), b.set(kDimension, 2, K::kBytes), b.set(kDimension, 3, K::kBytes);
+  b.set(kOperatorSetId, 1, K::kBytes), b.set(kOperatorSetId, 2, K::kVarint);
+  b.set(kStringStringEntry, 1, K::kBytes), b.set(kStringStringEntry, 2, K::kBytes);
+  for (uint32_t n : {1u, 4u, 5u, 6u, 8u, 10u}) b.set(kFunction, n, K::kBytes);
+  b.set(kFunction, 7, K::kMessage, kNode), b.set(kFunction, 9, K::kMessage, kOperatorSetId);
+  b.set(kTrainingInfo, 1, K::kMessage, kGraph), b.set(kTrainingInfo, 2, K::kMessage, kGraph);
+  b.set(kTrainingInfo, 3, K::kMessage, kStringStringEntry), b.set(kTrainingInfo, 4, K::kMessage, kStringStringEntry);
+  b.set(kTensorAnnotation, 1, K::kBytes), b.set(kTensorAnnotation, 2, K::kMessage, kStringStringEntry);
+  b.set(kSegment, 1, K::kVarint), b.set(kSegment, 2, K::kVarint);
+  b.set(kOpaque, 1, K::kBytes), b.set(kOpaque, 2, K::kBytes);
+  return b;
+}
+inline constexpr SchemaBuilder kSchema = make_schema();
+
+// Whether bytes parse as a message of type t, as libprotobuf parses them.
+inline bool check(std::string_view bytes, Type t, int budget) {
+  return wire::check_message(bytes, kSchema.specs, t, budget);
+}
+
+// Varints as protobuf reads int64 and int32 fields (two's complement,
+// truncated to 32 bits).
+inline int64_t as_i64(uint64_t u) { return static_cast<int64_t>(u); }
+inline int32_t as_i32(uint64_t u) { return static_cast<int32_t>(static_cast<uint32_t>(u)); }
+inline float as_float(uint64_t u) {
+  const auto b = static_cast<uint32_t>(u);
+  float f;
+  std::memcpy(&f, &b, sizeof f);
+  return f;
+}
+inline double as_double(uint64_t u) {
+  double d;
+  std::memcpy(&d, &u, sizeof d);
+  return d;
+}
+
+// A message that may have been given several times (merged, in order).
+struct Msg {
+  Span first;
+  std::vector<Span> more;
+  bool present = false;
+
+  void add(Span s) {
+    if (present) {
+      more.push_back(s);
+    } else {
+      first = s;
+      present = true;
+    }
+  }
+  void reset() {
+    present = false;
+    more.clear();
+  }
+  template <class F>
+  void for_each(F&& f) const {
+    if (!present) return;
+    each_field(first, f);
+    for (const Span& s : more) each_field(s, f);
+  }
+  template <class F>
+  static void each_field(Span s, F&& f) {
+    wire::Fields it(s);
+    Field x;
+    while (it.next(x)) f(x);
+  }
+};
+
+inline Msg msg_of(Span s) {
+  Msg m;
+  m.add(s);
+  return m;
+}
+
+// Decodes a view V (with `void on(const Field&)`) from a message.
+template <class V>
+V decode(const Msg& m) {
+  V v;
+  m.for_each([&](const Field& f) { v.on(f); });
+  return v;
+}
+template <class V>
+V decode(Span s) {
+  V v;
+  Msg::each_field(s, [&](const Field& f) { v.on(f); });
+  return v;
+}
+
+// The scalars of a repeated numeric field, packed or not: calls add(bits)
+// for each (varints as read, fixed32/fixed64 as their bits).
+enum class Elem { kVarint, kFixed32, kFixed64 };
+inline uint32_t wire_of(Elem e) {
+  return e == Elem::kVarint ? wire::kVarint : e == Elem::kFixed32 ? wire::kFixed32 : wire::kFixed64;
+}
+template <class Add>
+void add_repeated(const Field& f, Elem e, Add&& add) {
+  if (f.wire == wire_of(e)) {
+    add(f.u);
+  } else if (f.wire == wire::kLen) {
+    if (e == Elem::kVarint) {
+      wire::for_each_packed_varint(f.bytes, add);
+    } else {
+      const std::size_t size = e == Elem::kFixed32 ? 4 : 8;
+      for (const char* p = f.bytes.begin; p + size <= f.bytes.end; p += size)
+        add(size == 4 ? uint64_t{wire::load_u32(p)} : wire::load_u64(p));
+    }
+  }
+}
+// How many scalars add_repeated would give.
+inline int64_t count_repeated(const Field& f, Elem e) {
+  if (f.wire == wire_of(e)) return 1;
+  if (f.wire != wire::kLen) return 0;
+  if (e == Elem::kVarint) return wire::count_packed_varints(f.bytes);
+  return static_cast<int64_t>(f.bytes.size() / (e == Elem::kFixed32 ? 4 : 8));
+}
+
+struct ModelView {
+  int64_t ir_version = 0;
+  std::vector<Span> opset_import, functions;
+  Msg graph;
+  void on(const Field& f) {
+    if (f.number == 1 && f.wire == wire::kVarint) ir_version = as_i64(f.u);
+    if (f.wire != wire::kLen) return;
+    if (f.number == 8) opset_import.push_back(f.bytes);
+    if (f.number == 7) graph.add(f.bytes);
+    if (f.number == 25) functions.push_back(f.bytes);
+  }
+};
+
+struct OpsetView {
+  std::string_view domain;
+  int64_t version = 0;
+  void on(const Field& f) {
+    if (f.number == 1 && f.wire == wire::kLen) domain = f.bytes.view();
+    if (f.number == 2 && f.wire == wire::kVarint) version = as_i64(f.u);
+  }
+};
+
+struct ValueInfoView {
+  std::string_view name;
+  Msg type;
+  void on(const Field& f) {
+    if (f.wire != wire::kLen) return;
+    if (f.number == 1) name = f.bytes.view();
+    if (f.number == 2) type.add(f.bytes);
+  }
+};
+
+// A graph: its node, initializer and value_info lists as byte ranges (read
+// when the loader gets to them); its inputs and outputs decoded.
+struct GraphView {
+  std::string_view name;
+  std::vector<Span> node, initializer, sparse_initializer, value_info;
+  std::vector<ValueInfoView> input, output;
+  void on(const Field& f) {
+    if (f.wire != wire::kLen) return;
+    switch (f.number) {
+      case 1:
+        node.push_back(f.bytes);
+        break;
+      case 2:
+        name = f.bytes.view();
+        break;
+      case 5:
+        initializer.push_back(f.bytes);
+        break;
+      case 15:
+        sparse_initializer.push_back(f.bytes);
+        break;
+      case 11:
+        input.push_back(decode<ValueInfoView>(f.bytes));
+        break;
+      case 12:
+        output.push_back(decode<ValueInfoView>(f.bytes));
+        break;
+      case 13:
+        value_info.push_back(f.bytes);
+        break;
+      default:
+        break;
+    }
+  }
+};
+
+struct NodeView {
+  std::string_view name, op_type, domain;
+  std::vector<std::string_view> input, output;
+  std::vector<Span> attribute;
+  void on(const Field& f) {
+    if (f.wire != wire::kLen) return;
+    switch (f.number) {
+      case 1:
+        input.push_back(f.bytes.view());
+        break;
+      case 2:
+        output.push_back(f.bytes.view());
+        break;
+      case 3:
+        name = f.bytes.view();
+        break;
+      case 4:
+        op_type = f.bytes.view();
+        break;
+      case 7:
+        domain = f.bytes.view();
+        break;
+      case 5:
+        attribute.push_back(f.bytes);
+        break;
+      default:
+        break;
+    }
+  }
+  // Decodes a node into this view, reusing its lists' memory.
+  void read(Span s) {
+    name = op_type = domain = {};
+    input.clear();
+    output.clear();
+    attribute.clear();
+    Msg::each_field(s, *this);
+  }
+  void operator()(const Field& f) { on(f); }
+};
+
+// The number of outputs of a node (for reserving), without decoding it.
+inline std::size_t count_outputs(Span node) {
+  std::size_t n = 0;
+  wire::Fields it(node);
+  Field f;
+  while (it.next(f)) n += f.number == 2 && f.wire == wire::kLen;
+  return n;
+}
+
+struct AttributeView {
+  std::string_view name, ref_attr_name, s;
+  int type = 0;  // AttributeProto.AttributeType, 0..14
+  bool has_f = false, has_i = false, has_s = false;
+  float f = 0;
+  int64_t i = 0;
+  Msg t, g, sparse_tensor, tp;
+  std::vector<double> floats;
+  decltype(Attribute::ints) ints;
+  std::vector<std::string_view> strings;
+  std::vector<Span> tensors, graphs, sparse_tensors, type_protos;
+
+  void on(const Field& x) {
+    if (x.wire == wire::kLen) return on_len(x);
+    if (x.number == 20 && x.wire == wire::kVarint && as_i32(x.u) >= 0 && as_i32(x.u) <= 14) type = as_i32(x.u);
+    if (x.number == 2 && x.wire == wire::kFixed32) f = as_float(x.u), has_f = true;
+    if (x.number == 3 && x.wire == wire::kVarint) i = as_i64(x.u), has_i = true;
+    if (x.number == 7) add_repeated(x, Elem::kFixed32, [&](uint64_t u) { floats.push_back(as_float(u)); });
+    if (x.number == 8) add_repeated(x, Elem::kVarint, [&](uint64_t u) { ints.push_back(as_i64(u)); });
+  }
+  void on_len(const Field& x) {
+    switch (x.number) {
+      case 1:
+        name = x.bytes.view();
+        break;
+      case 21:
+        ref_attr_name = x.bytes.view();
+        break;
+      case 4:
+        s = x.bytes.view(), has_s = true;
+        break;
+      case 5:
+        t.add(x.bytes);
+        break;
+      case 6:
+        g.add(x.bytes);
+        break;
+      case 22:
+        sparse_tensor.add(x.bytes);
+        break;
+      case 14:
+        tp.add(x.bytes);
+        break;
+      case 7:
+        add_repeated(x, Elem::kFixed32, [&](uint64_t u) { floats.push_back(as_float(u)); });
+        break;
+      case 8:
+        add_repeated(x, Elem::kVarint, [&](uint64_t u) { ints.push_back(as_i64(u)); });
+        break;
+      case 9:
+        strings.push_back(x.bytes.view());
+        break;
+      case 10:
+        tensors.push_back(x.bytes);
+        break;
+      case 11:
+        graphs.push_back(x.bytes);
+        break;
+      case 23:
+        sparse_tensors.push_back(x.bytes);
+        break;
+      case 15:
+        type_protos.push_back(x.bytes);
+        break;
+      default:
+        break;
+    }
+  }
+};
+
+// A tensor: its scalars and dims decoded, how many values each typed field
+// holds, raw_data as a byte range; the values themselves are read only for
+// small tensors (values()).
+struct TensorView {
+  Msg msg;
+  std::string_view name;
+  int32_t data_type = 0;
+  decltype(Tensor::dims) dims;
+  bool has_raw_data = false, has_data_location = false;
+  Span raw_data;
+  int data_location = 0;
+  std::vector<Span> external_data;
+  int64_t float_n = 0, int32_n = 0, string_n = 0, int64_n = 0, double_n = 0, uint64_n = 0;
+
+  void on(const Field& f) {
+    switch (f.number) {
+      case 1:
+        add_repeated(f, Elem::kVarint, [&](uint64_t u) { dims.push_back(as_i64(u)); });
+        break;
+      case 2:
+        if (f.wire == wire::kVarint) data_type = as_i32(f.u);
+        break;
+      case 4:
+        float_n += count_repeated(f, Elem::kFixed32);
+        break;
+      case 5:
+        int32_n += count_repeated(f, Elem::kVarint);
+        break;
+      case 6:
+        string_n += f.wire == wire::kLen;
+        break;
+      case 7:
+        int64_n += count_repeated(f, Elem::kVarint);
+        break;
+      case 8:
+        if (f.wire == wire::kLen) name = f.bytes.view();
+        break;
+      case 9:
+        if (f.wire == wire::kLen) raw_data = f.bytes, has_raw_data = true;
+        break;
+      case 10:
+        double_n += count_repeated(f, Elem::kFixed64);
+        break;
+      case 11:
+        uint64_n += count_repeated(f, Elem::kVarint);
+        break;
+      case 13:
+        if (f.wire == wire::kLen) external_data.push_back(f.bytes);
+        break;
+      case 14:  // an enum: values outside DataLocation are unknown fields
+        if (f.wire == wire::kVarint && (as_i32(f.u) == 0 || as_i32(f.u) == 1))
+          data_location = as_i32(f.u), has_data_location = true;
+        break;
+      default:
+        break;
+    }
+  }
+
+  // Calls add(bits) for each value of a typed field (number, element).
+  template <class Add>
+  void values(uint32_t number, Elem e, Add&& add) const {
+    msg.for_each([&](const Field& f) {
+      if (f.number == number) add_repeated(f, e, add);
+    });
+  }
+  // The strings of string_data.
+  std::vector<std::string> strings() const {
+    std::vector<std::string> out;
+    msg.for_each([&](const Field& f) {
+      if (f.number == 6 && f.wire == wire::kLen) out.emplace_back(f.bytes.view());
+    });
+    return out;
+  }
+};
+
+inline TensorView decode_tensor(const Msg& m) {
+  TensorView v = decode<TensorView>(m);
+  v.msg = m;
+  return v;
+}
+
+struct SparseTensorView {
+  Msg values;
+  decltype(Tensor::dims) dims;
+  void on(const Field& f) {
+    if (f.number == 1 && f.wire == wire::kLen) values.add(f.bytes);
+    if (f.number == 3) add_repeated(f, Elem::kVarint, [&](uint64_t u) { dims.push_back(as_i64(u)); });
+  }
+};
+
+struct StringPairView {
+  std::string_view key, value;
+  void on(const Field& f) {
+    if (f.wire != wire::kLen) return;
+    if (f.number == 1) key = f.bytes.view();
+    if (f.number == 2) value = f.bytes.view();
+  }
+};
+
+// TypeProto: which member of its oneof is set (its field number: 1 tensor,
+// 4 sequence, 5 map, 7 opaque, 8 sparse tensor, 9 optional; 0 none) and the
+// occurrences of that member since it was last set.
+struct TypeView {
+  uint32_t member = 0;
+  Msg value;
+  void on(const Field& f) {
+    if (f.wire != wire::kLen) return;
+    switch (f.number) {
+      case 1:
+      case 4:
+      case 5:
+      case 7:
+      case 8:
+      case 9:
+        if (member != f.number) value.reset(), member = f.number;
+        value.add(f.bytes);
+        break;
+      default:
+        break;
+    }
+  }
+};
+
+// TypeProto.Tensor and .SparseTensor (elem_type, shape); .Sequence and
+// .Optional (elem_type as field 1); .Map (key_type, value_type).
+struct TensorTypeView {
+  int32_t elem_type = 0;
+  Msg shape;
+  void on(const Field& f) {
+    if (f.number == 1 && f.wire == wire::kVarint) elem_type = as_i32(f.u);
+    if (f.number == 2 && f.wire == wire::kLen) shape.add(f.bytes);
+  }
+};
+struct ElemTypeView {
+  Msg elem_type;
+  void on(const Field& f) {
+    if (f.number == 1 && f.wire == wire::kLen) elem_type.add(f.bytes);
+  }
+};
+struct MapTypeView {
+  int32_t key_type = 0;
+  Msg value_type;
+  void on(const Field& f) {
+    if (f.number == 1 && f.wire == wire::kVarint) key_type = as_i32(f.u);
+    if (f.number == 2 && f.wire == wire::kLen) value_type.add(f.bytes);
+  }
+};
+
+// TensorShapeProto.Dimension: its oneof (1 dim_value, 2 dim_param, 0 none).
+struct DimView {
+  uint32_t which = 0;
+  int64_t value = 0;
+  std::string_view param;
+  void on(const Field& f) {
+    if (f.number == 1 && f.wire == wire::kVarint) which = 1, value = as_i64(f.u), param = {};
+    if (f.number == 2 && f.wire == wire::kLen) which = 2, param = f.bytes.view(), value = 0;
+  }
+};
+
+struct FunctionView {
+  std::string_view name, domain;
+  std::vector<std::string_view> input, output, attribute;
+  std::vector<Span> node, opset_import;
+  std::vector<Span> attribute_proto;  // field 11 (ONNX >= 1.13), unknown to this schema
+  void on(const Field& f) {
+    if (f.wire != wire::kLen) return;
+    switch (f.number) {
+      case 1:
+        name = f.bytes.view();
+        break;
+      case 10:
+        domain = f.bytes.view();
+        break;
+      case 4:
+        input.push_back(f.bytes.view());
+        break;
+      case 5:
+        output.push_back(f.bytes.view());
+        break;
+      case 6:
+        attribute.push_back(f.bytes.view());
+        break;
+      case 7:
+        node.push_back(f.bytes);
+        break;
+      case 9:
+        opset_import.push_back(f.bytes);
+        break;
+      case 11:
+        attribute_proto.push_back(f.bytes);
+        break;
+      default:
+        break;
+    }
+  }
+};
+
+}  // namespace symshape::io::view

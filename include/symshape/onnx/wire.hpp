@@ -1,0 +1,314 @@
+// The protobuf wire format, read in place: varints, tags, length-delimited
+// fields, packed repeated scalars, groups (skipped), and a check that a
+// message is well formed that accepts and refuses exactly what libprotobuf
+// 3.21's parser does (google/protobuf/parse_context.h):
+// - a varint takes at most 10 bytes (bits past 64 dropped), a tag at most 5
+//   (bits past 32 dropped), a length at most 5 (and below INT_MAX - 16);
+// - nothing may cross the end of its enclosing message (a truncated or lying
+//   length fails);
+// - a tag 0, a field number 0, wire types 6 and 7, and an end-group tag that
+//   does not close the open group fail;
+// - a known field of an unexpected wire type is an unknown field; unknown
+//   length-delimited fields are not looked into, unknown groups are;
+// - a packed fixed-size field's length is a multiple of the element size;
+// - messages and groups nest at most `budget` levels below the outermost one.
+// The check keeps an explicit stack: no recursion, whatever the nesting.
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+#include <string_view>
+#include <vector>
+
+namespace symshape::wire {
+
+enum WireType : uint32_t { kVarint = 0, kFixed64 = 1, kLen = 2, kStartGroup = 3, kEndGroup = 4, kFixed32 = 5 };
+
+// A byte range of the input.
+struct Span {
+  const char* begin = nullptr;
+  const char* end = nullptr;
+  std::size_t size() const { return static_cast<std::size_t>(end - begin); }
+  std::string_view view() const { return {begin, size()}; }
+};
+
+// Reading primitives over [p, end); each returns false (p unspecified) when
+// the value is malformed or crosses end.
+struct Cursor {
+  const char* p;
+  const char* end;
+
+  bool at_end() const { return p >= end; }
+
+  bool varint(uint64_t& v) {
+    uint64_t r = 0;
+    for (int i = 0; i < 10; ++i) {
+      if (p >= end) return false;
+      const auto byte = static_cast<uint8_t>(*p++);
+      r |= static_cast<uint64_t>(byte & 0x7f) << (7 * i);  // bits past 64 are dropped, as libprotobuf does
+      if (byte < 0x80) {
+        v = r;
+        return true;
+      }
+    }
+    return false;
+  }
+
+  bool tag(uint32_t& t) {
+    uint32_t r = 0;
+    for (int i = 0; i < 5; ++i) {
+      if (p >= end) return false;
+      const auto byte = static_cast<uint8_t>(*p++);
+      r |= static_cast<uint32_t>(byte & 0x7f) << (7 * i);
+      if (byte < 0x80) {
+        t = r;
+        return true;
+      }
+    }
+    return false;
+  }
+
+  // A length and the bytes it covers.
+  bool len(Span& s) {
+    uint32_t r = 0;
+    for (int i = 0; i < 5; ++i) {
+      if (p >= end) return false;
+      const auto byte = static_cast<uint8_t>(*p++);
+      if (i == 4 && byte >= 8) return false;  // 2 GB or more
+      r |= static_cast<uint32_t>(byte & 0x7f) << (7 * i);
+      if (byte < 0x80) {
+        if (r > 0x7fffffffu - 16 || r > static_cast<std::size_t>(end - p)) return false;
+        s = {p, p + r};
+        p += r;
+        return true;
+      }
+    }
+    return false;
+  }
+
+  bool skip(std::size_t n) {
+    if (static_cast<std::size_t>(end - p) < n) return false;
+    p += n;
+    return true;
+  }
+};
+
+inline uint32_t load_u32(const char* p) {
+  uint32_t v;
+  std::memcpy(&v, p, sizeof v);
+  return v;  // little-endian hosts (x86-64, aarch64)
+}
+inline uint64_t load_u64(const char* p) {
+  uint64_t v;
+  std::memcpy(&v, p, sizeof v);
+  return v;
+}
+
+// One field of a message: its number and wire type, the value of a varint or
+// fixed field (in `u`), the bytes of a length-delimited one.
+struct Field {
+  uint32_t number = 0;
+  uint32_t wire = 0;
+  uint64_t u = 0;
+  Span bytes;
+};
+
+// Walks the fields of a message's bytes in order, skipping groups. Meant for
+// bytes that check_message accepted; on malformed bytes it stops early.
+class Fields {
+ public:
+  explicit Fields(Span s) : c_{s.begin, s.end} {}
+
+  bool next(Field& f) {
+    for (;;) {
+      uint32_t tag = 0;
+      if (c_.at_end() || !c_.tag(tag)) return false;
+      f.number = tag >> 3;
+      f.wire = tag & 7;
+      switch (f.wire) {
+        case kVarint:
+          if (!c_.varint(f.u)) return false;
+          return true;
+        case kFixed64:
+          if (!c_.skip(8)) return false;
+          f.u = load_u64(c_.p - 8);
+          return true;
+        case kLen:
+          return c_.len(f.bytes);
+        case kFixed32:
+          if (!c_.skip(4)) return false;
+          f.u = load_u32(c_.p - 4);
+          return true;
+        case kStartGroup:
+          if (!skip_group(f.number)) return false;
+          continue;
+        default:
+          return false;
+      }
+    }
+  }
+
+ private:
+  // Past the end-group tag of an (already checked) group.
+  bool skip_group(uint32_t number) {
+    std::vector<uint32_t> open{number};
+    while (!open.empty()) {
+      uint32_t tag = 0;
+      if (!c_.tag(tag)) return false;
+      uint64_t v = 0;
+      Span s;
+      switch (tag & 7) {
+        case kVarint:
+          if (!c_.varint(v)) return false;
+          break;
+        case kFixed64:
+          if (!c_.skip(8)) return false;
+          break;
+        case kLen:
+          if (!c_.len(s)) return false;
+          break;
+        case kFixed32:
+          if (!c_.skip(4)) return false;
+          break;
+        case kStartGroup:
+          open.push_back(tag >> 3);
+          break;
+        case kEndGroup:
+          if (open.back() != tag >> 3) return false;
+          open.pop_back();
+          break;
+        default:
+          return false;
+      }
+    }
+    return true;
+  }
+  Cursor c_;
+};
+
+// Calls add(value) for each varint of a packed field's bytes.
+template <class Add>
+bool for_each_packed_varint(Span s, Add&& add) {
+  Cursor c{s.begin, s.end};
+  uint64_t v = 0;
+  while (!c.at_end()) {
+    if (!c.varint(v)) return false;
+    add(v);
+  }
+  return true;
+}
+
+// The number of varints in a packed field's bytes (each ends with a byte
+// below 0x80).
+inline int64_t count_packed_varints(Span s) {
+  int64_t n = 0;
+  for (const char* p = s.begin; p != s.end; ++p) n += static_cast<uint8_t>(*p) < 0x80;
+  return n;
+}
+
+// How a message type's field is read when it comes with its expected wire
+// type (any other wire type makes it an unknown field).
+enum class Kind : uint8_t {
+  kUnknown = 0,
+  kVarint,         // wire type 0
+  kFixed32,        // wire type 5
+  kFixed64,        // wire type 1
+  kBytes,          // wire type 2, not looked into (strings, bytes)
+  kMessage,        // wire type 2, a message of type `type`
+  kPackedVarint,   // wire type 0, or 2 holding varints
+  kPackedFixed32,  // wire type 5, or 2 holding a multiple of 4 bytes
+  kPackedFixed64,  // wire type 1, or 2 holding a multiple of 8 bytes
+};
+
+// A message type's fields 1..kMaxFieldNumber (higher numbers are unknown).
+inline constexpr uint32_t kMaxFieldNumber = 31;
+struct FieldSpec {
+  Kind kind = Kind::kUnknown;
+  uint8_t type = 0;  // the message type of a kMessage field
+};
+struct MessageSpec {
+  FieldSpec fields[kMaxFieldNumber + 1];
+};
+
+namespace detail {
+
+// A message or group being checked: where it ends, its type (or -1 for a
+// group, whose fields are all unknown), the field number of a group.
+struct Frame {
+  const char* end;
+  int type;
+  uint32_t group;
+};
+
+// Checks one field whose tag was read (see check_message); pushes a frame
+// for a nested message or group.
+inline bool check_field(Cursor& c, uint32_t tag, const MessageSpec* specs, std::vector<Frame>& stack, int budget) {
+  const uint32_t number = tag >> 3, wt = tag & 7;
+  const Frame& top = stack.back();
+  const FieldSpec spec = top.type >= 0 && number <= kMaxFieldNumber ? specs[top.type].fields[number] : FieldSpec{};
+  uint64_t v = 0;
+  Span s;
+  auto push = [&](const char* end, int type, uint32_t group) {
+    if (static_cast<int>(stack.size()) > budget) return false;  // the new level would be budget + 1
+    stack.push_back({end, type, group});
+    return true;
+  };
+  switch (wt) {
+    case kVarint:
+      return c.varint(v);
+    case kFixed64:
+      return c.skip(8);
+    case kFixed32:
+      return c.skip(4);
+    case kStartGroup:
+      return push(top.end, -1, number);
+    case kLen:
+      if (!c.len(s)) return false;
+      switch (spec.kind) {
+        case Kind::kMessage:
+          c.p = s.begin;
+          return push(s.end, spec.type, 0);
+        case Kind::kPackedVarint:
+          return for_each_packed_varint(s, [](uint64_t) {});
+        case Kind::kPackedFixed32:
+          return s.size() % 4 == 0;
+        case Kind::kPackedFixed64:
+          return s.size() % 8 == 0;
+        default:
+          return true;
+      }
+    default:
+      return false;  // wire types 6 and 7
+  }
+}
+
+}  // namespace detail
+
+// Whether `bytes` parse as a message of type `type` (an index in `specs`)
+// the way libprotobuf parses them with a recursion budget of `budget`.
+inline bool check_message(std::string_view bytes, const MessageSpec* specs, int type, int budget) {
+  std::vector<detail::Frame> stack;
+  stack.push_back({bytes.data() + bytes.size(), type, 0});
+  Cursor c{bytes.data(), bytes.data() + bytes.size()};
+  for (;;) {
+    detail::Frame& top = stack.back();
+    c.end = top.end;
+    if (c.p == top.end) {
+      if (top.group != 0) return false;  // a group reached its enclosing end without an end-group tag
+      stack.pop_back();
+      if (stack.empty()) return true;
+      continue;
+    }
+    uint32_t tag = 0;
+    if (!c.tag(tag) || tag == 0) return false;
+    if ((tag & 7) == kEndGroup) {
+      if (top.group == 0 || top.group != tag >> 3) return false;
+      stack.pop_back();
+      continue;
+    }
+    if ((tag >> 3) == 0) return false;
+    if (!detail::check_field(c, tag, specs, stack, budget)) return false;
+  }
+}
+
+}  // namespace symshape::wire

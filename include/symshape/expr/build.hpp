@@ -114,10 +114,13 @@ inline bool normalise_terms(Terms& terms) {
   return true;
 }
 
+inline std::optional<Expr> fold_remainder(int64_t constant, const Terms& terms);
+
 // Builds the canonical expression of `constant + sum(terms)`; terms must be
 // normalised.
 inline Expr make_sum(int64_t constant, Terms terms) {
   if (terms.empty()) return constant;
+  if (std::optional<Expr> folded = fold_remainder(constant, terms)) return std::move(*folded);
   if (terms.size() == 1 && constant == 0 && terms[0].second == 1) return terms[0].first;
   Node n;
   n.kind = ExprKind::Add;
@@ -125,6 +128,58 @@ inline Expr make_sum(int64_t constant, Terms terms) {
   n.bounds = add_bounds(constant, terms);
   n.terms = std::move(terms);
   return NodeFactory::make(std::move(n));
+}
+
+// Whether the normalised sum `terms` holds m*a term for term: each term of a,
+// scaled by m, has a coefficient in the sum of the same sign and at least its
+// magnitude (so taking m*a out of the sum removes or shrinks terms, never adds).
+inline bool holds_multiple(const Terms& terms, const Expr& a, int64_t m) {
+  bool ok = true;
+  for_each_term(a, [&](const Expr& t, int64_t c) {
+    int64_t mc = 0;
+    if (!ok || !checked::mul(c, m, mc)) {
+      ok = false;
+      return;
+    }
+    auto it = std::lower_bound(terms.begin(), terms.end(), t, [](const auto& p, const Expr& x) { return p.first < x; });
+    ok = it != terms.end() && it->first == t && (it->second > 0) == (mc > 0) &&
+         (mc > 0 ? it->second >= mc : it->second <= mc);
+  });
+  return ok;
+}
+
+// a - k*(a//k) is a%k for every integer a and k > 0 (floor division and floor
+// modulo: a == k*(a//k) + a%k). A sum holding m*a and -m*k*(a//k) becomes
+// rest + m*(a%k): `x - 2*(x//2)` -> `x%2`, `y + x - 3*(x//3)` -> `y+x%3`,
+// `2*x - 6*(x//3)` -> `2*(x%3)`. A negative divisor needs no case of its own:
+// a//(-k) is canonically (-a)//k. Nothing when no floor division matches.
+inline std::optional<Expr> fold_remainder(int64_t constant, const Terms& terms) {
+  for (std::size_t i = 0; i < terms.size(); ++i) {
+    const Expr& q = terms[i].first;
+    if (q.kind() != ExprKind::FloorDiv || !q.args()[1].is_int()) continue;
+    const int64_t k = q.args()[1].as_int();
+    const int64_t e = terms[i].second;
+    if (k < 2 || e % k != 0) continue;
+    const int64_t m = -(e / k);  // k >= 2: no overflow
+    const Expr& a = q.args()[0];
+    if (!holds_multiple(terms, a, m)) continue;
+    // rest = sum - m*a - e*(a//k), as terms: every term of m*a is in the sum.
+    Terms rest;
+    rest.reserve(terms.size());
+    bool ok = true;
+    for (std::size_t j = 0; j < terms.size(); ++j)
+      if (j != i) rest.push_back(terms[j]);
+    int64_t ca = for_each_term(a, [&](const Expr& t, int64_t c) {
+      int64_t mc = 0;
+      ok = ok && checked::mul(c, m, mc) && checked::neg(mc, mc);
+      rest.emplace_back(t, mc);
+    });
+    int64_t mca = 0;
+    ok = ok && checked::mul(ca, m, mca) && checked::sub(constant, mca, constant);
+    if (!ok || !normalise_terms(rest)) return std::nullopt;
+    return make_sum(constant, std::move(rest)) + Expr(m) * mod(a, Expr(k));
+  }
+  return std::nullopt;
 }
 
 // Linear combination sa*a + sb*b.

@@ -562,8 +562,8 @@ TEST(ExprProperty, QuotientMultipleFoldsSoundly) {
     RawTree folded_tree;  // b + m*(a % k)
     const int fa = graft(folded_tree, a), fb = graft(folded_tree, b);
     const int fm = add_node(folded_tree, Op::Mod, fa, add_node(folded_tree, Op::Const, -1, -1, k));
-    folded_tree.root =
-        add_node(folded_tree, Op::Add, fb, add_node(folded_tree, Op::Mul, add_node(folded_tree, Op::Const, -1, -1, m), fm));
+    folded_tree.root = add_node(folded_tree, Op::Add, fb,
+                                add_node(folded_tree, Op::Mul, add_node(folded_tree, Op::Const, -1, -1, m), fm));
 
     const std::string text = t.print();
     auto parsed = symshape::parse_expr(text);

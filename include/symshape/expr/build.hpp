@@ -320,6 +320,11 @@ inline std::optional<QuotientRemainder> split_multiples(const Expr& n, const Exp
   Expr quotient;
   if (d.is_int()) {
     const int64_t k = d.as_int();
+    // Already reduced (every coefficient and the constant in [0, k)): n is its
+    // own remainder, and is not built again.
+    bool reduced = k > 0;
+    const int64_t nc = for_each_term(n, [&](const Expr&, int64_t coeff) { reduced = reduced && coeff >= 0 && coeff < k; });
+    if (reduced && nc >= 0 && nc < k) return QuotientRemainder{Expr(0), n};
     int64_t qc = 0;
     int64_t c = for_each_term(n, [&](const Expr& t, int64_t coeff) {
       int64_t qq = 0, rr = 0;
@@ -457,6 +462,22 @@ inline Expr unexpanded_product(const Expr* const* items, std::size_t n) {
   return scale(make_product(std::move(factors)), scalar);
 }
 
+// provably_nonnegative_quick(a - b) without building a - b, when a and b are
+// distinct single terms that are no sum, Max or Min: a - b is then the sum of
+// the two terms, whose bounds add_bounds computes (in the sum's term order),
+// and its Max/Min cases cannot apply. Nothing in every other case.
+inline std::optional<bool> nonnegative_difference_of_atoms(const Expr& a, const Expr& b) {
+  auto atom = [](const Expr& e) {
+    const ExprKind k = e.kind();
+    return k == ExprKind::Symbol || k == ExprKind::Mul || k == ExprKind::FloorDiv || k == ExprKind::Mod;
+  };
+  if (!atom(a) || !atom(b) || a == b) return std::nullopt;
+  const Interval ia = interval::scale(a.bounds(), 1), ib = interval::scale(b.bounds(), -1);
+  const Interval d = a < b ? interval::add(interval::add(Interval::point(0), ia), ib)
+                           : interval::add(interval::add(Interval::point(0), ib), ia);
+  return interval::nonnegative(d);
+}
+
 // Drops each argument that another remaining one provably dominates. The
 // test is quadratic (a 3000-argument a1^a2^... took 3 s), so long argument
 // lists keep all their arguments: still sound, and as stable when printed
@@ -467,7 +488,13 @@ inline void drop_dominated(bool is_max, std::vector<Expr>& args) {
     bool dominated = false;
     for (std::size_t j = 0; j < args.size() && !dominated; ++j) {
       if (j == i) continue;
-      Expr diff = is_max ? args[j] - args[i] : args[i] - args[j];
+      const Expr& hi = is_max ? args[j] : args[i];
+      const Expr& lo = is_max ? args[i] : args[j];
+      if (std::optional<bool> quick = nonnegative_difference_of_atoms(hi, lo)) {
+        dominated = *quick;
+        continue;
+      }
+      Expr diff = hi - lo;
       dominated = provably_nonnegative_quick(diff);
     }
     if (dominated) {

@@ -17,6 +17,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -148,6 +149,7 @@ inline const std::string& empty_name() {
 struct NodeFactory {
   static Expr make(Node node);
   static Expr symbol(std::string_view name);
+  static Expr make_symbol(std::string_view name);
 };
 
 }  // namespace detail
@@ -259,7 +261,45 @@ inline Expr Expr::error(std::string message) {
   return Expr(std::make_shared<const detail::Node>(std::move(n)));
 }
 
+namespace detail {
+
+// Symbols are interned per thread: one node per name, so that building a
+// symbol allocates nothing after its first use and equal symbols are one
+// pointer (compare and == stop at once). Keys view the node's own name. The
+// table is emptied when it grows past kMaxInternedSymbols names (expressions
+// holding its symbols stay valid: they share the nodes).
+inline constexpr std::size_t kMaxInternedSymbols = std::size_t{1} << 16;
+
+// FNV-1a: names are short, and std::hash's murmur was most of a lookup.
+struct NameHash {
+  std::size_t operator()(std::string_view s) const {
+    uint64_t h = 0xcbf29ce484222325ULL;
+    for (char c : s) h = (h ^ static_cast<unsigned char>(c)) * 0x100000001b3ULL;
+    return static_cast<std::size_t>(h);
+  }
+};
+
+struct SymbolTable {
+  std::unordered_map<std::string_view, Expr, NameHash> by_name;
+};
+
+inline SymbolTable& symbol_table() {
+  thread_local SymbolTable table;
+  return table;
+}
+
+}  // namespace detail
+
 inline Expr detail::NodeFactory::symbol(std::string_view name) {
+  auto& table = symbol_table().by_name;
+  if (auto it = table.find(name); it != table.end()) return it->second;
+  if (table.size() >= kMaxInternedSymbols) table.clear();
+  Expr e = make_symbol(name);
+  table.emplace(std::string_view(e.node()->name), e);
+  return e;
+}
+
+inline Expr detail::NodeFactory::make_symbol(std::string_view name) {
   Node n;
   n.kind = ExprKind::Symbol;
   n.name = std::string(name);

@@ -99,8 +99,43 @@ inline Interval mul_bounds(const Terms& factors) {
   return r;
 }
 
+// Adds up equal terms of a long list through a hash table on the cached
+// hashes (each term into the first equal one, the others get coefficient 0),
+// so that the sort below sees what is left: the long sums that cancel keep
+// few terms, and sorting all of them compared equal subtrees node by node.
+inline bool merge_equal_terms(Terms& terms) {
+  const std::size_t n = terms.size();
+  std::size_t size = 16;
+  while (size < 2 * n) size *= 2;
+  std::vector<uint32_t> slots(size, UINT32_MAX);
+  for (std::size_t i = 0; i < n; ++i) {
+    const Expr& t = terms[i].first;
+    for (std::size_t s = t.hash() & (size - 1);; s = (s + 1) & (size - 1)) {
+      if (slots[s] == UINT32_MAX) {
+        slots[s] = static_cast<uint32_t>(i);
+        break;
+      }
+      auto& first = terms[slots[s]];
+      if (first.first == t) {
+        if (!checked::add(first.second, terms[i].second, first.second)) return false;
+        terms[i].second = 0;
+        break;
+      }
+    }
+  }
+  std::size_t out = 0;
+  for (std::size_t i = 0; i < n; ++i)
+    if (terms[i].second != 0) {
+      if (out != i) terms[out] = std::move(terms[i]);
+      ++out;
+    }
+  terms.resize(out);
+  return true;
+}
+
 // Sorts terms, adds up equal ones and drops zero coefficients.
 inline bool normalise_terms(Terms& terms) {
+  if (terms.size() > 16 && terms.size() < UINT32_MAX && !merge_equal_terms(terms)) return false;
   std::sort(terms.begin(), terms.end(), [](const auto& x, const auto& y) { return x.first < y.first; });
   std::size_t out = 0;
   for (std::size_t i = 0; i < terms.size();) {
@@ -182,24 +217,41 @@ inline std::optional<Expr> fold_remainder(int64_t constant, const Terms& terms) 
   return std::nullopt;
 }
 
-// Linear combination sa*a + sb*b.
+// The sorted terms of e seen as a linear form: a sum's own list, or e itself
+// (coefficient 1) held in `single`; none for an integer.
+inline std::pair<const std::pair<Expr, int64_t>*, std::size_t> linear_terms(const Expr& e,
+                                                                            std::pair<Expr, int64_t>& single) {
+  if (e.kind() == ExprKind::Add) return {e.terms().data(), e.terms().size()};
+  if (e.is_int()) return {nullptr, 0};
+  single = {e, 1};
+  return {&single, 1};
+}
+
+// Linear combination sa*a + sb*b. The terms of a and of b are each sorted
+// and distinct (canonical), so they are merged in one pass, not sorted again.
 inline Expr combine(const Expr& a, int64_t sa, const Expr& b, int64_t sb) {
   if (const Expr* e = first_error({&a, &b})) return *e;
+  std::pair<Expr, int64_t> single_a, single_b;
+  const auto [pa, na] = linear_terms(a, single_a);
+  const auto [pb, nb] = linear_terms(b, single_b);
   Terms terms;
-  terms.reserve(a.terms().size() + b.terms().size() + 2);
+  terms.reserve(na + nb);
   bool ok = true;
-  auto push = [&](int64_t scale) {
-    return [&, scale](const Expr& t, int64_t c) {
-      int64_t sc = 0;
-      ok = ok && checked::mul(c, scale, sc);
-      terms.emplace_back(t, sc);
-    };
-  };
-  int64_t ca = for_each_term(a, push(sa));
-  int64_t cb = for_each_term(b, push(sb));
+  std::size_t i = 0, j = 0;
+  while (ok && (i < na || j < nb)) {
+    const int order = i == na ? 1 : j == nb ? -1 : compare(pa[i].first, pb[j].first);
+    int64_t x = 0, y = 0, c = 0;
+    if (order <= 0) ok = ok && checked::mul(pa[i].second, sa, x);
+    if (order >= 0) ok = ok && checked::mul(pb[j].second, sb, y);
+    ok = ok && checked::add(x, y, c);
+    if (c != 0) terms.emplace_back(order <= 0 ? pa[i].first : pb[j].first, c);
+    if (order <= 0) ++i;
+    if (order >= 0) ++j;
+  }
   int64_t constant = 0, x = 0, y = 0;
-  ok = ok && checked::mul(ca, sa, x) && checked::mul(cb, sb, y) && checked::add(x, y, constant);
-  if (!ok || !normalise_terms(terms)) return overflow_error();
+  ok = ok && checked::mul(a.add_constant(), sa, x) && checked::mul(b.add_constant(), sb, y) &&
+       checked::add(x, y, constant);
+  if (!ok) return overflow_error();
   return make_sum(constant, std::move(terms));
 }
 

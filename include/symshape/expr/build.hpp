@@ -744,16 +744,18 @@ inline Expr operator*(const Expr& a, const Expr& b) {
 // Whether sums are expanded is decided on all operands together (see
 // keeps_factors), so the result does not depend on the operands' order.
 inline Expr product_of(const std::vector<Expr>& items) {
-  std::vector<const Expr*> operands;
-  operands.reserve(items.size());
-  for (const Expr& x : items) {
-    if (x.is_error()) return x;
-    operands.push_back(&x);
+  // Pointers to the operands: on the stack for short runs (most of them).
+  const Expr* small[8];
+  std::vector<const Expr*> large;
+  if (items.size() > 8) large.resize(items.size());
+  const Expr** operands = items.size() > 8 ? large.data() : small;
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    if (items[i].is_error()) return items[i];
+    operands[i] = &items[i];
   }
   if (items.size() == 2)
     if (const Expr* x = detail::absorbed_indicator(items[0], items[1])) return *x;
-  if (detail::keeps_factors(operands.data(), operands.size()))
-    return detail::unexpanded_product(operands.data(), operands.size());
+  if (detail::keeps_factors(operands, items.size())) return detail::unexpanded_product(operands, items.size());
   // Otherwise no step of the fold below reaches the limit, so operator*
   // expands at every step, as the left fold does.
   Expr acc = 1;
@@ -772,8 +774,11 @@ inline Expr product_of(const std::vector<Expr>& items) {
         continue;
       }
       if (x.kind() != ExprKind::Add && !x.is_error()) {
-        const detail::Terms f = detail::factors_of(x);
-        factors.insert(factors.end(), f.begin(), f.end());
+        if (x.kind() == ExprKind::Mul) {
+          factors.insert(factors.end(), x.terms().begin(), x.terms().end());
+        } else {
+          factors.emplace_back(x, 1);
+        }
         continue;
       }
       acc = build();

@@ -17,7 +17,6 @@
 #include <memory>
 #include <string>
 #include <string_view>
-#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -265,22 +264,21 @@ namespace detail {
 
 // Symbols are interned per thread: one node per name, so that building a
 // symbol allocates nothing after its first use and equal symbols are one
-// pointer (compare and == stop at once). Keys view the node's own name. The
-// table is emptied when it grows past kMaxInternedSymbols names (expressions
-// holding its symbols stay valid: they share the nodes).
+// pointer (compare and == stop at once). The table (open addressing on the
+// node's own name and hash) is emptied when it holds kMaxInternedSymbols
+// names; expressions holding its symbols stay valid, they share the nodes.
 inline constexpr std::size_t kMaxInternedSymbols = std::size_t{1} << 16;
 
-// FNV-1a: names are short, and std::hash's murmur was most of a lookup.
-struct NameHash {
-  std::size_t operator()(std::string_view s) const {
-    uint64_t h = 0xcbf29ce484222325ULL;
-    for (char c : s) h = (h ^ static_cast<unsigned char>(c)) * 0x100000001b3ULL;
-    return static_cast<std::size_t>(h);
-  }
-};
+// FNV-1a: names are short.
+inline std::size_t name_hash(std::string_view s) {
+  uint64_t h = 0xcbf29ce484222325ULL;
+  for (char c : s) h = (h ^ static_cast<unsigned char>(c)) * 0x100000001b3ULL;
+  return static_cast<std::size_t>(h);
+}
 
 struct SymbolTable {
-  std::unordered_map<std::string_view, Expr, NameHash> by_name;
+  std::vector<Expr> slots = std::vector<Expr>(256);  // integers (null nodes) are free slots
+  std::size_t count = 0;
 };
 
 inline SymbolTable& symbol_table() {
@@ -291,11 +289,33 @@ inline SymbolTable& symbol_table() {
 }  // namespace detail
 
 inline Expr detail::NodeFactory::symbol(std::string_view name) {
-  auto& table = symbol_table().by_name;
-  if (auto it = table.find(name); it != table.end()) return it->second;
-  if (table.size() >= kMaxInternedSymbols) table.clear();
+  SymbolTable& table = symbol_table();
+  const std::size_t h = name_hash(name);
+  std::size_t mask = table.slots.size() - 1;
+  for (std::size_t i = h & mask;; i = (i + 1) & mask) {
+    const Expr& slot = table.slots[i];
+    if (slot.node() == nullptr) break;
+    if (slot.node()->name == name) return slot;
+  }
+  if (table.count >= kMaxInternedSymbols) {
+    table = SymbolTable();
+  } else if (2 * (table.count + 1) > table.slots.size()) {
+    std::vector<Expr> old(table.slots.size() * 2);
+    old.swap(table.slots);
+    mask = table.slots.size() - 1;
+    for (Expr& e : old) {
+      if (e.node() == nullptr) continue;
+      std::size_t i = name_hash(e.node()->name) & mask;
+      while (table.slots[i].node() != nullptr) i = (i + 1) & mask;
+      table.slots[i] = std::move(e);
+    }
+  }
+  mask = table.slots.size() - 1;
   Expr e = make_symbol(name);
-  table.emplace(std::string_view(e.node()->name), e);
+  std::size_t i = h & mask;
+  while (table.slots[i].node() != nullptr) i = (i + 1) & mask;
+  table.slots[i] = e;
+  ++table.count;
   return e;
 }
 

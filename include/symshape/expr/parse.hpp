@@ -166,7 +166,10 @@ class Parser {
       } else if (text_.substr(pos_, 1) == "/") {
         fail("'/' is not supported, use '//' for floor division");
       } else if (accept("*")) {
-        if (run.empty()) run.push_back(std::move(single));
+        if (run.empty()) {
+          run.reserve(4);
+          run.push_back(std::move(single));
+        }
         run.push_back(parse_unary());
       } else if (accept("%")) {
         Expr n = take();

@@ -156,10 +156,14 @@ inline int run_simplify(const std::vector<std::string>& args) {
     inputs.emplace_back(true, path);
     return true;
   };
-  const ArgSpec spec{cmd, kSimplifyUsage, {{{"--file"}, "FILE", file}}, [&inputs](const std::string& arg) {
+  const ArgSpec spec{cmd,
+                     kSimplifyUsage,
+                     {{{"--file"}, "FILE", file}},
+                     [&inputs](const std::string& arg) {
                        inputs.emplace_back(false, arg);
                        return true;
-                     }, /*dash_args_are_positional=*/true};
+                     },
+                     /*dash_args_are_positional=*/true};
   if (const std::optional<int> done = parse_args(spec, args)) return *done;
   if (inputs.empty()) return fatal(cmd, "expected at least one expression or --file", kExitUsage);
   SimplifyOutput out;

@@ -375,7 +375,8 @@ inline std::optional<QuotientRemainder> split_multiples(const Expr& n, const Exp
     // Already reduced (every coefficient and the constant in [0, k)): n is its
     // own remainder, and is not built again.
     bool reduced = k > 0;
-    const int64_t nc = for_each_term(n, [&](const Expr&, int64_t coeff) { reduced = reduced && coeff >= 0 && coeff < k; });
+    const int64_t nc =
+        for_each_term(n, [&](const Expr&, int64_t coeff) { reduced = reduced && coeff >= 0 && coeff < k; });
     if (reduced && nc >= 0 && nc < k) return QuotientRemainder{Expr(0), n};
     int64_t qc = 0;
     int64_t c = for_each_term(n, [&](const Expr& t, int64_t coeff) {

@@ -9,6 +9,8 @@
 //   common factors cancel             (6*x + 4)//4 -> (3*x + 2)//2, 2*b//b -> 2
 //   nested divisions merge            (x//a)//b -> x//(a*b) for constants a, b > 0
 //   modulo keeps the remainder only   (c*q + r) % c -> r % c
+//   a multiple of a quotient folds    a - k*(a//k) -> a % k, also inside a
+//                                     sum and scaled: y + 2*x - 6*(x//3) -> y + 2*(x%3)
 //   Max/Min flatten, de-duplicate, fold constants and drop provably dominated
 //   arguments: Max(x, 0) -> x, Min(x + 1, x) -> x.
 // Never done (each is false for some small values): (a+b)//k -> a//k + b//k,

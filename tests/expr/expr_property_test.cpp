@@ -517,4 +517,82 @@ TEST(ExprProperty, SimplifiedFormAgreesWithRawTree) {
   EXPECT_GT(st.proofs, 1000);
 }
 
+// Appends the nodes of `from` to `to`; returns the index of its root in `to`.
+int graft(RawTree& to, const RawTree& from) {
+  const int offset = static_cast<int>(to.nodes.size());
+  for (RawNode n : from.nodes) {
+    if (n.lhs >= 0) n.lhs += offset;
+    if (n.rhs >= 0) n.rhs += offset;
+    to.nodes.push_back(n);
+  }
+  return from.root + offset;
+}
+
+int add_node(RawTree& t, Op op, int lhs, int rhs, int64_t value = 0) {
+  RawNode n;
+  n.op = op;
+  n.lhs = lhs;
+  n.rhs = rhs;
+  n.value = value;
+  t.nodes.push_back(n);
+  return static_cast<int>(t.nodes.size()) - 1;
+}
+
+// The rule a - k*(a//k) -> a%k: random a, rest b, divisor k (either sign) and
+// multiple m, written as `b + m*a - (m*k)*(a//k)` (terms in a random order).
+// Wherever the raw tree is defined the canonical form has its value, and it
+// round-trips; most of them must fold to the form of b + m*(a%k).
+TEST(ExprProperty, QuotientMultipleFoldsSoundly) {
+  const uint64_t seed = env_number("SYMSHAPE_PROPERTY_SEED", 20240601) + 13;
+  const long kExpressions = static_cast<long>(env_number("SYMSHAPE_PROPERTY_COUNT", 100000)) / 5;
+  Generator gen(seed);
+  long compared = 0, folded = 0, refused = 0;
+  for (long iter = 0; iter < kExpressions; ++iter) {
+    const RawTree a = gen.tree(gen.uniform(1, 4), true);
+    const RawTree b = gen.tree(gen.uniform(1, 3), iter % 2 == 1);
+    const int64_t k = gen.uniform(1, 7) * (gen.chance(0.2) ? -1 : 1);
+    const int64_t m = gen.uniform(1, 3) * (gen.chance(0.3) ? -1 : 1);
+    RawTree t;
+    const int ra = graft(t, a), rb = graft(t, b);
+    const int ma = add_node(t, Op::Mul, add_node(t, Op::Const, -1, -1, m), ra);
+    const int q = add_node(t, Op::Div, ra, add_node(t, Op::Const, -1, -1, k));
+    const int mkq = add_node(t, Op::Mul, add_node(t, Op::Const, -1, -1, m * k), q);
+    t.root = gen.chance(0.5) ? add_node(t, Op::Sub, add_node(t, Op::Add, rb, ma), mkq)
+                             : add_node(t, Op::Add, add_node(t, Op::Sub, ma, mkq), rb);
+    RawTree folded_tree;  // b + m*(a % k)
+    const int fa = graft(folded_tree, a), fb = graft(folded_tree, b);
+    const int fm = add_node(folded_tree, Op::Mod, fa, add_node(folded_tree, Op::Const, -1, -1, k));
+    folded_tree.root = add_node(folded_tree, Op::Add, fb,
+                                add_node(folded_tree, Op::Mul, add_node(folded_tree, Op::Const, -1, -1, m), fm));
+
+    const std::string text = t.print();
+    auto parsed = symshape::parse_expr(text);
+    auto expected_form = symshape::parse_expr(folded_tree.print());
+    if (!parsed.ok() || !expected_form.ok()) {
+      ASSERT_TRUE(has_large_constant(b)) << "refused\n  text: " << text;
+      ++refused;
+      continue;
+    }
+    const std::string printed = symshape::to_string(*parsed);
+    auto reparsed = symshape::parse_expr(printed);
+    ASSERT_TRUE(reparsed.ok() && *reparsed == *parsed) << "round trip\n  text: " << text << "\n  printed: " << printed;
+    if (*parsed == *expected_form) ++folded;
+    for (int n = 0; n < 4; ++n) {
+      int64_t env[kNumSymbols];
+      for (int s = 0; s < kNumSymbols; ++s) env[s] = n == 0 && gen.chance(0.5) ? 0 : gen.uniform(0, 12);
+      const auto raw = t.eval(t.root, env);
+      if (!raw) continue;
+      const auto got = symshape::evaluate(*parsed, to_bindings(env));
+      if (!got.ok() && has_large_constant(b) && got.error() == "integer overflow") continue;
+      ++compared;
+      ASSERT_TRUE(got.ok() && *got == *raw) << "value mismatch\n  text: " << text << "\n  simplified: " << printed
+                                            << "\n  bindings: " << describe(env) << "\n  raw value: " << *raw;
+    }
+  }
+  std::printf("a - k*(a//k): expressions %ld, folded to b + m*(a%%k) %ld, compared values %ld, refused %ld\n",
+              kExpressions, folded, compared, refused);
+  EXPECT_GT(compared, kExpressions * 2);
+  EXPECT_GT(folded, kExpressions / 2);
+}
+
 }  // namespace

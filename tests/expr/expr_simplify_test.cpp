@@ -104,6 +104,35 @@ TEST(Simplify, ModuloKeepsTheRemainder) {
   EXPECT_EQ(S("x % 4 % 2"), "x%2");
 }
 
+// a - k*(a//k) == a%k (floor semantics), alone, inside a larger sum and scaled.
+TEST(Simplify, MultipleOfTheQuotientLeavesTheRemainder) {
+  EXPECT_EQ(P("x - 2*(x//2)"), P("x % 2"));
+  EXPECT_EQ(S("x - 2*(x//2)"), "x%2");
+  EXPECT_EQ(S("y + x - 3*(x//3)"), "y+x%3");
+  EXPECT_EQ(S("2*x - 6*(x//3)"), "2*(x%3)");
+  EXPECT_EQ(S("-x + 3*(x//3)"), "-(x%3)");
+  EXPECT_EQ(S("(a + 2*b + 1) - 5*((a + 2*b + 1)//5)"), "(a+2*b+1)%5");
+  EXPECT_EQ(S("a*b - 4*((a*b)//4)"), "a*b%4");
+  // Part of the sum: 3*x - 2*(x//2) keeps 2*x + x%2.
+  EXPECT_EQ(S("3*x - 2*(x//2)"), "2*x+x%2");
+  // A negative divisor: x//(-3) is (-x)//3, and x - (-3)*(x//(-3)) == x % -3.
+  EXPECT_EQ(P("x + 3*(x//(-3))"), P("x % (-3)"));
+  // The constant of the numerator is reduced first, (x+5)//2 == (x+1)//2 + 2.
+  EXPECT_EQ(P("x + 5 - 2*((x + 5)//2)"), P("(x + 1) % 2"));
+  // Not a multiple: nothing to fold, the text stays as built.
+  EXPECT_EQ(S("x - 3*(x//2)"), "x-3*(x//2)");
+  EXPECT_EQ(S("y - 2*(x//2)"), "y-2*(x//2)");
+  EXPECT_EQ(S("x - 2*(y//2)"), "x-2*(y//2)");
+  for (int64_t x = -20; x <= 20; ++x) {
+    for (int64_t y = 0; y <= 3; ++y) {
+      const Bindings b{{"x", x}, {"y", y}};
+      EXPECT_EQ(value(P("y + 2*x - 6*(x//3)"), b), y + 2 * py_mod(x, 3)) << x;
+      EXPECT_EQ(value(P("x + 3*(x//(-3))"), b), py_mod(x, -3)) << x;
+      EXPECT_EQ(value(P("3*x - 2*(x//2)"), b), 3 * x - 2 * py_div(x, 2)) << x;
+    }
+  }
+}
+
 TEST(Simplify, CeilToIntIsAFloorDivision) {
   const Expr n = sym("n");
   EXPECT_EQ(P("CeilToInt(n, 8)"), floordiv(n + Expr(7), Expr(8)));

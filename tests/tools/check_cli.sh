@@ -2,7 +2,7 @@
 # Runs the symshape command once and checks its exit code, stdout and stderr exactly.
 #
 #   check_cli.sh EXE [--exit N|error] [--stdout TEXT] [--stdout-has REGEX]
-#                    [--error REGEX] [--stderr-has REGEX] -- ARGS...
+#                    [--error REGEX] [--stderr-has REGEX] [--stdin FILE] -- ARGS...
 #
 #   --exit N          the exit code must be N (default 0)
 #   --exit error      the exit code must be 1..125: a failure, not a crash or a signal
@@ -15,12 +15,13 @@
 #   --stderr-has RE   stderr must have a line matching RE (any number of lines;
 #                     may repeat)
 #                     without --error or --stderr-has, stderr must be empty
+#   --stdin FILE      standard input is FILE (default /dev/null)
 set -u
 
 exe=$1
 shift
 want_exit=0 exit_given=0 want_stdout= stdout_given=0 error_re=
-stdout_res=() stderr_res=()
+stdout_res=() stderr_res=() stdin_file=/dev/null
 while (($#)); do
   case $1 in
     --exit) want_exit=$2; exit_given=1; shift 2 ;;
@@ -28,6 +29,7 @@ while (($#)); do
     --stdout-has) stdout_res+=("$2"); shift 2 ;;
     --error) error_re=$2; shift 2 ;;
     --stderr-has) stderr_res+=("$2"); shift 2 ;;
+    --stdin) stdin_file=$2; shift 2 ;;
     --) shift; break ;;
     *) echo "check_cli.sh: unknown option '$1'" >&2; exit 2 ;;
   esac
@@ -40,7 +42,7 @@ trap 'rm -rf "$tmp"' EXIT
 printf 'running:'
 printf ' %q' "$exe" "$@"
 printf '\n'
-"$exe" "$@" >"$tmp/out" 2>"$tmp/err" </dev/null
+"$exe" "$@" >"$tmp/out" 2>"$tmp/err" <"$stdin_file"
 rc=$?
 
 failures=0

@@ -4,6 +4,8 @@
 #include <cstdio>
 #include <optional>
 #include <string>
+#include <string_view>
+#include <utility>
 #include <vector>
 
 #include "args.hpp"
@@ -47,12 +49,15 @@ inline bool parse_bindings(const std::string& text, Bindings& out, std::string& 
 }
 
 inline constexpr const char* kSimplifyUsage =
-    "usage: symshape simplify [--] EXPR...\n"
-    "  Prints the canonical form of each expression on stdout, one per line.\n"
-    "  An argument starting with '-' is an expression ('-a+b'), except -h/--help;\n"
-    "  after '--' every argument is one.\n"
+    "usage: symshape simplify [--file FILE|-]... [--] EXPR...\n"
+    "  Prints the canonical form of each expression on stdout, one per line, in the\n"
+    "  order given. --file reads one expression per line from FILE ('-': standard\n"
+    "  input; a final newline ends the last line, it does not start an empty one).\n"
+    "  An argument starting with '-' is an expression ('-a+b'), except -h/--help and\n"
+    "  --file; after '--' every argument is one.\n"
     "exit status: 0 ok; 1 an expression is malformed (one line on stderr naming the\n"
-    "  expression and the position); 2 bad usage.\n";
+    "  expression, the position and, from a file, FILE:LINE) or a file cannot be read;\n"
+    "  2 bad usage.\n";
 
 inline constexpr const char* kEvalUsage =
     "usage: symshape eval EXPR --bind SYM=INT,... [--bind ...]\n"
@@ -73,22 +78,103 @@ inline bool divides_by_zero(const Expr& e) {
   return false;
 }
 
+// Reads a whole file ("-": standard input) into `out`; false with a message.
+inline bool read_text_file(const std::string& path, std::string& out, std::string& error) {
+  FILE* f = path == "-" ? stdin : std::fopen(path.c_str(), "rb");
+  if (!f) {
+    error = "file " + path + ": cannot open for reading";
+    return false;
+  }
+  char buffer[1 << 16];
+  std::size_t n = 0;
+  while ((n = std::fread(buffer, 1, sizeof buffer, f)) > 0) out.append(buffer, n);
+  const bool failed = std::ferror(f) != 0;
+  if (f != stdin) std::fclose(f);
+  if (failed) error = "file " + path + ": read error";
+  return !failed;
+}
+
+// Output of simplify, written in large blocks: one fwrite per 64 KiB rather
+// than one printf per expression.
+class SimplifyOutput {
+ public:
+  ~SimplifyOutput() { flush(); }
+  std::string& buffer() { return buffer_; }
+  void line_done() {
+    buffer_ += '\n';
+    if (buffer_.size() >= (1 << 16)) flush();
+  }
+  bool flush() {
+    if (!buffer_.empty() && std::fwrite(buffer_.data(), 1, buffer_.size(), stdout) != buffer_.size()) ok_ = false;
+    buffer_.clear();
+    return ok_;
+  }
+
+ private:
+  std::string buffer_;
+  bool ok_ = true;
+};
+
+// Appends the canonical form of `text` to out; 0, or the exit code after the
+// message (`where` is "FILE:LINE: " for a line of a file, "" for an argument).
+inline int simplify_one(std::string_view text, const std::string& where, SimplifyOutput& out) {
+  const char* cmd = "simplify";
+  Result<Expr> e = parse_expr(text);
+  if (!e) return fatal(cmd, where + "'" + std::string(text) + "': " + e.error());
+  if (divides_by_zero(*e)) return fatal(cmd, where + "'" + std::string(text) + "': division by zero");
+  print_to(*e, out.buffer());
+  out.line_done();
+  return kExitOk;
+}
+
+// Every line of a file; a final newline does not start another line.
+inline int simplify_file(const std::string& path, SimplifyOutput& out) {
+  std::string text, error;
+  if (!read_text_file(path, text, error)) return fatal("simplify", error);
+  const std::string_view all(text);
+  std::size_t start = 0, line = 1;
+  while (start < all.size()) {
+    std::size_t end = all.find('\n', start);
+    if (end == std::string_view::npos) end = all.size();
+    if (const int code = simplify_one(all.substr(start, end - start), path + ":" + std::to_string(line) + ": ", out))
+      return code;
+    start = end + 1;
+    ++line;
+  }
+  return kExitOk;
+}
+
 inline int run_simplify(const std::vector<std::string>& args) {
   const char* cmd = "simplify";
-  std::vector<std::string> exprs;
-  const ArgSpec spec{cmd, kSimplifyUsage, {}, [&exprs](const std::string& arg) {
-                       exprs.push_back(arg);
+  // Expressions and files in argument order: (is_file, text or path).
+  std::vector<std::pair<bool, std::string>> inputs;
+  auto file = [&inputs](const std::string& path, std::string& error) {
+    if (path.empty()) {
+      error = "--file needs FILE";
+      return false;
+    }
+    inputs.emplace_back(true, path);
+    return true;
+  };
+  const ArgSpec spec{cmd,
+                     kSimplifyUsage,
+                     {{{"--file"}, "FILE", file}},
+                     [&inputs](const std::string& arg) {
+                       inputs.emplace_back(false, arg);
                        return true;
-                     }, /*dash_args_are_positional=*/true};
+                     },
+                     /*dash_args_are_positional=*/true};
   if (const std::optional<int> done = parse_args(spec, args)) return *done;
-  if (exprs.empty()) return fatal(cmd, "expected at least one expression", kExitUsage);
-  for (const std::string& text : exprs) {
-    Result<Expr> e = parse_expr(text);
-    if (!e) return fatal(cmd, "'" + text + "': " + e.error());
-    if (divides_by_zero(*e)) return fatal(cmd, "'" + text + "': division by zero");
-    std::printf("%s\n", to_string(*e).c_str());
+  if (inputs.empty()) return fatal(cmd, "expected at least one expression or --file", kExitUsage);
+  SimplifyOutput out;
+  for (const auto& [is_file, text] : inputs) {
+    const int code = is_file ? simplify_file(text, out) : simplify_one(text, "", out);
+    if (code != kExitOk) {
+      out.flush();
+      return code;
+    }
   }
-  return std::fflush(stdout) == 0 ? kExitOk : fatal(cmd, "cannot write to standard output");
+  return out.flush() && std::fflush(stdout) == 0 ? kExitOk : fatal(cmd, "cannot write to standard output");
 }
 
 inline int run_eval(const std::vector<std::string>& args) {

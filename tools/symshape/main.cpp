@@ -24,7 +24,7 @@ int usage(FILE* out) {
       "  symshape show MODEL.onnx|- [--bind SYM=INT,...] [--all]\n"
       "                                         print a table of every value's symbolic shape; with\n"
       "                                         --bind also the concrete shape and size in bytes\n"
-      "  symshape simplify EXPR...              print each canonical form, one per line\n"
+      "  symshape simplify EXPR... [--file F|-] print each canonical form, one per line\n"
       "  symshape eval EXPR --bind SYM=INT,...  print the value\n"
       "  symshape --version                     print the version\n"
       "  symshape COMMAND --help                the options of a command\n"

@@ -9,6 +9,8 @@
 //   common factors cancel             (6*x + 4)//4 -> (3*x + 2)//2, 2*b//b -> 2
 //   nested divisions merge            (x//a)//b -> x//(a*b) for constants a, b > 0
 //   modulo keeps the remainder only   (c*q + r) % c -> r % c
+//   a multiple of a quotient folds    a - k*(a//k) -> a % k, also inside a
+//                                     sum and scaled: y + 2*x - 6*(x//3) -> y + 2*(x%3)
 //   Max/Min flatten, de-duplicate, fold constants and drop provably dominated
 //   arguments: Max(x, 0) -> x, Min(x + 1, x) -> x.
 // Never done (each is false for some small values): (a+b)//k -> a//k + b//k,
@@ -99,8 +101,43 @@ inline Interval mul_bounds(const Terms& factors) {
   return r;
 }
 
+// Adds up equal terms of a long list through a hash table on the cached
+// hashes (each term into the first equal one, the others get coefficient 0),
+// so that the sort below sees what is left: the long sums that cancel keep
+// few terms, and sorting all of them compared equal subtrees node by node.
+inline bool merge_equal_terms(Terms& terms) {
+  const std::size_t n = terms.size();
+  std::size_t size = 16;
+  while (size < 2 * n) size *= 2;
+  std::vector<uint32_t> slots(size, UINT32_MAX);
+  for (std::size_t i = 0; i < n; ++i) {
+    const Expr& t = terms[i].first;
+    for (std::size_t s = t.hash() & (size - 1);; s = (s + 1) & (size - 1)) {
+      if (slots[s] == UINT32_MAX) {
+        slots[s] = static_cast<uint32_t>(i);
+        break;
+      }
+      auto& first = terms[slots[s]];
+      if (first.first == t) {
+        if (!checked::add(first.second, terms[i].second, first.second)) return false;
+        terms[i].second = 0;
+        break;
+      }
+    }
+  }
+  std::size_t out = 0;
+  for (std::size_t i = 0; i < n; ++i)
+    if (terms[i].second != 0) {
+      if (out != i) terms[out] = std::move(terms[i]);
+      ++out;
+    }
+  terms.resize(out);
+  return true;
+}
+
 // Sorts terms, adds up equal ones and drops zero coefficients.
 inline bool normalise_terms(Terms& terms) {
+  if (terms.size() > 16 && terms.size() < UINT32_MAX && !merge_equal_terms(terms)) return false;
   std::sort(terms.begin(), terms.end(), [](const auto& x, const auto& y) { return x.first < y.first; });
   std::size_t out = 0;
   for (std::size_t i = 0; i < terms.size();) {
@@ -114,10 +151,13 @@ inline bool normalise_terms(Terms& terms) {
   return true;
 }
 
+inline std::optional<Expr> fold_remainder(int64_t constant, const Terms& terms);
+
 // Builds the canonical expression of `constant + sum(terms)`; terms must be
 // normalised.
 inline Expr make_sum(int64_t constant, Terms terms) {
   if (terms.empty()) return constant;
+  if (std::optional<Expr> folded = fold_remainder(constant, terms)) return std::move(*folded);
   if (terms.size() == 1 && constant == 0 && terms[0].second == 1) return terms[0].first;
   Node n;
   n.kind = ExprKind::Add;
@@ -127,24 +167,93 @@ inline Expr make_sum(int64_t constant, Terms terms) {
   return NodeFactory::make(std::move(n));
 }
 
-// Linear combination sa*a + sb*b.
+// Whether the normalised sum `terms` holds m*a term for term: each term of a,
+// scaled by m, has a coefficient in the sum of the same sign and at least its
+// magnitude (so taking m*a out of the sum removes or shrinks terms, never adds).
+inline bool holds_multiple(const Terms& terms, const Expr& a, int64_t m) {
+  bool ok = true;
+  for_each_term(a, [&](const Expr& t, int64_t c) {
+    int64_t mc = 0;
+    if (!ok || !checked::mul(c, m, mc)) {
+      ok = false;
+      return;
+    }
+    auto it = std::lower_bound(terms.begin(), terms.end(), t, [](const auto& p, const Expr& x) { return p.first < x; });
+    ok = it != terms.end() && it->first == t && (it->second > 0) == (mc > 0) &&
+         (mc > 0 ? it->second >= mc : it->second <= mc);
+  });
+  return ok;
+}
+
+// a - k*(a//k) is a%k for every integer a and k > 0 (floor division and floor
+// modulo: a == k*(a//k) + a%k). A sum holding m*a and -m*k*(a//k) becomes
+// rest + m*(a%k): `x - 2*(x//2)` -> `x%2`, `y + x - 3*(x//3)` -> `y+x%3`,
+// `2*x - 6*(x//3)` -> `2*(x%3)`. A negative divisor needs no case of its own:
+// a//(-k) is canonically (-a)//k. Nothing when no floor division matches.
+inline std::optional<Expr> fold_remainder(int64_t constant, const Terms& terms) {
+  for (std::size_t i = 0; i < terms.size(); ++i) {
+    const Expr& q = terms[i].first;
+    if (q.kind() != ExprKind::FloorDiv || !q.args()[1].is_int()) continue;
+    const int64_t k = q.args()[1].as_int();
+    const int64_t e = terms[i].second;
+    if (k < 2 || e % k != 0) continue;
+    const int64_t m = -(e / k);  // k >= 2: no overflow
+    const Expr& a = q.args()[0];
+    if (!holds_multiple(terms, a, m)) continue;
+    // rest = sum - m*a - e*(a//k), as terms: every term of m*a is in the sum.
+    Terms rest;
+    rest.reserve(terms.size());
+    bool ok = true;
+    for (std::size_t j = 0; j < terms.size(); ++j)
+      if (j != i) rest.push_back(terms[j]);
+    int64_t ca = for_each_term(a, [&](const Expr& t, int64_t c) {
+      int64_t mc = 0;
+      ok = ok && checked::mul(c, m, mc) && checked::neg(mc, mc);
+      rest.emplace_back(t, mc);
+    });
+    int64_t mca = 0;
+    ok = ok && checked::mul(ca, m, mca) && checked::sub(constant, mca, constant);
+    if (!ok || !normalise_terms(rest)) return std::nullopt;
+    return make_sum(constant, std::move(rest)) + Expr(m) * mod(a, Expr(k));
+  }
+  return std::nullopt;
+}
+
+// The sorted terms of e seen as a linear form: a sum's own list, or e itself
+// (coefficient 1) held in `single`; none for an integer.
+inline std::pair<const std::pair<Expr, int64_t>*, std::size_t> linear_terms(const Expr& e,
+                                                                            std::pair<Expr, int64_t>& single) {
+  if (e.kind() == ExprKind::Add) return {e.terms().data(), e.terms().size()};
+  if (e.is_int()) return {nullptr, 0};
+  single = {e, 1};
+  return {&single, 1};
+}
+
+// Linear combination sa*a + sb*b. The terms of a and of b are each sorted
+// and distinct (canonical), so they are merged in one pass, not sorted again.
 inline Expr combine(const Expr& a, int64_t sa, const Expr& b, int64_t sb) {
   if (const Expr* e = first_error({&a, &b})) return *e;
+  std::pair<Expr, int64_t> single_a, single_b;
+  const auto [pa, na] = linear_terms(a, single_a);
+  const auto [pb, nb] = linear_terms(b, single_b);
   Terms terms;
-  terms.reserve(a.terms().size() + b.terms().size() + 2);
+  terms.reserve(na + nb);
   bool ok = true;
-  auto push = [&](int64_t scale) {
-    return [&, scale](const Expr& t, int64_t c) {
-      int64_t sc = 0;
-      ok = ok && checked::mul(c, scale, sc);
-      terms.emplace_back(t, sc);
-    };
-  };
-  int64_t ca = for_each_term(a, push(sa));
-  int64_t cb = for_each_term(b, push(sb));
+  std::size_t i = 0, j = 0;
+  while (ok && (i < na || j < nb)) {
+    const int order = i == na ? 1 : j == nb ? -1 : compare(pa[i].first, pb[j].first);
+    int64_t x = 0, y = 0, c = 0;
+    if (order <= 0) ok = ok && checked::mul(pa[i].second, sa, x);
+    if (order >= 0) ok = ok && checked::mul(pb[j].second, sb, y);
+    ok = ok && checked::add(x, y, c);
+    if (c != 0) terms.emplace_back(order <= 0 ? pa[i].first : pb[j].first, c);
+    if (order <= 0) ++i;
+    if (order >= 0) ++j;
+  }
   int64_t constant = 0, x = 0, y = 0;
-  ok = ok && checked::mul(ca, sa, x) && checked::mul(cb, sb, y) && checked::add(x, y, constant);
-  if (!ok || !normalise_terms(terms)) return overflow_error();
+  ok = ok && checked::mul(a.add_constant(), sa, x) && checked::mul(b.add_constant(), sb, y) &&
+       checked::add(x, y, constant);
+  if (!ok) return overflow_error();
   return make_sum(constant, std::move(terms));
 }
 
@@ -265,6 +374,12 @@ inline std::optional<QuotientRemainder> split_multiples(const Expr& n, const Exp
   Expr quotient;
   if (d.is_int()) {
     const int64_t k = d.as_int();
+    // Already reduced (every coefficient and the constant in [0, k)): n is its
+    // own remainder, and is not built again.
+    bool reduced = k > 0;
+    const int64_t nc =
+        for_each_term(n, [&](const Expr&, int64_t coeff) { reduced = reduced && coeff >= 0 && coeff < k; });
+    if (reduced && nc >= 0 && nc < k) return QuotientRemainder{Expr(0), n};
     int64_t qc = 0;
     int64_t c = for_each_term(n, [&](const Expr& t, int64_t coeff) {
       int64_t qq = 0, rr = 0;
@@ -402,6 +517,22 @@ inline Expr unexpanded_product(const Expr* const* items, std::size_t n) {
   return scale(make_product(std::move(factors)), scalar);
 }
 
+// provably_nonnegative_quick(a - b) without building a - b, when a and b are
+// distinct single terms that are no sum, Max or Min: a - b is then the sum of
+// the two terms, whose bounds add_bounds computes (in the sum's term order),
+// and its Max/Min cases cannot apply. Nothing in every other case.
+inline std::optional<bool> nonnegative_difference_of_atoms(const Expr& a, const Expr& b) {
+  auto atom = [](const Expr& e) {
+    const ExprKind k = e.kind();
+    return k == ExprKind::Symbol || k == ExprKind::Mul || k == ExprKind::FloorDiv || k == ExprKind::Mod;
+  };
+  if (!atom(a) || !atom(b) || a == b) return std::nullopt;
+  const Interval ia = interval::scale(a.bounds(), 1), ib = interval::scale(b.bounds(), -1);
+  const Interval d = a < b ? interval::add(interval::add(Interval::point(0), ia), ib)
+                           : interval::add(interval::add(Interval::point(0), ib), ia);
+  return interval::nonnegative(d);
+}
+
 // Drops each argument that another remaining one provably dominates. The
 // test is quadratic (a 3000-argument a1^a2^... took 3 s), so long argument
 // lists keep all their arguments: still sound, and as stable when printed
@@ -412,7 +543,13 @@ inline void drop_dominated(bool is_max, std::vector<Expr>& args) {
     bool dominated = false;
     for (std::size_t j = 0; j < args.size() && !dominated; ++j) {
       if (j == i) continue;
-      Expr diff = is_max ? args[j] - args[i] : args[i] - args[j];
+      const Expr& hi = is_max ? args[j] : args[i];
+      const Expr& lo = is_max ? args[i] : args[j];
+      if (std::optional<bool> quick = nonnegative_difference_of_atoms(hi, lo)) {
+        dominated = *quick;
+        continue;
+      }
+      Expr diff = hi - lo;
       dominated = provably_nonnegative_quick(diff);
     }
     if (dominated) {
@@ -610,16 +747,18 @@ inline Expr operator*(const Expr& a, const Expr& b) {
 // Whether sums are expanded is decided on all operands together (see
 // keeps_factors), so the result does not depend on the operands' order.
 inline Expr product_of(const std::vector<Expr>& items) {
-  std::vector<const Expr*> operands;
-  operands.reserve(items.size());
-  for (const Expr& x : items) {
-    if (x.is_error()) return x;
-    operands.push_back(&x);
+  // Pointers to the operands: on the stack for short runs (most of them).
+  const Expr* small[8];
+  std::vector<const Expr*> large;
+  if (items.size() > 8) large.resize(items.size());
+  const Expr** operands = items.size() > 8 ? large.data() : small;
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    if (items[i].is_error()) return items[i];
+    operands[i] = &items[i];
   }
   if (items.size() == 2)
     if (const Expr* x = detail::absorbed_indicator(items[0], items[1])) return *x;
-  if (detail::keeps_factors(operands.data(), operands.size()))
-    return detail::unexpanded_product(operands.data(), operands.size());
+  if (detail::keeps_factors(operands, items.size())) return detail::unexpanded_product(operands, items.size());
   // Otherwise no step of the fold below reaches the limit, so operator*
   // expands at every step, as the left fold does.
   Expr acc = 1;
@@ -638,8 +777,11 @@ inline Expr product_of(const std::vector<Expr>& items) {
         continue;
       }
       if (x.kind() != ExprKind::Add && !x.is_error()) {
-        const detail::Terms f = detail::factors_of(x);
-        factors.insert(factors.end(), f.begin(), f.end());
+        if (x.kind() == ExprKind::Mul) {
+          factors.insert(factors.end(), x.terms().begin(), x.terms().end());
+        } else {
+          factors.emplace_back(x, 1);
+        }
         continue;
       }
       acc = build();

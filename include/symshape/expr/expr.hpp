@@ -148,6 +148,7 @@ inline const std::string& empty_name() {
 struct NodeFactory {
   static Expr make(Node node);
   static Expr symbol(std::string_view name);
+  static Expr make_symbol(std::string_view name);
 };
 
 }  // namespace detail
@@ -259,7 +260,66 @@ inline Expr Expr::error(std::string message) {
   return Expr(std::make_shared<const detail::Node>(std::move(n)));
 }
 
+namespace detail {
+
+// Symbols are interned per thread: one node per name, so that building a
+// symbol allocates nothing after its first use and equal symbols are one
+// pointer (compare and == stop at once). The table (open addressing on the
+// node's own name and hash) is emptied when it holds kMaxInternedSymbols
+// names; expressions holding its symbols stay valid, they share the nodes.
+inline constexpr std::size_t kMaxInternedSymbols = std::size_t{1} << 16;
+
+// FNV-1a: names are short.
+inline std::size_t name_hash(std::string_view s) {
+  uint64_t h = 0xcbf29ce484222325ULL;
+  for (char c : s) h = (h ^ static_cast<unsigned char>(c)) * 0x100000001b3ULL;
+  return static_cast<std::size_t>(h);
+}
+
+struct SymbolTable {
+  std::vector<Expr> slots = std::vector<Expr>(256);  // integers (null nodes) are free slots
+  std::size_t count = 0;
+};
+
+inline SymbolTable& symbol_table() {
+  thread_local SymbolTable table;
+  return table;
+}
+
+}  // namespace detail
+
 inline Expr detail::NodeFactory::symbol(std::string_view name) {
+  SymbolTable& table = symbol_table();
+  const std::size_t h = name_hash(name);
+  std::size_t mask = table.slots.size() - 1;
+  for (std::size_t i = h & mask;; i = (i + 1) & mask) {
+    const Expr& slot = table.slots[i];
+    if (slot.node() == nullptr) break;
+    if (slot.node()->name == name) return slot;
+  }
+  if (table.count >= kMaxInternedSymbols) {
+    table = SymbolTable();
+  } else if (2 * (table.count + 1) > table.slots.size()) {
+    std::vector<Expr> old(table.slots.size() * 2);
+    old.swap(table.slots);
+    mask = table.slots.size() - 1;
+    for (Expr& e : old) {
+      if (e.node() == nullptr) continue;
+      std::size_t i = name_hash(e.node()->name) & mask;
+      while (table.slots[i].node() != nullptr) i = (i + 1) & mask;
+      table.slots[i] = std::move(e);
+    }
+  }
+  mask = table.slots.size() - 1;
+  Expr e = make_symbol(name);
+  std::size_t i = h & mask;
+  while (table.slots[i].node() != nullptr) i = (i + 1) & mask;
+  table.slots[i] = e;
+  ++table.count;
+  return e;
+}
+
+inline Expr detail::NodeFactory::make_symbol(std::string_view name) {
   Node n;
   n.kind = ExprKind::Symbol;
   n.name = std::string(name);

@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "symshape/expr/build.hpp"
@@ -62,66 +63,145 @@ class Parser {
       ++pos_;
   }
 
+  // Tokens are one or two characters: compared in place (a string_view
+  // comparison called memcmp for each, a tenth of the parse time).
   bool accept(std::string_view token) {
     skip_space();
-    if (text_.substr(pos_, token.size()) == token) {
-      pos_ += token.size();
-      return true;
-    }
-    return false;
+    const std::size_t n = token.size();
+    if (pos_ + n > text_.size() || text_[pos_] != token[0] || (n == 2 && text_[pos_ + 1] != token[1])) return false;
+    pos_ += n;
+    return true;
   }
 
   static bool is_name_start(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'; }
   static bool is_digit(char c) { return c >= '0' && c <= '9'; }
 
+  // The vectors below are only built once a second operand appears: most
+  // operands are single, and an allocation per level and atom was a large
+  // part of parsing.
   Expr parse_max() {
-    std::vector<Expr> args{parse_min()};
+    Expr first = parse_min();
+    if (failed_ || !accept("^")) return first;
+    std::vector<Expr> args{std::move(first), parse_min()};
     while (!failed_ && accept("^")) args.push_back(parse_min());
-    return args.size() == 1 ? args[0] : max_of(std::move(args));
+    return max_of(std::move(args));
   }
 
   Expr parse_min() {
-    std::vector<Expr> args{parse_sum()};
+    Expr first = parse_sum();
+    if (failed_ || !accept("&")) return first;
+    std::vector<Expr> args{std::move(first), parse_sum()};
     while (!failed_ && accept("&")) args.push_back(parse_sum());
-    return args.size() == 1 ? args[0] : min_of(std::move(args));
+    return min_of(std::move(args));
   }
 
   Expr parse_sum() {
-    std::vector<Expr> terms{parse_product()};
-    while (!failed_) {
-      if (accept("+")) {
-        terms.push_back(parse_product());
-      } else if (accept("-")) {
-        terms.push_back(-parse_product());
-      } else {
-        break;
+    int64_t coeff = 1;
+    Expr first = parse_product(&coeff);
+    int sign = 0;
+    if (!failed_) sign = accept("+") ? 1 : accept("-") ? -1 : 0;
+    if (sign == 0) return coeff == 1 ? first : detail::scale(first, coeff);
+    // One n-ary sum of signed operands: long chains cost O(n log n), not
+    // O(n^2), and a subtracted operand is not negated on its own first.
+    detail::Terms terms;
+    int64_t constant = 0;
+    bool ok = true;
+    Expr error;  // the first operand that is an Error (or whose negation overflows): the sum is that error
+    auto add = [&](const Expr& e, int64_t s) {
+      if (error.is_error()) return;
+      if (e.is_error()) {
+        error = e;
+        return;
       }
+      bool scaled = true;
+      if (coeff != 1) {  // e is a monomial (scaled_monomial), its coefficient is coeff
+        int64_t sc = 0;
+        if (!checked::mul(coeff, s, sc)) {
+          error = detail::overflow_error();
+          return;
+        }
+        terms.emplace_back(e, sc);
+        return;
+      }
+      int64_t c = detail::for_each_term(e, [&](const Expr& t, int64_t tc) {
+        int64_t sc = 0;
+        scaled = scaled && checked::mul(tc, s, sc);
+        terms.emplace_back(t, sc);
+      });
+      if (!scaled || !checked::mul(c, s, c)) {
+        error = detail::overflow_error();
+        return;
+      }
+      ok = ok && checked::add(constant, c, constant);
+    };
+    add(first, 1);
+    while (!failed_) {
+      coeff = 1;
+      Expr e = parse_product(&coeff);
+      add(e, sign);
+      if (failed_) break;
+      sign = accept("+") ? 1 : accept("-") ? -1 : 0;
+      if (sign == 0) break;
     }
-    // One n-ary sum: long chains cost O(n log n), not O(n^2).
-    return terms.size() == 1 ? terms[0] : sum_of(terms);
+    if (failed_) return 0;
+    if (error.is_error()) return error;
+    if (!ok || !detail::normalise_terms(terms)) return detail::overflow_error();
+    return detail::make_sum(constant, std::move(terms));
   }
 
-  Expr parse_product() {
+  // With `coeff`, the result may be a monomial whose coefficient is in
+  // *coeff (see scaled_monomial); else *coeff is left alone.
+  Expr parse_product(int64_t* coeff = nullptr) {
     // Operands of consecutive '*', multiplied at once by product_of: no
-    // quadratic cost on long runs such as a1*a2*...*a100000.
-    std::vector<Expr> run{parse_unary()};
+    // quadratic cost on long runs such as a1*a2*...*a100000. While the run
+    // has one operand it is `single` (no vector).
+    Expr single = parse_unary();
+    std::vector<Expr> run;
+    auto take = [&]() { return run.empty() ? std::move(single) : product_of(std::exchange(run, {})); };
     while (!failed_) {
       skip_space();
       if (accept("//")) {
-        Expr d = parse_unary();
-        run = {floordiv(product_of(run), d)};
+        Expr n = take();
+        single = floordiv(n, parse_unary());
       } else if (text_.substr(pos_, 1) == "/") {
         fail("'/' is not supported, use '//' for floor division");
       } else if (accept("*")) {
+        if (run.empty()) {
+          run.reserve(4);
+          run.push_back(std::move(single));
+        }
         run.push_back(parse_unary());
       } else if (accept("%")) {
-        Expr d = parse_unary();
-        run = {mod(product_of(run), d)};
+        Expr n = take();
+        single = mod(n, parse_unary());
       } else {
         break;
       }
     }
-    return run.size() == 1 ? run[0] : product_of(run);
+    if (coeff && run.size() >= 2) return scaled_monomial(run, *coeff);
+    return take();
+  }
+
+  // The run c1*c2*...*x of integers and one operand x that is no sum (the
+  // most common term of a sum: `2*(x//3)`, `5*(D*W)`) as x with the
+  // coefficient c1*c2*... set apart, so that the sum takes the term without
+  // a scaled copy of x being built first: product_of would give c*x, the
+  // same term. Any other run goes through product_of (coeff 1).
+  Expr scaled_monomial(std::vector<Expr>& run, int64_t& coeff) {
+    int64_t c = 1;
+    const Expr* single = nullptr;
+    for (const Expr& x : run) {
+      if (x.is_int()) {
+        if (!checked::mul(c, x.as_int(), c)) return product_of(run);
+      } else if (single || x.kind() == ExprKind::Add || x.is_error()) {
+        return product_of(run);
+      } else {
+        single = &x;
+      }
+    }
+    if (!single || c == 0) return product_of(run);
+    coeff = c;
+    return *single;
   }
 
   Expr parse_unary() {

@@ -11,6 +11,8 @@
 namespace symshape {
 
 std::string to_string(const Expr& e);
+// Appends the canonical text of e to out (to_string without a new string).
+void print_to(const Expr& e, std::string& out);
 
 namespace detail {
 
@@ -20,22 +22,44 @@ enum Precedence : int { kPrecAdd = 3, kPrecMul = 4, kPrecUnary = 5, kPrecAtom = 
 // prints as a bracketed difference that parses back to the same integer.
 inline constexpr const char* kInt64MinText = "(-9223372036854775807-1)";
 
-inline void append_unsigned(std::string& out, uint64_t v) { out += std::to_string(v); }
+inline void append_unsigned(std::string& out, uint64_t v) {
+  char digits[20];
+  int n = 0;
+  do {
+    digits[n++] = static_cast<char>('0' + v % 10);
+    v /= 10;
+  } while (v != 0);
+  while (n > 0) out += digits[--n];
+}
 
 inline uint64_t magnitude(int64_t v) { return v < 0 ? 0 - static_cast<uint64_t>(v) : static_cast<uint64_t>(v); }
 
 inline int print_expr(const Expr& e, std::string& out);
 
+// The precedence of what print_expr prints for e (without printing it).
+inline int precedence(const Expr& e) {
+  switch (e.kind()) {
+    case ExprKind::Integer:
+      return e.as_int() < 0 && e.as_int() != INT64_MIN ? kPrecUnary : kPrecAtom;
+    case ExprKind::Mul:
+    case ExprKind::FloorDiv:
+    case ExprKind::Mod:
+      return kPrecMul;
+    case ExprKind::Add:
+      return e.terms().size() == 1 && e.add_constant() == 0 ? kPrecMul : kPrecAdd;
+    default:
+      return kPrecAtom;
+  }
+}
+
 // Prints e so that it binds at least as tightly as `min_prec`.
 inline void print_at(const Expr& e, int min_prec, std::string& out) {
-  std::string inner;
-  int prec = print_expr(e, inner);
-  if (prec < min_prec) {
+  if (precedence(e) < min_prec) {
     out += '(';
-    out += inner;
+    print_expr(e, out);
     out += ')';
   } else {
-    out += inner;
+    print_expr(e, out);
   }
 }
 
@@ -150,7 +174,8 @@ inline int print_expr(const Expr& e, std::string& out) {
         out += kInt64MinText;
         return kPrecAtom;
       }
-      out += std::to_string(e.as_int());
+      if (e.as_int() < 0) out += '-';
+      append_unsigned(out, magnitude(e.as_int()));
       return e.as_int() < 0 ? kPrecUnary : kPrecAtom;
     case ExprKind::Symbol:
       out += e.name();
@@ -178,6 +203,8 @@ inline int print_expr(const Expr& e, std::string& out) {
 }
 
 }  // namespace detail
+
+inline void print_to(const Expr& e, std::string& out) { detail::print_expr(e, out); }
 
 inline std::string to_string(const Expr& e) {
   std::string out;

@@ -390,9 +390,10 @@ class WrittenTypes {
     for (const io::WrittenValueInfo& w : infos) {
       if (w.rewritten) {
         ::onnx::TypeProto t;
-        Result<Type> type = io::detail::parse_part(t, w.type) ? io::type_from_proto(t, w.name)
-                                                                : Result<Type>::failure("unreadable");
-        types_[w.name] = type ? *type : Type();
+        const std::string name(w.name);
+        Result<Type> type =
+            io::detail::parse_part(t, w.type) ? io::type_from_proto(t, name) : Result<Type>::failure("unreadable");
+        types_[name] = type ? *type : Type();
       } else {
         ::onnx::ValueInfoProto v;
         if (io::detail::parse_part(v, w.input)) add(v);

@@ -172,22 +172,30 @@ Message elements(std::string_view file, const M& m, uint32_t number) {
   return submessage(file, m, number);
 }
 
-// The singular string field `number` (the last occurrence wins).
+// The singular string field `number` (the last occurrence wins), in the file.
 template <class M>
-std::string string_field(std::string_view file, const M& m, uint32_t number) {
+std::string_view string_field(std::string_view file, const M& m, uint32_t number) {
   std::string_view out;
   for_each_field(file, m, [&](const Field& f, const Segment&) {
     if (f.number == number && f.delimited()) out = file.substr(f.content, f.end - f.content);
   });
-  return std::string(out);
+  return out;
 }
 
 inline void append_varint(std::string& out, uint64_t v) {
+  char buf[10];
+  std::size_t n = 0;
   while (v >= 0x80) {
-    out.push_back(static_cast<char>(v | 0x80));
+    buf[n++] = static_cast<char>(v | 0x80);
     v >>= 7;
   }
-  out.push_back(static_cast<char>(v));
+  buf[n++] = static_cast<char>(v);
+  out.append(buf, n);
+}
+
+inline void append_varint_field(std::string& out, uint32_t number, uint64_t v) {
+  append_varint(out, WFL::MakeTag(static_cast<int>(number), WFL::WIRETYPE_VARINT));
+  append_varint(out, v);
 }
 
 // A length-delimited field: tag, length, content.
@@ -345,6 +353,57 @@ inline constexpr uint32_t kEntryKey = 1, kEntryValue = 2;
 inline constexpr uint32_t kFunctionNode = 7;
 }  // namespace onnx_field
 
+// A TypeProto's bytes as detail::write_type (save.hpp) makes it, encoded
+// directly: field numbers of onnx.proto's TypeProto, Tensor, Sequence, Map,
+// Optional, SparseTensor, TensorShapeProto and Dimension.
+inline void append_shape(std::string& out, const Shape& s, FreshDims& fresh) {
+  std::string dim;
+  for (const auto& d : s.dims()) {
+    dim.clear();
+    if (d.is_int() && d.value() >= 0)
+      wire::append_varint_field(dim, 1, static_cast<uint64_t>(d.value()));
+    else
+      wire::append_delimited(dim, 2, d.is_known() ? d.to_string() : fresh.next());
+    wire::append_delimited(out, 1, dim);
+  }
+}
+
+inline void append_type(std::string& out, const Type& t, FreshDims& fresh) {
+  const auto enum_value = [](DataType d) { return static_cast<uint64_t>(static_cast<int64_t>(static_cast<int32_t>(d))); };
+  std::string inner;
+  switch (t.kind()) {
+    case Type::Kind::Tensor:
+    case Type::Kind::SparseTensor: {
+      wire::append_varint_field(inner, 1, enum_value(t.elem_type()));
+      if (t.shape().has_rank()) {
+        std::string shape;
+        append_shape(shape, t.shape(), fresh);
+        wire::append_delimited(inner, 2, shape);
+      }
+      wire::append_delimited(out, t.kind() == Type::Kind::Tensor ? 1 : 8, inner);
+      break;
+    }
+    case Type::Kind::Sequence:
+    case Type::Kind::Optional: {
+      std::string elem;
+      append_type(elem, *t.inner(), fresh);
+      wire::append_delimited(inner, 1, elem);
+      wire::append_delimited(out, t.kind() == Type::Kind::Sequence ? 4 : 9, inner);
+      break;
+    }
+    case Type::Kind::Map: {
+      wire::append_varint_field(inner, 1, enum_value(t.elem_type()));
+      std::string value;
+      append_type(value, *t.inner(), fresh);
+      wire::append_delimited(inner, 2, value);
+      wire::append_delimited(out, 5, inner);
+      break;
+    }
+    default:
+      break;
+  }
+}
+
 // Calls fn(Message tensor) for every tensor of the file, in the order of
 // for_each_tensor (save.hpp): initializers, sparse initializers, tensor
 // attributes, in subgraphs (to kMaxNesting) and model-local functions.
@@ -418,12 +477,12 @@ inline ExternalInfo external_info(std::string_view file, const wire::Message& t)
   });
   info.external = has && location == ::onnx::TensorProto_DataLocation_EXTERNAL;
   if (!info.external) return info;
-  info.name = wire::string_field(file, t, onnx_field::kTensorName);
+  info.name = std::string(wire::string_field(file, t, onnx_field::kTensorName));
   for (const wire::Segment& e : wire::elements(file, t, onnx_field::kTensorExternalData))
     if (wire::string_field(file, e, onnx_field::kEntryKey) == "location") {
       info.has_location = true;
       info.entry = e;
-      info.location = wire::string_field(file, e, onnx_field::kEntryValue);
+      info.location = std::string(wire::string_field(file, e, onnx_field::kEntryValue));
       break;
     }
   return info;
@@ -466,9 +525,10 @@ inline std::vector<std::string> external_data_files(std::string_view bytes, cons
 // ValueInfoProto), or its name and new type (TypeProto bytes).
 struct WrittenValueInfo {
   std::string_view input;  // the ValueInfoProto, when it is unchanged
-  std::string name;
-  std::string type;  // the new TypeProto, when rewritten
+  std::string_view name;   // (in the input or in the Model)
+  std::string_view type;   // the new TypeProto, when rewritten
   bool rewritten = false;
+  std::size_t type_at = 0, type_size = 0;  // (where `type` is in the Splice's buffer, while it grows)
 };
 
 // Builds the output of one model file: write_types() and relocate() record
@@ -500,11 +560,13 @@ class Splice {
   detail::FreshDims fresh_;
   wire::Segment top_;
   std::vector<WrittenValueInfo> written_;
+  std::string written_types_;  // the new types of written_
 
   std::set<std::string> used_symbols() const;
   void collect_proto_symbols(const wire::Message& g, std::set<std::string>& out, int depth) const;
   std::string type_bytes(const Type& t);
-  void rewrite_type(const wire::Segment& vi, const std::string& type);
+  void rewrite_type(const wire::Segment& vi, std::string_view type);
+  void add_written(std::string_view input, std::string_view name, std::string_view type, bool rewritten);
   void write_graph(const Graph& g, const wire::Message& p, int depth, bool main);
   void write_subgraphs(const Graph& g, const std::vector<wire::Segment>& nodes, int depth);
   void write_node_subgraphs(const Node& n, const wire::Segment& node, int depth);
@@ -541,14 +603,20 @@ inline void Splice::collect_proto_symbols(const wire::Message& g, std::set<std::
 }
 
 inline std::string Splice::type_bytes(const Type& t) {
-  ::onnx::TypeProto p;
-  detail::write_type(t, p, fresh_);
-  return p.SerializeAsString();
+  std::string out;
+  detail::append_type(out, t, fresh_);
+  return out;
+}
+
+inline void Splice::add_written(std::string_view input, std::string_view name, std::string_view type, bool rewritten) {
+  // `type` is set to its place in written_types_ once that stops growing.
+  written_.push_back({input, name, {}, rewritten, written_types_.size(), type.size()});
+  written_types_.append(type.data(), type.size());
 }
 
 // The ValueInfoProto `vi` with its type replaced (every occurrence removed,
 // the new one appended).
-inline void Splice::rewrite_type(const wire::Segment& vi, const std::string& type) {
+inline void Splice::rewrite_type(const wire::Segment& vi, std::string_view type) {
   wire::for_each_field(in_, vi, [&](const wire::Field& f, const wire::Segment&) {
     if (f.number == detail::onnx_field::kValueInfoType && f.delimited()) editor_.replace(vi, f.begin, f.end, {});
   });
@@ -561,7 +629,8 @@ inline void Splice::write_types(const std::vector<std::string>& inputs_too) {
   namespace F = detail::onnx_field;
   const wire::Message graph = wire::submessage(in_, top_, F::kModelGraph);
   const std::vector<wire::Segment> inputs = wire::elements(in_, graph, F::kGraphInput);
-  std::vector<std::string> names(inputs.size()), types(inputs.size());
+  std::vector<std::string_view> names(inputs.size());
+  std::vector<std::string> types(inputs.size());
   std::vector<bool> rewritten(inputs.size(), false);
   for (std::size_t i = 0; i < inputs.size(); ++i) names[i] = wire::string_field(in_, inputs[i], F::kValueInfoName);
   for (const std::string& name : inputs_too)
@@ -575,10 +644,11 @@ inline void Splice::write_types(const std::vector<std::string>& inputs_too) {
       }
   for (std::size_t i = 0; i < inputs.size(); ++i) {
     if (rewritten[i]) rewrite_type(inputs[i], types[i]);
-    written_.push_back({in_.substr(inputs[i].content, inputs[i].end - inputs[i].content), names[i],
-                        std::move(types[i]), rewritten[i]});
+    add_written(in_.substr(inputs[i].content, inputs[i].end - inputs[i].content), names[i], types[i], rewritten[i]);
   }
   write_graph(*model_.graph, graph, 0, true);
+  for (WrittenValueInfo& w : written_)  // the buffer has stopped growing
+    if (w.rewritten) w.type = std::string_view(written_types_).substr(w.type_at, w.type_size);
 }
 
 // As detail::write_graph (save.hpp), on the segments of a GraphProto.
@@ -587,6 +657,7 @@ inline void Splice::write_graph(const Graph& g, const wire::Message& p, int dept
   if (depth > kMaxNesting || p.empty()) return;
   std::vector<const Value*> values;
   std::unordered_set<std::string_view> names;
+  names.reserve(g.nodes.size());
   for (const auto& n : g.nodes)
     for (const Value* v : n->outputs)
       if (v && !v->name.empty() && !v->is_graph_output && !v->is_graph_input && detail::writable(v->type) &&
@@ -600,29 +671,30 @@ inline void Splice::write_graph(const Graph& g, const wire::Message& p, int dept
     if (f.number != F::kGraphValueInfo) return;
     // Value info of other values is kept, ours is replaced.
     const wire::Segment vi = wire::sub_segment(f, s);
-    std::string name = wire::string_field(in_, vi, F::kValueInfoName);
+    const std::string_view name = wire::string_field(in_, vi, F::kValueInfoName);
     if (names.count(name))
       editor_.replace(s, f.begin, f.end, {});
     else if (main)
-      written_.push_back({in_.substr(f.content, f.end - f.content), std::move(name), {}, false});
+      add_written(in_.substr(f.content, f.end - f.content), name, {}, false);
   });
-  std::string added;
+  std::string added, vi, type;
   for (const Value* v : values) {
-    std::string vi;
+    vi.clear();
+    type.clear();
     wire::append_delimited(vi, F::kValueInfoName, v->name);
-    const std::string type = type_bytes(v->type);
+    detail::append_type(type, v->type, fresh_);
     wire::append_delimited(vi, F::kValueInfoType, type);
     wire::append_delimited(added, F::kGraphValueInfo, vi);
-    if (main) written_.push_back({{}, v->name, type, true});
+    if (main) add_written({}, v->name, type, true);
   }
   if (!added.empty()) editor_.replace(p.back(), p.back().end, p.back().end, std::move(added));
   for (const wire::Segment& out : outputs) {
-    std::string name = wire::string_field(in_, out, F::kValueInfoName);
+    const std::string_view name = wire::string_field(in_, out, F::kValueInfoName);
     const Value* v = g.find(name);
     const bool rewrite = v && detail::writable(v->type);
-    std::string type = rewrite ? type_bytes(v->type) : std::string();
-    if (rewrite) rewrite_type(out, type);
-    if (main) written_.push_back({in_.substr(out.content, out.end - out.content), std::move(name), std::move(type), rewrite});
+    const std::string new_type = rewrite ? type_bytes(v->type) : std::string();
+    if (rewrite) rewrite_type(out, new_type);
+    if (main) add_written(in_.substr(out.content, out.end - out.content), name, new_type, rewrite);
   }
   // Subgraphs: the IR keeps the proto's node and attribute order.
   if (nodes.size() == g.nodes.size()) write_subgraphs(g, nodes, depth);

@@ -678,6 +678,8 @@ inline void Splice::write_graph(const Graph& g, const wire::Message& p, int dept
       add_written(in_.substr(f.content, f.end - f.content), name, {}, false);
   });
   std::string added, vi, type;
+  added.reserve(values.size() * 48);
+  if (main) written_.reserve(written_.size() + values.size());
   for (const Value* v : values) {
     vi.clear();
     type.clear();

@@ -2,8 +2,10 @@
 // path (write_inferred_types + relocate_external_data) makes of the same
 // file, on the committed models and on models built here with subgraphs,
 // external data, unknown dims and singular fields split in two.
-#include <gtest/gtest.h>
+#include "symshape/onnx/splice.hpp"
+
 #include <google/protobuf/util/message_differencer.h>
+#include <gtest/gtest.h>
 
 #include <cstdio>
 #include <filesystem>
@@ -14,7 +16,6 @@
 
 #include "symshape/onnx/load.hpp"
 #include "symshape/onnx/save.hpp"
-#include "symshape/onnx/splice.hpp"
 #include "symshape/symshape.hpp"
 
 namespace {
@@ -271,8 +272,8 @@ TEST(SpliceTest, ExternalDataLocationsAreRelocated) {
 // The direct encoding of types parses to what write_type builds, fresh
 // names drawn in the same order.
 TEST(SpliceTest, TypesEncodeAsWriteTypeBuildsThem) {
-  const Shape mixed({SymbolicDim(2), SymbolicDim("batch"), SymbolicDim(), SymbolicDim(-3), SymbolicDim("seq+1"),
-                     SymbolicDim("_d1")});
+  const Shape mixed(
+      {SymbolicDim(2), SymbolicDim("batch"), SymbolicDim(), SymbolicDim(-3), SymbolicDim("seq+1"), SymbolicDim("_d1")});
   const std::vector<Type> types = {
       Type::tensor(DataType::FLOAT, mixed),
       Type::tensor(DataType::INT64),  // no rank
@@ -291,8 +292,9 @@ TEST(SpliceTest, TypesEncodeAsWriteTypeBuildsThem) {
     io::detail::append_type(bytes, t, b);
     ::onnx::TypeProto got;
     ASSERT_TRUE(got.ParseFromString(bytes)) << t.to_string();
-    EXPECT_TRUE(google::protobuf::util::MessageDifferencer::Equals(expected, got))
-        << t.to_string() << "\n" << expected.DebugString() << "\n" << got.DebugString();
+    EXPECT_TRUE(google::protobuf::util::MessageDifferencer::Equals(expected, got)) << t.to_string() << "\n"
+                                                                                   << expected.DebugString() << "\n"
+                                                                                   << got.DebugString();
   }
   EXPECT_EQ(a.next(), b.next());
 }

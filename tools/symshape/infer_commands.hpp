@@ -351,8 +351,8 @@ inline void print_infer_summary(FILE* out, const InferArgs& a, const Model& mode
 // problem.
 inline int write_infer_outputs(const InferArgs& a, const Model& model, const Report& report,
                                const std::vector<Assumption>& assumptions, const NodeTags& tags,
-                               const WrittenTypes& types, const InputFile& input, io::Splice& splice,
-                               bool& wrote_model, bool& wrote_json) {
+                               const WrittenTypes& types, const InputFile& input, io::Splice& splice, bool& wrote_model,
+                               bool& wrote_json) {
   const char* cmd = "infer";
   const std::string file = display_name(a.model_path);
   int code = kExitOk;
@@ -369,8 +369,7 @@ inline int write_infer_outputs(const InferArgs& a, const Model& model, const Rep
     Result<bool> moved = true;
     if (!names_stdout(a.out_path) && !io::resolve_output(a.out_path).special)
       moved = splice.relocate(model_dir(a.model_path), model_dir(a.out_path));
-    Result<io::SplicedModel> pieces =
-        moved ? splice.finish() : Result<io::SplicedModel>::failure("(not spliced)");
+    Result<io::SplicedModel> pieces = moved ? splice.finish() : Result<io::SplicedModel>::failure("(not spliced)");
     if (!moved) {
       code = fatal(cmd, "file " + a.out_path + ": " + moved.error() + " (nothing written)");
     } else if (!pieces) {
@@ -410,7 +409,8 @@ inline Report infer_assuming_contracts(const InferArgs& a, const InputFile& inpu
                                        std::vector<Assumption>& assumptions) {
   auto reload = [&]() {
     tags.restore();
-    Model fresh = std::move(load_model_bytes(input.bytes(), display_name(a.model_path)).value());  // loaded once already
+    Model fresh =
+        std::move(load_model_bytes(input.bytes(), display_name(a.model_path)).value());  // loaded once already
     apply_input_shapes(a, fresh);
     tags.tag(fresh);
     return fresh;
@@ -425,8 +425,8 @@ inline int run_infer(const std::vector<std::string>& args) {
   InputFile input;
   Model model;
   if (!load(cmd, a.model_path, input, model)) return kExitInput;
-  if (const std::optional<int> bad = check_outputs_against_data(cmd, a.model_path, input.bytes(),
-                                                                {{"-o", a.out_path}, {"--json", a.json_path}}))
+  if (const std::optional<int> bad =
+          check_outputs_against_data(cmd, a.model_path, input.bytes(), {{"-o", a.out_path}, {"--json", a.json_path}}))
     return *bad;
   if (const std::optional<int> bad = apply_input_shapes(a, model)) return *bad;
   // With -o - or --json -, stdout holds only that file.

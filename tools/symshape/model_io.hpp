@@ -1,9 +1,9 @@
 // What `symshape infer` and `symshape show` share around the inference:
-// reading the model (a file or "-", standard input; its bytes, never a
-// ModelProto), checking and writing the
-// outputs (-o, --json; "-" is standard output), locating the node of a
-// diagnostic (name, op type, index, enclosing subgraph or function), and the
-// types as the written file holds them.
+// reading the model (a file or "-", standard input) as bytes, checking and
+// writing the outputs (-o, --json; "-" is standard output; -o is spliced from
+// the input's bytes, splice.hpp), locating the node of a diagnostic (name, op
+// type, index, enclosing subgraph or function), and the types as the written
+// file holds them.
 #pragma once
 
 #include <fcntl.h>
@@ -13,7 +13,6 @@
 
 #include <cerrno>
 #include <climits>
-
 #include <cstdio>
 #include <filesystem>
 #include <iostream>

@@ -20,11 +20,8 @@
 // locations can be re-expressed from another folder (relocate_external_data).
 #pragma once
 
-#include "symshape/onnx/load.hpp"  // first: ONNX_ML / ONNX_NAMESPACE defaults
-
-#include <onnx/onnx_pb.h>
-
 #include <fcntl.h>
+#include <onnx/onnx_pb.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -45,6 +42,7 @@
 #include <vector>
 
 #include "symshape/ir/graph.hpp"
+#include "symshape/onnx/load.hpp"  // first: ONNX_ML / ONNX_NAMESPACE defaults
 #include "symshape/support/result.hpp"
 
 namespace symshape::io {
@@ -347,8 +345,9 @@ inline Result<std::optional<std::string>> relocated_location(const std::string& 
   const std::filesystem::path file = external_file(from_dir, *location);
   const std::filesystem::path rel = file.lexically_relative(to);
   if (rel.empty() || !rel.has_filename() || *rel.begin() == "..")
-    return R::failure(what + ": its external data file " + file.string() + " is not inside " + to.string() +
-                      ", and an ONNX location cannot go up with '..'; write the model into that folder or one above it");
+    return R::failure(
+        what + ": its external data file " + file.string() + " is not inside " + to.string() +
+        ", and an ONNX location cannot go up with '..'; write the model into that folder or one above it");
   return R(std::optional<std::string>(rel.generic_string()));
 }
 

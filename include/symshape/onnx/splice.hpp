@@ -23,13 +23,10 @@
 // write_inferred_types leaves them.
 #pragma once
 
-#include "symshape/onnx/save.hpp"  // first: ONNX_ML / ONNX_NAMESPACE defaults
-
+#include <fcntl.h>
 #include <google/protobuf/io/coded_stream.h>
 #include <google/protobuf/wire_format_lite.h>
 #include <onnx/onnx_pb.h>
-
-#include <fcntl.h>
 #include <sys/types.h>
 #include <unistd.h>
 
@@ -47,6 +44,7 @@
 #include <vector>
 
 #include "symshape/ir/graph.hpp"
+#include "symshape/onnx/save.hpp"  // first: ONNX_ML / ONNX_NAMESPACE defaults
 #include "symshape/support/result.hpp"
 
 namespace symshape::io {
@@ -236,8 +234,8 @@ class Editor {
     const int parent = s.parent ? frame(*s.parent) : -1;
     auto [it, fresh] = by_content_.emplace(s.content, static_cast<int>(frames_.size()));
     if (fresh)
-      frames_.push_back(
-          {s.len_begin, s.content, s.end, parent, parent < 0 ? 1 : frames_[static_cast<std::size_t>(parent)].depth + 1});
+      frames_.push_back({s.len_begin, s.content, s.end, parent,
+                         parent < 0 ? 1 : frames_[static_cast<std::size_t>(parent)].depth + 1});
     s.frame = it->second;
     return s.frame;
   }
@@ -245,8 +243,8 @@ class Editor {
   // Replaces [begin, end) of segment s's content by `bytes`.
   void replace(const wire::Segment& s, std::size_t begin, std::size_t end, std::string bytes) {
     const int f = frame(s);
-    edits_.push_back({begin, end, f, f < 0 ? 0 : frames_[static_cast<std::size_t>(f)].depth, edits_.size(),
-                      std::move(bytes)});
+    edits_.push_back(
+        {begin, end, f, f < 0 ? 0 : frames_[static_cast<std::size_t>(f)].depth, edits_.size(), std::move(bytes)});
   }
 
   Result<SplicedModel> finish();
@@ -287,15 +285,15 @@ inline Result<bool> Editor::add_length_edits() {
     const Frame& f = frames_[static_cast<std::size_t>(i)];
     if (f.delta == 0) continue;
     const int64_t size = static_cast<int64_t>(f.end - f.content) + f.delta;
-    if (size < 0 || size > INT_MAX) return Result<bool>::failure("the model is larger than 2 GB and cannot be serialized");
+    if (size < 0 || size > INT_MAX)
+      return Result<bool>::failure("the model is larger than 2 GB and cannot be serialized");
     std::string prefix;
     wire::append_varint(prefix, static_cast<uint64_t>(size));
     const int64_t change =
         f.delta + static_cast<int64_t>(prefix.size()) - static_cast<int64_t>(f.content - f.len_begin);
     const int parent = f.parent;
-    edits_.push_back({f.len_begin, f.content, parent,
-                      parent < 0 ? 0 : frames_[static_cast<std::size_t>(parent)].depth, edits_.size(),
-                      std::move(prefix)});
+    edits_.push_back({f.len_begin, f.content, parent, parent < 0 ? 0 : frames_[static_cast<std::size_t>(parent)].depth,
+                      edits_.size(), std::move(prefix)});
     if (parent >= 0) frames_[static_cast<std::size_t>(parent)].delta += change;
   }
   return true;
@@ -369,7 +367,9 @@ inline void append_shape(std::string& out, const Shape& s, FreshDims& fresh) {
 }
 
 inline void append_type(std::string& out, const Type& t, FreshDims& fresh) {
-  const auto enum_value = [](DataType d) { return static_cast<uint64_t>(static_cast<int64_t>(static_cast<int32_t>(d))); };
+  const auto enum_value = [](DataType d) {
+    return static_cast<uint64_t>(static_cast<int64_t>(static_cast<int32_t>(d)));
+  };
   std::string inner;
   switch (t.kind()) {
     case Type::Kind::Tensor:
@@ -596,7 +596,8 @@ inline void Splice::collect_proto_symbols(const wire::Message& g, std::set<std::
       for (const wire::Segment& a : wire::elements(in_, wire::sub_segment(f, s), F::kNodeAttribute)) {
         const wire::Message sub = wire::submessage(in_, a, F::kAttrG);
         if (!sub.empty()) collect_proto_symbols(sub, out, depth + 1);
-        for (const wire::Segment& e : wire::elements(in_, a, F::kAttrGraphs)) collect_proto_symbols({e}, out, depth + 1);
+        for (const wire::Segment& e : wire::elements(in_, a, F::kAttrGraphs))
+          collect_proto_symbols({e}, out, depth + 1);
       }
     }
   });

@@ -299,6 +299,24 @@ TEST(SpliceTest, TypesEncodeAsWriteTypeBuildsThem) {
   EXPECT_EQ(a.next(), b.next());
 }
 
+// Bytes the loader would refuse are not written (the splice is defensive).
+TEST(SpliceTest, MalformedBytesAreRefused) {
+  const std::string good = control_flow_model().SerializeAsString();
+  Result<Model> model = io::load_model_proto(control_flow_model());
+  ASSERT_TRUE(model) << model.error();
+  infer_shapes(model.value());
+  // A last field (producer_name) that claims more bytes than there are.
+  const std::string bad = good + std::string("\x12\x7f", 2);
+  io::Splice splice(bad, *model);
+  splice.write_types();
+  Result<io::SplicedModel> out = splice.finish();
+  ASSERT_FALSE(out);
+  EXPECT_NE(out.error().find("malformed"), std::string::npos);
+  io::Splice fine(good, *model);
+  fine.write_types();
+  EXPECT_TRUE(fine.finish());
+}
+
 TEST(SpliceTest, WriterCopiesPiecesToAFile) {
   const std::string dir = ::testing::TempDir();
   const std::string in_path = dir + "splice_in.onnx", out_path = dir + "splice_out.onnx";

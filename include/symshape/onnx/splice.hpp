@@ -79,8 +79,15 @@ struct Segment {
 // than once is the merge of its occurrences, in order.
 using Message = std::vector<Segment>;
 
+// How many segments on this thread had malformed bytes (the loader accepted
+// the file, so none should: Splice::finish() refuses to write then).
+inline uint64_t& malformed_count() {
+  static thread_local uint64_t count = 0;
+  return count;
+}
+
 // The fields of one segment, in order. next() is false at the end and on
-// malformed bytes (ok() then false).
+// malformed bytes (ok() then false, and malformed_count() counts it).
 class FieldReader {
  public:
   FieldReader(std::string_view file, const Segment& s)
@@ -120,6 +127,7 @@ class FieldReader {
     }
     f.end = pos();
     ok_ = good;
+    if (!good) ++malformed_count();
     return good;
   }
   bool ok() const { return ok_; }
@@ -537,7 +545,11 @@ struct WrittenValueInfo {
 class Splice {
  public:
   Splice(std::string_view bytes, const Model& model)
-      : in_(bytes), model_(model), editor_(bytes), fresh_([this] { return used_symbols(); }) {
+      : in_(bytes),
+        model_(model),
+        editor_(bytes),
+        fresh_([this] { return used_symbols(); }),
+        malformed_(wire::malformed_count()) {
     top_.end = bytes.size();
     top_.top = true;
   }
@@ -551,7 +563,11 @@ class Splice {
   // The main graph's graph inputs, value_info and graph outputs as written
   // (after write_types), in that order.
   const std::vector<WrittenValueInfo>& main_graph_value_infos() const { return written_; }
-  Result<SplicedModel> finish() { return editor_.finish(); }
+  Result<SplicedModel> finish() {
+    if (wire::malformed_count() != malformed_)
+      return Result<SplicedModel>::failure("the model file has malformed protobuf fields (nothing written)");
+    return editor_.finish();
+  }
 
  private:
   std::string_view in_;
@@ -561,6 +577,7 @@ class Splice {
   wire::Segment top_;
   std::vector<WrittenValueInfo> written_;
   std::string written_types_;  // the new types of written_
+  uint64_t malformed_;         // wire::malformed_count() at the start
 
   std::set<std::string> used_symbols() const;
   void collect_proto_symbols(const wire::Message& g, std::set<std::string>& out, int depth) const;

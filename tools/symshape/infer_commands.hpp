@@ -27,6 +27,7 @@
 #include "model_io.hpp"
 #include "symshape/onnx/load.hpp"
 #include "symshape/onnx/save.hpp"
+#include "symshape/onnx/splice.hpp"
 #include "symshape/symshape.hpp"
 #include "table.hpp"
 
@@ -350,11 +351,12 @@ inline void print_infer_summary(FILE* out, const InferArgs& a, const Model& mode
 // problem.
 inline int write_infer_outputs(const InferArgs& a, const Model& model, const Report& report,
                                const std::vector<Assumption>& assumptions, const NodeTags& tags,
-                               const WrittenTypes& types, ::onnx::ModelProto& proto, bool& wrote_model,
+                               const WrittenTypes& types, const InputFile& input, io::Splice& splice, bool& wrote_model,
                                bool& wrote_json) {
   const char* cmd = "infer";
   const std::string file = display_name(a.model_path);
   int code = kExitOk;
+  std::optional<io::SplicedModel> spliced;  // before model_out, whose writer reads it
   std::optional<PreparedOutput> model_out;
   if (!a.out_path.empty() && !report.ok() && !a.allow_errors) {
     std::fprintf(
@@ -366,16 +368,17 @@ inline int write_infer_outputs(const InferArgs& a, const Model& model, const Rep
     // have no folder of their own, their locations stay as they were.
     Result<bool> moved = true;
     if (!names_stdout(a.out_path) && !io::resolve_output(a.out_path).special)
-      moved = io::relocate_external_data(proto, model_dir(a.model_path), model_dir(a.out_path));
-    Result<io::PendingFile::Writer> w = io::model_writer(proto, a.out_path);
+      moved = splice.relocate(model_dir(a.model_path), model_dir(a.out_path));
+    Result<io::SplicedModel> pieces = moved ? splice.finish() : Result<io::SplicedModel>::failure("(not spliced)");
     if (!moved) {
       code = fatal(cmd, "file " + a.out_path + ": " + moved.error() + " (nothing written)");
-    } else if (!w) {
-      code = fatal(cmd, w.error());
+    } else if (!pieces) {
+      code = fatal(cmd, "file " + a.out_path + ": " + pieces.error());
     } else {
-      std::string bytes;
-      if (names_stdout(a.out_path)) proto.SerializeToString(&bytes);
-      Result<PreparedOutput> p = prepare_output(a.out_path, std::move(w.value()), std::move(bytes));
+      spliced = std::move(pieces.value());
+      // Standard output gets the pieces with write(); a file, copies from the input's descriptor.
+      const int in_fd = names_stdout(a.out_path) ? -1 : input.fd();
+      Result<PreparedOutput> p = prepare_output(a.out_path, io::spliced_writer(*spliced, in_fd));
       if (p)
         model_out = std::move(p.value());
       else
@@ -384,7 +387,7 @@ inline int write_infer_outputs(const InferArgs& a, const Model& model, const Rep
   }
   if (!a.json_path.empty()) {
     const std::string json = infer_report_json(a, model, report, assumptions, tags, types);
-    Result<PreparedOutput> p = prepare_output(a.json_path, io::bytes_writer(json), json);
+    Result<PreparedOutput> p = prepare_output(a.json_path, io::bytes_writer(json));
     Result<bool> done = p ? commit_output(p.value()) : Result<bool>::failure(p.error());
     if (!done) {
       model_out.reset();  // removes its temporary file: -o stays as it was
@@ -402,11 +405,12 @@ inline int write_infer_outputs(const InferArgs& a, const Model& model, const Rep
 
 // --assume-contracts: each further run starts from the model as loaded (with
 // --input-shape applied), its nodes tagged like the first.
-inline Report infer_assuming_contracts(const InferArgs& a, const ::onnx::ModelProto& proto, Model& model,
-                                       NodeTags& tags, std::vector<Assumption>& assumptions) {
+inline Report infer_assuming_contracts(const InferArgs& a, const InputFile& input, Model& model, NodeTags& tags,
+                                       std::vector<Assumption>& assumptions) {
   auto reload = [&]() {
     tags.restore();
-    Model fresh = std::move(io::load_model_proto(proto).value());  // loaded once already
+    Model fresh =
+        std::move(load_model_bytes(input.bytes(), display_name(a.model_path)).value());  // loaded once already
     apply_input_shapes(a, fresh);
     tags.tag(fresh);
     return fresh;
@@ -418,11 +422,11 @@ inline int run_infer(const std::vector<std::string>& args) {
   const char* cmd = "infer";
   InferArgs a;
   if (const std::optional<int> done = parse_infer_args(args, a)) return *done;
-  ::onnx::ModelProto proto;
+  InputFile input;
   Model model;
-  if (!load(cmd, a.model_path, proto, model)) return kExitInput;
+  if (!load(cmd, a.model_path, input, model)) return kExitInput;
   if (const std::optional<int> bad =
-          check_outputs_against_data(cmd, a.model_path, proto, {{"-o", a.out_path}, {"--json", a.json_path}}))
+          check_outputs_against_data(cmd, a.model_path, input.bytes(), {{"-o", a.out_path}, {"--json", a.json_path}}))
     return *bad;
   if (const std::optional<int> bad = apply_input_shapes(a, model)) return *bad;
   // With -o - or --json -, stdout holds only that file.
@@ -434,7 +438,7 @@ inline int run_infer(const std::vector<std::string>& args) {
       std::fprintf(summary, "%s\n", tags.untag_trace(line).c_str());
     };
   std::vector<Assumption> assumptions;
-  const Report report = a.assume_contracts ? infer_assuming_contracts(a, proto, model, tags, assumptions)
+  const Report report = a.assume_contracts ? infer_assuming_contracts(a, input, model, tags, assumptions)
                                            : infer_shapes(model, a.options);
   tags.restore();
   print_diagnostics(cmd, a.model_path, report, tags);
@@ -444,10 +448,12 @@ inline int run_infer(const std::vector<std::string>& args) {
   if (!assumptions.empty())  // the inputs are written as assumed
     for (const Value* v : model.graph->inputs)
       if (v) changed_inputs.push_back(v->name);
-  io::write_inferred_types(model, proto, changed_inputs);
-  const WrittenTypes types(proto.graph());
+  io::Splice splice(input.bytes(), model);
+  splice.write_types(changed_inputs);
+  const WrittenTypes types(splice.main_graph_value_infos());
   bool wrote_model = false, wrote_json = false;
-  const int code = write_infer_outputs(a, model, report, assumptions, tags, types, proto, wrote_model, wrote_json);
+  const int code =
+      write_infer_outputs(a, model, report, assumptions, tags, types, input, splice, wrote_model, wrote_json);
   print_infer_summary(summary, a, model, report, types, wrote_model, wrote_json);
   print_contracts(summary, report, assumptions, tags);
   if (std::fflush(stdout) != 0) return fatal(cmd, "cannot write to standard output");
@@ -579,15 +585,16 @@ inline int run_show(const std::vector<std::string>& args) {
   const char* cmd = "show";
   ShowArgs a;
   if (const std::optional<int> done = parse_show_args(args, a)) return *done;
-  ::onnx::ModelProto proto;
+  InputFile input;
   Model model;
-  if (!load(cmd, a.model_path, proto, model)) return kExitInput;
+  if (!load(cmd, a.model_path, input, model)) return kExitInput;
   NodeTags tags;
   tags.tag(model);
   const Report report = infer_shapes(model);
   tags.restore();
-  io::write_inferred_types(model, proto);
-  const WrittenTypes types(proto.graph());
+  io::Splice splice(input.bytes(), model);
+  splice.write_types();
+  const WrittenTypes types(splice.main_graph_value_infos());
   const std::vector<const Value*> values = listed_values(model, a.with_initializers);
 
   // A binding of a symbol no shown shape has is most likely a typo.

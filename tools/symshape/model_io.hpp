@@ -1,13 +1,18 @@
 // What `symshape infer` and `symshape show` share around the inference:
-// reading the model (a file or "-", standard input), checking and writing the
-// outputs (-o, --json; "-" is standard output), locating the node of a
-// diagnostic (name, op type, index, enclosing subgraph or function), and the
-// types as the written file holds them.
+// reading the model (a file or "-", standard input) as bytes, checking and
+// writing the outputs (-o, --json; "-" is standard output; -o is spliced from
+// the input's bytes, splice.hpp), locating the node of a diagnostic (name, op
+// type, index, enclosing subgraph or function), and the types as the written
+// file holds them.
 #pragma once
 
+#include <fcntl.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <cerrno>
+#include <climits>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
@@ -15,11 +20,13 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "args.hpp"
 #include "symshape/onnx/load.hpp"
 #include "symshape/onnx/save.hpp"
+#include "symshape/onnx/splice.hpp"
 #include "symshape/symshape.hpp"
 
 namespace symshape::cli {
@@ -37,21 +44,103 @@ inline std::string model_dir(const std::string& path) {
   return p.has_parent_path() ? p.parent_path().string() : std::string(".");
 }
 
-// Loads MODEL (a file or "-") as proto and IR; false after printing the
-// one-line error (exit 1).
-inline bool load(const char* cmd, const std::string& path, ::onnx::ModelProto& proto, Model& model) {
-  Result<::onnx::ModelProto> p =
-      path == "-" ? io::read_model_proto(std::cin, display_name(path)) : io::read_model_proto(path);
-  if (!p) {
-    fatal(cmd, p.error());
+// ---- TEMPORARY stand-in (replaced at merge by symshape/onnx/mapped_file.hpp
+// and io::load_model_bytes of load.hpp, which walk the wire format) ----
+
+// The bytes of the model file: mapped when it is a regular file, else (standard
+// input, a FIFO, a device) read. The descriptor of a regular file stays open
+// for copy_file_range.
+class InputFile {
+ public:
+  InputFile() = default;
+  InputFile(const InputFile&) = delete;
+  InputFile& operator=(const InputFile&) = delete;
+  ~InputFile() {
+    if (map_ != MAP_FAILED) ::munmap(map_, size_);
+    if (fd_ >= 0) ::close(fd_);
+  }
+
+  // Opens `path` ("-": standard input); failure names the file as the loader does.
+  Result<bool> open(const std::string& path) {
+    if (path == "-") return read_stream(STDIN_FILENO, display_name(path));
+    std::error_code ec;
+    if (std::filesystem::is_directory(path, ec))
+      return Result<bool>::failure("file " + path + ": is a directory, not an ONNX model");
+    fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd_ < 0) return Result<bool>::failure("file " + path + ": cannot open for reading");
+    struct stat st;
+    if (::fstat(fd_, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
+      size_ = static_cast<std::size_t>(st.st_size);
+      map_ = ::mmap(nullptr, size_, PROT_READ, MAP_PRIVATE, fd_, 0);
+      if (map_ != MAP_FAILED) {
+        bytes_ = std::string_view(static_cast<const char*>(map_), size_);
+        return true;
+      }
+    }
+    const int fd = fd_;
+    fd_ = -1;  // not a mappable file: read, and no kernel copies from it
+    Result<bool> r = read_stream(fd, path);
+    ::close(fd);
+    return r;
+  }
+
+  std::string_view bytes() const { return bytes_; }
+  int fd() const { return fd_; }
+
+ private:
+  int fd_ = -1;
+  void* map_ = MAP_FAILED;
+  std::size_t size_ = 0;
+  std::string read_;
+  std::string_view bytes_;
+
+  Result<bool> read_stream(int fd, const std::string& name) {
+    char buf[1 << 16];
+    for (;;) {
+      const ssize_t n = ::read(fd, buf, sizeof buf);
+      if (n < 0 && errno == EINTR) continue;
+      if (n < 0) return Result<bool>::failure("file " + name + ": read error");
+      if (n == 0) break;
+      read_.append(buf, static_cast<std::size_t>(n));
+    }
+    bytes_ = read_;
+    return true;
+  }
+};
+
+// TEMPORARY: parses the bytes as a ModelProto and loads it (the wire-format
+// loader replaces this); the loader's messages.
+inline Result<Model> load_model_bytes(std::string_view bytes, const std::string& name) {
+  ::onnx::ModelProto proto;
+  bool ok = bytes.size() <= static_cast<std::size_t>(INT_MAX);
+  if (ok) {
+    google::protobuf::io::CodedInputStream coded(reinterpret_cast<const uint8_t*>(bytes.data()),
+                                                 static_cast<int>(bytes.size()));
+    coded.SetRecursionLimit(io::kProtobufRecursionLimit);
+    ok = proto.ParseFromCodedStream(&coded) && coded.ConsumedEntireMessage();
+  }
+  if (!ok) return Result<Model>::failure("file " + name + ": not a valid ONNX model (protobuf parse failed)");
+  if (!proto.has_graph()) return Result<Model>::failure("file " + name + ": not a valid ONNX model (no graph)");
+  Result<Model> m = io::load_model_proto(proto);
+  if (!m) return Result<Model>::failure("file " + name + ": " + m.error());
+  return m;
+}
+
+// ---- end of the TEMPORARY stand-in ----
+
+// Loads MODEL (a file or "-") into `input` (its bytes) and `model`; false
+// after printing the one-line error (exit 1).
+inline bool load(const char* cmd, const std::string& path, InputFile& input, Model& model) {
+  Result<bool> opened = input.open(path);
+  if (!opened) {
+    fatal(cmd, opened.error());
     return false;
   }
-  Result<Model> m = io::load_model_proto(*p);
+  Result<Model> m = load_model_bytes(input.bytes(), display_name(path));
   if (!m) {
-    fatal(cmd, "file " + display_name(path) + ": " + m.error());
+    fatal(cmd, m.error());
     return false;
   }
-  proto = std::move(p.value());
   model = std::move(m.value());
   return true;
 }
@@ -123,8 +212,8 @@ inline std::optional<int> check_outputs(const char* cmd, const std::string& mode
 // After loading: no output may be one of the model's external data files
 // (they are never written). Returns nothing, or 2 after the usage error.
 inline std::optional<int> check_outputs_against_data(const char* cmd, const std::string& model_path,
-                                                     ::onnx::ModelProto& proto, const std::vector<OutputArg>& outputs) {
-  const std::vector<std::string> data = io::external_data_files(proto, model_dir(model_path));
+                                                     std::string_view bytes, const std::vector<OutputArg>& outputs) {
+  const std::vector<std::string> data = io::external_data_files(bytes, model_dir(model_path));
   for (const OutputArg& o : outputs)
     if (!o.path.empty() && !names_stdout(o.path))
       for (const std::string& f : data)
@@ -133,25 +222,23 @@ inline std::optional<int> check_outputs_against_data(const char* cmd, const std:
   return std::nullopt;
 }
 
-// An output ready to be put in place: a prepared file, or bytes for
+// An output ready to be put in place: a prepared file, or the writer of
 // standard output.
 struct PreparedOutput {
   std::string path;
   bool to_stdout = false;
-  std::string bytes;  // for standard output
+  io::PendingFile::Writer writer;  // for standard output
   io::PendingFile file;
 };
 
 // Prepares `path` ("-" and names of fd 1: standard output, written by
-// commit_output) with the content `writer` makes; for standard output
-// `bytes` is the content. Failure names the file.
-inline Result<PreparedOutput> prepare_output(const std::string& path, io::PendingFile::Writer writer,
-                                             std::string bytes) {
+// commit_output) with the content `writer` makes. Failure names the file.
+inline Result<PreparedOutput> prepare_output(const std::string& path, io::PendingFile::Writer writer) {
   PreparedOutput out;
   out.path = path;
   if (names_stdout(path)) {
     out.to_stdout = true;
-    out.bytes = std::move(bytes);
+    out.writer = std::move(writer);
     return Result<PreparedOutput>(std::move(out));
   }
   Result<io::PendingFile> f = io::PendingFile::prepare(path, std::move(writer));
@@ -163,8 +250,7 @@ inline Result<PreparedOutput> prepare_output(const std::string& path, io::Pendin
 inline Result<bool> commit_output(PreparedOutput& out) {
   if (!out.to_stdout) return out.file.commit();
   std::fflush(stdout);
-  if (!io::write_all(STDOUT_FILENO, out.bytes.data(), out.bytes.size()))
-    return Result<bool>::failure("standard output: write failed");
+  if (!out.writer(STDOUT_FILENO)) return Result<bool>::failure("standard output: write failed");
   return true;
 }
 
@@ -292,17 +378,26 @@ inline void print_diagnostics(const char* cmd, const std::string& model_path, co
 
 // ---- types as the written file holds them ----
 
-// The types of the main graph's values as the proto holds them after
-// io::write_inferred_types (graph inputs, value_info, graph outputs): what
+// The types of the main graph's values as the written file holds them after
+// the splice's write_types (graph inputs, value_info, graph outputs): what
 // `infer -o` writes and what the summary, the JSON report and `show` print.
 // A value the writer could not write (e.g. a tensor whose element type stayed
 // undefined after an upstream error) keeps what the file had, or is unknown.
 class WrittenTypes {
  public:
-  explicit WrittenTypes(const ::onnx::GraphProto& g) {
-    for (const auto& v : g.input()) add(v);
-    for (const auto& v : g.value_info()) add(v);
-    for (const auto& v : g.output()) add(v);
+  explicit WrittenTypes(const std::vector<io::WrittenValueInfo>& infos) {
+    for (const io::WrittenValueInfo& w : infos) {
+      if (w.rewritten) {
+        ::onnx::TypeProto t;
+        const std::string name(w.name);
+        Result<Type> type =
+            io::detail::parse_part(t, w.type) ? io::type_from_proto(t, name) : Result<Type>::failure("unreadable");
+        types_[name] = type ? *type : Type();
+      } else {
+        ::onnx::ValueInfoProto v;
+        if (io::detail::parse_part(v, w.input)) add(v);
+      }
+    }
   }
   // An initializer that is no graph input has no TypeProto: its type comes
   // from its dims, as the IR has it.

@@ -20,11 +20,8 @@
 // locations can be re-expressed from another folder (relocate_external_data).
 #pragma once
 
-#include "symshape/onnx/load.hpp"  // first: ONNX_ML / ONNX_NAMESPACE defaults
-
-#include <onnx/onnx_pb.h>
-
 #include <fcntl.h>
+#include <onnx/onnx_pb.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -36,6 +33,7 @@
 #include <cstring>
 #include <filesystem>
 #include <functional>
+#include <optional>
 #include <set>
 #include <string>
 #include <unordered_map>
@@ -44,6 +42,7 @@
 #include <vector>
 
 #include "symshape/ir/graph.hpp"
+#include "symshape/onnx/load.hpp"  // first: ONNX_ML / ONNX_NAMESPACE defaults
 #include "symshape/support/result.hpp"
 
 namespace symshape::io {
@@ -53,8 +52,15 @@ namespace detail {
 // Fresh names for unknown dims, avoiding every symbol used in the model.
 class FreshDims {
  public:
-  explicit FreshDims(std::set<std::string> used) : used_(std::move(used)) {}
+  explicit FreshDims(std::set<std::string> used) : used_(std::move(used)), collected_(true) {}
+  // The used symbols are collected by `collect` on the first next(): most
+  // models need no fresh name, and the collection walks the whole model.
+  explicit FreshDims(std::function<std::set<std::string>()> collect) : collect_(std::move(collect)) {}
   std::string next() {
+    if (!collected_) {
+      used_ = collect_();
+      collected_ = true;
+    }
     for (;;) {
       std::string name = "_d" + std::to_string(next_++);
       if (used_.insert(name).second) return name;
@@ -63,6 +69,8 @@ class FreshDims {
 
  private:
   std::set<std::string> used_;
+  std::function<std::set<std::string>()> collect_;
+  bool collected_ = false;
   int64_t next_ = 0;
 };
 
@@ -321,6 +329,28 @@ inline std::filesystem::path external_file(const std::string& model_dir, const s
       .lexically_normal();
 }
 
+// The location that names, from `to` (canonical), the data file that the
+// external tensor `tensor` names with `location` from `from_dir`: nullopt when
+// it stays (absolute), an error message when impossible (see
+// relocate_external_data). `location` is null when the tensor has no entry.
+inline Result<std::optional<std::string>> relocated_location(const std::string& tensor, const std::string* location,
+                                                             const std::string& from_dir,
+                                                             const std::filesystem::path& to) {
+  using R = Result<std::optional<std::string>>;
+  const std::string what = "tensor '" + tensor + "'";
+  if (!location || location->empty()) return R::failure(what + " has external data without a location");
+  const std::filesystem::path loc(*location);
+  if (loc.is_absolute()) return R(std::nullopt);
+  if (!loc.has_filename()) return R::failure(what + ": external data location '" + *location + "' names no file");
+  const std::filesystem::path file = external_file(from_dir, *location);
+  const std::filesystem::path rel = file.lexically_relative(to);
+  if (rel.empty() || !rel.has_filename() || *rel.begin() == "..")
+    return R::failure(
+        what + ": its external data file " + file.string() + " is not inside " + to.string() +
+        ", and an ONNX location cannot go up with '..'; write the model into that folder or one above it");
+  return R(std::optional<std::string>(rel.generic_string()));
+}
+
 }  // namespace detail
 
 // The data files named by the model's external tensors (relative locations
@@ -355,25 +385,12 @@ inline Result<bool> relocate_external_data(::onnx::ModelProto& proto, const std:
   detail::for_each_tensor(proto, [&](::onnx::TensorProto& t) {
     if (!error.empty() || !detail::is_external(t)) return;
     ::onnx::StringStringEntryProto* e = detail::location_entry(t);
-    const std::string what = "tensor '" + t.name() + "'";
-    if (!e || e->value().empty()) {
-      error = what + " has external data without a location";
-      return;
-    }
-    const std::filesystem::path loc(e->value());
-    if (loc.is_absolute()) return;
-    if (!loc.has_filename()) {
-      error = what + ": external data location '" + e->value() + "' names no file";
-      return;
-    }
-    const std::filesystem::path file = detail::external_file(from_dir, e->value());
-    const std::filesystem::path rel = file.lexically_relative(to);
-    if (rel.empty() || !rel.has_filename() || *rel.begin() == "..") {
-      error = what + ": its external data file " + file.string() + " is not inside " + to.string() +
-              ", and an ONNX location cannot go up with '..'; write the model into that folder or one above it";
-      return;
-    }
-    changes.emplace_back(e, rel.generic_string());
+    Result<std::optional<std::string>> moved =
+        detail::relocated_location(t.name(), e ? &e->value() : nullptr, from_dir, to);
+    if (!moved)
+      error = moved.error();
+    else if (*moved)
+      changes.emplace_back(e, **moved);
   });
   if (!error.empty()) return Result<bool>::failure(error);
   for (auto& [entry, location] : changes) entry->set_value(location);

@@ -1,0 +1,347 @@
+// The splicing writer (splice.hpp): parsed, its output equals what the proto
+// path (write_inferred_types + relocate_external_data) makes of the same
+// file, on the committed models and on models built here with subgraphs,
+// external data, unknown dims and singular fields split in two.
+#include "symshape/onnx/splice.hpp"
+
+#include <google/protobuf/util/message_differencer.h>
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "symshape/onnx/load.hpp"
+#include "symshape/onnx/save.hpp"
+#include "symshape/symshape.hpp"
+
+namespace {
+
+using namespace symshape;
+namespace fs = std::filesystem;
+
+std::string read_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+std::string concat(const io::SplicedModel& m) {
+  std::string out;
+  for (const auto& p : m.pieces) out.append(p.data, p.size);
+  return out;
+}
+
+Result<::onnx::ModelProto> parse(const std::string& bytes) {
+  std::istringstream in(bytes);
+  return io::read_model_proto(in, "model");
+}
+
+std::string deterministic(const ::onnx::ModelProto& m) {
+  std::string out;
+  google::protobuf::io::StringOutputStream s(&out);
+  google::protobuf::io::CodedOutputStream c(&s);
+  c.SetSerializationDeterministic(true);
+  m.SerializeToCodedStream(&c);
+  return out;
+}
+
+struct Run {
+  std::vector<std::string> inputs_too;
+  bool all_inputs = false;  // every graph input is listed in inputs_too
+  std::string from_dir = ".", to_dir = ".";
+};
+
+// "" when the spliced output of `bytes` parses to the proto path's result
+// (or both fail with the same message), else what differs.
+std::string compare(const std::string& bytes, const Run& run = {}) {
+  Result<::onnx::ModelProto> proto = parse(bytes);
+  if (!proto) return "unreadable: " + proto.error();
+  Result<Model> a = io::load_model_proto(*proto);
+  if (!a) return "not loadable: " + a.error();
+  Result<Model> b = io::load_model_proto(*proto);
+  infer_shapes(a.value());
+  infer_shapes(b.value());
+  // The proto path.
+  std::vector<std::string> inputs_too = run.inputs_too;
+  if (run.all_inputs)
+    for (const auto& in : proto->graph().input()) inputs_too.push_back(in.name());
+  ::onnx::ModelProto expected = *proto;
+  io::write_inferred_types(*a, expected, inputs_too);
+  Result<bool> moved = io::relocate_external_data(expected, run.from_dir, run.to_dir);
+  // The splice.
+  io::Splice splice(bytes, *b);
+  splice.write_types(inputs_too);
+  Result<bool> spliced_moved = splice.relocate(run.from_dir, run.to_dir);
+  if (!moved || !spliced_moved) {
+    if (moved.ok() != spliced_moved.ok()) return "relocation: one failed, the other did not";
+    return moved.error() == spliced_moved.error() ? "" : "relocation errors differ: " + spliced_moved.error();
+  }
+  Result<io::SplicedModel> out = splice.finish();
+  if (!out) return "splice failed: " + out.error();
+  Result<::onnx::ModelProto> got = parse(concat(*out));
+  if (!got) return "spliced output does not parse: " + got.error();
+  if (!google::protobuf::util::MessageDifferencer::Equals(expected, *got)) return "messages differ";
+  if (deterministic(expected) != deterministic(*got)) return "serializations differ";
+  return "";
+}
+
+std::vector<std::string> models_in(const std::string& dir) {
+  std::vector<std::string> out;
+  for (const auto& e : fs::directory_iterator(dir))
+    if (e.path().extension() == ".onnx") out.push_back(e.path().string());
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+TEST(SpliceTest, CommittedModelsMatchTheProtoPath) {
+  std::size_t n = 0;
+  for (const std::string dir : {SYMSHAPE_SOURCE_DIR "/examples/models", SYMSHAPE_SOURCE_DIR "/tests/data/onnx-light",
+                                SYMSHAPE_SOURCE_DIR "/tests/fuzz/corpus_models"})
+    for (const std::string& path : models_in(dir)) {
+      EXPECT_EQ(compare(read_file(path)), "") << path;
+      EXPECT_EQ(compare(read_file(path), {{"nonexistent"}, true, ".", "."}), "") << path;
+      ++n;
+    }
+  EXPECT_GE(n, 30u);
+}
+
+// ---- models built here ----
+
+::onnx::ValueInfoProto value_info(const std::string& name, const std::vector<std::string>& dims,
+                                  int elem = ::onnx::TensorProto_DataType_FLOAT) {
+  ::onnx::ValueInfoProto v;
+  v.set_name(name);
+  auto* t = v.mutable_type()->mutable_tensor_type();
+  t->set_elem_type(elem);
+  auto* s = t->mutable_shape();
+  for (const std::string& d : dims) {
+    auto* dim = s->add_dim();
+    if (d == "?") continue;  // neither value nor param: unknown
+    if (!d.empty() && (std::isdigit(static_cast<unsigned char>(d[0])) != 0))
+      dim->set_dim_value(std::stoll(d));
+    else
+      dim->set_dim_param(d);
+  }
+  return v;
+}
+
+::onnx::NodeProto node(const std::string& op, std::vector<std::string> in, std::vector<std::string> out) {
+  ::onnx::NodeProto n;
+  n.set_op_type(op);
+  for (auto& i : in) n.add_input(i);
+  for (auto& o : out) n.add_output(o);
+  return n;
+}
+
+// x [?, 3] -> Relu -> r -> If(cond) {then: Neg(r) ; else: Abs(r) with an
+// external Constant} -> y; value_info of r stale, of "other" kept; a symbol
+// _d0 already used (so the fresh names start at _d1).
+::onnx::ModelProto control_flow_model() {
+  ::onnx::ModelProto m;
+  m.set_ir_version(8);
+  m.add_opset_import()->set_version(17);
+  auto* g = m.mutable_graph();
+  g->set_name("main");
+  *g->add_input() = value_info("x", {"?", "3"});
+  *g->add_input() = value_info("cond", {}, ::onnx::TensorProto_DataType_BOOL);
+  *g->add_input() = value_info("z", {"_d0"});
+  *g->add_node() = node("Relu", {"x"}, {"r"});
+  ::onnx::NodeProto iff = node("If", {"cond"}, {"y"});
+  for (const char* branch : {"then_branch", "else_branch"}) {
+    auto* a = iff.add_attribute();
+    a->set_name(branch);
+    a->set_type(::onnx::AttributeProto_AttributeType_GRAPH);
+    auto* sg = a->mutable_g();
+    sg->set_name(branch);
+    *sg->add_node() = node(std::string(branch) == "then_branch" ? "Neg" : "Abs", {"r"}, {"s"});
+    *sg->add_node() = node("Identity", {"s"}, {std::string(branch) + "_out"});
+    *sg->add_output() = ::onnx::ValueInfoProto();
+    sg->mutable_output(0)->set_name(std::string(branch) + "_out");
+  }
+  *g->add_node() = iff;
+  *g->add_node() = node("Neg", {"z"}, {"zn"});
+  *g->add_output() = value_info("y", {"?", "?"});
+  *g->add_output() = value_info("zn", {});
+  *g->add_value_info() = value_info("r", {"7", "7"});
+  *g->add_value_info() = value_info("other", {"k"});
+  g->add_output()->set_name("untyped");
+  *g->add_node() = node("Identity", {"y"}, {"untyped"});
+  return m;
+}
+
+TEST(SpliceTest, SubgraphsFreshDimsAndListedInputs) {
+  const std::string bytes = control_flow_model().SerializeAsString();
+  EXPECT_EQ(compare(bytes), "");
+  // Listed inputs are rewritten; a name listed twice takes fresh names twice.
+  EXPECT_EQ(compare(bytes, {{"x", "z", "x"}, false, ".", "."}), "");
+}
+
+// Adds a length-delimited field `number` with `content` to the message's
+// unknown fields: serialized, the message then has that field twice.
+template <class Proto>
+void add_raw(Proto& p, int number, const std::string& content) {
+  p.GetReflection()->MutableUnknownFields(&p)->AddLengthDelimited(number, content);
+}
+
+TEST(SpliceTest, SingularFieldsSplitInTwoAreMerged) {
+  ::onnx::ModelProto m = control_flow_model();
+  // The main graph in two parts: ModelProto.graph twice.
+  ::onnx::GraphProto second;
+  second.mutable_output()->Swap(m.mutable_graph()->mutable_output());
+  *second.add_value_info() = value_info("other2", {"q"});
+  std::string bytes = m.SerializeAsString();
+  ::onnx::ModelProto tail;
+  *tail.mutable_graph() = second;
+  bytes += tail.SerializeAsString();
+  EXPECT_EQ(compare(bytes), "");
+
+  // The If's then_branch in two parts (AttributeProto.g twice), and an
+  // output's type given twice.
+  ::onnx::ModelProto m2 = control_flow_model();
+  auto* attr = m2.mutable_graph()->mutable_node(1)->mutable_attribute(0);
+  ::onnx::GraphProto part;
+  part.mutable_output()->Swap(attr->mutable_g()->mutable_output());
+  *part.add_value_info() = value_info("s", {"1"});
+  add_raw(*attr, 6, part.SerializeAsString());
+  ::onnx::TypeProto extra;
+  extra.mutable_tensor_type()->set_elem_type(1);
+  add_raw(*m2.mutable_graph()->mutable_output(0), 2, extra.SerializeAsString());
+  EXPECT_EQ(compare(m2.SerializeAsString()), "");
+}
+
+// Marks t as stored in `location` (relative to the model's folder).
+void make_external(::onnx::TensorProto& t, const std::string& location) {
+  t.set_data_location(::onnx::TensorProto_DataLocation_EXTERNAL);
+  auto* e = t.add_external_data();
+  e->set_key("location");
+  e->set_value(location);
+  auto* o = t.add_external_data();
+  o->set_key("offset");
+  o->set_value("0");
+}
+
+TEST(SpliceTest, ExternalDataLocationsAreRelocated) {
+  ::onnx::ModelProto m = control_flow_model();
+  auto* g = m.mutable_graph();
+  ::onnx::TensorProto w;
+  w.set_name("w");
+  w.set_data_type(1);
+  w.add_dims(3);
+  make_external(w, "data/w.bin");
+  *g->add_initializer() = w;
+  // In a subgraph: a Constant's tensor; a sparse initializer.
+  auto* sg = g->mutable_node(1)->mutable_attribute(1)->mutable_g();
+  ::onnx::NodeProto c = node("Constant", {}, {"c"});
+  auto* a = c.add_attribute();
+  a->set_name("value");
+  a->set_type(::onnx::AttributeProto_AttributeType_TENSOR);
+  *a->mutable_t() = w;
+  a->mutable_t()->set_name("c");
+  *sg->add_node() = c;
+  auto* sp = g->add_sparse_initializer();
+  *sp->mutable_values() = w;
+  sp->mutable_values()->set_name("sv");
+  sp->mutable_indices()->set_name("si");
+  sp->mutable_indices()->set_data_type(7);
+  sp->mutable_indices()->add_dims(3);
+  sp->mutable_indices()->add_int64_data(0);
+  sp->mutable_indices()->add_int64_data(1);
+  sp->mutable_indices()->add_int64_data(2);
+  sp->add_dims(5);
+  // An unknown data_location after EXTERNAL leaves it external.
+  ::onnx::TensorProto& first = *g->mutable_initializer(0);
+  first.GetReflection()->MutableUnknownFields(&first)->AddVarint(14, 7);
+  const std::string bytes = m.SerializeAsString();
+  const std::string dir = ::testing::TempDir() + "splice_ext";
+  fs::create_directories(dir + "/sub/data");
+  EXPECT_EQ(compare(bytes, {{}, false, dir + "/sub", dir}), "");
+  EXPECT_EQ(compare(bytes, {{}, false, dir + "/sub", dir + "/sub"}), "");
+  // A folder the data file is not inside: both fail with the same message.
+  EXPECT_EQ(compare(bytes, {{}, false, dir, dir + "/sub"}), "");
+  std::vector<std::string> files = io::external_data_files(std::string_view(bytes), dir);
+  ::onnx::ModelProto copy = m;
+  EXPECT_EQ(files, io::external_data_files(copy, dir));
+  EXPECT_EQ(files.size(), 1u);
+}
+
+// The direct encoding of types parses to what write_type builds, fresh
+// names drawn in the same order.
+TEST(SpliceTest, TypesEncodeAsWriteTypeBuildsThem) {
+  const Shape mixed(
+      {SymbolicDim(2), SymbolicDim("batch"), SymbolicDim(), SymbolicDim(-3), SymbolicDim("seq+1"), SymbolicDim("_d1")});
+  const std::vector<Type> types = {
+      Type::tensor(DataType::FLOAT, mixed),
+      Type::tensor(DataType::INT64),  // no rank
+      Type::tensor(DataType::BOOL, Shape::scalar()),
+      Type::sparse_tensor(DataType::FLOAT16, mixed),
+      Type::sequence(Type::tensor(DataType::DOUBLE, mixed)),
+      Type::optional(Type::sequence(Type::tensor(DataType::UINT8, mixed))),
+      Type::map(DataType::STRING, Type::tensor(DataType::FLOAT, mixed)),
+      Type::optional(Type::tensor(DataType::INT32)),
+  };
+  io::detail::FreshDims a(std::set<std::string>{"_d1"}), b(std::set<std::string>{"_d1"});
+  for (const Type& t : types) {
+    ::onnx::TypeProto expected;
+    io::detail::write_type(t, expected, a);
+    std::string bytes;
+    io::detail::append_type(bytes, t, b);
+    ::onnx::TypeProto got;
+    ASSERT_TRUE(got.ParseFromString(bytes)) << t.to_string();
+    EXPECT_TRUE(google::protobuf::util::MessageDifferencer::Equals(expected, got)) << t.to_string() << "\n"
+                                                                                   << expected.DebugString() << "\n"
+                                                                                   << got.DebugString();
+  }
+  EXPECT_EQ(a.next(), b.next());
+}
+
+// Bytes the loader would refuse are not written (the splice is defensive).
+TEST(SpliceTest, MalformedBytesAreRefused) {
+  const std::string good = control_flow_model().SerializeAsString();
+  Result<Model> model = io::load_model_proto(control_flow_model());
+  ASSERT_TRUE(model) << model.error();
+  infer_shapes(model.value());
+  // A last field (producer_name) that claims more bytes than there are.
+  const std::string bad = good + std::string("\x12\x7f", 2);
+  io::Splice splice(bad, *model);
+  splice.write_types();
+  Result<io::SplicedModel> out = splice.finish();
+  ASSERT_FALSE(out);
+  EXPECT_NE(out.error().find("malformed"), std::string::npos);
+  io::Splice fine(good, *model);
+  fine.write_types();
+  EXPECT_TRUE(fine.finish());
+}
+
+TEST(SpliceTest, WriterCopiesPiecesToAFile) {
+  const std::string dir = ::testing::TempDir();
+  const std::string in_path = dir + "splice_in.onnx", out_path = dir + "splice_out.onnx";
+  const std::string bytes = control_flow_model().SerializeAsString();
+  { std::ofstream(in_path, std::ios::binary) << bytes; }
+  Result<Model> model = io::load_model_file(in_path);
+  ASSERT_TRUE(model) << model.error();
+  infer_shapes(model.value());
+  io::Splice splice(bytes, *model);
+  splice.write_types();
+  Result<io::SplicedModel> out = splice.finish();
+  ASSERT_TRUE(out) << out.error();
+  EXPECT_GT(out->pieces.size(), 1u);
+  const int fd = ::open(in_path.c_str(), O_RDONLY | O_CLOEXEC);
+  ASSERT_GE(fd, 0);
+  Result<io::PendingFile> f = io::PendingFile::prepare(out_path, io::spliced_writer(*out, fd));
+  ASSERT_TRUE(f) << f.error();
+  ASSERT_TRUE(f.value().commit());
+  ::close(fd);
+  EXPECT_EQ(read_file(out_path), concat(*out));
+  // Without the input's descriptor: the same bytes.
+  std::remove(out_path.c_str());
+  Result<io::PendingFile> g = io::PendingFile::prepare(out_path, io::spliced_writer(*out, -1));
+  ASSERT_TRUE(g && g.value().commit());
+  EXPECT_EQ(read_file(out_path), concat(*out));
+}
+
+}  // namespace

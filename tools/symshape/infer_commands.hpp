@@ -410,7 +410,7 @@ inline Report infer_assuming_contracts(const InferArgs& a, const InputFile& inpu
   auto reload = [&]() {
     tags.restore();
     Model fresh =
-        std::move(load_model_bytes(input.bytes(), display_name(a.model_path)).value());  // loaded once already
+        std::move(io::load_model_bytes(input.bytes(), display_name(a.model_path)).value());  // loaded once already
     apply_input_shapes(a, fresh);
     tags.tag(fresh);
     return fresh;

@@ -7,12 +7,10 @@
 #pragma once
 
 #include <fcntl.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
-#include <climits>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
@@ -44,89 +42,47 @@ inline std::string model_dir(const std::string& path) {
   return p.has_parent_path() ? p.parent_path().string() : std::string(".");
 }
 
-// ---- TEMPORARY stand-in (replaced at merge by symshape/onnx/mapped_file.hpp
-// and io::load_model_bytes of load.hpp, which walk the wire format) ----
-
-// The bytes of the model file: mapped when it is a regular file, else (standard
-// input, a FIFO, a device) read. The descriptor of a regular file stays open
-// for copy_file_range.
+// The model file's bytes (io::MappedFile: mapped, or read for standard input
+// and streams) and, when they are mapped, the file's descriptor, from which
+// the writer copies unchanged ranges with copy_file_range.
 class InputFile {
  public:
   InputFile() = default;
   InputFile(const InputFile&) = delete;
   InputFile& operator=(const InputFile&) = delete;
   ~InputFile() {
-    if (map_ != MAP_FAILED) ::munmap(map_, size_);
     if (fd_ >= 0) ::close(fd_);
   }
 
   // Opens `path` ("-": standard input); failure names the file as the loader does.
   Result<bool> open(const std::string& path) {
-    if (path == "-") return read_stream(STDIN_FILENO, display_name(path));
+    if (path == "-") return adopt(io::MappedFile::from_fd(STDIN_FILENO, display_name(path)));
     std::error_code ec;
     if (std::filesystem::is_directory(path, ec))
       return Result<bool>::failure("file " + path + ": is a directory, not an ONNX model");
     fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
     if (fd_ < 0) return Result<bool>::failure("file " + path + ": cannot open for reading");
-    struct stat st;
-    if (::fstat(fd_, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
-      size_ = static_cast<std::size_t>(st.st_size);
-      map_ = ::mmap(nullptr, size_, PROT_READ, MAP_PRIVATE, fd_, 0);
-      if (map_ != MAP_FAILED) {
-        bytes_ = std::string_view(static_cast<const char*>(map_), size_);
-        return true;
-      }
+    Result<bool> r = adopt(io::MappedFile::from_fd(fd_, path));
+    if (!file_.mapped()) {  // read, not mapped (a FIFO, a device): no kernel copies from it
+      ::close(fd_);
+      fd_ = -1;
     }
-    const int fd = fd_;
-    fd_ = -1;  // not a mappable file: read, and no kernel copies from it
-    Result<bool> r = read_stream(fd, path);
-    ::close(fd);
     return r;
   }
 
-  std::string_view bytes() const { return bytes_; }
+  std::string_view bytes() const { return file_.bytes(); }
   int fd() const { return fd_; }
 
  private:
   int fd_ = -1;
-  void* map_ = MAP_FAILED;
-  std::size_t size_ = 0;
-  std::string read_;
-  std::string_view bytes_;
+  io::MappedFile file_;
 
-  Result<bool> read_stream(int fd, const std::string& name) {
-    char buf[1 << 16];
-    for (;;) {
-      const ssize_t n = ::read(fd, buf, sizeof buf);
-      if (n < 0 && errno == EINTR) continue;
-      if (n < 0) return Result<bool>::failure("file " + name + ": read error");
-      if (n == 0) break;
-      read_.append(buf, static_cast<std::size_t>(n));
-    }
-    bytes_ = read_;
+  Result<bool> adopt(Result<io::MappedFile> f) {
+    if (!f) return Result<bool>::failure(f.error());
+    file_ = std::move(f.value());
     return true;
   }
 };
-
-// TEMPORARY: parses the bytes as a ModelProto and loads it (the wire-format
-// loader replaces this); the loader's messages.
-inline Result<Model> load_model_bytes(std::string_view bytes, const std::string& name) {
-  ::onnx::ModelProto proto;
-  bool ok = bytes.size() <= static_cast<std::size_t>(INT_MAX);
-  if (ok) {
-    google::protobuf::io::CodedInputStream coded(reinterpret_cast<const uint8_t*>(bytes.data()),
-                                                 static_cast<int>(bytes.size()));
-    coded.SetRecursionLimit(io::kProtobufRecursionLimit);
-    ok = proto.ParseFromCodedStream(&coded) && coded.ConsumedEntireMessage();
-  }
-  if (!ok) return Result<Model>::failure("file " + name + ": not a valid ONNX model (protobuf parse failed)");
-  if (!proto.has_graph()) return Result<Model>::failure("file " + name + ": not a valid ONNX model (no graph)");
-  Result<Model> m = io::load_model_proto(proto);
-  if (!m) return Result<Model>::failure("file " + name + ": " + m.error());
-  return m;
-}
-
-// ---- end of the TEMPORARY stand-in ----
 
 // Loads MODEL (a file or "-") into `input` (its bytes) and `model`; false
 // after printing the one-line error (exit 1).
@@ -136,7 +92,7 @@ inline bool load(const char* cmd, const std::string& path, InputFile& input, Mod
     fatal(cmd, opened.error());
     return false;
   }
-  Result<Model> m = load_model_bytes(input.bytes(), display_name(path));
+  Result<Model> m = io::load_model_bytes(input.bytes(), display_name(path));
   if (!m) {
     fatal(cmd, m.error());
     return false;
@@ -388,15 +344,13 @@ class WrittenTypes {
   explicit WrittenTypes(const std::vector<io::WrittenValueInfo>& infos) {
     for (const io::WrittenValueInfo& w : infos) {
       if (w.rewritten) {
-        ::onnx::TypeProto t;
-        const std::string name(w.name);
-        Result<Type> type =
-            io::detail::parse_part(t, w.type) ? io::type_from_proto(t, name) : Result<Type>::failure("unreadable");
-        types_[name] = type ? *type : Type();
-      } else {
-        ::onnx::ValueInfoProto v;
-        if (io::detail::parse_part(v, w.input)) add(v);
+        add(std::string(w.name), w.type);
+        continue;
       }
+      // An entry the file had (the loader has read it: it is well formed).
+      const auto v = io::view::decode<io::view::ValueInfoView>(
+          io::view::msg_of({w.input.data(), w.input.data() + w.input.size()}));
+      if (v.type.present) types_[std::string(v.name)] = type_of(v.type, std::string(v.name));
     }
   }
   // An initializer that is no graph input has no TypeProto: its type comes
@@ -410,10 +364,13 @@ class WrittenTypes {
 
  private:
   std::map<std::string, Type> types_;
-  void add(const ::onnx::ValueInfoProto& v) {
-    if (!v.has_type()) return;
-    Result<Type> t = io::type_from_proto(v.type(), v.name());
-    types_[v.name()] = t ? *t : Type();
+  void add(const std::string& name, std::string_view type_proto) {
+    Result<Type> t = io::type_from_bytes(type_proto, name);
+    types_[name] = t ? *t : Type();
+  }
+  static Type type_of(const io::view::Msg& type_proto, const std::string& name) {
+    Result<Type> t = io::detail::type_from_view_named(type_proto, [&] { return name; });
+    return t ? *t : Type();
   }
 };
 

@@ -908,6 +908,15 @@ inline Result<Type> type_from_proto(const ::onnx::TypeProto& p, const std::strin
   return detail::type_from_view_named(view::msg_of({bytes.data(), bytes.data() + bytes.size()}), [&] { return what; });
 }
 
+// A serialized TypeProto as a Type, read like the types of a file (see
+// type_from_proto); `what` names it in errors.
+inline Result<Type> type_from_bytes(std::string_view bytes, const std::string& what = "type") {
+  if (bytes.size() > static_cast<std::size_t>(INT_MAX) ||
+      !view::check(bytes, view::kTypeProto, detail::kUnlimitedBudget))
+    return detail::fail<Type>(what + ": not a valid TypeProto");
+  return detail::type_from_view_named(view::msg_of({bytes.data(), bytes.data() + bytes.size()}), [&] { return what; });
+}
+
 // Loads a model from the bytes of an ONNX file without copying them: the
 // protobuf wire format is read in place, weights stay where they are (only
 // small tensors' values are decoded), external data is never opened. Errors

@@ -3,8 +3,7 @@
 // symshape/symshape.hpp are compiled here once, and the users' translation
 // units, built with SYMSHAPE_COMPILED, only declare them.
 #ifndef SYMSHAPE_COMPILED
-#error \
-    "src/symshape.cpp is the precompiled mode's library: build it with SYMSHAPE_COMPILED (CMake target symshape::compiled)"
+#error "build src/symshape.cpp with SYMSHAPE_COMPILED (the CMake target symshape::compiled)"
 #endif
 #define SYMSHAPE_COMPILED_DEFINE
 #include "symshape/symshape.hpp"

@@ -3,13 +3,19 @@
 # of typical translation units, and the stripped size of the programs, printed
 # as the markdown table of docs/benchmarks.md ("Build cost").
 #
-#   bench/build_cost.sh [-r REPEAT] [-O "-O2 -Os"] [-c CXX]
+#   bench/build_cost.sh [-r REPEAT] [-O "-O2 -Os"] [-c CXX] [-f]
 #
 # Each translation unit is compiled REPEAT times (default 3) per optimisation
 # level; the table shows the minimum of each measure (wall time, CPU time =
 # user + sys, peak resident memory of the compiler, from /usr/bin/time): on a
 # shared machine the minimum is the run least disturbed by other jobs. Linking
 # is not timed. Nothing here runs in CI: it only measures.
+#
+# -f adds a table of machine code per header: the infer_header_only unit is
+# compiled once more at the first level with -g1 and the size of each emitted
+# function (nm -S -l) is added to the header that defines it; code size is
+# what the optimiser and code generator spend their time on, so the table
+# says which op families cost most (for choosing families).
 #
 # The translation units (generated in a temporary directory):
 #   include_header_only  #include "symshape/symshape.hpp" (header-only mode: the
@@ -31,12 +37,14 @@ set -euo pipefail
 repeat=3
 levels="-O2 -Os"
 cxx=${CXX:-g++}
-while getopts "r:O:c:" opt; do
+per_header=0
+while getopts "r:O:c:f" opt; do
   case $opt in
     r) repeat=$OPTARG ;;
     O) levels=$OPTARG ;;
     c) cxx=$OPTARG ;;
-    *) echo "usage: $0 [-r REPEAT] [-O \"-O2 -Os\"] [-c CXX]" >&2; exit 2 ;;
+    f) per_header=1 ;;
+    *) echo "usage: $0 [-r REPEAT] [-O \"-O2 -Os\"] [-c CXX] [-f]" >&2; exit 2 ;;
   esac
 done
 
@@ -145,4 +153,27 @@ for name in infer_header_only infer_compiled selected_families; do
   echo "$row"
 done
 echo
+if ((per_header)); then
+  first=${levels%% *}
+  "$cxx" "${base[@]}" "$first" -g1 -c "$work/infer_user.cpp" -o "$work/per_header.o"
+  nm -S -l "$work/per_header.o" | /usr/bin/python3 -c '
+import collections, re, sys
+size = collections.Counter()
+for line in sys.stdin:
+    f = line.split()
+    if len(f) < 5 or f[2] not in "TtWw":
+        continue
+    where = re.sub(r":\d+$", "", f[-1])
+    where = re.sub(r".*/include/symshape/", "", where)
+    where = re.sub(r".*/include/c\+\+/[0-9]+/", "<std> ", where)
+    size[where] += int(f[1], 16)
+total = sum(size.values())
+print("| header (code of infer_header_only, '"$first"') | KB | share |")
+print("|---|---:|---:|")
+for where, n in size.most_common(25):
+    print("| %s | %.1f | %.1f%% |" % (where, n / 1024, 100 * n / total))
+print("| (total, %d headers) | %.1f | 100%% |" % (len(size), total / 1024))
+'
+  echo
+fi
 echo "$("$cxx" --version | head -1); $repeat runs each, minimum shown; $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg) at the end"

@@ -165,7 +165,7 @@ for line in sys.stdin:
         continue
     where = re.sub(r":\d+$", "", f[-1])
     where = re.sub(r".*/include/symshape/", "", where)
-    where = re.sub(r".*/include/c\+\+/[0-9]+/", "<std> ", where)
+    where = re.sub(r".*/include/c\+\+/[0-9]+/", "(std) ", where)
     size[where] += int(f[1], 16)
 total = sum(size.values())
 print("| header (code of infer_header_only, '"$first"') | KB | share |")

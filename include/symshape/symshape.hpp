@@ -1,6 +1,16 @@
 // Everything in the core: expressions, shapes and types, the IR, the engine
 // and the built-in rules. Standard library only (no protobuf: see
 // symshape/onnx/ for the ONNX adapter).
+//
+// Two build modes (docs/library.md, "Build modes"):
+// - header-only (the default, CMake target symshape::symshape): this header
+//   defines infer_shapes inline, so the translation unit that calls it
+//   compiles every built-in rule (include/symshape/ops/);
+// - precompiled (SYMSHAPE_COMPILED defined, as the CMake target
+//   symshape::compiled does for its users): this header only declares
+//   infer_shapes and does not read the rule headers; src/symshape.cpp,
+//   built once into the library, defines it. Every translation unit of a
+//   program must use the same mode (the definitions differ).
 #pragma once
 
 #include "symshape/dim.hpp"
@@ -12,18 +22,33 @@
 #include "symshape/infer/registry.hpp"
 #include "symshape/ir/builder.hpp"
 #include "symshape/ir/graph.hpp"
-#include "symshape/ops/all.hpp"
-#include "symshape/ops/schemas.hpp"
 #include "symshape/shape.hpp"
 #include "symshape/types.hpp"
+
+// The library's own translation unit (src/symshape.cpp) defines
+// SYMSHAPE_COMPILED_DEFINE to receive the out-of-line definitions.
+#if !defined(SYMSHAPE_COMPILED) || defined(SYMSHAPE_COMPILED_DEFINE)
+#include "symshape/ops/all.hpp"
+#include "symshape/ops/schemas.hpp"
+#endif
+
+#if !defined(SYMSHAPE_COMPILED)
+#define SYMSHAPE_API_INLINE inline
+#else
+#define SYMSHAPE_API_INLINE
+#endif
 
 namespace symshape {
 
 // Infers the type and shape of every value of `model` in place, each node
 // checked against its ONNX schema first.
-inline Report infer_shapes(Model& model, const InferenceOptions& options = {}) {
+#if defined(SYMSHAPE_COMPILED) && !defined(SYMSHAPE_COMPILED_DEFINE)
+Report infer_shapes(Model& model, const InferenceOptions& options = {});
+#else
+SYMSHAPE_API_INLINE Report infer_shapes(Model& model, const InferenceOptions& options = {}) {
   return infer_shapes_with(ops::kBuiltinRules, model, options, ops::kSchemas);
 }
+#endif
 
 // Infers `model` assuming its contracts (see infer/contracts.hpp): after a
 // run, the input symbols its contracts determine are substituted in a fresh
@@ -49,3 +74,5 @@ Report infer_shapes_assuming_contracts(Model& model, Reload reload, const Infere
 }
 
 }  // namespace symshape
+
+#undef SYMSHAPE_API_INLINE

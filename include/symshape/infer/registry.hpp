@@ -203,6 +203,28 @@ constexpr auto family_rules(std::string_view header) {
   return detail::sorted_rules(out);
 }
 
+// The rule table of chosen op families, merged and sorted at compile time, for
+// builds that compile only the families they need (docs/library.md, "Choosing
+// op families"):
+//   #include "symshape/ops/conv.hpp"
+//   #include "symshape/ops/elementwise.hpp"
+//   inline constexpr auto kMyRules = symshape::merge_rules(symshape::ops::kConvRules,
+//                                                          symshape::ops::kElementwiseRules);
+//   static_assert(symshape::valid_rule_table(kMyRules));
+//   symshape::infer_shapes_with(kMyRules, model, options, symshape::ops::kSchemas);
+// Operators of the other families are then reported as having no rule.
+template <std::size_t... Ns>
+constexpr auto merge_rules(const std::array<RuleEntry, Ns>&... tables) {
+  return detail::merge_all(tables...);
+}
+
+// Sorted without a repeated (domain, op_type, since_version), each entry with
+// an op type and a since_version >= 1: what resolve_rule expects of a table.
+template <std::size_t N>
+constexpr bool valid_rule_table(const std::array<RuleEntry, N>& table) {
+  return detail::strictly_sorted(table) && detail::all_versions_valid(table);
+}
+
 struct CustomRule {
   std::string domain;
   std::string op_type;

@@ -1,0 +1,179 @@
+#!/bin/bash
+# Build cost of symshape for its users: compile time and peak compiler memory
+# of typical translation units, and the stripped size of the programs, printed
+# as the markdown table of docs/benchmarks.md ("Build cost").
+#
+#   bench/build_cost.sh [-r REPEAT] [-O "-O2 -Os"] [-c CXX] [-f]
+#
+# Each translation unit is compiled REPEAT times (default 3) per optimisation
+# level; the table shows the minimum of each measure (wall time, CPU time =
+# user + sys, peak resident memory of the compiler, from /usr/bin/time): on a
+# shared machine the minimum is the run least disturbed by other jobs. Linking
+# is not timed. Nothing here runs in CI: it only measures.
+#
+# -f adds a table of machine code per header: the infer_header_only unit is
+# compiled once more at the first level with -g1 and the size of each emitted
+# function (nm -S -l) is added to the header that defines it; code size is
+# what the optimiser and code generator spend their time on, so the table
+# says which op families cost most (for choosing families).
+#
+# The translation units (generated in a temporary directory):
+#   include_header_only  #include "symshape/symshape.hpp" (header-only mode: the
+#                        core and every rule header), nothing called
+#   include_compiled     the same header in the precompiled mode
+#                        (SYMSHAPE_COMPILED): the whole core API without the
+#                        rule headers; "everything" a user of that mode sees
+#   infer_header_only    a user program that builds a model and calls
+#                        infer_shapes, header-only: compiles every built-in rule
+#   compiled_library     src/symshape.cpp, the library of the precompiled mode
+#                        (built once, CMake target symshape::compiled)
+#   infer_compiled       the same user program in the precompiled mode
+#   call_compiled        a user TU that only calls infer_shapes on a model it is
+#                        given and reads the report (precompiled mode)
+#   selected_families    examples/selected_families: three op families (conv,
+#                        unary, reshape) merged with merge_rules, header-only
+set -euo pipefail
+
+repeat=3
+levels="-O2 -Os"
+cxx=${CXX:-g++}
+per_header=0
+while getopts "r:O:c:f" opt; do
+  case $opt in
+    r) repeat=$OPTARG ;;
+    O) levels=$OPTARG ;;
+    c) cxx=$OPTARG ;;
+    f) per_header=1 ;;
+    *) echo "usage: $0 [-r REPEAT] [-O \"-O2 -Os\"] [-c CXX] [-f]" >&2; exit 2 ;;
+  esac
+done
+
+root=$(cd "$(dirname "$0")/.." && pwd)
+work=$(mktemp -d /tmp/symshape_build_cost.XXXXXX)
+trap 'rm -rf "$work"' EXIT
+
+cat > "$work/include_only.cpp" <<'EOF'
+#include "symshape/symshape.hpp"
+int main() { return 0; }
+EOF
+# The user program of infer_header_only and infer_compiled.
+cat > "$work/infer_user.cpp" <<'EOF'
+#include <cstdio>
+#include "symshape/symshape.hpp"
+int main() {
+  using namespace symshape;
+  Model model;
+  model.opset_imports[""] = 17;
+  GraphBuilder b(*model.graph);
+  b.input("x", Type::tensor(DataType::FLOAT, Shape({"batch", 4})));
+  b.node("Transpose", {"x"}, {"t"}, {Attribute::make_ints("perm", {1, 0})});
+  b.node("Relu", {"t"}, {"y"});
+  b.output("y");
+  const Report report = infer_shapes(model);
+  std::printf("%s\n", model.graph->find("y")->type.to_string().c_str());
+  return report.ok() ? 0 : 1;
+}
+EOF
+cat > "$work/call_compiled.cpp" <<'EOF'
+#include "symshape/symshape.hpp"
+int errors_in(symshape::Model& model) { return static_cast<int>(symshape::infer_shapes(model).errors()); }
+EOF
+
+base=(-std=c++17 -I"$root/include")
+# measure NAME OPT SOURCE [flags...]: compiles SOURCE to NAME.o REPEAT times and
+# records "wall cpu peak_kb" minima in $work/NAME$OPT.m.
+measure() {
+  local name=$1 opt=$2 src=$3
+  shift 3
+  local best_wall="" best_cpu="" best_mem=""
+  for ((i = 0; i < repeat; ++i)); do
+    /usr/bin/time -f "%e %U %S %M" -o "$work/time" "$cxx" "${base[@]}" "$opt" "$@" -c "$src" -o "$work/$name$opt.o"
+    read -r wall user sys mem < "$work/time"
+    cpu=$(echo "$user + $sys" | bc)
+    if [ -z "$best_wall" ] || (($(echo "$wall < $best_wall" | bc))); then best_wall=$wall; fi
+    if [ -z "$best_cpu" ] || (($(echo "$cpu < $best_cpu" | bc))); then best_cpu=$cpu; fi
+    if [ -z "$best_mem" ] || ((mem < best_mem)); then best_mem=$mem; fi
+  done
+  echo "$best_wall $best_cpu $best_mem" > "$work/$name$opt.m"
+  echo "  $name $opt: ${best_wall} s wall, ${best_cpu} s CPU, $((best_mem / 1024)) MB" >&2
+}
+# program NAME OPT OBJECTS...: links and strips, records the size in bytes.
+program() {
+  local name=$1 opt=$2
+  shift 2
+  "$cxx" "$@" -o "$work/$name$opt"
+  strip -o "$work/$name$opt.stripped" "$work/$name$opt"
+  stat -c %s "$work/$name$opt.stripped" > "$work/$name$opt.size"
+}
+
+for opt in $levels; do
+  echo "compiling at $opt, $repeat times each" >&2
+  measure include_header_only "$opt" "$work/include_only.cpp"
+  measure include_compiled "$opt" "$work/include_only.cpp" -DSYMSHAPE_COMPILED
+  measure infer_header_only "$opt" "$work/infer_user.cpp"
+  measure compiled_library "$opt" "$root/src/symshape.cpp" -DSYMSHAPE_COMPILED
+  measure infer_compiled "$opt" "$work/infer_user.cpp" -DSYMSHAPE_COMPILED
+  measure call_compiled "$opt" "$work/call_compiled.cpp" -DSYMSHAPE_COMPILED
+  measure selected_families "$opt" "$root/examples/selected_families/selected_families.cpp"
+  program infer_header_only "$opt" "$work/infer_header_only$opt.o"
+  program infer_compiled "$opt" "$work/infer_compiled$opt.o" "$work/compiled_library$opt.o"
+  program selected_families "$opt" "$work/selected_families$opt.o"
+done
+
+# The table: one row per translation unit, a column group per level.
+header="| translation unit |"
+rule="|---|"
+for opt in $levels; do
+  header+=" $opt wall s | $opt CPU s | $opt peak MB |"
+  rule+="---:|---:|---:|"
+done
+echo "$header"
+echo "$rule"
+for name in include_header_only include_compiled infer_header_only compiled_library infer_compiled call_compiled \
+  selected_families; do
+  row="| $name |"
+  for opt in $levels; do
+    read -r wall cpu mem < "$work/$name$opt.m"
+    row+=" $wall | $cpu | $((mem / 1024)) |"
+  done
+  echo "$row"
+done
+echo
+header="| program (stripped) |"
+rule="|---|"
+for opt in $levels; do
+  header+=" $opt KB |"
+  rule+="---:|"
+done
+echo "$header"
+echo "$rule"
+for name in infer_header_only infer_compiled selected_families; do
+  row="| $name |"
+  for opt in $levels; do row+=" $(($(cat "$work/$name$opt.size") / 1024)) |"; done
+  echo "$row"
+done
+echo
+if ((per_header)); then
+  first=${levels%% *}
+  "$cxx" "${base[@]}" "$first" -g1 -c "$work/infer_user.cpp" -o "$work/per_header.o"
+  nm -S -l "$work/per_header.o" | /usr/bin/python3 -c '
+import collections, re, sys
+size = collections.Counter()
+for line in sys.stdin:
+    f = line.split()
+    if len(f) < 5 or f[2] not in "TtWw":
+        continue
+    where = re.sub(r":\d+$", "", f[-1])
+    where = re.sub(r".*/include/symshape/", "", where)
+    where = re.sub(r".*/include/c\+\+/[0-9]+/", "(std) ", where)
+    size[where] += int(f[1], 16)
+total = sum(size.values())
+print("| header (code of infer_header_only, '"$first"') | KB | share |")
+print("|---|---:|---:|")
+for where, n in size.most_common(25):
+    print("| %s | %.1f | %.1f%% |" % (where, n / 1024, 100 * n / total))
+print("| (total, %d headers) | %.1f | 100%% |" % (len(size), total / 1024))
+'
+  echo
+fi
+echo "$("$cxx" --version | head -1); $repeat runs each, minimum shown; $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg) at the end"

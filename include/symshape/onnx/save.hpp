@@ -20,7 +20,7 @@
 // locations can be re-expressed from another folder (relocate_external_data).
 #pragma once
 
-#include "symshape/onnx/load.hpp"  // first: ONNX_ML / ONNX_NAMESPACE defaults
+#include "symshape/onnx/proto.hpp"  // first: ONNX_ML / ONNX_NAMESPACE defaults
 
 #include <onnx/onnx_pb.h>
 

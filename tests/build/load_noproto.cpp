@@ -3,14 +3,14 @@
 // model file and prints its node count. It also checks that no protobuf or
 // onnx header was included and no such library was loaded at run time.
 //   load_noproto MODEL EXPECTED_NODES
-#include "symshape/onnx/load.hpp"
-
 #include <link.h>
 
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <string>
+
+#include "symshape/onnx/load.hpp"
 
 #if defined(GOOGLE_PROTOBUF_VERSION) || defined(ONNX_ONNX_PB_H) || defined(ONNX_API)
 #error "symshape/onnx/load.hpp includes a protobuf or onnx header"

@@ -849,7 +849,6 @@ class Loader {
 
 namespace detail {
 
-
 // Loads model bytes already checked by view::check; an error message without
 // the file's name, or an empty string.
 inline std::string load_checked(std::string_view bytes, Model& m) {

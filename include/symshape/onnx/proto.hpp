@@ -94,8 +94,7 @@ inline Result<::onnx::ModelProto> read_model_proto(std::istream& in, const std::
     coded.SetRecursionLimit(kProtobufRecursionLimit);
     // (Messages nested deeper than kProtobufRecursionLimit fail here too.)
     if (!proto.ParseFromCodedStream(&coded) || !coded.ConsumedEntireMessage())
-      return Result<::onnx::ModelProto>::failure("file " + name +
-                                                 ": not a valid ONNX model (protobuf parse failed)");
+      return Result<::onnx::ModelProto>::failure("file " + name + ": not a valid ONNX model (protobuf parse failed)");
   }
   if (in.bad()) return Result<::onnx::ModelProto>::failure("file " + name + ": read error");
   if (!proto.has_graph())

@@ -40,7 +40,7 @@
 #include <string>
 #include <vector>
 
-#include "symshape/onnx/load.hpp"
+#include "symshape/onnx/proto.hpp"
 #include "symshape/symshape.hpp"
 
 #ifndef SYMSHAPE_ONNX_LIGHT_DIR

@@ -11,7 +11,7 @@
 #include <string>
 
 // [includes]
-#include "symshape/onnx/load.hpp"
+#include "symshape/onnx/proto.hpp"
 #include "symshape/onnx/save.hpp"
 #include "symshape/symshape.hpp"
 // [includes]

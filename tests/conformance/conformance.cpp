@@ -49,7 +49,7 @@
 #include <tuple>
 #include <vector>
 
-#include "symshape/onnx/load.hpp"
+#include "symshape/onnx/proto.hpp"
 #include "symshape/onnx/save.hpp"
 #include "symshape/symshape.hpp"
 

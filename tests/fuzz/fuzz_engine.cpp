@@ -26,7 +26,7 @@
 #include <string>
 #include <vector>
 
-#include "symshape/onnx/load.hpp"
+#include "symshape/onnx/proto.hpp"
 #include "symshape/onnx/save.hpp"
 #include "symshape/symshape.hpp"
 

@@ -23,7 +23,7 @@
 #include <vector>
 
 #include "symshape/expr.hpp"
-#include "symshape/onnx/load.hpp"
+#include "symshape/onnx/proto.hpp"
 #include "symshape/onnx/save.hpp"
 #include "symshape/symshape.hpp"
 

@@ -10,7 +10,7 @@
 #include <exception>
 #include <string>
 
-#include "symshape/onnx/load.hpp"
+#include "symshape/onnx/proto.hpp"
 
 namespace {
 std::string type_text(const ::onnx::TypeProto& t) {

@@ -13,6 +13,7 @@
 #include <sstream>
 #include <string>
 
+#include "symshape/onnx/proto.hpp"
 #include "symshape/symshape.hpp"
 
 namespace {
@@ -22,6 +23,45 @@ using io::load_model_file;
 using io::load_model_proto;
 
 const std::string kModels = SYMSHAPE_EXAMPLE_MODELS;
+
+// views.hpp's own copies of onnx.proto's enums (load.hpp needs no generated
+// code) have libonnx's values, and no value of libonnx's is missing.
+#define SYMSHAPE_SAME_ENUM(ours, theirs) static_assert(static_cast<int>(ours) == static_cast<int>(theirs), #ours)
+using AT = io::view::AttributeType;
+using OnnxAT = ::onnx::AttributeProto;
+SYMSHAPE_SAME_ENUM(AT::UNDEFINED, OnnxAT::UNDEFINED);
+SYMSHAPE_SAME_ENUM(AT::FLOAT, OnnxAT::FLOAT);
+SYMSHAPE_SAME_ENUM(AT::INT, OnnxAT::INT);
+SYMSHAPE_SAME_ENUM(AT::STRING, OnnxAT::STRING);
+SYMSHAPE_SAME_ENUM(AT::TENSOR, OnnxAT::TENSOR);
+SYMSHAPE_SAME_ENUM(AT::GRAPH, OnnxAT::GRAPH);
+SYMSHAPE_SAME_ENUM(AT::FLOATS, OnnxAT::FLOATS);
+SYMSHAPE_SAME_ENUM(AT::INTS, OnnxAT::INTS);
+SYMSHAPE_SAME_ENUM(AT::STRINGS, OnnxAT::STRINGS);
+SYMSHAPE_SAME_ENUM(AT::TENSORS, OnnxAT::TENSORS);
+SYMSHAPE_SAME_ENUM(AT::GRAPHS, OnnxAT::GRAPHS);
+SYMSHAPE_SAME_ENUM(AT::SPARSE_TENSOR, OnnxAT::SPARSE_TENSOR);
+SYMSHAPE_SAME_ENUM(AT::SPARSE_TENSORS, OnnxAT::SPARSE_TENSORS);
+SYMSHAPE_SAME_ENUM(AT::TYPE_PROTO, OnnxAT::TYPE_PROTO);
+SYMSHAPE_SAME_ENUM(AT::TYPE_PROTOS, OnnxAT::TYPE_PROTOS);
+SYMSHAPE_SAME_ENUM(io::view::DataLocation::DEFAULT, ::onnx::TensorProto_DataLocation_DEFAULT);
+SYMSHAPE_SAME_ENUM(io::view::DataLocation::EXTERNAL, ::onnx::TensorProto_DataLocation_EXTERNAL);
+#undef SYMSHAPE_SAME_ENUM
+
+TEST(OnnxLoad, OwnEnumsCoverOnnxEnums) {
+  // Every value libonnx knows is one of ours (a new onnx.proto value would
+  // otherwise be read as unknown).
+  const auto* at = ::onnx::AttributeProto_AttributeType_descriptor();
+  EXPECT_EQ(at->value_count(), static_cast<int>(AT::TYPE_PROTOS) + 1);
+  for (int i = 0; i < at->value_count(); ++i) {
+    const int v = at->value(i)->number();
+    EXPECT_GE(v, static_cast<int>(AT::UNDEFINED)) << at->value(i)->name();
+    EXPECT_LE(v, static_cast<int>(AT::TYPE_PROTOS)) << at->value(i)->name();
+  }
+  const auto* dl = ::onnx::TensorProto_DataLocation_descriptor();
+  EXPECT_EQ(dl->value_count(), 2);
+  EXPECT_EQ(dl->FindValueByName("EXTERNAL")->number(), static_cast<int>(io::view::DataLocation::EXTERNAL));
+}
 
 // A tiny proto builder for the tests.
 struct P {

@@ -8,7 +8,7 @@
 #include <map>
 #include <string>
 
-#include "symshape/onnx/load.hpp"
+#include "symshape/onnx/proto.hpp"
 #include "symshape/onnx/save.hpp"
 #include "symshape/symshape.hpp"
 

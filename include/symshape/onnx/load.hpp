@@ -2,8 +2,9 @@
 // symshape::Model. The file is mapped (mapped_file.hpp) and its protobuf wire
 // format read in place (wire.hpp, views.hpp): weights are never copied nor
 // decoded (only small tensors' values), external data is never opened. The
-// generated ModelProto (Debian's libonnx-dev onnx_proto, protobuf 3) serves
-// users who hold a proto in memory (load_model_proto, read_model_proto).
+// header needs neither libprotobuf nor onnx_proto; proto.hpp bridges the
+// generated ModelProto for users who hold one in memory (load_model_proto,
+// read_model_proto).
 //
 //   Result<Model> m = symshape::io::load_model_file("model.onnx");
 //   if (!m) { puts(m.error().c_str()); return 1; }
@@ -12,27 +13,11 @@
 // error of the returned Result (naming the file, node and value).
 #pragma once
 
-// Debian's libonnx is built with ONNX_ML=1 and the `onnx` namespace; the
-// CMake targets onnx/onnx_proto define both, these defaults serve builds
-// that do not use them.
-#ifndef ONNX_ML
-#define ONNX_ML 1
-#endif
-#ifndef ONNX_NAMESPACE
-#define ONNX_NAMESPACE onnx
-#endif
-#include <google/protobuf/io/coded_stream.h>
-#include <google/protobuf/io/zero_copy_stream_impl.h>
-#include <google/protobuf/unknown_field_set.h>
-#include <onnx/onnx_pb.h>
-
 #include <algorithm>
 #include <climits>
 #include <cstdint>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
-#include <istream>
 #include <map>
 #include <memory>
 #include <optional>
@@ -316,7 +301,7 @@ std::string read_tensor(const view::Msg& m, What&& what, Tensor& t) {
     if (d < 0) return what() + ": negative dim " + std::to_string(d);
   const std::optional<int64_t> n = t.element_count();
   if (!n) return what() + ": element count overflows int64";
-  if (p.has_data_location && p.data_location == ::onnx::TensorProto_DataLocation_EXTERNAL) {
+  if (p.has_data_location && p.data_location == static_cast<int>(view::DataLocation::EXTERNAL)) {
     t.external = true;
     if (std::string e = check_external_data(p); !e.empty()) return what() + ": " + e;
     return {};
@@ -690,9 +675,9 @@ class Loader {
 
   // The attribute's type; old models leave it UNDEFINED, and it is guessed
   // from the fields that are set.
-  static ::onnx::AttributeProto::AttributeType attribute_type(const view::AttributeView& p) {
-    using AP = ::onnx::AttributeProto;
-    if (p.type != AP::UNDEFINED) return static_cast<AP::AttributeType>(p.type);
+  static view::AttributeType attribute_type(const view::AttributeView& p) {
+    using AP = view::AttributeType;
+    if (p.type != static_cast<int>(AP::UNDEFINED)) return static_cast<AP>(p.type);
     if (p.has_f) return AP::FLOAT;
     if (p.has_i) return AP::INT;
     if (p.has_s) return AP::STRING;
@@ -715,7 +700,7 @@ class Loader {
   template <class Where>
   bool load_attribute(view::AttributeView&& p, Attribute& a, Graph& g, int depth, Where&& where) {
     using K = Attribute::Kind;
-    using AP = ::onnx::AttributeProto;
+    using AP = view::AttributeType;
     a.name = std::string(p.name);
     if (!p.ref_attr_name.empty()) a.ref_attr_name = std::string(p.ref_attr_name);
     auto what = [&] { return where() + ": attribute " + quote(std::string(p.name)); };
@@ -768,7 +753,7 @@ class Loader {
   bool load_list_attribute(const view::AttributeView& p, Attribute& a, Graph& g, int depth, const What& what,
                            const Scope& subgraph_scope) {
     using K = Attribute::Kind;
-    using AP = ::onnx::AttributeProto;
+    using AP = view::AttributeType;
     switch (attribute_type(p)) {
       case AP::TENSORS:
         a.kind = K::Tensors;
@@ -864,16 +849,6 @@ class Loader {
 
 namespace detail {
 
-// Serializes an in-memory message for the wire loader; false past 2 GB.
-template <class Proto>
-bool serialize(const Proto& p, std::string& out) {
-  return p.SerializeToString(&out);
-}
-
-// Messages built in memory had no parser's nesting limit: their bytes are
-// checked without one (the loader's own limits still apply).
-inline constexpr int kUnlimitedBudget = INT_MAX;
-
 // Loads model bytes already checked by view::check; an error message without
 // the file's name, or an empty string.
 inline std::string load_checked(std::string_view bytes, Model& m) {
@@ -886,30 +861,14 @@ inline std::string load_checked(std::string_view bytes, Model& m) {
 
 }  // namespace detail
 
-// A TensorProto as a symshape::Tensor: dtype and dims always, values only for
-// tensors of at most kMaxKeptElements elements (never the bulk of weights),
-// nothing read from external data. `what` names the tensor in errors.
-inline Result<Tensor> tensor_from_proto(const ::onnx::TensorProto& p, const std::string& what = "tensor") {
-  std::string bytes;
-  if (!detail::serialize(p, bytes) || !view::check(bytes, view::kTensor, detail::kUnlimitedBudget))
-    return detail::fail<Tensor>(what + ": cannot serialize the tensor");
-  return detail::tensor_from_view_named(view::msg_of({bytes.data(), bytes.data() + bytes.size()}),
-                                        [&] { return what; });
-}
+namespace detail {
+// Messages built in memory had no parser's nesting limit: their bytes are
+// checked without one (the loader's own limits still apply).
+inline constexpr int kUnlimitedBudget = INT_MAX;
+}  // namespace detail
 
-// A TypeProto as a symshape::Type. dim_value -> integer (negative is an
-// error), dim_param -> the expression it parses as (else an opaque symbol),
-// neither -> unknown; no shape -> unknown rank; no type -> unknown. `what`
-// names the type in errors.
-inline Result<Type> type_from_proto(const ::onnx::TypeProto& p, const std::string& what = "type") {
-  std::string bytes;
-  if (!detail::serialize(p, bytes) || !view::check(bytes, view::kTypeProto, detail::kUnlimitedBudget))
-    return detail::fail<Type>(what + ": cannot serialize the type");
-  return detail::type_from_view_named(view::msg_of({bytes.data(), bytes.data() + bytes.size()}), [&] { return what; });
-}
-
-// A serialized TypeProto as a Type, read like the types of a file (see
-// type_from_proto); `what` names it in errors.
+// A serialized TypeProto (e.g. one the writer just encoded) as a Type, read
+// like the types of a file; `what` names it in errors.
 inline Result<Type> type_from_bytes(std::string_view bytes, const std::string& what = "type") {
   if (bytes.size() > static_cast<std::size_t>(INT_MAX) ||
       !view::check(bytes, view::kTypeProto, detail::kUnlimitedBudget))
@@ -931,17 +890,6 @@ inline Result<Model> load_model_bytes(std::string_view bytes, const std::string&
   Model m;
   if (std::string e = detail::load_checked(bytes, m); !e.empty())
     return Result<Model>::failure("file " + name + ": " + e);
-  return Result<Model>(std::move(m));
-}
-
-// A ModelProto as a Model; failure with a message naming the node and value.
-// (The proto is serialized and loaded as a file's bytes are: one loader.)
-inline Result<Model> load_model_proto(const ::onnx::ModelProto& proto) {
-  std::string bytes;
-  if (!detail::serialize(proto, bytes) || !view::check(bytes, view::kModel, detail::kUnlimitedBudget))
-    return Result<Model>::failure("the model cannot be serialized (2 GB or more)");
-  Model m;
-  if (std::string e = detail::load_checked(bytes, m); !e.empty()) return Result<Model>::failure(std::move(e));
   return Result<Model>(std::move(m));
 }
 
@@ -971,51 +919,6 @@ inline Result<Model> load_model_file(const std::string& path) {
   Result<MappedFile> f = MappedFile::open(path);
   if (!f) return Result<Model>::failure(f.error());
   return load_model_bytes(f->bytes(), path);
-}
-
-// Parses an ONNX model into a generated ModelProto from a stream (up to
-// 2 GB); failure names the file as `name` (e.g. "-" for standard input).
-// For users that want the proto itself: loading does not need it.
-inline Result<::onnx::ModelProto> read_model_proto(std::istream& in, const std::string& name) {
-  ::onnx::ModelProto proto;
-  {
-    google::protobuf::io::IstreamInputStream raw(&in);
-    google::protobuf::io::CodedInputStream coded(&raw);
-    coded.SetTotalBytesLimit(INT_MAX);
-    coded.SetRecursionLimit(kProtobufRecursionLimit);
-    // (Messages nested deeper than kProtobufRecursionLimit fail here too.)
-    if (!proto.ParseFromCodedStream(&coded) || !coded.ConsumedEntireMessage())
-      return Result<::onnx::ModelProto>::failure("file " + name +
-                                                 ": not a valid ONNX model (protobuf parse failed)");
-  }
-  if (in.bad()) return Result<::onnx::ModelProto>::failure("file " + name + ": read error");
-  if (!proto.has_graph())
-    return Result<::onnx::ModelProto>::failure("file " + name + ": not a valid ONNX model (no graph)");
-  return Result<::onnx::ModelProto>(std::move(proto));
-}
-
-// Parses an ONNX file (up to 2 GB); failure names the file.
-inline Result<::onnx::ModelProto> read_model_proto(const std::string& path) {
-  std::error_code ec;
-  if (std::filesystem::is_directory(path, ec))
-    return Result<::onnx::ModelProto>::failure("file " + path + ": is a directory, not an ONNX model");
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return Result<::onnx::ModelProto>::failure("file " + path + ": cannot open for reading");
-  return read_model_proto(in, path);
-}
-
-// Parses a serialized TensorProto (e.g. the input_0.pb files of the ONNX
-// backend tests).
-inline Result<::onnx::TensorProto> read_tensor_proto(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return Result<::onnx::TensorProto>::failure("file " + path + ": cannot open for reading");
-  ::onnx::TensorProto proto;
-  google::protobuf::io::IstreamInputStream raw(&in);
-  google::protobuf::io::CodedInputStream coded(&raw);
-  coded.SetTotalBytesLimit(INT_MAX);
-  if (!proto.ParseFromCodedStream(&coded) || !coded.ConsumedEntireMessage())
-    return Result<::onnx::TensorProto>::failure("file " + path + ": not a valid ONNX tensor (protobuf parse failed)");
-  return Result<::onnx::TensorProto>(std::move(proto));
 }
 
 }  // namespace symshape::io

@@ -20,6 +20,10 @@
 // locations can be re-expressed from another folder (relocate_external_data).
 #pragma once
 
+// clang-format off
+#include "symshape/onnx/proto.hpp"  // first: ONNX_ML / ONNX_NAMESPACE defaults
+// clang-format on
+
 #include <fcntl.h>
 #include <onnx/onnx_pb.h>
 #include <sys/stat.h>
@@ -42,7 +46,6 @@
 #include <vector>
 
 #include "symshape/ir/graph.hpp"
-#include "symshape/onnx/load.hpp"  // first: ONNX_ML / ONNX_NAMESPACE defaults
 #include "symshape/support/result.hpp"
 
 namespace symshape::io {

@@ -24,6 +24,29 @@ namespace symshape::io::view {
 using wire::Field;
 using wire::Span;
 
+// onnx.proto's enums, with its numeric values (the loader needs no generated
+// code; tests/onnx/load_test.cpp checks them against libonnx's).
+enum class AttributeType : int {
+  UNDEFINED = 0,
+  FLOAT = 1,
+  INT = 2,
+  STRING = 3,
+  TENSOR = 4,
+  GRAPH = 5,
+  FLOATS = 6,
+  INTS = 7,
+  STRINGS = 8,
+  TENSORS = 9,
+  GRAPHS = 10,
+  SPARSE_TENSOR = 11,
+  SPARSE_TENSORS = 12,
+  TYPE_PROTO = 13,
+  TYPE_PROTOS = 14,
+};
+
+// TensorProto.DataLocation.
+enum class DataLocation : int { DEFAULT = 0, EXTERNAL = 1 };
+
 // Message types, indexes of kSchema.
 enum Type : uint8_t {
   kModel,
@@ -445,7 +468,8 @@ struct TensorView {
         if (f.wire == wire::kLen) external_data.push_back(f.bytes);
         break;
       case 14:  // an enum: values outside DataLocation are unknown fields
-        if (f.wire == wire::kVarint && (as_i32(f.u) == 0 || as_i32(f.u) == 1))
+        if (f.wire == wire::kVarint && (as_i32(f.u) == static_cast<int>(DataLocation::DEFAULT) ||
+                                        as_i32(f.u) == static_cast<int>(DataLocation::EXTERNAL)))
           data_location = as_i32(f.u), has_data_location = true;
         break;
       default:

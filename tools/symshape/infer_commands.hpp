@@ -26,7 +26,7 @@
 #include "json_writer.hpp"
 #include "model_io.hpp"
 #include "symshape/onnx/load.hpp"
-#include "symshape/onnx/save.hpp"
+#include "symshape/onnx/output_file.hpp"
 #include "symshape/onnx/splice.hpp"
 #include "symshape/symshape.hpp"
 #include "table.hpp"

@@ -23,7 +23,7 @@
 
 #include "args.hpp"
 #include "symshape/onnx/load.hpp"
-#include "symshape/onnx/save.hpp"
+#include "symshape/onnx/output_file.hpp"
 #include "symshape/onnx/splice.hpp"
 #include "symshape/symshape.hpp"
 

@@ -12,10 +12,7 @@
 //   io::write_inferred_types(*model, proto.value());
 //   io::save_model_file(*proto, out_path);
 //
-// Files are written safely (io::PendingFile): a temporary file beside the
-// target, renamed over it only when everything was written; a symlink is
-// written through (its target is replaced, the link stays); a special file
-// (device, FIFO, anything under /dev or /proc) is written in place. External
+// Files are written safely (io::PendingFile, output_file.hpp). External
 // data of initializers is never read or rewritten, but its relative
 // locations can be re-expressed from another folder (relocate_external_data).
 #pragma once
@@ -25,6 +22,7 @@
 // clang-format on
 
 #include <fcntl.h>
+#include <google/protobuf/io/zero_copy_stream_impl.h>
 #include <onnx/onnx_pb.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -46,53 +44,14 @@
 #include <vector>
 
 #include "symshape/ir/graph.hpp"
+#include "symshape/onnx/external_data_paths.hpp"
+#include "symshape/onnx/output_file.hpp"
+#include "symshape/onnx/written_types.hpp"
 #include "symshape/support/result.hpp"
 
 namespace symshape::io {
 
 namespace detail {
-
-// Fresh names for unknown dims, avoiding every symbol used in the model.
-class FreshDims {
- public:
-  explicit FreshDims(std::set<std::string> used) : used_(std::move(used)), collected_(true) {}
-  // The used symbols are collected by `collect` on the first next(): most
-  // models need no fresh name, and the collection walks the whole model.
-  explicit FreshDims(std::function<std::set<std::string>()> collect) : collect_(std::move(collect)) {}
-  std::string next() {
-    if (!collected_) {
-      used_ = collect_();
-      collected_ = true;
-    }
-    for (;;) {
-      std::string name = "_d" + std::to_string(next_++);
-      if (used_.insert(name).second) return name;
-    }
-  }
-
- private:
-  std::set<std::string> used_;
-  std::function<std::set<std::string>()> collect_;
-  bool collected_ = false;
-  int64_t next_ = 0;
-};
-
-inline void collect_type_symbols(const Type& t, std::set<std::string>& out) {
-  if (t.is_tensor_like()) {
-    for (auto& s : t.shape().free_symbols()) out.insert(s);
-  } else if (t.inner()) {
-    collect_type_symbols(*t.inner(), out);
-  }
-}
-
-inline void collect_graph_symbols(const Graph& g, std::set<std::string>& out, int depth = 0) {
-  if (depth > kMaxNesting) return;
-  for (const auto& v : g.values) collect_type_symbols(v->type, out);
-  for (const auto& n : g.nodes)
-    for (const auto& a : n->attributes)
-      for (const auto& sub : a.graphs)
-        if (sub) collect_graph_symbols(*sub, out, depth + 1);
-}
 
 inline void collect_proto_symbols(const ::onnx::TypeProto& t, std::set<std::string>& out, int depth = 0) {
   if (depth > kMaxNesting) return;
@@ -105,21 +64,6 @@ inline void collect_proto_symbols(const ::onnx::TypeProto& t, std::set<std::stri
   if (t.has_sequence_type()) collect_proto_symbols(t.sequence_type().elem_type(), out, depth + 1);
   if (t.has_optional_type()) collect_proto_symbols(t.optional_type().elem_type(), out, depth + 1);
   if (t.has_map_type()) collect_proto_symbols(t.map_type().value_type(), out, depth + 1);
-}
-
-// Whether a type can be written as a valid TypeProto (tensors need an element type).
-inline bool writable(const Type& t) {
-  switch (t.kind()) {
-    case Type::Kind::Tensor:
-    case Type::Kind::SparseTensor:
-      return t.elem_type() != DataType::UNDEFINED;
-    case Type::Kind::Sequence:
-    case Type::Kind::Optional:
-    case Type::Kind::Map:
-      return t.inner() && writable(*t.inner());
-    default:
-      return false;
-  }
 }
 
 inline void write_shape(const Shape& s, ::onnx::TensorShapeProto& p, FreshDims& fresh) {
@@ -315,45 +259,6 @@ inline ::onnx::StringStringEntryProto* location_entry(::onnx::TensorProto& t) {
   return nullptr;
 }
 
-inline std::filesystem::path canonical_dir(const std::string& dir) {
-  std::error_code ec;
-  std::filesystem::path p = std::filesystem::absolute(dir.empty() ? std::string(".") : dir, ec);
-  std::filesystem::path c = std::filesystem::weakly_canonical(p, ec);
-  return (ec ? p : c).lexically_normal();
-}
-
-// The data file a location names, seen from `model_dir` (symlinks in the
-// folders resolved, the file name itself kept).
-inline std::filesystem::path external_file(const std::string& model_dir, const std::string& location) {
-  const std::filesystem::path loc(location);
-  if (loc.is_absolute()) return loc.lexically_normal();
-  return (canonical_dir((std::filesystem::path(model_dir.empty() ? "." : model_dir) / loc.parent_path()).string()) /
-          loc.filename())
-      .lexically_normal();
-}
-
-// The location that names, from `to` (canonical), the data file that the
-// external tensor `tensor` names with `location` from `from_dir`: nullopt when
-// it stays (absolute), an error message when impossible (see
-// relocate_external_data). `location` is null when the tensor has no entry.
-inline Result<std::optional<std::string>> relocated_location(const std::string& tensor, const std::string* location,
-                                                             const std::string& from_dir,
-                                                             const std::filesystem::path& to) {
-  using R = Result<std::optional<std::string>>;
-  const std::string what = "tensor '" + tensor + "'";
-  if (!location || location->empty()) return R::failure(what + " has external data without a location");
-  const std::filesystem::path loc(*location);
-  if (loc.is_absolute()) return R(std::nullopt);
-  if (!loc.has_filename()) return R::failure(what + ": external data location '" + *location + "' names no file");
-  const std::filesystem::path file = external_file(from_dir, *location);
-  const std::filesystem::path rel = file.lexically_relative(to);
-  if (rel.empty() || !rel.has_filename() || *rel.begin() == "..")
-    return R::failure(
-        what + ": its external data file " + file.string() + " is not inside " + to.string() +
-        ", and an ONNX location cannot go up with '..'; write the model into that folder or one above it");
-  return R(std::optional<std::string>(rel.generic_string()));
-}
-
 }  // namespace detail
 
 // The data files named by the model's external tensors (relative locations
@@ -401,172 +306,6 @@ inline Result<bool> relocate_external_data(::onnx::ModelProto& proto, const std:
 }
 
 // ---- writing files ----
-
-// Where an output path is written.
-struct OutputTarget {
-  std::string path;           // as given
-  std::string target;         // the file replaced: the end of the path's symlink chain
-  bool exists = false;        // the target exists
-  bool is_directory = false;  // the target is a directory (cannot be written)
-  bool special = false;       // device, FIFO, socket, or under /dev or /proc: written in place
-};
-
-inline OutputTarget resolve_output(const std::string& path) {
-  namespace fs = std::filesystem;
-  OutputTarget t;
-  t.path = t.target = path;
-  std::error_code ec;
-  const std::string abs = fs::absolute(path, ec).lexically_normal().string();
-  const bool system_path = abs.rfind("/dev/", 0) == 0 || abs.rfind("/proc/", 0) == 0;
-  struct stat st;
-  if (::stat(path.c_str(), &st) == 0) {  // follows symlinks
-    t.exists = true;
-    t.is_directory = S_ISDIR(st.st_mode);
-    t.special = !t.is_directory && (!S_ISREG(st.st_mode) || system_path);
-    if (!t.is_directory && !t.special)
-      if (char* real = ::realpath(path.c_str(), nullptr)) {
-        t.target = real;
-        std::free(real);
-      }
-    return t;
-  }
-  // Absent, or a dangling symlink: the file to create is the end of the chain.
-  fs::path p = path;
-  for (int hops = 0; hops < 40; ++hops) {
-    std::error_code e;
-    if (!fs::is_symlink(p, e)) break;
-    const fs::path next = fs::read_symlink(p, e);
-    if (e) break;
-    p = next.is_absolute() ? next : p.parent_path() / next;
-  }
-  t.target = p.lexically_normal().string();
-  t.special = system_path;
-  return t;
-}
-
-// Writes all of `data` to fd; false on a write error.
-inline bool write_all(int fd, const char* data, std::size_t size) {
-  while (size > 0) {
-    const ssize_t n = ::write(fd, data, size);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) return false;
-    data += n;
-    size -= static_cast<std::size_t>(n);
-  }
-  return true;
-}
-
-// An output file prepared but not yet in place. prepare() writes a regular
-// target's content to a temporary file beside it (created with O_EXCL, the
-// target's permissions when it exists); commit() renames it over the target.
-// A special target is written in place by commit(). discard() (or the
-// destructor) removes what prepare() made, so an abandoned output leaves the
-// target exactly as it was (or absent).
-class PendingFile {
- public:
-  using Writer = std::function<bool(int fd)>;
-
-  PendingFile() = default;
-  PendingFile(const PendingFile&) = delete;
-  PendingFile& operator=(const PendingFile&) = delete;
-  PendingFile(PendingFile&& o) noexcept { *this = std::move(o); }
-  PendingFile& operator=(PendingFile&& o) noexcept {
-    if (this != &o) {
-      discard();
-      target_ = std::move(o.target_);
-      tmp_ = std::move(o.tmp_);
-      writer_ = std::move(o.writer_);
-      o.tmp_.clear();
-      o.writer_ = nullptr;
-    }
-    return *this;
-  }
-  ~PendingFile() { discard(); }
-
-  const OutputTarget& target() const { return target_; }
-
-  static Result<PendingFile> prepare(const std::string& path, Writer writer) {
-    PendingFile f;
-    f.target_ = resolve_output(path);
-    if (f.target_.is_directory) return f.fail("is a directory (cannot rename a file over it)");
-    if (f.target_.special) {
-      f.writer_ = std::move(writer);
-      return Result<PendingFile>(std::move(f));
-    }
-    const std::filesystem::path target(f.target_.target);
-    const std::filesystem::path dir = target.has_parent_path() ? target.parent_path() : std::filesystem::path(".");
-    int fd = -1;
-    for (int attempt = 0; attempt < 100 && fd < 0; ++attempt) {
-      f.tmp_ = (dir / ("." + target.filename().string() + ".symshape-" + std::to_string(::getpid()) + "-" +
-                       std::to_string(attempt)))
-                   .string();
-      fd = ::open(f.tmp_.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
-      if (fd < 0 && errno != EEXIST) break;
-    }
-    if (fd < 0) {
-      const int err = errno;
-      const std::string tmp = f.tmp_;
-      f.tmp_.clear();
-      return f.fail("cannot write " + tmp + " (" + std::strerror(err) + ")");
-    }
-    struct stat st;
-    bool ok = true;
-    errno = 0;
-    if (f.target_.exists && ::stat(f.target_.target.c_str(), &st) == 0) ok = ::fchmod(fd, st.st_mode & 07777) == 0;
-    ok = ok && writer(fd) && ::fsync(fd) == 0;
-    const int err = errno;
-    ok = ::close(fd) == 0 && ok;
-    if (!ok) {
-      const std::string tmp = f.tmp_;
-      f.discard();
-      return f.fail("writing " + tmp + " failed" + (err ? std::string(" (") + std::strerror(err) + ")" : ""));
-    }
-    return Result<PendingFile>(std::move(f));
-  }
-
-  // Puts the file in place; on failure the target is left as it was.
-  Result<bool> commit() {
-    if (writer_) {
-      Writer w = std::move(writer_);
-      writer_ = nullptr;
-      const int fd = ::open(target_.path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
-      if (fd < 0) return Result<bool>::failure(message("cannot open for writing (" + std::string(std::strerror(errno)) + ")"));
-      const bool ok = w(fd);
-      const int err = errno;
-      if (!(::close(fd) == 0 && ok))
-        return Result<bool>::failure(message("write failed" + (err ? " (" + std::string(std::strerror(err)) + ")" : "")));
-      return true;
-    }
-    if (tmp_.empty()) return Result<bool>::failure(message("nothing to commit"));
-    if (std::rename(tmp_.c_str(), target_.target.c_str()) != 0) {
-      const int err = errno;
-      const std::string tmp = tmp_;
-      discard();
-      return Result<bool>::failure(message("cannot rename " + tmp + " (" + std::strerror(err) + ")"));
-    }
-    tmp_.clear();
-    return true;
-  }
-
-  void discard() {
-    if (!tmp_.empty()) std::remove(tmp_.c_str());
-    tmp_.clear();
-    writer_ = nullptr;
-  }
-
- private:
-  OutputTarget target_;
-  std::string tmp_;  // the temporary file, while there is one
-  Writer writer_;    // a special target's content, written by commit()
-
-  std::string message(const std::string& what) const { return "file " + target_.path + ": " + what; }
-  Result<PendingFile> fail(const std::string& what) const { return Result<PendingFile>::failure(message(what)); }
-};
-
-// A Writer of bytes.
-inline PendingFile::Writer bytes_writer(std::string bytes) {
-  return [bytes = std::move(bytes)](int fd) { return write_all(fd, bytes.data(), bytes.size()); };
-}
 
 // A Writer of a model; `proto` must outlive the PendingFile.
 inline Result<PendingFile::Writer> model_writer(const ::onnx::ModelProto& proto, const std::string& path) {

@@ -15,7 +15,8 @@
 //   Result<io::SplicedModel> out = splice.finish();
 //   io::PendingFile::prepare(out_path, io::spliced_writer(*out, input_fd));
 //
-// The input is walked with protobuf's wire-format primitives. Singular
+// The input is walked with the loader's wire-format primitives (wire.hpp);
+// no protobuf library is involved. Singular
 // message fields that occur more than once (protobuf merges them) are handled
 // as the parser does: every occurrence is rewritten in place. Enclosing
 // messages (graph, node, attribute, value info, tensor) get new length
@@ -24,9 +25,6 @@
 #pragma once
 
 #include <fcntl.h>
-#include <google/protobuf/io/coded_stream.h>
-#include <google/protobuf/wire_format_lite.h>
-#include <onnx/onnx_pb.h>
 #include <sys/types.h>
 #include <unistd.h>
 
@@ -35,6 +33,8 @@
 #include <climits>
 #include <cstdint>
 #include <deque>
+#include <filesystem>
+#include <optional>
 #include <set>
 #include <string>
 #include <string_view>
@@ -44,25 +44,30 @@
 #include <vector>
 
 #include "symshape/ir/graph.hpp"
-#include "symshape/onnx/save.hpp"  // first: ONNX_ML / ONNX_NAMESPACE defaults
+#include "symshape/onnx/external_data_paths.hpp"
+#include "symshape/onnx/load.hpp"
+#include "symshape/onnx/output_file.hpp"
+#include "symshape/onnx/views.hpp"
+#include "symshape/onnx/wire.hpp"
+#include "symshape/onnx/written_types.hpp"
 #include "symshape/support/result.hpp"
 
 namespace symshape::io {
 
-namespace wire {
+namespace splicing {
 
-using WFL = google::protobuf::internal::WireFormatLite;
+namespace pb = symshape::wire;
 
 // One field of a message, as offsets into the file.
 struct Field {
   uint32_t number = 0;
-  int wire_type = 0;
+  uint32_t wire_type = 0;
   std::size_t begin = 0;      // the tag
   std::size_t len_begin = 0;  // length-delimited: the length varint
   std::size_t content = 0;    // length-delimited: the content
   std::size_t end = 0;        // one past the field
   uint64_t varint = 0;        // varint fields: the value
-  bool delimited() const { return wire_type == WFL::WIRETYPE_LENGTH_DELIMITED; }
+  bool delimited() const { return wire_type == pb::kLen; }
 };
 
 // A (part of a) message: its content [content, end) in the file. `len_begin`
@@ -86,45 +91,23 @@ inline uint64_t& malformed_count() {
   return count;
 }
 
-// The fields of one segment, in order. next() is false at the end and on
-// malformed bytes (ok() then false, and malformed_count() counts it).
+// The fields of one segment, in order, read with the loader's wire-format
+// primitives (wire.hpp). next() is false at the end and on malformed bytes
+// (ok() then false, and malformed_count() counts it).
 class FieldReader {
  public:
   FieldReader(std::string_view file, const Segment& s)
-      : base_(s.content),
-        in_(reinterpret_cast<const uint8_t*>(file.data() + s.content), static_cast<int>(s.end - s.content)),
-        size_(s.end - s.content) {
-    in_.SetRecursionLimit(kProtobufRecursionLimit);
-  }
+      : file_(file.data()), c_{file.data() + s.content, file.data() + s.end} {}
 
   bool next(Field& f) {
-    if (!ok_ || static_cast<std::size_t>(in_.CurrentPosition()) >= size_) return false;
+    if (!ok_ || c_.at_end()) return false;
     f = Field();
     f.begin = pos();
-    const uint32_t tag = in_.ReadTag();
-    f.number = WFL::GetTagFieldNumber(tag);
-    f.wire_type = WFL::GetTagWireType(tag);
-    bool good = tag != 0;
-    switch (f.wire_type) {
-      case WFL::WIRETYPE_VARINT:
-        good = good && in_.ReadVarint64(&f.varint);
-        break;
-      case WFL::WIRETYPE_LENGTH_DELIMITED: {
-        f.len_begin = pos();
-        uint32_t len = 0;
-        good = good && in_.ReadVarint32(&len) && len <= static_cast<uint32_t>(INT_MAX);
-        f.content = pos();
-        good = good && in_.Skip(static_cast<int>(len));
-        break;
-      }
-      case WFL::WIRETYPE_START_GROUP:
-      case WFL::WIRETYPE_FIXED64:
-      case WFL::WIRETYPE_FIXED32:
-        good = good && WFL::SkipField(&in_, tag);
-        break;
-      default:
-        good = false;
-    }
+    uint32_t tag = 0;
+    bool good = c_.tag(tag) && (tag >> 3) != 0;
+    f.number = tag >> 3;
+    f.wire_type = tag & 7;
+    if (good) good = value(f);
     f.end = pos();
     ok_ = good;
     if (!good) ++malformed_count();
@@ -133,11 +116,52 @@ class FieldReader {
   bool ok() const { return ok_; }
 
  private:
-  std::size_t base_;
-  google::protobuf::io::CodedInputStream in_;
-  std::size_t size_;
+  const char* file_;
+  pb::Cursor c_;
   bool ok_ = true;
-  std::size_t pos() const { return base_ + static_cast<std::size_t>(in_.CurrentPosition()); }
+  std::size_t pos() const { return static_cast<std::size_t>(c_.p - file_); }
+
+  bool value(Field& f) {
+    switch (f.wire_type) {
+      case pb::kVarint:
+        return c_.varint(f.varint);
+      case pb::kLen: {
+        f.len_begin = pos();
+        pb::Span s;
+        if (!c_.len(s)) return false;
+        f.content = static_cast<std::size_t>(s.begin - file_);
+        return true;
+      }
+      case pb::kFixed64:
+        return c_.skip(8);
+      case pb::kFixed32:
+        return c_.skip(4);
+      case pb::kStartGroup:
+        return skip_group(f.number);
+      default:
+        return false;
+    }
+  }
+
+  // Past the end-group tag of a group (nested groups on an explicit stack).
+  bool skip_group(uint32_t number) {
+    std::vector<uint32_t> open{number};
+    while (!open.empty()) {
+      uint32_t tag = 0;
+      if (!c_.tag(tag) || (tag >> 3) == 0) return false;
+      Field inner;
+      inner.wire_type = tag & 7;
+      if (inner.wire_type == pb::kStartGroup) {
+        open.push_back(tag >> 3);
+      } else if (inner.wire_type == pb::kEndGroup) {
+        if (open.back() != tag >> 3) return false;
+        open.pop_back();
+      } else if (!value(inner)) {
+        return false;
+      }
+    }
+    return true;
+  }
 };
 
 // Calls fn(field, segment) for every field of the segment, in file order.
@@ -199,19 +223,21 @@ inline void append_varint(std::string& out, uint64_t v) {
   out.append(buf, n);
 }
 
+inline uint64_t make_tag(uint32_t number, uint32_t wire_type) { return uint64_t{number} << 3 | wire_type; }
+
 inline void append_varint_field(std::string& out, uint32_t number, uint64_t v) {
-  append_varint(out, WFL::MakeTag(static_cast<int>(number), WFL::WIRETYPE_VARINT));
+  append_varint(out, make_tag(number, pb::kVarint));
   append_varint(out, v);
 }
 
 // A length-delimited field: tag, length, content.
 inline void append_delimited(std::string& out, uint32_t number, std::string_view content) {
-  append_varint(out, WFL::MakeTag(static_cast<int>(number), WFL::WIRETYPE_LENGTH_DELIMITED));
+  append_varint(out, make_tag(number, pb::kLen));
   append_varint(out, content.size());
   out.append(content.data(), content.size());
 }
 
-}  // namespace wire
+}  // namespace splicing
 
 // The output: pieces that are byte ranges of the input or bytes of their own.
 struct SplicedModel {
@@ -237,7 +263,7 @@ class Editor {
   explicit Editor(std::string_view input) : input_(input) {}
 
   // The frame of a segment (and its enclosing ones); -1 for the whole file.
-  int frame(const wire::Segment& s) {
+  int frame(const splicing::Segment& s) {
     if (s.top || s.frame >= 0) return s.frame;
     const int parent = s.parent ? frame(*s.parent) : -1;
     auto [it, fresh] = by_content_.emplace(s.content, static_cast<int>(frames_.size()));
@@ -249,7 +275,7 @@ class Editor {
   }
 
   // Replaces [begin, end) of segment s's content by `bytes`.
-  void replace(const wire::Segment& s, std::size_t begin, std::size_t end, std::string bytes) {
+  void replace(const splicing::Segment& s, std::size_t begin, std::size_t end, std::string bytes) {
     const int f = frame(s);
     edits_.push_back(
         {begin, end, f, f < 0 ? 0 : frames_[static_cast<std::size_t>(f)].depth, edits_.size(), std::move(bytes)});
@@ -296,7 +322,7 @@ inline Result<bool> Editor::add_length_edits() {
     if (size < 0 || size > INT_MAX)
       return Result<bool>::failure("the model is larger than 2 GB and cannot be serialized");
     std::string prefix;
-    wire::append_varint(prefix, static_cast<uint64_t>(size));
+    splicing::append_varint(prefix, static_cast<uint64_t>(size));
     const int64_t change =
         f.delta + static_cast<int64_t>(prefix.size()) - static_cast<int64_t>(f.content - f.len_begin);
     const int parent = f.parent;
@@ -354,6 +380,7 @@ inline constexpr uint32_t kAttrName = 1, kAttrT = 5, kAttrG = 6, kAttrTensors = 
                           kAttrSparseTensor = 22, kAttrSparseTensors = 23;
 inline constexpr uint32_t kValueInfoName = 1, kValueInfoType = 2;
 inline constexpr uint32_t kTensorName = 8, kTensorExternalData = 13, kTensorDataLocation = 14;
+inline constexpr int32_t kDataLocationExternal = 1;  // TensorProto.DataLocation.EXTERNAL
 inline constexpr uint32_t kSparseValues = 1, kSparseIndices = 2;
 inline constexpr uint32_t kEntryKey = 1, kEntryValue = 2;
 inline constexpr uint32_t kFunctionNode = 7;
@@ -367,10 +394,10 @@ inline void append_shape(std::string& out, const Shape& s, FreshDims& fresh) {
   for (const auto& d : s.dims()) {
     dim.clear();
     if (d.is_int() && d.value() >= 0)
-      wire::append_varint_field(dim, 1, static_cast<uint64_t>(d.value()));
+      splicing::append_varint_field(dim, 1, static_cast<uint64_t>(d.value()));
     else
-      wire::append_delimited(dim, 2, d.is_known() ? d.to_string() : fresh.next());
-    wire::append_delimited(out, 1, dim);
+      splicing::append_delimited(dim, 2, d.is_known() ? d.to_string() : fresh.next());
+    splicing::append_delimited(out, 1, dim);
   }
 }
 
@@ -382,29 +409,29 @@ inline void append_type(std::string& out, const Type& t, FreshDims& fresh) {
   switch (t.kind()) {
     case Type::Kind::Tensor:
     case Type::Kind::SparseTensor: {
-      wire::append_varint_field(inner, 1, enum_value(t.elem_type()));
+      splicing::append_varint_field(inner, 1, enum_value(t.elem_type()));
       if (t.shape().has_rank()) {
         std::string shape;
         append_shape(shape, t.shape(), fresh);
-        wire::append_delimited(inner, 2, shape);
+        splicing::append_delimited(inner, 2, shape);
       }
-      wire::append_delimited(out, t.kind() == Type::Kind::Tensor ? 1 : 8, inner);
+      splicing::append_delimited(out, t.kind() == Type::Kind::Tensor ? 1 : 8, inner);
       break;
     }
     case Type::Kind::Sequence:
     case Type::Kind::Optional: {
       std::string elem;
       append_type(elem, *t.inner(), fresh);
-      wire::append_delimited(inner, 1, elem);
-      wire::append_delimited(out, t.kind() == Type::Kind::Sequence ? 4 : 9, inner);
+      splicing::append_delimited(inner, 1, elem);
+      splicing::append_delimited(out, t.kind() == Type::Kind::Sequence ? 4 : 9, inner);
       break;
     }
     case Type::Kind::Map: {
-      wire::append_varint_field(inner, 1, enum_value(t.elem_type()));
+      splicing::append_varint_field(inner, 1, enum_value(t.elem_type()));
       std::string value;
       append_type(value, *t.inner(), fresh);
-      wire::append_delimited(inner, 2, value);
-      wire::append_delimited(out, 5, inner);
+      splicing::append_delimited(inner, 2, value);
+      splicing::append_delimited(out, 5, inner);
       break;
     }
     default:
@@ -420,11 +447,11 @@ class TensorWalk {
  public:
   TensorWalk(std::string_view file, Fn& fn) : file_(file), fn_(fn) {}
 
-  void model(const wire::Message& m) {
-    const wire::Message graph = wire::submessage(file_, m, onnx_field::kModelGraph);
+  void model(const splicing::Message& m) {
+    const splicing::Message graph = splicing::submessage(file_, m, onnx_field::kModelGraph);
     this->graph(graph, 0);
-    for (const wire::Segment& f : wire::elements(file_, m, onnx_field::kModelFunctions)) {
-      const wire::Message function{f};
+    for (const splicing::Segment& f : splicing::elements(file_, m, onnx_field::kModelFunctions)) {
+      const splicing::Message function{f};
       nodes(function, onnx_field::kFunctionNode, 0);
     }
   }
@@ -433,33 +460,34 @@ class TensorWalk {
   std::string_view file_;
   Fn& fn_;
 
-  void sparse(const wire::Message& st) {
-    fn_(wire::submessage(file_, st, onnx_field::kSparseValues));
-    fn_(wire::submessage(file_, st, onnx_field::kSparseIndices));
+  void sparse(const splicing::Message& st) {
+    fn_(splicing::submessage(file_, st, onnx_field::kSparseValues));
+    fn_(splicing::submessage(file_, st, onnx_field::kSparseIndices));
   }
 
-  void graph(const wire::Message& g, int depth) {
+  void graph(const splicing::Message& g, int depth) {
     if (depth > kMaxNesting) return;
-    for (const wire::Segment& t : wire::elements(file_, g, onnx_field::kGraphInitializer)) fn_(wire::Message{t});
-    for (const wire::Segment& st : wire::elements(file_, g, onnx_field::kGraphSparseInitializer)) sparse({st});
+    for (const splicing::Segment& t : splicing::elements(file_, g, onnx_field::kGraphInitializer))
+      fn_(splicing::Message{t});
+    for (const splicing::Segment& st : splicing::elements(file_, g, onnx_field::kGraphSparseInitializer)) sparse({st});
     nodes(g, onnx_field::kGraphNode, depth);
   }
 
-  void nodes(const wire::Message& owner, uint32_t node_field, int depth) {
-    for (const wire::Segment& n : wire::elements(file_, owner, node_field))
-      for (const wire::Segment& a : wire::elements(file_, n, onnx_field::kNodeAttribute)) attribute(a, depth);
+  void nodes(const splicing::Message& owner, uint32_t node_field, int depth) {
+    for (const splicing::Segment& n : splicing::elements(file_, owner, node_field))
+      for (const splicing::Segment& a : splicing::elements(file_, n, onnx_field::kNodeAttribute)) attribute(a, depth);
   }
 
-  void attribute(const wire::Segment& a, int depth) {
-    const wire::Message t = wire::submessage(file_, a, onnx_field::kAttrT);
+  void attribute(const splicing::Segment& a, int depth) {
+    const splicing::Message t = splicing::submessage(file_, a, onnx_field::kAttrT);
     if (!t.empty()) fn_(t);
-    for (const wire::Segment& e : wire::elements(file_, a, onnx_field::kAttrTensors)) fn_(wire::Message{e});
-    const wire::Message st = wire::submessage(file_, a, onnx_field::kAttrSparseTensor);
+    for (const splicing::Segment& e : splicing::elements(file_, a, onnx_field::kAttrTensors)) fn_(splicing::Message{e});
+    const splicing::Message st = splicing::submessage(file_, a, onnx_field::kAttrSparseTensor);
     if (!st.empty()) sparse(st);
-    for (const wire::Segment& e : wire::elements(file_, a, onnx_field::kAttrSparseTensors)) sparse({e});
-    const wire::Message g = wire::submessage(file_, a, onnx_field::kAttrG);
+    for (const splicing::Segment& e : splicing::elements(file_, a, onnx_field::kAttrSparseTensors)) sparse({e});
+    const splicing::Message g = splicing::submessage(file_, a, onnx_field::kAttrG);
     if (!g.empty()) graph(g, depth + 1);
-    for (const wire::Segment& e : wire::elements(file_, a, onnx_field::kAttrGraphs)) graph({e}, depth + 1);
+    for (const splicing::Segment& e : splicing::elements(file_, a, onnx_field::kAttrGraphs)) graph({e}, depth + 1);
   }
 };
 
@@ -468,29 +496,29 @@ struct ExternalInfo {
   bool external = false;
   std::string name;
   bool has_location = false;
-  wire::Segment entry;  // the first external_data entry keyed "location"
+  splicing::Segment entry;  // the first external_data entry keyed "location"
   std::string location;
 };
 
-inline ExternalInfo external_info(std::string_view file, const wire::Message& t) {
+inline ExternalInfo external_info(std::string_view file, const splicing::Message& t) {
   ExternalInfo info;
   // data_location is a proto2 enum: values other than DEFAULT (0) and
   // EXTERNAL (1) go to the unknown fields and leave it as it was.
   bool has = false;
   int32_t location = 0;
-  wire::for_each_field(file, t, [&](const wire::Field& f, const wire::Segment&) {
+  splicing::for_each_field(file, t, [&](const splicing::Field& f, const splicing::Segment&) {
     if (f.number != onnx_field::kTensorDataLocation || f.wire_type != 0) return;
     const auto v = static_cast<int32_t>(f.varint);
     if (v == 0 || v == 1) has = true, location = v;
   });
-  info.external = has && location == ::onnx::TensorProto_DataLocation_EXTERNAL;
+  info.external = has && location == onnx_field::kDataLocationExternal;
   if (!info.external) return info;
-  info.name = std::string(wire::string_field(file, t, onnx_field::kTensorName));
-  for (const wire::Segment& e : wire::elements(file, t, onnx_field::kTensorExternalData))
-    if (wire::string_field(file, e, onnx_field::kEntryKey) == "location") {
+  info.name = std::string(splicing::string_field(file, t, onnx_field::kTensorName));
+  for (const splicing::Segment& e : splicing::elements(file, t, onnx_field::kTensorExternalData))
+    if (splicing::string_field(file, e, onnx_field::kEntryKey) == "location") {
       info.has_location = true;
       info.entry = e;
-      info.location = std::string(wire::string_field(file, e, onnx_field::kEntryValue));
+      info.location = std::string(splicing::string_field(file, e, onnx_field::kEntryValue));
       break;
     }
   return info;
@@ -498,20 +526,37 @@ inline ExternalInfo external_info(std::string_view file, const wire::Message& t)
 
 template <class Fn>
 void for_each_tensor_in_file(std::string_view file, Fn fn) {
-  wire::Segment top;
+  splicing::Segment top;
   top.end = file.size();
   top.top = true;
   TensorWalk<Fn>(file, fn).model({top});
 }
 
-// Parses a small message (a type, a value info) of the file, with the
-// loader's nesting limit.
-template <class Proto>
-bool parse_part(Proto& p, std::string_view bytes) {
-  google::protobuf::io::CodedInputStream in(reinterpret_cast<const uint8_t*>(bytes.data()),
-                                            static_cast<int>(bytes.size()));
-  in.SetRecursionLimit(kProtobufRecursionLimit);
-  return p.ParseFromCodedStream(&in) && in.ConsumedEntireMessage();
+// As collect_proto_symbols (save.hpp) on the parsed TypeProto: the
+// dim_params of a TypeProto given as bytes (the occurrences of a merged
+// message), read with the loader's views.
+inline void collect_dim_params(const view::Msg& type, std::set<std::string>& out, int depth = 0) {
+  if (depth > kMaxNesting || !type.present) return;
+  const auto t = view::decode<view::TypeView>(type);
+  switch (t.member) {
+    case 1:  // tensor_type
+    case 8:  // sparse_tensor_type
+      view::decode<view::TensorTypeView>(t.value).shape.for_each([&](const symshape::wire::Field& f) {
+        if (f.number != 1 || f.wire != symshape::wire::kLen) return;  // TensorShapeProto.dim
+        const auto d = view::decode<view::DimView>(f.bytes);
+        if (d.which == 2) out.insert(std::string(d.param));
+      });
+      break;
+    case 4:  // sequence_type
+    case 9:  // optional_type
+      collect_dim_params(view::decode<view::ElemTypeView>(t.value).elem_type, out, depth + 1);
+      break;
+    case 5:  // map_type
+      collect_dim_params(view::decode<view::MapTypeView>(t.value).value_type, out, depth + 1);
+      break;
+    default:
+      break;
+  }
 }
 
 }  // namespace detail
@@ -520,7 +565,7 @@ bool parse_part(Proto& p, std::string_view bytes) {
 // (as external_data_files does for a proto), each once; not opened.
 inline std::vector<std::string> external_data_files(std::string_view bytes, const std::string& model_dir) {
   std::vector<std::string> out;
-  detail::for_each_tensor_in_file(bytes, [&](const wire::Message& t) {
+  detail::for_each_tensor_in_file(bytes, [&](const splicing::Message& t) {
     const detail::ExternalInfo info = detail::external_info(bytes, t);
     if (!info.external || info.location.empty()) return;
     const std::string f = detail::external_file(model_dir, info.location).string();
@@ -549,7 +594,7 @@ class Splice {
         model_(model),
         editor_(bytes),
         fresh_([this] { return used_symbols(); }),
-        malformed_(wire::malformed_count()) {
+        malformed_(splicing::malformed_count()) {
     top_.end = bytes.size();
     top_.top = true;
   }
@@ -564,7 +609,7 @@ class Splice {
   // (after write_types), in that order.
   const std::vector<WrittenValueInfo>& main_graph_value_infos() const { return written_; }
   Result<SplicedModel> finish() {
-    if (wire::malformed_count() != malformed_)
+    if (splicing::malformed_count() != malformed_)
       return Result<SplicedModel>::failure("the model file has malformed protobuf fields (nothing written)");
     return editor_.finish();
   }
@@ -574,19 +619,19 @@ class Splice {
   const Model& model_;
   detail::Editor editor_;
   detail::FreshDims fresh_;
-  wire::Segment top_;
+  splicing::Segment top_;
   std::vector<WrittenValueInfo> written_;
   std::string written_types_;  // the new types of written_
-  uint64_t malformed_;         // wire::malformed_count() at the start
+  uint64_t malformed_;         // splicing::malformed_count() at the start
 
   std::set<std::string> used_symbols() const;
-  void collect_proto_symbols(const wire::Message& g, std::set<std::string>& out, int depth) const;
+  void collect_proto_symbols(const splicing::Message& g, std::set<std::string>& out, int depth) const;
   std::string type_bytes(const Type& t);
-  void rewrite_type(const wire::Segment& vi, std::string_view type);
+  void rewrite_type(const splicing::Segment& vi, std::string_view type);
   void add_written(std::string_view input, std::string_view name, std::string_view type, bool rewritten);
-  void write_graph(const Graph& g, const wire::Message& p, int depth, bool main);
-  void write_subgraphs(const Graph& g, const std::vector<wire::Segment>& nodes, int depth);
-  void write_node_subgraphs(const Node& n, const wire::Segment& node, int depth);
+  void write_graph(const Graph& g, const splicing::Message& p, int depth, bool main);
+  void write_subgraphs(const Graph& g, const std::vector<splicing::Segment>& nodes, int depth);
+  void write_node_subgraphs(const Node& n, const splicing::Segment& node, int depth);
 };
 
 // Symbols of the model and of the file's types (as write_inferred_types
@@ -594,26 +639,25 @@ class Splice {
 inline std::set<std::string> Splice::used_symbols() const {
   std::set<std::string> used;
   detail::collect_graph_symbols(*model_.graph, used);
-  collect_proto_symbols(wire::submessage(in_, top_, detail::onnx_field::kModelGraph), used, 0);
+  collect_proto_symbols(splicing::submessage(in_, top_, detail::onnx_field::kModelGraph), used, 0);
   return used;
 }
 
 // As collect_proto_graph_symbols: the types of inputs, outputs and value_info
-// (each ValueInfoProto parsed alone), in subgraphs to kMaxNesting.
-inline void Splice::collect_proto_symbols(const wire::Message& g, std::set<std::string>& out, int depth) const {
+// (each ValueInfoProto read alone), in subgraphs to kMaxNesting.
+inline void Splice::collect_proto_symbols(const splicing::Message& g, std::set<std::string>& out, int depth) const {
   namespace F = detail::onnx_field;
   if (depth > kMaxNesting) return;
-  wire::for_each_field(in_, g, [&](const wire::Field& f, const wire::Segment& s) {
+  splicing::for_each_field(in_, g, [&](const splicing::Field& f, const splicing::Segment& s) {
     if (!f.delimited()) return;
     if (f.number == F::kGraphInput || f.number == F::kGraphOutput || f.number == F::kGraphValueInfo) {
-      ::onnx::ValueInfoProto vi;
-      if (detail::parse_part(vi, in_.substr(f.content, f.end - f.content)))
-        detail::collect_proto_symbols(vi.type(), out);
+      const symshape::wire::Span vi{in_.data() + f.content, in_.data() + f.end};
+      detail::collect_dim_params(view::decode<view::ValueInfoView>(vi).type, out);
     } else if (f.number == F::kGraphNode) {
-      for (const wire::Segment& a : wire::elements(in_, wire::sub_segment(f, s), F::kNodeAttribute)) {
-        const wire::Message sub = wire::submessage(in_, a, F::kAttrG);
+      for (const splicing::Segment& a : splicing::elements(in_, splicing::sub_segment(f, s), F::kNodeAttribute)) {
+        const splicing::Message sub = splicing::submessage(in_, a, F::kAttrG);
         if (!sub.empty()) collect_proto_symbols(sub, out, depth + 1);
-        for (const wire::Segment& e : wire::elements(in_, a, F::kAttrGraphs))
+        for (const splicing::Segment& e : splicing::elements(in_, a, F::kAttrGraphs))
           collect_proto_symbols({e}, out, depth + 1);
       }
     }
@@ -634,23 +678,23 @@ inline void Splice::add_written(std::string_view input, std::string_view name, s
 
 // The ValueInfoProto `vi` with its type replaced (every occurrence removed,
 // the new one appended).
-inline void Splice::rewrite_type(const wire::Segment& vi, std::string_view type) {
-  wire::for_each_field(in_, vi, [&](const wire::Field& f, const wire::Segment&) {
+inline void Splice::rewrite_type(const splicing::Segment& vi, std::string_view type) {
+  splicing::for_each_field(in_, vi, [&](const splicing::Field& f, const splicing::Segment&) {
     if (f.number == detail::onnx_field::kValueInfoType && f.delimited()) editor_.replace(vi, f.begin, f.end, {});
   });
   std::string field;
-  wire::append_delimited(field, detail::onnx_field::kValueInfoType, type);
+  splicing::append_delimited(field, detail::onnx_field::kValueInfoType, type);
   editor_.replace(vi, vi.end, vi.end, std::move(field));
 }
 
 inline void Splice::write_types(const std::vector<std::string>& inputs_too) {
   namespace F = detail::onnx_field;
-  const wire::Message graph = wire::submessage(in_, top_, F::kModelGraph);
-  const std::vector<wire::Segment> inputs = wire::elements(in_, graph, F::kGraphInput);
+  const splicing::Message graph = splicing::submessage(in_, top_, F::kModelGraph);
+  const std::vector<splicing::Segment> inputs = splicing::elements(in_, graph, F::kGraphInput);
   std::vector<std::string_view> names(inputs.size());
   std::vector<std::string> types(inputs.size());
   std::vector<bool> rewritten(inputs.size(), false);
-  for (std::size_t i = 0; i < inputs.size(); ++i) names[i] = wire::string_field(in_, inputs[i], F::kValueInfoName);
+  for (std::size_t i = 0; i < inputs.size(); ++i) names[i] = splicing::string_field(in_, inputs[i], F::kValueInfoName);
   for (const std::string& name : inputs_too)
     for (std::size_t i = 0; i < inputs.size(); ++i)
       if (names[i] == name) {
@@ -670,7 +714,7 @@ inline void Splice::write_types(const std::vector<std::string>& inputs_too) {
 }
 
 // As detail::write_graph (save.hpp), on the segments of a GraphProto.
-inline void Splice::write_graph(const Graph& g, const wire::Message& p, int depth, bool main) {
+inline void Splice::write_graph(const Graph& g, const splicing::Message& p, int depth, bool main) {
   namespace F = detail::onnx_field;
   if (depth > kMaxNesting || p.empty()) return;
   std::vector<const Value*> values;
@@ -681,15 +725,15 @@ inline void Splice::write_graph(const Graph& g, const wire::Message& p, int dept
       if (v && !v->name.empty() && !v->is_graph_output && !v->is_graph_input && detail::writable(v->type) &&
           names.insert(v->name).second)
         values.push_back(v);
-  std::vector<wire::Segment> nodes, outputs;
-  wire::for_each_field(in_, p, [&](const wire::Field& f, const wire::Segment& s) {
+  std::vector<splicing::Segment> nodes, outputs;
+  splicing::for_each_field(in_, p, [&](const splicing::Field& f, const splicing::Segment& s) {
     if (!f.delimited()) return;
-    if (f.number == F::kGraphNode) nodes.push_back(wire::sub_segment(f, s));
-    if (f.number == F::kGraphOutput) outputs.push_back(wire::sub_segment(f, s));
+    if (f.number == F::kGraphNode) nodes.push_back(splicing::sub_segment(f, s));
+    if (f.number == F::kGraphOutput) outputs.push_back(splicing::sub_segment(f, s));
     if (f.number != F::kGraphValueInfo) return;
     // Value info of other values is kept, ours is replaced.
-    const wire::Segment vi = wire::sub_segment(f, s);
-    const std::string_view name = wire::string_field(in_, vi, F::kValueInfoName);
+    const splicing::Segment vi = splicing::sub_segment(f, s);
+    const std::string_view name = splicing::string_field(in_, vi, F::kValueInfoName);
     if (names.count(name))
       editor_.replace(s, f.begin, f.end, {});
     else if (main)
@@ -701,15 +745,15 @@ inline void Splice::write_graph(const Graph& g, const wire::Message& p, int dept
   for (const Value* v : values) {
     vi.clear();
     type.clear();
-    wire::append_delimited(vi, F::kValueInfoName, v->name);
+    splicing::append_delimited(vi, F::kValueInfoName, v->name);
     detail::append_type(type, v->type, fresh_);
-    wire::append_delimited(vi, F::kValueInfoType, type);
-    wire::append_delimited(added, F::kGraphValueInfo, vi);
+    splicing::append_delimited(vi, F::kValueInfoType, type);
+    splicing::append_delimited(added, F::kGraphValueInfo, vi);
     if (main) add_written({}, v->name, type, true);
   }
   if (!added.empty()) editor_.replace(p.back(), p.back().end, p.back().end, std::move(added));
-  for (const wire::Segment& out : outputs) {
-    const std::string_view name = wire::string_field(in_, out, F::kValueInfoName);
+  for (const splicing::Segment& out : outputs) {
+    const std::string_view name = splicing::string_field(in_, out, F::kValueInfoName);
     const Value* v = g.find(name);
     const bool rewrite = v && detail::writable(v->type);
     const std::string new_type = rewrite ? type_bytes(v->type) : std::string();
@@ -720,30 +764,32 @@ inline void Splice::write_graph(const Graph& g, const wire::Message& p, int dept
   if (nodes.size() == g.nodes.size()) write_subgraphs(g, nodes, depth);
 }
 
-inline void Splice::write_subgraphs(const Graph& g, const std::vector<wire::Segment>& nodes, int depth) {
+inline void Splice::write_subgraphs(const Graph& g, const std::vector<splicing::Segment>& nodes, int depth) {
   namespace F = detail::onnx_field;
   for (std::size_t i = 0; i < nodes.size(); ++i) {
     // Only nodes with a graph attribute are looked at further.
     bool has_graph = false;
-    wire::for_each_field(in_, nodes[i], [&](const wire::Field& f, const wire::Segment&) {
+    splicing::for_each_field(in_, nodes[i], [&](const splicing::Field& f, const splicing::Segment&) {
       if (f.number != F::kNodeAttribute || !f.delimited() || has_graph) return;
-      wire::for_each_field(in_, wire::sub_segment(f, nodes[i]), [&](const wire::Field& af, const wire::Segment&) {
-        if (af.delimited() && (af.number == F::kAttrG || af.number == F::kAttrGraphs)) has_graph = true;
-      });
+      splicing::for_each_field(in_, splicing::sub_segment(f, nodes[i]),
+                               [&](const splicing::Field& af, const splicing::Segment&) {
+                                 if (af.delimited() && (af.number == F::kAttrG || af.number == F::kAttrGraphs))
+                                   has_graph = true;
+                               });
     });
     if (has_graph) write_node_subgraphs(*g.nodes[i], nodes[i], depth);
   }
 }
 
-inline void Splice::write_node_subgraphs(const Node& n, const wire::Segment& node, int depth) {
+inline void Splice::write_node_subgraphs(const Node& n, const splicing::Segment& node, int depth) {
   namespace F = detail::onnx_field;
-  if (wire::string_field(in_, node, F::kNodeOpType) != n.op_type) return;
-  for (const wire::Segment& as : wire::elements(in_, node, F::kNodeAttribute)) {
-    const Attribute* a = n.attr(wire::string_field(in_, as, F::kAttrName));
+  if (splicing::string_field(in_, node, F::kNodeOpType) != n.op_type) return;
+  for (const splicing::Segment& as : splicing::elements(in_, node, F::kNodeAttribute)) {
+    const Attribute* a = n.attr(splicing::string_field(in_, as, F::kAttrName));
     if (!a) continue;
-    const wire::Message sub = wire::submessage(in_, as, F::kAttrG);
+    const splicing::Message sub = splicing::submessage(in_, as, F::kAttrG);
     if (!sub.empty() && a->graphs.size() == 1 && a->graphs[0]) write_graph(*a->graphs[0], sub, depth + 1, false);
-    const std::vector<wire::Segment> subs = wire::elements(in_, as, F::kAttrGraphs);
+    const std::vector<splicing::Segment> subs = splicing::elements(in_, as, F::kAttrGraphs);
     if (!subs.empty() && subs.size() == a->graphs.size())
       for (std::size_t k = 0; k < subs.size(); ++k)
         if (a->graphs[k]) write_graph(*a->graphs[k], {subs[k]}, depth + 1, false);
@@ -757,11 +803,11 @@ inline Result<bool> Splice::relocate(const std::string& from_dir, const std::str
   std::string error;
   struct Change {
     int frame;  // the external_data entry's
-    wire::Segment entry;
+    splicing::Segment entry;
     std::string location;
   };
   std::vector<Change> changes;
-  detail::for_each_tensor_in_file(in_, [&](const wire::Message& t) {
+  detail::for_each_tensor_in_file(in_, [&](const splicing::Message& t) {
     if (!error.empty()) return;
     const detail::ExternalInfo info = detail::external_info(in_, t);
     if (!info.external) return;
@@ -774,14 +820,14 @@ inline Result<bool> Splice::relocate(const std::string& from_dir, const std::str
   });
   if (!error.empty()) return Result<bool>::failure(error);
   for (Change& c : changes) {
-    wire::Segment entry = c.entry;
+    splicing::Segment entry = c.entry;
     entry.parent = nullptr;
     entry.frame = c.frame;
-    wire::for_each_field(in_, entry, [&](const wire::Field& f, const wire::Segment&) {
+    splicing::for_each_field(in_, entry, [&](const splicing::Field& f, const splicing::Segment&) {
       if (f.number == F::kEntryValue && f.delimited()) editor_.replace(entry, f.begin, f.end, {});
     });
     std::string field;
-    wire::append_delimited(field, F::kEntryValue, c.location);
+    splicing::append_delimited(field, F::kEntryValue, c.location);
     editor_.replace(entry, entry.end, entry.end, std::move(field));
   }
   return true;

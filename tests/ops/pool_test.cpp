@@ -1,5 +1,6 @@
 // Pooling: MaxPool, AveragePool, LpPool, the Global*Pool ops and MaxUnpool.
 #include "op_test_util.hpp"
+#include "symshape/ops/common/tensor_values.hpp"
 
 TEST(Pool, OutputShapes) {
   // clang-format off

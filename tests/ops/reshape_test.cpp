@@ -1,4 +1,5 @@
 #include "op_test_util.hpp"
+#include "symshape/ops/common/tensor_values.hpp"
 
 TEST(Reshape, OutputShapes) {
   // clang-format off

@@ -332,8 +332,7 @@ inline void print_infer_summary(FILE* out, const InferArgs& a, const Model& mode
     for (const Value* v : n->outputs)
       if (v) {
         ++values;
-        const Type t = types.of(*v);
-        known += t.is_tensor_like() ? t.shape().has_rank() : !t.is_unknown();
+        known += types.known(*v);
       }
   std::fprintf(out, "%s: %zu nodes, %zu values, %zu with known shape, %zu errors, %zu warnings\n",
                display_name(a.model_path).c_str(), g.nodes.size(), values, known, report.errors(), report.warnings());

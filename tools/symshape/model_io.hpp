@@ -19,6 +19,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "args.hpp"
@@ -224,13 +225,18 @@ class NodeTags {
   ~NodeTags() { restore(); }
 
   void tag(Model& m) {
-    tag_graph(*m.graph, "", 0);
+    std::size_t nodes = m.graph->nodes.size();  // subgraphs' nodes come on top
+    for (const auto& f : m.functions) nodes += f.body ? f.body->nodes.size() : 0;
+    places_.reserve(places_.size() + nodes);
+    renamed_.reserve(renamed_.size() + nodes);
+    tag_graph(*m.graph, new_scope(std::string()), 0);
     for (auto& f : m.functions)
-      if (f.body) tag_graph(*f.body, " in function '" + (f.domain.empty() ? "" : f.domain + ".") + f.name + "'", 0);
+      if (f.body)
+        tag_graph(*f.body, new_scope(" in function '" + (f.domain.empty() ? "" : f.domain + ".") + f.name + "'"), 0);
   }
 
   void restore() {
-    for (auto& [node, name] : renamed_) node->name = name;
+    for (auto& [node, tag] : renamed_) node->name = places_[tag].name;
     renamed_.clear();
   }
 
@@ -239,7 +245,7 @@ class NodeTags {
   // node #1 'if' (If)"; empty when it names none.
   std::string where(const std::string& node_field) const {
     const Place* p = find(node_field);
-    return p ? p->text : std::string();
+    return p ? describe(*p) + scopes_[p->scope] : std::string();
   }
   // where(), else "node 'name' (Op)" for a node outside the tagged model;
   // empty when neither is given.
@@ -283,11 +289,16 @@ class NodeTags {
 
  private:
   static constexpr char kOpen = '\x1e', kClose = '\x1f';
+  // A node's place, its text made when a diagnostic asks for it: a large
+  // graph is tagged without a string per node beyond its name.
   struct Place {
-    std::string name, text;
+    std::string name, op;  // op: "Add", "com.microsoft.Attention"
+    std::size_t index = 0;  // in its graph
+    std::size_t scope = 0;  // in scopes_
   };
   std::vector<Place> places_;
-  std::vector<std::pair<Node*, std::string>> renamed_;
+  std::vector<std::string> scopes_;  // "", " in subgraph 'body' of node #1 'loop' (Loop)", ...
+  std::vector<std::pair<Node*, std::size_t>> renamed_;  // node, its tag
 
   const Place* find(const std::string& token) const {
     if (token.size() < 3 || token.front() != kOpen || token.back() != kClose) return nullptr;
@@ -299,23 +310,29 @@ class NodeTags {
     return k < places_.size() ? &places_[k] : nullptr;
   }
 
-  static std::string describe(const Node& n, std::size_t index) {
-    std::string s = "node #" + std::to_string(index);
-    if (!n.name.empty()) s += " '" + n.name + "'";
-    return s + " (" + (n.domain.empty() ? "" : n.domain + ".") + n.op_type + ")";
+  static std::string describe(const Place& p) {
+    std::string s = "node #" + std::to_string(p.index);
+    if (!p.name.empty()) s += " '" + p.name + "'";
+    return s + " (" + p.op + ")";
+  }
+  std::size_t new_scope(std::string text) {
+    scopes_.push_back(std::move(text));
+    return scopes_.size() - 1;
   }
 
-  void tag_graph(Graph& g, const std::string& scope, int depth) {
+  void tag_graph(Graph& g, std::size_t scope, int depth) {
     if (depth > io::kMaxNesting) return;
     for (std::size_t i = 0; i < g.nodes.size(); ++i) {
       Node& n = *g.nodes[i];
-      const std::string here = describe(n, i);
       const std::size_t tag = places_.size();  // before the subgraphs' nodes take theirs
-      places_.push_back({n.name, here + scope});
+      places_.push_back({std::move(n.name), n.domain.empty() ? n.op_type : n.domain + "." + n.op_type, i, scope});
       for (auto& a : n.attributes)
         for (auto& sub : a.graphs)
-          if (sub) tag_graph(*sub, " in subgraph '" + sub->name + "' of " + here + scope, depth + 1);
-      renamed_.emplace_back(&n, n.name);
+          if (sub) {
+            const std::string here = describe(places_[tag]) + scopes_[scope];
+            tag_graph(*sub, new_scope(" in subgraph '" + sub->name + "' of " + here), depth + 1);
+          }
+      renamed_.emplace_back(&n, tag);
       n.name = std::string(1, kOpen) + std::to_string(tag) + kClose;
     }
   }
@@ -341,36 +358,65 @@ inline void print_diagnostics(const char* cmd, const std::string& model_path, co
 // undefined after an upstream error) keeps what the file had, or is unknown.
 class WrittenTypes {
  public:
+  // Indexes the entries (a later entry of a name wins, as graph outputs come
+  // last); types are decoded when asked for, so a summary of a large graph
+  // builds no Type it does not print.
   explicit WrittenTypes(const std::vector<io::WrittenValueInfo>& infos) {
+    index_.reserve(infos.size());
     for (const io::WrittenValueInfo& w : infos) {
       if (w.rewritten) {
-        add(std::string(w.name), w.type);
+        index_[w.name] = {w.type, true};
         continue;
       }
       // An entry the file had (the loader has read it: it is well formed).
-      const auto v = io::view::decode<io::view::ValueInfoView>(
-          io::view::msg_of({w.input.data(), w.input.data() + w.input.size()}));
-      if (v.type.present) types_[std::string(v.name)] = type_of(v.type, std::string(v.name));
+      const auto v = io::view::decode<io::view::ValueInfoView>(io::view::msg_of(span_of(w.input)));
+      if (v.type.present) index_[v.name] = {w.input, false};
     }
   }
   // An initializer that is no graph input has no TypeProto: its type comes
   // from its dims, as the IR has it.
   Type of(const Value& v) const {
-    auto it = types_.find(v.name);
-    if (it != types_.end()) return it->second;
-    if (v.initializer && !v.is_graph_input) return v.type;
-    return Type();
+    const Entry* e = find(v);
+    if (!e) return v.initializer && !v.is_graph_input ? v.type : Type();
+    if (e->rewritten) {
+      Result<Type> t = io::type_from_bytes(e->bytes, v.name);
+      return t ? *t : Type();
+    }
+    const auto info = io::view::decode<io::view::ValueInfoView>(io::view::msg_of(span_of(e->bytes)));
+    Result<Type> t = io::detail::type_from_view_named(info.type, [&] { return v.name; });
+    return t ? *t : Type();
   }
+  // Whether of(v) is known: a tensor with a rank, or another type that is
+  // not unknown. A tensor's TypeProto is read without parsing its dims.
+  bool known(const Value& v) const {
+    const Entry* e = find(v);
+    if (!e || !is_tensor_type(*e)) return is_known(of(v));
+    const io::view::Msg type = type_proto(*e);
+    const auto t = io::view::decode<io::view::TensorTypeView>(io::view::decode<io::view::TypeView>(type).value);
+    return is_valid_data_type(t.elem_type) && t.shape.present;
+  }
+  static bool is_known(const Type& t) { return t.is_tensor_like() ? t.shape().has_rank() : !t.is_unknown(); }
 
  private:
-  std::map<std::string, Type> types_;
-  void add(const std::string& name, std::string_view type_proto) {
-    Result<Type> t = io::type_from_bytes(type_proto, name);
-    types_[name] = t ? *t : Type();
+  struct Entry {
+    std::string_view bytes;  // the new TypeProto, or the file's ValueInfoProto
+    bool rewritten = false;
+  };
+  std::unordered_map<std::string_view, Entry> index_;
+
+  static wire::Span span_of(std::string_view b) { return {b.data(), b.data() + b.size()}; }
+  const Entry* find(const Value& v) const {
+    auto it = index_.find(v.name);
+    return it == index_.end() ? nullptr : &it->second;
   }
-  static Type type_of(const io::view::Msg& type_proto, const std::string& name) {
-    Result<Type> t = io::detail::type_from_view_named(type_proto, [&] { return name; });
-    return t ? *t : Type();
+  static io::view::Msg type_proto(const Entry& e) {
+    if (e.rewritten) return io::view::msg_of(span_of(e.bytes));
+    return io::view::decode<io::view::ValueInfoView>(io::view::msg_of(span_of(e.bytes))).type;
+  }
+  // TypeProto's tensor_type (1) or sparse_tensor_type (8).
+  static bool is_tensor_type(const Entry& e) {
+    const uint32_t member = io::view::decode<io::view::TypeView>(type_proto(e)).member;
+    return member == 1 || member == 8;
   }
 };
 

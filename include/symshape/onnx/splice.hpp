@@ -741,7 +741,7 @@ inline void Splice::write_graph(const Graph& g, const splicing::Message& p, int 
   });
   std::string added, vi, type;
   added.reserve(values.size() * 48);
-  if (main) written_.reserve(written_.size() + values.size());
+  if (main) written_.reserve(written_.size() + values.size() + outputs.size());  // no regrowth below
   for (const Value* v : values) {
     vi.clear();
     type.clear();

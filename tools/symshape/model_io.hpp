@@ -292,12 +292,12 @@ class NodeTags {
   // A node's place, its text made when a diagnostic asks for it: a large
   // graph is tagged without a string per node beyond its name.
   struct Place {
-    std::string name, op;  // op: "Add", "com.microsoft.Attention"
+    std::string name, op;   // op: "Add", "com.microsoft.Attention"
     std::size_t index = 0;  // in its graph
     std::size_t scope = 0;  // in scopes_
   };
   std::vector<Place> places_;
-  std::vector<std::string> scopes_;  // "", " in subgraph 'body' of node #1 'loop' (Loop)", ...
+  std::vector<std::string> scopes_;                     // "", " in subgraph 'body' of node #1 'loop' (Loop)", ...
   std::vector<std::pair<Node*, std::size_t>> renamed_;  // node, its tag
 
   const Place* find(const std::string& token) const {

@@ -19,13 +19,13 @@
 #include <optional>
 #include <string>
 #include <string_view>
-#include <unordered_map>
 #include <vector>
 
 #include "args.hpp"
 #include "symshape/onnx/load.hpp"
 #include "symshape/onnx/output_file.hpp"
 #include "symshape/onnx/splice.hpp"
+#include "symshape/support/name_index.hpp"
 #include "symshape/symshape.hpp"
 
 namespace symshape::cli {
@@ -362,15 +362,18 @@ class WrittenTypes {
   // last); types are decoded when asked for, so a summary of a large graph
   // builds no Type it does not print.
   explicit WrittenTypes(const std::vector<io::WrittenValueInfo>& infos) {
+    entries_.reserve(infos.size());  // no reallocation: the index points into it
     index_.reserve(infos.size());
     for (const io::WrittenValueInfo& w : infos) {
       if (w.rewritten) {
-        index_[w.name] = {w.type, true};
-        continue;
+        entries_.push_back({w.name, w.type, true});
+      } else {
+        // An entry the file had (the loader has read it: it is well formed).
+        const auto v = io::view::decode<io::view::ValueInfoView>(io::view::msg_of(span_of(w.input)));
+        if (!v.type.present) continue;
+        entries_.push_back({v.name, w.input, false});
       }
-      // An entry the file had (the loader has read it: it is well formed).
-      const auto v = io::view::decode<io::view::ValueInfoView>(io::view::msg_of(span_of(w.input)));
-      if (v.type.present) index_[v.name] = {w.input, false};
+      index_.assign(&entries_.back());
     }
   }
   // An initializer that is no graph input has no TypeProto: its type comes
@@ -399,16 +402,15 @@ class WrittenTypes {
 
  private:
   struct Entry {
+    std::string_view name;
     std::string_view bytes;  // the new TypeProto, or the file's ValueInfoProto
     bool rewritten = false;
   };
-  std::unordered_map<std::string_view, Entry> index_;
+  std::vector<Entry> entries_;  // in the written order, as the summary reads them
+  NameIndex<const Entry> index_;
 
   static wire::Span span_of(std::string_view b) { return {b.data(), b.data() + b.size()}; }
-  const Entry* find(const Value& v) const {
-    auto it = index_.find(v.name);
-    return it == index_.end() ? nullptr : &it->second;
-  }
+  const Entry* find(const Value& v) const { return index_.find(v.name); }
   static io::view::Msg type_proto(const Entry& e) {
     if (e.rewritten) return io::view::msg_of(span_of(e.bytes));
     return io::view::decode<io::view::ValueInfoView>(io::view::msg_of(span_of(e.bytes))).type;

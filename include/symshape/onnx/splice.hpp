@@ -39,7 +39,6 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
-#include <unordered_set>
 #include <utility>
 #include <vector>
 
@@ -50,6 +49,7 @@
 #include "symshape/onnx/views.hpp"
 #include "symshape/onnx/wire.hpp"
 #include "symshape/onnx/written_types.hpp"
+#include "symshape/support/name_index.hpp"
 #include "symshape/support/result.hpp"
 
 namespace symshape::io {
@@ -718,12 +718,12 @@ inline void Splice::write_graph(const Graph& g, const splicing::Message& p, int 
   namespace F = detail::onnx_field;
   if (depth > kMaxNesting || p.empty()) return;
   std::vector<const Value*> values;
-  std::unordered_set<std::string_view> names;
+  NameIndex<const Value> names;  // of `values`
   names.reserve(g.nodes.size());
   for (const auto& n : g.nodes)
     for (const Value* v : n->outputs)
       if (v && !v->name.empty() && !v->is_graph_output && !v->is_graph_input && detail::writable(v->type) &&
-          names.insert(v->name).second)
+          !names.insert(v))
         values.push_back(v);
   std::vector<splicing::Segment> nodes, outputs;
   splicing::for_each_field(in_, p, [&](const splicing::Field& f, const splicing::Segment& s) {
@@ -734,7 +734,7 @@ inline void Splice::write_graph(const Graph& g, const splicing::Message& p, int 
     // Value info of other values is kept, ours is replaced.
     const splicing::Segment vi = splicing::sub_segment(f, s);
     const std::string_view name = splicing::string_field(in_, vi, F::kValueInfoName);
-    if (names.count(name))
+    if (names.contains(name))
       editor_.replace(s, f.begin, f.end, {});
     else if (main)
       add_written(in_.substr(f.content, f.end - f.content), name, {}, false);

@@ -553,6 +553,23 @@ case_types_as_written() {
   has '^x +\(input\) +- +float +\[\?,3\] +\[\?,3\] +\?$'
 }
 
+# The summary counts the node outputs whose written type is known: a tensor
+# with a rank, or a known non-tensor type (a sequence); r has no rank.
+case_summary_counts() {
+  gen_models
+  local g=$tmp/gen
+  run 0 infer "$g/partly_known.onnx"
+  has "^$g/partly_known.onnx: 4 nodes, 4 values, 3 with known shape, 0 errors, 0 warnings$"
+  has '^  output y: float\[_d[0-9]+,_d[0-9]+\]$'
+  has '^  output q: seq\(float\[N,3\]\)$'
+  has '^  output z: float\[N,3\]$'
+  run 0 infer "$g/partly_known.onnx" -o "$g/p.onnx" --json "$g/p.json"
+  has "^$g/partly_known.onnx: 4 nodes, 4 values, 3 with known shape, 0 errors, 0 warnings$"
+  grep -Fq '{"name": "r", "type": "float?"' "$g/p.json" || fail "the report does not show r without a rank"
+  run 0 infer "$g/p.onnx"
+  has "^$g/p.onnx: 4 nodes, 4 values, 3 with known shape, 0 errors, 0 warnings$"
+}
+
 # show --bind: values are dims (>= 0), each symbol once, and only symbols of
 # the model (usage errors, exit 2, nothing on stdout).
 case_show_bindings() {

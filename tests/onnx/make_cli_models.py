@@ -83,9 +83,26 @@ def contracts(out):
     onnx.save(model(g), os.path.join(out, "contracts.onnx"))
 
 
+def partly_known(out):
+    # r: a Reshape to a shape of unknown length has no rank (y gets its rank
+    # from the declared output); q is a sequence; z keeps x's shape.
+    g = helper.make_graph(
+        [helper.make_node("Reshape", ["x", "s"], ["r"], name="rs"),
+         helper.make_node("Relu", ["r"], ["y"], name="relu"),
+         helper.make_node("SequenceConstruct", ["x"], ["q"], name="seq"),
+         helper.make_node("Identity", ["x"], ["z"], name="id")], "partly_known",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, ["N", 3]),
+         helper.make_tensor_value_info("s", TensorProto.INT64, [None])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [None, None]),
+         helper.make_tensor_sequence_value_info("q", TensorProto.FLOAT, ["N", 3]),
+         helper.make_tensor_value_info("z", TensorProto.FLOAT, [None, None])])
+    onnx.save(model(g), os.path.join(out, "partly_known.onnx"))
+
+
 if __name__ == "__main__":
     out = sys.argv[1]
     external(out)
     upstream_error(out)
     anonymous(out)
     contracts(out)
+    partly_known(out)

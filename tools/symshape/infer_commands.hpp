@@ -448,7 +448,10 @@ inline int run_infer(const std::vector<std::string>& args) {
     for (const Value* v : model.graph->inputs)
       if (v) changed_inputs.push_back(v->name);
   io::Splice splice(input.bytes(), model);
-  splice.write_types(changed_inputs);
+  if (a.out_path.empty())
+    splice.record_types(changed_inputs);  // the summary and --json read the types; nothing is written
+  else
+    splice.write_types(changed_inputs);
   const WrittenTypes types(splice.main_graph_value_infos());
   bool wrote_model = false, wrote_json = false;
   const int code =
@@ -592,7 +595,7 @@ inline int run_show(const std::vector<std::string>& args) {
   const Report report = infer_shapes(model);
   tags.restore();
   io::Splice splice(input.bytes(), model);
-  splice.write_types();
+  splice.record_types();
   const WrittenTypes types(splice.main_graph_value_infos());
   const std::vector<const Value*> values = listed_values(model, a.with_initializers);
 

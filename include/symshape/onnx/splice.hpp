@@ -603,12 +603,20 @@ class Splice {
 
   // As write_inferred_types(model, proto, inputs_too).
   void write_types(const std::vector<std::string>& inputs_too = {});
+  // What write_types() would write in the main graph (main_graph_value_infos())
+  // without preparing the output: for a reader of the types (the summary,
+  // `show`); relocate() and finish() then refuse.
+  void record_types(const std::vector<std::string>& inputs_too = {}) {
+    editing_ = false;
+    write_types(inputs_too);
+  }
   // As relocate_external_data(proto, from_dir, to_dir); on failure nothing changes.
   Result<bool> relocate(const std::string& from_dir, const std::string& to_dir);
   // The main graph's graph inputs, value_info and graph outputs as written
   // (after write_types), in that order.
   const std::vector<WrittenValueInfo>& main_graph_value_infos() const { return written_; }
   Result<SplicedModel> finish() {
+    if (!editing_) return Result<SplicedModel>::failure("the types were only recorded (record_types)");
     if (splicing::malformed_count() != malformed_)
       return Result<SplicedModel>::failure("the model file has malformed protobuf fields (nothing written)");
     return editor_.finish();
@@ -623,6 +631,7 @@ class Splice {
   std::vector<WrittenValueInfo> written_;
   std::string written_types_;  // the new types of written_
   uint64_t malformed_;         // splicing::malformed_count() at the start
+  bool editing_ = true;        // false after record_types()
 
   std::set<std::string> used_symbols() const;
   void collect_proto_symbols(const splicing::Message& g, std::set<std::string>& out, int depth) const;
@@ -679,6 +688,7 @@ inline void Splice::add_written(std::string_view input, std::string_view name, s
 // The ValueInfoProto `vi` with its type replaced (every occurrence removed,
 // the new one appended).
 inline void Splice::rewrite_type(const splicing::Segment& vi, std::string_view type) {
+  if (!editing_) return;
   splicing::for_each_field(in_, vi, [&](const splicing::Field& f, const splicing::Segment&) {
     if (f.number == detail::onnx_field::kValueInfoType && f.delimited()) editor_.replace(vi, f.begin, f.end, {});
   });
@@ -734,22 +744,24 @@ inline void Splice::write_graph(const Graph& g, const splicing::Message& p, int 
     // Value info of other values is kept, ours is replaced.
     const splicing::Segment vi = splicing::sub_segment(f, s);
     const std::string_view name = splicing::string_field(in_, vi, F::kValueInfoName);
-    if (names.contains(name))
-      editor_.replace(s, f.begin, f.end, {});
+    if (names.contains(name)) {
+      if (editing_) editor_.replace(s, f.begin, f.end, {});
+    }
     else if (main)
       add_written(in_.substr(f.content, f.end - f.content), name, {}, false);
   });
   std::string added, vi, type;
-  added.reserve(values.size() * 48);
+  if (editing_) added.reserve(values.size() * 48);
   if (main) written_.reserve(written_.size() + values.size() + outputs.size());  // no regrowth below
   for (const Value* v : values) {
-    vi.clear();
     type.clear();
-    splicing::append_delimited(vi, F::kValueInfoName, v->name);
     detail::append_type(type, v->type, fresh_);
+    if (main) add_written({}, v->name, type, true);
+    if (!editing_) continue;
+    vi.clear();
+    splicing::append_delimited(vi, F::kValueInfoName, v->name);
     splicing::append_delimited(vi, F::kValueInfoType, type);
     splicing::append_delimited(added, F::kGraphValueInfo, vi);
-    if (main) add_written({}, v->name, type, true);
   }
   if (!added.empty()) editor_.replace(p.back(), p.back().end, p.back().end, std::move(added));
   for (const splicing::Segment& out : outputs) {
@@ -760,8 +772,9 @@ inline void Splice::write_graph(const Graph& g, const splicing::Message& p, int 
     if (rewrite) rewrite_type(out, new_type);
     if (main) add_written(in_.substr(out.content, out.end - out.content), name, new_type, rewrite);
   }
-  // Subgraphs: the IR keeps the proto's node and attribute order.
-  if (nodes.size() == g.nodes.size()) write_subgraphs(g, nodes, depth);
+  // Subgraphs: the IR keeps the proto's node and attribute order. (Their
+  // fresh dims come after the main graph's: recording skips them.)
+  if (editing_ && nodes.size() == g.nodes.size()) write_subgraphs(g, nodes, depth);
 }
 
 inline void Splice::write_subgraphs(const Graph& g, const std::vector<splicing::Segment>& nodes, int depth) {
@@ -798,6 +811,7 @@ inline void Splice::write_node_subgraphs(const Node& n, const splicing::Segment&
 
 inline Result<bool> Splice::relocate(const std::string& from_dir, const std::string& to_dir) {
   namespace F = detail::onnx_field;
+  if (!editing_) return Result<bool>::failure("the types were only recorded (record_types)");
   const std::filesystem::path to = detail::canonical_dir(to_dir);
   if (detail::canonical_dir(from_dir) == to) return true;
   std::string error;

@@ -746,8 +746,7 @@ inline void Splice::write_graph(const Graph& g, const splicing::Message& p, int 
     const std::string_view name = splicing::string_field(in_, vi, F::kValueInfoName);
     if (names.contains(name)) {
       if (editing_) editor_.replace(s, f.begin, f.end, {});
-    }
-    else if (main)
+    } else if (main)
       add_written(in_.substr(f.content, f.end - f.content), name, {}, false);
   });
   std::string added, vi, type;

@@ -185,6 +185,7 @@ inline void json_node(JsonWriter& j, const profile::NodeProfile& n, const Bindin
   for (const profile::OutputProfile& o : n.outputs) {
     j.begin_object().key("name").string(o.name);
     json_quantity(j, "bytes", o.bytes, b);
+    j.key("dtype").string(to_string(o.dtype));
     j.end_object();
   }
   j.end_array();

@@ -21,6 +21,7 @@ namespace symshape::profile {
 struct OutputProfile {
   std::string name;
   SymbolicDim bytes;
+  DataType dtype = DataType::UNDEFINED;  // of a tensor output
 };
 
 struct NodeProfile {
@@ -67,7 +68,9 @@ inline NodeProfile profile_node(const Node& n, const CountContext& ctx, std::uno
   p.domain = n.domain;
   p.flops = count_flops(n, ctx);
   for (const Value* v : n.outputs)
-    if (v) p.outputs.push_back({v->name, value_bytes(v)});
+    if (v)
+      p.outputs.push_back(
+          {v->name, value_bytes(v), v->type.is_tensor_like() ? v->type.elem_type() : DataType::UNDEFINED});
   for (const Value* v : float_params(n)) {
     add_param(*v->initializer, p.params, p.param_bytes);
     params.insert(v);

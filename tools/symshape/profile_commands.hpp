@@ -332,11 +332,10 @@ inline int run_sweep(const ProfileArgs& a, const profile::ModelProfile& p, FILE*
   const std::vector<TotalRow> totals = total_rows(p);
   std::vector<TableRow> rows{{a.sweep->symbol}};
   for (const TotalRow& t : totals) rows[0].push_back(t.name);
-  profile::PlotSpec plot{"FLOPs and peak activation memory",
-                         a.sweep->symbol,
-                         {},
-                         {"FLOPs", "#1f77b4", {}},
-                         {"peak activation memory (bytes)", "#d62728", {}}};
+  profile::PlotSpec plot;
+  plot.x_label = a.sweep->symbol;
+  plot.left = {"FLOPs", "#1f77b4", {}};
+  plot.right = {"peak activation memory (bytes)", "#d62728", {}};
   for (int64_t point : sweep_points(*a.sweep)) {
     Bindings b = a.bindings;
     b[a.sweep->symbol] = point;
@@ -353,6 +352,9 @@ inline int run_sweep(const ProfileArgs& a, const profile::ModelProfile& p, FILE*
   if (a.plot_path.empty()) return kExitOk;
   const std::string file = std::filesystem::path(display_name(a.model_path)).filename().string();
   plot.title = "FLOPs and peak activation memory of " + file + " against " + a.sweep->symbol;
+  const std::map<std::string, int64_t> fixed(a.bindings.begin(), a.bindings.end());
+  for (const auto& [name, value] : fixed)
+    plot.subtitle += (plot.subtitle.empty() ? "at " : ", ") + name + "=" + std::to_string(value);
   Result<PreparedOutput> prepared = prepare_output(a.plot_path, io::bytes_writer(profile::svg_plot(plot)));
   Result<bool> done = prepared ? commit_output(prepared.value()) : Result<bool>::failure(prepared.error());
   if (!done) return fatal("profile", done.error());

@@ -20,6 +20,7 @@ struct PlotSeries {
 
 struct PlotSpec {
   std::string title;
+  std::string subtitle;  // e.g. the other symbols' values
   std::string x_label;
   std::vector<double> x;
   PlotSeries left, right;
@@ -145,7 +146,8 @@ inline std::string svg_plot(const PlotSpec& p) {
   std::string s =
       "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"800\" height=\"480\" viewBox=\"0 0 800 480\" "
       "font-family=\"sans-serif\" font-size=\"12\">\n<rect width=\"800\" height=\"480\" fill=\"white\"/>\n";
-  s += text(400, 28, p.title, "middle", " font-size=\"16\" font-weight=\"bold\"");
+  s += text(400, 26, p.title, "middle", " font-size=\"16\" font-weight=\"bold\"");
+  if (!p.subtitle.empty()) s += text(400, 46, p.subtitle, "middle", " fill=\"#555\"");
   for (double t : ticks(x)) {
     const double px = x.map(t);
     s += "<line x1=\"" + num(px) + "\" y1=\"" + num(top) + "\" x2=\"" + num(px) + "\" y2=\"" + num(bottom) +

@@ -119,4 +119,14 @@ TEST(ProfileCounts, UnknownDimsMakeTheCountUnknownNotZero) {
   EXPECT_NE(c.note.find("unknown"), std::string::npos);
 }
 
+TEST(ProfileCounts, OverflowIsUnknownAndSaysSo) {
+  // Y [2^30, 4] from K = 2^30: 2 x 2^32 x 2^30 = 2^63 does not fit int64; the shapes do.
+  const int64_t big = int64_t{1} << 30;
+  Model m = Op("MatMul").model({ts(FLOAT, {big, big}), ts(FLOAT, {big, 4})});
+  const profile::ModelProfile p = infer_and_profile(m);
+  EXPECT_TRUE(p.nodes[0].flops.flops.is_unknown());
+  EXPECT_EQ(p.nodes[0].flops.note, "unknown: the count overflows int64");
+  EXPECT_TRUE(p.flops.is_unknown());
+}
+
 }  // namespace

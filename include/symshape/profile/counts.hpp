@@ -455,134 +455,97 @@ inline FlopCount count_scan(const Node& n, const CountContext& ctx) {
   return repeat_body(n, "body", dim(first, axes && !axes->empty() ? (*axes)[0] : 0), ctx);
 }
 
+// One convention and the operators it serves, named in one space-separated
+// string (a compact table that formatting keeps on few lines).
+struct CountGroup {
+  const char* domain;
+  const char* ops;
+  CountFn fn;
+};
+
+// Elementwise, reductions, softmax and normalization.
+inline const std::vector<CountGroup>& arithmetic_groups() {
+  static const std::vector<CountGroup> groups = {
+      {"",
+       "Add Sub Mul Div Pow Mod BitShift And Or Xor Not Equal Less Greater LessOrEqual GreaterOrEqual Where Abs "
+       "Neg Reciprocal Sqrt Exp Log Erf Sigmoid HardSigmoid Tanh Relu LeakyRelu PRelu Elu Selu Celu "
+       "ThresholdedRelu Softplus Softsign HardSwish Mish Gelu Sin Cos Tan Asin Acos Atan Sinh Cosh Asinh Acosh "
+       "Atanh Floor Ceil Round Sign IsNaN IsInf Clip Shrink BitwiseAnd BitwiseOr BitwiseXor BitwiseNot Range",
+       count_elementwise},
+      {"com.microsoft", "Gelu QuickGelu FastGelu", count_fast_gelu},
+      {"com.microsoft", "BiasGelu BiasAdd", count_two_per_element},
+      {"", "Sum Max Min Mean", count_variadic},
+      {"", "QuantizeLinear DequantizeLinear", count_two_per_element},
+      {"",
+       "ReduceSum ReduceMean ReduceMax ReduceMin ReduceProd ReduceLogSum ArgMax ArgMin CumSum GlobalAveragePool "
+       "GlobalMaxPool Hardmax",
+       count_per_input},
+      {"", "ReduceSumSquare ReduceL1 ReduceL2 ReduceLogSumExp GlobalLpPool", count_reduce_two},
+      {"", "Softmax LogSoftmax", count_softmax},
+      // SimplifiedLayerNormalization: onnxruntime registers it in ai.onnx.
+      {"", "LayerNormalization RMSNormalization SimplifiedLayerNormalization", count_layer_norm},
+      {"com.microsoft",
+       "LayerNormalization SimplifiedLayerNormalization SkipLayerNormalization SkipSimplifiedLayerNormalization",
+       count_layer_norm},
+      {"", "BatchNormalization", count_batch_norm},
+      {"", "InstanceNormalization GroupNormalization", count_instance_norm},
+      {"com.microsoft", "GroupNorm", count_instance_norm},
+      {"", "LpNormalization", count_lp_norm},
+      {"", "MeanVarianceNormalization", count_mvn},
+      {"", "LRN", count_lrn},
+  };
+  return groups;
+}
+
+// Products, convolutions, pooling, attention, recurrences, control flow and
+// the ops without arithmetic.
+inline const std::vector<CountGroup>& structured_groups() {
+  static const std::vector<CountGroup> groups = {
+      {"", "MatMul MatMulInteger QLinearMatMul", count_matmul},
+      {"com.microsoft", "MatMulIntegerToFloat DynamicQuantizeMatMul MatMulInteger16", count_matmul},
+      {"com.microsoft", "FusedMatMul", count_fused_matmul},
+      {"com.microsoft", "MatMulNBits MatMulBnb4", count_matmul_k_attr},
+      {"", "Gemm", count_gemm},
+      {"", "Conv ConvInteger QLinearConv", count_conv},
+      {"com.microsoft", "FusedConv NhwcConv", count_conv},
+      {"", "ConvTranspose", count_conv_transpose},
+      {"", "MaxPool AveragePool LpPool", count_pool},
+      {"com.microsoft", "Attention", count_ms_attention},
+      {"com.microsoft", "MultiHeadAttention GroupQueryAttention", count_ms_mha},
+      {"", "Attention", count_onnx_attention},
+      {"", "RotaryEmbedding", count_rotary},
+      {"com.microsoft", "RotaryEmbedding", count_rotary},
+      {"", "LSTM GRU RNN", count_rnn},
+      {"", "Einsum", count_einsum},
+      {"", "If", count_if},
+      {"", "Loop", count_loop},
+      {"", "Scan", count_scan},
+      {"", "ScatterElements ScatterND", count_scatter},
+      {"", "Resize Upsample", count_resize},
+      {"",
+       "Reshape Flatten Squeeze Unsqueeze Transpose Identity Shape Size Gather GatherElements GatherND Slice "
+       "Concat Split Expand Tile Pad Cast CastLike Constant ConstantOfShape DepthToSpace SpaceToDepth Dropout "
+       "OneHot NonZero Compress EyeLike Trilu ReverseSequence Scatter MaxUnpool SplitToSequence "
+       "ConcatFromSequence SequenceAt SequenceConstruct SequenceEmpty SequenceErase SequenceInsert "
+       "SequenceLength Optional OptionalHasElement OptionalGetElement",
+       count_none},
+  };
+  return groups;
+}
+
 // The conventions by (domain, op_type); docs/profile.md lists them.
 inline const std::map<std::pair<std::string, std::string>, CountFn>& count_table() {
   static const std::map<std::pair<std::string, std::string>, CountFn> table = [] {
     std::map<std::pair<std::string, std::string>, CountFn> t;
-    auto add = [&t](const char* domain, std::initializer_list<const char*> ops, CountFn f) {
-      for (const char* op : ops) t[{domain, op}] = f;
-    };
-    add("", {"Add",         "Sub",
-             "Mul",         "Div",
-             "Pow",         "Mod",
-             "BitShift",    "And",
-             "Or",          "Xor",
-             "Not",         "Equal",
-             "Less",        "Greater",
-             "LessOrEqual", "GreaterOrEqual",
-             "Where",       "Abs",
-             "Neg",         "Reciprocal",
-             "Sqrt",        "Exp",
-             "Log",         "Erf",
-             "Sigmoid",     "HardSigmoid",
-             "Tanh",        "Relu",
-             "LeakyRelu",   "PRelu",
-             "Elu",         "Selu",
-             "Celu",        "ThresholdedRelu",
-             "Softplus",    "Softsign",
-             "HardSwish",   "Mish",
-             "Gelu",        "Sin",
-             "Cos",         "Tan",
-             "Asin",        "Acos",
-             "Atan",        "Sinh",
-             "Cosh",        "Asinh",
-             "Acosh",       "Atanh",
-             "Floor",       "Ceil",
-             "Round",       "Sign",
-             "IsNaN",       "IsInf",
-             "Clip",        "Shrink",
-             "BitwiseAnd",  "BitwiseOr",
-             "BitwiseXor",  "BitwiseNot",
-             "Range"},
-        count_elementwise);
-    add("com.microsoft", {"Gelu", "QuickGelu", "FastGelu"}, count_fast_gelu);
-    add("com.microsoft", {"BiasGelu", "BiasAdd"}, count_two_per_element);
-    add("", {"Sum", "Max", "Min", "Mean"}, count_variadic);
-    add("", {"QuantizeLinear", "DequantizeLinear"}, count_two_per_element);
-    add("",
-        {"ReduceSum", "ReduceMean", "ReduceMax", "ReduceMin", "ReduceProd", "ReduceLogSum", "ArgMax", "ArgMin",
-         "CumSum", "GlobalAveragePool", "GlobalMaxPool", "Hardmax"},
-        count_per_input);
-    add("", {"ReduceSumSquare", "ReduceL1", "ReduceL2", "ReduceLogSumExp", "GlobalLpPool"}, count_reduce_two);
-    add("", {"Softmax", "LogSoftmax"}, count_softmax);
-    add("", {"LayerNormalization", "RMSNormalization"}, count_layer_norm);
-    add("com.microsoft",
-        {"LayerNormalization", "SimplifiedLayerNormalization", "SkipLayerNormalization",
-         "SkipSimplifiedLayerNormalization"},
-        count_layer_norm);
-    add("", {"SimplifiedLayerNormalization"}, count_layer_norm);  // onnxruntime's, registered in ai.onnx
-    add("", {"BatchNormalization"}, count_batch_norm);
-    add("", {"InstanceNormalization", "GroupNormalization"}, count_instance_norm);
-    add("com.microsoft", {"GroupNorm"}, count_instance_norm);
-    add("", {"LpNormalization"}, count_lp_norm);
-    add("", {"MeanVarianceNormalization"}, count_mvn);
-    add("", {"LRN"}, count_lrn);
-    add("", {"MatMul", "MatMulInteger", "QLinearMatMul"}, count_matmul);
-    add("com.microsoft", {"MatMulIntegerToFloat", "DynamicQuantizeMatMul", "MatMulInteger16"}, count_matmul);
-    add("com.microsoft", {"FusedMatMul"}, count_fused_matmul);
-    add("com.microsoft", {"MatMulNBits", "MatMulBnb4"}, count_matmul_k_attr);
-    add("", {"Gemm"}, count_gemm);
-    add("", {"Conv", "ConvInteger", "QLinearConv"}, count_conv);
-    add("com.microsoft", {"FusedConv", "NhwcConv"}, count_conv);
-    add("", {"ConvTranspose"}, count_conv_transpose);
-    add("", {"MaxPool", "AveragePool", "LpPool"}, count_pool);
-    add("com.microsoft", {"Attention"}, count_ms_attention);
-    add("com.microsoft", {"MultiHeadAttention", "GroupQueryAttention"}, count_ms_mha);
-    add("", {"Attention"}, count_onnx_attention);
-    add("", {"RotaryEmbedding"}, count_rotary);
-    add("com.microsoft", {"RotaryEmbedding"}, count_rotary);
-    add("", {"LSTM", "GRU", "RNN"}, count_rnn);
-    add("", {"Einsum"}, count_einsum);
-    add("", {"If"}, count_if);
-    add("", {"Loop"}, count_loop);
-    add("", {"Scan"}, count_scan);
-    add("", {"ScatterElements", "ScatterND"}, count_scatter);
-    add("", {"Resize", "Upsample"}, count_resize);
-    add("",
-        {"Reshape",
-         "Flatten",
-         "Squeeze",
-         "Unsqueeze",
-         "Transpose",
-         "Identity",
-         "Shape",
-         "Size",
-         "Gather",
-         "GatherElements",
-         "GatherND",
-         "Slice",
-         "Concat",
-         "Split",
-         "Expand",
-         "Tile",
-         "Pad",
-         "Cast",
-         "CastLike",
-         "Constant",
-         "ConstantOfShape",
-         "DepthToSpace",
-         "SpaceToDepth",
-         "Dropout",
-         "OneHot",
-         "NonZero",
-         "Compress",
-         "EyeLike",
-         "Trilu",
-         "ReverseSequence",
-         "Scatter",
-         "MaxUnpool",
-         "SplitToSequence",
-         "ConcatFromSequence",
-         "SequenceAt",
-         "SequenceConstruct",
-         "SequenceEmpty",
-         "SequenceErase",
-         "SequenceInsert",
-         "SequenceLength",
-         "Optional",
-         "OptionalHasElement",
-         "OptionalGetElement"},
-        count_none);
+    for (const auto* groups : {&arithmetic_groups(), &structured_groups()})
+      for (const CountGroup& g : *groups) {
+        const std::string ops = g.ops;
+        for (std::size_t start = 0; start < ops.size();) {
+          const std::size_t end = std::min(ops.find(' ', start), ops.size());
+          t[{g.domain, ops.substr(start, end - start)}] = g.fn;
+          start = end + 1;
+        }
+      }
     return t;
   }();
   return table;

@@ -175,6 +175,29 @@ TEST(ProfileSubgraphs, ScanCountsTheBodyOncePerElementOfTheSequence) {
   EXPECT_EQ(p.nodes[0].flops.flops.to_string(), canon("T*B*8"));
 }
 
+// If: then y = Relu(x) (4N), else y = Add(Mul(x, x), x) (8N); x [N,4] from the outer scope.
+TEST(ProfileSubgraphs, IfCountsTheLargerBranch) {
+  Model m = make_model(13);
+  GraphBuilder g(*m.graph);
+  g.input("c", ts(BOOL, {}));
+  g.input("x", ts(FLOAT, {"N", 4}));
+  auto then_g = make_subgraph(*m.graph, "then");
+  GraphBuilder(*then_g).node("Relu", {"x"}, {"t"});
+  GraphBuilder(*then_g).output("t");
+  auto else_g = make_subgraph(*m.graph, "else");
+  GraphBuilder e(*else_g);
+  e.node("Mul", {"x", "x"}, {"sq"});
+  e.node("Add", {"sq", "x"}, {"u"});
+  e.output("u");
+  g.node("If", {"c"}, {"y"}, {graph_attr("then_branch", then_g), graph_attr("else_branch", else_g)}, "", "if");
+  g.output("y");
+  const profile::ModelProfile p = infer_and_profile(m);
+  EXPECT_EQ(p.nodes[0].flops.flops.to_string(), canon("max(4*N, 4*N + 4*N)"));
+  EXPECT_EQ(p.nodes[0].flops.note, "the larger branch");
+  // The branches read x: it is live until the If, and the If's output to the end.
+  EXPECT_EQ(p.peak_activation_bytes.to_string(), canon("16*N"));
+}
+
 TEST(ProfileGroups, ByOpAndByScope) {
   Model m = diamond();
   const profile::ModelProfile p = infer_and_profile(m);

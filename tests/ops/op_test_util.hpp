@@ -91,8 +91,9 @@ class Op {
     return *this;
   }
 
-  // Runs inference on the node; fresh dims are numbered from _d0 per call.
-  RunResult run(const std::vector<In>& inputs, std::vector<Attribute> attributes = {}) const {
+  // The model of one node "node" reading in0, in1, ... and writing out0,
+  // out1, ... (graph outputs), not yet inferred.
+  Model model(const std::vector<In>& inputs, std::vector<Attribute> attributes = {}) const {
     Model m;
     m.opset_imports[""] = opset_;
     if (!domain_.empty()) m.opset_imports[domain_] = domain_opset_ ? *domain_opset_ : domain_ == "ai.onnx.ml" ? 3 : 1;
@@ -117,6 +118,12 @@ class Op {
     for (std::size_t i = 0; i < num_outputs_; ++i) out_names.push_back("out" + std::to_string(i));
     b.node(op_, in_names, out_names, std::move(attributes), domain_, "node");
     for (const auto& o : out_names) b.output(o);
+    return m;
+  }
+
+  // Runs inference on the node; fresh dims are numbered from _d0 per call.
+  RunResult run(const std::vector<In>& inputs, std::vector<Attribute> attributes = {}) const {
+    Model m = model(inputs, std::move(attributes));
     InferenceOptions options;
     options.policy = policy_;
     RunResult r;

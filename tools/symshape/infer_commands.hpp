@@ -583,6 +583,24 @@ inline void collect_symbols(const Type& t, std::set<std::string>& out) {
   }
 }
 
+// Symbols given to `option` that no value of the model has (most likely a
+// typo) are a usage error (2), printed with the model's symbols.
+inline std::optional<int> check_bound_symbols(const char* cmd, const char* option, const std::string& model_path,
+                                              const Bindings& bindings, const std::set<std::string>& symbols) {
+  std::vector<std::string> unknown;
+  for (const auto& [name, value] : bindings)
+    if (!symbols.count(name)) unknown.push_back(name);
+  if (unknown.empty()) return std::nullopt;
+  std::sort(unknown.begin(), unknown.end());
+  std::string list, known;
+  for (const std::string& u : unknown) list += (list.empty() ? "'" : ", '") + u + "'";
+  for (const std::string& s : symbols) known += (known.empty() ? "" : ", ") + s;
+  return fatal(cmd,
+               std::string(option) + ": " + display_name(model_path) + " has no symbol " + list +
+                   " (its symbols: " + (known.empty() ? std::string("none") : known) + ")",
+               kExitUsage);
+}
+
 inline int run_show(const std::vector<std::string>& args) {
   const char* cmd = "show";
   ShowArgs a;
@@ -602,18 +620,7 @@ inline int run_show(const std::vector<std::string>& args) {
   // A binding of a symbol no shown shape has is most likely a typo.
   std::set<std::string> symbols;
   for (const Value* v : listed_values(model, true)) collect_symbols(types.of(*v), symbols);
-  std::vector<std::string> unknown;
-  for (const auto& [name, value] : a.bindings)
-    if (!symbols.count(name)) unknown.push_back(name);
-  if (!unknown.empty()) {
-    std::sort(unknown.begin(), unknown.end());
-    std::string list, known;
-    for (const std::string& u : unknown) list += (list.empty() ? "'" : ", '") + u + "'";
-    for (const std::string& s : symbols) known += (known.empty() ? "" : ", ") + s;
-    return fatal(cmd, "--bind: " + display_name(a.model_path) + " has no symbol " + list + " (its symbols: " +
-                          (known.empty() ? std::string("none") : known) + ")",
-                 kExitUsage);
-  }
+  if (const std::optional<int> bad = check_bound_symbols(cmd, "--bind", a.model_path, a.bindings, symbols)) return *bad;
 
   std::vector<TableRow> rows{{"value", "node", "op", "dtype", "shape"}};
   if (a.have_bind) rows[0].insert(rows[0].end(), {"concrete", "bytes"});

@@ -1,4 +1,5 @@
-// The symshape command: shape inference over ONNX files (infer, show) and
+// The symshape command: shape inference over ONNX files (infer, show), their
+// profile (FLOPs, parameters, memory) and
 // dimension expressions (simplify, eval).
 #include <cstdio>
 #include <string>
@@ -7,6 +8,7 @@
 
 #include "expr_commands.hpp"
 #include "infer_commands.hpp"
+#include "profile_commands.hpp"
 
 #ifndef SYMSHAPE_VERSION
 #error "SYMSHAPE_VERSION is defined by tools/symshape/CMakeLists.txt (the CMake project version)"
@@ -24,6 +26,10 @@ int usage(FILE* out) {
       "  symshape show MODEL.onnx|- [--bind SYM=INT,...] [--all]\n"
       "                                         print a table of every value's symbolic shape; with\n"
       "                                         --bind also the concrete shape and size in bytes\n"
+      "  symshape profile MODEL.onnx|- [--bind SYM=INT,...] [--by op|scope] [--json FILE|-]\n"
+      "                 [--csv FILE|-] [--sweep SYM=LO..HI [--plot FILE.svg]]\n"
+      "                                         FLOPs, parameters and memory as expressions of\n"
+      "                                         the input dims, evaluated with --bind\n"
       "  symshape simplify EXPR... [--file F|-] print each canonical form, one per line\n"
       "  symshape eval EXPR --bind SYM=INT,...  print the value\n"
       "  symshape --version                     print the version\n"
@@ -55,6 +61,7 @@ int main(int argc, char** argv) {
   }
   if (cmd == "infer") return symshape::cli::run_infer(args);
   if (cmd == "show") return symshape::cli::run_show(args);
+  if (cmd == "profile") return symshape::cli::run_profile(args);
   if (cmd == "simplify") return symshape::cli::run_simplify(args);
   if (cmd == "eval") return symshape::cli::run_eval(args);
   std::fprintf(stderr, "symshape: unknown command '%s' (try symshape --help)\n", symshape::cli::one_line(cmd).c_str());

@@ -11,10 +11,10 @@ namespace symshape::cli {
 
 using TableRow = std::vector<std::string>;
 
-// Prints `rows` (the header first), one line each. The last cell of a row is
+// Prints `rows` (the header first) on `out`, one line each. The last cell of a row is
 // not padded, so no line ends in spaces, unless `right_align_last` (a column
 // of numbers), which pads it on the left instead.
-inline void print_table(const std::vector<TableRow>& rows, bool right_align_last) {
+inline void print_table(const std::vector<TableRow>& rows, bool right_align_last, FILE* out = stdout) {
   std::vector<std::size_t> width;
   for (const TableRow& row : rows) {
     if (width.size() < row.size()) width.resize(row.size(), 0);
@@ -29,7 +29,7 @@ inline void print_table(const std::vector<TableRow>& rows, bool right_align_last
       line += row[c];
       if (!last) line.append(pad + 2, ' ');
     }
-    std::printf("%s\n", line.c_str());
+    std::fprintf(out, "%s\n", line.c_str());
   }
 }
 

@@ -1,0 +1,167 @@
+// `profile_model`: FLOPs, parameters and memory of an inferred model, each a
+// canonical expression of its input symbols (unknown, printed "?", when a dim
+// it needs is unknown). Counts per node (counts.hpp), bytes of every output
+// and the activation totals (memory.hpp), parameters (elements of the
+// floating-point initializers the graph reads), and grouping by operator type
+// or by the node-name scope exporters write (`/blocks.3/attn/MatMul` ->
+// `/blocks.3/attn`). docs/profile.md states the conventions.
+#pragma once
+
+#include <map>
+#include <string>
+#include <unordered_set>
+#include <vector>
+
+#include "symshape/ops/common/tensor_values.hpp"
+#include "symshape/profile/counts.hpp"
+#include "symshape/profile/memory.hpp"
+
+namespace symshape::profile {
+
+struct OutputProfile {
+  std::string name;
+  SymbolicDim bytes;
+  DataType dtype = DataType::UNDEFINED;  // of a tensor output
+};
+
+struct NodeProfile {
+  const Node* node = nullptr;
+  std::string name, op_type, domain;
+  FlopCount flops;
+  std::vector<OutputProfile> outputs;
+  SymbolicDim params = SymbolicDim(0);  // elements of the float initializers it reads
+  SymbolicDim param_bytes = SymbolicDim(0);
+};
+
+struct ModelProfile {
+  std::vector<NodeProfile> nodes;  // the main graph's nodes, in order
+  SymbolicDim flops;               // sum over the counted nodes (unknown when one of them is)
+  SymbolicDim params, param_bytes;
+  SymbolicDim activation_bytes, peak_activation_bytes;
+  std::size_t not_counted = 0;  // nodes whose FLOPs are NotCounted, left out of `flops`
+  std::vector<std::string> notes;
+};
+
+// Elements and bytes of one float initializer.
+inline void add_param(const Tensor& t, SymbolicDim& params, SymbolicDim& bytes) {
+  const std::optional<int64_t> count = t.element_count();
+  const SymbolicDim c = count ? SymbolicDim(*count) : SymbolicDim();
+  params = params + c;
+  bytes = bytes + c * SymbolicDim(element_bits(t.dtype) / 8);
+}
+
+// The float initializers a node reads (through its subgraphs too).
+inline std::vector<const Value*> float_params(const Node& n) {
+  std::unordered_set<const Value*> read;
+  values_read(n, read);
+  std::vector<const Value*> out;
+  for (const Value* v : read)
+    if (v->initializer && ops::is_float_type(v->initializer->dtype)) out.push_back(v);
+  return out;
+}
+
+inline NodeProfile profile_node(const Node& n, const CountContext& ctx, std::unordered_set<const Value*>& params) {
+  NodeProfile p;
+  p.node = &n;
+  p.name = n.name;
+  p.op_type = n.op_type;
+  p.domain = n.domain;
+  const uint64_t overflows = dim_overflow_count();
+  p.flops = count_flops(n, ctx);
+  if (dim_overflow_count() != overflows && p.flops.flops.is_unknown())
+    p.flops.note = "unknown: the count overflows int64";
+  for (const Value* v : n.outputs)
+    if (v)
+      p.outputs.push_back(
+          {v->name, value_bytes(v), v->type.is_tensor_like() ? v->type.elem_type() : DataType::UNDEFINED});
+  for (const Value* v : float_params(n)) {
+    add_param(*v->initializer, p.params, p.param_bytes);
+    params.insert(v);
+  }
+  return p;
+}
+
+// Totals of the FLOPs: the counted nodes summed, the others left out and
+// named in a note.
+inline void total_flops(ModelProfile& m) {
+  std::vector<Expr> terms;
+  bool unknown = false;
+  std::map<std::string, std::size_t> missing;  // op -> nodes not counted
+  for (const NodeProfile& n : m.nodes) {
+    if (n.flops.kind == FlopKind::NotCounted) {
+      ++m.not_counted;
+      ++missing[n.op_type];
+    } else if (n.flops.flops.is_unknown()) {
+      unknown = true;
+    } else {
+      terms.push_back(n.flops.flops.expr());
+    }
+  }
+  m.flops = unknown ? SymbolicDim() : SymbolicDim(sum_of(terms));
+  if (unknown) m.notes.push_back("flops unknown: a counted node has a dim that is unknown");
+  for (const auto& [op, count] : missing)
+    m.notes.push_back("flops leave out " + std::to_string(count) + " " + op + " node(s): not counted");
+}
+
+inline ModelProfile profile_model(const Model& model) {
+  ModelProfile m;
+  const Graph& g = *model.graph;
+  const CountContext ctx{model.opset("")};
+  std::unordered_set<const Value*> params;
+  for (const Node* n : g.nodes) m.nodes.push_back(profile_node(*n, ctx, params));
+  const uint64_t overflows = dim_overflow_count();
+  total_flops(m);
+  m.params = SymbolicDim(0);
+  m.param_bytes = SymbolicDim(0);
+  for (const Value* v : params) add_param(*v->initializer, m.params, m.param_bytes);
+  m.activation_bytes = activation_bytes(g);
+  m.peak_activation_bytes = peak_activation_bytes(g);
+  if (m.activation_bytes.is_unknown()) m.notes.push_back("activation bytes unknown: a node output has no known size");
+  if (dim_overflow_count() != overflows) m.notes.push_back("a total overflows int64 and is shown as unknown");
+  return m;
+}
+
+// ---- grouping ----
+
+enum class GroupBy { Op, Scope };
+
+// The scope exporters write in node names: everything before the last '/'
+// ("/blocks.3/attn/MatMul" -> "/blocks.3/attn"); "" for a name without one.
+inline std::string node_scope(const std::string& name) {
+  const std::size_t slash = name.rfind('/');
+  return slash == std::string::npos ? std::string() : name.substr(0, slash);
+}
+
+struct GroupRow {
+  std::string key;
+  std::size_t nodes = 0;
+  std::size_t not_counted = 0;
+  SymbolicDim flops = SymbolicDim(0);         // of the counted nodes
+  SymbolicDim output_bytes = SymbolicDim(0);  // of their outputs
+  SymbolicDim params = SymbolicDim(0);        // read by its nodes (a shared one in each group)
+};
+
+// One row per op type (domain-qualified outside ai.onnx) or scope, in order
+// of first appearance.
+inline std::vector<GroupRow> group_profile(const ModelProfile& m, GroupBy by) {
+  std::vector<GroupRow> rows;
+  std::map<std::string, std::size_t> index;
+  for (const NodeProfile& n : m.nodes) {
+    std::string key = by == GroupBy::Scope                        ? node_scope(n.name)
+                      : n.domain.empty() || n.domain == "ai.onnx" ? n.op_type
+                                                                  : n.domain + "::" + n.op_type;
+    auto [it, fresh] = index.emplace(key, rows.size());
+    if (fresh) rows.push_back(GroupRow{key});
+    GroupRow& r = rows[it->second];
+    ++r.nodes;
+    if (n.flops.kind == FlopKind::NotCounted)
+      ++r.not_counted;
+    else
+      r.flops = r.flops + n.flops.flops;
+    for (const OutputProfile& o : n.outputs) r.output_bytes = r.output_bytes + o.bytes;
+    r.params = r.params + n.params;
+  }
+  return rows;
+}
+
+}  // namespace symshape::profile

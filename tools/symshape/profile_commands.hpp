@@ -1,0 +1,444 @@
+// `symshape profile`: FLOPs, parameters and memory of a model as formulas of
+// its input dims (include/symshape/profile/, docs/profile.md), evaluated at
+// --bind, over a --sweep of one symbol, grouped --by op or scope; --json,
+// --csv and --plot write files ('-' for --json/--csv is standard output, and
+// then the tables go to stderr).
+#pragma once
+
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "args.hpp"
+#include "expr_commands.hpp"
+#include "infer_commands.hpp"
+#include "json_writer.hpp"
+#include "model_io.hpp"
+#include "symshape/profile/profile.hpp"
+#include "symshape/profile/svg_plot.hpp"
+#include "table.hpp"
+
+namespace symshape::cli {
+
+inline constexpr const char* kProfileUsage =
+    "usage: symshape profile MODEL.onnx|- [--bind SYM=INT,...]... [--by op|scope] [--json FILE|-]\n"
+    "                        [--csv FILE|-] [--sweep SYM=LO..HI [--plot FILE.svg]]\n"
+    "  Infers every shape, then prints the model's FLOPs, parameters and memory as\n"
+    "  expressions of its input symbols (docs/profile.md states the conventions):\n"
+    "  the totals (flops, params, param_bytes, activation_bytes: every node output,\n"
+    "  peak_activation_bytes: the most bytes live at once under the node order),\n"
+    "  then one row per node (flops, bytes of its outputs, parameters it reads).\n"
+    "  '?' is a quantity that an unknown dim makes unknown; 'not counted' an\n"
+    "  operator without a FLOP convention (left out of the total and named).\n"
+    "  --bind      evaluate at these values (integers >= 0; a symbol the model\n"
+    "              does not have is a usage error)\n"
+    "  --by        one row per operator type or per node-name scope ('/blocks.3/attn')\n"
+    "              instead of one per node\n"
+    "  --json      the profile as JSON: {bindings, totals, nodes}, each quantity\n"
+    "              {\"expr\": ..., \"value\": ...} (value when the bindings make it concrete)\n"
+    "  --csv       the node (or --by group) table as CSV\n"
+    "  --sweep     evaluate the totals for SYM from LO to HI (the ends and the powers\n"
+    "              of two between; every value when there are at most 16), the\n"
+    "              other symbols bound by --bind; prints a table\n"
+    "  --plot      with --sweep: an SVG of FLOPs and peak activation memory against SYM\n"
+    "exit status: 0 ok; 1 unreadable or malformed input, or an output that cannot\n"
+    "  be written; 2 bad usage; 3 inference reported errors (the profile is still\n"
+    "  printed).\n";
+
+struct Sweep {
+  std::string symbol;
+  int64_t lo = 0, hi = 0;
+};
+
+struct ProfileArgs {
+  std::string model_path, json_path, csv_path, plot_path;
+  Bindings bindings;
+  std::optional<profile::GroupBy> by;
+  std::optional<Sweep> sweep;
+};
+
+// "SYM=LO..HI" with 0 <= LO <= HI.
+inline bool parse_sweep(const std::string& text, Sweep& out, std::string& error) {
+  const std::size_t eq = text.find('=');
+  const std::size_t dots = text.find("..", eq == std::string::npos ? 0 : eq);
+  error = "bad --sweep '" + text + "', expected SYM=LO..HI with integers 0 <= LO <= HI";
+  if (eq == std::string::npos || eq == 0 || dots == std::string::npos) return false;
+  Result<Expr> lo = parse_expr(text.substr(eq + 1, dots - eq - 1));
+  Result<Expr> hi = parse_expr(text.substr(dots + 2));
+  if (!lo || !hi || !lo->is_int() || !hi->is_int()) return false;
+  out = {text.substr(0, eq), lo->as_int(), hi->as_int()};
+  return out.lo >= 0 && out.lo <= out.hi;
+}
+
+inline std::optional<int> parse_profile_args(const std::vector<std::string>& args, ProfileArgs& a) {
+  const char* cmd = "profile";
+  auto bind = [&a](const std::string& value, std::string& error) { return parse_bindings(value, a.bindings, error); };
+  auto by = [&a](const std::string& value, std::string& error) {
+    if (value != "op" && value != "scope") {
+      error = "bad --by '" + value + "', expected op or scope";
+      return false;
+    }
+    a.by = value == "op" ? profile::GroupBy::Op : profile::GroupBy::Scope;
+    return true;
+  };
+  auto sweep = [&a](const std::string& value, std::string& error) {
+    Sweep s;
+    if (!parse_sweep(value, s, error)) return false;
+    a.sweep = s;
+    return true;
+  };
+  auto path = [](std::string& target, const char* option) {
+    return [&target, option](const std::string& value, std::string& error) {
+      error = std::string(option) + " needs a file name";
+      target = value;
+      return !value.empty();
+    };
+  };
+  const ArgSpec spec{cmd,
+                     kProfileUsage,
+                     {{{"--bind"}, "SYM=INT,...", bind},
+                      {{"--by"}, "op|scope", by},
+                      {{"--json"}, "FILE", path(a.json_path, "--json")},
+                      {{"--csv"}, "FILE", path(a.csv_path, "--csv")},
+                      {{"--sweep"}, "SYM=LO..HI", sweep},
+                      {{"--plot"}, "FILE.svg", path(a.plot_path, "--plot")}},
+                     one_positional(a.model_path)};
+  if (const std::optional<int> done = parse_args(spec, args)) return done;
+  if (a.model_path.empty()) return fatal(cmd, "expected a model file (symshape profile MODEL.onnx ...)", kExitUsage);
+  if (!a.plot_path.empty() && !a.sweep) return fatal(cmd, "--plot needs --sweep SYM=LO..HI", kExitUsage);
+  if (a.sweep && a.bindings.count(a.sweep->symbol))
+    return fatal(cmd, "--sweep: '" + a.sweep->symbol + "' is also bound by --bind", kExitUsage);
+  if (names_stdout(a.plot_path)) return fatal(cmd, "--plot needs a file, not standard output", kExitUsage);
+  return check_outputs(cmd, a.model_path, {{"--json", a.json_path}, {"--csv", a.csv_path}, {"--plot", a.plot_path}});
+}
+
+// ---- quantities ----
+
+// The value of a quantity at the bindings, when they make it concrete.
+inline std::optional<int64_t> value_of(const SymbolicDim& q, const Bindings& b) {
+  if (q.is_unknown()) return std::nullopt;
+  Result<int64_t> v = evaluate(q.expr(), b);
+  return v ? std::optional<int64_t>(*v) : std::nullopt;
+}
+
+// A cell: the value when concrete, else the expression ("?" when unknown).
+inline std::string cell(const SymbolicDim& q, const Bindings& b) {
+  const std::optional<int64_t> v = value_of(q, b);
+  return v ? std::to_string(*v) : q.to_string();
+}
+
+enum class Unit { Flop, Count, Bytes };
+
+// "6.74 MFLOP", "21.1 k", "565 KiB": three digits, powers of 1000 (1024 for bytes).
+inline std::string human(int64_t v, Unit unit) {
+  static const char* const kPrefix[] = {"", "k", "M", "G", "T", "P", "E"};
+  static const char* const kBinary[] = {"", "Ki", "Mi", "Gi", "Ti", "Pi", "Ei"};
+  const double base = unit == Unit::Bytes ? 1024.0 : 1000.0;
+  double x = static_cast<double>(v);
+  int i = 0;
+  while (x >= base && i < 6) {
+    x /= base;
+    ++i;
+  }
+  const std::string prefix = unit == Unit::Bytes ? kBinary[i] : kPrefix[i];
+  const std::string suffix = unit == Unit::Flop ? "FLOP" : unit == Unit::Bytes ? "B" : "";
+  char buf[48];
+  std::snprintf(buf, sizeof buf, i == 0 ? "%.0f" : "%.3g", x);
+  const std::string tail = prefix + suffix;
+  return tail.empty() ? std::string(buf) : std::string(buf) + " " + tail;
+}
+
+struct TotalRow {
+  const char* name;
+  const SymbolicDim* q;
+  Unit unit;  // of the human-readable value
+};
+
+inline std::vector<TotalRow> total_rows(const profile::ModelProfile& p) {
+  return {{"flops", &p.flops, Unit::Flop},
+          {"params", &p.params, Unit::Count},
+          {"param_bytes", &p.param_bytes, Unit::Bytes},
+          {"activation_bytes", &p.activation_bytes, Unit::Bytes},
+          {"peak_activation_bytes", &p.peak_activation_bytes, Unit::Bytes}};
+}
+
+// ---- JSON ----
+
+inline void json_quantity(JsonWriter& j, const char* key, const SymbolicDim& q, const Bindings& b) {
+  j.key(key).begin_object(JsonWriter::Layout::Inline);
+  j.key("expr").string(q.to_string());
+  if (const std::optional<int64_t> v = value_of(q, b)) j.key("value").integer(*v);
+  j.end_object();
+}
+
+inline void json_node(JsonWriter& j, const profile::NodeProfile& n, const Bindings& b) {
+  j.begin_object();
+  j.key("name").string(n.name).key("op_type").string(n.op_type).key("domain").string(n.domain);
+  json_quantity(j, "flops", n.flops.flops, b);
+  if (!n.flops.note.empty()) j.key("flops_note").string(n.flops.note);
+  j.key("outputs").begin_array(JsonWriter::Layout::Inline);
+  for (const profile::OutputProfile& o : n.outputs) {
+    j.begin_object().key("name").string(o.name);
+    json_quantity(j, "bytes", o.bytes, b);
+    j.key("dtype").string(to_string(o.dtype));
+    j.end_object();
+  }
+  j.end_array();
+  json_quantity(j, "params", n.params, b);
+  j.end_object();
+}
+
+inline void json_groups(JsonWriter& j, const std::vector<profile::GroupRow>& groups, const Bindings& b) {
+  j.key("groups").begin_array();
+  for (const profile::GroupRow& g : groups) {
+    j.begin_object(JsonWriter::Layout::Inline).key("key").string(g.key).key("nodes").integer(g.nodes);
+    j.key("not_counted").integer(g.not_counted);
+    json_quantity(j, "flops", g.flops, b);
+    json_quantity(j, "output_bytes", g.output_bytes, b);
+    json_quantity(j, "params", g.params, b);
+    j.end_object();
+  }
+  j.end_array();
+}
+
+inline std::string profile_json(const ProfileArgs& a, const profile::ModelProfile& p) {
+  JsonWriter j;
+  j.begin_object();
+  j.key("model").string(a.model_path);
+  j.key("bindings").begin_object(JsonWriter::Layout::Inline);
+  const std::map<std::string, int64_t> sorted(a.bindings.begin(), a.bindings.end());
+  for (const auto& [name, value] : sorted) j.key(name).integer(value);
+  j.end_object();
+  j.key("totals").begin_object();
+  for (const TotalRow& t : total_rows(p)) json_quantity(j, t.name, *t.q, a.bindings);
+  j.key("flops_not_counted").integer(p.not_counted);
+  j.key("notes").begin_array(JsonWriter::Layout::Inline);
+  for (const std::string& note : p.notes) j.string(note);
+  j.end_array();
+  j.end_object();
+  j.key("nodes").begin_array();
+  for (const profile::NodeProfile& n : p.nodes) json_node(j, n, a.bindings);
+  j.end_array();
+  if (a.by) json_groups(j, profile::group_profile(p, *a.by), a.bindings);
+  j.end_object();
+  return j.str() + "\n";
+}
+
+// ---- tables and CSV ----
+
+inline std::string flops_cell(const profile::FlopCount& f, const Bindings& b) {
+  if (f.kind == profile::FlopKind::NoArithmetic) return "-";
+  return f.kind == profile::FlopKind::NotCounted ? "not counted" : cell(f.flops, b);
+}
+
+inline SymbolicDim output_bytes(const profile::NodeProfile& n) {
+  SymbolicDim total(0);
+  for (const profile::OutputProfile& o : n.outputs) total = total + o.bytes;
+  return total;
+}
+
+// The node rows (or the group rows with --by), header first; `csv` keeps
+// expression and value in separate columns.
+inline std::vector<TableRow> detail_rows(const ProfileArgs& a, const profile::ModelProfile& p, bool csv) {
+  const Bindings& b = a.bindings;
+  auto q = [&](TableRow& row, const SymbolicDim& x) {
+    if (!csv) return row.push_back(cell(x, b));
+    row.push_back(x.to_string());
+    const std::optional<int64_t> v = value_of(x, b);
+    row.push_back(v ? std::to_string(*v) : std::string());
+  };
+  std::vector<TableRow> rows;
+  if (a.by) {
+    rows.push_back(
+        csv ? TableRow{"group", "nodes", "not_counted", "flops", "flops_value", "output_bytes", "output_bytes_value",
+                       "params", "params_value"}
+            : TableRow{a.by == profile::GroupBy::Op ? "op" : "scope", "nodes", "flops", "output bytes", "params"});
+    for (const profile::GroupRow& g : profile::group_profile(p, *a.by)) {
+      TableRow row{g.key.empty() && !csv ? "(none)" : g.key, std::to_string(g.nodes)};
+      if (csv) row.push_back(std::to_string(g.not_counted));
+      q(row, g.flops);
+      if (!csv && g.not_counted) row.back() += " (+" + std::to_string(g.not_counted) + " not counted)";
+      q(row, g.output_bytes);
+      q(row, g.params);
+      rows.push_back(row);
+    }
+    return rows;
+  }
+  rows.push_back(csv ? TableRow{"node", "op_type", "flops", "flops_value", "flops_note", "output_bytes",
+                                "output_bytes_value", "params", "params_value"}
+                     : TableRow{"node", "op", "flops", "output bytes", "params", "note"});
+  for (const profile::NodeProfile& n : p.nodes) {
+    TableRow row{n.name.empty() && !csv ? "-" : n.name, n.op_type};
+    if (csv) {
+      q(row, n.flops.flops);
+      row.push_back(n.flops.note);
+    } else {
+      row.push_back(flops_cell(n.flops, b));
+    }
+    q(row, output_bytes(n));
+    q(row, n.params);
+    if (!csv) row.push_back(n.flops.kind == profile::FlopKind::NoArithmetic ? std::string() : n.flops.note);
+    rows.push_back(row);
+  }
+  // The note column only when a node has a note.
+  const bool notes =
+      csv || std::any_of(rows.begin() + 1, rows.end(), [](const TableRow& r) { return !r.back().empty(); });
+  if (!notes)
+    for (TableRow& r : rows) r.pop_back();
+  return rows;
+}
+
+inline std::string csv_field(const std::string& s) {
+  if (s.find_first_of(",\"\n\r") == std::string::npos) return s;
+  std::string out = "\"";
+  for (char c : s) out += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return out + "\"";
+}
+
+inline std::string profile_csv(const ProfileArgs& a, const profile::ModelProfile& p) {
+  std::string out;
+  for (const TableRow& row : detail_rows(a, p, true)) {
+    for (std::size_t i = 0; i < row.size(); ++i) out += (i ? "," : "") + csv_field(row[i]);
+    out += '\n';
+  }
+  return out;
+}
+
+// ---- sweep ----
+
+// The values of the swept symbol: every one from LO to HI when there are at
+// most 16, else LO, the powers of two strictly between, and HI.
+inline std::vector<int64_t> sweep_points(const Sweep& s) {
+  std::vector<int64_t> out;
+  if (s.hi - s.lo < 16) {
+    for (int64_t v = s.lo; v <= s.hi; ++v) out.push_back(v);
+    return out;
+  }
+  out.push_back(s.lo);
+  for (int64_t p = 1; p > 0 && p < s.hi; p *= 2)
+    if (p > s.lo) out.push_back(p);
+  out.push_back(s.hi);
+  return out;
+}
+
+// The totals at each point (the --bind values plus SYM = point); prints the
+// table on `out` and, with --plot, writes the chart. Returns 0 or 1.
+inline int run_sweep(const ProfileArgs& a, const profile::ModelProfile& p, FILE* out) {
+  const std::vector<TotalRow> totals = total_rows(p);
+  std::vector<TableRow> rows{{a.sweep->symbol}};
+  for (const TotalRow& t : totals) rows[0].push_back(t.name);
+  profile::PlotSpec plot;
+  plot.x_label = a.sweep->symbol;
+  plot.left = {"FLOPs", "#1f77b4", {}};
+  plot.right = {"peak activation memory (bytes)", "#d62728", {}};
+  for (int64_t point : sweep_points(*a.sweep)) {
+    Bindings b = a.bindings;
+    b[a.sweep->symbol] = point;
+    TableRow row{std::to_string(point)};
+    for (const TotalRow& t : totals) row.push_back(cell(*t.q, b));
+    rows.push_back(row);
+    const std::optional<int64_t> flops = value_of(p.flops, b), peak = value_of(p.peak_activation_bytes, b);
+    plot.x.push_back(static_cast<double>(point));
+    plot.left.y.push_back(flops ? static_cast<double>(*flops) : NAN);
+    plot.right.y.push_back(peak ? static_cast<double>(*peak) : NAN);
+  }
+  std::fprintf(out, "\nsweep of %s:\n", a.sweep->symbol.c_str());
+  print_table(rows, false, out);
+  if (a.plot_path.empty()) return kExitOk;
+  const std::string file = std::filesystem::path(display_name(a.model_path)).filename().string();
+  plot.title = "FLOPs and peak activation memory of " + file + " against " + a.sweep->symbol;
+  const std::map<std::string, int64_t> fixed(a.bindings.begin(), a.bindings.end());
+  for (const auto& [name, value] : fixed)
+    plot.subtitle += (plot.subtitle.empty() ? "at " : ", ") + name + "=" + std::to_string(value);
+  Result<PreparedOutput> prepared = prepare_output(a.plot_path, io::bytes_writer(profile::svg_plot(plot)));
+  Result<bool> done = prepared ? commit_output(prepared.value()) : Result<bool>::failure(prepared.error());
+  if (!done) return fatal("profile", done.error());
+  std::fprintf(out, "wrote %s\n", a.plot_path.c_str());
+  return kExitOk;
+}
+
+// ---- the command ----
+
+inline void print_profile(const ProfileArgs& a, const profile::ModelProfile& p, FILE* out) {
+  std::fprintf(out, "%s: %zu nodes, %zu not counted\n", display_name(a.model_path).c_str(), p.nodes.size(),
+               p.not_counted);
+  if (!a.bindings.empty()) {
+    const std::map<std::string, int64_t> sorted(a.bindings.begin(), a.bindings.end());
+    std::string list;
+    for (const auto& [name, value] : sorted) list += (list.empty() ? "" : ", ") + name + "=" + std::to_string(value);
+    std::fprintf(out, "bindings: %s\n", list.c_str());
+  }
+  // The expression last: it is the long column.
+  std::vector<TableRow> rows{{"total"}};
+  if (!a.bindings.empty()) rows[0].insert(rows[0].end(), {"value", ""});
+  rows[0].push_back("expression");
+  for (const TotalRow& t : total_rows(p)) {
+    TableRow row{t.name};
+    if (!a.bindings.empty()) {
+      const std::optional<int64_t> v = value_of(*t.q, a.bindings);
+      row.push_back(v ? std::to_string(*v) : "?");
+      row.push_back(v ? human(*v, t.unit) : "");
+    }
+    row.push_back(t.q->to_string());
+    rows.push_back(row);
+  }
+  print_table(rows, false, out);
+  for (const std::string& note : p.notes) std::fprintf(out, "note: %s\n", note.c_str());
+  std::fprintf(out, "\n");
+  print_table(detail_rows(a, p, false), false, out);
+  if (!a.by) std::fprintf(out, "flops '-': no arithmetic (data movement); '?': a dim it needs is unknown\n");
+}
+
+// Writes --json and --csv; 0, or 1 after printing the problem.
+inline int write_profile_files(const ProfileArgs& a, const profile::ModelProfile& p) {
+  const std::pair<const std::string*, std::string> files[] = {
+      {&a.json_path, a.json_path.empty() ? "" : profile_json(a, p)},
+      {&a.csv_path, a.csv_path.empty() ? "" : profile_csv(a, p)}};
+  for (const auto& [path, text] : files) {
+    if (path->empty()) continue;
+    Result<PreparedOutput> prepared = prepare_output(*path, io::bytes_writer(text));
+    Result<bool> done = prepared ? commit_output(prepared.value()) : Result<bool>::failure(prepared.error());
+    if (!done) return fatal("profile", done.error());
+  }
+  return kExitOk;
+}
+
+inline int run_profile(const std::vector<std::string>& args) {
+  const char* cmd = "profile";
+  ProfileArgs a;
+  if (const std::optional<int> done = parse_profile_args(args, a)) return *done;
+  InputFile input;
+  Model model;
+  if (!load(cmd, a.model_path, input, model)) return kExitInput;
+  if (const std::optional<int> bad = check_outputs_against_data(
+          cmd, a.model_path, input.bytes(), {{"--json", a.json_path}, {"--csv", a.csv_path}, {"--plot", a.plot_path}}))
+    return *bad;
+  NodeTags tags;
+  tags.tag(model);
+  const Report report = infer_shapes(model);
+  tags.restore();
+  std::set<std::string> symbols;
+  for (const Value* v : listed_values(model, true)) collect_symbols(v->type, symbols);
+  if (const std::optional<int> bad = check_bound_symbols(cmd, "--bind", a.model_path, a.bindings, symbols)) return *bad;
+  if (a.sweep)
+    if (const std::optional<int> bad =
+            check_bound_symbols(cmd, "--sweep", a.model_path, Bindings{{a.sweep->symbol, 0}}, symbols))
+      return *bad;
+  print_diagnostics(cmd, a.model_path, report, tags);
+  const profile::ModelProfile p = profile::profile_model(model);
+  // With --json - or --csv -, stdout holds only that file.
+  FILE* out = names_stdout(a.json_path) || names_stdout(a.csv_path) ? stderr : stdout;
+  print_profile(a, p, out);
+  if (const int code = write_profile_files(a, p)) return code;
+  if (a.sweep)
+    if (const int code = run_sweep(a, p, out)) return code;
+  if (std::fflush(stdout) != 0) return fatal(cmd, "cannot write to standard output");
+  return report.ok() ? kExitOk : kExitInference;
+}
+
+}  // namespace symshape::cli

@@ -25,69 +25,32 @@ echo "record_truth: installing onnxruntime-node into $WORK"
 (cd "$WORK" && npm install --ignore-scripts --no-audit --no-fund onnxruntime-node >/dev/null 2>&1)
 echo "record_truth: onnxruntime-node $(node -p "require('$WORK/node_modules/onnxruntime-node/package.json').version")"
 
-# Copies of the models with every node output of the main graph as a graph output.
-"$PYTHON" - "$MODELS" "$WORK" <<'EOF'
+# The cases (the manifest's), and copies of their models with every node
+# output of the main graph as a graph output (expose_outputs.py).
+"$PYTHON" - "$MODELS" "$WORK/cases_in.json" <<'EOF'
 import json, sys
-import onnx
-from onnx import helper
-models, work = sys.argv[1], sys.argv[2]
-cases = json.load(open(f"{models}/manifest.json"))
-for c in cases:
-    m = onnx.load(f"{models}/{c['name']}.onnx")
-    have = {o.name for o in m.graph.output}
-    values = [o for n in m.graph.node for o in n.output if o]
-    m.graph.output.extend(helper.make_value_info(v, onnx.TypeProto()) for v in values if v not in have)
-    c["values"] = values
-    c["model"] = f"{work}/{c['name']}.all.onnx"
-    onnx.save(m, c["model"])
-json.dump(cases, open(f"{work}/cases.json", "w"))
+models, out = sys.argv[1], sys.argv[2]
+cases = [dict(c, path=f"{models}/{c['name']}.onnx") for c in json.load(open(f"{models}/manifest.json"))]
+json.dump(cases, open(out, "w"))
 EOF
+"$PYTHON" "$HERE/expose_outputs.py" "$WORK/cases_in.json" "$WORK"
+NODE_PATH=$WORK/node_modules node "$HERE/ort_run.js" "$WORK/cases.json" "$WORK/ort.json" record_truth
 
-cat > "$WORK/run.js" <<'EOF'
-const ort = require('onnxruntime-node');
-const fs = require('fs');
-const [cases_path, out_path] = process.argv.slice(2);
-const cases = JSON.parse(fs.readFileSync(cases_path));
-// A bound: a number or an expression of the binding's symbols ("seq+1").
-const evalExpr = (e, b) =>
-  (typeof e === 'number' ? e : Function(...Object.keys(b), `return (${e});`)(...Object.values(b)));
-const options = {logSeverityLevel: 3, graphOptimizationLevel: 'disabled'};
-(async () => {
-  const truth = {};
-  for (const c of cases) {
-    const session = await ort.InferenceSession.create(c.model, options);
-    const values = Object.fromEntries(c.values.map((v) => [v, []]));
-    for (const b of c.bindings) {
-      const feeds = {};
-      for (const [name, dtype, dims] of c.inputs) {
-        const shape = dims.map((d) => evalExpr(d, b));
-        const n = shape.reduce((a, x) => a * x, 1);
-        if (dtype === 1) {
-          feeds[name] = new ort.Tensor('float32', Float32Array.from({length: n}, () => Math.random() + 0.5), shape);
-        } else {
-          const g = c.gen[name] || {lo: 0, hi: 8};
-          const lo = evalExpr(g.lo, b), hi = evalExpr(g.hi, b);
-          const vals = BigInt64Array.from({length: n}, () => BigInt(lo + Math.floor(Math.random() * (hi - lo))));
-          feeds[name] = new ort.Tensor('int64', vals, shape);
-        }
-      }
-      const out = await session.run(feeds);
-      for (const v of c.values) {
-        const t = out[v];
-        if (values[v] !== null && t instanceof ort.Tensor) values[v].push(t.dims.map(Number));
-        else values[v] = null;
-      }
-    }
-    const missing = c.values.filter((v) => values[v] === null);
-    for (const v of missing) delete values[v];
-    if (missing.length) console.log(`record_truth: ${c.name}: not exposed by onnxruntime: ${missing.join(', ')}`);
-    truth[c.name] = {bindings: c.bindings, values};
-    console.log(`record_truth: ${c.name}: ${Object.keys(values).length} values at ${c.bindings.length} bindings`);
-  }
-  fs.writeFileSync(out_path, JSON.stringify(truth, null, 0));
-})().catch((e) => { console.error(`record_truth: ${e.message || e}`); process.exit(1); });
+# A value's dims at each binding; one missing at a binding is left out.
+"$PYTHON" - "$WORK/cases.json" "$WORK/ort.json" "$WORK/truth.json" <<'EOF'
+import json, sys
+cases, ort = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
+truth = {}
+for c in cases:
+    runs = ort[c["name"]]
+    values = {v: [r[v]["dims"] for r in runs] for v in c["values"] if all(v in r for r in runs)}
+    missing = [v for v in c["values"] if v not in values]
+    if missing:
+        print(f"record_truth: {c['name']}: not exposed by onnxruntime: {', '.join(missing)}")
+    truth[c["name"]] = {"bindings": c["bindings"], "values": values}
+    print(f"record_truth: {c['name']}: {len(values)} values at {len(c['bindings'])} bindings")
+json.dump(truth, open(sys.argv[3], "w"))
 EOF
-node "$WORK/run.js" "$WORK/cases.json" "$WORK/truth.json"
 
 # One line per value keeps the file small and its diffs readable.
 "$PYTHON" - "$WORK/truth.json" "$TRUTH" <<'EOF'

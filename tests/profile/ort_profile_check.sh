@@ -34,12 +34,11 @@ echo "ort_profile_check: installing onnxruntime-node into $WORK"
 (cd "$WORK" && npm install --ignore-scripts --no-audit --no-fund onnxruntime-node >/dev/null 2>&1)
 echo "ort_profile_check: onnxruntime-node $(node -p "require('$WORK/node_modules/onnxruntime-node/package.json').version")"
 
-# The cases, and copies of their models with every node output as a graph output.
-"$PYTHON" - "$ROOT" "$WORK" <<'EOF'
+# The cases, and copies of their models with every node output as a graph
+# output (tests/exported/expose_outputs.py).
+"$PYTHON" - "$ROOT" "$WORK/cases_in.json" <<'EOF'
 import json, sys
-import onnx
-from onnx import helper
-root, work = sys.argv[1], sys.argv[2]
+root, out = sys.argv[1], sys.argv[2]
 cases = []
 for c in json.load(open(f"{root}/tests/exported/models/manifest.json")):
     cases.append(dict(c, path=f"{root}/tests/exported/models/{c['name']}.onnx", bindings=c["bindings"][1:]))
@@ -47,58 +46,12 @@ pasts = [[f"past_{kv}_{i}", 1, ["batch", 4, "past", 16]] for i in range(2) for k
 cases.append({"name": "gpt2_like", "path": f"{root}/examples/models/gpt2_like.onnx",
               "inputs": [["input_ids", 7, ["batch", "seq"]]] + pasts, "gen": {"input_ids": {"lo": 0, "hi": 512}},
               "bindings": [{"batch": 2, "seq": 5, "past": 3}, {"batch": 1, "seq": 9, "past": 0}]})
-for c in cases:
-    m = onnx.load(c["path"])
-    have = {o.name for o in m.graph.output}
-    values = [o for n in m.graph.node for o in n.output if o]
-    m.graph.output.extend(helper.make_value_info(v, onnx.TypeProto()) for v in values if v not in have)
-    c["values"] = values
-    c["model"] = f"{work}/{c['name']}.all.onnx"
-    onnx.save(m, c["model"])
-json.dump(cases, open(f"{work}/cases.json", "w"))
+json.dump(cases, open(out, "w"))
 EOF
+"$PYTHON" "$ROOT/tests/exported/expose_outputs.py" "$WORK/cases_in.json" "$WORK"
 
-# Runs each case at each binding; records every value's byte length.
-cat > "$WORK/run.js" <<'EOF'
-const ort = require('onnxruntime-node');
-const fs = require('fs');
-const [cases_path, out_path] = process.argv.slice(2);
-const cases = JSON.parse(fs.readFileSync(cases_path));
-const evalExpr = (e, b) =>
-  (typeof e === 'number' ? e : Function(...Object.keys(b), `return (${e});`)(...Object.values(b)));
-const options = {logSeverityLevel: 3, graphOptimizationLevel: 'disabled'};
-(async () => {
-  const result = {};
-  for (const c of cases) {
-    const session = await ort.InferenceSession.create(c.model, options);
-    result[c.name] = [];
-    for (const b of c.bindings) {
-      const feeds = {};
-      for (const [name, dtype, dims] of c.inputs) {
-        const shape = dims.map((d) => evalExpr(d, b));
-        const n = shape.reduce((a, x) => a * x, 1);
-        if (dtype === 1) {
-          feeds[name] = new ort.Tensor('float32', Float32Array.from({length: n}, () => Math.random() + 0.5), shape);
-        } else {
-          const g = (c.gen || {})[name] || {lo: 0, hi: 8};
-          const lo = evalExpr(g.lo, b), hi = evalExpr(g.hi, b);
-          const vals = BigInt64Array.from({length: n}, () => BigInt(lo + Math.floor(Math.random() * (hi - lo))));
-          feeds[name] = new ort.Tensor('int64', vals, shape);
-        }
-      }
-      const out = await session.run(feeds);
-      const bytes = {};
-      for (const v of c.values) {
-        const t = out[v];
-        if (t instanceof ort.Tensor && t.data && t.data.byteLength !== undefined) bytes[v] = t.data.byteLength;
-      }
-      result[c.name].push(bytes);
-    }
-  }
-  fs.writeFileSync(out_path, JSON.stringify(result));
-})().catch((e) => { console.error(`ort_profile_check: ${e.message || e}`); process.exit(1); });
-EOF
-node "$WORK/run.js" "$WORK/cases.json" "$WORK/ort.json"
+# Every value's dims and byte length at each binding (tests/exported/ort_run.js).
+NODE_PATH=$WORK/node_modules node "$ROOT/tests/exported/ort_run.js" "$WORK/cases.json" "$WORK/ort.json" ort_profile_check
 
 "$PYTHON" - "$SYMSHAPE" "$WORK" <<'EOF'
 import json, subprocess, sys
@@ -140,7 +93,7 @@ for c in cases:
         for node in p["nodes"]:
             for o in node["outputs"]:
                 got = o["bytes"].get("value")
-                want = actual.get(o["name"])
+                want = actual.get(o["name"], {}).get("bytes")
                 if want is None:
                     failures.append(f"{where}: onnxruntime returned no tensor for {o['name']}")
                     continue

@@ -147,7 +147,9 @@ and dims keeps the canonical form; anything with an unknown dim is unknown.)doc"
       },
       "The names of its symbols.");
   c.def("simplify", [](const SymbolicDim& d) { return d; }, "Itself: dims are canonical when made.");
-  c.def(py::pickle(&dim_value, [](py::object v) { return to_dim(v); }));
+  // A tuple state: pickle skips __setstate__ for a state of None (an unknown dim).
+  c.def(py::pickle([](const SymbolicDim& d) { return py::make_tuple(dim_value(d)); },
+                   [](const py::tuple& state) { return to_dim(state[0]); }));
 }
 
 
@@ -221,8 +223,9 @@ Indexing gives SymbolicDims (a slice gives a Shape); iteration yields the dims.)
   c.def("free_symbols", [](const Shape& s) { return symbol_set(s.free_symbols()); }, "The names of the dims' symbols.");
   c.def_property_readonly("is_static", &Shape::is_static, "Whether every dim is an integer.");
   c.def_property_readonly("is_fully_known", &Shape::is_fully_known, "Whether the rank and every dim are known.");
-  c.def(py::pickle([](const Shape& s) -> py::object { return s.has_rank() ? py::object(py::cast(s.dims())) : py::none(); },
-                   [](py::object dims) { return to_shape(dims); }));
+  c.def(py::pickle(
+      [](const Shape& s) { return py::make_tuple(s.has_rank() ? py::object(py::cast(s.dims())) : py::none()); },
+      [](const py::tuple& state) { return to_shape(state[0]); }));
 }
 
 void bind_expression_functions(py::module_& m) {

@@ -11,7 +11,8 @@ mode that resolves the most. Each time is the median of --repeat runs (after one
 warm-up). Every node output of the main graph is then classified the same way for
 both: "static" (all dims integers), "symbolic" (all dims known, some an
 expression of the inputs' symbols), "partial" (rank known, some dim unknown: no
-value, or a fresh symbol _dN that nothing determines), "unknown" (no shape).
+value, or a fresh symbol that nothing determines: symshape's _dN, onnx's unk__N),
+"unknown" (no shape).
 Prints a Markdown table.
 """
 
@@ -29,7 +30,7 @@ import onnx.shape_inference
 import symshape
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-FRESH = re.compile(r"^_d[0-9]+$")
+FRESH = re.compile(r"^(_d|unk__)[0-9]+$")  # fresh symbols: symshape _dN, onnx unk__N
 
 
 def classify(model: onnx.ModelProto) -> dict:

@@ -82,7 +82,7 @@ DiagnosticRow diagnostic_row(const Diagnostic& d, const std::string& file, const
 }
 
 void collect_report(const Model& model, const Report& report, const cli::NodeTags& tags, const std::string& file,
-                    const cli::WrittenTypes& types, InferResult& out) {
+                    const cli::WrittenTypes& types, bool want_model_only, InferResult& out) {
   out.modified = report.modified;
   for (const Diagnostic& d : report.diagnostics) out.diagnostics.push_back(diagnostic_row(d, file, tags));
   for (const Contract& c : report.contracts) {
@@ -91,6 +91,9 @@ void collect_report(const Model& model, const Report& report, const cli::NodeTag
     row.c.origin = tags.untag(c.origin);
     out.contracts.push_back(std::move(row));
   }
+  // The model alone (infer_symbolic_shapes) needs no values, unless the run
+  // failed and they go with the exception's report.
+  if (want_model_only && report.ok()) return;
   for (const Value* v : cli::listed_values(model, false)) {
     ValueRow row{v->name, v->producer ? v->producer->name : "", v->producer ? v->producer->op_type : "", types.of(*v),
                  v->is_graph_input, v->is_graph_output};
@@ -125,7 +128,7 @@ InferResult run_inference(std::string_view bytes, const InferRequest& r, RuleTab
   io::Splice splice(bytes, model);
   splice.write_types(changed_inputs);
   const cli::WrittenTypes types(splice.main_graph_value_infos());
-  collect_report(model, report, tags, r.name, types, out);
+  collect_report(model, report, tags, r.name, types, r.want_model, out);
   if (r.want_model) {
     Result<io::SplicedModel> pieces = splice.finish();
     if (!pieces) {

@@ -69,25 +69,52 @@ py::object arith(const SymbolicDim& self, py::handle other, Op op, bool reflecte
   }
   const SymbolicDim& x = reflected ? b : self;
   const SymbolicDim& y = reflected ? self : b;
-  if ((op == Op::FloorDiv || op == Op::Mod) && y.is_int(0))
-  {
+  if ((op == Op::FloorDiv || op == Op::Mod) && y.is_int(0)) {
     PyErr_SetString(PyExc_ZeroDivisionError, "division of a dim by zero");
     throw py::error_already_set();
   }
   const uint64_t overflows = dim_overflow_count();
   SymbolicDim r;
   switch (op) {
-    case Op::Add: r = x + y; break;
-    case Op::Sub: r = x - y; break;
-    case Op::Mul: r = x * y; break;
-    case Op::FloorDiv: r = x / y; break;
-    case Op::Mod: r = x % y; break;
+    case Op::Add:
+      r = x + y;
+      break;
+    case Op::Sub:
+      r = x - y;
+      break;
+    case Op::Mul:
+      r = x * y;
+      break;
+    case Op::FloorDiv:
+      r = x / y;
+      break;
+    case Op::Mod:
+      r = x % y;
+      break;
   }
   if (dim_overflow_count() != overflows) {
     PyErr_SetString(PyExc_OverflowError, "dim arithmetic overflows int64");
     throw py::error_already_set();
   }
   return py::cast(r);
+}
+
+template <Op op, bool reflected>
+py::object arith_op(const SymbolicDim& a, py::handle b) {
+  return arith(a, b, op, reflected);
+}
+
+void bind_dim_arithmetic(py::class_<SymbolicDim>& c) {
+  c.def("__add__", &arith_op<Op::Add, false>, py::is_operator());
+  c.def("__radd__", &arith_op<Op::Add, true>, py::is_operator());
+  c.def("__sub__", &arith_op<Op::Sub, false>, py::is_operator());
+  c.def("__rsub__", &arith_op<Op::Sub, true>, py::is_operator());
+  c.def("__mul__", &arith_op<Op::Mul, false>, py::is_operator());
+  c.def("__rmul__", &arith_op<Op::Mul, true>, py::is_operator());
+  c.def("__floordiv__", &arith_op<Op::FloorDiv, false>, py::is_operator());
+  c.def("__rfloordiv__", &arith_op<Op::FloorDiv, true>, py::is_operator());
+  c.def("__mod__", &arith_op<Op::Mod, false>, py::is_operator());
+  c.def("__rmod__", &arith_op<Op::Mod, true>, py::is_operator());
 }
 
 int64_t evaluate_dim(const SymbolicDim& d, py::handle bindings) {
@@ -110,7 +137,8 @@ and dims keeps the canonical form; anything with an unknown dim is unknown.)doc"
   c.def("__repr__", &dim_repr);
   c.def_property_readonly("value", &dim_value,
                           "The int when constant, the canonical text when symbolic, None when unknown.");
-  c.def_property_readonly("is_constant", [](const SymbolicDim& d) { return d.is_int(); }, "Whether it is an integer.");
+  c.def_property_readonly(
+      "is_constant", [](const SymbolicDim& d) { return d.is_int(); }, "Whether it is an integer.");
   c.def_property_readonly("is_unknown", &SymbolicDim::is_unknown, "Whether nothing is known of it.");
   c.def("__int__", [](const SymbolicDim& d) {
     if (!d.is_int()) throw py::type_error("SymbolicDim '" + d.to_string() + "' is not a constant");
@@ -122,18 +150,7 @@ and dims keeps the canonical form; anything with an unknown dim is unknown.)doc"
     return py::bool_(a == to_dim(b));
   });
   c.def("__hash__", [](const SymbolicDim& d) { return py::hash(py::str(d.to_string())); });
-  c.def("__add__", [](const SymbolicDim& a, py::handle b) { return arith(a, b, Op::Add, false); }, py::is_operator());
-  c.def("__radd__", [](const SymbolicDim& a, py::handle b) { return arith(a, b, Op::Add, true); }, py::is_operator());
-  c.def("__sub__", [](const SymbolicDim& a, py::handle b) { return arith(a, b, Op::Sub, false); }, py::is_operator());
-  c.def("__rsub__", [](const SymbolicDim& a, py::handle b) { return arith(a, b, Op::Sub, true); }, py::is_operator());
-  c.def("__mul__", [](const SymbolicDim& a, py::handle b) { return arith(a, b, Op::Mul, false); }, py::is_operator());
-  c.def("__rmul__", [](const SymbolicDim& a, py::handle b) { return arith(a, b, Op::Mul, true); }, py::is_operator());
-  c.def("__floordiv__", [](const SymbolicDim& a, py::handle b) { return arith(a, b, Op::FloorDiv, false); },
-        py::is_operator());
-  c.def("__rfloordiv__", [](const SymbolicDim& a, py::handle b) { return arith(a, b, Op::FloorDiv, true); },
-        py::is_operator());
-  c.def("__mod__", [](const SymbolicDim& a, py::handle b) { return arith(a, b, Op::Mod, false); }, py::is_operator());
-  c.def("__rmod__", [](const SymbolicDim& a, py::handle b) { return arith(a, b, Op::Mod, true); }, py::is_operator());
+  bind_dim_arithmetic(c);
   c.def("evaluate", &evaluate_dim, py::arg("bindings"),
         "The integer value with every symbol bound (a mapping of names to ints >= 0); ValueError when a symbol is "
         "unbound or the dim is unknown.");
@@ -146,12 +163,12 @@ and dims keeps the canonical form; anything with an unknown dim is unknown.)doc"
         return symbol_set(names);
       },
       "The names of its symbols.");
-  c.def("simplify", [](const SymbolicDim& d) { return d; }, "Itself: dims are canonical when made.");
+  c.def(
+      "simplify", [](const SymbolicDim& d) { return d; }, "Itself: dims are canonical when made.");
   // A tuple state: pickle skips __setstate__ for a state of None (an unknown dim).
   c.def(py::pickle([](const SymbolicDim& d) { return py::make_tuple(dim_value(d)); },
                    [](const py::tuple& state) { return to_dim(state[0]); }));
 }
-
 
 py::object shape_item(const Shape& s, py::handle index) {
   if (!s.has_rank()) throw py::type_error("a shape of unknown rank has no dims");
@@ -197,8 +214,7 @@ Indexing gives SymbolicDims (a slice gives a Shape); iteration yields the dims.)
       "rank", [](const Shape& s) -> py::object { return s.has_rank() ? py::object(py::int_(s.rank())) : py::none(); },
       "The number of dims, None when the rank is unknown.");
   c.def_property_readonly(
-      "dims",
-      [](const Shape& s) -> py::object { return s.has_rank() ? py::object(py::cast(s.dims())) : py::none(); },
+      "dims", [](const Shape& s) -> py::object { return s.has_rank() ? py::object(py::cast(s.dims())) : py::none(); },
       "The dims as a list of SymbolicDim, None when the rank is unknown.");
   c.def("__len__", [](const Shape& s) {
     if (!s.has_rank()) throw py::type_error("a shape of unknown rank has no length");
@@ -220,7 +236,8 @@ Indexing gives SymbolicDims (a slice gives a Shape); iteration yields the dims.)
   c.def("evaluate", &evaluate_shape, py::arg("bindings"),
         "The concrete dims as a tuple of ints; ValueError when a dim is unknown or a symbol unbound.");
   c.def("simplify", &Shape::simplify, "The shape with every dim in canonical form (dims are canonical when made).");
-  c.def("free_symbols", [](const Shape& s) { return symbol_set(s.free_symbols()); }, "The names of the dims' symbols.");
+  c.def(
+      "free_symbols", [](const Shape& s) { return symbol_set(s.free_symbols()); }, "The names of the dims' symbols.");
   c.def_property_readonly("is_static", &Shape::is_static, "Whether every dim is an integer.");
   c.def_property_readonly("is_fully_known", &Shape::is_fully_known, "Whether the rank and every dim are known.");
   c.def(py::pickle(

@@ -40,9 +40,9 @@ struct ValueRow {
 };
 
 struct InferResult {
-  std::string error;          // a fatal problem (loading, bad input_shapes), "" otherwise
+  std::string error;           // a fatal problem (loading, bad input_shapes), "" otherwise
   bool usage_problem = false;  // the error is a bad argument (ValueError), not a bad model
-  std::string model;          // the spliced model's bytes (want_model)
+  std::string model;           // the spliced model's bytes (want_model)
   std::vector<DiagnosticRow> diagnostics;
   std::vector<ContractRow> contracts;
   std::vector<ValueRow> values;
@@ -95,8 +95,12 @@ void collect_report(const Model& model, const Report& report, const cli::NodeTag
   // failed and they go with the exception's report.
   if (want_model_only && report.ok()) return;
   for (const Value* v : cli::listed_values(model, false)) {
-    ValueRow row{v->name, v->producer ? v->producer->name : "", v->producer ? v->producer->op_type : "", types.of(*v),
-                 v->is_graph_input, v->is_graph_output};
+    ValueRow row{v->name,
+                 v->producer ? v->producer->name : "",
+                 v->producer ? v->producer->op_type : "",
+                 types.of(*v),
+                 v->is_graph_input,
+                 v->is_graph_output};
     out.values.push_back(std::move(row));
   }
 }

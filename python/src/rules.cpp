@@ -71,7 +71,8 @@ py::object find_rule(const std::string& domain, const std::string& op_type, int6
   for (const auto& [key, fn] : registry().rules) {
     const auto& [d, op, version] = key;
     if (d != domain || op != op_type) continue;
-    const bool fits = opset == 0 ? (best_version == 0 || version < best_version) : (version <= opset && version > best_version);
+    const bool fits =
+        opset == 0 ? (best_version == 0 || version < best_version) : (version <= opset && version > best_version);
     if (fits) {
       best = fn;
       best_version = version;
@@ -122,11 +123,16 @@ py::object text(const std::string& s) {
 
 py::object attribute_value(const Attribute& a) {
   switch (a.kind) {
-    case Attribute::Kind::Int: return py::int_(a.i);
-    case Attribute::Kind::Float: return py::float_(a.f);
-    case Attribute::Kind::String: return text(a.s);
-    case Attribute::Kind::Ints: return py::cast(std::vector<int64_t>(a.ints.begin(), a.ints.end()));
-    case Attribute::Kind::Floats: return py::cast(a.floats);
+    case Attribute::Kind::Int:
+      return py::int_(a.i);
+    case Attribute::Kind::Float:
+      return py::float_(a.f);
+    case Attribute::Kind::String:
+      return text(a.s);
+    case Attribute::Kind::Ints:
+      return py::cast(std::vector<int64_t>(a.ints.begin(), a.ints.end()));
+    case Attribute::Kind::Floats:
+      return py::cast(a.floats);
     case Attribute::Kind::Strings: {
       py::list out;
       for (const std::string& s : a.strings) out.append(text(s));
@@ -137,7 +143,8 @@ py::object attribute_value(const Attribute& a) {
         return py::cast(a.tensors[0].int_data);
       if (!a.tensors.empty() && a.tensors[0].has_data) return py::cast(a.tensors[0].float_data);
       return py::none();
-    default: return py::none();  // graphs, type protos, sparse tensors: not exposed
+    default:
+      return py::none();  // graphs, type protos, sparse tensors: not exposed
   }
 }
 
@@ -204,7 +211,8 @@ void bind_node(py::module_& m) {
         for (const Attribute& a : p.n->attributes) out[py::str(a.name)] = attribute_value(a);
         return out;
       },
-      "Its attributes: int, float, str (bytes when not UTF-8), lists of them, a tensor's values; None for graphs and types.");
+      "Its attributes: int, float, str (bytes when not UTF-8), lists of them, a tensor's values; None for graphs and "
+      "types.");
   c.def(
       "attr",
       [](const PyNode& p, const std::string& name, py::object fallback) {
@@ -244,7 +252,9 @@ void bind_context_types(py::class_<PyContext>& c) {
       "set_shape_and_dtype on the node's output `index`.");
   c.def(
       "set_shape",
-      [](PyContext& p, const PyValue& v, py::handle shape) { return (v.live.check(), p.ctx->set_shape(v.v, to_shape(shape))); },
+      [](PyContext& p, const PyValue& v, py::handle shape) {
+        return (v.live.check(), p.ctx->set_shape(v.v, to_shape(shape)));
+      },
       py::arg("value"), py::arg("shape"));
   c.def(
       "set_dtype",
@@ -301,11 +311,15 @@ void bind_context_reports(py::class_<PyContext>& c) {
       py::arg("prefix") = "_d", "A fresh symbol of this run (_d0, _d1, ...).");
   c.def(
       "record_error",
-      [](PyContext& p, const PyNode& n, const std::string& message) { (n.live.check(), p.ctx->record_error(*n.n, message)); },
+      [](PyContext& p, const PyNode& n, const std::string& message) {
+        (n.live.check(), p.ctx->record_error(*n.n, message));
+      },
       py::arg("node"), py::arg("message"), "Records a semantic error at the node (a warning under policy 'skip').");
   c.def(
       "usage_error",
-      [](PyContext& p, const PyNode& n, const std::string& message) { (n.live.check(), p.ctx->usage_error(*n.n, message)); },
+      [](PyContext& p, const PyNode& n, const std::string& message) {
+        (n.live.check(), p.ctx->usage_error(*n.n, message));
+      },
       py::arg("node"), py::arg("message"), "Records a usage error (a malformed node) at the node.");
   c.def(
       "warn",
@@ -340,8 +354,8 @@ void call_rule(const py::object& fn, Context& ctx, Node& n) {
   *live.alive = false;
   if (!failure.empty())
     ctx.error(&n, DiagnosticKind::Semantic,
-              "Python rule " + py::str(py::getattr(fn, "__qualname__", py::repr(fn))).cast<std::string>() +
-                  " raised " + failure);
+              "Python rule " + py::str(py::getattr(fn, "__qualname__", py::repr(fn))).cast<std::string>() + " raised " +
+                  failure);
 }
 
 void python_rule(Context& ctx, Node& n) {

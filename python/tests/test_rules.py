@@ -245,3 +245,21 @@ def test_gil_is_released_during_inference(rule):
     assert marks[1] - marks[0] > 0.005, "inference too fast to observe"
     inside = [x for x in ticks if marks[0] < x < marks[1]]
     assert len(inside) >= 3, (len(inside), marks[1] - marks[0])
+
+
+def test_concurrent_inference_with_python_rules(rule):
+    """Threads infer at once (each without the GIL, taking it back for the rule):
+    every run gets the same, right answer."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    @rule("com.custom", "Twice")
+    def infer_twice(ctx, node):
+        x = node.inputs[0]
+        ctx.set_output(node, 0, [d * 2 for d in x.shape], x.dtype)
+
+    def one(i):
+        return custom("Twice", [ts(FLOAT, [f"n{i % 3}", i])])
+
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        results = list(pool.map(one, range(40)))
+    assert results == [[ts(FLOAT, [f"2*n{i % 3}", 2 * i])] for i in range(40)]

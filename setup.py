@@ -62,6 +62,7 @@ setup(
     ext_modules=[CMakeExtension("symshape._symshape")],
     cmdclass={"build_ext": CMakeBuild},
     extras_require={"onnx": ["onnx"]},
-    options={"build": {"build_base": "build-pip"}},
+    # The CMake build goes to build-pip/ (or $SYMSHAPE_PIP_BUILD_BASE), apart from build/.
+    options={"build": {"build_base": os.environ.get("SYMSHAPE_PIP_BUILD_BASE", "build-pip")}},
     zip_safe=False,
 )

@@ -11,6 +11,8 @@ PACKAGES=(
   libgtest-dev libbenchmark-dev               # tests and benchmarks
   libonnx-testdata                            # ONNX backend node tests (conformance)
   python3-onnx python3-sympy                  # reference implementations for comparisons
+  pybind11-dev python3-dev python3-pytest     # the Python package (python/) and its tests
+  python3-setuptools python3-wheel python3-pip  # pip install . of the Python package
 )
 
 missing=()

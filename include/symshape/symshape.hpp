@@ -50,6 +50,17 @@ SYMSHAPE_API_INLINE Report infer_shapes(Model& model, const InferenceOptions& op
 }
 #endif
 
+// The built-in rule table and operator schemas, for callers that build a rule
+// table of their own at run time (the Python package adds its rules to a copy
+// of the built-in entries) and call infer_shapes_with.
+#if defined(SYMSHAPE_COMPILED) && !defined(SYMSHAPE_COMPILED_DEFINE)
+RuleTable builtin_rule_table();
+SchemaTable builtin_schema_table();
+#else
+SYMSHAPE_API_INLINE RuleTable builtin_rule_table() { return ops::kBuiltinRules; }
+SYMSHAPE_API_INLINE SchemaTable builtin_schema_table() { return ops::kSchemas; }
+#endif
+
 // Infers `model` assuming its contracts (see infer/contracts.hpp): after a
 // run, the input symbols its contracts determine are substituted in a fresh
 // copy of the model from `reload()` (inference changes a model in place), which

@@ -1,0 +1,61 @@
+// What the parts of the extension symshape._symshape share: conversions
+// between Python objects and dims, shapes and bindings, and the functions
+// that bind each part (dims.cpp, infer.cpp, rules.cpp).
+#pragma once
+
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <memory>
+#include <string>
+
+#include "symshape/symshape.hpp"
+
+namespace symshape::python {
+
+namespace py = pybind11;
+
+// A dim from int, str, None (unknown) or SymbolicDim; TypeError otherwise,
+// OverflowError for an int outside int64.
+SymbolicDim to_dim(py::handle h);
+// A shape from a Shape, an iterable of dims, or None (unknown rank).
+Shape to_shape(py::handle h);
+// Bindings from a mapping of names to integers >= 0 (ValueError otherwise).
+Bindings to_bindings(py::handle mapping);
+// A SymbolicDim as Python sees it (a new object).
+py::object dim_object(const SymbolicDim& d);
+
+void bind_dims(py::module_& m);
+void bind_infer(py::module_& m);
+void bind_rules(py::module_& m);
+
+// The rule table inference runs with: the built-in table, or a copy of it with
+// the Python rules' entries when there are any (rules.cpp). Taken under the
+// GIL; the snapshot stays valid while the run holds it.
+struct RuleSnapshot;
+std::shared_ptr<const RuleSnapshot> current_rules();
+RuleTable table_of(const std::shared_ptr<const RuleSnapshot>& rules);
+
+}  // namespace symshape::python
+
+namespace symshape::cli {
+class NodeTags;
+}
+
+namespace symshape::python {
+
+// While alive, the node tags of the inference running on this thread (the
+// command's NodeTags rename nodes for the run): Python rules see each node's
+// own name through them.
+class TagsScope {
+ public:
+  explicit TagsScope(const cli::NodeTags* tags);
+  ~TagsScope();
+  TagsScope(const TagsScope&) = delete;
+  TagsScope& operator=(const TagsScope&) = delete;
+
+ private:
+  const cli::NodeTags* previous_;
+};
+
+}  // namespace symshape::python

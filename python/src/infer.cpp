@@ -1,0 +1,260 @@
+// Inference of a whole ONNX model for the Python package: the model's bytes
+// are loaded (io::load_model_bytes), inferred with the GIL released, and the
+// inferred types written into a copy of the bytes by the command's splicing
+// writer (io::Splice, as `symshape infer -o` does). The result is plain data
+// (bytes, dicts, lists); python/symshape/__init__.py builds the API on it.
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "common.hpp"
+#include "infer_commands.hpp"  // listed_values, severity_name, kind_name
+#include "model_io.hpp"        // InputFile, NodeTags, WrittenTypes, one_line
+
+namespace symshape::python {
+
+namespace {
+
+struct InferRequest {
+  std::string name;  // how messages name the model
+  InferenceOptions options;
+  std::vector<cli::InputShape> input_shapes;
+  bool want_model = true;
+};
+
+struct DiagnosticRow {
+  Diagnostic d;
+  std::string where, line;
+};
+
+struct ContractRow {
+  Contract c;
+  std::string where;
+};
+
+struct ValueRow {
+  std::string name, node, op_type;
+  Type type;
+  bool graph_input = false, graph_output = false;
+};
+
+struct InferResult {
+  std::string error;           // a fatal problem (loading, bad input_shapes), "" otherwise
+  bool usage_problem = false;  // the error is a bad argument (ValueError), not a bad model
+  std::string model;           // the spliced model's bytes (want_model)
+  std::vector<DiagnosticRow> diagnostics;
+  std::vector<ContractRow> contracts;
+  std::vector<ValueRow> values;
+  bool modified = false;
+};
+
+// input_shapes: the new dims of graph inputs (the element type stays); node
+// outputs' earlier types are dropped, as `symshape infer --input-shape` does.
+std::string apply_input_shapes(const InferRequest& r, Model& model) {
+  for (const cli::InputShape& s : r.input_shapes) {
+    Value* v = nullptr;
+    for (Value* in : model.graph->inputs)
+      if (in && in->name == s.name) v = in;
+    if (!v) return "input_shapes: '" + s.name + "' is not an input of " + r.name;
+    if (!v->type.is_tensor_like() && !v->type.is_unknown())
+      return "input_shapes: input '" + s.name + "' is not a tensor";
+    const DataType dt = v->type.is_unknown() ? DataType::UNDEFINED : v->type.elem_type();
+    v->type = v->type.kind() == Type::Kind::SparseTensor ? Type::sparse_tensor(dt, s.shape) : Type::tensor(dt, s.shape);
+  }
+  if (!r.input_shapes.empty())
+    for (auto& n : model.graph->nodes)
+      for (Value* out : n->outputs)
+        if (out) out->type = Type();
+  return "";
+}
+
+// One diagnostic as `symshape infer` prints it, without the "symshape infer: "
+// prefix: "FILE: error: node #2 'proj_out' (MatMul): MESSAGE".
+DiagnosticRow diagnostic_row(const Diagnostic& d, const std::string& file, const cli::NodeTags& tags) {
+  DiagnosticRow row{d, tags.where(d.node), ""};
+  const std::string place = tags.place(d.node, d.op_type);
+  row.line = cli::one_line(file) + ": " + cli::severity_name(d.severity) + ": " +
+             (place.empty() ? "" : cli::one_line(place + ": ")) + cli::one_line(tags.untag(d.message));
+  row.d.node = tags.untag(d.node);
+  row.d.message = tags.untag(d.message);
+  return row;
+}
+
+void collect_report(const Model& model, const Report& report, const cli::NodeTags& tags, const std::string& file,
+                    const cli::WrittenTypes& types, bool want_model_only, InferResult& out) {
+  out.modified = report.modified;
+  for (const Diagnostic& d : report.diagnostics) out.diagnostics.push_back(diagnostic_row(d, file, tags));
+  for (const Contract& c : report.contracts) {
+    ContractRow row{c, tags.where(c.node)};
+    row.c.node = tags.untag(c.node);
+    row.c.origin = tags.untag(c.origin);
+    out.contracts.push_back(std::move(row));
+  }
+  // The model alone (infer_symbolic_shapes) needs no values, unless the run
+  // failed and they go with the exception's report.
+  if (want_model_only && report.ok()) return;
+  for (const Value* v : cli::listed_values(model, false)) {
+    ValueRow row{v->name,
+                 v->producer ? v->producer->name : "",
+                 v->producer ? v->producer->op_type : "",
+                 types.of(*v),
+                 v->is_graph_input,
+                 v->is_graph_output};
+    out.values.push_back(std::move(row));
+  }
+}
+
+// Runs without the GIL (Python rules take it back for their own call).
+InferResult run_inference(std::string_view bytes, const InferRequest& r, RuleTable table) {
+  InferResult out;
+  Result<Model> loaded = io::load_model_bytes(bytes, r.name);
+  if (!loaded) {
+    out.error = loaded.error();
+    return out;
+  }
+  Model model = std::move(loaded.value());
+  out.error = apply_input_shapes(r, model);
+  if (!out.error.empty()) {
+    out.usage_problem = true;
+    return out;
+  }
+  cli::NodeTags tags;
+  tags.tag(model);
+  Report report;
+  {
+    const TagsScope scope(&tags);  // Python rules see the nodes' own names
+    report = infer_shapes_with(table, model, r.options, builtin_schema_table());
+  }
+  tags.restore();
+  std::vector<std::string> changed_inputs;
+  for (const cli::InputShape& s : r.input_shapes) changed_inputs.push_back(s.name);
+  io::Splice splice(bytes, model);
+  splice.write_types(changed_inputs);
+  const cli::WrittenTypes types(splice.main_graph_value_infos());
+  collect_report(model, report, tags, r.name, types, r.want_model, out);
+  if (r.want_model) {
+    Result<io::SplicedModel> pieces = splice.finish();
+    if (!pieces) {
+      out.error = r.name + ": " + pieces.error();
+      return out;
+    }
+    out.model.reserve(pieces->size);
+    for (const io::SplicedModel::Piece& p : pieces->pieces) out.model.append(p.data, p.size);
+  }
+  return out;
+}
+
+py::dict type_object(const Type& t) {
+  py::dict d;
+  d["type"] = t.to_string();
+  d["dtype"] = t.is_tensor_like() ? py::object(py::int_(static_cast<int>(t.elem_type()))) : py::none();
+  py::object dims = py::none();
+  if (t.is_tensor_like() && t.shape().has_rank()) dims = py::cast(t.shape().dims());
+  d["dims"] = dims;
+  return d;
+}
+
+py::dict result_object(InferResult& r) {
+  py::dict out;
+  out["model"] = r.model.empty() ? py::object(py::none()) : py::object(py::bytes(r.model));
+  out["modified"] = r.modified;
+  py::list diagnostics, contracts, values;
+  for (const DiagnosticRow& x : r.diagnostics)
+    diagnostics.append(py::dict(py::arg("severity") = cli::severity_name(x.d.severity),
+                                py::arg("kind") = cli::kind_name(x.d.kind), py::arg("node") = x.d.node,
+                                py::arg("op_type") = x.d.op_type, py::arg("where") = x.where,
+                                py::arg("message") = x.d.message, py::arg("line") = x.line));
+  for (const ContractRow& x : r.contracts)
+    contracts.append(py::dict(py::arg("relation") = x.c.relation(),
+                              py::arg("kind") = x.c.kind == Contract::Kind::Equal ? "equal" : "broadcast",
+                              py::arg("lhs") = x.c.lhs, py::arg("rhs") = x.c.rhs, py::arg("node") = x.c.node,
+                              py::arg("op_type") = x.c.op_type, py::arg("where") = x.where,
+                              py::arg("origin") = x.c.origin));
+  for (const ValueRow& v : r.values) {
+    py::dict d = type_object(v.type);
+    d["name"] = v.name;
+    d["node"] = v.node;
+    d["op_type"] = v.op_type;
+    d["graph_input"] = v.graph_input;
+    d["graph_output"] = v.graph_output;
+    values.append(d);
+  }
+  out["diagnostics"] = diagnostics;
+  out["contracts"] = contracts;
+  out["values"] = values;
+  return out;
+}
+
+InferRequest make_request(const std::string& name, const std::string& policy, py::handle input_shapes,
+                          bool data_propagation, bool want_model) {
+  InferRequest r;
+  r.name = name;
+  const std::optional<MergePolicy> p = parse_merge_policy(policy);
+  if (!p) throw py::value_error("bad policy '" + policy + "', expected skip, override, refine or strict");
+  r.options.policy = *p;
+  r.options.data_propagation = data_propagation;
+  r.want_model = want_model;
+  if (!input_shapes.is_none())
+    for (auto item : py::dict(py::reinterpret_borrow<py::object>(input_shapes))) {
+      cli::InputShape s{py::str(item.first).cast<std::string>(), to_shape(item.second)};
+      if (!s.shape.has_rank()) throw py::value_error("input_shapes: '" + s.name + "' needs a list of dims");
+      for (const SymbolicDim& d : s.shape.dims())
+        if (d.is_int() && d.value() < 0)
+          throw py::value_error("input_shapes: negative dim " + d.to_string() + " for '" + s.name + "'");
+      r.input_shapes.push_back(std::move(s));
+    }
+  return r;
+}
+
+// _infer(source, is_path, name, policy, input_shapes, data_propagation, want_model)
+// -> dict; raises ValueError (bad argument or malformed model) or OSError
+// (unreadable file). Inference errors are in the dict's diagnostics.
+py::dict infer_entry(py::object source, bool is_path, const std::string& name, const std::string& policy,
+                     py::handle input_shapes, bool data_propagation, bool want_model) {
+  const InferRequest request = make_request(name, policy, input_shapes, data_propagation, want_model);
+  const std::shared_ptr<const RuleSnapshot> rules = current_rules();
+  InferResult result;
+  bool unreadable = false;
+  if (is_path) {
+    const std::string path = source.cast<std::string>();
+    py::gil_scoped_release released;
+    cli::InputFile input;
+    Result<bool> opened = input.open(path);
+    unreadable = !opened;
+    if (opened)
+      result = run_inference(input.bytes(), request, table_of(rules));
+    else
+      result.error = opened.error();
+  } else {
+    char* data = nullptr;
+    Py_ssize_t size = 0;
+    if (PyBytes_AsStringAndSize(source.ptr(), &data, &size) != 0) throw py::error_already_set();
+    py::gil_scoped_release released;  // `source` (immutable bytes) stays referenced by the caller
+    result = run_inference(std::string_view(data, static_cast<std::size_t>(size)), request, table_of(rules));
+  }
+  if (unreadable) {
+    PyErr_SetString(PyExc_OSError, result.error.c_str());
+    throw py::error_already_set();
+  }
+  if (!result.error.empty()) throw py::value_error(result.error);
+  return result_object(result);
+}
+
+}  // namespace
+
+void bind_infer(py::module_& m) {
+  m.def("_infer", &infer_entry, py::arg("source"), py::arg("is_path"), py::arg("name"), py::arg("policy"),
+        py::arg("input_shapes"), py::arg("data_propagation"), py::arg("want_model"),
+        "Inference of one model (the package's infer_symbolic_shapes and infer_report call it).");
+  m.def(
+      "_data_types",
+      [] {
+        py::dict out;
+        for (int i = 0; is_valid_data_type(i); ++i) out[py::str(to_string(static_cast<DataType>(i)))] = i;
+        return out;
+      },
+      "The ONNX element types symshape knows, by name (lower case) -> TensorProto number.");
+}
+
+}  // namespace symshape::python

@@ -1,0 +1,68 @@
+"""pip install . (offline: --no-build-isolation): builds the extension
+symshape._symshape with CMake (the target symshape_python of this repository,
+with Debian's pybind11-dev) and installs it with python/symshape/."""
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+from setuptools import Extension, setup
+from setuptools.command.build_ext import build_ext
+
+ROOT = Path(__file__).resolve().parent
+
+
+def project_version() -> str:
+    text = (ROOT / "CMakeLists.txt").read_text()
+    return re.search(r"project\(symshape VERSION ([0-9.]+)", text).group(1)
+
+
+class CMakeExtension(Extension):
+    def __init__(self, name: str):
+        super().__init__(name, sources=[])
+
+
+class CMakeBuild(build_ext):
+    """Configures this repository with only the Python package on and builds it."""
+
+    def build_extension(self, ext: Extension) -> None:
+        build_dir = Path(self.build_temp).resolve() / "cmake"
+        build_dir.mkdir(parents=True, exist_ok=True)
+        configure = [
+            "cmake", "-S", str(ROOT), "-B", str(build_dir),
+            "-DCMAKE_BUILD_TYPE=Release",
+            f"-DPython3_EXECUTABLE={sys.executable}",
+            "-DSYMSHAPE_BUILD_PYTHON=ON", "-DSYMSHAPE_BUILD_TESTS=OFF", "-DSYMSHAPE_BUILD_BENCH=OFF",
+            "-DSYMSHAPE_BUILD_EXAMPLES=OFF", "-DSYMSHAPE_BUILD_TOOLS=OFF",
+        ]
+        subprocess.run(configure, check=True)
+        jobs = os.environ.get("SYMSHAPE_JOBS", str(os.cpu_count() or 1))
+        subprocess.run(["cmake", "--build", str(build_dir), "--target", "symshape_python", "-j", jobs], check=True)
+        built = sorted((build_dir / "python" / "symshape").glob("_symshape*.so"))
+        if not built:
+            raise RuntimeError(f"the CMake build left no _symshape module in {build_dir / 'python' / 'symshape'}")
+        target = Path(self.get_ext_fullpath(ext.name))
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(built[0], target)
+
+
+setup(
+    name="symshape",
+    version=project_version(),
+    description="Symbolic shape inference of ONNX models (C++ core, Python binding)",
+    long_description=(ROOT / "docs" / "python.md").read_text() if (ROOT / "docs" / "python.md").exists() else "",
+    long_description_content_type="text/markdown",
+    python_requires=">=3.8",
+    packages=["symshape"],
+    package_dir={"": "python"},
+    package_data={"symshape": ["py.typed", "*.pyi"]},
+    ext_modules=[CMakeExtension("symshape._symshape")],
+    cmdclass={"build_ext": CMakeBuild},
+    extras_require={"onnx": ["onnx"]},
+    # The CMake build goes to build-pip/ (or $SYMSHAPE_PIP_BUILD_BASE), apart from build/.
+    options={"build": {"build_base": os.environ.get("SYMSHAPE_PIP_BUILD_BASE", "build-pip")}},
+    zip_safe=False,
+)

@@ -9,8 +9,9 @@
 #include <vector>
 
 #include "common.hpp"
-#include "infer_commands.hpp"  // listed_values, severity_name, kind_name
-#include "model_io.hpp"        // InputFile, NodeTags, WrittenTypes, one_line
+#include "infer_commands.hpp"    // listed_values, severity_name, kind_name
+#include "model_io.hpp"          // InputFile, NodeTags, WrittenTypes, one_line
+#include "profile_commands.hpp"  // profile_json
 
 namespace symshape::python {
 
@@ -21,6 +22,7 @@ struct InferRequest {
   InferenceOptions options;
   std::vector<cli::InputShape> input_shapes;
   bool want_model = true;
+  std::optional<Bindings> profile;  // the profile is wanted, with these bindings
 };
 
 struct DiagnosticRow {
@@ -47,6 +49,7 @@ struct InferResult {
   std::vector<ContractRow> contracts;
   std::vector<ValueRow> values;
   bool modified = false;
+  std::string profile_json;  // as `symshape profile --json` writes it (InferRequest::profile)
 };
 
 // input_shapes: the new dims of graph inputs (the element type stays); node
@@ -105,6 +108,22 @@ void collect_report(const Model& model, const Report& report, const cli::NodeTag
   }
 }
 
+// The profile of the inferred model, as `symshape profile --json`; a binding
+// of a symbol the model does not have is a bad argument, as for the command.
+void add_profile(const Model& model, const InferRequest& r, InferResult& out) {
+  std::set<std::string> symbols;
+  for (const Value* v : cli::listed_values(model, true)) cli::collect_symbols(v->type, symbols);
+  out.error = cli::bound_symbols_problem("bindings", r.name, *r.profile, symbols);
+  if (!out.error.empty()) {
+    out.usage_problem = true;
+    return;
+  }
+  cli::ProfileArgs a;
+  a.model_path = r.name;
+  a.bindings = *r.profile;
+  out.profile_json = cli::profile_json(a, profile::profile_model(model));
+}
+
 // Runs without the GIL (Python rules take it back for their own call).
 InferResult run_inference(std::string_view bytes, const InferRequest& r, RuleTable table) {
   InferResult out;
@@ -130,9 +149,13 @@ InferResult run_inference(std::string_view bytes, const InferRequest& r, RuleTab
   std::vector<std::string> changed_inputs;
   for (const cli::InputShape& s : r.input_shapes) changed_inputs.push_back(s.name);
   io::Splice splice(bytes, model);
-  splice.write_types(changed_inputs);
+  if (r.want_model)
+    splice.write_types(changed_inputs);
+  else
+    splice.record_types(changed_inputs);  // the report only reads the types
   const cli::WrittenTypes types(splice.main_graph_value_infos());
   collect_report(model, report, tags, r.name, types, r.want_model, out);
+  if (r.profile) add_profile(model, r, out);
   if (r.want_model) {
     Result<io::SplicedModel> pieces = splice.finish();
     if (!pieces) {
@@ -159,6 +182,7 @@ py::dict result_object(InferResult& r) {
   py::dict out;
   out["model"] = r.model.empty() ? py::object(py::none()) : py::object(py::bytes(r.model));
   out["modified"] = r.modified;
+  out["profile"] = r.profile_json.empty() ? py::object(py::none()) : py::object(py::str(r.profile_json));
   py::list diagnostics, contracts, values;
   for (const DiagnosticRow& x : r.diagnostics)
     diagnostics.append(py::dict(py::arg("severity") = cli::severity_name(x.d.severity),
@@ -187,7 +211,7 @@ py::dict result_object(InferResult& r) {
 }
 
 InferRequest make_request(const std::string& name, const std::string& policy, py::handle input_shapes,
-                          bool data_propagation, bool want_model) {
+                          bool data_propagation, bool want_model, py::handle profile_bindings) {
   InferRequest r;
   r.name = name;
   const std::optional<MergePolicy> p = parse_merge_policy(policy);
@@ -195,6 +219,7 @@ InferRequest make_request(const std::string& name, const std::string& policy, py
   r.options.policy = *p;
   r.options.data_propagation = data_propagation;
   r.want_model = want_model;
+  if (!profile_bindings.is_none()) r.profile = to_bindings(profile_bindings);
   if (!input_shapes.is_none())
     for (auto item : py::dict(py::reinterpret_borrow<py::object>(input_shapes))) {
       cli::InputShape s{py::str(item.first).cast<std::string>(), to_shape(item.second)};
@@ -207,12 +232,13 @@ InferRequest make_request(const std::string& name, const std::string& policy, py
   return r;
 }
 
-// _infer(source, is_path, name, policy, input_shapes, data_propagation, want_model)
-// -> dict; raises ValueError (bad argument or malformed model) or OSError
+// _infer(source, is_path, name, policy, input_shapes, data_propagation, want_model,
+// profile_bindings) -> dict (with "profile", the JSON text, unless profile_bindings is
+// None); raises ValueError (bad argument or malformed model) or OSError
 // (unreadable file). Inference errors are in the dict's diagnostics.
 py::dict infer_entry(py::object source, bool is_path, const std::string& name, const std::string& policy,
-                     py::handle input_shapes, bool data_propagation, bool want_model) {
-  const InferRequest request = make_request(name, policy, input_shapes, data_propagation, want_model);
+                     py::handle input_shapes, bool data_propagation, bool want_model, py::handle profile_bindings) {
+  const InferRequest request = make_request(name, policy, input_shapes, data_propagation, want_model, profile_bindings);
   const std::shared_ptr<const RuleSnapshot> rules = current_rules();
   InferResult result;
   bool unreadable = false;
@@ -246,7 +272,8 @@ py::dict infer_entry(py::object source, bool is_path, const std::string& name, c
 void bind_infer(py::module_& m) {
   m.def("_infer", &infer_entry, py::arg("source"), py::arg("is_path"), py::arg("name"), py::arg("policy"),
         py::arg("input_shapes"), py::arg("data_propagation"), py::arg("want_model"),
-        "Inference of one model (the package's infer_symbolic_shapes and infer_report call it).");
+        py::arg("profile_bindings") = py::none(),
+        "Inference of one model (the package's infer_symbolic_shapes, infer_report and profile call it).");
   m.def(
       "_data_types",
       [] {

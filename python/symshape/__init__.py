@@ -8,12 +8,14 @@ this module gives it the Python API (docs/python.md):
 - ``infer_symbolic_shapes(model, ...)``: the model (``onnx.ModelProto``, bytes or a
   path) with every value's type written as ``symshape infer -o`` writes it.
 - ``infer_report(model, ...)``: diagnostics, contracts and every value's dtype and dims.
+- ``profile(model, bindings)``: FLOPs, parameters and memory as ``symshape profile --json`` gives them.
 - ``registry.register(domain, op_type, since_version)``: shape rules written in Python.
 """
 
 from __future__ import annotations
 
 import enum
+import json
 import os
 from dataclasses import dataclass, field
 from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple, Union
@@ -39,6 +41,7 @@ __all__ = [
     "evaluate",
     "infer_report",
     "infer_symbolic_shapes",
+    "profile",
     "prove_eq",
     "prove_ge",
     "registry",
@@ -185,10 +188,15 @@ def _value_info(d: dict) -> ValueInfo:
     )
 
 
-def _run(model: ModelLike, policy: str, input_shapes, data_propagation: bool, want_model: bool) -> Report:
+def _infer(model: ModelLike, policy: str, input_shapes, data_propagation: bool, want_model: bool,
+           profile_bindings=None) -> dict:
     _check_policy(policy)
     source, is_path, name = _source(model)
-    raw = _symshape._infer(source, is_path, name, policy, input_shapes, bool(data_propagation), want_model)
+    return _symshape._infer(source, is_path, name, policy, input_shapes, bool(data_propagation), want_model,
+                            profile_bindings)
+
+
+def _report(raw: dict) -> Report:
     return Report(
         diagnostics=[Diagnostic(**d) for d in raw["diagnostics"]],
         contracts=[Contract(**c) for c in raw["contracts"]],
@@ -196,6 +204,10 @@ def _run(model: ModelLike, policy: str, input_shapes, data_propagation: bool, wa
         modified=raw["modified"],
         model=raw["model"],
     )
+
+
+def _run(model: ModelLike, policy: str, input_shapes, data_propagation: bool, want_model: bool) -> Report:
+    return _report(_infer(model, policy, input_shapes, data_propagation, want_model))
 
 
 def _raise_for_errors(report: Report) -> None:
@@ -244,6 +256,21 @@ def infer_symbolic_shapes(
     if not allow_errors:
         _raise_for_errors(report)
     return onnx.load_from_string(report.model)
+
+
+def profile(model: ModelLike, bindings: Optional[Mapping[str, int]] = None, *, allow_errors: bool = False) -> dict:
+    """The profile ``symshape profile MODEL --json -`` prints, as a dict: FLOPs,
+    parameters and activation memory (total and peak) of the model, per node and in
+    total, each quantity ``{"expr": canonical expression of the input symbols,
+    "value": int}``, the value present when ``bindings`` (``{"batch": 1, "seq": 128}``)
+    make it concrete. Conventions: docs/profile.md. Python rules take part in the
+    inference. Raises ValueError for a binding of a symbol the model does not have,
+    a malformed model or a bad argument; ShapeInferenceError (OpUsageError) when
+    inference reports errors, unless ``allow_errors``."""
+    raw = _infer(model, "refine", None, True, False, dict(bindings or {}))
+    if not allow_errors:
+        _raise_for_errors(_report(raw))
+    return json.loads(raw["profile"])
 
 
 RuleFunction = Callable[[Context, Node], None]

@@ -583,22 +583,28 @@ inline void collect_symbols(const Type& t, std::set<std::string>& out) {
   }
 }
 
-// Symbols given to `option` that no value of the model has (most likely a
-// typo) are a usage error (2), printed with the model's symbols.
-inline std::optional<int> check_bound_symbols(const char* cmd, const char* option, const std::string& model_path,
-                                              const Bindings& bindings, const std::set<std::string>& symbols) {
+// The problem with symbols given to `option` that no value of the model has
+// (most likely a typo), naming the model's symbols; "" when there is none.
+inline std::string bound_symbols_problem(const char* option, const std::string& model_path, const Bindings& bindings,
+                                         const std::set<std::string>& symbols) {
   std::vector<std::string> unknown;
   for (const auto& [name, value] : bindings)
     if (!symbols.count(name)) unknown.push_back(name);
-  if (unknown.empty()) return std::nullopt;
+  if (unknown.empty()) return std::string();
   std::sort(unknown.begin(), unknown.end());
   std::string list, known;
   for (const std::string& u : unknown) list += (list.empty() ? "'" : ", '") + u + "'";
   for (const std::string& s : symbols) known += (known.empty() ? "" : ", ") + s;
-  return fatal(cmd,
-               std::string(option) + ": " + display_name(model_path) + " has no symbol " + list +
-                   " (its symbols: " + (known.empty() ? std::string("none") : known) + ")",
-               kExitUsage);
+  return std::string(option) + ": " + display_name(model_path) + " has no symbol " + list +
+         " (its symbols: " + (known.empty() ? std::string("none") : known) + ")";
+}
+
+// bound_symbols_problem() as a usage error (2).
+inline std::optional<int> check_bound_symbols(const char* cmd, const char* option, const std::string& model_path,
+                                              const Bindings& bindings, const std::set<std::string>& symbols) {
+  const std::string problem = bound_symbols_problem(option, model_path, bindings, symbols);
+  if (problem.empty()) return std::nullopt;
+  return fatal(cmd, problem, kExitUsage);
 }
 
 inline int run_show(const std::vector<std::string>& args) {

@@ -32,3 +32,6 @@ echo "symshape show $MODEL --bind batch=2,seq=128"
 echo
 echo "symshape simplify: a stride-2 convolution's output size, and a cancelling sum"
 "$SYMSHAPE" simplify "(H + 2*1 - 1*(3 - 1) - 1)//2 + 1" "past + seq - past + CeilToInt(seq, 8)*8 - 8*((seq + 7)//8)"
+echo
+echo "symshape profile: FLOPs and memory of a GPT-2-like decoder as formulas of batch, seq, past"
+"$SYMSHAPE" profile examples/models/gpt2_like.onnx --bind batch=1,seq=128,past=0 --by op

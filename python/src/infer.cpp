@@ -52,24 +52,9 @@ struct InferResult {
   std::string profile_json;  // as `symshape profile --json` writes it (InferRequest::profile)
 };
 
-// input_shapes: the new dims of graph inputs (the element type stays); node
-// outputs' earlier types are dropped, as `symshape infer --input-shape` does.
+// input_shapes: as `symshape infer --input-shape` (the problem, or "").
 std::string apply_input_shapes(const InferRequest& r, Model& model) {
-  for (const cli::InputShape& s : r.input_shapes) {
-    Value* v = nullptr;
-    for (Value* in : model.graph->inputs)
-      if (in && in->name == s.name) v = in;
-    if (!v) return "input_shapes: '" + s.name + "' is not an input of " + r.name;
-    if (!v->type.is_tensor_like() && !v->type.is_unknown())
-      return "input_shapes: input '" + s.name + "' is not a tensor";
-    const DataType dt = v->type.is_unknown() ? DataType::UNDEFINED : v->type.elem_type();
-    v->type = v->type.kind() == Type::Kind::SparseTensor ? Type::sparse_tensor(dt, s.shape) : Type::tensor(dt, s.shape);
-  }
-  if (!r.input_shapes.empty())
-    for (auto& n : model.graph->nodes)
-      for (Value* out : n->outputs)
-        if (out) out->type = Type();
-  return "";
+  return cli::set_input_shapes("input_shapes", r.input_shapes, r.name, model);
 }
 
 // One diagnostic as `symshape infer` prints it, without the "symshape infer: "

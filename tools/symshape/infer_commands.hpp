@@ -220,28 +220,34 @@ inline std::optional<int> parse_infer_args(const std::vector<std::string>& args,
   return check_outputs(cmd, a.model_path, {{"-o", a.out_path}, {"--json", a.json_path}});
 }
 
-// --input-shape: replaces the dims of graph inputs (the element type stays).
-// Returns nothing, or 2 after printing the usage error.
-inline std::optional<int> apply_input_shapes(const InferArgs& a, Model& model) {
-  const char* cmd = "infer";
-  for (const InputShape& s : a.input_shapes) {
+// Replaces the dims of the graph inputs named in `shapes` (the element type
+// stays). New input shapes make earlier types of node outputs (value_info,
+// declared output types, e.g. from a previous run) stale: those are dropped
+// and inferred afresh. Returns the problem, prefixed by `option`, or "".
+inline std::string set_input_shapes(const char* option, const std::vector<InputShape>& shapes,
+                                    const std::string& model_name, Model& model) {
+  for (const InputShape& s : shapes) {
     Value* v = nullptr;
     for (Value* in : model.graph->inputs)
       if (in && in->name == s.name) v = in;
-    if (!v)
-      return fatal(cmd, "--input-shape: '" + s.name + "' is not an input of " + display_name(a.model_path), kExitUsage);
+    if (!v) return std::string(option) + ": '" + s.name + "' is not an input of " + model_name;
     if (!v->type.is_tensor_like() && !v->type.is_unknown())
-      return fatal(cmd, "--input-shape: input '" + s.name + "' is not a tensor", kExitUsage);
+      return std::string(option) + ": input '" + s.name + "' is not a tensor";
     const DataType dt = v->type.is_unknown() ? DataType::UNDEFINED : v->type.elem_type();
     v->type = v->type.kind() == Type::Kind::SparseTensor ? Type::sparse_tensor(dt, s.shape) : Type::tensor(dt, s.shape);
   }
-  // New input shapes make earlier types of node outputs (value_info, declared
-  // output types, e.g. from a previous run) stale: infer those afresh.
-  if (!a.input_shapes.empty())
+  if (!shapes.empty())
     for (auto& n : model.graph->nodes)
       for (Value* out : n->outputs)
         if (out) out->type = Type();
-  return std::nullopt;
+  return std::string();
+}
+
+// --input-shape: set_input_shapes(); nothing, or 2 after printing the usage error.
+inline std::optional<int> apply_input_shapes(const InferArgs& a, Model& model) {
+  const std::string problem = set_input_shapes("--input-shape", a.input_shapes, display_name(a.model_path), model);
+  if (problem.empty()) return std::nullopt;
+  return fatal("infer", problem, kExitUsage);
 }
 
 // The --json report: the run's settings and counts, every diagnostic (with

@@ -28,6 +28,8 @@
 #   compiled_library     src/symshape.cpp, the library of the precompiled mode
 #                        (built once, CMake target symshape::compiled)
 #   infer_compiled       the same user program in the precompiled mode
+#   call_api             the same unit including only symshape/api.hpp (the entry
+#                        point without the IR; precompiled mode)
 #   call_compiled        a user TU that only calls infer_shapes on a model it is
 #                        given and reads the report (precompiled mode)
 #   selected_families    examples/selected_families: three op families (conv,
@@ -78,6 +80,7 @@ cat > "$work/call_compiled.cpp" <<'EOF'
 #include "symshape/symshape.hpp"
 int errors_in(symshape::Model& model) { return static_cast<int>(symshape::infer_shapes(model).errors()); }
 EOF
+sed 's|symshape/symshape.hpp|symshape/api.hpp|' "$work/call_compiled.cpp" > "$work/call_api.cpp"
 
 base=(-std=c++17 -I"$root/include")
 # measure NAME OPT SOURCE [flags...]: compiles SOURCE to NAME.o REPEAT times and
@@ -114,6 +117,7 @@ for opt in $levels; do
   measure compiled_library "$opt" "$root/src/symshape.cpp" -DSYMSHAPE_COMPILED
   measure infer_compiled "$opt" "$work/infer_user.cpp" -DSYMSHAPE_COMPILED
   measure call_compiled "$opt" "$work/call_compiled.cpp" -DSYMSHAPE_COMPILED
+  measure call_api "$opt" "$work/call_api.cpp" -DSYMSHAPE_COMPILED
   measure selected_families "$opt" "$root/examples/selected_families/selected_families.cpp"
   program infer_header_only "$opt" "$work/infer_header_only$opt.o"
   program infer_compiled "$opt" "$work/infer_compiled$opt.o" "$work/compiled_library$opt.o"
@@ -130,7 +134,7 @@ done
 echo "$header"
 echo "$rule"
 for name in include_header_only include_compiled infer_header_only compiled_library infer_compiled call_compiled \
-  selected_families; do
+  call_api selected_families; do
   row="| $name |"
   for opt in $levels; do
     read -r wall cpu mem < "$work/$name$opt.m"

@@ -9,7 +9,7 @@
 #include <string_view>
 #include <utility>
 
-#include "symshape/expr.hpp"
+#include "symshape/expr/dim_ops.hpp"  // arithmetic, parse and print; not the whole engine (symshape/expr.hpp)
 
 namespace symshape {
 

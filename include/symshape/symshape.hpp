@@ -30,6 +30,8 @@
 #if !defined(SYMSHAPE_COMPILED) || defined(SYMSHAPE_COMPILED_DEFINE)
 #include "symshape/ops/all.hpp"
 #include "symshape/ops/schemas.hpp"
+#else
+#include "symshape/api.hpp"  // the declaration of infer_shapes
 #endif
 
 #if !defined(SYMSHAPE_COMPILED)
@@ -41,10 +43,9 @@
 namespace symshape {
 
 // Infers the type and shape of every value of `model` in place, each node
-// checked against its ONNX schema first.
-#if defined(SYMSHAPE_COMPILED) && !defined(SYMSHAPE_COMPILED_DEFINE)
-Report infer_shapes(Model& model, const InferenceOptions& options = {});
-#else
+// checked against its ONNX schema first. (The precompiled mode declares it in
+// symshape/api.hpp, included above.)
+#if !defined(SYMSHAPE_COMPILED) || defined(SYMSHAPE_COMPILED_DEFINE)
 SYMSHAPE_API_INLINE Report infer_shapes(Model& model, const InferenceOptions& options = {}) {
   return infer_shapes_with(ops::kBuiltinRules, model, options, ops::kSchemas);
 }

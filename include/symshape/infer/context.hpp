@@ -36,33 +36,10 @@
 
 #include "symshape/expr/prove.hpp"
 #include "symshape/infer/diagnostics.hpp"
+#include "symshape/infer/options.hpp"
 #include "symshape/ir/graph.hpp"
 
 namespace symshape {
-
-enum class MergePolicy { Skip, Override, Refine, Strict };
-
-inline const char* to_string(MergePolicy p) {
-  switch (p) {
-    case MergePolicy::Skip:
-      return "skip";
-    case MergePolicy::Override:
-      return "override";
-    case MergePolicy::Refine:
-      return "refine";
-    case MergePolicy::Strict:
-      return "strict";
-  }
-  return "refine";
-}
-
-inline std::optional<MergePolicy> parse_merge_policy(const std::string& s) {
-  if (s == "skip") return MergePolicy::Skip;
-  if (s == "override") return MergePolicy::Override;
-  if (s == "refine") return MergePolicy::Refine;
-  if (s == "strict") return MergePolicy::Strict;
-  return std::nullopt;
-}
 
 // Dims whose expression grows past this many nodes become fresh symbols, so
 // that expressions stay readable and inference stays linear.

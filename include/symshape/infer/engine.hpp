@@ -15,17 +15,11 @@
 #include <vector>
 
 #include "symshape/infer/context.hpp"
+#include "symshape/infer/options.hpp"
 #include "symshape/infer/registry.hpp"
 #include "symshape/infer/schema.hpp"
 
 namespace symshape {
-
-struct InferenceOptions {
-  MergePolicy policy = MergePolicy::Refine;
-  bool data_propagation = true;
-  // Called with one line per inferred node: "Reshape  [b,s,768], [3] -> [b,s,12,64]".
-  std::function<void(const std::string&)> trace;
-};
 
 // Subgraphs (If/Loop/Scan bodies, function calls) nested deeper than this are
 // not inferred: an error, before the recursion could exhaust the stack (a

@@ -1,0 +1,43 @@
+// How inference runs: the merge policy (how inferred types meet the ones the
+// model declares) and InferenceOptions, what infer_shapes takes. Light on
+// purpose: symshape/api.hpp includes it.
+#pragma once
+
+#include <functional>
+#include <optional>
+#include <string>
+
+namespace symshape {
+
+enum class MergePolicy { Skip, Override, Refine, Strict };
+
+inline const char* to_string(MergePolicy p) {
+  switch (p) {
+    case MergePolicy::Skip:
+      return "skip";
+    case MergePolicy::Override:
+      return "override";
+    case MergePolicy::Refine:
+      return "refine";
+    case MergePolicy::Strict:
+      return "strict";
+  }
+  return "refine";
+}
+
+inline std::optional<MergePolicy> parse_merge_policy(const std::string& s) {
+  if (s == "skip") return MergePolicy::Skip;
+  if (s == "override") return MergePolicy::Override;
+  if (s == "refine") return MergePolicy::Refine;
+  if (s == "strict") return MergePolicy::Strict;
+  return std::nullopt;
+}
+
+struct InferenceOptions {
+  MergePolicy policy = MergePolicy::Refine;
+  bool data_propagation = true;
+  // Called with one line per inferred node: "Reshape  [b,s,768], [3] -> [b,s,12,64]".
+  std::function<void(const std::string&)> trace;
+};
+
+}  // namespace symshape

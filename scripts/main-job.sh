@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The main job, from a fresh Debian 12 machine (as root): install the
-# dependencies, build the symshape command into build/bin/symshape, and run it
+# dependencies, build the symshape command into build/bin/symshape (and the
+# Python package into build/python when pybind11 is found), and run them
 # on the examples in examples/.
 #
 #   bash scripts/main-job.sh
@@ -14,7 +15,14 @@ JOBS=${SYMSHAPE_JOBS:-2}
 
 bash scripts/install-deps.sh
 cmake -S . -B "$BUILD_DIR" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSYMSHAPE_BUILD_TOOLS=ON -DSYMSHAPE_SANITIZE=OFF
-cmake --build "$BUILD_DIR" --target symshape_cli -j"$JOBS"
+targets=(symshape_cli)
+# The Python package too, when CMake found pybind11 (SYMSHAPE_BUILD_PYTHON).
+python_on=0
+if grep -q '^SYMSHAPE_BUILD_PYTHON:BOOL=ON' "$BUILD_DIR/CMakeCache.txt"; then
+  python_on=1
+  targets+=(symshape_python)
+fi
+cmake --build "$BUILD_DIR" --target "${targets[@]}" -j"$JOBS"
 SYMSHAPE="$BUILD_DIR/bin/symshape"
 
 # ---- What the job runs. -------------------------------------------------------
@@ -35,3 +43,8 @@ echo "symshape simplify: a stride-2 convolution's output size, and a cancelling 
 echo
 echo "symshape profile: FLOPs and memory of a GPT-2-like decoder as formulas of batch, seq, past"
 "$SYMSHAPE" profile examples/models/gpt2_like.onnx --bind batch=1,seq=128,past=0 --by op
+if ((python_on)); then
+  echo
+  echo "Python: examples/python/quickstart.py (a custom operator in Python, the report, dims)"
+  PYTHONPATH="$BUILD_DIR/python" /usr/bin/python3 examples/python/quickstart.py
+fi

@@ -96,9 +96,7 @@ void collect_report(const Model& model, const Report& report, const cli::NodeTag
 // The profile of the inferred model, as `symshape profile --json`; a binding
 // of a symbol the model does not have is a bad argument, as for the command.
 void add_profile(const Model& model, const InferRequest& r, InferResult& out) {
-  std::set<std::string> symbols;
-  for (const Value* v : cli::listed_values(model, true)) cli::collect_symbols(v->type, symbols);
-  out.error = cli::bound_symbols_problem("bindings", r.name, *r.profile, symbols);
+  out.error = cli::bound_symbols_problem("bindings", r.name, *r.profile, cli::inferred_symbols(model));
   if (!out.error.empty()) {
     out.usage_problem = true;
     return;

@@ -589,6 +589,13 @@ inline void collect_symbols(const Type& t, std::set<std::string>& out) {
   }
 }
 
+// The symbols of every listed value's inferred type (what --bind may name).
+inline std::set<std::string> inferred_symbols(const Model& model) {
+  std::set<std::string> symbols;
+  for (const Value* v : listed_values(model, true)) collect_symbols(v->type, symbols);
+  return symbols;
+}
+
 // The problem with symbols given to `option` that no value of the model has
 // (most likely a typo), naming the model's symbols; "" when there is none.
 inline std::string bound_symbols_problem(const char* option, const std::string& model_path, const Bindings& bindings,

@@ -393,9 +393,10 @@ class WrittenTypes {
   // not unknown. A tensor's TypeProto is read without parsing its dims.
   bool known(const Value& v) const {
     const Entry* e = find(v);
-    if (!e || !is_tensor_type(*e)) return is_known(of(v));
-    const io::view::Msg type = type_proto(*e);
-    const auto t = io::view::decode<io::view::TensorTypeView>(io::view::decode<io::view::TypeView>(type).value);
+    if (!e) return is_known(of(v));
+    const auto type = io::view::decode<io::view::TypeView>(type_proto(*e));
+    if (type.member != 1 && type.member != 8) return is_known(of(v));  // not tensor_type or sparse_tensor_type
+    const auto t = io::view::decode<io::view::TensorTypeView>(type.value);
     return is_valid_data_type(t.elem_type) && t.shape.present;
   }
   static bool is_known(const Type& t) { return t.is_tensor_like() ? t.shape().has_rank() : !t.is_unknown(); }
@@ -414,11 +415,6 @@ class WrittenTypes {
   static io::view::Msg type_proto(const Entry& e) {
     if (e.rewritten) return io::view::msg_of(span_of(e.bytes));
     return io::view::decode<io::view::ValueInfoView>(io::view::msg_of(span_of(e.bytes))).type;
-  }
-  // TypeProto's tensor_type (1) or sparse_tensor_type (8).
-  static bool is_tensor_type(const Entry& e) {
-    const uint32_t member = io::view::decode<io::view::TypeView>(type_proto(e)).member;
-    return member == 1 || member == 8;
   }
 };
 

@@ -422,8 +422,7 @@ inline int run_profile(const std::vector<std::string>& args) {
   tags.tag(model);
   const Report report = infer_shapes(model);
   tags.restore();
-  std::set<std::string> symbols;
-  for (const Value* v : listed_values(model, true)) collect_symbols(v->type, symbols);
+  const std::set<std::string> symbols = inferred_symbols(model);
   if (const std::optional<int> bad = check_bound_symbols(cmd, "--bind", a.model_path, a.bindings, symbols)) return *bad;
   if (a.sweep)
     if (const std::optional<int> bad =

@@ -11,6 +11,12 @@
 
 #include "symshape/symshape.hpp"
 
+// Python threads share SymbolicDim objects and infer with the GIL released:
+// expression nodes need atomic counts (python/CMakeLists.txt defines it).
+#if !SYMSHAPE_ATOMIC_EXPR_COUNTS
+#error "the Python package is built with SYMSHAPE_ATOMIC_EXPR_COUNTS=1"
+#endif
+
 namespace symshape::python {
 
 namespace py = pybind11;

@@ -9,12 +9,21 @@
 //   Symbol          a name
 //   Error           a poison value (overflow, expression too deep) with a message
 // Two equal expressions therefore compare equal structurally and hash equally.
+//
+// Threads: nodes carry a plain (non-atomic) reference count, so an expression
+// and every copy of it belong to one thread at a time (symbols are interned
+// per thread, so threads that build their own expressions share nothing).
+// Define SYMSHAPE_ATOMIC_EXPR_COUNTS to 1 in every unit of a program whose
+// threads copy the same expressions concurrently (the Python package does).
 #pragma once
 
 #include <cstddef>
 #include <algorithm>
 #include <cstdint>
 #include <memory>
+#if SYMSHAPE_ATOMIC_EXPR_COUNTS
+#include <atomic>
+#endif
 #include <string>
 #include <string_view>
 #include <utility>
@@ -45,6 +54,11 @@ class Expr {
   Expr() = default;
   Expr(int64_t value) : value_(value) {}  // NOLINT: integers are expressions
   Expr(int value) : value_(value) {}      // NOLINT
+  Expr(const Expr& other) noexcept;
+  Expr(Expr&& other) noexcept : value_(other.value_), node_(other.node_) { other.node_ = nullptr; }
+  Expr& operator=(const Expr& other) noexcept;
+  Expr& operator=(Expr&& other) noexcept;
+  ~Expr();
 
   static Expr symbol(std::string_view name);
   static Expr error(std::string message);
@@ -73,16 +87,18 @@ class Expr {
   const std::vector<std::pair<Expr, int64_t>>& terms() const;
   const std::vector<Expr>& args() const;
 
-  const detail::Node* node() const { return node_.get(); }
+  const detail::Node* node() const { return node_; }
 
   friend bool operator==(const Expr& a, const Expr& b);
   friend bool operator!=(const Expr& a, const Expr& b) { return !(a == b); }
 
  private:
   friend struct detail::NodeFactory;
-  explicit Expr(std::shared_ptr<const detail::Node> node) : node_(std::move(node)) {}
+  // Takes over a new node (count 1).
+  explicit Expr(const detail::Node* node) : node_(node) {}
+  void release() noexcept;
   int64_t value_ = 0;
-  std::shared_ptr<const detail::Node> node_;
+  const detail::Node* node_ = nullptr;  // owns one count of the node; null for an integer
 };
 
 // A total, deterministic order (by kind, then names and structure; never by
@@ -108,7 +124,22 @@ inline constexpr uint32_t kMaxExprSize = uint32_t{1} << 18;
 
 namespace detail {
 
+// The number of handles (Expr) that own a node. It is not part of the node's
+// value: a copied or moved node starts with its own count of 1. It cannot
+// overflow: every handle takes 16 bytes, and 2^32 of them do not fit in memory.
+struct NodeCount {
+#if SYMSHAPE_ATOMIC_EXPR_COUNTS
+  mutable std::atomic<uint32_t> n{1};
+#else
+  mutable uint32_t n = 1;
+#endif
+  NodeCount() = default;
+  NodeCount(const NodeCount&) noexcept {}
+  NodeCount& operator=(const NodeCount&) noexcept { return *this; }
+};
+
 struct Node {
+  NodeCount refs;  // mutable: nodes are otherwise immutable once built
   ExprKind kind = ExprKind::Error;
   std::size_t hash = 0;
   uint32_t depth = 0;
@@ -152,6 +183,35 @@ struct NodeFactory {
 };
 
 }  // namespace detail
+
+inline Expr::Expr(const Expr& other) noexcept : value_(other.value_), node_(other.node_) {
+  if (node_) ++node_->refs.n;
+}
+inline void Expr::release() noexcept {
+  if (node_ && --node_->refs.n == 0) delete node_;
+}
+inline Expr::~Expr() { release(); }
+inline Expr& Expr::operator=(const Expr& other) noexcept {
+  // `other` may live inside this handle's node (e = e.args()[0]): read and
+  // count it before the node can go.
+  const detail::Node* node = other.node_;
+  const int64_t value = other.value_;
+  if (node) ++node->refs.n;
+  release();
+  value_ = value;
+  node_ = node;
+  return *this;
+}
+inline Expr& Expr::operator=(Expr&& other) noexcept {
+  if (this != &other) {
+    const detail::Node* old = node_;
+    value_ = other.value_;
+    node_ = other.node_;
+    other.node_ = nullptr;
+    if (old && --old->refs.n == 0) delete old;  // after: old may own other
+  }
+  return *this;
+}
 
 inline ExprKind Expr::kind() const { return node_ ? node_->kind : ExprKind::Integer; }
 inline const std::string& Expr::name() const { return node_ ? node_->name : detail::empty_name(); }
@@ -247,7 +307,7 @@ inline Expr NodeFactory::make(Node node) {
   node.depth = depth;
   node.size = size > UINT32_MAX ? UINT32_MAX : static_cast<uint32_t>(size);
   node.hash = node_hash(node);
-  return Expr(std::make_shared<const Node>(std::move(node)));
+  return Expr(new Node(std::move(node)));
 }
 
 }  // namespace detail
@@ -257,7 +317,7 @@ inline Expr Expr::error(std::string message) {
   n.kind = ExprKind::Error;
   n.name = std::move(message);
   n.hash = detail::node_hash(n);
-  return Expr(std::make_shared<const detail::Node>(std::move(n)));
+  return Expr(new detail::Node(std::move(n)));
 }
 
 namespace detail {
@@ -325,7 +385,7 @@ inline Expr detail::NodeFactory::make_symbol(std::string_view name) {
   n.name = std::string(name);
   n.bounds = Interval::at_least(0);
   n.hash = node_hash(n);
-  return Expr(std::make_shared<const Node>(std::move(n)));
+  return Expr(new Node(std::move(n)));
 }
 
 inline Expr Expr::symbol(std::string_view name) { return detail::NodeFactory::symbol(name); }

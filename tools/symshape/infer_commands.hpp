@@ -465,8 +465,7 @@ inline int run_infer(const std::vector<std::string>& args) {
   print_infer_summary(summary, a, model, report, types, wrote_model, wrote_json);
   print_contracts(summary, report, assumptions, tags);
   if (std::fflush(stdout) != 0) return fatal(cmd, "cannot write to standard output");
-  if (code != kExitOk) return code;
-  return report.ok() ? kExitOk : kExitInference;
+  return end_without_teardown(code != kExitOk ? code : report.ok() ? kExitOk : kExitInference);
 }
 
 // ---- symshape show ----
@@ -650,7 +649,7 @@ inline int run_show(const std::vector<std::string>& args) {
     std::printf("total bytes of node outputs: %s\n", total.known ? std::to_string(total.bytes).c_str() : "?");
   print_diagnostics(cmd, a.model_path, report, tags);
   if (std::fflush(stdout) != 0) return fatal(cmd, "cannot write to standard output");
-  return report.ok() ? kExitOk : kExitInference;
+  return end_without_teardown(report.ok() ? kExitOk : kExitInference);
 }
 
 }  // namespace symshape::cli

@@ -359,21 +359,16 @@ inline void print_diagnostics(const char* cmd, const std::string& model_path, co
 class WrittenTypes {
  public:
   // Indexes the entries (a later entry of a name wins, as graph outputs come
-  // last); types are decoded when asked for, so a summary of a large graph
-  // builds no Type it does not print.
+  // last), which must outlive it; types are decoded when asked for, so a
+  // summary of a large graph builds no Type it does not print.
   explicit WrittenTypes(const std::vector<io::WrittenValueInfo>& infos) {
-    entries_.reserve(infos.size());  // no reallocation: the index points into it
     index_.reserve(infos.size());
     for (const io::WrittenValueInfo& w : infos) {
-      if (w.rewritten) {
-        entries_.push_back({w.name, w.type, true});
-      } else {
-        // An entry the file had (the loader has read it: it is well formed).
-        const auto v = io::view::decode<io::view::ValueInfoView>(io::view::msg_of(span_of(w.input)));
-        if (!v.type.present) continue;
-        entries_.push_back({v.name, w.input, false});
-      }
-      index_.assign(&entries_.back());
+      // An entry the file had (the loader has read it: it is well formed)
+      // counts when it has a type.
+      if (!w.rewritten && !io::view::decode<io::view::ValueInfoView>(io::view::msg_of(span_of(w.input))).type.present)
+        continue;
+      index_.assign(&w);
     }
   }
   // An initializer that is no graph input has no TypeProto: its type comes
@@ -382,10 +377,10 @@ class WrittenTypes {
     const Entry* e = find(v);
     if (!e) return v.initializer && !v.is_graph_input ? v.type : Type();
     if (e->rewritten) {
-      Result<Type> t = io::type_from_bytes(e->bytes, v.name);
+      Result<Type> t = io::type_from_bytes(e->type, v.name);
       return t ? *t : Type();
     }
-    const auto info = io::view::decode<io::view::ValueInfoView>(io::view::msg_of(span_of(e->bytes)));
+    const auto info = io::view::decode<io::view::ValueInfoView>(io::view::msg_of(span_of(e->input)));
     Result<Type> t = io::detail::type_from_view_named(info.type, [&] { return v.name; });
     return t ? *t : Type();
   }
@@ -402,19 +397,14 @@ class WrittenTypes {
   static bool is_known(const Type& t) { return t.is_tensor_like() ? t.shape().has_rank() : !t.is_unknown(); }
 
  private:
-  struct Entry {
-    std::string_view name;
-    std::string_view bytes;  // the new TypeProto, or the file's ValueInfoProto
-    bool rewritten = false;
-  };
-  std::vector<Entry> entries_;  // in the written order, as the summary reads them
+  using Entry = io::WrittenValueInfo;  // the new TypeProto (rewritten), or the file's ValueInfoProto
   NameIndex<const Entry> index_;
 
   static wire::Span span_of(std::string_view b) { return {b.data(), b.data() + b.size()}; }
   const Entry* find(const Value& v) const { return index_.find(v.name); }
   static io::view::Msg type_proto(const Entry& e) {
-    if (e.rewritten) return io::view::msg_of(span_of(e.bytes));
-    return io::view::decode<io::view::ValueInfoView>(io::view::msg_of(span_of(e.bytes))).type;
+    if (e.rewritten) return io::view::msg_of(span_of(e.type));
+    return io::view::decode<io::view::ValueInfoView>(io::view::msg_of(span_of(e.input))).type;
   }
 };
 

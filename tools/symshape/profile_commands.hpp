@@ -437,7 +437,7 @@ inline int run_profile(const std::vector<std::string>& args) {
   if (a.sweep)
     if (const int code = run_sweep(a, p, out)) return code;
   if (std::fflush(stdout) != 0) return fatal(cmd, "cannot write to standard output");
-  return report.ok() ? kExitOk : kExitInference;
+  return end_without_teardown(report.ok() ? kExitOk : kExitInference);
 }
 
 }  // namespace symshape::cli

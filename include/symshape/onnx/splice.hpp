@@ -738,7 +738,7 @@ inline void Splice::write_graph(const Graph& g, const splicing::Message& p, int 
   std::vector<splicing::Segment> nodes, outputs;
   splicing::for_each_field(in_, p, [&](const splicing::Field& f, const splicing::Segment& s) {
     if (!f.delimited()) return;
-    if (f.number == F::kGraphNode) nodes.push_back(splicing::sub_segment(f, s));
+    if (f.number == F::kGraphNode && editing_) nodes.push_back(splicing::sub_segment(f, s));  // for write_subgraphs
     if (f.number == F::kGraphOutput) outputs.push_back(splicing::sub_segment(f, s));
     if (f.number != F::kGraphValueInfo) return;
     // Value info of other values is kept, ours is replaced.

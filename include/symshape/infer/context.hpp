@@ -249,6 +249,10 @@ class Context {
   }
   // `data` as Rationals when every element is p / 2^k with k <= 10 and |p| < 2^53.
   static std::optional<Rationals> exact_rationals(const std::vector<double>& data) {
+    // Weights are rarely such fractions: one pass rules them out. If x * den is
+    // whole for some den <= 1024, so is x * 1024 (den divides 1024).
+    for (double x : data)
+      if (!(x * 1024.0 == std::floor(x * 1024.0))) return std::nullopt;
     for (int64_t den = 1; den <= 1024; den *= 2) {
       Rationals r{{}, den};
       for (double x : data) {

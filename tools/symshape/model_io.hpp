@@ -171,13 +171,12 @@ inline std::optional<int> check_outputs(const char* cmd, const std::string& mode
 // (they are never written). Returns nothing, or 2 after the usage error.
 inline std::optional<int> check_outputs_against_data(const char* cmd, const std::string& model_path,
                                                      std::string_view bytes, const std::vector<OutputArg>& outputs) {
+  const auto names_a_file = [](const OutputArg& o) { return !o.path.empty() && !names_stdout(o.path); };
   // Finding the data files walks every tensor of the file: only when a file is written.
-  if (std::none_of(outputs.begin(), outputs.end(),
-                   [](const OutputArg& o) { return !o.path.empty() && !names_stdout(o.path); }))
-    return std::nullopt;
+  if (std::none_of(outputs.begin(), outputs.end(), names_a_file)) return std::nullopt;
   const std::vector<std::string> data = io::external_data_files(bytes, model_dir(model_path));
   for (const OutputArg& o : outputs)
-    if (!o.path.empty() && !names_stdout(o.path))
+    if (names_a_file(o))
       for (const std::string& f : data)
         if (same_file(o.path, f))
           return fatal(cmd, std::string(o.option) + " " + o.path + " is an external data file of the model", kExitUsage);

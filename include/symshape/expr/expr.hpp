@@ -191,24 +191,15 @@ inline void Expr::release() noexcept {
   if (node_ && --node_->refs.n == 0) delete node_;
 }
 inline Expr::~Expr() { release(); }
-inline Expr& Expr::operator=(const Expr& other) noexcept {
-  // `other` may live inside this handle's node (e = e.args()[0]): read and
-  // count it before the node can go.
-  const detail::Node* node = other.node_;
-  const int64_t value = other.value_;
-  if (node) ++node->refs.n;
-  release();
-  value_ = value;
-  node_ = node;
-  return *this;
-}
+// Both assignments release the old node last, through the destructor of a
+// handle that took it over: `other` may live inside that node (e = e.args()[0]).
+inline Expr& Expr::operator=(const Expr& other) noexcept { return *this = Expr(other); }
 inline Expr& Expr::operator=(Expr&& other) noexcept {
   if (this != &other) {
-    const detail::Node* old = node_;
+    const Expr old(std::move(*this));
     value_ = other.value_;
     node_ = other.node_;
     other.node_ = nullptr;
-    if (old && --old->refs.n == 0) delete old;  // after: old may own other
   }
   return *this;
 }

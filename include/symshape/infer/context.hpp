@@ -238,8 +238,14 @@ class Context {
     std::vector<SymbolicDim> num;
     int64_t den = 1;
   };
+  // Whether v has data a value can come from (a propagated value, or a
+  // constant initializer's); rational_value and symbolic_value are nullopt
+  // without it, and cost nothing to skip.
+  static bool carries_data(const Value* v) {
+    return v && (v->symbolic_value || (v->initializer && v->initializer->has_data));
+  }
   std::optional<Rationals> rational_value(const Value* v) const {
-    if (!v) return std::nullopt;
+    if (!carries_data(v)) return std::nullopt;
     if (v->symbolic_value && v->value_denominator != 1 && v->fraction.size() == v->symbolic_value->size())
       return Rationals{v->fraction, v->value_denominator};
     if (auto s = symbolic_value(v)) return Rationals{std::move(*s), 1};

@@ -124,10 +124,7 @@ inline void propagate_fractions(Context& ctx, Node& n) {
   if (!is_float_type(dtype_of(n.input(0))) || !is_float_type(dtype_of(n.input(1)))) return;
   // A side without data has no value: then the other side's data (a bias of
   // zeros, say) is not decoded either.
-  const auto has_data = [](const Value* v) {
-    return v->symbolic_value || (v->initializer && v->initializer->has_data);
-  };
-  if (!has_data(n.input(0)) || !has_data(n.input(1))) return;
+  if (!Context::carries_data(n.input(0)) || !Context::carries_data(n.input(1))) return;
   auto a = ctx.rational_value(n.input(0));
   auto b = ctx.rational_value(n.input(1));
   if (!a || !b) return;

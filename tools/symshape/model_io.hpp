@@ -364,19 +364,22 @@ class WrittenTypes {
  public:
   // Indexes the entries (a later entry of a name wins, as graph outputs come
   // last), which must outlive it; types are decoded when asked for, so a
-  // summary of a large graph builds no Type it does not print.
-  explicit WrittenTypes(const std::vector<io::WrittenValueInfo>& infos) {
-    index_.reserve(infos.size());
+  // summary of a large graph builds no Type it does not print. The entries
+  // of node outputs (io::writes_value_info) share their names with no other
+  // entry: they are indexed on their own, when of() first needs them (the
+  // summary asks only known() of them, which their Value answers).
+  explicit WrittenTypes(const std::vector<io::WrittenValueInfo>& infos) : infos_(infos) {
     for (const io::WrittenValueInfo& w : infos) {
       // An entry the file had (the loader has read it: it is well formed)
       // counts when it has a type.
-      if (!w.rewritten && !io::view::decode<io::view::ValueInfoView>(io::view::msg_of(span_of(w.input))).type.present)
+      if (w.value ||
+          (!w.rewritten && !io::view::decode<io::view::ValueInfoView>(io::view::msg_of(span_of(w.input))).type.present))
         continue;
-      index_.assign(&w);
+      others_.assign(&w);
     }
   }
   // An initializer that is no graph input has no TypeProto: its type comes
-  // from its dims, as the IR has it.
+  // from its dims, as the IR has it. v: a value of the main graph.
   Type of(const Value& v) const {
     const Entry* e = find(v);
     if (!e) return v.initializer && !v.is_graph_input ? v.type : Type();
@@ -391,6 +394,7 @@ class WrittenTypes {
   // Whether of(v) is known: a tensor with a rank, or another type that is
   // not unknown. A tensor's TypeProto is read without parsing its dims.
   bool known(const Value& v) const {
+    if (io::writes_value_info(v)) return is_known(v.type);  // written as the IR has it
     const Entry* e = find(v);
     if (!e) return is_known(of(v));
     const auto type = io::view::decode<io::view::TypeView>(type_proto(*e));
@@ -402,10 +406,24 @@ class WrittenTypes {
 
  private:
   using Entry = io::WrittenValueInfo;  // the new TypeProto (rewritten), or the file's ValueInfoProto
-  NameIndex<const Entry> index_;
+  const std::vector<Entry>& infos_;
+  NameIndex<const Entry> others_;                // the entries not of node outputs
+  mutable NameIndex<const Entry> node_outputs_;  // the others, once of() needs them
+  mutable bool node_outputs_indexed_ = false;
 
   static wire::Span span_of(std::string_view b) { return {b.data(), b.data() + b.size()}; }
-  const Entry* find(const Value& v) const { return index_.find(v.name); }
+  const Entry* find(const Value& v) const {
+    if (!io::writes_value_info(v)) return others_.find(v.name);
+    if (!node_outputs_indexed_) {
+      node_outputs_.reserve(infos_.size());
+      for (std::size_t i = 0; i < infos_.size(); ++i) {
+        if (i + kPrefetchDistance < infos_.size()) node_outputs_.prefetch(infos_[i + kPrefetchDistance].name);
+        if (infos_[i].value) node_outputs_.assign(&infos_[i]);
+      }
+      node_outputs_indexed_ = true;
+    }
+    return node_outputs_.find(v.name);
+  }
   static io::view::Msg type_proto(const Entry& e) {
     if (e.rewritten) return io::view::msg_of(span_of(e.type));
     return io::view::decode<io::view::ValueInfoView>(io::view::msg_of(span_of(e.input))).type;

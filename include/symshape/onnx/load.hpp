@@ -572,9 +572,12 @@ class Loader {
 
   // Step 3: every node and its outputs, so that nodes may come in any order.
   bool create_nodes(const view::GraphView& p, Graph& g, const std::string& scope) {
-    view::NodeView np;
+    view::NodeLookahead nodes(p.node);
+    const auto prefetch_outputs = [&g](const view::NodeView& ahead) {
+      for (std::string_view out : ahead.output) g.by_name.prefetch(out);
+    };
     for (std::size_t i = 0; i < p.node.size(); ++i) {
-      np.read(p.node[i]);
+      const view::NodeView& np = nodes.next(i, prefetch_outputs);
       Node* n = g.create_node();
       n->name = std::string(np.name);
       n->op_type = std::string(np.op_type);
@@ -595,9 +598,12 @@ class Loader {
 
   // Step 4: node inputs and attributes (subgraphs see every outer value by now).
   bool link_nodes(const view::GraphView& p, Graph& g, std::size_t first_node, int depth, const std::string& scope) {
-    view::NodeView np;
+    view::NodeLookahead nodes(p.node);
+    const auto prefetch_inputs = [&g](const view::NodeView& ahead) {
+      for (std::string_view in : ahead.input) g.by_name.prefetch(in);
+    };
     for (std::size_t i = 0; i < p.node.size(); ++i) {
-      np.read(p.node[i]);
+      const view::NodeView& np = nodes.next(i, prefetch_inputs);
       Node* n = g.nodes[first_node + i];
       n->inputs.reserve(np.input.size());
       n->attributes.reserve(np.attribute.size());

@@ -116,9 +116,7 @@ inline void write_graph(const Graph& g, ::onnx::GraphProto& p, FreshDims& fresh,
   std::unordered_set<std::string> names;
   for (const auto& n : g.nodes)
     for (const Value* v : n->outputs)
-      if (v && !v->name.empty() && !v->is_graph_output && !v->is_graph_input && writable(v->type) &&
-          names.insert(v->name).second)
-        values.push_back(v);
+      if (v && writes_value_info(*v) && names.insert(v->name).second) values.push_back(v);
   // Keep value_info entries of other values, replace those of ours.
   google::protobuf::RepeatedPtrField<::onnx::ValueInfoProto> kept;
   for (auto& vi : *p.mutable_value_info())

@@ -581,6 +581,7 @@ struct WrittenValueInfo {
   std::string_view name;   // (in the input or in the Model)
   std::string_view type;   // the new TypeProto, when rewritten
   bool rewritten = false;
+  const Value* value = nullptr;            // the node output whose type this is, when writes_value_info(*value)
   std::size_t type_at = 0, type_size = 0;  // (where `type` is in the Splice's buffer, while it grows)
 };
 
@@ -637,7 +638,10 @@ class Splice {
   void collect_proto_symbols(const splicing::Message& g, std::set<std::string>& out, int depth) const;
   std::string type_bytes(const Type& t);
   void rewrite_type(const splicing::Segment& vi, std::string_view type);
-  void add_written(std::string_view input, std::string_view name, std::string_view type, bool rewritten);
+  void add_written(std::string_view input, std::string_view name, std::string_view type, bool rewritten,
+                   const Value* value = nullptr);
+  using FieldIn = std::pair<splicing::Field, const splicing::Segment*>;  // a field and the segment it is in
+  void keep_other_value_infos(const std::vector<const Value*>& values, const std::vector<FieldIn>& infos, bool main);
   void write_graph(const Graph& g, const splicing::Message& p, int depth, bool main);
   void write_subgraphs(const Graph& g, const std::vector<splicing::Segment>& nodes, int depth);
   void write_node_subgraphs(const Node& n, const splicing::Segment& node, int depth);
@@ -679,9 +683,10 @@ inline std::string Splice::type_bytes(const Type& t) {
   return out;
 }
 
-inline void Splice::add_written(std::string_view input, std::string_view name, std::string_view type, bool rewritten) {
+inline void Splice::add_written(std::string_view input, std::string_view name, std::string_view type, bool rewritten,
+                                const Value* value) {
   // `type` is set to its place in written_types_ once that stops growing.
-  written_.push_back({input, name, {}, rewritten, written_types_.size(), type.size()});
+  written_.push_back({input, name, {}, rewritten, value, written_types_.size(), type.size()});
   written_types_.append(type.data(), type.size());
 }
 
@@ -723,39 +728,51 @@ inline void Splice::write_types(const std::vector<std::string>& inputs_too) {
     if (w.rewritten) w.type = std::string_view(written_types_).substr(w.type_at, w.type_size);
 }
 
+// The file's value_info of other values than `values` is kept, that of
+// `values` is dropped (write_graph writes theirs).
+inline void Splice::keep_other_value_infos(const std::vector<const Value*>& values, const std::vector<FieldIn>& infos,
+                                           bool main) {
+  NameIndex<const Value> ours;
+  ours.reserve(values.size());
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    if (i + kPrefetchDistance < values.size()) ours.prefetch(values[i + kPrefetchDistance]->name);
+    ours.insert(values[i]);
+  }
+  for (const auto& [f, s] : infos) {
+    const std::string_view name =
+        splicing::string_field(in_, splicing::sub_segment(f, *s), detail::onnx_field::kValueInfoName);
+    if (ours.contains(name)) {
+      if (editing_) editor_.replace(*s, f.begin, f.end, {});
+    } else if (main) {
+      add_written(in_.substr(f.content, f.end - f.content), name, {}, false);
+    }
+  }
+}
+
 // As detail::write_graph (save.hpp), on the segments of a GraphProto.
 inline void Splice::write_graph(const Graph& g, const splicing::Message& p, int depth, bool main) {
   namespace F = detail::onnx_field;
   if (depth > kMaxNesting || p.empty()) return;
-  std::vector<const Value*> values;
-  NameIndex<const Value> names;  // of `values`
-  names.reserve(g.nodes.size());
+  std::vector<const Value*> values;  // the node outputs given a value_info of their own, in node order
   for (const auto& n : g.nodes)
     for (const Value* v : n->outputs)
-      if (v && !v->name.empty() && !v->is_graph_output && !v->is_graph_input && detail::writable(v->type) &&
-          !names.insert(v))
-        values.push_back(v);
+      if (v && writes_value_info(*v)) values.push_back(v);  // (the loader made the names unique)
   std::vector<splicing::Segment> nodes, outputs;
+  std::vector<FieldIn> infos;  // the file's value_info
   splicing::for_each_field(in_, p, [&](const splicing::Field& f, const splicing::Segment& s) {
     if (!f.delimited()) return;
     if (f.number == F::kGraphNode && editing_) nodes.push_back(splicing::sub_segment(f, s));  // for write_subgraphs
     if (f.number == F::kGraphOutput) outputs.push_back(splicing::sub_segment(f, s));
-    if (f.number != F::kGraphValueInfo) return;
-    // Value info of other values is kept, ours is replaced.
-    const splicing::Segment vi = splicing::sub_segment(f, s);
-    const std::string_view name = splicing::string_field(in_, vi, F::kValueInfoName);
-    if (names.contains(name)) {
-      if (editing_) editor_.replace(s, f.begin, f.end, {});
-    } else if (main)
-      add_written(in_.substr(f.content, f.end - f.content), name, {}, false);
+    if (f.number == F::kGraphValueInfo) infos.emplace_back(f, &s);
   });
+  if (!infos.empty()) keep_other_value_infos(values, infos, main);
   std::string added, vi, type;
   if (editing_) added.reserve(values.size() * 48);
   if (main) written_.reserve(written_.size() + values.size() + outputs.size());  // no regrowth below
   for (const Value* v : values) {
     type.clear();
     detail::append_type(type, v->type, fresh_);
-    if (main) add_written({}, v->name, type, true);
+    if (main) add_written({}, v->name, type, true, v);
     if (!editing_) continue;
     vi.clear();
     splicing::append_delimited(vi, F::kValueInfoName, v->name);

@@ -11,6 +11,7 @@
 // field (proto2); a known field of another wire type is an unknown field.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <cstring>
 #include <string_view>
@@ -18,6 +19,7 @@
 
 #include "symshape/ir/graph.hpp"
 #include "symshape/onnx/wire.hpp"
+#include "symshape/support/name_index.hpp"
 
 namespace symshape::io::view {
 
@@ -337,6 +339,33 @@ struct NodeView {
     Msg::each_field(s, *this);
   }
   void operator()(const Field& f) { on(f); }
+};
+
+// A graph's nodes read in order, each once, a few nodes before they are
+// used: `coming` sees node i + kAhead when node i is handed out, so the
+// caller can prefetch what that node will look up (NameIndex::prefetch).
+class NodeLookahead {
+ public:
+  static constexpr std::size_t kAhead = kPrefetchDistance;
+  explicit NodeLookahead(const std::vector<Span>& nodes) : nodes_(nodes) {}
+  // Node i; calls go i = 0, 1, 2, ... and the view lasts until the next call.
+  template <class Coming>
+  const NodeView& next(std::size_t i, Coming&& coming) {
+    if (i == 0)
+      for (std::size_t k = 0; k < kAhead && k < nodes_.size(); ++k) read(k, coming);
+    if (i + kAhead < nodes_.size()) read(i + kAhead, coming);  // into node i - 1's place
+    return ring_[i % kRing];
+  }
+
+ private:
+  static constexpr std::size_t kRing = kAhead + 1;
+  template <class Coming>
+  void read(std::size_t k, Coming& coming) {
+    ring_[k % kRing].read(nodes_[k]);
+    coming(ring_[k % kRing]);
+  }
+  const std::vector<Span>& nodes_;
+  std::array<NodeView, kRing> ring_;
 };
 
 // The number of outputs of a node (for reserving), without decoding it.

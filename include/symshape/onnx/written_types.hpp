@@ -73,3 +73,15 @@ inline bool writable(const Type& t) {
 }
 
 }  // namespace symshape::io::detail
+
+namespace symshape::io {
+
+// Whether the writers write a value_info of their own for the value v of a
+// graph, with v's type as the IR has it: v is a named node output, neither a
+// graph input nor a graph output, and its type is writable. The file's
+// value_info of that name is dropped, so no other written entry shares it.
+inline bool writes_value_info(const Value& v) {
+  return v.producer && !v.name.empty() && !v.is_graph_output && !v.is_graph_input && detail::writable(v.type);
+}
+
+}  // namespace symshape::io

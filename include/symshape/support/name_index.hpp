@@ -2,6 +2,11 @@
 // addressing over element pointers, keyed on the element's own `name`, so
 // no name is copied and a lookup or insertion allocates nothing (the table
 // grows by doubling, ahead of time with reserve()).
+//
+// A table of a million names does not fit in the caches, so each lookup is
+// a memory access of its own; prefetch(name) issued a few lookups ahead lets
+// those accesses overlap (the loader links a node's inputs while the slots of
+// the inputs of a node further on are on their way).
 #pragma once
 
 #include <cstddef>
@@ -10,6 +15,10 @@
 #include <vector>
 
 namespace symshape {
+
+// How many lookups ahead a loop prefetches (enough to keep several memory
+// accesses in flight, few enough that the slots are still cached when used).
+inline constexpr std::size_t kPrefetchDistance = 8;
 
 template <class T>
 class NameIndex {
@@ -25,6 +34,14 @@ class NameIndex {
     }
   }
   bool contains(std::string_view name) const { return find(name) != nullptr; }
+  // Starts fetching the slot where `name` is looked for; changes nothing.
+  void prefetch(std::string_view name) const {
+#if defined(__GNUC__) || defined(__clang__)
+    if (!slots_.empty()) __builtin_prefetch(&slots_[hash(name) & mask()]);
+#else
+    (void)name;
+#endif
+  }
 
   // Adds `item` under item->name; if that name is taken, changes nothing and
   // returns the element that has it, else nullptr.

@@ -1,0 +1,81 @@
+// The command's view of the types as written (tools/symshape/model_io.hpp,
+// WrittenTypes): known(v) answers a node output's entry from its Value, with
+// no lookup; it must agree with the type of() decodes from the entry, and the
+// types recorded without an output (record_types) must be those written.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "model_io.hpp"
+#include "symshape/symshape.hpp"
+
+namespace {
+
+namespace fs = std::filesystem;
+using namespace symshape;
+
+std::string read_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+std::vector<std::string> models_in(const std::string& dir) {
+  std::vector<std::string> out;
+  for (const auto& e : fs::directory_iterator(dir))
+    if (e.path().extension() == ".onnx") out.push_back(e.path().string());
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+// "" when, for every node output of the main graph, known() agrees with of()
+// and the recorded types print as the written ones; else the first that differs.
+// Counts the node outputs whose entry is not written from their Value in `others`.
+std::string check(const std::string& bytes, std::size_t& others) {
+  Result<Model> recorded = io::load_model_bytes(bytes, "model");
+  if (!recorded) return "";  // the malformed corpus models: nothing is written
+  Result<Model> written = io::load_model_bytes(bytes, "model");
+  infer_shapes(recorded.value());
+  infer_shapes(written.value());
+  io::Splice record(bytes, *recorded);
+  record.record_types();
+  io::Splice write(bytes, *written);
+  write.write_types();
+  const cli::WrittenTypes a(record.main_graph_value_infos()), b(write.main_graph_value_infos());
+  std::size_t i = 0;
+  for (const Node* n : recorded->graph->nodes) {
+    const Node* m = written->graph->nodes[i++];
+    for (std::size_t k = 0; k < n->outputs.size(); ++k) {
+      const Value* v = n->outputs[k];
+      if (!v) continue;
+      const std::string name = "'" + v->name + "'";
+      others += !io::writes_value_info(*v);
+      if (a.known(*v) != cli::WrittenTypes::is_known(a.of(*v))) return name + ": known() disagrees with of()";
+      if (a.of(*v).to_string() != b.of(*m->outputs[k]).to_string())
+        return name + ": recorded " + a.of(*v).to_string() + ", written " + b.of(*m->outputs[k]).to_string();
+    }
+  }
+  for (const Value* v : recorded->graph->outputs)
+    if (a.known(*v) != cli::WrittenTypes::is_known(a.of(*v))) return "output '" + v->name + "': known() disagrees";
+  return "";
+}
+
+TEST(WrittenTypes, KnownAgreesWithTheWrittenTypeOnTheCorpus) {
+  std::size_t n = 0, others = 0;
+  for (const std::string dir : {SYMSHAPE_SOURCE_DIR "/examples/models", SYMSHAPE_SOURCE_DIR "/tests/data/onnx-light",
+                                SYMSHAPE_SOURCE_DIR "/tests/fuzz/corpus_models"})
+    for (const std::string& path : models_in(dir)) {
+      EXPECT_EQ(check(read_file(path), others), "") << path;
+      ++n;
+    }
+  EXPECT_GE(n, 30u);
+  EXPECT_GT(others, 0u);  // graph outputs, unwritable types: the lookup path is checked too
+}
+
+}  // namespace

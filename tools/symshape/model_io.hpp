@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdint>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
@@ -232,7 +233,6 @@ class NodeTags {
     std::size_t nodes = m.graph->nodes.size();  // subgraphs' nodes come on top
     for (const auto& f : m.functions) nodes += f.body ? f.body->nodes.size() : 0;
     places_.reserve(places_.size() + nodes);
-    renamed_.reserve(renamed_.size() + nodes);
     tag_graph(*m.graph, new_scope(std::string()), 0);
     for (auto& f : m.functions)
       if (f.body)
@@ -240,8 +240,7 @@ class NodeTags {
   }
 
   void restore() {
-    for (auto& [node, tag] : renamed_) node->name = places_[tag].name;
-    renamed_.clear();
+    for (; restored_ < places_.size(); ++restored_) places_[restored_].node->name = places_[restored_].name;
   }
 
   // The place of the node a diagnostic's `node` field names: "node #2
@@ -296,13 +295,17 @@ class NodeTags {
   // A node's place, its text made when a diagnostic asks for it: a large
   // graph is tagged without a string per node beyond its name.
   struct Place {
-    std::string name, op;   // op: "Add", "com.microsoft.Attention"
-    std::size_t index = 0;  // in its graph
-    std::size_t scope = 0;  // in scopes_
+    std::string name;      // the node's own
+    Node* node = nullptr;  // renamed to its tag until restore() (and not used after it)
+    uint32_t index = 0;    // in its graph (a protobuf graph has fewer than 2^32 nodes)
+    uint32_t scope = 0;    // in scopes_
+    uint32_t op = 0;       // in ops_
   };
   std::vector<Place> places_;
-  std::vector<std::string> scopes_;                     // "", " in subgraph 'body' of node #1 'loop' (Loop)", ...
-  std::vector<std::pair<Node*, std::size_t>> renamed_;  // node, its tag
+  std::vector<std::string> scopes_;  // "", " in subgraph 'body' of node #1 'loop' (Loop)", ...
+  std::vector<std::string> ops_;     // "Add", "com.microsoft.Attention", ...: a model has few
+  std::map<std::string, uint32_t, std::less<>> op_index_;
+  std::size_t restored_ = 0;  // places_ from here on are renamed
 
   const Place* find(const std::string& token) const {
     if (token.size() < 3 || token.front() != kOpen || token.back() != kClose) return nullptr;
@@ -314,29 +317,34 @@ class NodeTags {
     return k < places_.size() ? &places_[k] : nullptr;
   }
 
-  static std::string describe(const Place& p) {
+  std::string describe(const Place& p) const {
     std::string s = "node #" + std::to_string(p.index);
     if (!p.name.empty()) s += " '" + p.name + "'";
-    return s + " (" + p.op + ")";
+    return s + " (" + ops_[p.op] + ")";
   }
-  std::size_t new_scope(std::string text) {
+  uint32_t op_of(const Node& n) {
+    std::string op = n.domain.empty() ? n.op_type : n.domain + "." + n.op_type;
+    const auto [it, added] = op_index_.try_emplace(op, static_cast<uint32_t>(ops_.size()));
+    if (added) ops_.push_back(std::move(op));
+    return it->second;
+  }
+  uint32_t new_scope(std::string text) {
     scopes_.push_back(std::move(text));
-    return scopes_.size() - 1;
+    return static_cast<uint32_t>(scopes_.size() - 1);
   }
 
-  void tag_graph(Graph& g, std::size_t scope, int depth) {
+  void tag_graph(Graph& g, uint32_t scope, int depth) {
     if (depth > io::kMaxNesting) return;
     for (std::size_t i = 0; i < g.nodes.size(); ++i) {
       Node& n = *g.nodes[i];
       const std::size_t tag = places_.size();  // before the subgraphs' nodes take theirs
-      places_.push_back({std::move(n.name), n.domain.empty() ? n.op_type : n.domain + "." + n.op_type, i, scope});
+      places_.push_back({std::move(n.name), &n, static_cast<uint32_t>(i), scope, op_of(n)});
       for (auto& a : n.attributes)
         for (auto& sub : a.graphs)
           if (sub) {
             const std::string here = describe(places_[tag]) + scopes_[scope];
             tag_graph(*sub, new_scope(" in subgraph '" + sub->name + "' of " + here), depth + 1);
           }
-      renamed_.emplace_back(&n, tag);
       n.name = std::string(1, kOpen) + std::to_string(tag) + kClose;
     }
   }
@@ -382,6 +390,7 @@ class WrittenTypes {
   // from its dims, as the IR has it. v: a value of the main graph.
   Type of(const Value& v) const {
     const Entry* e = find(v);
+    if (!e && io::writes_value_info(v)) return v.type;  // recorded without an entry: written as the IR has it
     if (!e) return v.initializer && !v.is_graph_input ? v.type : Type();
     if (e->rewritten) {
       Result<Type> t = io::type_from_bytes(e->type, v.name);

@@ -72,6 +72,18 @@ inline bool writable(const Type& t) {
   }
 }
 
+// Whether writing t takes fresh names: an unknown dim in its shape, or in
+// the shape of a type inside it.
+inline bool takes_fresh_names(const Type& t) {
+  if (t.is_tensor_like()) {
+    if (!t.shape().has_rank()) return false;
+    for (const SymbolicDim& d : t.shape().dims())
+      if (!d.is_known()) return true;
+    return false;
+  }
+  return t.inner() && takes_fresh_names(*t.inner());
+}
+
 }  // namespace symshape::io::detail
 
 namespace symshape::io {

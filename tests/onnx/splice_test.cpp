@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "committed_models.hpp"
 #include "symshape/onnx/load.hpp"
 #include "symshape/onnx/save.hpp"
 #include "symshape/symshape.hpp"
@@ -24,12 +25,7 @@ namespace {
 using namespace symshape;
 namespace fs = std::filesystem;
 
-std::string read_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+using test_support::read_file;
 
 std::string concat(const io::SplicedModel& m) {
   std::string out;
@@ -94,23 +90,13 @@ std::string compare(const std::string& bytes, const Run& run = {}) {
   return "";
 }
 
-std::vector<std::string> models_in(const std::string& dir) {
-  std::vector<std::string> out;
-  for (const auto& e : fs::directory_iterator(dir))
-    if (e.path().extension() == ".onnx") out.push_back(e.path().string());
-  std::sort(out.begin(), out.end());
-  return out;
-}
-
 TEST(SpliceTest, CommittedModelsMatchTheProtoPath) {
   std::size_t n = 0;
-  for (const std::string dir : {SYMSHAPE_SOURCE_DIR "/examples/models", SYMSHAPE_SOURCE_DIR "/tests/data/onnx-light",
-                                SYMSHAPE_SOURCE_DIR "/tests/fuzz/corpus_models"})
-    for (const std::string& path : models_in(dir)) {
-      EXPECT_EQ(compare(read_file(path)), "") << path;
-      EXPECT_EQ(compare(read_file(path), {{"nonexistent"}, true, ".", "."}), "") << path;
-      ++n;
-    }
+  for (const std::string& path : test_support::committed_models()) {
+    EXPECT_EQ(compare(read_file(path)), "") << path;
+    EXPECT_EQ(compare(read_file(path), {{"nonexistent"}, true, ".", "."}), "") << path;
+    ++n;
+  }
   EXPECT_GE(n, 30u);
 }
 

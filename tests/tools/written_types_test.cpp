@@ -4,35 +4,15 @@
 // types recorded without an output (record_types) must be those written.
 #include <gtest/gtest.h>
 
-#include <algorithm>
-#include <filesystem>
-#include <fstream>
-#include <sstream>
 #include <string>
-#include <vector>
 
+#include "committed_models.hpp"
 #include "model_io.hpp"
 #include "symshape/symshape.hpp"
 
 namespace {
 
-namespace fs = std::filesystem;
 using namespace symshape;
-
-std::string read_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
-std::vector<std::string> models_in(const std::string& dir) {
-  std::vector<std::string> out;
-  for (const auto& e : fs::directory_iterator(dir))
-    if (e.path().extension() == ".onnx") out.push_back(e.path().string());
-  std::sort(out.begin(), out.end());
-  return out;
-}
 
 // "" when, for every node output of the main graph, known() agrees with of()
 // and the recorded types print as the written ones; else the first that differs.
@@ -68,12 +48,10 @@ std::string check(const std::string& bytes, std::size_t& others) {
 
 TEST(WrittenTypes, KnownAgreesWithTheWrittenTypeOnTheCorpus) {
   std::size_t n = 0, others = 0;
-  for (const std::string dir : {SYMSHAPE_SOURCE_DIR "/examples/models", SYMSHAPE_SOURCE_DIR "/tests/data/onnx-light",
-                                SYMSHAPE_SOURCE_DIR "/tests/fuzz/corpus_models"})
-    for (const std::string& path : models_in(dir)) {
-      EXPECT_EQ(check(read_file(path), others), "") << path;
-      ++n;
-    }
+  for (const std::string& path : test_support::committed_models()) {
+    EXPECT_EQ(check(test_support::read_file(path), others), "") << path;
+    ++n;
+  }
   EXPECT_GE(n, 30u);
   EXPECT_GT(others, 0u);  // graph outputs, unwritable types: the lookup path is checked too
 }

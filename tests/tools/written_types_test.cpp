@@ -1,9 +1,11 @@
 // The command's view of the types as written (tools/symshape/model_io.hpp,
 // WrittenTypes): known(v) answers a node output's entry from its Value, with
-// no lookup; it must agree with the type of() decodes from the entry, and the
-// types recorded without an output (record_types) must be those written.
+// no lookup, and of(v) gives its type when it takes no fresh name (no entry
+// is kept for it); both must agree with what the file holds, and the types
+// recorded without an output (record_types) must be those written.
 #include <gtest/gtest.h>
 
+#include <set>
 #include <string>
 
 #include "committed_models.hpp"
@@ -36,6 +38,15 @@ std::string check(const std::string& bytes, std::size_t& others) {
       if (!v) continue;
       const std::string name = "'" + v->name + "'";
       others += !io::writes_value_info(*v);
+      if (io::writes_value_info(*v) && !io::detail::takes_fresh_names(v->type)) {
+        // No entry: of() gives v's type, which must be what the file holds.
+        std::string bytes;
+        io::detail::FreshDims fresh(std::set<std::string>{});
+        io::detail::append_type(bytes, v->type, fresh);
+        const Result<Type> read = io::type_from_bytes(bytes, v->name);
+        if (!read || read->to_string() != v->type.to_string())
+          return name + ": " + v->type.to_string() + " is written as " + (read ? read->to_string() : read.error());
+      }
       if (a.known(*v) != cli::WrittenTypes::is_known(a.of(*v))) return name + ": known() disagrees with of()";
       if (a.of(*v).to_string() != b.of(*m->outputs[k]).to_string())
         return name + ": recorded " + a.of(*v).to_string() + ", written " + b.of(*m->outputs[k]).to_string();

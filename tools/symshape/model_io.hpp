@@ -390,7 +390,7 @@ class WrittenTypes {
   // from its dims, as the IR has it. v: a value of the main graph.
   Type of(const Value& v) const {
     const Entry* e = find(v);
-    if (!e && io::writes_value_info(v)) return v.type;  // recorded without an entry: written as the IR has it
+    if (!e && io::writes_value_info(v)) return v.type;  // no entry: written as the IR has it
     if (!e) return v.initializer && !v.is_graph_input ? v.type : Type();
     if (e->rewritten) {
       Result<Type> t = io::type_from_bytes(e->type, v.name);

@@ -614,10 +614,9 @@ class Splice {
   // As relocate_external_data(proto, from_dir, to_dir); on failure nothing changes.
   Result<bool> relocate(const std::string& from_dir, const std::string& to_dir);
   // The main graph's graph inputs, value_info and graph outputs as written
-  // (after write_types), in that order. After record_types(), the node
-  // outputs that get a value_info of their own (writes_value_info) and whose
-  // types take no fresh name have no entry: their types are written as the
-  // IR has them.
+  // (after write_types), in that order. The node outputs that get a
+  // value_info of their own (writes_value_info) have an entry only when their
+  // types take fresh names: the others are written as the IR has them.
   const std::vector<WrittenValueInfo>& main_graph_value_infos() const { return written_; }
   Result<SplicedModel> finish() {
     if (!editing_) return Result<SplicedModel>::failure("the types were only recorded (record_types)");
@@ -771,14 +770,14 @@ inline void Splice::write_graph(const Graph& g, const splicing::Message& p, int 
   if (!infos.empty()) keep_other_value_infos(values, infos, main);
   std::string added, vi, type;
   if (editing_) added.reserve(values.size() * 48);
-  if (main && editing_) written_.reserve(written_.size() + values.size() + outputs.size());  // no regrowth below
   for (const Value* v : values) {
-    // Recording, a type that takes no fresh name needs no entry: it is
-    // written as the IR has it (see main_graph_value_infos()).
-    if (!editing_ && !detail::takes_fresh_names(v->type)) continue;
+    // A type that takes no fresh name needs no entry: it is written as the
+    // IR has it (see main_graph_value_infos()).
+    const bool entry = main && detail::takes_fresh_names(v->type);
+    if (!editing_ && !entry) continue;
     type.clear();
     detail::append_type(type, v->type, fresh_);
-    if (main) add_written({}, v->name, type, true, v);
+    if (entry) add_written({}, v->name, type, true, v);
     if (!editing_) continue;
     vi.clear();
     splicing::append_delimited(vi, F::kValueInfoName, v->name);

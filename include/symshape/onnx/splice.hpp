@@ -473,21 +473,38 @@ class TensorWalk {
     nodes(g, onnx_field::kGraphNode, depth);
   }
 
+  // Each node and attribute is read once (a graph of a million nodes is
+  // walked without a list of its nodes).
   void nodes(const splicing::Message& owner, uint32_t node_field, int depth) {
-    for (const splicing::Segment& n : splicing::elements(file_, owner, node_field))
-      for (const splicing::Segment& a : splicing::elements(file_, n, onnx_field::kNodeAttribute)) attribute(a, depth);
+    splicing::for_each_field(file_, owner, [&](const splicing::Field& f, const splicing::Segment& s) {
+      if (f.number != node_field || !f.delimited()) return;
+      const splicing::Segment n = splicing::sub_segment(f, s);
+      splicing::for_each_field(file_, n, [&](const splicing::Field& af, const splicing::Segment& in) {
+        if (af.number == onnx_field::kNodeAttribute && af.delimited()) attribute(splicing::sub_segment(af, in), depth);
+      });
+    });
   }
 
   void attribute(const splicing::Segment& a, int depth) {
-    const splicing::Message t = splicing::submessage(file_, a, onnx_field::kAttrT);
+    namespace F = onnx_field;
+    splicing::Message t, tensors, st, sparse_tensors, g, graphs;  // empty (no allocation) for most attributes
+    splicing::for_each_field(file_, a, [&](const splicing::Field& f, const splicing::Segment& s) {
+      if (!f.delimited()) return;
+      splicing::Message* to = f.number == F::kAttrT               ? &t
+                              : f.number == F::kAttrTensors       ? &tensors
+                              : f.number == F::kAttrSparseTensor  ? &st
+                              : f.number == F::kAttrSparseTensors ? &sparse_tensors
+                              : f.number == F::kAttrG             ? &g
+                              : f.number == F::kAttrGraphs        ? &graphs
+                                                                  : nullptr;
+      if (to) to->push_back(splicing::sub_segment(f, s));
+    });
     if (!t.empty()) fn_(t);
-    for (const splicing::Segment& e : splicing::elements(file_, a, onnx_field::kAttrTensors)) fn_(splicing::Message{e});
-    const splicing::Message st = splicing::submessage(file_, a, onnx_field::kAttrSparseTensor);
+    for (const splicing::Segment& e : tensors) fn_(splicing::Message{e});
     if (!st.empty()) sparse(st);
-    for (const splicing::Segment& e : splicing::elements(file_, a, onnx_field::kAttrSparseTensors)) sparse({e});
-    const splicing::Message g = splicing::submessage(file_, a, onnx_field::kAttrG);
+    for (const splicing::Segment& e : sparse_tensors) sparse({e});
     if (!g.empty()) graph(g, depth + 1);
-    for (const splicing::Segment& e : splicing::elements(file_, a, onnx_field::kAttrGraphs)) graph({e}, depth + 1);
+    for (const splicing::Segment& e : graphs) graph({e}, depth + 1);
   }
 };
 
@@ -645,7 +662,7 @@ class Splice {
   using FieldIn = std::pair<splicing::Field, const splicing::Segment*>;  // a field and the segment it is in
   void keep_other_value_infos(const std::vector<const Value*>& values, const std::vector<FieldIn>& infos, bool main);
   void write_graph(const Graph& g, const splicing::Message& p, int depth, bool main);
-  void write_subgraphs(const Graph& g, const std::vector<splicing::Segment>& nodes, int depth);
+  bool has_graph_attribute(const splicing::Segment& node) const;
   void write_node_subgraphs(const Node& n, const splicing::Segment& node, int depth);
 };
 
@@ -759,11 +776,17 @@ inline void Splice::write_graph(const Graph& g, const splicing::Message& p, int 
   for (const auto& n : g.nodes)
     for (const Value* v : n->outputs)
       if (v && writes_value_info(*v)) values.push_back(v);  // (the loader made the names unique)
-  std::vector<splicing::Segment> nodes, outputs;
+  std::vector<splicing::Segment> outputs;
+  std::vector<std::pair<std::size_t, splicing::Segment>> with_graphs;  // the nodes with a graph attribute, by index
+  std::size_t node_count = 0;
   std::vector<FieldIn> infos;  // the file's value_info
   splicing::for_each_field(in_, p, [&](const splicing::Field& f, const splicing::Segment& s) {
     if (!f.delimited()) return;
-    if (f.number == F::kGraphNode && editing_) nodes.push_back(splicing::sub_segment(f, s));  // for write_subgraphs
+    if (f.number == F::kGraphNode && editing_) {
+      const splicing::Segment node = splicing::sub_segment(f, s);
+      if (has_graph_attribute(node)) with_graphs.emplace_back(node_count, node);
+      ++node_count;
+    }
     if (f.number == F::kGraphOutput) outputs.push_back(splicing::sub_segment(f, s));
     if (f.number == F::kGraphValueInfo) infos.emplace_back(f, &s);
   });
@@ -795,24 +818,23 @@ inline void Splice::write_graph(const Graph& g, const splicing::Message& p, int 
   }
   // Subgraphs: the IR keeps the proto's node and attribute order. (Their
   // fresh dims come after the main graph's: recording skips them.)
-  if (editing_ && nodes.size() == g.nodes.size()) write_subgraphs(g, nodes, depth);
+  if (editing_ && node_count == g.nodes.size())
+    for (const auto& [i, node] : with_graphs) write_node_subgraphs(*g.nodes[i], node, depth);
 }
 
-inline void Splice::write_subgraphs(const Graph& g, const std::vector<splicing::Segment>& nodes, int depth) {
+// Whether a node has a graph attribute (its subgraphs are written).
+inline bool Splice::has_graph_attribute(const splicing::Segment& node) const {
   namespace F = detail::onnx_field;
-  for (std::size_t i = 0; i < nodes.size(); ++i) {
-    // Only nodes with a graph attribute are looked at further.
-    bool has_graph = false;
-    splicing::for_each_field(in_, nodes[i], [&](const splicing::Field& f, const splicing::Segment&) {
-      if (f.number != F::kNodeAttribute || !f.delimited() || has_graph) return;
-      splicing::for_each_field(in_, splicing::sub_segment(f, nodes[i]),
-                               [&](const splicing::Field& af, const splicing::Segment&) {
-                                 if (af.delimited() && (af.number == F::kAttrG || af.number == F::kAttrGraphs))
-                                   has_graph = true;
-                               });
-    });
-    if (has_graph) write_node_subgraphs(*g.nodes[i], nodes[i], depth);
-  }
+  bool has_graph = false;
+  splicing::for_each_field(in_, node, [&](const splicing::Field& f, const splicing::Segment&) {
+    if (f.number != F::kNodeAttribute || !f.delimited() || has_graph) return;
+    splicing::for_each_field(in_, splicing::sub_segment(f, node),
+                             [&](const splicing::Field& af, const splicing::Segment&) {
+                               if (af.delimited() && (af.number == F::kAttrG || af.number == F::kAttrGraphs))
+                                 has_graph = true;
+                             });
+  });
+  return has_graph;
 }
 
 inline void Splice::write_node_subgraphs(const Node& n, const splicing::Segment& node, int depth) {

@@ -324,6 +324,9 @@ TEST(SpliceTest, ExternalDataLocationsAreRelocated) {
 TEST(SpliceTest, TypesEncodeAsWriteTypeBuildsThem) {
   const Shape mixed(
       {SymbolicDim(2), SymbolicDim("batch"), SymbolicDim(), SymbolicDim(-3), SymbolicDim("seq+1"), SymbolicDim("_d1")});
+  std::vector<SymbolicDim> many;
+  for (int i = 0; i < 600; ++i) many.push_back(SymbolicDim("a_rather_long_symbolic_dimension_" + std::to_string(i)));
+  const Shape long_shape(many);
   const std::vector<Type> types = {
       Type::tensor(DataType::FLOAT, mixed),
       Type::tensor(DataType::INT64),  // no rank
@@ -333,6 +336,8 @@ TEST(SpliceTest, TypesEncodeAsWriteTypeBuildsThem) {
       Type::optional(Type::sequence(Type::tensor(DataType::UINT8, mixed))),
       Type::map(DataType::STRING, Type::tensor(DataType::FLOAT, mixed)),
       Type::optional(Type::tensor(DataType::INT32)),
+      Type::tensor(DataType::FLOAT, Shape(std::vector<SymbolicDim>(many.begin(), many.begin() + 10))),
+      Type::sequence(Type::tensor(DataType::FLOAT, long_shape)),  // lengths of 2 and 3 bytes
   };
   io::detail::FreshDims a(std::set<std::string>{"_d1"}), b(std::set<std::string>{"_d1"});
   for (const Type& t : types) {
@@ -342,6 +347,7 @@ TEST(SpliceTest, TypesEncodeAsWriteTypeBuildsThem) {
     io::detail::append_type(bytes, t, b);
     ::onnx::TypeProto got;
     ASSERT_TRUE(got.ParseFromString(bytes)) << t.to_string();
+    EXPECT_EQ(bytes, expected.SerializeAsString()) << t.to_string();
     EXPECT_TRUE(google::protobuf::util::MessageDifferencer::Equals(expected, got)) << t.to_string() << "\n"
                                                                                    << expected.DebugString() << "\n"
                                                                                    << got.DebugString();

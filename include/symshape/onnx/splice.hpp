@@ -237,6 +237,26 @@ inline void append_delimited(std::string& out, uint32_t number, std::string_view
   out.append(content.data(), content.size());
 }
 
+// A length-delimited field whose content fill(out) appends in place: the
+// length, unknown until then, takes one byte that is patched afterwards (and
+// widened, moving the content, past 127 bytes). Saves building nested
+// messages in strings of their own.
+template <class Fill>
+void append_nested(std::string& out, uint32_t number, Fill&& fill) {
+  append_varint(out, make_tag(number, pb::kLen));
+  const std::size_t at = out.size();
+  out.push_back('\0');
+  fill(out);
+  const std::size_t size = out.size() - at - 1;
+  if (size < 0x80) {
+    out[at] = static_cast<char>(size);
+    return;
+  }
+  std::string length;
+  append_varint(length, size);
+  out.replace(at, 1, length);
+}
+
 }  // namespace splicing
 
 // The output: pieces that are byte ranges of the input or bytes of their own.
@@ -390,50 +410,40 @@ inline constexpr uint32_t kFunctionNode = 7;
 // directly: field numbers of onnx.proto's TypeProto, Tensor, Sequence, Map,
 // Optional, SparseTensor, TensorShapeProto and Dimension.
 inline void append_shape(std::string& out, const Shape& s, FreshDims& fresh) {
-  std::string dim;
-  for (const auto& d : s.dims()) {
-    dim.clear();
-    if (d.is_int() && d.value() >= 0)
-      splicing::append_varint_field(dim, 1, static_cast<uint64_t>(d.value()));
-    else
-      splicing::append_delimited(dim, 2, d.is_known() ? d.to_string() : fresh.next());
-    splicing::append_delimited(out, 1, dim);
-  }
+  for (const auto& d : s.dims())
+    splicing::append_nested(out, 1, [&](std::string& dim) {
+      if (d.is_int() && d.value() >= 0)
+        splicing::append_varint_field(dim, 1, static_cast<uint64_t>(d.value()));
+      else
+        splicing::append_delimited(dim, 2, d.is_known() ? d.to_string() : fresh.next());
+    });
 }
 
 inline void append_type(std::string& out, const Type& t, FreshDims& fresh) {
   const auto enum_value = [](DataType d) {
     return static_cast<uint64_t>(static_cast<int64_t>(static_cast<int32_t>(d)));
   };
-  std::string inner;
   switch (t.kind()) {
     case Type::Kind::Tensor:
-    case Type::Kind::SparseTensor: {
-      splicing::append_varint_field(inner, 1, enum_value(t.elem_type()));
-      if (t.shape().has_rank()) {
-        std::string shape;
-        append_shape(shape, t.shape(), fresh);
-        splicing::append_delimited(inner, 2, shape);
-      }
-      splicing::append_delimited(out, t.kind() == Type::Kind::Tensor ? 1 : 8, inner);
+    case Type::Kind::SparseTensor:
+      splicing::append_nested(out, t.kind() == Type::Kind::Tensor ? 1 : 8, [&](std::string& inner) {
+        splicing::append_varint_field(inner, 1, enum_value(t.elem_type()));
+        if (t.shape().has_rank())
+          splicing::append_nested(inner, 2, [&](std::string& shape) { append_shape(shape, t.shape(), fresh); });
+      });
       break;
-    }
     case Type::Kind::Sequence:
-    case Type::Kind::Optional: {
-      std::string elem;
-      append_type(elem, *t.inner(), fresh);
-      splicing::append_delimited(inner, 1, elem);
-      splicing::append_delimited(out, t.kind() == Type::Kind::Sequence ? 4 : 9, inner);
+    case Type::Kind::Optional:
+      splicing::append_nested(out, t.kind() == Type::Kind::Sequence ? 4 : 9, [&](std::string& inner) {
+        splicing::append_nested(inner, 1, [&](std::string& elem) { append_type(elem, *t.inner(), fresh); });
+      });
       break;
-    }
-    case Type::Kind::Map: {
-      splicing::append_varint_field(inner, 1, enum_value(t.elem_type()));
-      std::string value;
-      append_type(value, *t.inner(), fresh);
-      splicing::append_delimited(inner, 2, value);
-      splicing::append_delimited(out, 5, inner);
+    case Type::Kind::Map:
+      splicing::append_nested(out, 5, [&](std::string& inner) {
+        splicing::append_varint_field(inner, 1, enum_value(t.elem_type()));
+        splicing::append_nested(inner, 2, [&](std::string& value) { append_type(value, *t.inner(), fresh); });
+      });
       break;
-    }
     default:
       break;
   }

@@ -372,7 +372,7 @@ inline int write_infer_outputs(const InferArgs& a, const Model& model, const Rep
     // (as given, not through its symlinks); standard output and special files
     // have no folder of their own, their locations stay as they were.
     Result<bool> moved = true;
-    if (!names_stdout(a.out_path) && !io::resolve_output(a.out_path).special)
+    if (!names_stdout(a.out_path) && !io::resolve_output(a.out_path).special && input.external_data().tensors > 0)
       moved = splice.relocate(model_dir(a.model_path), model_dir(a.out_path));
     Result<io::SplicedModel> pieces = moved ? splice.finish() : Result<io::SplicedModel>::failure("(not spliced)");
     if (!moved) {
@@ -431,7 +431,7 @@ inline int run_infer(const std::vector<std::string>& args) {
   Model model;
   if (!load(cmd, a.model_path, input, model)) return kExitInput;
   if (const std::optional<int> bad =
-          check_outputs_against_data(cmd, a.model_path, input.bytes(), {{"-o", a.out_path}, {"--json", a.json_path}}))
+          check_outputs_against_data(cmd, input, {{"-o", a.out_path}, {"--json", a.json_path}}))
     return *bad;
   if (const std::optional<int> bad = apply_input_shapes(a, model)) return *bad;
   // With -o - or --json -, stdout holds only that file.

@@ -59,6 +59,7 @@ class InputFile {
 
   // Opens `path` ("-": standard input); failure names the file as the loader does.
   Result<bool> open(const std::string& path) {
+    path_ = path;
     if (path == "-") return adopt(io::MappedFile::from_fd(STDIN_FILENO, display_name(path)));
     std::error_code ec;
     if (std::filesystem::is_directory(path, ec))
@@ -75,10 +76,18 @@ class InputFile {
 
   std::string_view bytes() const { return file_.bytes(); }
   int fd() const { return fd_; }
+  // The model's external tensors and their data files, found on the first
+  // call (a walk over every tensor of the file).
+  const io::ExternalData& external_data() const {
+    if (!external_) external_ = io::external_data(bytes(), model_dir(path_));
+    return *external_;
+  }
 
  private:
   int fd_ = -1;
   io::MappedFile file_;
+  std::string path_;
+  mutable std::optional<io::ExternalData> external_;
 
   Result<bool> adopt(Result<io::MappedFile> f) {
     if (!f) return Result<bool>::failure(f.error());
@@ -170,15 +179,14 @@ inline std::optional<int> check_outputs(const char* cmd, const std::string& mode
 
 // After loading: no output may be one of the model's external data files
 // (they are never written). Returns nothing, or 2 after the usage error.
-inline std::optional<int> check_outputs_against_data(const char* cmd, const std::string& model_path,
-                                                     std::string_view bytes, const std::vector<OutputArg>& outputs) {
+inline std::optional<int> check_outputs_against_data(const char* cmd, const InputFile& input,
+                                                     const std::vector<OutputArg>& outputs) {
   const auto names_a_file = [](const OutputArg& o) { return !o.path.empty() && !names_stdout(o.path); };
   // Finding the data files walks every tensor of the file: only when a file is written.
   if (std::none_of(outputs.begin(), outputs.end(), names_a_file)) return std::nullopt;
-  const std::vector<std::string> data = io::external_data_files(bytes, model_dir(model_path));
   for (const OutputArg& o : outputs)
     if (names_a_file(o))
-      for (const std::string& f : data)
+      for (const std::string& f : input.external_data().files)
         if (same_file(o.path, f))
           return fatal(cmd, std::string(o.option) + " " + o.path + " is an external data file of the model", kExitUsage);
   return std::nullopt;

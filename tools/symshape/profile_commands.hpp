@@ -416,7 +416,7 @@ inline int run_profile(const std::vector<std::string>& args) {
   Model model;
   if (!load(cmd, a.model_path, input, model)) return kExitInput;
   if (const std::optional<int> bad = check_outputs_against_data(
-          cmd, a.model_path, input.bytes(), {{"--json", a.json_path}, {"--csv", a.csv_path}, {"--plot", a.plot_path}}))
+          cmd, input, {{"--json", a.json_path}, {"--csv", a.csv_path}, {"--plot", a.plot_path}}))
     return *bad;
   NodeTags tags;
   tags.tag(model);

@@ -588,17 +588,28 @@ inline void collect_dim_params(const view::Msg& type, std::set<std::string>& out
 
 }  // namespace detail
 
-// The data files named by the external tensors of the model file `bytes`
-// (as external_data_files does for a proto), each once; not opened.
-inline std::vector<std::string> external_data_files(std::string_view bytes, const std::string& model_dir) {
-  std::vector<std::string> out;
+// The external tensors of a model file: how many, and the data files they
+// name (as external_data_files does for a proto), each once; not opened.
+struct ExternalData {
+  std::size_t tensors = 0;  // relocate() changes nothing when there are none
+  std::vector<std::string> files;
+};
+
+inline ExternalData external_data(std::string_view bytes, const std::string& model_dir) {
+  ExternalData out;
   detail::for_each_tensor_in_file(bytes, [&](const splicing::Message& t) {
     const detail::ExternalInfo info = detail::external_info(bytes, t);
-    if (!info.external || info.location.empty()) return;
+    if (!info.external) return;
+    ++out.tensors;
+    if (info.location.empty()) return;
     const std::string f = detail::external_file(model_dir, info.location).string();
-    if (std::find(out.begin(), out.end(), f) == out.end()) out.push_back(f);
+    if (std::find(out.files.begin(), out.files.end(), f) == out.files.end()) out.files.push_back(f);
   });
   return out;
+}
+
+inline std::vector<std::string> external_data_files(std::string_view bytes, const std::string& model_dir) {
+  return external_data(bytes, model_dir).files;
 }
 
 // A value info of the main graph as written: its bytes in the input (a whole

@@ -62,6 +62,16 @@ TEST(SmallVector, InsertsResizesAndCompares) {
   EXPECT_NE(v, (SmallVector<int, 2>{2}));
 }
 
+// Size and capacity are 32-bit: asking for more stops the program with a
+// message before anything is allocated (no model file can ask for it).
+TEST(SmallVectorDeathTest, RefusesMoreThanItsSizeTypeHolds) {
+  SmallVector<int, 2> v{1, 2, 3};
+  EXPECT_DEATH(v.reserve(std::size_t{1} << 32), "SmallVector grown past 2\\^32 - 1 elements");
+  v.reserve(1000);
+  EXPECT_EQ(v.capacity(), 1000u);
+  EXPECT_EQ(to_vector(v), (std::vector<int>{1, 2, 3}));
+}
+
 struct Counted {
   static int alive;
   std::string name;

@@ -1,10 +1,15 @@
 // A vector of trivially copyable elements (value pointers) that keeps up to
 // N of them inline: most nodes have at most four inputs and two outputs, so
-// loading a graph needs no heap allocation for them.
+// loading a graph needs no heap allocation for them. Size and capacity are
+// 32-bit (a node is 16 bytes smaller; nothing in a model file, under 2 GB,
+// has 2^32 elements).
 #pragma once
 
 #include <algorithm>
 #include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <initializer_list>
 #include <memory>
@@ -15,7 +20,7 @@ namespace symshape {
 template <class T, std::size_t N>
 class SmallVector {
   static_assert(std::is_trivially_copyable_v<T>, "SmallVector holds trivially copyable elements only");
-  static_assert(N > 0, "SmallVector needs an inline capacity");
+  static_assert(N > 0 && N <= UINT32_MAX, "SmallVector needs an inline capacity");
 
  public:
   using value_type = T;
@@ -58,13 +63,13 @@ class SmallVector {
     if (n > capacity_) grow_to(n);
   }
   void push_back(T v) {
-    if (size_ == capacity_) grow_to(capacity_ * 2);
+    if (size_ == capacity_) grow_to(std::size_t{capacity_} * 2);
     data_[size_++] = v;
   }
   void resize(std::size_t n, T fill = T()) {
     reserve(n);
     for (std::size_t i = size_; i < n; ++i) data_[i] = fill;
-    size_ = n;
+    size_ = static_cast<uint32_t>(n);  // n <= capacity_
   }
   iterator insert(const_iterator pos, T v) {
     const std::size_t at = static_cast<std::size_t>(pos - data_);
@@ -87,11 +92,15 @@ class SmallVector {
  private:
   bool is_inline() const { return data_ == inline_; }
   void grow_to(std::size_t n) {
+    if (n > UINT32_MAX) {  // unreachable from a model file: a caller's bug (the core has no exceptions)
+      std::fputs("symshape: SmallVector grown past 2^32 - 1 elements\n", stderr);
+      std::abort();
+    }
     T* bigger = std::allocator<T>().allocate(n);
     if (size_) std::memcpy(static_cast<void*>(bigger), static_cast<const void*>(data_), size_ * sizeof(T));
     release();
     data_ = bigger;
-    capacity_ = n;
+    capacity_ = static_cast<uint32_t>(n);
   }
   void release() {
     if (!is_inline()) std::allocator<T>().deallocate(data_, capacity_);
@@ -114,8 +123,8 @@ class SmallVector {
   }
 
   T* data_ = inline_;
-  std::size_t size_ = 0;
-  std::size_t capacity_ = N;
+  uint32_t size_ = 0;
+  uint32_t capacity_ = N;
   T inline_[N] = {};
 };
 

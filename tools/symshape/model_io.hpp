@@ -380,18 +380,16 @@ class WrittenTypes {
  public:
   // Indexes the entries (a later entry of a name wins, as graph outputs come
   // last), which must outlive it; types are decoded when asked for, so a
-  // summary of a large graph builds no Type it does not print. The entries
-  // of node outputs (io::writes_value_info) share their names with no other
-  // entry: they are indexed on their own, when of() first needs them (the
-  // summary asks only known() of them, which their Value answers).
-  explicit WrittenTypes(const std::vector<io::WrittenValueInfo>& infos) : infos_(infos) {
+  // summary of a large graph builds no Type it does not print. Most node
+  // outputs have no entry (their types are written as the IR has them).
+  explicit WrittenTypes(const std::vector<io::WrittenValueInfo>& infos) {
+    index_.reserve(infos.size());
     for (const io::WrittenValueInfo& w : infos) {
       // An entry the file had (the loader has read it: it is well formed)
       // counts when it has a type.
-      if (w.value ||
-          (!w.rewritten && !io::view::decode<io::view::ValueInfoView>(io::view::msg_of(span_of(w.input))).type.present))
+      if (!w.rewritten && !io::view::decode<io::view::ValueInfoView>(io::view::msg_of(span_of(w.input))).type.present)
         continue;
-      others_.assign(&w);
+      index_.assign(&w);
     }
   }
   // An initializer that is no graph input has no TypeProto: its type comes
@@ -423,24 +421,10 @@ class WrittenTypes {
 
  private:
   using Entry = io::WrittenValueInfo;  // the new TypeProto (rewritten), or the file's ValueInfoProto
-  const std::vector<Entry>& infos_;
-  NameIndex<const Entry> others_;                // the entries not of node outputs
-  mutable NameIndex<const Entry> node_outputs_;  // the others, once of() needs them
-  mutable bool node_outputs_indexed_ = false;
+  NameIndex<const Entry> index_;
 
   static wire::Span span_of(std::string_view b) { return {b.data(), b.data() + b.size()}; }
-  const Entry* find(const Value& v) const {
-    if (!io::writes_value_info(v)) return others_.find(v.name);
-    if (!node_outputs_indexed_) {
-      node_outputs_.reserve(infos_.size());
-      for (std::size_t i = 0; i < infos_.size(); ++i) {
-        if (i + kPrefetchDistance < infos_.size()) node_outputs_.prefetch(infos_[i + kPrefetchDistance].name);
-        if (infos_[i].value) node_outputs_.assign(&infos_[i]);
-      }
-      node_outputs_indexed_ = true;
-    }
-    return node_outputs_.find(v.name);
-  }
+  const Entry* find(const Value& v) const { return index_.find(v.name); }
   static io::view::Msg type_proto(const Entry& e) {
     if (e.rewritten) return io::view::msg_of(span_of(e.type));
     return io::view::decode<io::view::ValueInfoView>(io::view::msg_of(span_of(e.input))).type;

@@ -619,7 +619,6 @@ struct WrittenValueInfo {
   std::string_view name;   // (in the input or in the Model)
   std::string_view type;   // the new TypeProto, when rewritten
   bool rewritten = false;
-  const Value* value = nullptr;            // the node output whose type this is, when writes_value_info(*value)
   std::size_t type_at = 0, type_size = 0;  // (where `type` is in the Splice's buffer, while it grows)
 };
 
@@ -678,8 +677,7 @@ class Splice {
   void collect_proto_symbols(const splicing::Message& g, std::set<std::string>& out, int depth) const;
   std::string type_bytes(const Type& t);
   void rewrite_type(const splicing::Segment& vi, std::string_view type);
-  void add_written(std::string_view input, std::string_view name, std::string_view type, bool rewritten,
-                   const Value* value = nullptr);
+  void add_written(std::string_view input, std::string_view name, std::string_view type, bool rewritten);
   using FieldIn = std::pair<splicing::Field, const splicing::Segment*>;  // a field and the segment it is in
   void keep_other_value_infos(const std::vector<const Value*>& values, const std::vector<FieldIn>& infos, bool main);
   void write_graph(const Graph& g, const splicing::Message& p, int depth, bool main);
@@ -723,10 +721,9 @@ inline std::string Splice::type_bytes(const Type& t) {
   return out;
 }
 
-inline void Splice::add_written(std::string_view input, std::string_view name, std::string_view type, bool rewritten,
-                                const Value* value) {
+inline void Splice::add_written(std::string_view input, std::string_view name, std::string_view type, bool rewritten) {
   // `type` is set to its place in written_types_ once that stops growing.
-  written_.push_back({input, name, {}, rewritten, value, written_types_.size(), type.size()});
+  written_.push_back({input, name, {}, rewritten, written_types_.size(), type.size()});
   written_types_.append(type.data(), type.size());
 }
 
@@ -821,7 +818,7 @@ inline void Splice::write_graph(const Graph& g, const splicing::Message& p, int 
     if (!editing_ && !entry) continue;
     type.clear();
     detail::append_type(type, v->type, fresh_);
-    if (entry) add_written({}, v->name, type, true, v);
+    if (entry) add_written({}, v->name, type, true);
     if (!editing_) continue;
     vi.clear();
     splicing::append_delimited(vi, F::kValueInfoName, v->name);

@@ -23,22 +23,21 @@ inline uint64_t& dim_overflow_count() {
 
 class SymbolicDim {
  public:
-  SymbolicDim() = default;                                     // unknown
-  SymbolicDim(int64_t value) : expr_(value), known_(true) {}   // NOLINT
-  SymbolicDim(int value) : expr_(int64_t{value}), known_(true) {}  // NOLINT
+  SymbolicDim() = default;                           // unknown
+  SymbolicDim(int64_t value) : expr_(value) {}       // NOLINT
+  SymbolicDim(int value) : expr_(int64_t{value}) {}  // NOLINT
   // An Error expression gives an unknown dim; an overflow is also counted
   // (dim_overflow_count) so that the engine reports it.
   SymbolicDim(Expr e) {  // NOLINT
     if (!e.is_error()) {
       expr_ = std::move(e);
-      known_ = true;
     } else if (e.name() == kOverflowMessage) {
       ++dim_overflow_count();
     }
   }
   // A name, or text that parses as an expression ("past+seq"); text that is
   // not an expression (e.g. "batch size") is kept as one opaque symbol.
-  SymbolicDim(std::string_view text) : expr_(from_text(text)), known_(true) {}  // NOLINT
+  SymbolicDim(std::string_view text) : expr_(from_text(text)) {}          // NOLINT
   SymbolicDim(const char* text) : SymbolicDim(std::string_view(text)) {}  // NOLINT
 
   static Expr from_text(std::string_view text) {
@@ -46,34 +45,32 @@ class SymbolicDim {
     return e ? *e : Expr::symbol(text);
   }
 
-  bool is_known() const { return known_; }
-  bool is_unknown() const { return !known_; }
-  bool is_int() const { return known_ && expr_.is_int(); }
-  bool is_int(int64_t v) const { return known_ && expr_.is_int(v); }
-  bool is_symbolic() const { return known_ && !expr_.is_int(); }
-  int64_t value() const { return known_ ? expr_.as_int() : -1; }  // when is_int()
-  const Expr& expr() const { return expr_; }                      // when is_known()
+  bool is_known() const { return !expr_.is_none(); }
+  bool is_unknown() const { return expr_.is_none(); }
+  bool is_int() const { return is_known() && expr_.is_int(); }
+  bool is_int(int64_t v) const { return is_known() && expr_.is_int(v); }
+  bool is_symbolic() const { return is_known() && !expr_.is_int(); }
+  int64_t value() const { return is_known() ? expr_.as_int() : -1; }  // when is_int()
+  const Expr& expr() const { return expr_; }                          // when is_known() (else it reads as 0)
 
   // "?" for unknown, else the canonical expression text.
-  std::string to_string() const { return known_ ? symshape::to_string(expr_) : "?"; }
+  std::string to_string() const { return is_known() ? symshape::to_string(expr_) : "?"; }
 
   friend bool operator==(const SymbolicDim& a, const SymbolicDim& b) {
-    return a.known_ == b.known_ && (!a.known_ || a.expr_ == b.expr_);
+    return a.is_known() == b.is_known() && (a.is_unknown() || a.expr_ == b.expr_);
   }
   friend bool operator!=(const SymbolicDim& a, const SymbolicDim& b) { return !(a == b); }
 
   template <class F>
   static SymbolicDim combine(const SymbolicDim& a, const SymbolicDim& b, F&& f) {
-    if (!a.known_ || !b.known_) return {};
+    if (a.is_unknown() || b.is_unknown()) return {};
     return SymbolicDim(f(a.expr_, b.expr_));
   }
 
  private:
-  // A flag beside the expression rather than std::optional<Expr>: GCC 12 at
-  // -O3 warns (-Wmaybe-uninitialized) about the optional's destructor inside
-  // vector<SymbolicDim> insertions, a false positive.
-  Expr expr_;
-  bool known_ = false;
+  // Unknown is the expression's empty state (Expr::none()), so that a dim is
+  // one word, like an Expr: shapes are the bulk of a large model's memory.
+  Expr expr_ = Expr::none();
 };
 
 inline SymbolicDim operator+(const SymbolicDim& a, const SymbolicDim& b) {

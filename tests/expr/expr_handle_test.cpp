@@ -10,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include "symshape/dim.hpp"
 #include "symshape/expr.hpp"
 
 namespace symshape {
@@ -86,6 +87,52 @@ TEST(EXPR_HANDLE, DeepExpressionsAreReleasedWithoutTrouble) {
   EXPECT_NE(count_of(e), 0u);
   e = 0;  // releases the whole chain, one level at a time
   EXPECT_TRUE(e.is_int(0));
+}
+
+// A handle is one word; an integer beyond 2^62 in magnitude takes a node of
+// kind Integer, and every integer has one form, so equality, order and
+// hashing do not depend on where a value came from.
+TEST(EXPR_HANDLE, IntegersBeyondTheWordKeepTheirValue) {
+  static_assert(sizeof(Expr) == 8 && sizeof(SymbolicDim) == 8, "one word a handle and a dim");
+  const int64_t edge = (int64_t{1} << 62) - 1;  // the largest integer without a node
+  const Expr small = edge;
+  EXPECT_EQ(small.node(), nullptr);
+  const Expr big = small + 1;
+  ASSERT_NE(big.node(), nullptr);
+  EXPECT_EQ(big.kind(), ExprKind::Integer);
+  EXPECT_TRUE(big.is_int(edge + 1));
+  EXPECT_EQ(big, Expr(edge + 1));
+  EXPECT_EQ(big.hash(), Expr(edge + 1).hash());
+  EXPECT_EQ(big - 1, small);  // back to the form without a node
+  EXPECT_EQ((big - 1).node(), nullptr);
+  EXPECT_LT(compare(small, big), 0);
+  EXPECT_GT(compare(Expr(-edge - 1), Expr(INT64_MIN)), 0);
+  for (const int64_t v : {INT64_MAX, INT64_MIN, -(int64_t{1} << 62), int64_t{1} << 62, int64_t{-1}, int64_t{0}}) {
+    const Expr e = v;
+    EXPECT_TRUE(e.is_int(v)) << v;
+    EXPECT_EQ(e.as_int(), v);
+    EXPECT_EQ(e.add_constant(), v);
+    EXPECT_EQ(e.bounds().lo, v);
+    EXPECT_EQ(e.hash(), Expr(v).hash());
+  }
+  EXPECT_EQ(to_string(Expr(INT64_MAX)), "9223372036854775807");
+  EXPECT_EQ(to_string(Expr::symbol("handle_a") + INT64_MAX - INT64_MAX), "handle_a");
+  EXPECT_TRUE((Expr(INT64_MAX) + 1).is_error());  // overflow, not a wrapped value
+}
+
+TEST(EXPR_HANDLE, AnUnknownDimIsNotTheIntegerZero) {
+  const SymbolicDim unknown;
+  const SymbolicDim zero = 0;
+  EXPECT_TRUE(unknown.is_unknown());
+  EXPECT_TRUE(zero.is_int(0));
+  EXPECT_NE(unknown, zero);
+  EXPECT_EQ(unknown, SymbolicDim());
+  EXPECT_TRUE((unknown + zero).is_unknown());
+  EXPECT_EQ(unknown.to_string(), "?");
+  SymbolicDim copy = unknown;
+  EXPECT_TRUE(copy.is_unknown());
+  copy = SymbolicDim(Expr::symbol("handle_a"));
+  EXPECT_EQ(copy.to_string(), "handle_a");
 }
 
 }  // namespace

@@ -1,5 +1,6 @@
-// The data model of dimension expressions: an immutable `Expr` handle that is
-// either a plain integer (no allocation) or a shared, canonical node.
+// The data model of dimension expressions: an immutable `Expr` handle of one
+// word that is either an integer (no allocation below 2^62 in magnitude) or
+// a shared, canonical node.
 //
 // Canonical form (built by the constructors in build.hpp, never by hand):
 //   Add      c0 + sum(coeff_i * term_i), terms sorted, coefficients != 0
@@ -49,13 +50,15 @@ struct Node;
 struct NodeFactory;
 }
 
+class SymbolicDim;
+
 class Expr {
  public:
   Expr() = default;
-  Expr(int64_t value) : value_(value) {}  // NOLINT: integers are expressions
-  Expr(int value) : value_(value) {}      // NOLINT
+  Expr(int64_t value);                        // NOLINT: integers are expressions
+  Expr(int value) : bits_(tag_int(value)) {}  // NOLINT
   Expr(const Expr& other) noexcept;
-  Expr(Expr&& other) noexcept : value_(other.value_), node_(other.node_) { other.node_ = nullptr; }
+  Expr(Expr&& other) noexcept : bits_(other.bits_) { other.bits_ = kZero; }
   Expr& operator=(const Expr& other) noexcept;
   Expr& operator=(Expr&& other) noexcept;
   ~Expr();
@@ -64,9 +67,9 @@ class Expr {
   static Expr error(std::string message);
 
   ExprKind kind() const;
-  bool is_int() const { return node_ == nullptr; }
-  bool is_int(int64_t v) const { return node_ == nullptr && value_ == v; }
-  int64_t as_int() const { return value_; }  // only meaningful when is_int()
+  bool is_int() const;
+  bool is_int(int64_t v) const { return is_int() && as_int() == v; }
+  int64_t as_int() const;  // only meaningful when is_int()
   bool is_symbol() const { return kind() == ExprKind::Symbol; }
   bool is_error() const { return kind() == ExprKind::Error; }
   // Symbol name, or the message of an Error.
@@ -87,18 +90,36 @@ class Expr {
   const std::vector<std::pair<Expr, int64_t>>& terms() const;
   const std::vector<Expr>& args() const;
 
-  const detail::Node* node() const { return node_; }
+  // The node, or null for an integer that needs none (|value| < 2^62).
+  const detail::Node* node() const { return (bits_ & 1) != 0 ? nullptr : reinterpret_cast<const detail::Node*>(bits_); }
 
   friend bool operator==(const Expr& a, const Expr& b);
   friend bool operator!=(const Expr& a, const Expr& b) { return !(a == b); }
 
  private:
   friend struct detail::NodeFactory;
+  friend class SymbolicDim;
+  // One word: a node's address (even), or an integer v as 2v + 1 when
+  // |v| < 2^62; larger integers get a node of kind Integer. 0 is "no
+  // expression", which only SymbolicDim makes (an unknown dim) and which
+  // reads as the integer 0. Half the size of a value and a pointer: shapes
+  // and sums of a million-node model are vectors of these.
+  using Bits = uintptr_t;
+  static_assert(sizeof(Bits) == 8, "a 64-bit target");
+  static constexpr Bits kZero = 1;
+  static constexpr int64_t kSmallLimit = int64_t{1} << 62;
+  static constexpr bool fits_small(int64_t v) { return v >= -kSmallLimit && v < kSmallLimit; }
+  static constexpr Bits tag_int(int64_t v) { return (static_cast<Bits>(v) << 1) | 1; }
   // Takes over a new node (count 1).
-  explicit Expr(const detail::Node* node) : node_(node) {}
+  explicit Expr(const detail::Node* node) : bits_(reinterpret_cast<Bits>(node)) {}
+  static Expr none() {
+    Expr e;
+    e.bits_ = 0;
+    return e;
+  }
+  bool is_none() const { return bits_ == 0; }
   void release() noexcept;
-  int64_t value_ = 0;
-  const detail::Node* node_ = nullptr;  // owns one count of the node; null for an integer
+  Bits bits_ = kZero;  // owns one count of the node, if it is one
 };
 
 // A total, deterministic order (by kind, then names and structure; never by
@@ -125,13 +146,13 @@ inline constexpr uint32_t kMaxExprSize = uint32_t{1} << 18;
 namespace detail {
 
 // The number of handles (Expr) that own a node. It is not part of the node's
-// value: a copied or moved node starts with its own count of 1. It cannot
-// overflow: every handle takes 16 bytes, and 2^32 of them do not fit in memory.
+// value: a copied or moved node starts with its own count of 1. It is 64
+// bits wide: 2^32 handles of 8 bytes would fit in a large machine's memory.
 struct NodeCount {
 #if SYMSHAPE_ATOMIC_EXPR_COUNTS
-  mutable std::atomic<uint32_t> n{1};
+  mutable std::atomic<uint64_t> n{1};
 #else
-  mutable uint32_t n = 1;
+  mutable uint64_t n = 1;
 #endif
   NodeCount() = default;
   NodeCount(const NodeCount&) noexcept {}
@@ -146,7 +167,7 @@ struct Node {
   uint32_t size = 1;
   Interval bounds;
   std::string name;                             // Symbol name, Error message
-  int64_t constant = 0;                         // Add
+  int64_t constant = 0;                         // Add; the value of an Integer node
   std::vector<std::pair<Expr, int64_t>> terms;  // Add: coefficients; Mul: exponents
   std::vector<Expr> args;                       // FloorDiv, Mod, Max, Min
 };
@@ -180,15 +201,20 @@ struct NodeFactory {
   static Expr make(Node node);
   static Expr symbol(std::string_view name);
   static Expr make_symbol(std::string_view name);
+  static Expr make_integer(int64_t value);
 };
 
 }  // namespace detail
 
-inline Expr::Expr(const Expr& other) noexcept : value_(other.value_), node_(other.node_) {
-  if (node_) ++node_->refs.n;
+inline Expr::Expr(int64_t value) : bits_(tag_int(value)) {
+  if (!fits_small(value)) *this = detail::NodeFactory::make_integer(value);
+}
+inline Expr::Expr(const Expr& other) noexcept : bits_(other.bits_) {
+  if (const detail::Node* n = node()) ++n->refs.n;
 }
 inline void Expr::release() noexcept {
-  if (node_ && --node_->refs.n == 0) delete node_;
+  const detail::Node* n = node();
+  if (n && --n->refs.n == 0) delete n;
 }
 inline Expr::~Expr() { release(); }
 // Both assignments release the old node last, through the destructor of a
@@ -197,36 +223,66 @@ inline Expr& Expr::operator=(const Expr& other) noexcept { return *this = Expr(o
 inline Expr& Expr::operator=(Expr&& other) noexcept {
   if (this != &other) {
     const Expr old(std::move(*this));
-    value_ = other.value_;
-    node_ = other.node_;
-    other.node_ = nullptr;
+    bits_ = other.bits_;
+    other.bits_ = kZero;
   }
   return *this;
 }
 
-inline ExprKind Expr::kind() const { return node_ ? node_->kind : ExprKind::Integer; }
-inline const std::string& Expr::name() const { return node_ ? node_->name : detail::empty_name(); }
-inline std::size_t Expr::hash() const { return node_ ? node_->hash : detail::integer_hash(value_); }
-inline uint32_t Expr::depth() const { return node_ ? node_->depth : 0; }
-inline uint32_t Expr::size() const { return node_ ? node_->size : 1; }
-inline Interval Expr::bounds() const { return node_ ? node_->bounds : Interval::point(value_); }
+inline bool Expr::is_int() const {
+  const detail::Node* n = node();
+  return !n || n->kind == ExprKind::Integer;
+}
+inline int64_t Expr::as_int() const {
+  const detail::Node* n = node();
+  return n ? n->constant : static_cast<int64_t>(bits_) >> 1;  // (an arithmetic shift)
+}
+inline ExprKind Expr::kind() const {
+  const detail::Node* n = node();
+  return n ? n->kind : ExprKind::Integer;
+}
+inline const std::string& Expr::name() const {
+  const detail::Node* n = node();
+  return n ? n->name : detail::empty_name();
+}
+inline std::size_t Expr::hash() const {
+  const detail::Node* n = node();
+  return n ? n->hash : detail::integer_hash(as_int());
+}
+inline uint32_t Expr::depth() const {
+  const detail::Node* n = node();
+  return n ? n->depth : 0;
+}
+inline uint32_t Expr::size() const {
+  const detail::Node* n = node();
+  return n ? n->size : 1;
+}
+inline Interval Expr::bounds() const {
+  const detail::Node* n = node();
+  return n ? n->bounds : Interval::point(as_int());
+}
 inline int64_t Expr::add_constant() const {
-  return node_ && node_->kind == ExprKind::Add ? node_->constant : (node_ ? 0 : value_);
+  const ExprKind k = kind();
+  return k == ExprKind::Add || k == ExprKind::Integer ? as_int() : 0;
 }
 inline const std::vector<std::pair<Expr, int64_t>>& Expr::terms() const {
-  return node_ ? node_->terms : detail::empty_terms();
+  const detail::Node* n = node();
+  return n ? n->terms : detail::empty_terms();
 }
-inline const std::vector<Expr>& Expr::args() const { return node_ ? node_->args : detail::empty_args(); }
+inline const std::vector<Expr>& Expr::args() const {
+  const detail::Node* n = node();
+  return n ? n->args : detail::empty_args();
+}
 
 inline int compare(const Expr& a, const Expr& b) {
   const detail::Node* x = a.node();
   const detail::Node* y = b.node();
-  if (x == y) return x ? 0 : (a.as_int() < b.as_int() ? -1 : a.as_int() > b.as_int() ? 1 : 0);
+  if (x && x == y) return 0;
   ExprKind ka = a.kind(), kb = b.kind();
   if (ka != kb) return ka < kb ? -1 : 1;
   switch (ka) {
     case ExprKind::Integer:
-      return 0;  // handled above
+      return a.as_int() < b.as_int() ? -1 : a.as_int() > b.as_int() ? 1 : 0;
     case ExprKind::Symbol:
     case ExprKind::Error: {
       int c = x->name.compare(y->name);
@@ -257,9 +313,13 @@ inline int compare(const Expr& a, const Expr& b) {
 }
 
 inline bool operator==(const Expr& a, const Expr& b) {
-  if (a.node() == b.node()) return a.node() != nullptr || a.as_int() == b.as_int();
-  if (a.node() == nullptr || b.node() == nullptr) return false;
-  if (a.node()->hash != b.node()->hash) return false;
+  const detail::Node* x = a.node();
+  const detail::Node* y = b.node();
+  if (x == y) return x != nullptr || a.as_int() == b.as_int();
+  // An integer has one form (small, or a node beyond 2^62), so a small one
+  // never equals a node.
+  if (x == nullptr || y == nullptr) return false;
+  if (x->hash != y->hash) return false;
   return compare(a, b) == 0;
 }
 
@@ -380,5 +440,14 @@ inline Expr detail::NodeFactory::make_symbol(std::string_view name) {
 }
 
 inline Expr Expr::symbol(std::string_view name) { return detail::NodeFactory::symbol(name); }
+
+inline Expr detail::NodeFactory::make_integer(int64_t value) {
+  Node n;
+  n.kind = ExprKind::Integer;
+  n.constant = value;
+  n.bounds = Interval::point(value);
+  n.hash = integer_hash(value);
+  return Expr(new Node(std::move(n)));
+}
 
 }  // namespace symshape

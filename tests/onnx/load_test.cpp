@@ -1270,6 +1270,42 @@ TEST(OnnxWire, MappedFileOfEveryKind) {
   std::remove(empty.c_str());
 }
 
+// Resident pages of this process (statm's second field), in bytes.
+std::size_t resident_bytes() {
+  std::FILE* f = std::fopen("/proc/self/statm", "r");
+  unsigned long size = 0, resident = 0;
+  const bool read = f && std::fscanf(f, "%lu %lu", &size, &resident) == 2;
+  if (f) std::fclose(f);
+  return read ? resident * static_cast<std::size_t>(::sysconf(_SC_PAGESIZE)) : 0;
+}
+
+// Released pages leave the process's resident memory and read back as the
+// same bytes; read (not mapped) bytes are kept.
+TEST(OnnxWire, ReleasedPagesReadTheSameBytes) {
+  std::string bytes(std::size_t{8} << 20, '\0');
+  for (std::size_t i = 0; i < bytes.size(); ++i) bytes[i] = static_cast<char>(i * 7 + i / 4096);
+  const std::string path = write_temp("wire_release.bin", bytes);
+  Result<io::MappedFile> f = io::MappedFile::open(path);
+  ASSERT_TRUE(f) << f.error();
+  ASSERT_TRUE(f->mapped());
+  ASSERT_EQ(f->bytes(), bytes);  // every page read
+  const std::size_t before = resident_bytes();
+  f->release_pages();
+  const std::size_t after = resident_bytes();
+  EXPECT_GE(before, after + (std::size_t{6} << 20)) << before << " -> " << after;
+  EXPECT_EQ(f->bytes(), bytes);
+  int fds[2];
+  ASSERT_EQ(::pipe(fds), 0);
+  ASSERT_EQ(::write(fds[1], "abc", 3), 3);
+  ::close(fds[1]);
+  Result<io::MappedFile> p = io::MappedFile::from_fd(fds[0], "<pipe>");
+  ::close(fds[0]);
+  ASSERT_TRUE(p) << p.error();
+  p->release_pages();
+  EXPECT_EQ(p->bytes(), "abc");
+  std::remove(path.c_str());
+}
+
 TEST(OnnxWire, SchemaMatchesTheGeneratedDescriptors) {
   // views.hpp's table against libonnx's own descriptors, from ModelProto down
   // through every message field: each field's number, wire kind and message

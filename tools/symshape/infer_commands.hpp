@@ -434,6 +434,10 @@ inline int run_infer(const std::vector<std::string>& args) {
           check_outputs_against_data(cmd, input, {{"-o", a.out_path}, {"--json", a.json_path}}))
     return *bad;
   if (const std::optional<int> bad = apply_input_shapes(a, model)) return *bad;
+  // The splice reads the file's graph now, so that its pages need not stay
+  // in memory while the model is inferred.
+  io::Splice splice(input.bytes(), model);
+  input.release_pages();
   // With -o - or --json -, stdout holds only that file.
   FILE* summary = names_stdout(a.out_path) || names_stdout(a.json_path) ? stderr : stdout;
   NodeTags tags;
@@ -453,7 +457,6 @@ inline int run_infer(const std::vector<std::string>& args) {
   if (!assumptions.empty())  // the inputs are written as assumed
     for (const Value* v : model.graph->inputs)
       if (v) changed_inputs.push_back(v->name);
-  io::Splice splice(input.bytes(), model);
   if (a.out_path.empty())
     splice.record_types(changed_inputs);  // the summary and --json read the types; nothing is written
   else
@@ -626,11 +629,12 @@ inline int run_show(const std::vector<std::string>& args) {
   InputFile input;
   Model model;
   if (!load(cmd, a.model_path, input, model)) return kExitInput;
+  io::Splice splice(input.bytes(), model);  // (as in run_infer)
+  input.release_pages();
   NodeTags tags;
   tags.tag(model);
   const Report report = infer_shapes(model);
   tags.restore();
-  io::Splice splice(input.bytes(), model);
   splice.record_types();
   const WrittenTypes types(splice.main_graph_value_infos());
   const std::vector<const Value*> values = listed_values(model, a.with_initializers);

@@ -75,6 +75,7 @@ class InputFile {
   }
 
   std::string_view bytes() const { return file_.bytes(); }
+  void release_pages() const { file_.release_pages(); }
   int fd() const { return fd_; }
   // The model's external tensors and their data files, found on the first
   // call (a walk over every tensor of the file).
@@ -238,9 +239,11 @@ class NodeTags {
   ~NodeTags() { restore(); }
 
   void tag(Model& m) {
-    std::size_t nodes = m.graph->nodes.size();  // subgraphs' nodes come on top
+    std::size_t nodes = m.graph->nodes.size(), name_bytes = 0;  // subgraphs' nodes come on top
     for (const auto& f : m.functions) nodes += f.body ? f.body->nodes.size() : 0;
+    for (const Node* n : m.graph->nodes) name_bytes += n->name.size();
     places_.reserve(places_.size() + nodes);
+    names_.reserve(names_.size() + name_bytes);
     tag_graph(*m.graph, new_scope(std::string()), 0);
     for (auto& f : m.functions)
       if (f.body)
@@ -248,7 +251,7 @@ class NodeTags {
   }
 
   void restore() {
-    for (; restored_ < places_.size(); ++restored_) places_[restored_].node->name = places_[restored_].name;
+    for (; restored_ < places_.size(); ++restored_) places_[restored_].node->name = name_of(places_[restored_]);
   }
 
   // The place of the node a diagnostic's `node` field names: "node #2
@@ -282,7 +285,10 @@ class NodeTags {
       }
       out.append(text, i, open - i);
       const Place* p = find(text.substr(open, close - open + 1));
-      out += p ? p->name : text.substr(open, close - open + 1);
+      if (p)
+        out += name_of(*p);
+      else
+        out.append(text, open, close - open + 1);
       i = close + 1;
     }
     return out;
@@ -293,7 +299,7 @@ class NodeTags {
     if (open != std::string::npos) {
       const std::size_t close = line.find(kClose, open);
       const Place* p = close == std::string::npos ? nullptr : find(line.substr(open + 3, close - open - 2));
-      if (p && p->name.empty()) return line.substr(0, open);
+      if (p && p->name_size == 0) return line.substr(0, open);
     }
     return untag(line);
   }
@@ -301,15 +307,18 @@ class NodeTags {
  private:
   static constexpr char kOpen = '\x1e', kClose = '\x1f';
   // A node's place, its text made when a diagnostic asks for it: a large
-  // graph is tagged without a string per node beyond its name.
+  // graph is tagged without a string per node (32 bytes a node; the names
+  // are in one buffer).
   struct Place {
-    std::string name;      // the node's own
     Node* node = nullptr;  // renamed to its tag until restore() (and not used after it)
-    uint32_t index = 0;    // in its graph (a protobuf graph has fewer than 2^32 nodes)
-    uint32_t scope = 0;    // in scopes_
-    uint32_t op = 0;       // in ops_
+    uint32_t name_at = 0;  // the node's own name, in names_ (a protobuf file is below 2 GiB)
+    uint32_t name_size = 0;
+    uint32_t index = 0;  // in its graph (a protobuf graph has fewer than 2^32 nodes)
+    uint32_t scope = 0;  // in scopes_
+    uint32_t op = 0;     // in ops_
   };
   std::vector<Place> places_;
+  std::string names_;                // the nodes' names, one after the other
   std::vector<std::string> scopes_;  // "", " in subgraph 'body' of node #1 'loop' (Loop)", ...
   std::vector<std::string> ops_;     // "Add", "com.microsoft.Attention", ...: a model has few
   std::map<std::string, uint32_t, std::less<>> op_index_;
@@ -327,9 +336,10 @@ class NodeTags {
 
   std::string describe(const Place& p) const {
     std::string s = "node #" + std::to_string(p.index);
-    if (!p.name.empty()) s += " '" + p.name + "'";
+    if (p.name_size != 0) s.append(" '").append(name_of(p)).append("'");
     return s + " (" + ops_[p.op] + ")";
   }
+  std::string_view name_of(const Place& p) const { return std::string_view(names_).substr(p.name_at, p.name_size); }
   uint32_t op_of(const Node& n) {
     std::string op = n.domain.empty() ? n.op_type : n.domain + "." + n.op_type;
     const auto [it, added] = op_index_.try_emplace(op, static_cast<uint32_t>(ops_.size()));
@@ -346,7 +356,9 @@ class NodeTags {
     for (std::size_t i = 0; i < g.nodes.size(); ++i) {
       Node& n = *g.nodes[i];
       const std::size_t tag = places_.size();  // before the subgraphs' nodes take theirs
-      places_.push_back({std::move(n.name), &n, static_cast<uint32_t>(i), scope, op_of(n)});
+      places_.push_back({&n, static_cast<uint32_t>(names_.size()), static_cast<uint32_t>(n.name.size()),
+                         static_cast<uint32_t>(i), scope, op_of(n)});
+      names_ += n.name;
       for (auto& a : n.attributes)
         for (auto& sub : a.graphs)
           if (sub) {

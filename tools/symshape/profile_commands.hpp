@@ -418,6 +418,7 @@ inline int run_profile(const std::vector<std::string>& args) {
   if (const std::optional<int> bad = check_outputs_against_data(
           cmd, input, {{"--json", a.json_path}, {"--csv", a.csv_path}, {"--plot", a.plot_path}}))
     return *bad;
+  input.release_pages();  // not read again
   NodeTags tags;
   tags.tag(model);
   const Report report = infer_shapes(model);

@@ -360,6 +360,11 @@ class Engine {
   }
 
   void infer_graph(Graph& g) {
+    if (in_topological_file_order(g)) {  // the usual case: no list of the nodes (8 bytes a node)
+      const std::size_t count = g.nodes.size();
+      for (std::size_t i = 0; i < count; ++i) infer_node(*g.nodes[i]);
+      return;
+    }
     std::vector<Node*> order;
     const Node* cycle = nullptr;
     if (!topological_order(g, order, cycle)) {

@@ -84,6 +84,14 @@ class MappedFile {
     return map_ ? std::string_view(static_cast<const char*>(map_), size_) : std::string_view(buffer_);
   }
   bool mapped() const { return map_ != nullptr; }
+  // Drops the mapped pages from this process's memory (they stay in the page
+  // cache): a later read of bytes() maps them again from the file, so the
+  // bytes never change. For after a walk that will not come back soon, such
+  // as the load: the pages would otherwise count in the resident size until
+  // the end. A no-op for read bytes.
+  void release_pages() const {
+    if (map_) ::madvise(map_, size_, MADV_DONTNEED);
+  }
 
  private:
   static Result<MappedFile> fail(std::string message) { return Result<MappedFile>::failure(std::move(message)); }

@@ -624,7 +624,11 @@ struct WrittenValueInfo {
 
 // Builds the output of one model file: write_types() and relocate() record
 // the edits, finish() makes the pieces. `bytes` and `model` (loaded from
-// them) must outlive the Splice.
+// them) must outlive the Splice. The constructor reads the main graph's
+// fields (the nodes, most of a large file, only there); after it, until
+// relocate() or the output's writing, the Splice reads the file only where
+// it writes, so a caller may let the mapped pages go (MappedFile::release_pages)
+// while the model is inferred.
 class Splice {
  public:
   Splice(std::string_view bytes, const Model& model)
@@ -635,6 +639,8 @@ class Splice {
         malformed_(splicing::malformed_count()) {
     top_.end = bytes.size();
     top_.top = true;
+    main_graph_ = splicing::submessage(in_, top_, detail::onnx_field::kModelGraph);
+    main_fields_ = graph_fields(*model_.graph, main_graph_);
   }
   Splice(const Splice&) = delete;
   Splice& operator=(const Splice&) = delete;
@@ -663,34 +669,80 @@ class Splice {
   }
 
  private:
+  using FieldIn = std::pair<splicing::Field, const splicing::Segment*>;  // a field and the segment it is in
+  // The fields of a GraphProto that the writer reads, from one walk over it.
+  struct GraphFields {
+    std::vector<splicing::Segment> inputs, outputs;
+    std::vector<FieldIn> value_infos;
+    std::vector<std::pair<std::size_t, splicing::Segment>> with_graphs;  // the nodes with a graph attribute, by index
+    std::size_t node_count = 0;
+  };
+
   std::string_view in_;
   const Model& model_;
   detail::Editor editor_;
   detail::FreshDims fresh_;
   splicing::Segment top_;
+  splicing::Message main_graph_;  // (segments that main_fields_ and the editor point to: never changed)
+  GraphFields main_fields_;
   std::vector<WrittenValueInfo> written_;
   std::string written_types_;  // the new types of written_
   uint64_t malformed_;         // splicing::malformed_count() at the start
   bool editing_ = true;        // false after record_types()
 
+  GraphFields graph_fields(const Graph& g, const splicing::Message& p) const;
   std::set<std::string> used_symbols() const;
   void collect_proto_symbols(const splicing::Message& g, std::set<std::string>& out, int depth) const;
+  void collect_subgraph_symbols(const splicing::Segment& node, std::set<std::string>& out, int depth) const;
+  void collect_value_info_symbols(std::size_t content, std::size_t end, std::set<std::string>& out) const;
   std::string type_bytes(const Type& t);
   void rewrite_type(const splicing::Segment& vi, std::string_view type);
   void add_written(std::string_view input, std::string_view name, std::string_view type, bool rewritten);
-  using FieldIn = std::pair<splicing::Field, const splicing::Segment*>;  // a field and the segment it is in
   void keep_other_value_infos(const std::vector<const Value*>& values, const std::vector<FieldIn>& infos, bool main);
-  void write_graph(const Graph& g, const splicing::Message& p, int depth, bool main);
-  bool has_graph_attribute(const splicing::Segment& node) const;
+  void write_graph(const Graph& g, const splicing::Message& p, const GraphFields& fields, int depth, bool main);
   void write_node_subgraphs(const Node& n, const splicing::Segment& node, int depth);
 };
 
+// The fields of GraphProto `p`, which was loaded as `g`. The nodes with a
+// graph attribute are those of g (the loader keeps the file's node order),
+// so that a node's own fields are not read.
+inline Splice::GraphFields Splice::graph_fields(const Graph& g, const splicing::Message& p) const {
+  namespace F = detail::onnx_field;
+  std::vector<std::size_t> with_graphs;
+  for (std::size_t i = 0; i < g.nodes.size(); ++i) {
+    const std::vector<Attribute>& attributes = g.nodes[i]->attributes;
+    if (std::any_of(attributes.begin(), attributes.end(), [](const Attribute& a) { return !a.graphs.empty(); }))
+      with_graphs.push_back(i);
+  }
+  GraphFields out;
+  std::size_t next = 0;  // in with_graphs
+  splicing::for_each_field(in_, p, [&](const splicing::Field& f, const splicing::Segment& s) {
+    if (!f.delimited()) return;
+    if (f.number == F::kGraphNode) {
+      if (next < with_graphs.size() && with_graphs[next] == out.node_count)
+        out.with_graphs.emplace_back(with_graphs[next++], splicing::sub_segment(f, s));
+      ++out.node_count;
+    } else if (f.number == F::kGraphInput) {
+      out.inputs.push_back(splicing::sub_segment(f, s));
+    } else if (f.number == F::kGraphOutput) {
+      out.outputs.push_back(splicing::sub_segment(f, s));
+    } else if (f.number == F::kGraphValueInfo) {
+      out.value_infos.emplace_back(f, &s);
+    }
+  });
+  return out;
+}
+
 // Symbols of the model and of the file's types (as write_inferred_types
-// collects them), for fresh dim names.
+// collects them), for fresh dim names: the main graph's from the fields the
+// constructor found, its subgraphs' as collect_proto_symbols reads them.
 inline std::set<std::string> Splice::used_symbols() const {
   std::set<std::string> used;
   detail::collect_graph_symbols(*model_.graph, used);
-  collect_proto_symbols(splicing::submessage(in_, top_, detail::onnx_field::kModelGraph), used, 0);
+  for (const splicing::Segment& s : main_fields_.inputs) collect_value_info_symbols(s.content, s.end, used);
+  for (const splicing::Segment& s : main_fields_.outputs) collect_value_info_symbols(s.content, s.end, used);
+  for (const auto& [f, s] : main_fields_.value_infos) collect_value_info_symbols(f.content, f.end, used);
+  for (const auto& [i, node] : main_fields_.with_graphs) collect_subgraph_symbols(node, used, 1);
   return used;
 }
 
@@ -701,18 +753,29 @@ inline void Splice::collect_proto_symbols(const splicing::Message& g, std::set<s
   if (depth > kMaxNesting) return;
   splicing::for_each_field(in_, g, [&](const splicing::Field& f, const splicing::Segment& s) {
     if (!f.delimited()) return;
-    if (f.number == F::kGraphInput || f.number == F::kGraphOutput || f.number == F::kGraphValueInfo) {
-      const symshape::wire::Span vi{in_.data() + f.content, in_.data() + f.end};
-      detail::collect_dim_params(view::decode<view::ValueInfoView>(vi).type, out);
-    } else if (f.number == F::kGraphNode) {
-      for (const splicing::Segment& a : splicing::elements(in_, splicing::sub_segment(f, s), F::kNodeAttribute)) {
-        const splicing::Message sub = splicing::submessage(in_, a, F::kAttrG);
-        if (!sub.empty()) collect_proto_symbols(sub, out, depth + 1);
-        for (const splicing::Segment& e : splicing::elements(in_, a, F::kAttrGraphs))
-          collect_proto_symbols({e}, out, depth + 1);
-      }
-    }
+    if (f.number == F::kGraphInput || f.number == F::kGraphOutput || f.number == F::kGraphValueInfo)
+      collect_value_info_symbols(f.content, f.end, out);
+    else if (f.number == F::kGraphNode)
+      collect_subgraph_symbols(splicing::sub_segment(f, s), out, depth + 1);
   });
+}
+
+// The symbols of the subgraphs of a NodeProto, at nesting `depth`.
+inline void Splice::collect_subgraph_symbols(const splicing::Segment& node, std::set<std::string>& out,
+                                             int depth) const {
+  namespace F = detail::onnx_field;
+  for (const splicing::Segment& a : splicing::elements(in_, node, F::kNodeAttribute)) {
+    const splicing::Message sub = splicing::submessage(in_, a, F::kAttrG);
+    if (!sub.empty()) collect_proto_symbols(sub, out, depth);
+    for (const splicing::Segment& e : splicing::elements(in_, a, F::kAttrGraphs))
+      collect_proto_symbols({e}, out, depth);
+  }
+}
+
+// The dim_params of the ValueInfoProto at [content, end).
+inline void Splice::collect_value_info_symbols(std::size_t content, std::size_t end, std::set<std::string>& out) const {
+  const symshape::wire::Span vi{in_.data() + content, in_.data() + end};
+  detail::collect_dim_params(view::decode<view::ValueInfoView>(vi).type, out);
 }
 
 inline std::string Splice::type_bytes(const Type& t) {
@@ -741,8 +804,7 @@ inline void Splice::rewrite_type(const splicing::Segment& vi, std::string_view t
 
 inline void Splice::write_types(const std::vector<std::string>& inputs_too) {
   namespace F = detail::onnx_field;
-  const splicing::Message graph = splicing::submessage(in_, top_, F::kModelGraph);
-  const std::vector<splicing::Segment> inputs = splicing::elements(in_, graph, F::kGraphInput);
+  const std::vector<splicing::Segment>& inputs = main_fields_.inputs;
   std::vector<std::string_view> names(inputs.size());
   std::vector<std::string> types(inputs.size());
   std::vector<bool> rewritten(inputs.size(), false);
@@ -760,7 +822,7 @@ inline void Splice::write_types(const std::vector<std::string>& inputs_too) {
     if (rewritten[i]) rewrite_type(inputs[i], types[i]);
     add_written(in_.substr(inputs[i].content, inputs[i].end - inputs[i].content), names[i], types[i], rewritten[i]);
   }
-  write_graph(*model_.graph, graph, 0, true);
+  write_graph(*model_.graph, main_graph_, main_fields_, 0, true);
   for (WrittenValueInfo& w : written_)  // the buffer has stopped growing
     if (w.rewritten) w.type = std::string_view(written_types_).substr(w.type_at, w.type_size);
 }
@@ -786,47 +848,43 @@ inline void Splice::keep_other_value_infos(const std::vector<const Value*>& valu
   }
 }
 
-// As detail::write_graph (save.hpp), on the segments of a GraphProto.
-inline void Splice::write_graph(const Graph& g, const splicing::Message& p, int depth, bool main) {
+// As detail::write_graph (save.hpp), on the segments of GraphProto `p` and
+// its `fields`.
+inline void Splice::write_graph(const Graph& g, const splicing::Message& p, const GraphFields& fields, int depth,
+                                bool main) {
   namespace F = detail::onnx_field;
   if (depth > kMaxNesting || p.empty()) return;
-  std::vector<const Value*> values;  // the node outputs given a value_info of their own, in node order
-  for (const auto& n : g.nodes)
-    for (const Value* v : n->outputs)
-      if (v && writes_value_info(*v)) values.push_back(v);  // (the loader made the names unique)
-  std::vector<splicing::Segment> outputs;
-  std::vector<std::pair<std::size_t, splicing::Segment>> with_graphs;  // the nodes with a graph attribute, by index
-  std::size_t node_count = 0;
-  std::vector<FieldIn> infos;  // the file's value_info
-  splicing::for_each_field(in_, p, [&](const splicing::Field& f, const splicing::Segment& s) {
-    if (!f.delimited()) return;
-    if (f.number == F::kGraphNode && editing_) {
-      const splicing::Segment node = splicing::sub_segment(f, s);
-      if (has_graph_attribute(node)) with_graphs.emplace_back(node_count, node);
-      ++node_count;
-    }
-    if (f.number == F::kGraphOutput) outputs.push_back(splicing::sub_segment(f, s));
-    if (f.number == F::kGraphValueInfo) infos.emplace_back(f, &s);
-  });
-  if (!infos.empty()) keep_other_value_infos(values, infos, main);
+  // The node outputs given a value_info of their own, in node order (the
+  // loader made their names unique); a list of them only when the file's
+  // value_info is to be sorted out.
+  const auto for_each_written = [&g](auto&& fn) {
+    for (const auto& n : g.nodes)
+      for (const Value* v : n->outputs)
+        if (v && writes_value_info(*v)) fn(v);
+  };
+  if (!fields.value_infos.empty()) {
+    std::vector<const Value*> values;
+    for_each_written([&values](const Value* v) { values.push_back(v); });
+    keep_other_value_infos(values, fields.value_infos, main);
+  }
   std::string added, vi, type;
-  if (editing_) added.reserve(values.size() * 48);
-  for (const Value* v : values) {
+  if (editing_) added.reserve(g.nodes.size() * 48);
+  for_each_written([&](const Value* v) {
     // A type that takes no fresh name needs no entry: it is written as the
     // IR has it (see main_graph_value_infos()).
     const bool entry = main && detail::takes_fresh_names(v->type);
-    if (!editing_ && !entry) continue;
+    if (!editing_ && !entry) return;
     type.clear();
     detail::append_type(type, v->type, fresh_);
     if (entry) add_written({}, v->name, type, true);
-    if (!editing_) continue;
+    if (!editing_) return;
     vi.clear();
     splicing::append_delimited(vi, F::kValueInfoName, v->name);
     splicing::append_delimited(vi, F::kValueInfoType, type);
     splicing::append_delimited(added, F::kGraphValueInfo, vi);
-  }
+  });
   if (!added.empty()) editor_.replace(p.back(), p.back().end, p.back().end, std::move(added));
-  for (const splicing::Segment& out : outputs) {
+  for (const splicing::Segment& out : fields.outputs) {
     const std::string_view name = splicing::string_field(in_, out, F::kValueInfoName);
     const Value* v = g.find(name);
     const bool rewrite = v && detail::writable(v->type);
@@ -836,23 +894,8 @@ inline void Splice::write_graph(const Graph& g, const splicing::Message& p, int 
   }
   // Subgraphs: the IR keeps the proto's node and attribute order. (Their
   // fresh dims come after the main graph's: recording skips them.)
-  if (editing_ && node_count == g.nodes.size())
-    for (const auto& [i, node] : with_graphs) write_node_subgraphs(*g.nodes[i], node, depth);
-}
-
-// Whether a node has a graph attribute (its subgraphs are written).
-inline bool Splice::has_graph_attribute(const splicing::Segment& node) const {
-  namespace F = detail::onnx_field;
-  bool has_graph = false;
-  splicing::for_each_field(in_, node, [&](const splicing::Field& f, const splicing::Segment&) {
-    if (f.number != F::kNodeAttribute || !f.delimited() || has_graph) return;
-    splicing::for_each_field(in_, splicing::sub_segment(f, node),
-                             [&](const splicing::Field& af, const splicing::Segment&) {
-                               if (af.delimited() && (af.number == F::kAttrG || af.number == F::kAttrGraphs))
-                                 has_graph = true;
-                             });
-  });
-  return has_graph;
+  if (editing_ && fields.node_count == g.nodes.size())
+    for (const auto& [i, node] : fields.with_graphs) write_node_subgraphs(*g.nodes[i], node, depth);
 }
 
 inline void Splice::write_node_subgraphs(const Node& n, const splicing::Segment& node, int depth) {
@@ -862,11 +905,15 @@ inline void Splice::write_node_subgraphs(const Node& n, const splicing::Segment&
     const Attribute* a = n.attr(splicing::string_field(in_, as, F::kAttrName));
     if (!a) continue;
     const splicing::Message sub = splicing::submessage(in_, as, F::kAttrG);
-    if (!sub.empty() && a->graphs.size() == 1 && a->graphs[0]) write_graph(*a->graphs[0], sub, depth + 1, false);
+    if (!sub.empty() && a->graphs.size() == 1 && a->graphs[0])
+      write_graph(*a->graphs[0], sub, graph_fields(*a->graphs[0], sub), depth + 1, false);
     const std::vector<splicing::Segment> subs = splicing::elements(in_, as, F::kAttrGraphs);
     if (!subs.empty() && subs.size() == a->graphs.size())
       for (std::size_t k = 0; k < subs.size(); ++k)
-        if (a->graphs[k]) write_graph(*a->graphs[k], {subs[k]}, depth + 1, false);
+        if (a->graphs[k]) {
+          const splicing::Message one{subs[k]};
+          write_graph(*a->graphs[k], one, graph_fields(*a->graphs[k], one), depth + 1, false);
+        }
   }
 }
 

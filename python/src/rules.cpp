@@ -132,7 +132,7 @@ py::object attribute_value(const Attribute& a) {
     case Attribute::Kind::Ints:
       return py::cast(std::vector<int64_t>(a.ints.begin(), a.ints.end()));
     case Attribute::Kind::Floats:
-      return py::cast(a.floats);
+      return py::cast(a.floats.get());
     case Attribute::Kind::Strings: {
       py::list out;
       for (const std::string& s : a.strings) out.append(text(s));

@@ -113,9 +113,11 @@ def test_new_symbolic_dim_and_node_fields(rule):
                     opset=ctx.opset("com.custom"), attrs=node.attributes)
         ctx.set_output(node, 0, [ctx.new_symbolic_dim()], node.inputs[0].dtype)
 
-    assert custom("Unique", [ts(INT64, ["n"])], {"mode": "sorted", "k": [1, 2]}) == [ts(INT64, ["_d0"])]
+    # Lists of floats and strings too (the IR keeps them boxed).
+    attrs = {"mode": "sorted", "k": [1, 2], "scales": [0.5, 2.0], "names": ["a", "b"]}
+    assert custom("Unique", [ts(INT64, ["n"])], attrs) == [ts(INT64, ["_d0"])]
     assert seen == {"name": "node", "op": "Unique", "domain": "com.custom", "n_in": 1, "policy": "refine",
-                    "opset": 1, "attrs": {"mode": "sorted", "k": [1, 2]}}
+                    "opset": 1, "attrs": attrs}
 
 
 def test_known_integer_values(rule):

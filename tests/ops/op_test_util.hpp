@@ -131,11 +131,10 @@ class Op {
     r.report = infer_shapes(m, options);
     for (Value* v : m.graph->outputs) {
       r.outputs.push_back(v->type);
-      const bool whole = v->value_denominator == 1;
+      const bool whole = !v->fraction;
       r.values.push_back(whole ? v->symbolic_value : std::nullopt);
       r.fractions.push_back(whole || !v->symbolic_value ? std::nullopt
-                                                        : std::optional<Context::Rationals>(
-                                                              Context::Rationals{v->fraction, v->value_denominator}));
+                                                        : std::optional<Context::Rationals>(*v->fraction));
     }
     return r;
   }

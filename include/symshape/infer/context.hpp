@@ -208,7 +208,7 @@ class Context {
   std::optional<std::vector<SymbolicDim>> symbolic_value(const Value* v) const {
     if (!v) return std::nullopt;
     if (v->symbolic_value) {
-      if (v->value_denominator != 1) return std::nullopt;  // a fraction: rational_value only
+      if (v->fraction) return std::nullopt;  // a fraction: rational_value only
       return v->symbolic_value;
     }
     if (v->initializer && v->initializer->has_data && is_integer_type(v->initializer->dtype) &&
@@ -234,10 +234,7 @@ class Context {
   // denominator: element i is num[i] / den (den = 1 for whole numbers, which
   // symbolic_value also gives). Floats in initializers count when each is
   // p / 2^k with k <= 10 (exact in binary floating point).
-  struct Rationals {
-    std::vector<SymbolicDim> num;
-    int64_t den = 1;
-  };
+  using Rationals = symshape::Rationals;
   // Whether v has data a value can come from (a propagated value, or a
   // constant initializer's); rational_value and symbolic_value are nullopt
   // without it, and cost nothing to skip.
@@ -246,8 +243,7 @@ class Context {
   }
   std::optional<Rationals> rational_value(const Value* v) const {
     if (!carries_data(v)) return std::nullopt;
-    if (v->symbolic_value && v->value_denominator != 1 && v->fraction.size() == v->symbolic_value->size())
-      return Rationals{v->fraction, v->value_denominator};
+    if (v->symbolic_value && v->fraction && v->fraction->num.size() == v->symbolic_value->size()) return *v->fraction;
     if (auto s = symbolic_value(v)) return Rationals{std::move(*s), 1};
     if (!v->initializer || !v->initializer->has_data || v->initializer->int_data.size() > 0) return std::nullopt;
     if (v->initializer->float_data.size() > kMaxSymbolicValueSize) return std::nullopt;
@@ -279,13 +275,13 @@ class Context {
     for (const auto& d : r.num) g = d.is_int() ? std::gcd(g, d.value() == INT64_MIN ? int64_t{1} : d.value()) : 1;
     if (g > 1)
       for (auto& d : r.num) d = d.value() / g;
-    v->value_denominator = r.den / g;
-    if (v->value_denominator == 1) {
+    r.den /= g;
+    if (r.den == 1) {
       v->symbolic_value = std::move(r.num);
-      v->fraction.clear();
+      v->fraction.reset();
     } else {
       v->symbolic_value = std::vector<SymbolicDim>(r.num.size());  // unknown placeholders
-      v->fraction = std::move(r.num);
+      v->fraction = std::move(r);
     }
   }
   void set_data_propagation(bool on) { data_propagation_ = on; }

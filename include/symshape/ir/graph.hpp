@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "symshape/ir/tensor.hpp"
+#include "symshape/support/boxed.hpp"
 #include "symshape/support/name_index.hpp"
 #include "symshape/support/small_vector.hpp"
 #include "symshape/support/stable_pool.hpp"
@@ -23,6 +24,13 @@ namespace symshape {
 
 struct Graph;
 struct Node;
+
+// Known element values as fractions with one common positive denominator:
+// element i is num[i] / den.
+struct Rationals {
+  std::vector<SymbolicDim> num;
+  int64_t den = 1;
+};
 
 struct Attribute {
   enum class Kind : uint8_t {
@@ -34,13 +42,15 @@ struct Attribute {
   double f = 0;
   int64_t i = 0;
   std::string s;
-  std::vector<double> floats;
+  // The fields below other than ints are empty for almost every attribute:
+  // boxed, each costs one pointer until it is set.
+  BoxedVector<double> floats;
   SmallVector<int64_t, 4> ints;  // inline up to 4 (kernel_shape, strides, pads of 2-D ops): no allocation
-  std::vector<std::string> strings;
-  std::vector<symshape::Tensor> tensors;  // one for Tensor/SparseTensor, many for Tensors
-  std::vector<std::shared_ptr<symshape::Graph>> graphs;  // one for Graph, many for Graphs
-  std::vector<Type> types;                // one for TypeProto, many for TypeProtos
-  std::string ref_attr_name;              // inside a function body: refers to the caller's attribute
+  BoxedVector<std::string> strings;
+  BoxedVector<symshape::Tensor> tensors;                 // one for Tensor/SparseTensor, many for Tensors
+  BoxedVector<std::shared_ptr<symshape::Graph>> graphs;  // one for Graph, many for Graphs
+  BoxedVector<Type> types;                               // one for TypeProto, many for TypeProtos
+  BoxedString ref_attr_name;                             // inside a function body: refers to the caller's attribute
 
   static Attribute make_int(std::string n, int64_t v) {
     Attribute a;
@@ -115,14 +125,14 @@ struct Value {
   // Partial data propagation: the known element values of a small integer
   // tensor (a shape, a size, indices), symbolic where they come from dims;
   // also of a float tensor whose values are whole numbers (window sizes,
-  // Range bounds), and for a sequence its one-element length.
-  std::optional<std::vector<SymbolicDim>> symbolic_value;
-  // A float value that is not whole: element i is fraction[i] /
-  // value_denominator (Context::rational_value), symbolic_value then holding
-  // as many unknown elements (so that code reading it directly learns
-  // nothing, and its reset drops the fraction too); 1 for every other value.
-  int64_t value_denominator = 1;
-  std::vector<SymbolicDim> fraction;
+  // Range bounds), and for a sequence its one-element length. Boxed (one
+  // pointer), as most values have none.
+  BoxedOptional<std::vector<SymbolicDim>> symbolic_value;
+  // A float value that is not whole: its elements as fractions with a
+  // denominator > 1 (Context::rational_value), symbolic_value then holding as
+  // many unknown elements (so that code reading it directly learns nothing,
+  // and its reset drops the fraction too); empty for every other value.
+  BoxedOptional<Rationals> fraction;
   bool is_graph_input = false;
   bool is_graph_output = false;
 };

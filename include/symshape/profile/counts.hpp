@@ -436,7 +436,7 @@ inline FlopCount repeat_body(const Node& n, const char* body, const SymbolicDim&
 inline FlopCount count_loop(const Node& n, const CountContext& ctx) {
   const Value* m = n.input(0);
   SymbolicDim trips;
-  if (m && m->symbolic_value && m->value_denominator == 1 && m->symbolic_value->size() == 1) {
+  if (m && m->symbolic_value && !m->fraction && m->symbolic_value->size() == 1) {
     trips = (*m->symbolic_value)[0];
   } else if (m && m->initializer && m->initializer->has_data && m->initializer->int_data.size() == 1) {
     trips = SymbolicDim(m->initializer->int_data[0]);

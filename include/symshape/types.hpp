@@ -115,6 +115,20 @@ class Type {
   enum class Kind : uint8_t { Unknown, Tensor, SparseTensor, Sequence, Optional, Map };
 
   Type() = default;  // unknown
+  // The inner type is copied, not shared: it is rare (sequences, optionals,
+  // maps), and a pointer of its own keeps every value's type 8 bytes smaller.
+  Type(const Type& o)
+      : kind_(o.kind_),
+        elem_(o.elem_),
+        shape_(o.shape_),
+        inner_(o.inner_ ? std::make_unique<const Type>(*o.inner_) : nullptr) {}
+  Type(Type&&) noexcept = default;
+  Type& operator=(const Type& o) {
+    if (this != &o) *this = Type(o);
+    return *this;
+  }
+  Type& operator=(Type&&) noexcept = default;
+  ~Type() = default;
   static Type tensor(DataType elem, Shape shape = {}) { return Type(Kind::Tensor, elem, std::move(shape)); }
   static Type sparse_tensor(DataType elem, Shape shape = {}) {
     return Type(Kind::SparseTensor, elem, std::move(shape));
@@ -163,13 +177,13 @@ class Type {
   Type(Kind k, DataType elem, Shape shape) : kind_(k), elem_(elem), shape_(std::move(shape)) {}
   static Type wrap(Kind k, DataType elem, Type inner) {
     Type t(k, elem, Shape());
-    t.inner_ = std::make_shared<const Type>(std::move(inner));
+    t.inner_ = std::make_unique<const Type>(std::move(inner));
     return t;
   }
   Kind kind_ = Kind::Unknown;
   DataType elem_ = DataType::UNDEFINED;
   Shape shape_;
-  std::shared_ptr<const Type> inner_;
+  std::unique_ptr<const Type> inner_;
 };
 
 }  // namespace symshape

@@ -237,7 +237,7 @@ inline std::string set_input_shapes(const char* option, const std::vector<InputS
     v->type = v->type.kind() == Type::Kind::SparseTensor ? Type::sparse_tensor(dt, s.shape) : Type::tensor(dt, s.shape);
   }
   if (!shapes.empty())
-    for (auto& n : model.graph->nodes)
+    for (Node* n : model.graph->nodes)
       for (Value* out : n->outputs)
         if (out) out->type = Type();
   return std::string();

@@ -299,7 +299,7 @@ class NodeTags {
     if (open != std::string::npos) {
       const std::size_t close = line.find(kClose, open);
       const Place* p = close == std::string::npos ? nullptr : find(line.substr(open + 3, close - open - 2));
-      if (p && p->name_size == 0) return line.substr(0, open);
+      if (p && name_of(*p).empty()) return line.substr(0, open);
     }
     return untag(line);
   }
@@ -307,18 +307,17 @@ class NodeTags {
  private:
   static constexpr char kOpen = '\x1e', kClose = '\x1f';
   // A node's place, its text made when a diagnostic asks for it: a large
-  // graph is tagged without a string per node (32 bytes a node; the names
-  // are in one buffer).
+  // graph is tagged without a string per node (24 bytes a node; the names
+  // are in one buffer, in the order of the places).
   struct Place {
     Node* node = nullptr;  // renamed to its tag until restore() (and not used after it)
-    uint32_t name_at = 0;  // the node's own name, in names_ (a protobuf file is below 2 GiB)
-    uint32_t name_size = 0;
-    uint32_t index = 0;  // in its graph (a protobuf graph has fewer than 2^32 nodes)
+    uint32_t name_at = 0;  // where the node's own name starts in names_ (a protobuf file is below 2 GiB)
+    uint32_t index = 0;    // in its graph (a protobuf graph has fewer than 2^32 nodes)
     uint32_t scope = 0;  // in scopes_
     uint32_t op = 0;     // in ops_
   };
   std::vector<Place> places_;
-  std::string names_;                // the nodes' names, one after the other
+  std::string names_;                // the nodes' names, one after the other (each ends where the next begins)
   std::vector<std::string> scopes_;  // "", " in subgraph 'body' of node #1 'loop' (Loop)", ...
   std::vector<std::string> ops_;     // "Add", "com.microsoft.Attention", ...: a model has few
   std::map<std::string, uint32_t, std::less<>> op_index_;
@@ -336,10 +335,15 @@ class NodeTags {
 
   std::string describe(const Place& p) const {
     std::string s = "node #" + std::to_string(p.index);
-    if (p.name_size != 0) s.append(" '").append(name_of(p)).append("'");
+    const std::string_view name = name_of(p);
+    if (!name.empty()) s.append(" '").append(name).append("'");
     return s + " (" + ops_[p.op] + ")";
   }
-  std::string_view name_of(const Place& p) const { return std::string_view(names_).substr(p.name_at, p.name_size); }
+  std::string_view name_of(const Place& p) const {
+    const std::size_t next = static_cast<std::size_t>(&p - places_.data()) + 1;
+    const std::size_t end = next < places_.size() ? places_[next].name_at : names_.size();
+    return std::string_view(names_).substr(p.name_at, end - p.name_at);
+  }
   uint32_t op_of(const Node& n) {
     std::string op = n.domain.empty() ? n.op_type : n.domain + "." + n.op_type;
     const auto [it, added] = op_index_.try_emplace(op, static_cast<uint32_t>(ops_.size()));
@@ -356,8 +360,7 @@ class NodeTags {
     for (std::size_t i = 0; i < g.nodes.size(); ++i) {
       Node& n = *g.nodes[i];
       const std::size_t tag = places_.size();  // before the subgraphs' nodes take theirs
-      places_.push_back({&n, static_cast<uint32_t>(names_.size()), static_cast<uint32_t>(n.name.size()),
-                         static_cast<uint32_t>(i), scope, op_of(n)});
+      places_.push_back({&n, static_cast<uint32_t>(names_.size()), static_cast<uint32_t>(i), scope, op_of(n)});
       names_ += n.name;
       for (auto& a : n.attributes)
         for (auto& sub : a.graphs)

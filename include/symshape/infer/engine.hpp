@@ -497,7 +497,7 @@ class Engine {
     --subgraph_budget_;
     for (std::size_t i = 0; i < g.inputs.size(); ++i)
       if (g.inputs[i]) g.inputs[i]->type = i < input_types.size() ? input_types[i] : Type();
-    for (auto& n : g.nodes)
+    for (Node* n : g.nodes)
       for (Value* out : n->outputs)
         if (out) {
           out->type = Type();
@@ -521,7 +521,7 @@ class Engine {
   // (or f's defaults); returns each bound attribute as it was, to restore it.
   static std::vector<std::pair<Attribute*, Attribute>> bind_attribute_refs(const Function& f, const Node& call) {
     std::vector<std::pair<Attribute*, Attribute>> saved;
-    for (auto& bn : f.body->nodes) {
+    for (Node* bn : f.body->nodes) {
       for (auto& a : bn->attributes) {
         if (a.ref_attr_name.empty()) continue;
         const Attribute* src = call.attr(a.ref_attr_name);

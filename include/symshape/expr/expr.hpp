@@ -119,6 +119,7 @@ class Expr {
   }
   bool is_none() const { return bits_ == 0; }
   void release() noexcept;
+  static void destroy(const detail::Node* n) noexcept;
   Bits bits_ = kZero;  // owns one count of the node, if it is one
 };
 
@@ -214,8 +215,11 @@ inline Expr::Expr(const Expr& other) noexcept : bits_(other.bits_) {
 }
 inline void Expr::release() noexcept {
   const detail::Node* n = node();
-  if (n && --n->refs.n == 0) delete n;
+  if (n && --n->refs.n == 0) destroy(n);
 }
+// Out of line: inlined, a node's destructor (and its terms', recursively)
+// was copied into every function that drops an expression.
+[[gnu::noinline]] inline void Expr::destroy(const detail::Node* n) noexcept { delete n; }
 inline Expr::~Expr() { release(); }
 // Both assignments release the old node last, through the destructor of a
 // handle that took it over: `other` may live inside that node (e = e.args()[0]).

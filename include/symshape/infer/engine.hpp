@@ -80,6 +80,12 @@ class Engine {
       for (const auto& n : g.nodes) order.push_back(n);
       return true;
     }
+    return dependency_order(g, order, cycle_node);
+  }
+
+ private:
+  // topological_order for a graph whose file order is not one.
+  static bool dependency_order(const Graph& g, std::vector<Node*>& order, const Node*& cycle_node) {
     Dependencies deps = dependencies(g);
     order = kahn_order(g, deps);
     if (order.size() == g.nodes.size()) return true;
@@ -87,7 +93,6 @@ class Engine {
     return false;
   }
 
- private:
   RuleTable table_;
   SchemaTable schemas_;
   std::set<std::string> warned_unimported_;
@@ -367,7 +372,7 @@ class Engine {
     }
     std::vector<Node*> order;
     const Node* cycle = nullptr;
-    if (!topological_order(g, order, cycle)) {
+    if (!dependency_order(g, order, cycle)) {
       ctx_.error(cycle, DiagnosticKind::Graph,
                  "graph '" + g.name + "' has a cycle through this node; nodes on the cycle are not inferred");
     }

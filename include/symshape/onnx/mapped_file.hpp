@@ -86,9 +86,9 @@ class MappedFile {
   bool mapped() const { return map_ != nullptr; }
   // Drops the mapped pages from this process's memory (they stay in the page
   // cache): a later read of bytes() maps them again from the file, so the
-  // bytes never change. For after a walk that will not come back soon, such
-  // as the load: the pages would otherwise count in the resident size until
-  // the end. A no-op for read bytes.
+  // bytes never change. For after the walks that will not come back soon
+  // (the load, and the splice's reading of the graph): the pages would
+  // otherwise count in the resident size until the end. A no-op for read bytes.
   void release_pages() const {
     if (map_) ::madvise(map_, size_, MADV_DONTNEED);
   }

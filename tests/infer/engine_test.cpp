@@ -1,5 +1,10 @@
 // The engine: ordering, cycles, fresh names, missing rules, error isolation,
 // the modified flag and opset-aware rule resolution.
+#include <algorithm>
+#include <array>
+#include <iterator>
+#include <vector>
+
 #include "graph_test_util.hpp"
 
 // ---- topological order ----
@@ -241,7 +246,6 @@ static_assert(!symshape::detail::strictly_sorted(make_rules({RuleEntry{"", "A", 
                                                              RuleEntry{"", "A", 1, &rule_b}})),
               "duplicates are detected");
 static_assert(symshape::detail::strictly_sorted(ops::kBuiltinRules), "the built-in table is sorted and unique");
-}  // namespace
 
 TEST(Resolution, LocalTableResolvesPerVersion) {
   const RuleTable t = kLocalMerged;
@@ -255,6 +259,48 @@ TEST(Resolution, LocalTableResolvesPerVersion) {
   EXPECT_EQ(resolve_rule(t, "", "Mid", 2).fn, &rule_b);
   EXPECT_FALSE(resolve_rule(t, "", "Beta", 9));
   EXPECT_FALSE(resolve_rule(RuleTable(), "", "Zed", 9));
+}
+
+// Names whose first 8 bytes tie (the sort compares those as integers first),
+// a name that is a prefix of another, domains of 8 bytes and more, a byte
+// above 127, in an order far from sorted.
+constexpr RuleEntry kTrickyEntries[] = {
+    {"com.microsoft", "QLinearMatMul", 10, &rule_a},
+    {"ai.onnx.preview.training", "Adam", 1, &rule_a},
+    {"", "SoftmaxCrossEntropyLoss", 13, &rule_a},
+    {"ai.onnx.ml", "Normalizer", 1, &rule_a},
+    {"", "Softmax", 13, &rule_a},
+    {"com.microsoft", "QLinearConv", 1, &rule_a},
+    {"ai.onnx.ml", "Adam", 1, &rule_a},
+    {"", "Softmax", 1, &rule_a},
+    {"abcdefgh", "Op", 1, &rule_a},
+    {"", "SoftmaxCrossEntropyLoss", 12, &rule_a},
+    {"abcdefg", "Op", 1, &rule_a},
+    {"", "Softmax\xc3", 1, &rule_a},
+    {"com.microsoft", "QLinearConv", 10, &rule_a},
+    {"ai.onnx.preview.training", "Gradient", 1, &rule_a},
+    {"", "Abs", 6, &rule_a},
+    {"abcdefgh", "Op", 2, &rule_a},
+};
+constexpr auto kTrickySorted = make_rules(kTrickyEntries);
+}  // namespace
+
+TEST(Resolution, CompileTimeSortAgreesWithStdSort) {
+  std::vector<RuleEntry> expected(std::begin(kTrickyEntries), std::end(kTrickyEntries));
+  std::sort(expected.begin(), expected.end(),
+            [](const RuleEntry& a, const RuleEntry& b) { return symshape::detail::compare_keys(a, b) < 0; });
+  ASSERT_EQ(kTrickySorted.size(), expected.size());
+  for (std::size_t i = 0; i < expected.size(); ++i) {
+    EXPECT_EQ(kTrickySorted[i].domain, expected[i].domain) << i;
+    EXPECT_EQ(kTrickySorted[i].op_type, expected[i].op_type) << i;
+    EXPECT_EQ(kTrickySorted[i].since_version, expected[i].since_version) << i;
+  }
+  // Merging tables that are not sorted gives the same table.
+  constexpr auto merged = symshape::detail::merge_all(
+      make_rules({RuleEntry{"", "Zed", 1, &rule_a}}),
+      std::array<RuleEntry, 3>{RuleEntry{"", "Softmax", 13, &rule_a}, RuleEntry{"", "Abs", 6, &rule_a},
+                               RuleEntry{"ai.onnx.ml", "Adam", 1, &rule_a}});
+  static_assert(symshape::detail::strictly_sorted(merged), "merge_all sorts tables that are not sorted");
 }
 
 TEST(Resolution, BuiltinTableIsSortedAndUnique) {

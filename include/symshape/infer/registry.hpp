@@ -6,8 +6,8 @@
 // `infer_conv_rules`, and the family header ends with
 //   inline constexpr auto kConvRules = family_rules<infer_conv_rules, ...>("symshape/ops/conv.hpp");
 // which expands the registrations into {domain, op_type, since_version,
-// function} entries, sorted at compile time. ops/all.hpp merges the families
-// into one table whose order and uniqueness are checked by static_assert.
+// function} entries. ops/all.hpp merges the families into one table, sorted
+// at compile time, whose order and uniqueness are checked by static_assert.
 // Lookup picks the largest since_version <= the model's opset of the domain.
 // Custom rules are added at run time through RuleRegistrar and take
 // precedence over built-ins of the same key.
@@ -15,6 +15,7 @@
 
 #include <array>
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -108,52 +109,76 @@ constexpr int compare_keys(const RuleEntry& a, const RuleEntry& b) {
   return a.since_version < b.since_version ? -1 : a.since_version > b.since_version ? 1 : 0;
 }
 
-// Insertion sort for one family (tens of entries: far below constexpr limits).
-template <std::size_t N>
-constexpr std::array<RuleEntry, N> sorted_rules(std::array<RuleEntry, N> a) {
-  for (std::size_t i = 1; i < N; ++i) {
-    RuleEntry x = a[i];
-    std::size_t j = i;
-    while (j > 0 && compare_keys(a[j - 1], x) > 0) {
-      a[j] = a[j - 1];
-      --j;
-    }
-    a[j] = x;
-  }
-  return a;
+// Sorting at compile time. GCC's constant evaluator compares two integers far
+// faster than two string_views and copies a small key faster than an entry of
+// six fields: sorting entry by entry took a seventh of a unit that includes
+// every rule. So entries are sorted through keys, the first 8 bytes of domain
+// and op_type as big-endian integers padded with zeros. Integers that differ
+// order as the strings do (where one string ends its 0 is below the other's
+// byte); keys that tie, and domains of 8 bytes or more ("ai.onnx.ml" and
+// "ai.onnx.preview.training" share their first 8), compare the whole entries.
+constexpr uint64_t name_prefix(std::string_view s) {
+  uint64_t v = 0;
+  for (std::size_t i = 0; i < 8; ++i) v = (v << 8) | (i < s.size() ? static_cast<unsigned char>(s[i]) : 0u);
+  return v;
 }
 
-// Merges sorted tables into one, pairing neighbouring runs pass after pass:
-// each entry is copied about log2(tables) times. (A left fold copied the first
-// tables' entries once per table after them, which ran into clang's constexpr
-// step limit as the families grew.)
-template <std::size_t... Ns>
-constexpr auto merge_all(const std::array<RuleEntry, Ns>&... tables) {
-  constexpr std::size_t kSize = (Ns + ...);
-  std::array<RuleEntry, kSize> cur{}, next{};
-  std::array<std::size_t, sizeof...(Ns) + 1> bounds{};  // run r is [bounds[r], bounds[r + 1])
-  std::size_t size = 0, runs = 0;
-  auto append = [&](const auto& table) {
-    bounds[runs++] = size;
-    for (const RuleEntry& e : table) cur[size++] = e;
-  };
-  (append(tables), ...);
-  bounds[runs] = size;
+struct SortKey {
+  uint64_t domain = 0;
+  uint64_t op_type = 0;
+  std::size_t index = 0;  // of the entry
+};
+
+template <std::size_t N>
+constexpr int compare_sort_keys(const SortKey& a, const SortKey& b, const std::array<RuleEntry, N>& entries) {
+  if (a.domain != b.domain) return a.domain < b.domain ? -1 : 1;
+  const bool domain_whole = (a.domain & 0xff) == 0;  // shorter than 8 bytes: the keys hold the equal domains whole
+  if (domain_whole && a.op_type != b.op_type) return a.op_type < b.op_type ? -1 : 1;
+  return compare_keys(entries[a.index], entries[b.index]);
+}
+
+// A stable natural merge sort: the runs already in order (the sorted tables
+// that merge_all is given) are found first, then neighbouring runs are merged
+// pass after pass, so each key is copied about log2(runs) times.
+template <std::size_t N>
+constexpr std::array<RuleEntry, N> sorted_rules(const std::array<RuleEntry, N>& entries) {
+  std::array<SortKey, N> cur{}, next{};
+  for (std::size_t i = 0; i < N; ++i) cur[i] = {name_prefix(entries[i].domain), name_prefix(entries[i].op_type), i};
+  std::array<std::size_t, N + 1> bounds{};  // run r is [bounds[r], bounds[r + 1])
+  std::size_t runs = 0;
+  for (std::size_t i = 0; i < N; ++i)
+    if (i == 0 || compare_sort_keys(cur[i - 1], cur[i], entries) > 0) bounds[runs++] = i;
+  bounds[runs] = N;
   while (runs > 1) {
     std::size_t merged = 0;
     for (std::size_t r = 0; r < runs; r += 2) {
       const std::size_t lo = bounds[r], mid = bounds[r + 1], hi = r + 2 <= runs ? bounds[r + 2] : mid;
       std::size_t i = lo, j = mid, k = lo;
-      while (i < mid && j < hi) next[k++] = compare_keys(cur[i], cur[j]) <= 0 ? cur[i++] : cur[j++];
+      while (i < mid && j < hi) next[k++] = compare_sort_keys(cur[i], cur[j], entries) <= 0 ? cur[i++] : cur[j++];
       while (i < mid) next[k++] = cur[i++];
       while (j < hi) next[k++] = cur[j++];
       bounds[merged++] = lo;  // r / 2 <= r: the bounds still to read are untouched
     }
-    bounds[merged] = size;
+    bounds[merged] = N;
     runs = merged;
     cur = next;
   }
-  return cur;
+  std::array<RuleEntry, N> out{};
+  for (std::size_t i = 0; i < N; ++i) out[i] = entries[cur[i].index];
+  return out;
+}
+
+// Tables merged into one sorted table. They need not be sorted: the families'
+// tables are not, so that the entries are sorted once, here.
+template <std::size_t... Ns>
+constexpr auto merge_all(const std::array<RuleEntry, Ns>&... tables) {
+  std::array<RuleEntry, (Ns + ...)> all{};
+  std::size_t size = 0;
+  auto append = [&](const auto& table) {
+    for (const RuleEntry& e : table) all[size++] = e;
+  };
+  (append(tables), ...);
+  return sorted_rules(all);
 }
 
 template <std::size_t N>
@@ -185,7 +210,8 @@ constexpr std::array<RuleEntry, N> make_rules(const RuleEntry (&entries)[N]) {
 }
 
 // A family's table, from the registrations of its header (each a
-// SYMSHAPE_RULES variable), sorted at compile time. Fails to compile when a
+// SYMSHAPE_RULES variable), in their order: merge_rules sorts it with the
+// other families chosen. Fails to compile when a
 // registration lists no operator or since_versions that do not increase.
 template <const auto&... Registrations>
 constexpr auto family_rules(std::string_view header) {
@@ -200,7 +226,7 @@ constexpr auto family_rules(std::string_view header) {
         out[k++] = RuleEntry{o.domain, o.op_type, o.versions[i], reg.fn, reg.rule, header};
   };
   (append(Registrations), ...);
-  return detail::sorted_rules(out);
+  return out;
 }
 
 // The rule table of chosen op families, merged and sorted at compile time, for

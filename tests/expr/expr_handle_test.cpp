@@ -5,8 +5,10 @@
 // Python package's build).
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <cstdint>
 #include <string>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -87,6 +89,55 @@ TEST(EXPR_HANDLE, DeepExpressionsAreReleasedWithoutTrouble) {
   EXPECT_NE(count_of(e), 0u);
   e = 0;  // releases the whole chain, one level at a time
   EXPECT_TRUE(e.is_int(0));
+}
+
+// A freed node's storage goes on its thread's list and the thread's next
+// node takes it; the list never holds more than kMaxRecycledNodes.
+TEST(EXPR_HANDLE, FreedNodesAreRecycledUpToTheCap) {
+  if (!SYMSHAPE_RECYCLE_NODES) GTEST_SKIP() << "nodes are not recycled under AddressSanitizer";
+  const detail::RecycledNodes& list = detail::recycled_nodes();
+  Expr a = Expr::symbol("recycle_a") + Expr::symbol("recycle_b");
+  const detail::Node* first = a.node();
+  const std::size_t before = list.count;
+  a = 0;
+  EXPECT_EQ(list.count, before + 1);
+  Expr b = Expr::symbol("recycle_a") * Expr::symbol("recycle_b");
+  EXPECT_EQ(b.node(), first);
+  EXPECT_EQ(list.count, before);
+  {
+    std::vector<Expr> many;
+    for (std::size_t i = 0; i < 2 * detail::kMaxRecycledNodes; ++i)
+      many.push_back(Expr::symbol("recycle_c") + static_cast<int64_t>(i));
+  }
+  EXPECT_EQ(list.count, detail::kMaxRecycledNodes);
+}
+
+// A thread_local object built before its thread's first node was freed is
+// destroyed after the list's guard: by then the list is closed and the
+// nodes it frees go back to the heap (no use of a drained list).
+std::atomic<int> g_late_holder_saw_closed{-1};
+struct LateHolder {
+  Expr held;
+  ~LateHolder() {
+    g_late_holder_saw_closed = detail::recycled_nodes().closed ? 1 : 0;
+    held = 0;
+  }
+};
+
+TEST(EXPR_HANDLE, NodesOutliveTheThreadsThatRecycledThem) {
+  Expr shared = Expr::symbol("thread_x") + 1;
+  std::thread worker([&shared] {
+    thread_local LateHolder holder;
+    holder.held = Expr::symbol("thread_y") * 3 + Expr::symbol("thread_z");
+    for (int i = 0; i < 1000; ++i) {
+      Expr t = floordiv(Expr::symbol("thread_y") + i, 7);  // built and freed here: recycled
+      ASSERT_FALSE(t.is_error());
+    }
+    shared = shared * 2;  // this thread frees the old node; the new one outlives the thread
+  });
+  worker.join();
+  EXPECT_EQ(to_string(shared), "2*thread_x+2");
+  EXPECT_EQ(g_late_holder_saw_closed.load(), SYMSHAPE_RECYCLE_NODES ? 1 : 0);
 }
 
 // A handle is one word; an integer beyond 2^62 in magnitude takes a node of

@@ -116,12 +116,16 @@ class SimplifyOutput {
 };
 
 // Appends the canonical form of `text` to out; 0, or the exit code after the
-// message (`where` is "FILE:LINE: " for a line of a file, "" for an argument).
-inline int simplify_one(std::string_view text, const std::string& where, SimplifyOutput& out) {
+// message, which starts "FILE:LINE: " for line `line` of file `path` (line 0:
+// an argument). The prefix is only built for a message: building it for every
+// line cost two allocations per expression.
+inline int simplify_one(std::string_view text, SimplifyOutput& out, const std::string& path = {},
+                        std::size_t line = 0) {
   const char* cmd = "simplify";
   Result<Expr> e = parse_expr(text);
-  if (!e) return fatal(cmd, where + "'" + std::string(text) + "': " + e.error());
-  if (divides_by_zero(*e)) return fatal(cmd, where + "'" + std::string(text) + "': division by zero");
+  auto where = [&] { return line == 0 ? std::string() : path + ":" + std::to_string(line) + ": "; };
+  if (!e) return fatal(cmd, where() + "'" + std::string(text) + "': " + e.error());
+  if (divides_by_zero(*e)) return fatal(cmd, where() + "'" + std::string(text) + "': division by zero");
   print_to(*e, out.buffer());
   out.line_done();
   return kExitOk;
@@ -136,8 +140,7 @@ inline int simplify_file(const std::string& path, SimplifyOutput& out) {
   while (start < all.size()) {
     std::size_t end = all.find('\n', start);
     if (end == std::string_view::npos) end = all.size();
-    if (const int code = simplify_one(all.substr(start, end - start), path + ":" + std::to_string(line) + ": ", out))
-      return code;
+    if (const int code = simplify_one(all.substr(start, end - start), out, path, line)) return code;
     start = end + 1;
     ++line;
   }
@@ -168,7 +171,7 @@ inline int run_simplify(const std::vector<std::string>& args) {
   if (inputs.empty()) return fatal(cmd, "expected at least one expression or --file", kExitUsage);
   SimplifyOutput out;
   for (const auto& [is_file, text] : inputs) {
-    const int code = is_file ? simplify_file(text, out) : simplify_one(text, "", out);
+    const int code = is_file ? simplify_file(text, out) : simplify_one(text, out);
     if (code != kExitOk) {
       out.flush();
       return code;

@@ -18,10 +18,11 @@
 // threads copy the same expressions concurrently (the Python package does).
 #pragma once
 
-#include <cstddef>
 #include <algorithm>
+#include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <new>
 #if SYMSHAPE_ATOMIC_EXPR_COUNTS
 #include <atomic>
 #endif
@@ -161,6 +162,10 @@ struct NodeCount {
 };
 
 struct Node {
+  // Storage from the thread's recycled nodes (below).
+  static void* operator new(std::size_t size);
+  static void operator delete(void* p) noexcept;
+
   NodeCount refs;  // mutable: nodes are otherwise immutable once built
   ExprKind kind = ExprKind::Error;
   std::size_t hash = 0;
@@ -172,6 +177,82 @@ struct Node {
   std::vector<std::pair<Expr, int64_t>> terms;  // Add: coefficients; Mul: exponents
   std::vector<Expr> args;                       // FloorDiv, Mod, Max, Min
 };
+
+// Recycled node storage, one list per thread. Most nodes are temporaries of
+// one simplification, and a malloc and a free for each were a seventh of
+// `symshape simplify`: a freed node's storage goes on the freeing thread's
+// list (up to kMaxRecycledNodes) and that thread's next node takes it. The
+// list is a plain thread_local, destroyed by nothing; a guard object drains it
+// when its thread ends and closes it, so that nodes freed later (by objects
+// destroyed after the guard, or static ones) go straight back to the heap.
+// Under AddressSanitizer nodes are not recycled, so that it still sees every
+// use of a freed node.
+#if defined(__SANITIZE_ADDRESS__)
+#define SYMSHAPE_RECYCLE_NODES 0
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define SYMSHAPE_RECYCLE_NODES 0
+#endif
+#endif
+#ifndef SYMSHAPE_RECYCLE_NODES
+#define SYMSHAPE_RECYCLE_NODES 1
+#endif
+
+inline constexpr std::size_t kMaxRecycledNodes = 4096;
+
+struct RecycledNodes {
+  struct Slot {
+    Slot* next;
+  };
+  Slot* head = nullptr;
+  std::size_t count = 0;
+  bool guarded = false;  // the guard of this thread exists
+  bool closed = false;   // the thread is ending: no more recycling
+  void drain() noexcept {
+    while (head) ::operator delete(std::exchange(head, head->next));
+    count = 0;
+  }
+};
+
+inline RecycledNodes& recycled_nodes() noexcept {
+  thread_local RecycledNodes list;  // trivially destructible: usable until the thread's end
+  return list;
+}
+
+struct RecycledNodesGuard {
+  ~RecycledNodesGuard() {
+    RecycledNodes& list = recycled_nodes();
+    list.drain();
+    list.closed = true;
+  }
+};
+
+inline void* Node::operator new(std::size_t size) {
+#if SYMSHAPE_RECYCLE_NODES
+  RecycledNodes& list = recycled_nodes();
+  if (list.head && size == sizeof(Node)) {
+    --list.count;
+    return std::exchange(list.head, list.head->next);
+  }
+#endif
+  return ::operator new(size);
+}
+
+inline void Node::operator delete(void* p) noexcept {
+#if SYMSHAPE_RECYCLE_NODES
+  RecycledNodes& list = recycled_nodes();
+  if (!list.guarded && !list.closed) {
+    thread_local RecycledNodesGuard guard;  // constructed once per thread, here
+    list.guarded = true;
+  }
+  if (!list.closed && list.count < kMaxRecycledNodes) {
+    list.head = new (p) RecycledNodes::Slot{list.head};
+    ++list.count;
+    return;
+  }
+#endif
+  ::operator delete(p);
+}
 
 inline std::size_t mix_hash(std::size_t seed, std::size_t value) {
   return seed ^ (value + 0x9e3779b97f4a7c15ULL + (seed << 6) + (seed >> 2));

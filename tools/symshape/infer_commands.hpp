@@ -416,6 +416,7 @@ inline Report infer_assuming_contracts(const InferArgs& a, const InputFile& inpu
     tags.restore();
     Model fresh =
         std::move(io::load_model_bytes(input.bytes(), display_name(a.model_path)).value());  // loaded once already
+    input.release_pages();  // the load read them back in
     apply_input_shapes(a, fresh);
     tags.tag(fresh);
     return fresh;

@@ -137,9 +137,10 @@ constexpr int compare_sort_keys(const SortKey& a, const SortKey& b, const std::a
   return compare_keys(entries[a.index], entries[b.index]);
 }
 
-// A stable natural merge sort: the runs already in order (the sorted tables
-// that merge_all is given) are found first, then neighbouring runs are merged
-// pass after pass, so each key is copied about log2(runs) times.
+// A stable natural merge sort: the runs already in order (such as a table of
+// make_rules among those merge_all is given) are found first, then
+// neighbouring runs are merged pass after pass, so each key is copied about
+// log2(runs) times.
 template <std::size_t N>
 constexpr std::array<RuleEntry, N> sorted_rules(const std::array<RuleEntry, N>& entries) {
   std::array<SortKey, N> cur{}, next{};

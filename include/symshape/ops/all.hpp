@@ -1,4 +1,4 @@
-// The built-in rule table: every op family's sorted rule list, merged at
+// The built-in rule table: every op family's rule list, merged and sorted at
 // compile time. Adding a family: write ops/<family>.hpp with its rules, each
 // registered by SYMSHAPE_RULES beside its function, and a closing
 // `kFamilyRules = family_rules<...>("symshape/ops/<family>.hpp")` list;

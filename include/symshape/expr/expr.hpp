@@ -186,12 +186,14 @@ struct Node {
 // when its thread ends and closes it, so that nodes freed later (by objects
 // destroyed after the guard, or static ones) go straight back to the heap.
 // Under AddressSanitizer nodes are not recycled, so that it still sees every
-// use of a freed node.
+// use of a freed node; defining SYMSHAPE_RECYCLE_NODES (0 or 1) overrides it.
+#ifndef SYMSHAPE_RECYCLE_NODES
 #if defined(__SANITIZE_ADDRESS__)
 #define SYMSHAPE_RECYCLE_NODES 0
 #elif defined(__has_feature)
 #if __has_feature(address_sanitizer)
 #define SYMSHAPE_RECYCLE_NODES 0
+#endif
 #endif
 #endif
 #ifndef SYMSHAPE_RECYCLE_NODES
@@ -206,7 +208,7 @@ struct RecycledNodes {
   };
   Slot* head = nullptr;
   std::size_t count = 0;
-  bool guarded = false;  // the guard of this thread exists
+  bool guarded = false;  // the guard of this thread exists (closed implies guarded)
   bool closed = false;   // the thread is ending: no more recycling
   void drain() noexcept {
     while (head) ::operator delete(std::exchange(head, head->next));
@@ -241,7 +243,7 @@ inline void* Node::operator new(std::size_t size) {
 inline void Node::operator delete(void* p) noexcept {
 #if SYMSHAPE_RECYCLE_NODES
   RecycledNodes& list = recycled_nodes();
-  if (!list.guarded && !list.closed) {
+  if (!list.guarded) {
     thread_local RecycledNodesGuard guard;  // constructed once per thread, here
     list.guarded = true;
   }

@@ -58,19 +58,33 @@ class Parser {
     error_ = "position " + std::to_string(pos_) + ": " + what;
   }
 
+  static bool is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
+
   void skip_space() {
-    while (pos_ < text_.size() && (text_[pos_] == ' ' || text_[pos_] == '\t' || text_[pos_] == '\n' || text_[pos_] == '\r'))
-      ++pos_;
+    while (pos_ < text_.size() && is_space(text_[pos_])) ++pos_;
   }
 
-  // Tokens are one or two characters: compared in place (a string_view
-  // comparison called memcmp for each, a tenth of the parse time).
-  bool accept(std::string_view token) {
+  // The next character after spaces, or '\0' at the end (a '\0' in the text
+  // is no token either, and parse_atom tells the two apart). Operators are
+  // told by this one character: each level of the grammar looks once, rather
+  // than trying its tokens one by one.
+  char peek() {
     skip_space();
-    const std::size_t n = token.size();
-    if (pos_ + n > text_.size() || text_[pos_] != token[0] || (n == 2 && text_[pos_ + 1] != token[1])) return false;
-    pos_ += n;
+    return pos_ < text_.size() ? text_[pos_] : '\0';
+  }
+
+  bool accept(char token) {
+    if (peek() != token) return false;
+    ++pos_;
     return true;
+  }
+
+  // +1 for '+', -1 for '-' (taken), else 0.
+  int accept_sign() {
+    const char c = peek();
+    if (c != '+' && c != '-') return 0;
+    ++pos_;
+    return c == '+' ? 1 : -1;
   }
 
   static bool is_name_start(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'; }
@@ -81,17 +95,17 @@ class Parser {
   // part of parsing.
   Expr parse_max() {
     Expr first = parse_min();
-    if (failed_ || !accept("^")) return first;
+    if (failed_ || !accept('^')) return first;
     std::vector<Expr> args{std::move(first), parse_min()};
-    while (!failed_ && accept("^")) args.push_back(parse_min());
+    while (!failed_ && accept('^')) args.push_back(parse_min());
     return max_of(std::move(args));
   }
 
   Expr parse_min() {
     Expr first = parse_sum();
-    if (failed_ || !accept("&")) return first;
+    if (failed_ || !accept('&')) return first;
     std::vector<Expr> args{std::move(first), parse_sum()};
-    while (!failed_ && accept("&")) args.push_back(parse_sum());
+    while (!failed_ && accept('&')) args.push_back(parse_sum());
     return min_of(std::move(args));
   }
 
@@ -99,7 +113,7 @@ class Parser {
     int64_t coeff = 1;
     Expr first = parse_product(&coeff);
     int sign = 0;
-    if (!failed_) sign = accept("+") ? 1 : accept("-") ? -1 : 0;
+    if (!failed_) sign = accept_sign();
     if (sign == 0) return coeff == 1 ? first : detail::scale(first, coeff);
     // One n-ary sum of signed operands: long chains cost O(n log n), not
     // O(n^2), and a subtracted operand is not negated on its own first.
@@ -140,7 +154,7 @@ class Parser {
       Expr e = parse_product(&coeff);
       add(e, sign);
       if (failed_) break;
-      sign = accept("+") ? 1 : accept("-") ? -1 : 0;
+      sign = accept_sign();
       if (sign == 0) break;
     }
     if (failed_) return 0;
@@ -159,19 +173,24 @@ class Parser {
     std::vector<Expr> run;
     auto take = [&]() { return run.empty() ? std::move(single) : product_of(std::exchange(run, {})); };
     while (!failed_) {
-      skip_space();
-      if (accept("//")) {
+      const char op = peek();
+      if (op == '/') {
+        if (pos_ + 1 >= text_.size() || text_[pos_ + 1] != '/') {
+          fail("'/' is not supported, use '//' for floor division");
+          break;
+        }
+        pos_ += 2;
         Expr n = take();
         single = floordiv(n, parse_unary());
-      } else if (text_.substr(pos_, 1) == "/") {
-        fail("'/' is not supported, use '//' for floor division");
-      } else if (accept("*")) {
+      } else if (op == '*') {
+        ++pos_;
         if (run.empty()) {
           run.reserve(4);
           run.push_back(std::move(single));
         }
         run.push_back(parse_unary());
-      } else if (accept("%")) {
+      } else if (op == '%') {
+        ++pos_;
         Expr n = take();
         single = mod(n, parse_unary());
       } else {
@@ -206,25 +225,19 @@ class Parser {
 
   Expr parse_unary() {
     bool negate = false;
-    while (!failed_) {
-      if (accept("-")) {
-        negate = !negate;
-      } else if (!accept("+")) {
-        break;
-      }
-    }
+    for (int sign = accept_sign(); sign != 0; sign = accept_sign())
+      if (sign < 0) negate = !negate;
     Expr e = parse_atom();
     return negate ? -e : e;
   }
 
   Expr parse_atom() {
     if (failed_) return 0;
-    skip_space();
+    const char c = peek();
     if (pos_ >= text_.size()) {
       fail("expected a number, a name or '(' but the text ended");
       return 0;
     }
-    const char c = text_[pos_];
     if (is_digit(c)) {
       int64_t v = 0;
       const std::size_t start = pos_;
@@ -242,16 +255,17 @@ class Parser {
       if (!enter()) return 0;
       ++pos_;
       Expr e = parse_max();
-      if (!failed_ && !accept(")")) fail("expected ')'");
+      if (!failed_ && !accept(')')) fail("expected ')'");
       --depth_;
       return e;
     }
     if (is_name_start(c)) {
       const std::size_t start = pos_;
-      while (pos_ < text_.size() && (is_name_start(text_[pos_]) || is_digit(text_[pos_]))) ++pos_;
-      std::string_view name = text_.substr(start, pos_ - start);
-      skip_space();
-      if (pos_ < text_.size() && text_[pos_] == '(') return parse_call(name, start);
+      std::size_t end = start + 1;  // a local index: the loop keeps it in a register
+      while (end < text_.size() && (is_name_start(text_[end]) || is_digit(text_[end]))) ++end;
+      pos_ = end;
+      std::string_view name = text_.substr(start, end - start);
+      if (peek() == '(') return parse_call(name, start);
       return Expr::symbol(name);
     }
     fail(std::string("unexpected '") + c + "', expected a number, a name or '('");
@@ -270,8 +284,8 @@ class Parser {
     if (!enter()) return 0;
     ++pos_;  // '('
     std::vector<Expr> args{parse_max()};
-    while (!failed_ && accept(",")) args.push_back(parse_max());
-    if (!failed_ && !accept(")")) fail("expected ',' or ')' in call of " + std::string(name));
+    while (!failed_ && accept(',')) args.push_back(parse_max());
+    if (!failed_ && !accept(')')) fail("expected ',' or ')' in call of " + std::string(name));
     --depth_;
     if (failed_) return 0;
     if (is_ceil) {

@@ -87,6 +87,12 @@ TEST(Parse, ErrorsNamePositionAndExpectation) {
       {"a)", "position 1: unexpected ')', expected an operator or the end"},
       {"a b", "position 2: unexpected 'b', expected an operator or the end"},
       {"3 / 2", "position 2: '/' is not supported, use '//' for floor division"},
+      {"a /", "position 2: '/' is not supported, use '//' for floor division"},
+      {"a / / b", "position 2: '/' is not supported, use '//' for floor division"},
+      {"a //", "position 4: expected a number, a name or '(' but the text ended"},
+      {"a %% b", "position 3: unexpected '%', expected a number, a name or '('"},
+      {" \t ", "position 3: expected a number, a name or '(' but the text ended"},
+      {"max (a", "position 6: expected ',' or ')' in call of max"},
       {"foo(a)", "position 0: unknown function 'foo'"},
       {"CeilToInt(a)", "position 0: CeilToInt takes 2 arguments, got 1"},
       {"max(a b)", "position 6: expected ',' or ')' in call of max"},
@@ -99,6 +105,23 @@ TEST(Parse, ErrorsNamePositionAndExpectation) {
     const std::string error = parse_error(k.text);
     EXPECT_EQ(error.rfind(k.error, 0), 0u) << "'" << k.text << "' gave: " << error;
   }
+}
+
+// A NUL character is text like any other, not the end: the parser looks at
+// the next character and reads '\0' at the end of the text.
+TEST(Parse, NulCharacterIsUnexpectedNotTheEnd) {
+  EXPECT_EQ(parse_error(std::string("a\0b", 3)).rfind("position 1: unexpected '", 0), 0u);
+  EXPECT_EQ(parse_error(std::string("\0", 1)).rfind("position 0: unexpected '", 0), 0u);
+}
+
+TEST(Parse, SignsAndSpacesBetweenTokens) {
+  const Expr a = sym("a"), b = sym("b");
+  EXPECT_EQ(P("- -a"), a);
+  EXPECT_EQ(P("+-+a"), -a);
+  EXPECT_EQ(P("a - -b"), a + b);
+  EXPECT_EQ(P(" a\t//\n2 "), floordiv(a, 2));
+  EXPECT_EQ(P("max ( a , b )"), max(a, b));
+  EXPECT_EQ(P("2 * a % 3"), mod(2 * a, 3));
 }
 
 TEST(Parse, OverflowWhileFoldingIsAnError) {

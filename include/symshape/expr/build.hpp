@@ -20,6 +20,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <initializer_list>
+#include <memory>
 #include <optional>
 #include <string>
 #include <utility>
@@ -159,11 +160,11 @@ inline Expr make_sum(int64_t constant, Terms terms) {
   if (terms.empty()) return constant;
   if (std::optional<Expr> folded = fold_remainder(constant, terms)) return std::move(*folded);
   if (terms.size() == 1 && constant == 0 && terms[0].second == 1) return terms[0].first;
-  Node n;
-  n.kind = ExprKind::Add;
-  n.constant = constant;
-  n.bounds = add_bounds(constant, terms);
-  n.terms = std::move(terms);
+  std::unique_ptr<Node> n(new Node);
+  n->kind = ExprKind::Add;
+  n->constant = constant;
+  n->bounds = add_bounds(constant, terms);
+  n->terms = std::move(terms);
   return NodeFactory::make(std::move(n));
 }
 
@@ -295,10 +296,10 @@ inline Expr make_product(Terms factors) {
   drop_absorbed_indicators(factors);
   if (factors.empty()) return 1;
   if (factors.size() == 1 && factors[0].second == 1) return factors[0].first;
-  Node n;
-  n.kind = ExprKind::Mul;
-  n.bounds = mul_bounds(factors);
-  n.terms = std::move(factors);
+  std::unique_ptr<Node> n(new Node);
+  n->kind = ExprKind::Mul;
+  n->bounds = mul_bounds(factors);
+  n->terms = std::move(factors);
   return NodeFactory::make(std::move(n));
 }
 
@@ -326,17 +327,17 @@ inline std::optional<Expr> divide_monomial(const Expr& m, const Expr& d) {
 }
 
 inline Expr make_binary(ExprKind kind, const Expr& n, const Expr& d) {
-  Node node;
-  node.kind = kind;
+  std::unique_ptr<Node> node(new Node);
+  node->kind = kind;
   const Interval nb = n.bounds();
   if (d.is_int() && d.as_int() > 0) {
-    node.bounds = kind == ExprKind::FloorDiv ? interval::floordiv_positive(nb, d.as_int())
-                                             : interval::mod_positive(nb, d.as_int());
+    node->bounds = kind == ExprKind::FloorDiv ? interval::floordiv_positive(nb, d.as_int())
+                                              : interval::mod_positive(nb, d.as_int());
   } else if (interval::nonnegative(d.bounds())) {
-    node.bounds = kind == ExprKind::FloorDiv ? interval::floordiv_by_nonnegative(nb)
-                                             : interval::mod_by_nonnegative(nb, d.bounds());
+    node->bounds = kind == ExprKind::FloorDiv ? interval::floordiv_by_nonnegative(nb)
+                                              : interval::mod_by_nonnegative(nb, d.bounds());
   }
-  node.args = {n, d};
+  node->args = {n, d};
   return NodeFactory::make(std::move(node));
 }
 
@@ -563,12 +564,12 @@ inline void drop_dominated(bool is_max, std::vector<Expr>& args) {
 // The Max/Min node of at least two canonical arguments.
 inline Expr make_extremum(ExprKind kind, std::vector<Expr> args) {
   const bool is_max = kind == ExprKind::Max;
-  Node n;
-  n.kind = kind;
-  n.bounds = args[0].bounds();
+  std::unique_ptr<Node> n(new Node);
+  n->kind = kind;
+  n->bounds = args[0].bounds();
   for (std::size_t i = 1; i < args.size(); ++i)
-    n.bounds = is_max ? interval::max(n.bounds, args[i].bounds()) : interval::min(n.bounds, args[i].bounds());
-  n.args = std::move(args);
+    n->bounds = is_max ? interval::max(n->bounds, args[i].bounds()) : interval::min(n->bounds, args[i].bounds());
+  n->args = std::move(args);
   return NodeFactory::make(std::move(n));
 }
 

@@ -282,7 +282,9 @@ inline const std::string& empty_name() {
 
 // The only place that creates nodes; build.hpp calls it with canonical parts.
 struct NodeFactory {
-  static Expr make(Node node);
+  // Takes a node built in place (no copy or move of its parts) and fills in
+  // its depth, size and hash; an Error instead when it exceeds the caps.
+  static Expr make(std::unique_ptr<Node> node);
   static Expr symbol(std::string_view name);
   static Expr make_symbol(std::string_view name);
   static Expr make_integer(int64_t value);
@@ -429,33 +431,33 @@ inline std::size_t node_hash(const Node& n) {
   }
 }
 
-inline Expr NodeFactory::make(Node node) {
+inline Expr NodeFactory::make(std::unique_ptr<Node> node) {
   uint32_t depth = 0;
   uint64_t size = 1;
-  for (const auto& t : node.terms) {
+  for (const auto& t : node->terms) {
     depth = std::max(depth, t.first.depth() + 1);
     size += t.first.size();
   }
-  for (const auto& a : node.args) {
+  for (const auto& a : node->args) {
     depth = std::max(depth, a.depth() + 1);
     size += a.size();
   }
   if (depth > kMaxExprDepth) return Expr::error("expression nested deeper than " + std::to_string(kMaxExprDepth));
   if (size > kMaxExprSize) return Expr::error("expression larger than " + std::to_string(kMaxExprSize) + " nodes");
-  node.depth = depth;
-  node.size = size > UINT32_MAX ? UINT32_MAX : static_cast<uint32_t>(size);
-  node.hash = node_hash(node);
-  return Expr(new Node(std::move(node)));
+  node->depth = depth;
+  node->size = size > UINT32_MAX ? UINT32_MAX : static_cast<uint32_t>(size);
+  node->hash = node_hash(*node);
+  return Expr(node.release());
 }
 
 }  // namespace detail
 
 inline Expr Expr::error(std::string message) {
-  detail::Node n;
-  n.kind = ExprKind::Error;
-  n.name = std::move(message);
-  n.hash = detail::node_hash(n);
-  return Expr(new detail::Node(std::move(n)));
+  std::unique_ptr<detail::Node> n(new detail::Node);
+  n->kind = ExprKind::Error;
+  n->name = std::move(message);
+  n->hash = detail::node_hash(*n);
+  return Expr(n.release());
 }
 
 namespace detail {
@@ -518,23 +520,23 @@ inline Expr detail::NodeFactory::symbol(std::string_view name) {
 }
 
 inline Expr detail::NodeFactory::make_symbol(std::string_view name) {
-  Node n;
-  n.kind = ExprKind::Symbol;
-  n.name = std::string(name);
-  n.bounds = Interval::at_least(0);
-  n.hash = node_hash(n);
-  return Expr(new Node(std::move(n)));
+  std::unique_ptr<Node> n(new Node);
+  n->kind = ExprKind::Symbol;
+  n->name = std::string(name);
+  n->bounds = Interval::at_least(0);
+  n->hash = node_hash(*n);
+  return Expr(n.release());
 }
 
 inline Expr Expr::symbol(std::string_view name) { return detail::NodeFactory::symbol(name); }
 
 inline Expr detail::NodeFactory::make_integer(int64_t value) {
-  Node n;
-  n.kind = ExprKind::Integer;
-  n.constant = value;
-  n.bounds = Interval::point(value);
-  n.hash = integer_hash(value);
-  return Expr(new Node(std::move(n)));
+  std::unique_ptr<Node> n(new Node);
+  n->kind = ExprKind::Integer;
+  n->constant = value;
+  n->bounds = Interval::point(value);
+  n->hash = integer_hash(value);
+  return Expr(n.release());
 }
 
 }  // namespace symshape

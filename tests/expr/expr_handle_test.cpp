@@ -91,25 +91,55 @@ TEST(EXPR_HANDLE, DeepExpressionsAreReleasedWithoutTrouble) {
   EXPECT_TRUE(e.is_int(0));
 }
 
-// A freed node's storage goes on its thread's list and the thread's next
-// node takes it; the list never holds more than kMaxRecycledNodes.
+// A freed node's storage goes on its thread's list of the node's size class
+// and the thread's next node takes it, as do the arrays of terms; the lists
+// never hold more than kMaxRecycledBytes.
 TEST(EXPR_HANDLE, FreedNodesAreRecycledUpToTheCap) {
   if (!SYMSHAPE_RECYCLE_NODES) GTEST_SKIP() << "nodes are not recycled under AddressSanitizer";
-  const detail::RecycledNodes& list = detail::recycled_nodes();
+  const detail::RecycledBlocks& lists = detail::recycled_blocks();
+  const std::size_t node_class = detail::RecycledBlocks::size_class(sizeof(detail::Node));
   Expr a = Expr::symbol("recycle_a") + Expr::symbol("recycle_b");
   const detail::Node* first = a.node();
-  const std::size_t before = list.count;
+  const std::pair<Expr, int64_t>* first_terms = a.terms().data();
+  const std::size_t before = lists.count[node_class];
   a = 0;
-  EXPECT_EQ(list.count, before + 1);
+  EXPECT_EQ(lists.count[node_class], before + 1);
   Expr b = Expr::symbol("recycle_a") * Expr::symbol("recycle_b");
   EXPECT_EQ(b.node(), first);
-  EXPECT_EQ(list.count, before);
+  EXPECT_EQ(b.terms().data(), first_terms);  // two (factor, exponent) pairs: the class of a's two terms
+  EXPECT_EQ(lists.count[node_class], before);
   {
     std::vector<Expr> many;
-    for (std::size_t i = 0; i < 2 * detail::kMaxRecycledNodes; ++i)
-      many.push_back(Expr::symbol("recycle_c") + static_cast<int64_t>(i));
+    const std::size_t n = 2 * detail::kMaxRecycledBytes / sizeof(detail::Node);
+    for (std::size_t i = 0; i < n; ++i) many.push_back(Expr::symbol("recycle_c") + static_cast<int64_t>(i));
   }
-  EXPECT_EQ(list.count, detail::kMaxRecycledNodes);
+  EXPECT_LE(lists.bytes, detail::kMaxRecycledBytes);
+  EXPECT_GT(lists.bytes + detail::kMaxRecycledBlock, detail::kMaxRecycledBytes);  // filled up to the cap
+}
+
+// Blocks larger than kMaxRecycledBlock go back to the heap, and a small
+// array freed by one thread is taken by that thread's next array of its class.
+TEST(EXPR_HANDLE, TermArraysAreRecycledBySizeClass) {
+  if (!SYMSHAPE_RECYCLE_NODES) GTEST_SKIP() << "nothing is recycled under AddressSanitizer";
+  const detail::RecycledBlocks& lists = detail::recycled_blocks();
+  const void* freed = nullptr;
+  {
+    TermList t;
+    t.reserve(3);  // 48 bytes
+    freed = t.data();
+  }
+  TermList u;
+  u.reserve(2);  // 32 bytes: another class
+  EXPECT_NE(static_cast<const void*>(u.data()), freed);
+  TermList v;
+  v.reserve(3);
+  EXPECT_EQ(static_cast<const void*>(v.data()), freed);
+  const std::size_t held = lists.bytes;
+  {
+    ExprList big;
+    big.reserve(detail::kMaxRecycledBlock / sizeof(Expr) + 1);
+  }
+  EXPECT_EQ(lists.bytes, held);
 }
 
 // A thread_local object built before its thread's first node was freed is
@@ -119,7 +149,7 @@ std::atomic<int> g_late_holder_saw_closed{-1};
 struct LateHolder {
   Expr held;
   ~LateHolder() {
-    g_late_holder_saw_closed = detail::recycled_nodes().closed ? 1 : 0;
+    g_late_holder_saw_closed = detail::recycled_blocks().closed ? 1 : 0;
     held = 0;
   }
 };

@@ -57,7 +57,7 @@ inline Expr& operator*=(Expr& a, const Expr& b) { return a = a * b; }
 
 namespace detail {
 
-using Terms = std::vector<std::pair<Expr, int64_t>>;
+using Terms = TermList;
 
 // Products of sums are expanded only while the result stays this small;
 // larger ones keep the sums as factors (still correct, less canonical).
@@ -538,7 +538,7 @@ inline std::optional<bool> nonnegative_difference_of_atoms(const Expr& a, const 
 // test is quadratic (a 3000-argument a1^a2^... took 3 s), so long argument
 // lists keep all their arguments: still sound, and as stable when printed
 // and parsed again, since the same list makes the same choice.
-inline void drop_dominated(bool is_max, std::vector<Expr>& args) {
+inline void drop_dominated(bool is_max, ExprList& args) {
   const bool test_dominance = args.size() <= kMaxDominanceArgs;
   for (std::size_t i = 0; test_dominance && i < args.size() && args.size() > 1;) {
     bool dominated = false;
@@ -562,7 +562,7 @@ inline void drop_dominated(bool is_max, std::vector<Expr>& args) {
 }
 
 // The Max/Min node of at least two canonical arguments.
-inline Expr make_extremum(ExprKind kind, std::vector<Expr> args) {
+inline Expr make_extremum(ExprKind kind, ExprList args) {
   const bool is_max = kind == ExprKind::Max;
   std::unique_ptr<Node> n(new Node);
   n->kind = kind;
@@ -577,7 +577,7 @@ inline Expr make_extremum(ExprKind kind, std::vector<Expr> args) {
 // sorted, de-duplicated, dominated arguments dropped.
 inline Expr extremum(ExprKind kind, std::vector<Expr> input) {
   const bool is_max = kind == ExprKind::Max;
-  std::vector<Expr> args;
+  ExprList args;
   args.reserve(input.size());
   bool has_constant = false;
   int64_t constant = 0;

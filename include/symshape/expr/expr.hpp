@@ -49,7 +49,33 @@ struct Interval {
 namespace detail {
 struct Node;
 struct NodeFactory;
-}
+inline void* allocate_block(std::size_t size);
+inline void free_block(void* p, std::size_t size) noexcept;
+
+// The allocator of the term and argument arrays: small ones are recycled per
+// thread, as nodes are (RecycledBlocks below).
+template <class T>
+struct RecyclingAllocator {
+  using value_type = T;
+  RecyclingAllocator() = default;
+  template <class U>
+  RecyclingAllocator(const RecyclingAllocator<U>&) noexcept {}  // NOLINT: rebinding
+  T* allocate(std::size_t n) {
+    // A size that overflows is std::allocator's error (no exception of ours: the core builds without them).
+    if (n > static_cast<std::size_t>(-1) / sizeof(T)) return std::allocator<T>().allocate(n);
+    return static_cast<T*>(allocate_block(n * sizeof(T)));
+  }
+  void deallocate(T* p, std::size_t n) noexcept { free_block(p, n * sizeof(T)); }
+  friend bool operator==(const RecyclingAllocator&, const RecyclingAllocator&) { return true; }
+  friend bool operator!=(const RecyclingAllocator&, const RecyclingAllocator&) { return false; }
+};
+}  // namespace detail
+
+class Expr;
+// The (term, coefficient) or (factor, exponent) pairs of a sum or product, and
+// the arguments of the other kinds (Expr::terms(), Expr::args()).
+using TermList = std::vector<std::pair<Expr, int64_t>, detail::RecyclingAllocator<std::pair<Expr, int64_t>>>;
+using ExprList = std::vector<Expr, detail::RecyclingAllocator<Expr>>;
 
 class SymbolicDim;
 
@@ -88,8 +114,8 @@ class Expr {
   // (factor, exponent) pairs. For FloorDiv/Mod (numerator, divisor) and
   // Max/Min (arguments): args().
   int64_t add_constant() const;
-  const std::vector<std::pair<Expr, int64_t>>& terms() const;
-  const std::vector<Expr>& args() const;
+  const TermList& terms() const;
+  const ExprList& args() const;
 
   // The node, or null for an integer that needs none (|value| < 2^62).
   const detail::Node* node() const { return (bits_ & 1) != 0 ? nullptr : reinterpret_cast<const detail::Node*>(bits_); }
@@ -162,9 +188,9 @@ struct NodeCount {
 };
 
 struct Node {
-  // Storage from the thread's recycled nodes (below).
+  // Storage from the thread's recycled blocks (below).
   static void* operator new(std::size_t size);
-  static void operator delete(void* p) noexcept;
+  static void operator delete(void* p, std::size_t size) noexcept;
 
   NodeCount refs;  // mutable: nodes are otherwise immutable once built
   ExprKind kind = ExprKind::Error;
@@ -174,19 +200,23 @@ struct Node {
   Interval bounds;
   std::string name;                             // Symbol name, Error message
   int64_t constant = 0;                         // Add; the value of an Integer node
-  std::vector<std::pair<Expr, int64_t>> terms;  // Add: coefficients; Mul: exponents
-  std::vector<Expr> args;                       // FloorDiv, Mod, Max, Min
+  TermList terms;                               // Add: coefficients; Mul: exponents
+  ExprList args;                                // FloorDiv, Mod, Max, Min
 };
 
-// Recycled node storage, one list per thread. Most nodes are temporaries of
-// one simplification, and a malloc and a free for each were a seventh of
-// `symshape simplify`: a freed node's storage goes on the freeing thread's
-// list (up to kMaxRecycledNodes) and that thread's next node takes it. The
-// list is a plain thread_local, destroyed by nothing; a guard object drains it
-// when its thread ends and closes it, so that nodes freed later (by objects
-// destroyed after the guard, or static ones) go straight back to the heap.
-// Under AddressSanitizer nodes are not recycled, so that it still sees every
-// use of a freed node; defining SYMSHAPE_RECYCLE_NODES (0 or 1) overrides it.
+// Recycled storage, one set of lists per thread, for nodes and for the
+// arrays of their terms and arguments (and the builders' temporary ones, which
+// become those arrays). Most of them live for one simplification, and a malloc
+// and a free for each were a large part of `symshape simplify`. A freed block
+// of at most kMaxRecycledBlock bytes goes on the freeing thread's list of its
+// size class (multiples of kRecycleGranule), while the lists hold at most
+// kMaxRecycledBytes in all, and that thread's next block of the class takes
+// it. The lists are a plain thread_local, destroyed by nothing; a guard object
+// drains them when their thread ends and closes them, so that blocks freed
+// later (by objects destroyed after the guard, or static ones) go straight
+// back to the heap. Under AddressSanitizer nothing is recycled, so that it
+// still sees every use of freed storage; defining SYMSHAPE_RECYCLE_NODES (0 or
+// 1) overrides it.
 #ifndef SYMSHAPE_RECYCLE_NODES
 #if defined(__SANITIZE_ADDRESS__)
 #define SYMSHAPE_RECYCLE_NODES 0
@@ -200,61 +230,88 @@ struct Node {
 #define SYMSHAPE_RECYCLE_NODES 1
 #endif
 
-inline constexpr std::size_t kMaxRecycledNodes = 4096;
+inline constexpr std::size_t kRecycleGranule = 16;
+inline constexpr std::size_t kMaxRecycledBlock = 256;
+inline constexpr std::size_t kMaxRecycledBytes = std::size_t{1} << 20;
 
-struct RecycledNodes {
+struct RecycledBlocks {
+  static constexpr std::size_t kClasses = kMaxRecycledBlock / kRecycleGranule;
   struct Slot {
     Slot* next;
   };
-  Slot* head = nullptr;
-  std::size_t count = 0;
-  bool guarded = false;  // the guard of this thread exists (closed implies guarded)
-  bool closed = false;   // the thread is ending: no more recycling
+  Slot* head[kClasses] = {};
+  std::size_t count[kClasses] = {};
+  std::size_t bytes = 0;  // held by all the lists
+  bool guarded = false;   // the guard of this thread exists (closed implies guarded)
+  bool closed = false;    // the thread is ending: no more recycling
+  // The class of a block of `size` bytes, 1 <= size <= kMaxRecycledBlock.
+  static constexpr std::size_t size_class(std::size_t size) { return (size - 1) / kRecycleGranule; }
+  static constexpr std::size_t class_bytes(std::size_t c) { return (c + 1) * kRecycleGranule; }
   void drain() noexcept {
-    while (head) ::operator delete(std::exchange(head, head->next));
-    count = 0;
+    for (std::size_t c = 0; c < kClasses; ++c) {
+      while (head[c]) ::operator delete(std::exchange(head[c], head[c]->next));
+      count[c] = 0;
+    }
+    bytes = 0;
   }
 };
 
-inline RecycledNodes& recycled_nodes() noexcept {
-  thread_local RecycledNodes list;  // trivially destructible: usable until the thread's end
-  return list;
+inline RecycledBlocks& recycled_blocks() noexcept {
+  thread_local RecycledBlocks lists;  // trivially destructible: usable until the thread's end
+  return lists;
 }
 
-struct RecycledNodesGuard {
-  ~RecycledNodesGuard() {
-    RecycledNodes& list = recycled_nodes();
-    list.drain();
-    list.closed = true;
+struct RecycledBlocksGuard {
+  ~RecycledBlocksGuard() {
+    RecycledBlocks& lists = recycled_blocks();
+    lists.drain();
+    lists.closed = true;
   }
 };
 
-inline void* Node::operator new(std::size_t size) {
+// A block of at least `size` bytes (aligned as operator new aligns); a small
+// one is a whole block of its class, so that any request of the class can
+// take it when it is recycled.
+inline void* allocate_block(std::size_t size) {
 #if SYMSHAPE_RECYCLE_NODES
-  RecycledNodes& list = recycled_nodes();
-  if (list.head && size == sizeof(Node)) {
-    --list.count;
-    return std::exchange(list.head, list.head->next);
+  if (size - 1 < kMaxRecycledBlock) {  // 1 <= size <= kMaxRecycledBlock
+    RecycledBlocks& lists = recycled_blocks();
+    const std::size_t c = RecycledBlocks::size_class(size);
+    if (RecycledBlocks::Slot* slot = lists.head[c]) {
+      lists.head[c] = slot->next;
+      --lists.count[c];
+      lists.bytes -= RecycledBlocks::class_bytes(c);
+      return slot;
+    }
+    return ::operator new(RecycledBlocks::class_bytes(c));
   }
 #endif
   return ::operator new(size);
 }
 
-inline void Node::operator delete(void* p) noexcept {
+// Frees a block of allocate_block(size).
+inline void free_block(void* p, std::size_t size) noexcept {
 #if SYMSHAPE_RECYCLE_NODES
-  RecycledNodes& list = recycled_nodes();
-  if (!list.guarded) {
-    thread_local RecycledNodesGuard guard;  // constructed once per thread, here
-    list.guarded = true;
-  }
-  if (!list.closed && list.count < kMaxRecycledNodes) {
-    list.head = new (p) RecycledNodes::Slot{list.head};
-    ++list.count;
-    return;
+  if (size - 1 < kMaxRecycledBlock) {
+    RecycledBlocks& lists = recycled_blocks();
+    if (!lists.guarded) {
+      thread_local RecycledBlocksGuard guard;  // constructed once per thread, here
+      lists.guarded = true;
+    }
+    const std::size_t c = RecycledBlocks::size_class(size);
+    if (!lists.closed && lists.bytes + RecycledBlocks::class_bytes(c) <= kMaxRecycledBytes) {
+      lists.head[c] = new (p) RecycledBlocks::Slot{lists.head[c]};
+      ++lists.count[c];
+      lists.bytes += RecycledBlocks::class_bytes(c);
+      return;
+    }
   }
 #endif
   ::operator delete(p);
 }
+
+inline void* Node::operator new(std::size_t size) { return allocate_block(size); }
+inline void Node::operator delete(void* p, std::size_t size) noexcept { free_block(p, size); }
 
 inline std::size_t mix_hash(std::size_t seed, std::size_t value) {
   return seed ^ (value + 0x9e3779b97f4a7c15ULL + (seed << 6) + (seed >> 2));
@@ -267,12 +324,12 @@ inline std::size_t integer_hash(int64_t v) {
   return static_cast<std::size_t>(x ^ (x >> 31));
 }
 
-inline const std::vector<std::pair<Expr, int64_t>>& empty_terms() {
-  static const std::vector<std::pair<Expr, int64_t>> empty;
+inline const TermList& empty_terms() {
+  static const TermList empty;
   return empty;
 }
-inline const std::vector<Expr>& empty_args() {
-  static const std::vector<Expr> empty;
+inline const ExprList& empty_args() {
+  static const ExprList empty;
   return empty;
 }
 inline const std::string& empty_name() {
@@ -354,11 +411,11 @@ inline int64_t Expr::add_constant() const {
   const ExprKind k = kind();
   return k == ExprKind::Add || k == ExprKind::Integer ? as_int() : 0;
 }
-inline const std::vector<std::pair<Expr, int64_t>>& Expr::terms() const {
+inline const TermList& Expr::terms() const {
   const detail::Node* n = node();
   return n ? n->terms : detail::empty_terms();
 }
-inline const std::vector<Expr>& Expr::args() const {
+inline const ExprList& Expr::args() const {
   const detail::Node* n = node();
   return n ? n->args : detail::empty_args();
 }

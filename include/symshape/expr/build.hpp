@@ -573,19 +573,21 @@ inline Expr make_extremum(ExprKind kind, ExprList args) {
   return NodeFactory::make(std::move(n));
 }
 
-// Max or Min (kind) of the input: flattened, constants folded into one,
-// sorted, de-duplicated, dominated arguments dropped.
-inline Expr extremum(ExprKind kind, std::vector<Expr> input) {
+// Max or Min (kind) of the n operands at input (which it may move from):
+// flattened, constants folded into one, sorted, de-duplicated, dominated
+// arguments dropped.
+inline Expr extremum(ExprKind kind, Expr* input, std::size_t n) {
   const bool is_max = kind == ExprKind::Max;
   ExprList args;
-  args.reserve(input.size());
+  args.reserve(n);
   bool has_constant = false;
   int64_t constant = 0;
   auto fold = [&](int64_t v) {
     constant = !has_constant ? v : is_max ? std::max(constant, v) : std::min(constant, v);
     has_constant = true;
   };
-  for (auto& a : input) {
+  for (std::size_t k = 0; k < n; ++k) {
+    Expr& a = input[k];
     if (a.is_error()) return a;
     if (a.is_int()) {
       fold(a.as_int());
@@ -741,25 +743,28 @@ inline Expr operator*(const Expr& a, const Expr& b) {
   return detail::make_sum(constant, std::move(out));
 }
 
+namespace detail {
+
 // Multiplying monomials one at a time copies and sorts the growing factor
 // list at every step: a1*a2*...*a10000 took 20 s to parse. While the running
 // product is c * monomial (or an integer), the operands' factors are gathered
 // and normalised once; an operand that is a sum goes through operator*.
 // Whether sums are expanded is decided on all operands together (see
 // keeps_factors), so the result does not depend on the operands' order.
-inline Expr product_of(const std::vector<Expr>& items) {
+// This is product_of on the n operands at items (the parser's runs are ExprLists).
+inline Expr product_of_items(const Expr* items, std::size_t n) {
   // Pointers to the operands: on the stack for short runs (most of them).
-  const Expr* small[8];
+  const Expr* small[8] = {};
   std::vector<const Expr*> large;
-  if (items.size() > 8) large.resize(items.size());
-  const Expr** operands = items.size() > 8 ? large.data() : small;
-  for (std::size_t i = 0; i < items.size(); ++i) {
+  if (n > 8) large.resize(n);
+  const Expr** operands = n > 8 ? large.data() : small;
+  for (std::size_t i = 0; i < n; ++i) {
     if (items[i].is_error()) return items[i];
     operands[i] = &items[i];
   }
-  if (items.size() == 2)
+  if (n == 2)
     if (const Expr* x = detail::absorbed_indicator(items[0], items[1])) return *x;
-  if (detail::keeps_factors(operands, items.size())) return detail::unexpanded_product(operands, items.size());
+  if (detail::keeps_factors(operands, n)) return detail::unexpanded_product(operands, n);
   // Otherwise no step of the fold below reaches the limit, so operator*
   // expands at every step, as the left fold does.
   Expr acc = 1;
@@ -771,7 +776,8 @@ inline Expr product_of(const std::vector<Expr>& items) {
     if (!detail::normalise_terms(factors)) return detail::overflow_error();
     return detail::scale(detail::make_product(std::move(factors)), scalar);
   };
-  for (const Expr& x : items) {
+  for (std::size_t k = 0; k < n; ++k) {
+    const Expr& x = items[k];
     if (pending) {
       if (x.is_int()) {
         if (!checked::mul(scalar, x.as_int(), scalar)) return detail::overflow_error();
@@ -802,6 +808,10 @@ inline Expr product_of(const std::vector<Expr>& items) {
   }
   return pending ? build() : acc;
 }
+
+}  // namespace detail
+
+inline Expr product_of(const std::vector<Expr>& items) { return detail::product_of_items(items.data(), items.size()); }
 
 inline Expr floordiv(const Expr& n, const Expr& d) {
   if (const Expr* e = detail::first_error({&n, &d})) return *e;
@@ -888,8 +898,8 @@ inline Expr mod(const Expr& n, const Expr& d) {
   return detail::make_binary(ExprKind::Mod, n, d);
 }
 
-inline Expr max_of(std::vector<Expr> args) { return detail::extremum(ExprKind::Max, std::move(args)); }
-inline Expr min_of(std::vector<Expr> args) { return detail::extremum(ExprKind::Min, std::move(args)); }
+inline Expr max_of(std::vector<Expr> args) { return detail::extremum(ExprKind::Max, args.data(), args.size()); }
+inline Expr min_of(std::vector<Expr> args) { return detail::extremum(ExprKind::Min, args.data(), args.size()); }
 
 inline Expr max(const Expr& a, const Expr& b) {
   if (a.is_int() && b.is_int()) return a.as_int() >= b.as_int() ? a : b;

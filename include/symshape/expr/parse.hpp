@@ -96,17 +96,17 @@ class Parser {
   Expr parse_max() {
     Expr first = parse_min();
     if (failed_ || !accept('^')) return first;
-    std::vector<Expr> args{std::move(first), parse_min()};
+    ExprList args{std::move(first), parse_min()};
     while (!failed_ && accept('^')) args.push_back(parse_min());
-    return max_of(std::move(args));
+    return extremum(ExprKind::Max, args.data(), args.size());
   }
 
   Expr parse_min() {
     Expr first = parse_sum();
     if (failed_ || !accept('&')) return first;
-    std::vector<Expr> args{std::move(first), parse_sum()};
+    ExprList args{std::move(first), parse_sum()};
     while (!failed_ && accept('&')) args.push_back(parse_sum());
-    return min_of(std::move(args));
+    return extremum(ExprKind::Min, args.data(), args.size());
   }
 
   Expr parse_sum() {
@@ -170,8 +170,13 @@ class Parser {
     // quadratic cost on long runs such as a1*a2*...*a100000. While the run
     // has one operand it is `single` (no vector).
     Expr single = parse_unary();
-    std::vector<Expr> run;
-    auto take = [&]() { return run.empty() ? std::move(single) : product_of(std::exchange(run, {})); };
+    ExprList run;
+    auto take = [&]() {
+      if (run.empty()) return std::move(single);
+      Expr product = product_of_items(run.data(), run.size());
+      run.clear();
+      return product;
+    };
     while (!failed_) {
       const char op = peek();
       if (op == '/') {
@@ -206,19 +211,19 @@ class Parser {
   // coefficient c1*c2*... set apart, so that the sum takes the term without
   // a scaled copy of x being built first: product_of would give c*x, the
   // same term. Any other run goes through product_of (coeff 1).
-  Expr scaled_monomial(std::vector<Expr>& run, int64_t& coeff) {
+  Expr scaled_monomial(const ExprList& run, int64_t& coeff) {
     int64_t c = 1;
     const Expr* single = nullptr;
     for (const Expr& x : run) {
       if (x.is_int()) {
-        if (!checked::mul(c, x.as_int(), c)) return product_of(run);
+        if (!checked::mul(c, x.as_int(), c)) return product_of_items(run.data(), run.size());
       } else if (single || x.kind() == ExprKind::Add || x.is_error()) {
-        return product_of(run);
+        return product_of_items(run.data(), run.size());
       } else {
         single = &x;
       }
     }
-    if (!single || c == 0) return product_of(run);
+    if (!single || c == 0) return product_of_items(run.data(), run.size());
     coeff = c;
     return *single;
   }
@@ -283,7 +288,7 @@ class Parser {
     }
     if (!enter()) return 0;
     ++pos_;  // '('
-    std::vector<Expr> args{parse_max()};
+    ExprList args{parse_max()};
     while (!failed_ && accept(',')) args.push_back(parse_max());
     if (!failed_ && !accept(')')) fail("expected ',' or ')' in call of " + std::string(name));
     --depth_;
@@ -296,7 +301,7 @@ class Parser {
       }
       return ceil_to_int(args[0], args[1]);
     }
-    return is_max ? max_of(std::move(args)) : min_of(std::move(args));
+    return extremum(is_max ? ExprKind::Max : ExprKind::Min, args.data(), args.size());
   }
 
   bool enter() {

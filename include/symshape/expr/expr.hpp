@@ -306,6 +306,8 @@ inline void free_block(void* p, std::size_t size) noexcept {
       return;
     }
   }
+#else
+  (void)size;  // known only to the recycling lists
 #endif
   ::operator delete(p);
 }

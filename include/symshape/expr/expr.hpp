@@ -473,39 +473,36 @@ inline bool operator==(const Expr& a, const Expr& b) {
 
 namespace detail {
 
-inline std::size_t node_hash(const Node& n) {
-  std::size_t h = static_cast<std::size_t>(n.kind) * 0x100000001b3ULL;
-  switch (n.kind) {
-    case ExprKind::Symbol:
-    case ExprKind::Error:
-      return mix_hash(h, std::hash<std::string>{}(n.name));
-    case ExprKind::Add:
-    case ExprKind::Mul:
-      h = mix_hash(h, integer_hash(n.constant));
-      for (const auto& [t, c] : n.terms) h = mix_hash(mix_hash(h, t.hash()), integer_hash(c));
-      return h;
-    default:
-      for (const auto& a : n.args) h = mix_hash(h, a.hash());
-      return h;
-  }
+inline std::size_t kind_hash(ExprKind kind) { return static_cast<std::size_t>(kind) * 0x100000001b3ULL; }
+
+// The hash of a Symbol or Error node (NodeFactory::make hashes the others
+// while it walks their parts).
+inline std::size_t name_node_hash(const Node& n) {
+  return mix_hash(kind_hash(n.kind), std::hash<std::string>{}(n.name));
 }
 
 inline Expr NodeFactory::make(std::unique_ptr<Node> node) {
+  // Depth, size and hash in one walk of the parts: Add and Mul hash their
+  // constant and (part, coefficient or exponent) pairs, the others their arguments.
   uint32_t depth = 0;
   uint64_t size = 1;
+  std::size_t hash = kind_hash(node->kind);
+  if (node->kind == ExprKind::Add || node->kind == ExprKind::Mul) hash = mix_hash(hash, integer_hash(node->constant));
   for (const auto& t : node->terms) {
     depth = std::max(depth, t.first.depth() + 1);
     size += t.first.size();
+    hash = mix_hash(mix_hash(hash, t.first.hash()), integer_hash(t.second));
   }
   for (const auto& a : node->args) {
     depth = std::max(depth, a.depth() + 1);
     size += a.size();
+    hash = mix_hash(hash, a.hash());
   }
   if (depth > kMaxExprDepth) return Expr::error("expression nested deeper than " + std::to_string(kMaxExprDepth));
   if (size > kMaxExprSize) return Expr::error("expression larger than " + std::to_string(kMaxExprSize) + " nodes");
   node->depth = depth;
   node->size = size > UINT32_MAX ? UINT32_MAX : static_cast<uint32_t>(size);
-  node->hash = node_hash(*node);
+  node->hash = hash;
   return Expr(node.release());
 }
 
@@ -515,7 +512,7 @@ inline Expr Expr::error(std::string message) {
   std::unique_ptr<detail::Node> n(new detail::Node);
   n->kind = ExprKind::Error;
   n->name = std::move(message);
-  n->hash = detail::node_hash(*n);
+  n->hash = detail::name_node_hash(*n);
   return Expr(n.release());
 }
 
@@ -583,7 +580,7 @@ inline Expr detail::NodeFactory::make_symbol(std::string_view name) {
   n->kind = ExprKind::Symbol;
   n->name = std::string(name);
   n->bounds = Interval::at_least(0);
-  n->hash = node_hash(*n);
+  n->hash = name_node_hash(*n);
   return Expr(n.release());
 }
 

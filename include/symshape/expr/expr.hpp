@@ -240,7 +240,6 @@ struct RecycledBlocks {
     Slot* next;
   };
   Slot* head[kClasses] = {};
-  std::size_t count[kClasses] = {};
   std::size_t bytes = 0;  // held by all the lists
   bool guarded = false;   // the guard of this thread exists (closed implies guarded)
   bool closed = false;    // the thread is ending: no more recycling
@@ -248,10 +247,8 @@ struct RecycledBlocks {
   static constexpr std::size_t size_class(std::size_t size) { return (size - 1) / kRecycleGranule; }
   static constexpr std::size_t class_bytes(std::size_t c) { return (c + 1) * kRecycleGranule; }
   void drain() noexcept {
-    for (std::size_t c = 0; c < kClasses; ++c) {
-      while (head[c]) ::operator delete(std::exchange(head[c], head[c]->next));
-      count[c] = 0;
-    }
+    for (Slot*& list : head)
+      while (list) ::operator delete(std::exchange(list, list->next));
     bytes = 0;
   }
 };
@@ -279,7 +276,6 @@ inline void* allocate_block(std::size_t size) {
     const std::size_t c = RecycledBlocks::size_class(size);
     if (RecycledBlocks::Slot* slot = lists.head[c]) {
       lists.head[c] = slot->next;
-      --lists.count[c];
       lists.bytes -= RecycledBlocks::class_bytes(c);
       return slot;
     }
@@ -301,7 +297,6 @@ inline void free_block(void* p, std::size_t size) noexcept {
     const std::size_t c = RecycledBlocks::size_class(size);
     if (!lists.closed && lists.bytes + RecycledBlocks::class_bytes(c) <= kMaxRecycledBytes) {
       lists.head[c] = new (p) RecycledBlocks::Slot{lists.head[c]};
-      ++lists.count[c];
       lists.bytes += RecycledBlocks::class_bytes(c);
       return;
     }

@@ -129,8 +129,7 @@ struct SortKey {
   std::size_t index = 0;  // of the entry
 };
 
-template <std::size_t N>
-constexpr int compare_sort_keys(const SortKey& a, const SortKey& b, const std::array<RuleEntry, N>& entries) {
+constexpr int compare_sort_keys(const SortKey& a, const SortKey& b, const RuleEntry* entries) {
   if (a.domain != b.domain) return a.domain < b.domain ? -1 : 1;
   const bool domain_whole = (a.domain & 0xff) == 0;  // shorter than 8 bytes: the keys hold the equal domains whole
   if (domain_whole && a.op_type != b.op_type) return a.op_type < b.op_type ? -1 : 1;
@@ -140,12 +139,18 @@ constexpr int compare_sort_keys(const SortKey& a, const SortKey& b, const std::a
 // A stable natural merge sort: the runs already in order (such as a table of
 // make_rules among those merge_all is given) are found first, then
 // neighbouring runs are merged pass after pass, so each key is copied about
-// log2(runs) times.
+// log2(runs) times. The work arrays are built-in arrays reached through
+// pointers: GCC evaluates each std::array::operator[] as a constexpr call,
+// which made the sort twice as slow.
 template <std::size_t N>
-constexpr std::array<RuleEntry, N> sorted_rules(const std::array<RuleEntry, N>& entries) {
-  std::array<SortKey, N> cur{}, next{};
+constexpr std::array<RuleEntry, N> sorted_rules(const std::array<RuleEntry, N>& table) {
+  constexpr std::size_t kSize = N > 0 ? N : 1;  // no arrays of size 0
+  const RuleEntry* entries = table.data();
+  SortKey keys_a[kSize] = {}, keys_b[kSize] = {};
+  std::size_t bounds[kSize + 1] = {};  // run r is [bounds[r], bounds[r + 1])
+  SortKey* cur = keys_a;
+  SortKey* next = keys_b;
   for (std::size_t i = 0; i < N; ++i) cur[i] = {name_prefix(entries[i].domain), name_prefix(entries[i].op_type), i};
-  std::array<std::size_t, N + 1> bounds{};  // run r is [bounds[r], bounds[r + 1])
   std::size_t runs = 0;
   for (std::size_t i = 0; i < N; ++i)
     if (i == 0 || compare_sort_keys(cur[i - 1], cur[i], entries) > 0) bounds[runs++] = i;
@@ -162,10 +167,13 @@ constexpr std::array<RuleEntry, N> sorted_rules(const std::array<RuleEntry, N>& 
     }
     bounds[merged] = N;
     runs = merged;
-    cur = next;
+    SortKey* const done = next;
+    next = cur;
+    cur = done;
   }
   std::array<RuleEntry, N> out{};
-  for (std::size_t i = 0; i < N; ++i) out[i] = entries[cur[i].index];
+  RuleEntry* out_entries = out.data();
+  for (std::size_t i = 0; i < N; ++i) out_entries[i] = entries[cur[i].index];
   return out;
 }
 

@@ -37,7 +37,7 @@ TEST_F(WindowTest, AutoPadParsesTheFourValues) {
         std::pair{"SAME_UPPER", AutoPad::SameUpper}, std::pair{"SAME_LOWER", AutoPad::SameLower}}) {
     n.attributes.clear();
     str("auto_pad", text);
-    EXPECT_EQ(parse_auto_pad(ctx, n), std::optional<AutoPad>(value)) << text;
+    EXPECT_EQ(parse_auto_pad(ctx, n), value) << text;
   }
   EXPECT_TRUE(ctx.report().diagnostics.empty());
 }
@@ -147,7 +147,7 @@ TEST_F(WindowTest, AttributeErrorsKeepTheirText) {
 
 TEST_F(WindowTest, SpatialIntsDefaultsAndValues) {
   ints("output_padding", {1, 0});
-  EXPECT_EQ(spatial_ints<I64s>(ctx, n, "output_padding", 2, 0), std::optional<I64s>(I64s{1, 0}));
+  EXPECT_EQ(spatial_ints<I64s>(ctx, n, "output_padding", 2, 0), Maybe<I64s>(I64s{1, 0}));
   const auto filled = spatial_ints<SmallVector<int64_t, 3>>(ctx, n, "strides", 3, 1);
   ASSERT_TRUE(filled);
   EXPECT_EQ(*filled, (SmallVector<int64_t, 3>{1, 1, 1}));

@@ -1,5 +1,5 @@
 // SmallVector, StablePool, NameIndex and the boxed fields: the containers
-// behind Graph, Node, Value and Attribute.
+// behind Graph, Node, Value and Attribute; Maybe, the rules' optional.
 #include <gtest/gtest.h>
 
 #include <optional>
@@ -10,6 +10,7 @@
 
 #include "symshape/ir/graph.hpp"
 #include "symshape/support/boxed.hpp"
+#include "symshape/support/maybe.hpp"
 #include "symshape/support/name_index.hpp"
 #include "symshape/support/small_vector.hpp"
 #include "symshape/support/stable_pool.hpp"
@@ -19,6 +20,7 @@ namespace {
 using symshape::BoxedOptional;
 using symshape::BoxedString;
 using symshape::BoxedVector;
+using symshape::Maybe;
 using symshape::NameIndex;
 using symshape::SmallVector;
 using symshape::StablePool;
@@ -242,6 +244,39 @@ struct Counted {
   ~Counted() { --alive; }
 };
 int Counted::alive = 0;
+
+TEST(Maybe, HoldsAValueOrNothing) {
+  const Maybe<std::string> empty;
+  EXPECT_FALSE(empty);
+  EXPECT_FALSE(empty.has_value());
+  const Maybe<std::string> none = std::nullopt;
+  EXPECT_FALSE(none);
+  Maybe<std::string> some = std::string("pads");
+  ASSERT_TRUE(some);
+  EXPECT_EQ(*some, "pads");
+  EXPECT_EQ(some->size(), 4u);
+  some->append("_begin");
+  EXPECT_EQ(*some, "pads_begin");
+  some = std::nullopt;
+  EXPECT_FALSE(some);
+}
+
+TEST(Maybe, ComparesLikeAnOptional) {
+  const Maybe<int> two = 2;
+  EXPECT_EQ(two, 2);
+  EXPECT_NE(two, 3);
+  EXPECT_NE(two, std::nullopt);
+  EXPECT_EQ(Maybe<int>(), std::nullopt);
+  EXPECT_EQ(Maybe<int>(), Maybe<int>(std::nullopt));
+  // An empty Maybe holds a T{} that takes no part in the comparison.
+  EXPECT_NE(Maybe<int>(), Maybe<int>(0));
+}
+
+TEST(Maybe, MovesItsValueOut) {
+  Maybe<std::vector<int>> v = std::vector<int>{1, 2, 3};
+  const std::vector<int> taken = *std::move(v);
+  EXPECT_EQ(taken, (std::vector<int>{1, 2, 3}));
+}
 
 TEST(StablePool, KeepsAddressesAndOrderAcrossChunks) {
   StablePool<Counted> pool;

@@ -14,6 +14,7 @@
 
 #include "symshape/infer/helpers.hpp"
 #include "symshape/infer/registry.hpp"
+#include "symshape/support/maybe.hpp"
 
 namespace symshape::ops {
 
@@ -66,7 +67,7 @@ struct QueryDims {
 
 // `heads`: the q_num_heads attribute (0 when absent), which splits a 3-D Q's
 // hidden size; nullopt after an error.
-inline std::optional<QueryDims> query_dims(Context& ctx, const Node& n, const Shape* q, int64_t heads) {
+inline Maybe<QueryDims> query_dims(Context& ctx, const Node& n, const Shape* q, int64_t heads) {
   QueryDims d;
   if (q && q->rank() == 3) {
     auto head_size = split_heads(ctx, n, (*q)[2], heads, "Q hidden size");
@@ -87,8 +88,7 @@ struct KeyValueDims {
 
 // `heads`: the kv_num_heads attribute (0 when absent), which splits the
 // hidden size of a 3-D K and V; nullopt after an error.
-inline std::optional<KeyValueDims> key_value_dims(Context& ctx, const Node& n, const Shape* k, const Shape* v,
-                                                  int64_t heads) {
+inline Maybe<KeyValueDims> key_value_dims(Context& ctx, const Node& n, const Shape* k, const Shape* v, int64_t heads) {
   KeyValueDims d;
   if (k && k->rank() == 3) {
     auto head_size = split_heads(ctx, n, (*k)[2], heads, "K hidden size");

@@ -11,13 +11,14 @@
 
 #include "symshape/infer/registry.hpp"
 #include "symshape/ops/common/tensor_values.hpp"
+#include "symshape/support/maybe.hpp"
 
 namespace symshape::ops {
 
 namespace cast_detail {
 
 // The element type named `s` (opset 1 spells the target as a string).
-inline std::optional<DataType> type_from_name(const std::string& s) {
+inline Maybe<DataType> type_from_name(const std::string& s) {
   static const char* const names[] = {"UNDEFINED", "FLOAT",  "UINT8",     "INT8",       "UINT16",  "INT16",
                                       "INT32",     "INT64",  "STRING",    "BOOL",       "FLOAT16", "DOUBLE",
                                       "UINT32",    "UINT64", "COMPLEX64", "COMPLEX128", "BFLOAT16"};
@@ -28,7 +29,7 @@ inline std::optional<DataType> type_from_name(const std::string& s) {
 
 // The `to` attribute as an element type; nullopt after the error when it is
 // missing or names no element type.
-inline std::optional<DataType> target_type(Context& ctx, const Node& n) {
+inline Maybe<DataType> target_type(Context& ctx, const Node& n) {
   const Attribute* a = require_attr(ctx, n, "to");
   if (!a) return std::nullopt;
   auto to = a->kind == Attribute::Kind::String ? type_from_name(a->s) : element_type_from_code(a->i);
@@ -43,7 +44,7 @@ struct KeptRange {
   bool symbolic_ok = false;
 };
 // nullopt when `to` keeps no values (neither an integer nor a float type).
-inline std::optional<KeptRange> kept_range(DataType to) {
+inline Maybe<KeptRange> kept_range(DataType to) {
   switch (to) {
     case DataType::INT64:
       return KeptRange{INT64_MIN, INT64_MAX, true};

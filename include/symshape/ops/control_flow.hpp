@@ -22,6 +22,7 @@
 #include "symshape/infer/helpers.hpp"
 #include "symshape/infer/registry.hpp"
 #include "symshape/ops/common/subgraphs.hpp"
+#include "symshape/support/maybe.hpp"
 
 namespace symshape::ops {
 
@@ -134,7 +135,7 @@ struct LoopArity {
 // Checks the body's inputs and outputs and the node's outputs against the
 // loop-carried inputs; the numbers of carried values and scan outputs, or
 // nullopt after a usage error.
-inline std::optional<LoopArity> loop_arity(Context& ctx, const Node& n, const Graph& body) {
+inline Maybe<LoopArity> loop_arity(Context& ctx, const Node& n, const Graph& body) {
   const std::size_t num_carried = n.inputs.size() > 2 ? n.inputs.size() - 2 : 0;
   if (body.inputs.size() != 2 + num_carried) {
     ctx.usage_error(n, "body has " + std::to_string(body.inputs.size()) + " inputs, expected 2 + " +
@@ -224,8 +225,8 @@ inline std::vector<Type> narrow_seeded_sequence(Context& ctx, Graph& body, std::
 // empty with elements of unknown rank (see seed_empty_sequences). The body
 // inputs with that sequence's element rank fixed, or nullopt when the body
 // keeps none of those ranks.
-inline std::optional<std::vector<Type>> seed_sequence_rank(Context& ctx, Graph& body, const std::vector<Type>& in,
-                                                           std::size_t i, std::set<std::string>& fresh) {
+inline Maybe<std::vector<Type>> seed_sequence_rank(Context& ctx, Graph& body, const std::vector<Type>& in,
+                                                   std::size_t i, std::set<std::string>& fresh) {
   const DataType elem_type = in[2 + i].inner()->elem_type();
   for (std::size_t r = 0; r <= 8; ++r) {
     std::vector<SymbolicDim> dims;
@@ -413,8 +414,8 @@ namespace control_flow_detail {
 // (`which` says which inputs those are, for the message) and the body's
 // input and output counts; the number of state variables, or nullopt after
 // reporting the problem.
-inline std::optional<std::size_t> scan_state_count(Context& ctx, Node& n, const Graph& body, std::size_t num_in,
-                                                   const char* which) {
+inline Maybe<std::size_t> scan_state_count(Context& ctx, Node& n, const Graph& body, std::size_t num_in,
+                                           const char* which) {
   const Attribute* nsi = require_attr(ctx, n, "num_scan_inputs", Attribute::Kind::Int);
   if (!nsi) return std::nullopt;
   if (nsi->i < 1 || static_cast<uint64_t>(nsi->i) > num_in) {
@@ -455,8 +456,7 @@ inline void infer_scan_8(Context& ctx, Node& n) {
   Graph* body = graph_attribute(ctx, n, "body");
   if (!body) return;
   const std::size_t num_in = n.inputs.size() > 0 ? n.inputs.size() - 1 : 0;
-  const std::optional<std::size_t> states =
-      scan_state_count(ctx, n, *body, num_in, " (the inputs after sequence_lens)");
+  const Maybe<std::size_t> states = scan_state_count(ctx, n, *body, num_in, " (the inputs after sequence_lens)");
   if (!states) return;
   const std::size_t num_states = *states;
   for (std::size_t i = 1; i < n.inputs.size(); ++i)
@@ -501,8 +501,7 @@ struct ScanAxes {
 
 // scan_input_axes and scan_output_axes (0 by default), their counts and
 // those of the direction attributes checked; nullopt after a usage error.
-inline std::optional<ScanAxes> scan_axes(Context& ctx, const Node& n, std::size_t num_scan_in,
-                                         std::size_t num_scan_out) {
+inline Maybe<ScanAxes> scan_axes(Context& ctx, const Node& n, std::size_t num_scan_in, std::size_t num_scan_out) {
   ScanAxes axes{n.attr_ints("scan_input_axes").value_or(std::vector<int64_t>(num_scan_in, 0)),
                 n.attr_ints("scan_output_axes").value_or(std::vector<int64_t>(num_scan_out, 0))};
   if (axes.in.size() != num_scan_in) {
@@ -536,8 +535,8 @@ struct ScanBodyInputs {
 // The body's input types and the number of iterations, from the node's
 // inputs; nullopt after a semantic error (an axis out of range, a scalar
 // scan input, scan inputs of different lengths).
-inline std::optional<ScanBodyInputs> scan_body_inputs(Context& ctx, const Node& n, std::size_t num_states,
-                                                      const std::vector<int64_t>& in_axes, bool negative_axes) {
+inline Maybe<ScanBodyInputs> scan_body_inputs(Context& ctx, const Node& n, std::size_t num_states,
+                                              const std::vector<int64_t>& in_axes, bool negative_axes) {
   ScanBodyInputs in;
   for (std::size_t i = 0; i < n.inputs.size(); ++i) {
     const Type& t = n.inputs[i]->type;
@@ -620,7 +619,7 @@ inline void set_scan_outputs(Context& ctx, Node& n, const std::vector<Type>& out
 inline void infer_scan_impl(Context& ctx, Node& n, bool negative_axes) {
   Graph* body = graph_attribute(ctx, n, "body");
   if (!body) return;
-  const std::optional<std::size_t> num_states = scan_state_count(ctx, n, *body, n.inputs.size(), "");
+  const Maybe<std::size_t> num_states = scan_state_count(ctx, n, *body, n.inputs.size(), "");
   if (!num_states) return;
   for (std::size_t i = 0; i < n.inputs.size(); ++i)
     if (!n.inputs[i]) return ctx.usage_error(n, "input " + std::to_string(i) + " is missing");

@@ -11,6 +11,7 @@
 
 #include "symshape/infer/registry.hpp"
 #include "symshape/ops/common/tensor_values.hpp"
+#include "symshape/support/maybe.hpp"
 
 namespace symshape::ops {
 
@@ -47,8 +48,8 @@ inline void gather_values(Context& ctx, Node& n, int64_t axis) {
 
 // The flat position in `data_dims` of multi-index `at` with its `axis`
 // entry replaced by index `i` (negative from the end); nullopt when out of range.
-inline std::optional<std::size_t> replaced_position(const std::vector<int64_t>& data_dims, std::vector<int64_t> at,
-                                                    std::size_t axis, int64_t i) {
+inline Maybe<std::size_t> replaced_position(const std::vector<int64_t>& data_dims, std::vector<int64_t> at,
+                                            std::size_t axis, int64_t i) {
   const int64_t len = data_dims[axis];
   if (i < -len || i >= len) return std::nullopt;
   at[axis] = i < 0 ? i + len : i;

@@ -9,6 +9,7 @@
 
 #include "symshape/infer/helpers.hpp"
 #include "symshape/infer/registry.hpp"
+#include "symshape/support/maybe.hpp"
 
 namespace symshape::ops {
 
@@ -18,7 +19,7 @@ enum class Reduction { None, Mean, Sum };
 
 // The `reduction` attribute (default mean); nullopt after the error for
 // another word.
-inline std::optional<Reduction> reduction_attr(Context& ctx, const Node& n) {
+inline Maybe<Reduction> reduction_attr(Context& ctx, const Node& n) {
   const std::string reduction = n.attr_string("reduction", "mean");
   if (reduction == "none") return Reduction::None;
   if (reduction == "mean") return Reduction::Mean;

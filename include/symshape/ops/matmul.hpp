@@ -6,7 +6,7 @@
 #pragma once
 
 #include <algorithm>
-#include <map>
+#include <array>
 #include <optional>
 #include <string>
 #include <utility>
@@ -15,6 +15,7 @@
 #include "symshape/infer/helpers.hpp"
 #include "symshape/infer/registry.hpp"
 #include "symshape/ops/common/matmul_shape.hpp"
+#include "symshape/support/maybe.hpp"
 
 namespace symshape::ops {
 
@@ -93,8 +94,8 @@ struct EinsumTerm {
 
 // Parses one term ("bij", "...ij") of equation `eq`; nullopt after an error
 // (a bad character or a second ellipsis).
-inline std::optional<EinsumTerm> parse_einsum_term(Context& ctx, const Node& n, const std::string& eq,
-                                                   const std::string& text) {
+inline Maybe<EinsumTerm> parse_einsum_term(Context& ctx, const Node& n, const std::string& eq,
+                                           const std::string& text) {
   auto bad = [&](const std::string& why) {
     ctx.record_error(n, "bad equation '" + eq + "': " + why);
     return std::nullopt;
@@ -120,8 +121,8 @@ inline std::optional<EinsumTerm> parse_einsum_term(Context& ctx, const Node& n, 
 
 // The comma-separated terms of the operands, one per input; nullopt after an
 // error.
-inline std::optional<std::vector<EinsumTerm>> parse_einsum_inputs(Context& ctx, const Node& n, const std::string& eq,
-                                                                  const std::string& lhs) {
+inline Maybe<std::vector<EinsumTerm>> parse_einsum_inputs(Context& ctx, const Node& n, const std::string& eq,
+                                                          const std::string& lhs) {
   std::vector<EinsumTerm> terms;
   for (std::size_t start = 0;;) {
     const std::size_t comma = lhs.find(',', start);
@@ -140,22 +141,22 @@ inline std::optional<std::vector<EinsumTerm>> parse_einsum_inputs(Context& ctx, 
   return terms;
 }
 
-// What the operands say about each label and about the ellipsis.
+// What the operands say about each label and about the ellipsis. Labels are
+// ASCII letters (parse_einsum_term checks), so the facts about each are
+// arrays indexed by its character code, in alphabetical order as implicit
+// mode wants it (and lighter to compile than a std::map per fact).
 struct EinsumLabels {
-  std::map<char, SymbolicDim> dims;                    // an integer wins over a symbol, a non-1 over a 1
-  std::map<char, int> count;                           // occurrences in the operands' terms
+  static constexpr std::size_t kCodes = 128;
+  std::array<SymbolicDim, kCodes> dims;                // an integer wins over a symbol, a non-1 over a 1
+  std::array<int, kCodes> count{};                     // occurrences in the operands' terms
   Shape ellipsis = Shape(std::vector<SymbolicDim>{});  // the ellipsis dims, broadcast
   bool ranks_known = true;                             // every operand with an ellipsis has a known rank
   bool any_ellipsis = false;
 
-  // Binds label c to dim d; false after an error (two integers, neither 1).
+  // Binds label c to dim d (an unbound label's dim is unknown); false after
+  // an error (two integers, neither 1).
   bool bind(Context& ctx, const Node& n, char c, const SymbolicDim& d) {
-    auto it = dims.find(c);
-    if (it == dims.end()) {
-      dims[c] = d;
-      return true;
-    }
-    SymbolicDim& cur = it->second;
+    SymbolicDim& cur = dims[static_cast<unsigned char>(c)];
     if (cur.is_int() && d.is_int() && cur != d && !cur.is_int(1) && !d.is_int(1)) {
       ctx.record_error(n, std::string("label '") + c + "' has dims " + cur.to_string() + " and " + d.to_string());
       return false;
@@ -191,12 +192,12 @@ struct EinsumLabels {
 };
 
 // The labels' dims over all operands; nullopt after an error.
-inline std::optional<EinsumLabels> collect_labels(Context& ctx, const Node& n, const std::vector<EinsumTerm>& terms) {
+inline Maybe<EinsumLabels> collect_labels(Context& ctx, const Node& n, const std::vector<EinsumTerm>& terms) {
   EinsumLabels labels;
   for (std::size_t t = 0; t < terms.size(); ++t) {
     const auto& term = terms[t];
     for (char c : term.labels)
-      if (c != '.') ++labels.count[c];
+      if (c != '.') ++labels.count[static_cast<unsigned char>(c)];
     labels.any_ellipsis = labels.any_ellipsis || term.has_ellipsis;
     if (!n.input(t)) {
       ctx.usage_error(n, "input " + std::to_string(t) + " is missing");
@@ -215,18 +216,17 @@ inline std::optional<EinsumLabels> collect_labels(Context& ctx, const Node& n, c
 // The output's labels ('.' for the ellipsis): the explicit output term,
 // checked against the inputs, or in implicit mode the ellipsis first, then
 // the labels appearing once, in alphabetical order. nullopt after an error.
-inline std::optional<std::vector<char>> output_labels(Context& ctx, const Node& n,
-                                                      const std::optional<EinsumTerm>& out_term,
-                                                      const EinsumLabels& labels) {
+inline Maybe<std::vector<char>> output_labels(Context& ctx, const Node& n, const Maybe<EinsumTerm>& out_term,
+                                              const EinsumLabels& labels) {
   std::vector<char> out;
   if (!out_term) {
     if (labels.any_ellipsis) out.push_back('.');
-    for (const auto& [c, count] : labels.count)
-      if (count == 1) out.push_back(c);
+    for (std::size_t c = 0; c < EinsumLabels::kCodes; ++c)
+      if (labels.count[c] == 1) out.push_back(static_cast<char>(c));
     return out;
   }
   for (char c : out_term->labels) {
-    if (c != '.' && labels.count.find(c) == labels.count.end()) {
+    if (c != '.' && labels.count[static_cast<unsigned char>(c)] == 0) {
       ctx.record_error(n, std::string("output label '") + c + "' does not appear in the inputs");
       return std::nullopt;
     }
@@ -249,8 +249,7 @@ inline Shape einsum_output_shape(const std::vector<char>& out_labels, const Eins
       for (const auto& d : labels.ellipsis.dims()) out.push_back(d);
       continue;
     }
-    auto it = labels.dims.find(c);
-    out.push_back(it == labels.dims.end() ? SymbolicDim() : it->second);
+    out.push_back(labels.dims[static_cast<unsigned char>(c)]);
   }
   return Shape(std::move(out));
 }
@@ -266,7 +265,7 @@ inline void infer_einsum(Context& ctx, Node& n) {
   const std::size_t arrow = eq.find("->");
   auto terms = einsum_detail::parse_einsum_inputs(ctx, n, eq, eq.substr(0, arrow));
   if (!terms) return;
-  std::optional<einsum_detail::EinsumTerm> out_term;
+  Maybe<einsum_detail::EinsumTerm> out_term;
   if (arrow != std::string::npos) {
     out_term = einsum_detail::parse_einsum_term(ctx, n, eq, eq.substr(arrow + 2));
     if (!out_term) return;

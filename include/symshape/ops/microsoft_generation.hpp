@@ -19,6 +19,7 @@
 #include "symshape/infer/helpers.hpp"
 #include "symshape/infer/registry.hpp"
 #include "symshape/ops/common/microsoft.hpp"
+#include "symshape/support/maybe.hpp"
 
 namespace symshape::ops {
 
@@ -51,7 +52,7 @@ inline std::optional<SymbolicDim> count_input(Context& ctx, const Node& n, std::
 
 // The prompt input_ids [B, S] (or, for encoder-decoder models whose encoder
 // takes features, [B, ...]); nullopt after an error.
-inline std::optional<const Shape*> prompt(Context& ctx, const Node& n, bool features_allowed) {
+inline Maybe<const Shape*> prompt(Context& ctx, const Node& n, bool features_allowed) {
   const Shape* ids = shape_of(n.input(0));
   if (ids && ids->rank() != 2 && !(features_allowed && ids->rank() == 3)) {
     ctx.record_error(n, "input_ids must be [batch_size, sequence_length], got " + ids->to_string());

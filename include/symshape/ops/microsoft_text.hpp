@@ -18,6 +18,7 @@
 #include "symshape/ops/common/microsoft.hpp"
 #include "symshape/ops/common/tensor_values.hpp"
 #include "symshape/support/checked_int.hpp"
+#include "symshape/support/maybe.hpp"
 
 namespace symshape::ops {
 
@@ -81,7 +82,7 @@ namespace ms_text_detail {
 // max_ngram_size (>= 2), n_head_per_ngram (>= 1) and pad_id (required):
 // the hash heads (max_ngram_size - 1) * n_head_per_ngram and the history
 // length max_ngram_size - 1; nullopt after an error.
-inline std::optional<std::pair<int64_t, int64_t>> ngram_hash_sizes(Context& ctx, const Node& n) {
+inline Maybe<std::pair<int64_t, int64_t>> ngram_hash_sizes(Context& ctx, const Node& n) {
   const auto max_n = required_int(ctx, n, "max_ngram_size");
   const auto heads = max_n ? required_int(ctx, n, "n_head_per_ngram") : std::nullopt;
   if (!heads || !required_int(ctx, n, "pad_id")) return std::nullopt;

@@ -14,6 +14,7 @@
 
 #include "symshape/infer/helpers.hpp"
 #include "symshape/infer/registry.hpp"
+#include "symshape/support/maybe.hpp"
 
 namespace symshape::ops {
 
@@ -72,8 +73,8 @@ struct ClassifierInfo {
   int64_t labels = 0;
   SymbolicDim batch;
 };
-inline std::optional<ClassifierInfo> classifier_info(Context& ctx, const Node& n, const char* ints_attr,
-                                                     bool empty_is_absent = true) {
+inline Maybe<ClassifierInfo> classifier_info(Context& ctx, const Node& n, const char* ints_attr,
+                                             bool empty_is_absent = true) {
   if (!check_inputs(ctx, n, 1, 1)) return std::nullopt;
   const LabelLists l = label_lists(n, ints_attr, empty_is_absent);
   if (l.ints >= 0 && l.strs >= 0) {

@@ -11,13 +11,14 @@
 #include "symshape/infer/helpers.hpp"
 #include "symshape/infer/registry.hpp"
 #include "symshape/ops/common/tensor_values.hpp"
+#include "symshape/support/maybe.hpp"
 
 namespace symshape::ops {
 
 namespace random_detail {
 // The `dtype` attribute, or `fallback` when absent; nullopt after the error
 // when it names no element type.
-inline std::optional<DataType> dtype_attr(Context& ctx, const Node& n, DataType fallback) {
+inline Maybe<DataType> dtype_attr(Context& ctx, const Node& n, DataType fallback) {
   const Attribute* a = n.attr("dtype");
   if (!a) return fallback;
   auto t = a->kind == Attribute::Kind::Int ? element_type_from_code(a->i) : std::nullopt;

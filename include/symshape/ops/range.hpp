@@ -12,13 +12,14 @@
 
 #include "symshape/infer/registry.hpp"
 #include "symshape/ops/common/tensor_values.hpp"
+#include "symshape/support/maybe.hpp"
 
 namespace symshape::ops {
 
 namespace range_detail {
 
 // The value of a one-element float constant, else nullopt.
-inline std::optional<double> float_scalar(const Value* v) {
+inline Maybe<double> float_scalar(const Value* v) {
   if (!v || !v->initializer || !v->initializer->has_data || v->initializer->float_data.size() != 1) return std::nullopt;
   return v->initializer->float_data[0];
 }
@@ -53,7 +54,7 @@ inline std::optional<SymbolicDim> float_length(Context& ctx, const Node& n) {
   auto start = float_scalar(n.input(0));
   auto limit = float_scalar(n.input(1));
   // com.microsoft Range: delta is optional (default 1).
-  auto delta = n.input(2) ? float_scalar(n.input(2)) : std::optional<double>(1.0);
+  auto delta = n.input(2) ? float_scalar(n.input(2)) : Maybe<double>(1.0);
   if (!start || !limit || !delta) return SymbolicDim();
   if (*delta == 0) {
     ctx.record_error(n, "delta must not be 0");

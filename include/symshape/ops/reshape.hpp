@@ -11,6 +11,7 @@
 
 #include "symshape/infer/registry.hpp"
 #include "symshape/ops/common/tensor_values.hpp"
+#include "symshape/support/maybe.hpp"
 
 namespace symshape::ops {
 
@@ -20,7 +21,7 @@ namespace reshape_detail {
 // its -1, if any.
 struct ReshapeTarget {
   Dims dims;
-  std::optional<std::size_t> infer_at;  // the -1
+  Maybe<std::size_t> infer_at;  // the -1
   bool has_zero = false;
 };
 
@@ -38,8 +39,8 @@ inline void reshape_unknown_target(Context& ctx, Node& n, std::optional<int64_t>
 
 // Checks the target's integers and copies the input dims its 0s stand for
 // (unless allowzero); nullopt after an error.
-inline std::optional<ReshapeTarget> resolve_target(Context& ctx, const Node& n, const std::vector<SymbolicDim>& target,
-                                                   const Shape* in, bool allowzero) {
+inline Maybe<ReshapeTarget> resolve_target(Context& ctx, const Node& n, const std::vector<SymbolicDim>& target,
+                                           const Shape* in, bool allowzero) {
   ReshapeTarget r;
   r.dims.resize(target.size());
   for (std::size_t i = 0; i < target.size(); ++i) {

@@ -18,6 +18,7 @@
 
 #include "symshape/infer/helpers.hpp"
 #include "symshape/infer/registry.hpp"
+#include "symshape/support/maybe.hpp"
 
 namespace symshape::ops {
 
@@ -25,7 +26,7 @@ namespace resize_detail {
 
 // Values of a constant floating-point (or integer) initializer; nullopt (not
 // an error) when they are not known.
-inline std::optional<std::vector<double>> constant_floats(const Value* v) {
+inline Maybe<std::vector<double>> constant_floats(const Value* v) {
   if (!v || !v->initializer || !v->initializer->has_data) return std::nullopt;
   const Tensor& t = *v->initializer;
   if (!t.float_data.empty()) return t.float_data;
@@ -68,7 +69,7 @@ inline SymbolicDim scaled_dim(const SymbolicDim& in, double scale_value) {
 // to (all by default).
 struct ResizeSpec {
   bool use_sizes = false;                          // sizes given (else scales)
-  std::optional<std::vector<double>> scales;       // known scale values
+  Maybe<std::vector<double>> scales;               // known scale values
   std::optional<std::vector<SymbolicDim>> sizes;   // known size values
   std::optional<std::vector<int64_t>> axes;        // 18+
   std::string policy = "stretch";                  // keep_aspect_ratio_policy, 18+
@@ -100,8 +101,8 @@ inline std::optional<std::vector<int64_t>> resized_axes(Context& ctx, const Node
 // The one scale of keep_aspect_ratio_policy not_larger / not_smaller: the
 // smallest / largest of size / input dim over the resized axes; nullopt
 // (not an error) unless all of them are positive integers.
-inline std::optional<float> aspect_ratio_scale(const Shape& x, const std::vector<int64_t>& axes,
-                                               const std::vector<SymbolicDim>& sizes, const std::string& policy) {
+inline Maybe<float> aspect_ratio_scale(const Shape& x, const std::vector<int64_t>& axes,
+                                       const std::vector<SymbolicDim>& sizes, const std::string& policy) {
   float scale = policy == "not_larger" ? INFINITY : 0.0f;
   for (std::size_t i = 0; i < axes.size(); ++i) {
     const SymbolicDim& in = x[static_cast<std::size_t>(axes[i])];
@@ -124,7 +125,7 @@ inline std::vector<SymbolicDim> sized_dims(const Shape& x, const std::vector<int
     for (std::size_t i = 0; i < axes.size(); ++i) out[static_cast<std::size_t>(axes[i])] = (*spec.sizes)[i];
     return out;
   }
-  const std::optional<float> scale = aspect_ratio_scale(x, axes, *spec.sizes, spec.policy);
+  const Maybe<float> scale = aspect_ratio_scale(x, axes, *spec.sizes, spec.policy);
   for (int64_t a : axes) {
     SymbolicDim& d = out[static_cast<std::size_t>(a)];
     if (!scale) {
@@ -184,7 +185,7 @@ inline void resize_output(Context& ctx, Node& n, const ResizeSpec& spec) {
 // Scales from input i: known values (an initializer, or a propagated value
 // such as a Constant node's, when its denominator is a power of two: exact as
 // a double), or nullopt (then dims become unknown).
-inline std::optional<std::vector<double>> scales_input(const Context& ctx, const Node& n, std::size_t i) {
+inline Maybe<std::vector<double>> scales_input(const Context& ctx, const Node& n, std::size_t i) {
   if (auto c = constant_floats(n.input(i))) return c;
   auto r = ctx.rational_value(n.input(i));
   if (!r || (r->den & (r->den - 1)) != 0) return std::nullopt;
@@ -257,7 +258,7 @@ inline void infer_upsample_7(Context& ctx, Node& n) {
   if (!a) return;
   if (a->kind != Attribute::Kind::Floats) return ctx.usage_error(n, "attribute 'scales' must be a list of floats");
   resize_detail::ResizeSpec spec;
-  spec.scales = a->floats;
+  spec.scales = a->floats.get();
   resize_detail::resize_output(ctx, n, spec);
 }
 SYMSHAPE_RULES(infer_upsample_7, ai_onnx("Upsample", 7));

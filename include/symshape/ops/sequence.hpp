@@ -18,6 +18,7 @@
 #include "symshape/infer/registry.hpp"
 #include "symshape/ops/common/subgraphs.hpp"
 #include "symshape/ops/common/tensor_values.hpp"
+#include "symshape/support/maybe.hpp"
 
 namespace symshape::ops {
 
@@ -58,7 +59,7 @@ SYMSHAPE_RULES(infer_sequence_construct, ai_onnx("SequenceConstruct", 11));
 // SequenceEmpty: dtype attribute, default float.
 inline void infer_sequence_empty(Context& ctx, Node& n) {
   const int64_t code = n.attr_int("dtype", static_cast<int64_t>(DataType::FLOAT));
-  const std::optional<DataType> dtype = element_type_from_code(code);
+  const Maybe<DataType> dtype = element_type_from_code(code);
   if (!dtype) return ctx.usage_error(n, "dtype " + std::to_string(code) + " is not a valid tensor element type");
   ctx.set_type(n.output(0), Type::sequence(Type::tensor(*dtype, Shape())));
   set_sequence_length(ctx, n.output(0), 0);
@@ -118,7 +119,7 @@ struct SplitPieces {
 
 // The pieces that the `split` input (input 1) cuts an axis of length `len`
 // into; nullopt after a semantic error (a bad split).
-inline std::optional<SplitPieces> split_pieces(Context& ctx, const Node& n, const SymbolicDim& len) {
+inline Maybe<SplitPieces> split_pieces(Context& ctx, const Node& n, const SymbolicDim& len) {
   const Value* split = n.input(1);
   const Shape* ss = shape_of(split);
   if (ss && ss->size() > 1) {

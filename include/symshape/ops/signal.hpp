@@ -13,6 +13,7 @@
 #include "symshape/infer/helpers.hpp"
 #include "symshape/infer/registry.hpp"
 #include "symshape/ops/common/tensor_values.hpp"
+#include "symshape/support/maybe.hpp"
 
 namespace symshape::ops {
 
@@ -37,7 +38,7 @@ inline std::optional<SymbolicDim> scalar_value(Context& ctx, const Node& n, std:
 
 // The `output_datatype` attribute (default FLOAT); nullopt after the error
 // when it names no element type.
-inline std::optional<DataType> dtype_attr(Context& ctx, const Node& n) {
+inline Maybe<DataType> dtype_attr(Context& ctx, const Node& n) {
   const int64_t code = n.attr_int("output_datatype", 1);
   auto t = element_type_from_code(code);
   if (!t) ctx.record_error(n, "invalid output_datatype " + std::to_string(code));

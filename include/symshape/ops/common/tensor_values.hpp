@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "symshape/infer/helpers.hpp"
+#include "symshape/support/maybe.hpp"
 
 namespace symshape::ops {
 
@@ -55,7 +56,7 @@ inline Shape shape_of_length(const Value* v) {
 
 // The element type with ONNX code `code` (1..26), or nullopt for any other
 // number; callers word the error, since each attribute names it differently.
-inline std::optional<DataType> element_type_from_code(int64_t code) {
+inline Maybe<DataType> element_type_from_code(int64_t code) {
   if (code <= 0 || code > INT32_MAX || !is_valid_data_type(static_cast<int32_t>(code))) return std::nullopt;
   return static_cast<DataType>(code);
 }
@@ -192,7 +193,7 @@ inline std::vector<int64_t> unflatten(std::size_t flat, const std::vector<int64_
 // input's value. nullopt when a shape is not known in integers, does not
 // hold its count, or does not broadcast.
 // The same from the integer dims of each input.
-inline std::optional<std::vector<std::vector<std::size_t>>> broadcast_indices(std::vector<std::vector<int64_t>> dims) {
+inline Maybe<std::vector<std::vector<std::size_t>>> broadcast_indices(std::vector<std::vector<int64_t>> dims) {
   std::size_t rank = 0;
   for (const auto& d : dims) rank = std::max(rank, d.size());
   std::vector<int64_t> out(rank, 1);
@@ -221,8 +222,8 @@ inline std::optional<std::vector<std::vector<std::size_t>>> broadcast_indices(st
   return result;
 }
 
-inline std::optional<std::vector<std::vector<std::size_t>>> broadcast_indices(const std::vector<const Value*>& inputs,
-                                                                              const std::vector<std::size_t>& counts) {
+inline Maybe<std::vector<std::vector<std::size_t>>> broadcast_indices(const std::vector<const Value*>& inputs,
+                                                                      const std::vector<std::size_t>& counts) {
   std::vector<std::vector<int64_t>> dims;
   for (std::size_t k = 0; k < inputs.size(); ++k) {
     auto d = value_dims(inputs[k], counts[k]);

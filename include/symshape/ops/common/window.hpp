@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "symshape/infer/helpers.hpp"
+#include "symshape/support/maybe.hpp"
 #include "symshape/support/small_vector.hpp"
 
 namespace symshape::ops {
@@ -27,7 +28,7 @@ namespace symshape::ops {
 // An ints attribute of `count` values (default: `fill` each) as a vector of
 // int64_t (std::vector or SmallVector); nullopt after an error.
 template <class Ints>
-std::optional<Ints> spatial_ints(Context& ctx, const Node& n, const char* name, std::size_t count, int64_t fill) {
+Maybe<Ints> spatial_ints(Context& ctx, const Node& n, const char* name, std::size_t count, int64_t fill) {
   const Attribute* a = n.attr(name);
   if (a && a->kind != Attribute::Kind::Ints) {
     ctx.usage_error(n, std::string("attribute '") + name + "' must be a list of integers");
@@ -38,7 +39,7 @@ std::optional<Ints> spatial_ints(Context& ctx, const Node& n, const char* name, 
                             " values, expected " + std::to_string(count));
     return std::nullopt;
   }
-  std::optional<Ints> out(std::in_place);
+  Maybe<Ints> out(Ints{});
   if (a) {
     out->assign(a->ints.begin(), a->ints.end());
   } else {
@@ -51,7 +52,7 @@ enum class AutoPad { NotSet, Valid, SameUpper, SameLower };
 
 // The auto_pad attribute; NOTSET when missing or not a string (as
 // Node::attr_string reads it). nullopt after an error (an unknown value).
-inline std::optional<AutoPad> parse_auto_pad(Context& ctx, const Node& n) {
+inline Maybe<AutoPad> parse_auto_pad(Context& ctx, const Node& n) {
   const Attribute* a = n.attr("auto_pad");
   if (!a || a->kind != Attribute::Kind::String || a->s == "NOTSET") return AutoPad::NotSet;
   if (a->s == "VALID") return AutoPad::Valid;
@@ -120,7 +121,7 @@ inline std::optional<std::vector<SymbolicDim>> kernel_dims(Context& ctx, const N
 
 // The kernel (kernel_dims), strides, dilations, pads, auto_pad and ceil_mode
 // of a node with k spatial dims, checked; nullopt after an error.
-inline std::optional<WindowSpec> read_window_spec(Context& ctx, const Node& n, const Shape* w, std::size_t k) {
+inline Maybe<WindowSpec> read_window_spec(Context& ctx, const Node& n, const Shape* w, std::size_t k) {
   auto kernel = kernel_dims(ctx, n, w, k);
   if (!kernel) return std::nullopt;
   auto strides = spatial_ints<SmallVector<int64_t, 3>>(ctx, n, "strides", k, 1);

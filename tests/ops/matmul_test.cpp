@@ -93,6 +93,9 @@ TEST(Einsum, ImplicitOutputIsSortedSingleLabels) {
             (Types{ts(FLOAT, {"A", "C"})}));
   EXPECT_EQ(Op("Einsum").opset(12).infer({ts(FLOAT, {5, 7})}, {attr("equation", "ba")}), (Types{ts(FLOAT, {7, 5})}));
   EXPECT_EQ(Op("Einsum").opset(12).infer({ts(FLOAT, {5, 5})}, {attr("equation", "ii")}), (Types{ts(FLOAT, {})}));
+  // In character-code order, capitals first, as numpy.einsum (ONNX's reference) orders them.
+  EXPECT_EQ(Op("Einsum").opset(12).infer({ts(FLOAT, {2, 3})}, {attr("equation", "aB")}), (Types{ts(FLOAT, {3, 2})}));
+  EXPECT_EQ(Op("Einsum").opset(12).infer({ts(FLOAT, {2, 3, "z"})}, {attr("equation", "zAz")}), (Types{ts(FLOAT, {3})}));
 }
 TEST(Einsum, EllipsisBroadcasts) {
   EXPECT_EQ(Op("Einsum").opset(12).infer({ts(FLOAT, {"B", 1, "I", "J"}), ts(FLOAT, {12, "J", "K"})},

@@ -272,6 +272,34 @@ TEST(Maybe, ComparesLikeAnOptional) {
   EXPECT_NE(Maybe<int>(), Maybe<int>(0));
 }
 
+// Counts the copies made of it.
+struct CopyCounter {
+  int* copies = nullptr;
+  CopyCounter() = default;
+  explicit CopyCounter(int* c) : copies(c) {}
+  CopyCounter(const CopyCounter& o) : copies(o.copies) { ++*copies; }
+  CopyCounter(CopyCounter&& o) noexcept = default;
+  CopyCounter& operator=(const CopyCounter& o) {
+    copies = o.copies;
+    ++*copies;
+    return *this;
+  }
+  CopyCounter& operator=(CopyCounter&& o) noexcept = default;
+  ~CopyCounter() = default;
+};
+
+Maybe<CopyCounter> returned_local(int* copies) {
+  CopyCounter c(copies);
+  return c;  // moved, as into a std::optional
+}
+
+TEST(Maybe, ReturnedLocalIsMovedNotCopied) {
+  int copies = 0;
+  const Maybe<CopyCounter> m = returned_local(&copies);
+  ASSERT_TRUE(m);
+  EXPECT_EQ(copies, 0);
+}
+
 TEST(Maybe, MovesItsValueOut) {
   Maybe<std::vector<int>> v = std::vector<int>{1, 2, 3};
   const std::vector<int> taken = *std::move(v);

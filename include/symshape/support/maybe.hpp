@@ -22,7 +22,9 @@ class Maybe {
 
   Maybe() = default;
   Maybe(std::nullopt_t) {}  // NOLINT(google-explicit-constructor): as std::optional
-  Maybe(T value) : value_(std::move(value)), has_value_(true) {}  // NOLINT(google-explicit-constructor)
+  // Copies from lvalues, moves from rvalues (a returned local moves).
+  Maybe(const T& value) : value_(value), has_value_(true) {}        // NOLINT(google-explicit-constructor)
+  Maybe(T&& value) : value_(std::move(value)), has_value_(true) {}  // NOLINT(google-explicit-constructor)
 
   bool has_value() const { return has_value_; }
   explicit operator bool() const { return has_value_; }

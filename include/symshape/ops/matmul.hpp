@@ -143,8 +143,9 @@ inline Maybe<std::vector<EinsumTerm>> parse_einsum_inputs(Context& ctx, const No
 
 // What the operands say about each label and about the ellipsis. Labels are
 // ASCII letters (parse_einsum_term checks), so the facts about each are
-// arrays indexed by its character code, in alphabetical order as implicit
-// mode wants it (and lighter to compile than a std::map per fact).
+// arrays indexed by its character code: capitals first, the order numpy's
+// einsum gives the labels of an implicit output (and lighter to compile than
+// a std::map per fact).
 struct EinsumLabels {
   static constexpr std::size_t kCodes = 128;
   std::array<SymbolicDim, kCodes> dims;                // an integer wins over a symbol, a non-1 over a 1

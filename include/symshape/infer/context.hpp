@@ -26,6 +26,7 @@
 #include <cmath>
 #include <cstdint>
 #include <functional>
+#include <initializer_list>
 #include <map>
 #include <numeric>
 #include <optional>
@@ -38,6 +39,7 @@
 #include "symshape/infer/diagnostics.hpp"
 #include "symshape/infer/options.hpp"
 #include "symshape/ir/graph.hpp"
+#include "symshape/support/message.hpp"
 
 namespace symshape {
 
@@ -82,6 +84,17 @@ class Context {
   void record_error(const Node& n, std::string message) {
     add(policy_ == MergePolicy::Skip ? Severity::Warning : Severity::Error, DiagnosticKind::Semantic, &n,
         std::move(message));
+  }
+  // The same from a literal or from pieces (support/message.hpp), as the
+  // built-in rules write them: out of line, so that a call site only passes
+  // a pointer or a small array instead of building a string.
+  [[gnu::cold]] void usage_error(const Node& n, const char* message) { usage_error(n, std::string(message)); }
+  [[gnu::cold]] void usage_error(const Node& n, std::initializer_list<MessagePiece> pieces) {
+    usage_error(n, join_message(pieces));
+  }
+  [[gnu::cold]] void record_error(const Node& n, const char* message) { record_error(n, std::string(message)); }
+  [[gnu::cold]] void record_error(const Node& n, std::initializer_list<MessagePiece> pieces) {
+    record_error(n, join_message(pieces));
   }
   void warn(const Node* n, DiagnosticKind kind, std::string message) {
     add(Severity::Warning, kind, n, std::move(message));

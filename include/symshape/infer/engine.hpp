@@ -433,8 +433,8 @@ class Engine {
       ctx_.usage_error(n, "int64 overflow in a dim computation (a dim or element count beyond 2^63-1); "
                           "the dims it affects are left unknown");
     if (!mismatch.name.empty())
-      ctx_.usage_error(n, "attribute '" + mismatch.name + "' is " + to_string(mismatch.actual) + ", expected " +
-                              to_string(mismatch.expected));
+      ctx_.usage_error(n, {"attribute '", mismatch.name, "' is ", to_string(mismatch.actual), ", expected ",
+                           to_string(mismatch.expected)});
     overflows = outer_overflows;
     mismatch = std::move(outer_mismatch);
   }

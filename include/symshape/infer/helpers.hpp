@@ -15,14 +15,12 @@ namespace symshape {
 // when given); otherwise false after a usage error naming the missing input.
 inline bool check_inputs(Context& ctx, const Node& n, std::size_t min_count, std::size_t max_count = SIZE_MAX) {
   if (n.inputs.size() > max_count) {
-    ctx.usage_error(n, "expected at most " + std::to_string(max_count) + " inputs, got " +
-                           std::to_string(n.inputs.size()));
+    ctx.usage_error(n, {"expected at most ", max_count, " inputs, got ", n.inputs.size()});
     return false;
   }
   for (std::size_t i = 0; i < min_count; ++i) {
     if (i >= n.inputs.size() || n.inputs[i] == nullptr) {
-      ctx.usage_error(n, "missing required input " + std::to_string(i) + " (expected at least " +
-                             std::to_string(min_count) + ")");
+      ctx.usage_error(n, {"missing required input ", i, " (expected at least ", min_count, ")"});
       return false;
     }
   }
@@ -32,7 +30,7 @@ inline bool check_inputs(Context& ctx, const Node& n, std::size_t min_count, std
 // The attribute `name`; nullptr after a usage error when it is missing.
 inline const Attribute* require_attr(Context& ctx, const Node& n, const char* name) {
   const Attribute* a = n.attr(name);
-  if (!a) ctx.usage_error(n, std::string("missing required attribute '") + name + "'");
+  if (!a) ctx.usage_error(n, {"missing required attribute '", name, "'"});
   return a;
 }
 // The attribute `name` of that kind; nullptr after a usage error when it is
@@ -40,7 +38,7 @@ inline const Attribute* require_attr(Context& ctx, const Node& n, const char* na
 inline const Attribute* require_attr(Context& ctx, const Node& n, const char* name, Attribute::Kind kind) {
   const Attribute* a = require_attr(ctx, n, name);
   if (!a || a->kind == kind) return a;
-  ctx.usage_error(n, std::string("attribute '") + name + "' is " + to_string(a->kind) + ", expected " + to_string(kind));
+  ctx.usage_error(n, {"attribute '", name, "' is ", to_string(a->kind), ", expected ", to_string(kind)});
   return nullptr;
 }
 
@@ -63,8 +61,7 @@ inline SymbolicDim dim_at(const Shape* s, std::size_t i) { return s && i < s->si
 inline std::optional<int64_t> normalize_axis(Context& ctx, const Node& n, int64_t axis, int64_t rank,
                                              const char* what = "axis") {
   if (axis < -rank || axis >= rank) {
-    ctx.record_error(n, std::string(what) + " " + std::to_string(axis) + " is out of range for rank " +
-                            std::to_string(rank));
+    ctx.record_error(n, {what, " ", axis, " is out of range for rank ", rank});
     return std::nullopt;
   }
   return axis < 0 ? axis + rank : axis;
@@ -129,8 +126,7 @@ inline std::optional<Shape> broadcast_shapes(Context& ctx, const Node& n, const 
     const SymbolicDim& y = b[i + b.size() - rank];
     std::optional<SymbolicDim> d = broadcast_dim(ctx, n, x, y);
     if (!d) {
-      ctx.record_error(n, "cannot broadcast " + a.to_string() + " with " + b.to_string() + ": dim " +
-                              std::to_string(x.value()) + " vs " + std::to_string(y.value()));
+      ctx.record_error(n, {"cannot broadcast ", a, " with ", b, ": dim ", x.value(), " vs ", y.value()});
       return std::nullopt;
     }
     out[i] = std::move(*d);

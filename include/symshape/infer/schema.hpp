@@ -96,14 +96,14 @@ bool check_count(Context& ctx, const Node& n, const OperatorSchema& s, const Val
   const int max_count = inputs ? s.max_inputs : s.max_outputs;
   const char* word = inputs ? "input" : "output";
   if (count > max_count) {
-    ctx.usage_error(n, title(s) + (inputs ? " takes at most " : " produces at most ") + plural(max_count, word) +
-                           ", got " + std::to_string(count));
+    ctx.usage_error(
+        n, {title(s), (inputs ? " takes at most " : " produces at most "), plural(max_count, word), ", got ", count});
     return false;
   }
   for (int i = 0; i < std::max(count, min_count); ++i) {
     if (i < count && (values[i] != nullptr || option_at(inputs ? s.inputs : s.outputs, i) != 'S')) continue;
-    ctx.usage_error(n, std::string("missing required ") + word + " " + std::to_string(i) + " (" + title(s) +
-                           " needs at least " + plural(min_count, word) + ")");
+    ctx.usage_error(
+        n, {"missing required ", word, " ", i, " (", title(s), " needs at least ", plural(min_count, word), ")"});
     return false;
   }
   return true;
@@ -115,11 +115,11 @@ inline bool check_attributes(Context& ctx, const Node& n, const OperatorSchema& 
   for (const Attribute& a : n.attributes) {
     const SchemaAttribute* known = table.attribute(s, a.name);
     if (!known) {
-      ctx.usage_error(n, "unknown attribute '" + a.name + "' for " + title(s));
+      ctx.usage_error(n, {"unknown attribute '", a.name, "' for ", title(s)});
       ok = false;
     } else if (a.ref_attr_name.empty() && a.kind != Attribute::Kind::Undefined && a.kind != known->kind) {
       // (Undefined: an unbound function attribute reference, which reads as absent.)
-      ctx.usage_error(n, "attribute '" + a.name + "' is " + to_string(a.kind) + ", expected " + to_string(known->kind));
+      ctx.usage_error(n, {"attribute '", a.name, "' is ", to_string(a.kind), ", expected ", to_string(known->kind)});
       ok = false;
     }
   }
@@ -127,7 +127,7 @@ inline bool check_attributes(Context& ctx, const Node& n, const OperatorSchema& 
     const SchemaAttribute& want = table.attributes[s.first_attribute + i];
     const Attribute* given = n.attr(want.name);
     if (want.required && (!given || given->kind == Attribute::Kind::Undefined)) {
-      ctx.usage_error(n, "missing required attribute '" + std::string(want.name) + "' (" + title(s) + ")");
+      ctx.usage_error(n, {"missing required attribute '", std::string(want.name), "' (", title(s), ")"});
       ok = false;
     }
   }

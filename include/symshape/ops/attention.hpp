@@ -25,7 +25,7 @@ inline std::optional<int64_t> heads_attr(Context& ctx, const Node& n, const char
   const Attribute* a = n.attr(name);
   if (!a) return 0;
   if (a->kind != Attribute::Kind::Int || a->i < 1) {
-    ctx.record_error(n, std::string(name) + " must be a positive integer");
+    ctx.record_error(n, {name, " must be a positive integer"});
     return std::nullopt;
   }
   return a->i;
@@ -35,8 +35,7 @@ inline std::optional<int64_t> heads_attr(Context& ctx, const Node& n, const char
 inline std::optional<SymbolicDim> split_heads(Context& ctx, const Node& n, const SymbolicDim& hidden, int64_t heads,
                                               const char* what) {
   if (hidden.is_int() && hidden.value() % heads != 0) {
-    ctx.record_error(n, std::string(what) + " " + hidden.to_string() + " is not divisible by " +
-                            std::to_string(heads) + " heads");
+    ctx.record_error(n, {what, " ", hidden, " is not divisible by ", heads, " heads"});
     return std::nullopt;
   }
   return hidden / SymbolicDim(heads);
@@ -47,13 +46,13 @@ inline bool check_attention_ranks(Context& ctx, const Node& n, const Shape* q, c
                                   const Shape* past_k, const Shape* past_v) {
   for (const auto& [s, name] : {std::pair<const Shape*, const char*>{q, "Q"}, {k, "K"}, {v, "V"}}) {
     if (s && s->rank() != 3 && s->rank() != 4) {
-      ctx.record_error(n, std::string(name) + " must be 3-D or 4-D, got shape " + s->to_string());
+      ctx.record_error(n, {name, " must be 3-D or 4-D, got shape ", *s});
       return false;
     }
   }
   for (const auto& [s, name] : {std::pair<const Shape*, const char*>{past_k, "past_key"}, {past_v, "past_value"}}) {
     if (s && s->rank() != 4) {
-      ctx.record_error(n, std::string(name) + " must be 4-D, got shape " + s->to_string());
+      ctx.record_error(n, {name, " must be 4-D, got shape ", *s});
       return false;
     }
   }
@@ -162,16 +161,14 @@ inline void attention(Context& ctx, Node& n, std::size_t max_inputs) {
   const SymbolicDim batch = dim_at(q, 0).is_unknown() ? dim_at(k, 0) : dim_at(q, 0);
   const SymbolicDim head_size = qd->head_size.is_unknown() ? kv->head_size : qd->head_size;
   if (qd->heads.is_int() && kv->heads.is_int() && kv->heads.value() > 0 && qd->heads.value() % kv->heads.value() != 0)
-    return ctx.record_error(
-        n, "q_num_heads " + qd->heads.to_string() + " is not a multiple of kv_num_heads " + kv->heads.to_string());
+    return ctx.record_error(n, {"q_num_heads ", qd->heads, " is not a multiple of kv_num_heads ", kv->heads});
   if (kv->heads.is_unknown() && past_k) kv->heads = (*past_k)[1];
   SymbolicDim total = kv->seq;
   if (n.input(4)) total = past_k ? (*past_k)[2] + kv->seq : SymbolicDim();
   if (past_k && head_size.is_int() && (*past_k)[3].is_int() && (*past_k)[3] != head_size)
-    return ctx.record_error(
-        n, "past_key head size " + (*past_k)[3].to_string() + " differs from " + head_size.to_string());
+    return ctx.record_error(n, {"past_key head size ", (*past_k)[3], " differs from ", head_size});
   if (const Shape* lens = shape_of(n.input(6)); lens && lens->rank() != 1)
-    return ctx.record_error(n, "nonpad_kv_seqlen must be 1-D [batch], got shape " + lens->to_string());
+    return ctx.record_error(n, {"nonpad_kv_seqlen must be 1-D [batch], got shape ", *lens});
   set_attention_outputs(ctx, n, batch, *qd, head_size, *kv, total);
 }
 
@@ -187,8 +184,7 @@ SYMSHAPE_RULES(infer_attention_24, ai_onnx("Attention", 24));
 inline void infer_rotary_embedding(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 3, 4)) return;
   const Shape* x = shape_of(n.input(0));
-  if (x && x->rank() != 3 && x->rank() != 4)
-    return ctx.record_error(n, "X must be 3-D or 4-D, got shape " + x->to_string());
+  if (x && x->rank() != 3 && x->rank() != 4) return ctx.record_error(n, {"X must be 3-D or 4-D, got shape ", *x});
   if (x && x->rank() == 3) {
     const auto heads = attention_detail::heads_attr(ctx, n, "num_heads");
     if (!heads) return;
@@ -197,7 +193,7 @@ inline void infer_rotary_embedding(Context& ctx, Node& n) {
   }
   const Shape* pos = shape_of(n.input(3));
   if (pos && pos->rank() != 2)
-    return ctx.record_error(n, "position_ids must be 2-D [batch, sequence], got shape " + pos->to_string());
+    return ctx.record_error(n, {"position_ids must be 2-D [batch, sequence], got shape ", *pos});
   propagate_type(ctx, n);
 }
 SYMSHAPE_RULES(infer_rotary_embedding, ai_onnx("RotaryEmbedding", 23));
@@ -214,19 +210,16 @@ inline void infer_linear_attention(Context& ctx, Node& n) {
   const auto kv_heads = attention_detail::heads_attr(ctx, n, "kv_num_heads");
   if (!q_heads || !kv_heads) return;
   const int64_t qh = *q_heads, kh = *kv_heads;
-  if (qh % kh != 0)
-    return ctx.record_error(
-        n, "q_num_heads " + std::to_string(qh) + " is not a multiple of kv_num_heads " + std::to_string(kh));
+  if (qh % kh != 0) return ctx.record_error(n, {"q_num_heads ", qh, " is not a multiple of kv_num_heads ", kh});
   const Shape* q = shape_of(n.input(0));
   const Shape* k = shape_of(n.input(1));
   const Shape* v = shape_of(n.input(2));
   const Shape* past = shape_of(n.input(3));
   for (const auto& [s, name] : {std::pair<const Shape*, const char*>{q, "query"}, {k, "key"}, {v, "value"}}) {
-    if (s && s->rank() != 3)
-      return ctx.record_error(n, std::string(name) + " must be 3-D [B, T, H*D], got shape " + s->to_string());
+    if (s && s->rank() != 3) return ctx.record_error(n, {name, " must be 3-D [B, T, H*D], got shape ", *s});
   }
   if (past && past->rank() != 4)
-    return ctx.record_error(n, "past_state must be 4-D [B, H_kv, d_k, d_v], got shape " + past->to_string());
+    return ctx.record_error(n, {"past_state must be 4-D [B, H_kv, d_k, d_v], got shape ", *past});
   SymbolicDim batch = dim_at(q, 0), seq = dim_at(q, 1), dk, dv;
   if (batch.is_unknown()) batch = dim_at(past, 0);
   if (q) {

@@ -77,16 +77,14 @@ inline void concat_impl(Context& ctx, Node& n, int64_t axis) {
   for (const Value* v : n.inputs) {
     const Shape* s = shape_of(v);
     if (!s) continue;
-    if (s->rank() != r)
-      return ctx.record_error(n, "all inputs must have the same rank: " + first->to_string() + " vs " + s->to_string());
+    if (s->rank() != r) return ctx.record_error(n, {"all inputs must have the same rank: ", *first, " vs ", *s});
     for (std::size_t i = 0; i < s->size(); ++i) {
       const SymbolicDim& d = (*s)[i];
       if (static_cast<int64_t>(i) == *a) continue;
       if (!started || out[i].is_unknown()) {
         out[i] = d;
       } else if (out[i].is_int() && d.is_int() && out[i] != d) {
-        return ctx.record_error(
-            n, "dim " + std::to_string(i) + " differs between inputs: " + first->to_string() + " vs " + s->to_string());
+        return ctx.record_error(n, {"dim ", i, " differs between inputs: ", *first, " vs ", *s});
       } else {
         ctx.record_contract(&n, Contract::Kind::Equal, out[i], d, "dim " + std::to_string(i) + " of the inputs");
         if (d.is_int() && !out[i].is_int()) out[i] = d;  // the inputs must agree: the integer is the more specific
@@ -128,21 +126,20 @@ inline std::optional<Dims> given_parts(Context& ctx, const Node& n, const Symbol
     return parts;
   }
   if (sizes->size() != k) {
-    ctx.record_error(n,
-                     "split has " + std::to_string(sizes->size()) + " entries for " + std::to_string(k) + " outputs");
+    ctx.record_error(n, {"split has ", sizes->size(), " entries for ", k, " outputs"});
     return std::nullopt;
   }
   SymbolicDim sum = 0;
   for (std::size_t i = 0; i < k; ++i) {
     if ((*sizes)[i].is_int() && (*sizes)[i].value() < 0) {
-      ctx.record_error(n, "split has a negative size " + (*sizes)[i].to_string());
+      ctx.record_error(n, {"split has a negative size ", (*sizes)[i]});
       return std::nullopt;
     }
     parts[i] = (*sizes)[i];
     sum = sum + parts[i];
   }
   if (sum.is_int() && d.is_int() && sum.value() != d.value()) {
-    ctx.record_error(n, "split sizes sum to " + sum.to_string() + " but the axis dim is " + d.to_string());
+    ctx.record_error(n, {"split sizes sum to ", sum, " but the axis dim is ", d});
     return std::nullopt;
   }
   return parts;
@@ -163,7 +160,7 @@ inline std::optional<Dims> equal_parts(Context& ctx, const Node& n, const Symbol
       int64_t last = dv - chunk * (kk - 1);
       parts.back() = last < 0 ? 0 : last;
     } else {
-      ctx.record_error(n, "dim " + d.to_string() + " cannot be split evenly into " + std::to_string(k) + " outputs");
+      ctx.record_error(n, {"dim ", d, " cannot be split evenly into ", k, " outputs"});
       return std::nullopt;
     }
   } else if (d.is_known()) {
@@ -201,8 +198,7 @@ inline void split_impl(Context& ctx, Node& n, const std::optional<std::vector<Sy
   const std::size_t k = n.outputs.size();
   if (k == 0) return ctx.usage_error(n, "Split has no outputs");
   if (num_outputs && *num_outputs != static_cast<int64_t>(k))
-    return ctx.record_error(
-        n, "num_outputs is " + std::to_string(*num_outputs) + " but the node has " + std::to_string(k) + " outputs");
+    return ctx.record_error(n, {"num_outputs is ", *num_outputs, " but the node has ", k, " outputs"});
   if (sizes_given && num_outputs) return ctx.usage_error(n, "split and num_outputs must not both be given");
   const Shape* s = shape_of(n.input(0));
   if (!s) {

@@ -66,7 +66,7 @@ inline void infer_constant(Context& ctx, Node& n) {
   const std::string& name = found->name;
   const auto length = [](std::size_t size) { return Shape{SymbolicDim(static_cast<int64_t>(size))}; };
   if (name == "value" || name == "sparse_value") {
-    if (found->tensors.empty()) return ctx.usage_error(n, "attribute '" + name + "' holds no tensor");
+    if (found->tensors.empty()) return ctx.usage_error(n, {"attribute '", name, "' holds no tensor"});
     const Tensor& t = found->tensors[0];
     ctx.set_shape_and_dtype(out, t.type().shape(), t.dtype);
     if (name == "value")
@@ -107,7 +107,7 @@ inline void infer_constant_of_shape(Context& ctx, Node& n) {
                                                                           : std::nullopt;
   }
   const Shape* ss = shape_of(n.input(0));
-  if (ss && ss->rank() != 1) return ctx.record_error(n, "input must be 1-D, got " + ss->to_string());
+  if (ss && ss->rank() != 1) return ctx.record_error(n, {"input must be 1-D, got ", *ss});
   auto target = ctx.symbolic_value(n.input(0));
   if (!target) {
     ctx.set_shape_and_dtype(n.output(0), shape_of_length(n.input(0)), dtype);
@@ -128,11 +128,11 @@ SYMSHAPE_RULES(infer_constant_of_shape, ai_onnx("ConstantOfShape", 9, 20, 21, 23
 inline void infer_eye_like(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 1)) return;
   const Shape* s = shape_of(n.input(0));
-  if (s && s->rank() != 2) return ctx.record_error(n, "input must be 2-D, got " + s->to_string());
+  if (s && s->rank() != 2) return ctx.record_error(n, {"input must be 2-D, got ", *s});
   DataType dtype = dtype_of(n.input(0));
   if (const Attribute* a = n.attr("dtype")) {
     if (a->i < 0 || a->i > INT32_MAX || !is_valid_data_type(static_cast<int32_t>(a->i)))
-      return ctx.record_error(n, "invalid dtype " + std::to_string(a->i));
+      return ctx.record_error(n, {"invalid dtype ", a->i});
     dtype = static_cast<DataType>(a->i);
   }
   ctx.set_shape_and_dtype(n.output(0), s ? *s : Shape::of_rank(2), dtype);

@@ -93,27 +93,24 @@ inline void infer_if_impl(Context& ctx, Node& n, bool same_shapes) {
   const std::vector<Type> t = ctx.infer_subgraph(*then_g, {});
   const std::vector<Type> e = ctx.infer_subgraph(*else_g, {});
   if (t.size() != e.size())
-    return ctx.usage_error(
-        n, "then_branch has " + std::to_string(t.size()) + " outputs but else_branch has " + std::to_string(e.size()));
+    return ctx.usage_error(n, {"then_branch has ", t.size(), " outputs but else_branch has ", e.size()});
   if (n.outputs.size() != t.size())
-    return ctx.usage_error(n, "the node has " + std::to_string(n.outputs.size()) + " outputs but its branches have " +
-                                  std::to_string(t.size()));
+    return ctx.usage_error(n, {"the node has ", n.outputs.size(), " outputs but its branches have ", t.size()});
   const DataType cond_type = dtype_of(n.input(0));
   if (cond_type != DataType::UNDEFINED && cond_type != DataType::BOOL)
-    return ctx.record_error(n, std::string("condition must be bool, got ") + to_string(cond_type));
+    return ctx.record_error(n, {"condition must be bool, got ", to_string(cond_type)});
   // A condition with a known value selects its branch.
   const std::vector<Type>* chosen = nullptr;
   if (auto c = ctx.int_values(n.input(0)); c && c->size() == 1) chosen = (*c)[0] != 0 ? &t : &e;
   for (std::size_t i = 0; i < t.size(); ++i) {
     if (dtypes_conflict(t[i], e[i])) {
-      ctx.record_error(n, "output " + std::to_string(i) + ": then_branch gives " + t[i].to_string() +
-                              " but else_branch gives " + e[i].to_string() + " (element types must match)");
+      ctx.record_error(n, {"output ", i, ": then_branch gives ", t[i], " but else_branch gives ", e[i],
+                           " (element types must match)"});
       continue;
     }
     if (same_shapes && shapes_contradict(t[i], e[i])) {
-      ctx.record_error(n, "output " + std::to_string(i) + ": then_branch gives " + t[i].to_string() +
-                              " but else_branch gives " + e[i].to_string() +
-                              " (If before opset 11 requires equal shapes)");
+      ctx.record_error(n, {"output ", i, ": then_branch gives ", t[i], " but else_branch gives ", e[i],
+                           " (If before opset 11 requires equal shapes)"});
       continue;
     }
     ctx.set_type(n.output(i), chosen ? (*chosen)[i] : union_type(t[i], e[i]));
@@ -138,25 +135,23 @@ struct LoopArity {
 inline Maybe<LoopArity> loop_arity(Context& ctx, const Node& n, const Graph& body) {
   const std::size_t num_carried = n.inputs.size() > 2 ? n.inputs.size() - 2 : 0;
   if (body.inputs.size() != 2 + num_carried) {
-    ctx.usage_error(n, "body has " + std::to_string(body.inputs.size()) + " inputs, expected 2 + " +
-                           std::to_string(num_carried) + " loop-carried");
+    ctx.usage_error(n, {"body has ", body.inputs.size(), " inputs, expected 2 + ", num_carried, " loop-carried"});
     return std::nullopt;
   }
   if (body.outputs.size() < 1 + num_carried) {
-    ctx.usage_error(n, "body has " + std::to_string(body.outputs.size()) + " outputs, expected at least 1 + " +
-                           std::to_string(num_carried) + " loop-carried");
+    ctx.usage_error(
+        n, {"body has ", body.outputs.size(), " outputs, expected at least 1 + ", num_carried, " loop-carried"});
     return std::nullopt;
   }
   const std::size_t num_scan = body.outputs.size() - 1 - num_carried;
   if (n.outputs.size() != num_carried + num_scan) {
-    ctx.usage_error(n, "the node has " + std::to_string(n.outputs.size()) + " outputs, expected " +
-                           std::to_string(num_carried) + " loop-carried + " + std::to_string(num_scan) +
-                           " scan outputs");
+    ctx.usage_error(n, {"the node has ", n.outputs.size(), " outputs, expected ", num_carried, " loop-carried + ",
+                        num_scan, " scan outputs"});
     return std::nullopt;
   }
   for (std::size_t i = 2; i < n.inputs.size(); ++i)
     if (!n.inputs[i]) {
-      ctx.usage_error(n, "loop-carried input " + std::to_string(i) + " is missing");
+      ctx.usage_error(n, {"loop-carried input ", i, " is missing"});
       return std::nullopt;
     }
   return LoopArity{num_carried, num_scan};
@@ -369,7 +364,7 @@ inline void set_loop_scan_outputs(Context& ctx, Node& n, const std::vector<Type>
     const Type& elem = out[1 + arity.carried + j];
     if (elem.is_unknown()) continue;
     if (!elem.is_tensor_like()) {
-      ctx.record_error(n, "scan output " + std::to_string(j) + " must be a tensor, got " + elem.to_string());
+      ctx.record_error(n, {"scan output ", j, " must be a tensor, got ", elem});
       continue;
     }
     ctx.set_type(n.output(arity.carried + j), stack_type(elem, trip, 0, fresh));
@@ -419,19 +414,16 @@ inline Maybe<std::size_t> scan_state_count(Context& ctx, Node& n, const Graph& b
   const Attribute* nsi = require_attr(ctx, n, "num_scan_inputs", Attribute::Kind::Int);
   if (!nsi) return std::nullopt;
   if (nsi->i < 1 || static_cast<uint64_t>(nsi->i) > num_in) {
-    ctx.usage_error(n, "num_scan_inputs " + std::to_string(nsi->i) + " must be in [1, " + std::to_string(num_in) + "]" +
-                           which);
+    ctx.usage_error(n, {"num_scan_inputs ", nsi->i, " must be in [1, ", num_in, "]", which});
     return std::nullopt;
   }
   const std::size_t num_states = num_in - static_cast<std::size_t>(nsi->i);
   if (body.inputs.size() != num_in) {
-    ctx.usage_error(n, "body has " + std::to_string(body.inputs.size()) + " inputs, expected " +
-                           std::to_string(num_in));
+    ctx.usage_error(n, {"body has ", body.inputs.size(), " inputs, expected ", num_in});
     return std::nullopt;
   }
   if (body.outputs.size() != n.outputs.size() || n.outputs.size() < num_states) {
-    ctx.usage_error(n, "body has " + std::to_string(body.outputs.size()) + " outputs but the node has " +
-                           std::to_string(n.outputs.size()));
+    ctx.usage_error(n, {"body has ", body.outputs.size(), " outputs but the node has ", n.outputs.size()});
     return std::nullopt;
   }
   return num_states;
@@ -443,8 +435,7 @@ inline Maybe<std::size_t> scan_state_count(Context& ctx, Node& n, const Graph& b
 inline std::optional<SymbolicDim> agreed_size(Context& ctx, const Node& n, const SymbolicDim& so_far,
                                               const SymbolicDim& d, const char* what) {
   if (so_far.is_int() && d.is_int() && so_far != d) {
-    ctx.record_error(
-        n, std::string("scan inputs disagree on the ") + what + ": " + so_far.to_string() + " vs " + d.to_string());
+    ctx.record_error(n, {"scan inputs disagree on the ", what, ": ", so_far, " vs ", d});
     return std::nullopt;
   }
   return Context::specificity(d) > Context::specificity(so_far) ? d : so_far;
@@ -460,7 +451,7 @@ inline void infer_scan_8(Context& ctx, Node& n) {
   if (!states) return;
   const std::size_t num_states = *states;
   for (std::size_t i = 1; i < n.inputs.size(); ++i)
-    if (!n.inputs[i]) return ctx.usage_error(n, "input " + std::to_string(i) + " is missing");
+    if (!n.inputs[i]) return ctx.usage_error(n, {"input ", i, " is missing"});
   SymbolicDim batch, seq;
   std::vector<Type> in;
   for (std::size_t i = 0; i < num_in; ++i) {
@@ -468,8 +459,8 @@ inline void infer_scan_8(Context& ctx, Node& n) {
     const bool is_state = i < num_states;
     const Shape* s = shape_of(n.inputs[1 + i]);
     if (s && s->size() < (is_state ? 1u : 2u))
-      return ctx.record_error(n, std::string(is_state ? "state " : "scan input ") + std::to_string(i) + " has rank " +
-                                     std::to_string(s->size()) + ", expected at least " + (is_state ? "1" : "2"));
+      return ctx.record_error(n, {std::string(is_state ? "state " : "scan input "), i, " has rank ", s->size(),
+                                  ", expected at least ", (is_state ? "1" : "2")});
     if (s && !is_state) {
       const auto b = agreed_size(ctx, n, batch, (*s)[0], "batch size");
       if (!b) return;
@@ -505,13 +496,11 @@ inline Maybe<ScanAxes> scan_axes(Context& ctx, const Node& n, std::size_t num_sc
   ScanAxes axes{n.attr_ints("scan_input_axes").value_or(std::vector<int64_t>(num_scan_in, 0)),
                 n.attr_ints("scan_output_axes").value_or(std::vector<int64_t>(num_scan_out, 0))};
   if (axes.in.size() != num_scan_in) {
-    ctx.usage_error(n, "scan_input_axes has " + std::to_string(axes.in.size()) + " values, expected " +
-                           std::to_string(num_scan_in));
+    ctx.usage_error(n, {"scan_input_axes has ", axes.in.size(), " values, expected ", num_scan_in});
     return std::nullopt;
   }
   if (axes.out.size() != num_scan_out) {
-    ctx.usage_error(n, "scan_output_axes has " + std::to_string(axes.out.size()) + " values, expected " +
-                           std::to_string(num_scan_out));
+    ctx.usage_error(n, {"scan_output_axes has ", axes.out.size(), " values, expected ", num_scan_out});
     return std::nullopt;
   }
   const std::pair<const char*, std::size_t> directions[] = {{"scan_input_directions", num_scan_in},
@@ -519,8 +508,7 @@ inline Maybe<ScanAxes> scan_axes(Context& ctx, const Node& n, std::size_t num_sc
   for (const auto& [dir, count] : directions) {
     auto d = n.attr_ints(dir);
     if (d && d->size() != count) {
-      ctx.usage_error(
-          n, std::string(dir) + " has " + std::to_string(d->size()) + " values, expected " + std::to_string(count));
+      ctx.usage_error(n, {dir, " has ", d->size(), " values, expected ", count});
       return std::nullopt;
     }
   }
@@ -548,7 +536,7 @@ inline Maybe<ScanBodyInputs> scan_body_inputs(Context& ctx, const Node& n, std::
     const int64_t axis = in_axes[i - num_states];
     if (!s) {
       if (!negative_axes && axis < 0) {
-        ctx.record_error(n, "scan_input_axes value " + std::to_string(axis) + " must be >= 0 before opset 11");
+        ctx.record_error(n, {"scan_input_axes value ", axis, " must be >= 0 before opset 11"});
         return std::nullopt;
       }
       in.types.push_back(t.is_tensor_like() ? Type::tensor(t.elem_type(), Shape()) : t);
@@ -556,12 +544,11 @@ inline Maybe<ScanBodyInputs> scan_body_inputs(Context& ctx, const Node& n, std::
     }
     const auto rank = static_cast<int64_t>(s->size());
     if (rank < 1) {
-      ctx.record_error(n, "scan input " + std::to_string(i - num_states) + " is a scalar; it needs a scan axis");
+      ctx.record_error(n, {"scan input ", i - num_states, " is a scalar; it needs a scan axis"});
       return std::nullopt;
     }
     if (axis < (negative_axes ? -rank : 0) || axis >= rank) {
-      ctx.record_error(
-          n, "scan_input_axes value " + std::to_string(axis) + " is out of range for rank " + std::to_string(rank));
+      ctx.record_error(n, {"scan_input_axes value ", axis, " is out of range for rank ", rank});
       return std::nullopt;
     }
     const auto a = static_cast<std::size_t>(axis < 0 ? axis + rank : axis);
@@ -579,8 +566,7 @@ inline void set_scan_state_outputs(Context& ctx, Node& n, const std::vector<Type
     const Type& init = n.inputs[i]->type;
     const Type& o = out[i];
     if (shapes_contradict(init, o)) {
-      ctx.record_error(n, "state " + std::to_string(i) + " is " + init.to_string() + " but the body returns " +
-                              o.to_string() + "; states must keep their shape");
+      ctx.record_error(n, {"state ", i, " is ", init, " but the body returns ", o, "; states must keep their shape"});
       continue;
     }
     ctx.set_type(n.output(i), shape_of(n.inputs[i]) || o.is_unknown() ? init : o);
@@ -595,7 +581,7 @@ inline void set_scan_outputs(Context& ctx, Node& n, const std::vector<Type>& out
     const Type& o = out[num_states + j];
     if (o.is_unknown()) continue;
     if (!o.is_tensor_like()) {
-      ctx.record_error(n, "scan output " + std::to_string(j) + " must be a tensor, got " + o.to_string());
+      ctx.record_error(n, {"scan output ", j, " must be a tensor, got ", o});
       continue;
     }
     int64_t axis = out_axes[j];
@@ -605,8 +591,7 @@ inline void set_scan_outputs(Context& ctx, Node& n, const std::vector<Type>& out
     }
     const auto rank = static_cast<int64_t>(o.shape().size()) + 1;
     if (axis < (negative_axes ? -rank : 0) || axis >= rank) {
-      ctx.record_error(n, "scan_output_axes value " + std::to_string(axis) + " is out of range for rank " +
-                              std::to_string(rank));
+      ctx.record_error(n, {"scan_output_axes value ", axis, " is out of range for rank ", rank});
       continue;
     }
     if (axis < 0) axis += rank;
@@ -622,7 +607,7 @@ inline void infer_scan_impl(Context& ctx, Node& n, bool negative_axes) {
   const Maybe<std::size_t> num_states = scan_state_count(ctx, n, *body, n.inputs.size(), "");
   if (!num_states) return;
   for (std::size_t i = 0; i < n.inputs.size(); ++i)
-    if (!n.inputs[i]) return ctx.usage_error(n, "input " + std::to_string(i) + " is missing");
+    if (!n.inputs[i]) return ctx.usage_error(n, {"input ", i, " is missing"});
   const auto axes = scan_axes(ctx, n, n.inputs.size() - *num_states, n.outputs.size() - *num_states);
   if (!axes) return;
   const auto in = scan_body_inputs(ctx, n, *num_states, axes->in, negative_axes);

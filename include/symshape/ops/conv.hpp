@@ -60,7 +60,7 @@ inline void conv_transpose(Context& ctx, Node& n, bool pads_input,
   if (!group) return;
   const std::size_t k = static_cast<std::size_t>(rank - 2);
   if (x && w && (*x)[1].is_int() && (*w)[0].is_int() && (*x)[1] != (*w)[0])
-    return ctx.record_error(n, "input channels " + (*x)[1].to_string() + " do not match weight " + w->to_string());
+    return ctx.record_error(n, {"input channels ", (*x)[1], " do not match weight ", *w});
   const auto spec = read_window_spec(ctx, n, w, k);
   if (!spec) return;
   const auto output_padding = spatial_ints<SmallVector<int64_t, 3>>(ctx, n, "output_padding", k, 0);
@@ -71,7 +71,7 @@ inline void conv_transpose(Context& ctx, Node& n, bool pads_input,
   out.push_back(w ? (*w)[1] * SymbolicDim(*group) : SymbolicDim());
   if (const Attribute* os = n.attr("output_shape")) {
     if (os->kind != Attribute::Kind::Ints || (os->ints.size() != k && os->ints.size() != k + 2))
-      return ctx.record_error(n, "output_shape must have " + std::to_string(k) + " values");
+      return ctx.record_error(n, {"output_shape must have ", k, " values"});
     for (std::size_t i = os->ints.size() - k; i < os->ints.size(); ++i) out.push_back(os->ints[i]);
   } else if (!x) {
     out.resize(static_cast<std::size_t>(rank));
@@ -90,8 +90,7 @@ inline void conv_transpose(Context& ctx, Node& n, bool pads_input,
       SymbolicDim d =
           s * (in - 1) + SymbolicDim((*output_padding)[i]) + spec->effective_kernel(i) - spec->total_pads(i);
       if (pads_input) d = d - (*extra_pads)[i] - (*extra_pads)[i + k];
-      if (d.is_int() && d.value() < 1)
-        return ctx.record_error(n, "output spatial dim " + std::to_string(i) + " would be " + d.to_string());
+      if (d.is_int() && d.value() < 1) return ctx.record_error(n, {"output spatial dim ", i, " would be ", d});
       out.push_back(std::move(d));
     }
   }
@@ -110,8 +109,7 @@ inline void infer_col2im(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 3, 3)) return;
   const DataType dtype = dtype_of(n.input(0));
   const Shape* x = shape_of(n.input(0));
-  if (x && x->rank() != 3)
-    return ctx.record_error(n, "input must be 3-D [N, C*prod(block_shape), L], got " + x->to_string());
+  if (x && x->rank() != 3) return ctx.record_error(n, {"input must be 3-D [N, C*prod(block_shape), L], got ", *x});
   auto image = input_dims(ctx, n, 1);
   auto block = input_dims(ctx, n, 2);
   std::size_t k = 0;
@@ -130,8 +128,7 @@ inline void infer_col2im(Context& ctx, Node& n) {
     const SymbolicDim p = product(*block);
     if (p.is_int() && p.value() <= 0) return ctx.record_error(n, "block_shape must have positive values");
     if ((*x)[1].is_int() && p.is_int() && (*x)[1].value() % p.value() != 0)
-      return ctx.record_error(
-          n, "input dim 1 (" + (*x)[1].to_string() + ") is not a multiple of prod(block_shape) = " + p.to_string());
+      return ctx.record_error(n, {"input dim 1 (", (*x)[1], ") is not a multiple of prod(block_shape) = ", p});
     channels = (*x)[1] / p;
   }
   std::vector<SymbolicDim> out{x ? (*x)[0] : SymbolicDim(), channels};
@@ -147,13 +144,13 @@ inline void infer_causal_conv_with_state(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 2, 4)) return;
   const Shape* x = shape_of(n.input(0));
   const Shape* w = shape_of(n.input(1));
-  if (x && x->rank() != 3) return ctx.record_error(n, "input must be 3-D [B, C, L], got shape " + x->to_string());
-  if (w && w->rank() != 3) return ctx.record_error(n, "weight must be 3-D [C, 1, k], got shape " + w->to_string());
+  if (x && x->rank() != 3) return ctx.record_error(n, {"input must be 3-D [B, C, L], got shape ", *x});
+  if (w && w->rank() != 3) return ctx.record_error(n, {"weight must be 3-D [C, 1, k], got shape ", *w});
   const std::string act = n.attr_string("activation", "none");
   if (act != "none" && act != "silu" && act != "swish")
-    return ctx.record_error(n, "activation must be 'silu', 'swish' or 'none', got '" + act + "'");
+    return ctx.record_error(n, {"activation must be 'silu', 'swish' or 'none', got '", act, "'"});
   if (x && w && (*x)[1].is_int() && (*w)[0].is_int() && (*x)[1] != (*w)[0])
-    return ctx.record_error(n, "weight has " + (*w)[0].to_string() + " channels, input has " + (*x)[1].to_string());
+    return ctx.record_error(n, {"weight has ", (*w)[0], " channels, input has ", (*x)[1]});
   propagate_type(ctx, n);
   const Shape* past = shape_of(n.input(3));
   SymbolicDim batch = dim_at(x, 0), channels = dim_at(x, 1), state;

@@ -18,10 +18,9 @@ inline void infer_non_max_suppression(Context& ctx, Node& n) {
   const Shape* boxes = shape_of(n.input(0));
   const Shape* scores = shape_of(n.input(1));
   if (boxes && (boxes->rank() != 3 || ((*boxes)[2].is_int() && (*boxes)[2] != SymbolicDim(4))))
-    return ctx.record_error(n, "boxes must be [num_batches, spatial_dimension, 4], got shape " + boxes->to_string());
+    return ctx.record_error(n, {"boxes must be [num_batches, spatial_dimension, 4], got shape ", *boxes});
   if (scores && scores->rank() != 3)
-    return ctx.record_error(
-        n, "scores must be [num_batches, num_classes, spatial_dimension], got shape " + scores->to_string());
+    return ctx.record_error(n, {"scores must be [num_batches, num_classes, spatial_dimension], got shape ", *scores});
   ctx.set_shape_and_dtype(n.output(0), Shape({SymbolicDim(), SymbolicDim(3)}), DataType::INT64);
 }
 SYMSHAPE_RULES(infer_non_max_suppression, ai_onnx("NonMaxSuppression", 10, 11));
@@ -35,9 +34,9 @@ inline void infer_max_roi_pool(Context& ctx, Node& n) {
     return ctx.record_error(n, "pooled_shape must have 2 values");
   const Shape* x = shape_of(n.input(0));
   const Shape* rois = shape_of(n.input(1));
-  if (x && x->rank() != 4) return ctx.record_error(n, "X must be 4-D, got " + x->to_string());
+  if (x && x->rank() != 4) return ctx.record_error(n, {"X must be 4-D, got ", *x});
   if (rois && (rois->rank() != 2 || ((*rois)[1].is_int() && !(*rois)[1].is_int(5))))
-    return ctx.record_error(n, "rois must have shape [num_rois, 5], got " + rois->to_string());
+    return ctx.record_error(n, {"rois must have shape [num_rois, 5], got ", *rois});
   ctx.set_shape_and_dtype(
       n.output(0), Shape({rois ? (*rois)[0] : SymbolicDim(), x ? (*x)[1] : SymbolicDim(), ps->ints[0], ps->ints[1]}),
       dtype_of(n.input(0)));
@@ -50,14 +49,14 @@ inline void infer_roi_align(Context& ctx, Node& n) {
   const Shape* x = shape_of(n.input(0));
   const Shape* rois = shape_of(n.input(1));
   const Shape* bi = shape_of(n.input(2));
-  if (x && x->rank() != 4) return ctx.record_error(n, "X must be 4-D, got " + x->to_string());
+  if (x && x->rank() != 4) return ctx.record_error(n, {"X must be 4-D, got ", *x});
   if (rois && (rois->rank() != 2 || ((*rois)[1].is_int() && !(*rois)[1].is_int(4))))
-    return ctx.record_error(n, "rois must have shape [num_rois, 4], got " + rois->to_string());
-  if (bi && bi->rank() != 1) return ctx.record_error(n, "batch_indices must be 1-D, got " + bi->to_string());
+    return ctx.record_error(n, {"rois must have shape [num_rois, 4], got ", *rois});
+  if (bi && bi->rank() != 1) return ctx.record_error(n, {"batch_indices must be 1-D, got ", *bi});
   SymbolicDim num = rois ? (*rois)[0] : SymbolicDim();
   if (bi && (num.is_unknown() || (!num.is_int() && (*bi)[0].is_int()))) num = (*bi)[0];
   if (rois && bi && (*rois)[0].is_int() && (*bi)[0].is_int() && (*rois)[0] != (*bi)[0])
-    return ctx.record_error(n, "rois " + rois->to_string() + " and batch_indices " + bi->to_string() + " disagree");
+    return ctx.record_error(n, {"rois ", *rois, " and batch_indices ", *bi, " disagree"});
   ctx.set_shape_and_dtype(
       n.output(0),
       Shape({num, x ? (*x)[1] : SymbolicDim(), n.attr_int("output_height", 1), n.attr_int("output_width", 1)}),

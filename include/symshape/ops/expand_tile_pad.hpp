@@ -69,7 +69,7 @@ inline void tile_values(Context& ctx, Node& n, const Shape& out) {
 inline void infer_expand(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 2)) return;
   const Shape* ss = shape_of(n.input(1));
-  if (ss && ss->rank() != 1) return ctx.record_error(n, "shape input must be 1-D, got " + ss->to_string());
+  if (ss && ss->rank() != 1) return ctx.record_error(n, {"shape input must be 1-D, got ", *ss});
   const Shape* in = shape_of(n.input(0));
   auto target = ctx.symbolic_value(n.input(1));
   if (target && !check_no_negative_dim(ctx, n, *target, "target shape has a negative dim ")) return;
@@ -125,7 +125,7 @@ inline void infer_tile_v6(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 2)) return;
   const Shape* in = shape_of(n.input(0));
   const Shape* rs = shape_of(n.input(1));
-  if (rs && rs->rank() != 1) return ctx.record_error(n, "repeats must be 1-D, got " + rs->to_string());
+  if (rs && rs->rank() != 1) return ctx.record_error(n, {"repeats must be 1-D, got ", *rs});
   if (!in) {
     set_like_input(ctx, n, 0, shape_of_length(n.input(1)));
     return;
@@ -136,12 +136,11 @@ inline void infer_tile_v6(Context& ctx, Node& n) {
     return;
   }
   if (repeats->size() != in->size())
-    return ctx.record_error(n,
-                            "repeats has " + std::to_string(repeats->size()) + " entries for input " + in->to_string());
+    return ctx.record_error(n, {"repeats has ", repeats->size(), " entries for input ", *in});
   Dims out;
   for (std::size_t i = 0; i < in->size(); ++i) {
     if ((*repeats)[i].is_int() && (*repeats)[i].value() < 0)
-      return ctx.record_error(n, "repeats has a negative entry " + (*repeats)[i].to_string());
+      return ctx.record_error(n, {"repeats has a negative entry ", (*repeats)[i]});
     out.push_back((*in)[i] * (*repeats)[i]);
   }
   set_like_input(ctx, n, 0, Shape(out));
@@ -181,13 +180,12 @@ inline void pad(Context& ctx, Node& n, const std::optional<Dims>& pads, const In
     return;
   }
   if (pads->size() != 2 * ax.size())
-    return ctx.record_error(n, "pads has " + std::to_string(pads->size()) + " entries; expected " +
-                                   std::to_string(2 * ax.size()) + " for " + std::to_string(ax.size()) + " axes");
+    return ctx.record_error(
+        n, {"pads has ", pads->size(), " entries; expected ", 2 * ax.size(), " for ", ax.size(), " axes"});
   for (std::size_t i = 0; i < ax.size(); ++i) {
     const auto a = static_cast<std::size_t>(ax[i]);
     SymbolicDim d = out[a] + (*pads)[i] + (*pads)[i + ax.size()];
-    if (d.is_int() && d.value() < 0)
-      return ctx.record_error(n, "pads make dim " + std::to_string(a) + " of " + in->to_string() + " negative");
+    if (d.is_int() && d.value() < 0) return ctx.record_error(n, {"pads make dim ", a, " of ", *in, " negative"});
     out[a] = d;
   }
   set_like_input(ctx, n, 0, out);

@@ -36,9 +36,7 @@ inline void gather_values(Context& ctx, Node& n, int64_t axis) {
   Dims out;
   for (std::size_t o = 0; o < outer; ++o)
     for (int64_t i : *indices) {
-      if (i < -len || i >= len)
-        return ctx.record_error(
-            n, "index " + std::to_string(i) + " is out of range for a dim of size " + std::to_string(len));
+      if (i < -len || i >= len) return ctx.record_error(n, {"index ", i, " is out of range for a dim of size ", len});
       const auto at = static_cast<std::size_t>(i < 0 ? i + len : i);
       for (std::size_t k = 0; k < inner; ++k)
         out.push_back((*values)[(o * static_cast<std::size_t>(len) + at) * inner + k]);
@@ -73,9 +71,7 @@ inline void gather_elements_values(Context& ctx, Node& n, std::size_t axis) {
     for (std::size_t k = 0; k < at.size(); ++k)
       if (k != axis && at[k] >= (*dd)[k]) return;  // indices larger than data off the axis: no value
     auto p = replaced_position(*dd, at, axis, (*indices)[f]);
-    if (!p)
-      return ctx.record_error(n, "index " + std::to_string((*indices)[f]) + " is out of range for a dim of size " +
-                                     std::to_string((*dd)[axis]));
+    if (!p) return ctx.record_error(n, {"index ", (*indices)[f], " is out of range for a dim of size ", (*dd)[axis]});
     out.push_back((*values)[*p]);
   }
   ctx.set_symbolic_value(n.output(0), std::move(out));
@@ -97,9 +93,7 @@ inline void scatter_elements_values(Context& ctx, Node& n, std::size_t axis) {
     for (std::size_t k = 0; k < at.size(); ++k)
       if (k != axis && at[k] >= (*dd)[k]) return;
     auto p = replaced_position(*dd, at, axis, (*indices)[f]);
-    if (!p)
-      return ctx.record_error(n, "index " + std::to_string((*indices)[f]) + " is out of range for a dim of size " +
-                                     std::to_string((*dd)[axis]));
+    if (!p) return ctx.record_error(n, {"index ", (*indices)[f], " is out of range for a dim of size ", (*dd)[axis]});
     out[*p] = (*updates)[f];
   }
   ctx.set_symbolic_value(n.output(0), std::move(out));
@@ -129,9 +123,7 @@ inline void scatter_nd_values(Context& ctx, Node& n) {
     for (std::size_t i = 0; i < k; ++i) {
       const int64_t len = (*dd)[i];
       int64_t x = (*indices)[r * k + i];
-      if (x < -len || x >= len)
-        return ctx.record_error(
-            n, "index " + std::to_string(x) + " is out of range for a dim of size " + std::to_string(len));
+      if (x < -len || x >= len) return ctx.record_error(n, {"index ", x, " is out of range for a dim of size ", len});
       flat += static_cast<std::size_t>(x < 0 ? x + len : x) * strides[i];
     }
     for (std::size_t b = 0; b < block; ++b) out[flat + b] = (*updates)[r * block + b];
@@ -168,7 +160,7 @@ inline void infer_gather_elements(Context& ctx, Node& n) {
   const Shape* data = shape_of(n.input(0));
   const Shape* idx = shape_of(n.input(1));
   if (data && idx && data->rank() != idx->rank())
-    return ctx.record_error(n, "indices " + idx->to_string() + " must have the rank of data " + data->to_string());
+    return ctx.record_error(n, {"indices ", *idx, " must have the rank of data ", *data});
   if (!data) return set_like_input(ctx, n, 0, idx ? *idx : Shape());
   auto axis = normalize_axis(ctx, n, n.attr_int("axis", 0), data->rank());
   if (!axis) return;
@@ -190,15 +182,14 @@ inline void gather_nd_impl(Context& ctx, Node& n, int64_t batch_dims) {
   const int64_t r = data->rank(), q = idx->rank();
   if (r < 1 || q < 1) return ctx.record_error(n, "data and indices must have rank >= 1");
   if (batch_dims < 0 || batch_dims >= std::min(r, q))
-    return ctx.record_error(
-        n, "batch_dims " + std::to_string(batch_dims) + " must be in [0, min(rank(data), rank(indices)))");
+    return ctx.record_error(n, {"batch_dims ", batch_dims, " must be in [0, min(rank(data), rank(indices)))"});
   const SymbolicDim& last = (*idx)[static_cast<std::size_t>(q - 1)];
   if (!last.is_int()) {
     set_like_input(ctx, n, 0, Shape());
     return;
   }
   if (last.value() < 1 || last.value() > r - batch_dims)
-    return ctx.record_error(n, "last indices dim " + last.to_string() + " must be in [1, rank(data) - batch_dims]");
+    return ctx.record_error(n, {"last indices dim ", last, " must be in [1, rank(data) - batch_dims]"});
   Dims out(idx->dims().begin(), idx->dims().end() - 1);
   out.insert(out.end(), data->dims().begin() + static_cast<std::ptrdiff_t>(batch_dims + last.value()),
              data->dims().end());
@@ -240,24 +231,22 @@ inline void infer_tensor_scatter(Context& ctx, Node& n) {
   const Shape* update = shape_of(n.input(1));
   const std::string mode = n.attr_string("mode", "linear");
   if (mode != "linear" && mode != "circular")
-    return ctx.record_error(n, "mode must be 'linear' or 'circular', got '" + mode + "'");
+    return ctx.record_error(n, {"mode must be 'linear' or 'circular', got '", mode, "'"});
   if (past) {
     auto axis = normalize_axis(ctx, n, n.attr_int("axis", -2), past->rank());
     if (!axis) return;
     if (update) {
       if (update->rank() != past->rank())
-        return ctx.record_error(n, "update rank " + std::to_string(update->rank()) + " differs from past_cache rank " +
-                                       std::to_string(past->rank()));
+        return ctx.record_error(n, {"update rank ", update->rank(), " differs from past_cache rank ", past->rank()});
       for (std::size_t i = 0; i < past->size(); ++i) {
         if (static_cast<int64_t>(i) == *axis) continue;
         if ((*past)[i].is_int() && (*update)[i].is_int() && (*past)[i] != (*update)[i])
-          return ctx.record_error(n, "update " + update->to_string() + " differs from past_cache " + past->to_string() +
-                                         " at dim " + std::to_string(i));
+          return ctx.record_error(n, {"update ", *update, " differs from past_cache ", *past, " at dim ", i});
       }
     }
   }
   if (const Shape* idx = shape_of(n.input(2)); idx && idx->rank() != 1)
-    return ctx.record_error(n, "write_indices must be 1-D [batch], got shape " + idx->to_string());
+    return ctx.record_error(n, {"write_indices must be 1-D [batch], got shape ", *idx});
   propagate_type(ctx, n);
 }
 SYMSHAPE_RULES(infer_tensor_scatter, ai_onnx("TensorScatter", 24));

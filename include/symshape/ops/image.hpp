@@ -20,7 +20,7 @@ inline void infer_center_crop_pad(Context& ctx, Node& n) {
   const Shape* x = shape_of(n.input(0));
   const Shape* shape_shape = shape_of(n.input(1));
   if (shape_shape && shape_shape->rank() != 1)
-    return ctx.record_error(n, "shape must be 1-D, got shape " + shape_shape->to_string());
+    return ctx.record_error(n, {"shape must be 1-D, got shape ", *shape_shape});
   const DataType t = dtype_of(n.input(0));
   auto values = input_dims(ctx, n, 1);
   std::optional<int64_t> count;
@@ -39,13 +39,12 @@ inline void infer_center_crop_pad(Context& ctx, Node& n) {
     axes = *norm;
     for (std::size_t i = 0; i < axes.size(); ++i)
       for (std::size_t j = i + 1; j < axes.size(); ++j)
-        if (axes[i] == axes[j]) return ctx.record_error(n, "axes contains " + std::to_string(axes[i]) + " twice");
+        if (axes[i] == axes[j]) return ctx.record_error(n, {"axes contains ", axes[i], " twice"});
   } else {
     for (int64_t i = 0; i < x->rank(); ++i) axes.push_back(i);
   }
   if (count && *count != static_cast<int64_t>(axes.size()))
-    return ctx.record_error(n, "shape has " + std::to_string(*count) + " values for " + std::to_string(axes.size()) +
-                                   " axes of input " + x->to_string());
+    return ctx.record_error(n, {"shape has ", *count, " values for ", axes.size(), " axes of input ", *x});
   std::vector<SymbolicDim> out = x->dims();
   for (std::size_t i = 0; i < axes.size(); ++i) out[axes[i]] = values ? (*values)[i] : SymbolicDim();
   ctx.set_shape_and_dtype(n.output(0), Shape(std::move(out)), t);
@@ -58,19 +57,18 @@ inline void grid_sample(Context& ctx, Node& n, bool only_4d, const std::vector<c
   const std::string mode = n.attr_string("mode", modes[0]);
   bool ok = false;
   for (const char* m : modes) ok = ok || mode == m;
-  if (!ok) return ctx.record_error(n, "unsupported mode '" + mode + "'");
+  if (!ok) return ctx.record_error(n, {"unsupported mode '", mode, "'"});
   const std::string padding = n.attr_string("padding_mode", "zeros");
   if (padding != "zeros" && padding != "border" && padding != "reflection")
-    return ctx.record_error(n, "unsupported padding_mode '" + padding + "'");
+    return ctx.record_error(n, {"unsupported padding_mode '", padding, "'"});
   const Shape* x = shape_of(n.input(0));
   const Shape* grid = shape_of(n.input(1));
   for (const auto& [s, name] : {std::pair<const Shape*, const char*>{x, "X"}, {grid, "grid"}}) {
     if (s && (only_4d ? s->rank() != 4 : s->rank() < 3))
-      return ctx.record_error(
-          n, std::string(name) + (only_4d ? " must be 4-D" : " must have rank >= 3") + ", got shape " + s->to_string());
+      return ctx.record_error(n, {name, (only_4d ? " must be 4-D" : " must have rank >= 3"), ", got shape ", *s});
   }
   if (x && grid && x->rank() != grid->rank())
-    return ctx.record_error(n, "X " + x->to_string() + " and grid " + grid->to_string() + " must have the same rank");
+    return ctx.record_error(n, {"X ", *x, " and grid ", *grid, " must have the same rank"});
   const DataType t = dtype_of(n.input(0));
   if (!x && !grid) {
     ctx.set_shape_and_dtype(n.output(0), Shape(), t);
@@ -78,8 +76,7 @@ inline void grid_sample(Context& ctx, Node& n, bool only_4d, const std::vector<c
   }
   const int64_t r = x ? x->rank() : grid->rank();
   if (grid && (*grid)[r - 1].is_int() && (*grid)[r - 1].value() != r - 2)
-    return ctx.record_error(
-        n, "the last grid dim must be " + std::to_string(r - 2) + ", got " + (*grid)[r - 1].to_string());
+    return ctx.record_error(n, {"the last grid dim must be ", r - 2, ", got ", (*grid)[r - 1]});
   std::vector<SymbolicDim> out(static_cast<std::size_t>(r));
   out[0] = x ? (*x)[0] : (*grid)[0];
   if (out[0].is_unknown() && grid) out[0] = (*grid)[0];
@@ -107,7 +104,7 @@ inline void infer_affine_grid(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 2, 2)) return;
   const Shape* theta = shape_of(n.input(0));
   const Shape* size_shape = shape_of(n.input(1));
-  if (theta && theta->rank() != 3) return ctx.record_error(n, "theta must be 3-D, got shape " + theta->to_string());
+  if (theta && theta->rank() != 3) return ctx.record_error(n, {"theta must be 3-D, got shape ", *theta});
   auto size = input_dims(ctx, n, 1);
   // The number of size values (4 or 5), when known.
   std::optional<int64_t> count;
@@ -115,7 +112,7 @@ inline void infer_affine_grid(Context& ctx, Node& n) {
   else if (size_shape && size_shape->rank() == 1 && (*size_shape)[0].is_int()) count = (*size_shape)[0].value();
   if (!count && theta && (*theta)[1].is_int()) count = (*theta)[1].value() == 2 ? 4 : 5;
   if (count && *count != 4 && *count != 5)
-    return ctx.record_error(n, "size must have 4 (2-D) or 5 (3-D) values, got " + std::to_string(*count));
+    return ctx.record_error(n, {"size must have 4 (2-D) or 5 (3-D) values, got ", *count});
   const DataType t = dtype_of(n.input(0));
   if (!count) {
     ctx.set_shape_and_dtype(n.output(0), Shape(), t);
@@ -123,11 +120,9 @@ inline void infer_affine_grid(Context& ctx, Node& n) {
   }
   const int64_t spatial = *count - 2;
   if (theta && (*theta)[1].is_int() && (*theta)[1].value() != spatial)
-    return ctx.record_error(n,
-                            "theta " + theta->to_string() + " does not match a " + std::to_string(spatial) + "-D size");
+    return ctx.record_error(n, {"theta ", *theta, " does not match a ", spatial, "-D size"});
   if (theta && (*theta)[2].is_int() && (*theta)[2].value() != spatial + 1)
-    return ctx.record_error(n, "theta " + theta->to_string() + " must be [N, " + std::to_string(spatial) + ", " +
-                                   std::to_string(spatial + 1) + "]");
+    return ctx.record_error(n, {"theta ", *theta, " must be [N, ", spatial, ", ", spatial + 1, "]"});
   std::vector<SymbolicDim> out;
   out.push_back(size ? (*size)[0] : SymbolicDim());
   if (out[0].is_unknown() && theta) out[0] = (*theta)[0];
@@ -142,13 +137,13 @@ SYMSHAPE_RULES(infer_affine_grid, ai_onnx("AffineGrid", 20));
 inline void infer_image_decoder(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 1, 1)) return;
   const Shape* s = shape_of(n.input(0));
-  if (s && s->rank() != 1) return ctx.record_error(n, "encoded_stream must be 1-D, got shape " + s->to_string());
+  if (s && s->rank() != 1) return ctx.record_error(n, {"encoded_stream must be 1-D, got shape ", *s});
   const std::string format = n.attr_string("pixel_format", "RGB");
   int64_t channels = 0;
   if (format == "RGB" || format == "BGR") channels = 3;
   else if (format == "Grayscale") channels = 1;
   else {
-    return ctx.record_error(n, "pixel_format must be RGB, BGR or Grayscale, got '" + format + "'");
+    return ctx.record_error(n, {"pixel_format must be RGB, BGR or Grayscale, got '", format, "'"});
   }
   ctx.set_shape_and_dtype(n.output(0), Shape({SymbolicDim(), SymbolicDim(), SymbolicDim(channels)}), DataType::UINT8);
 }

@@ -24,7 +24,7 @@ inline Maybe<Reduction> reduction_attr(Context& ctx, const Node& n) {
   if (reduction == "none") return Reduction::None;
   if (reduction == "mean") return Reduction::Mean;
   if (reduction == "sum") return Reduction::Sum;
-  ctx.record_error(n, "reduction must be none, mean or sum, got '" + reduction + "'");
+  ctx.record_error(n, {"reduction must be none, mean or sum, got '", reduction, "'"});
   return std::nullopt;
 }
 
@@ -38,16 +38,15 @@ inline bool loss_output(Context& ctx, Node& n) {
   const Shape* x = shape_of(n.input(0));
   const Shape* target = shape_of(n.input(1));
   if (x && x->rank() < 2) {
-    ctx.record_error(n, "input must have rank >= 2 [N, C, ...], got shape " + x->to_string());
+    ctx.record_error(n, {"input must have rank >= 2 [N, C, ...], got shape ", *x});
     return false;
   }
   if (x && target && target->rank() != x->rank() - 1) {
-    ctx.record_error(n,
-                     "target rank must be input rank - 1: input " + x->to_string() + ", target " + target->to_string());
+    ctx.record_error(n, {"target rank must be input rank - 1: input ", *x, ", target ", *target});
     return false;
   }
   if (const Shape* w = shape_of(n.input(2)); w && w->rank() != 1) {
-    ctx.record_error(n, "weight must be 1-D [C], got shape " + w->to_string());
+    ctx.record_error(n, {"weight must be 1-D [C], got shape ", *w});
     return false;
   }
   const DataType t = dtype_of(n.input(0));

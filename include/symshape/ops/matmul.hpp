@@ -45,8 +45,8 @@ inline void infer_gemm(Context& ctx, Node& n) {
   const DataType dtype = dtype_of(n.input(0));
   const Shape* a = shape_of(n.input(0));
   const Shape* b = shape_of(n.input(1));
-  if (a && a->rank() != 2) return ctx.record_error(n, "A must be 2-D, got " + a->to_string());
-  if (b && b->rank() != 2) return ctx.record_error(n, "B must be 2-D, got " + b->to_string());
+  if (a && a->rank() != 2) return ctx.record_error(n, {"A must be 2-D, got ", *a});
+  if (b && b->rank() != 2) return ctx.record_error(n, {"B must be 2-D, got ", *b});
   const bool ta = n.attr_int("transA", 0) != 0, tb = n.attr_int("transB", 0) != 0;
   SymbolicDim m, k_a, k_b, nn;
   if (a) {
@@ -60,7 +60,7 @@ inline void infer_gemm(Context& ctx, Node& n) {
   if (a && b && !check_inner_dims(ctx, n, k_a, k_b, *a, *b)) return;
   // C broadcasts (unidirectionally) to [M, N]: it can fill in unknown dims.
   if (const Shape* c = shape_of(n.input(2))) {
-    if (c->rank() > 2) return ctx.record_error(n, "C must have rank <= 2, got " + c->to_string());
+    if (c->rank() > 2) return ctx.record_error(n, {"C must have rank <= 2, got ", *c});
     const SymbolicDim* cdims[2] = {nullptr, nullptr};
     if (c->rank() == 2) cdims[0] = &(*c)[0];
     if (c->rank() >= 1) cdims[1] = &(*c)[c->size() - 1];
@@ -71,8 +71,7 @@ inline void infer_gemm(Context& ctx, Node& n) {
       if (t.is_unknown()) {
         t = *cdims[i];
       } else if (t.is_int() && cdims[i]->is_int() && t != *cdims[i])
-        return ctx.record_error(n, "C of shape " + c->to_string() + " does not broadcast to [" + m.to_string() + "," +
-                                       nn.to_string() + "]");
+        return ctx.record_error(n, {"C of shape ", *c, " does not broadcast to [", m, ",", nn, "]"});
     }
   }
   if (!a && !b && !shape_of(n.input(2))) {
@@ -97,7 +96,7 @@ struct EinsumTerm {
 inline Maybe<EinsumTerm> parse_einsum_term(Context& ctx, const Node& n, const std::string& eq,
                                            const std::string& text) {
   auto bad = [&](const std::string& why) {
-    ctx.record_error(n, "bad equation '" + eq + "': " + why);
+    ctx.record_error(n, {"bad equation '", eq, "': ", why});
     return std::nullopt;
   };
   EinsumTerm term;
@@ -134,8 +133,8 @@ inline Maybe<std::vector<EinsumTerm>> parse_einsum_inputs(Context& ctx, const No
     start = comma + 1;
   }
   if (terms.size() != n.inputs.size()) {
-    ctx.record_error(n, "equation '" + eq + "' has " + std::to_string(terms.size()) + " operands but the node has " +
-                            std::to_string(n.inputs.size()) + " inputs");
+    ctx.record_error(
+        n, {"equation '", eq, "' has ", terms.size(), " operands but the node has ", n.inputs.size(), " inputs"});
     return std::nullopt;
   }
   return terms;
@@ -159,7 +158,7 @@ struct EinsumLabels {
   bool bind(Context& ctx, const Node& n, char c, const SymbolicDim& d) {
     SymbolicDim& cur = dims[static_cast<unsigned char>(c)];
     if (cur.is_int() && d.is_int() && cur != d && !cur.is_int(1) && !d.is_int(1)) {
-      ctx.record_error(n, std::string("label '") + c + "' has dims " + cur.to_string() + " and " + d.to_string());
+      ctx.record_error(n, {"label '", c, "' has dims ", cur, " and ", d});
       return false;
     }
     if (cur.is_unknown() || cur.is_int(1) || (!cur.is_int() && d.is_int() && !d.is_int(1))) cur = d;
@@ -170,8 +169,8 @@ struct EinsumLabels {
   bool add_operand(Context& ctx, const Node& n, std::size_t t, const EinsumTerm& term, const Shape& s) {
     const std::size_t nlabels = term.labels.size() - (term.has_ellipsis ? 1 : 0);
     if (term.has_ellipsis ? s.size() < nlabels : s.size() != nlabels) {
-      ctx.record_error(n, "operand " + std::to_string(t) + " of shape " + s.to_string() + " does not match term " +
-                              std::string(term.labels.begin(), term.labels.end()));
+      ctx.record_error(n, {"operand ", t, " of shape ", s, " does not match term ",
+                           std::string(term.labels.begin(), term.labels.end())});
       return false;
     }
     const std::size_t ell_rank = s.size() - nlabels;
@@ -201,7 +200,7 @@ inline Maybe<EinsumLabels> collect_labels(Context& ctx, const Node& n, const std
       if (c != '.') ++labels.count[static_cast<unsigned char>(c)];
     labels.any_ellipsis = labels.any_ellipsis || term.has_ellipsis;
     if (!n.input(t)) {
-      ctx.usage_error(n, "input " + std::to_string(t) + " is missing");
+      ctx.usage_error(n, {"input ", t, " is missing"});
       return std::nullopt;
     }
     const Shape* s = shape_of(n.input(t));
@@ -228,11 +227,11 @@ inline Maybe<std::vector<char>> output_labels(Context& ctx, const Node& n, const
   }
   for (char c : out_term->labels) {
     if (c != '.' && labels.count[static_cast<unsigned char>(c)] == 0) {
-      ctx.record_error(n, std::string("output label '") + c + "' does not appear in the inputs");
+      ctx.record_error(n, {"output label '", c, "' does not appear in the inputs"});
       return std::nullopt;
     }
     if (std::find(out.begin(), out.end(), c) != out.end()) {
-      ctx.record_error(n, std::string("output label '") + c + "' appears more than once");
+      ctx.record_error(n, {"output label '", c, "' appears more than once"});
       return std::nullopt;
     }
     out.push_back(c);
@@ -288,11 +287,11 @@ inline void infer_det(Context& ctx, Node& n) {
     return;
   }
   const int64_t r = s->rank();
-  if (r < 2) return ctx.record_error(n, "input must have rank >= 2, got shape " + s->to_string());
+  if (r < 2) return ctx.record_error(n, {"input must have rank >= 2, got shape ", *s});
   const SymbolicDim& a = (*s)[r - 2];
   const SymbolicDim& b = (*s)[r - 1];
   if (a.is_int() && b.is_int() && a != b)
-    return ctx.record_error(n, "the last two dims must be equal (square matrices), got " + s->to_string());
+    return ctx.record_error(n, {"the last two dims must be equal (square matrices), got ", *s});
   ctx.set_shape_and_dtype(n.output(0), Shape(std::vector<SymbolicDim>(s->dims().begin(), s->dims().end() - 2)),
                           dtype_of(n.input(0)));
 }

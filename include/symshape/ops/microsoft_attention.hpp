@@ -55,8 +55,7 @@ inline void attention_outputs(Context& ctx, Node& n) {
   } else if (bias || w) {
     // bias is [q+k+v hidden], the same as weights dim 1.
     const SymbolicDim& t = bias ? (*bias)[0] : (*w)[1];
-    if (t.is_int() && t.value() % 3 != 0)
-      return ctx.record_error(n, "q+k+v hidden size " + t.to_string() + " is not 3*hidden");
+    if (t.is_int() && t.value() % 3 != 0) return ctx.record_error(n, {"q+k+v hidden size ", t, " is not 3*hidden"});
     qh = vh = t / SymbolicDim(3);
   }
   ctx.set_shape_and_dtype(n.output(0), x ? Shape({(*x)[0], (*x)[1], vh}) : Shape(), dt);
@@ -133,7 +132,7 @@ inline void infer_ms_multi_head_attention(Context& ctx, Node& n) {
       !require_rank(ctx, n, v, 3, 4, "value") || !require_rank(ctx, n, pk, 4, 4, "past_key") ||
       !require_rank(ctx, n, pv, 4, 4, "past_value"))
     return;
-  if (q && q->size() == 4) return ctx.record_error(n, "query must be 3-D or 5-D, got " + q->to_string());
+  if (q && q->size() == 4) return ctx.record_error(n, {"query must be 3-D or 5-D, got ", *q});
   const DataType dt = dtype_of(n.input(0));
   const SymbolicDim H(*heads);
   const ms_attention_detail::MhaDims d = ms_attention_detail::mha_dims(q, k, v, H);
@@ -200,7 +199,7 @@ inline void infer_ms_group_query_attention(Context& ctx, Node& n) {
     const SymbolicDim total_heads(packed ? *heads + 2 * *kv_heads : *heads);
     const SymbolicDim& d = (*q)[2];
     if (d.is_int() && d.value() % total_heads.value() != 0)
-      return ctx.record_error(n, "query hidden " + d.to_string() + " is not divisible by the head count");
+      return ctx.record_error(n, {"query hidden ", d, " is not divisible by the head count"});
     head = d / total_heads;
     ctx.set_shape_and_dtype(n.output(0), packed ? Shape({(*q)[0], (*q)[1], head * SymbolicDim(*heads)}) : *q, dt);
   } else {
@@ -266,7 +265,7 @@ inline void infer_ms_packed_multi_head_attention(Context& ctx, Node& n) {
   const Shape* q = shape_of(n.input(0));
   const Shape* v = shape_of(n.input(2));
   if (!require_rank(ctx, n, q, 2, 4, "query") || !require_rank(ctx, n, v, 2, 2, "value")) return;
-  if (q && q->size() == 3) return ctx.record_error(n, "query must be 2-D or 4-D, got " + q->to_string());
+  if (q && q->size() == 3) return ctx.record_error(n, {"query must be 2-D or 4-D, got ", *q});
   SymbolicDim vh;
   if (q && q->size() == 4) vh = (*q)[1] * (*q)[3];
   else if (v) vh = (*v)[1];
@@ -371,12 +370,12 @@ inline void infer_ms_gated_relative_position_bias(Context& ctx, Node& n) {
   const Shape* q = shape_of(n.input(0));
   const Shape* off = shape_of(n.input(6));
   SymbolicDim b, s;
-  if (off && off->size() < 2) return ctx.record_error(n, "token_offset must have rank >= 2, got " + off->to_string());
+  if (off && off->size() < 2) return ctx.record_error(n, {"token_offset must have rank >= 2, got ", *off});
   if (off) {
     b = (*off)[0];
     s = (*off)[1];
   } else if (!n.input(6) && q) {
-    if (q->size() != 3) return ctx.record_error(n, "query_layer must be 3-D, got " + q->to_string());
+    if (q->size() != 3) return ctx.record_error(n, {"query_layer must be 3-D, got ", *q});
     b = (*q)[0];
     s = (*q)[1];
   }
@@ -391,7 +390,7 @@ SYMSHAPE_RULES(infer_ms_gated_relative_position_bias, com_microsoft("GatedRelati
 inline void infer_ms_relative_position_bias(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 3, 3) || !require_attr(ctx, n, "max_distance")) return;
   const Shape* t = shape_of(n.input(0));
-  if (t && t->size() < 2) return ctx.record_error(n, "bias_table must have rank >= 2, got " + t->to_string());
+  if (t && t->size() < 2) return ctx.record_error(n, {"bias_table must have rank >= 2, got ", *t});
   ctx.set_shape_and_dtype(n.output(0), Shape({1, dim_at(t, 1), scalar_value(ctx, n, 1), scalar_value(ctx, n, 2)}),
                           dtype_of(n.input(0)));
 }
@@ -436,7 +435,7 @@ inline void infer_ms_decoder_attention(Context& ctx, Node& n) {
   if (!require_rank(ctx, n, q, 3, 3, "query") || !require_rank(ctx, n, k, 3, 3, "key")) return;
   const SymbolicDim hidden = dim_at(q, 2);
   if (hidden.is_int() && hidden.value() % *heads != 0)
-    return ctx.record_error(n, "hidden size " + hidden.to_string() + " is not a multiple of num_heads");
+    return ctx.record_error(n, {"hidden size ", hidden, " is not a multiple of num_heads"});
   propagate_type(ctx, n);
   const SymbolicDim head = hidden.is_known() ? hidden / SymbolicDim(*heads) : SymbolicDim();
   const Shape cache({dim_at(q, 1), *heads, SymbolicDim(), head});
@@ -493,7 +492,7 @@ inline void infer_ms_mrotary_embedding(Context& ctx, Node& n) {
   const Shape* pos = shape_of(n.input(1));
   if (!require_rank(ctx, n, x, 3, 4, "input") || !require_rank(ctx, n, pos, 3, 3, "position_ids")) return;
   if (pos && (*pos)[0].is_int() && !(*pos)[0].is_int(3))
-    return ctx.record_error(n, "position_ids must be [3, B, S], got " + pos->to_string());
+    return ctx.record_error(n, {"position_ids must be [3, B, S], got ", *pos});
   propagate_type(ctx, n);
 }
 SYMSHAPE_RULES(infer_ms_mrotary_embedding, com_microsoft("MRotaryEmbedding", 1));

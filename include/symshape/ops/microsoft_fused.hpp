@@ -51,8 +51,8 @@ inline void infer_ms_conv_transpose_dynamic_pads(Context& ctx, Node& n) {
   if (pads_input) pads = ctx.symbolic_value(n.input(2));
   const Shape* x = shape_of(n.input(0));
   if (pads && x && pads->size() != 2 * (x->size() - 2))
-    return ctx.record_error(n, "Pads has " + std::to_string(pads->size()) + " values; expected " +
-                                   std::to_string(2 * (x->size() - 2)) + " for input " + x->to_string());
+    return ctx.record_error(n,
+                            {"Pads has ", pads->size(), " values; expected ", 2 * (x->size() - 2), " for input ", *x});
   conv_detail::conv_transpose(ctx, n, pads_input, pads);
 }
 SYMSHAPE_RULES(infer_ms_conv_transpose_dynamic_pads, com_microsoft("ConvTransposeWithDynamicPads", 1));
@@ -81,7 +81,7 @@ inline void infer_ms_nhwc_max_pool(Context& ctx, Node& n) {
   const Shape* x = shape_of(n.input(0));
   const DataType dt = dtype_of(n.input(0));
   if (!x) return (void)ctx.set_shape_and_dtype(n.output(0), Shape(), dt);
-  if (x->rank() < 3) return ctx.record_error(n, "input must have rank >= 3 (N, spatial..., C), got " + x->to_string());
+  if (x->rank() < 3) return ctx.record_error(n, {"input must have rank >= 3 (N, spatial..., C), got ", *x});
   const auto spec = read_window_spec(ctx, n, nullptr, x->size() - 2);
   if (!spec) return;
   auto out = window_output(ctx, n, *x, *spec, (*x)[x->size() - 1], /*channels_last=*/true);
@@ -100,8 +100,7 @@ inline bool check_dropout_bias(Context& ctx, const Node& n, const Shape* data, c
   } else if (bias->rank() == data->rank()) {
     return true;
   }
-  ctx.record_error(
-      n, "bias " + bias->to_string() + " must be [" + last.to_string() + "] or data's shape " + data->to_string());
+  ctx.record_error(n, {"bias ", *bias, " must be [", last, "] or data's shape ", *data});
   return false;
 }
 // Output 0 has data's type; the mask (output 1) is BOOL of data's shape, or,
@@ -134,8 +133,8 @@ inline void infer_ms_bitmask_dropout(Context& ctx, Node& n) {
   for (std::size_t i = 1; i < 3; ++i) {
     const Shape* s = shape_of(n.input(i));
     if (s && !(s->rank() == 0 || (s->rank() == 1 && (*s)[0].is_int(1))))
-      return ctx.record_error(
-          n, std::string(i == 1 ? "ratio" : "training_mode") + " must be a scalar, got shape " + s->to_string());
+      return ctx.record_error(n,
+                              {std::string(i == 1 ? "ratio" : "training_mode"), " must be a scalar, got shape ", *s});
   }
   ms_fused_detail::dropout_outputs(ctx, n, true);
 }
@@ -148,7 +147,7 @@ inline void infer_ms_bias_softmax(Context& ctx, Node& n) {
   const Shape* data = shape_of(n.input(0));
   const Shape* bias = shape_of(n.input(1));
   if (data && bias && bias->rank() > data->rank())
-    return ctx.record_error(n, "bias " + bias->to_string() + " has a higher rank than data " + data->to_string());
+    return ctx.record_error(n, {"bias ", *bias, " has a higher rank than data ", *data});
   if (data) {
     auto axis = normalize_axis(ctx, n, n.attr_int("axis", 1), data->rank());
     if (!axis) return;
@@ -165,7 +164,7 @@ inline void infer_ms_gated_add(Context& ctx, Node& n) {
   const Shape* gate = shape_of(n.input(2));
   if (x && y && !broadcast_shapes(ctx, n, *x, *y)) return;
   if (gate && gate->rank() >= 1 && (*gate)[gate->size() - 1].is_int() && !(*gate)[gate->size() - 1].is_int(1))
-    return ctx.record_error(n, "gate must be [..., 1], got " + gate->to_string());
+    return ctx.record_error(n, {"gate must be [..., 1], got ", *gate});
   propagate_type(ctx, n);
 }
 SYMSHAPE_RULES(infer_ms_gated_add, com_microsoft("GatedAdd", 1));
@@ -175,13 +174,12 @@ inline void infer_ms_gated_rms_norm(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 3, 3)) return;
   const Shape* x = shape_of(n.input(0));
   const Shape* scale = shape_of(n.input(1));
-  if (scale && scale->rank() != 1) return ctx.record_error(n, "scale must be 1-D, got " + scale->to_string());
+  if (scale && scale->rank() != 1) return ctx.record_error(n, {"scale must be 1-D, got ", *scale});
   if (x && x->rank() >= 1 && scale) {
     const SymbolicDim& last = (*x)[x->size() - 1];
     const SymbolicDim& c = (*scale)[0];
     if (last.is_int() && c.is_int() && (c.value() < 1 || last.value() % c.value() != 0))
-      return ctx.record_error(
-          n, "the last dim of X (" + last.to_string() + ") is not a multiple of scale's " + c.to_string());
+      return ctx.record_error(n, {"the last dim of X (", last, ") is not a multiple of scale's ", c});
   }
   propagate_type(ctx, n);
 }
@@ -194,7 +192,7 @@ inline void infer_ms_complex_mul(Context& ctx, Node& n) {
   const Shape* b = shape_of(n.input(1));
   for (const Shape* s : {a, b}) {
     if (s && (s->rank() < 1 || ((*s)[s->size() - 1].is_int() && !(*s)[s->size() - 1].is_int(2))))
-      return ctx.record_error(n, "inputs must end in 2 (real and imaginary parts), got " + s->to_string());
+      return ctx.record_error(n, {"inputs must end in 2 (real and imaginary parts), got ", *s});
   }
   Shape out;
   if (a && b) {

@@ -38,13 +38,13 @@ inline std::optional<SymbolicDim> count_input(Context& ctx, const Node& n, std::
                                               int64_t lo) {
   const Shape* s = shape_of(n.input(i));
   if (s && !(s->rank() == 0 || (s->rank() == 1 && (!(*s)[0].is_int() || (*s)[0].is_int(1))))) {
-    ctx.record_error(n, std::string(what) + " must have shape [1], got " + s->to_string());
+    ctx.record_error(n, {what, " must have shape [1], got ", *s});
     return std::nullopt;
   }
   if (!n.input(i)) return SymbolicDim();
   const SymbolicDim v = scalar_value(ctx, n, i);
   if (v.is_int() && v.value() < lo) {
-    ctx.record_error(n, std::string(what) + " must be at least " + std::to_string(lo) + ", got " + v.to_string());
+    ctx.record_error(n, {what, " must be at least ", lo, ", got ", v});
     return std::nullopt;
   }
   return v;
@@ -55,7 +55,7 @@ inline std::optional<SymbolicDim> count_input(Context& ctx, const Node& n, std::
 inline Maybe<const Shape*> prompt(Context& ctx, const Node& n, bool features_allowed) {
   const Shape* ids = shape_of(n.input(0));
   if (ids && ids->rank() != 2 && !(features_allowed && ids->rank() == 3)) {
-    ctx.record_error(n, "input_ids must be [batch_size, sequence_length], got " + ids->to_string());
+    ctx.record_error(n, {"input_ids must be [batch_size, sequence_length], got ", *ids});
     return std::nullopt;
   }
   return ids;
@@ -88,7 +88,7 @@ inline bool beam_outputs(Context& ctx, Node& n, bool whisper) {
   const auto ret = beams ? count_input(ctx, n, 4, "num_return_sequences", 1) : std::nullopt;
   if (!ret) return false;
   if (beams->is_int() && ret->is_int() && ret->value() > beams->value()) {
-    ctx.record_error(n, "num_return_sequences " + ret->to_string() + " exceeds num_beams " + beams->to_string());
+    ctx.record_error(n, {"num_return_sequences ", *ret, " exceeds num_beams ", *beams});
     return false;
   }
   // The scores' type T is that of length_penalty / repetition_penalty (else float).

@@ -61,14 +61,14 @@ inline bool group_norm_attrs(Context& ctx, const Node& n) {
   auto groups = required_int(ctx, n, "groups");
   if (!groups || !required_int(ctx, n, "activation")) return false;
   if (*groups < 1) {
-    ctx.record_error(n, "groups must be positive, got " + std::to_string(*groups));
+    ctx.record_error(n, {"groups must be positive, got ", *groups});
     return false;
   }
   const Shape* x = shape_of(n.input(0));
   if (x && x->size() >= 2) {
     const SymbolicDim& c = n.attr_int("channels_last", 1) != 0 ? (*x)[x->size() - 1] : (*x)[1];
     if (c.is_int() && c.value() % *groups != 0) {
-      ctx.record_error(n, "channels " + c.to_string() + " are not a multiple of groups " + std::to_string(*groups));
+      ctx.record_error(n, {"channels ", c, " are not a multiple of groups ", *groups});
       return false;
     }
   }
@@ -98,17 +98,17 @@ inline void infer_ms_bias_split_gelu(Context& ctx, Node& n) {
   const Shape* x = shape_of(n.input(0));
   const Shape* bias = shape_of(n.input(1));
   const DataType dt = dtype_of(n.input(0));
-  if (x && x->rank() != 3) return ctx.record_error(n, "BiasSplitGelu input must be 3-D, got " + x->to_string());
-  if (bias && bias->rank() != 1) return ctx.record_error(n, "BiasSplitGelu bias must be 1-D, got " + bias->to_string());
+  if (x && x->rank() != 3) return ctx.record_error(n, {"BiasSplitGelu input must be 3-D, got ", *x});
+  if (bias && bias->rank() != 1) return ctx.record_error(n, {"BiasSplitGelu bias must be 1-D, got ", *bias});
   if (!x) return (void)ctx.set_shape_and_dtype(n.output(0), Shape(), dt);
   SymbolicDim c = (*x)[2];
   if (bias) {
     const SymbolicDim& d = (*bias)[0];
     if (d.is_int() && c.is_int() && d.value() != c.value())
-      return ctx.record_error(n, "bias dim " + d.to_string() + " does not match input's last dim " + c.to_string());
+      return ctx.record_error(n, {"bias dim ", d, " does not match input's last dim ", c});
     if (d.is_int() || !c.is_known()) c = d;
   }
-  if (c.is_int() && c.value() % 2 != 0) return ctx.record_error(n, "last dim " + c.to_string() + " is odd");
+  if (c.is_int() && c.value() % 2 != 0) return ctx.record_error(n, {"last dim ", c, " is odd"});
   ctx.set_shape_and_dtype(n.output(0), Shape({(*x)[0], (*x)[1], c.is_known() ? c / SymbolicDim(2) : SymbolicDim()}), dt);
 }
 SYMSHAPE_RULES(infer_ms_bias_split_gelu, com_microsoft("BiasSplitGelu", 1));

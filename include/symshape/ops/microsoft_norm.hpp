@@ -66,8 +66,7 @@ inline void infer_ms_skip_layer_norm(Context& ctx, Node& n) {
   const bool simplified = n.op_type == "SkipSimplifiedLayerNormalization";
   if (!check_inputs(ctx, n, 3, simplified ? 4 : 5)) return;
   const Shape* x = shape_of(n.input(0));
-  if (x && x->rank() != 2 && x->rank() != 3)
-    return ctx.record_error(n, "input must be 2-D or 3-D, got " + x->to_string());
+  if (x && x->rank() != 2 && x->rank() != 3) return ctx.record_error(n, {"input must be 2-D or 3-D, got ", *x});
   propagate_type(ctx, n, 0, 0);
   const Shape st = x ? ms_norm_detail::stats_shape(*x, x->size() - 1) : Shape();
   ctx.set_shape_and_dtype(n.output(1), st, DataType::FLOAT);
@@ -91,9 +90,9 @@ inline void infer_ms_embed_layer_norm(Context& ctx, Node& n) {
   const Shape* ids = shape_of(n.input(0));
   const Shape* seg = shape_of(n.input(1));
   const Shape* we = shape_of(n.input(2));
-  if (ids && ids->rank() != 2) return ctx.record_error(n, "input_ids must be 2-D, got " + ids->to_string());
-  if (seg && seg->rank() != 2) return ctx.record_error(n, "segment_ids must be 2-D, got " + seg->to_string());
-  if (we && we->rank() != 2) return ctx.record_error(n, "word_embedding must be 2-D, got " + we->to_string());
+  if (ids && ids->rank() != 2) return ctx.record_error(n, {"input_ids must be 2-D, got ", *ids});
+  if (seg && seg->rank() != 2) return ctx.record_error(n, {"segment_ids must be 2-D, got ", *seg});
+  if (we && we->rank() != 2) return ctx.record_error(n, {"word_embedding must be 2-D, got ", *we});
   const SymbolicDim h = we ? (*we)[1] : SymbolicDim();
   // position/segment embeddings [*, hidden], gamma/beta [hidden], with
   // word_embedding's hidden size.
@@ -103,8 +102,7 @@ inline void infer_ms_embed_layer_norm(Context& ctx, Node& n) {
     const Shape* e = shape_of(n.input(checks[c].first));
     if (!e || (checks[c].first == 4 && !n.input(1))) continue;
     if (e->size() != checks[c].second)
-      return ctx.record_error(
-          n, std::string(names[c]) + " must be " + std::to_string(checks[c].second) + "-D, got " + e->to_string());
+      return ctx.record_error(n, {std::string(names[c]), " must be ", checks[c].second, "-D, got ", *e});
     if (!same_hidden(ctx, n, h, (*e)[e->size() - 1], names[c])) return;
   }
   const DataType dt = dtype_of(n.input(2));

@@ -116,13 +116,13 @@ inline std::optional<int64_t> packed_components(Context& ctx, const Node& n, Dat
   const int64_t bits = n.attr_int("bits", 4);
   if (data_t == DataType::UINT8) {
     if (bits != 2 && bits != 4 && bits != 8) {
-      ctx.record_error(n, "bits must be 2, 4 or 8 for UINT8 data, got " + std::to_string(bits));
+      ctx.record_error(n, {"bits must be 2, 4 or 8 for UINT8 data, got ", bits});
       return std::nullopt;
     }
     return 8 / bits;
   }
   if ((data_t == DataType::INT4 || data_t == DataType::UINT4) && bits != 4) {
-    ctx.record_error(n, "bits must be 4 for INT4/UINT4 data, got " + std::to_string(bits));
+    ctx.record_error(n, {"bits must be 4 for INT4/UINT4 data, got ", bits});
     return std::nullopt;
   }
   return 1;
@@ -142,8 +142,8 @@ inline void infer_ms_gather_block_quantized(Context& ctx, Node& n) {
   const bool fp = ms_quant_detail::is_fp_quantized(data_t);
   const int64_t block = n.attr_int("block_size", 128);
   if (!(power_of_two_at_least_16(block) || (block == 0 && (fp || data_t == DataType::UNDEFINED))))
-    return ctx.record_error(n, "block_size must be a power of 2 and at least 16 (or 0 for FP8/FP4 data), got " +
-                                   std::to_string(block));
+    return ctx.record_error(n,
+                            {"block_size must be a power of 2 and at least 16 (or 0 for FP8/FP4 data), got ", block});
   const auto components = ms_quant_detail::packed_components(ctx, n, data_t);
   if (!components) return;
   if (fp && n.input(3)) return ctx.record_error(n, "zero_points must not be given for FP8/FP4 data");
@@ -161,7 +161,7 @@ inline void infer_ms_gather_block_quantized(Context& ctx, Node& n) {
   if (data_t == DataType::UINT8 && (*gaxis != 0 || *qaxis != rank - 1))
     return ctx.record_error(n, "UINT8 data needs gather_axis 0 and quantize_axis the last axis");
   if (sc) {
-    if (sc->rank() != rank) return ctx.record_error(n, "scales must have data's rank, got " + sc->to_string());
+    if (sc->rank() != rank) return ctx.record_error(n, {"scales must have data's rank, got ", *sc});
     for (int64_t i = 0; i < rank; ++i) {
       const SymbolicDim& dd = (*d)[static_cast<std::size_t>(i)];
       const SymbolicDim& sd = (*sc)[static_cast<std::size_t>(i)];
@@ -174,8 +174,7 @@ inline void infer_ms_gather_block_quantized(Context& ctx, Node& n) {
         continue;  // FP8/FP4 scales broadcast along other axes
       }
       if (sd.value() != want)
-        return ctx.record_error(n, "scales " + sc->to_string() + " do not match data " + d->to_string() + " (axis " +
-                                       std::to_string(i) + " needs " + std::to_string(want) + ")");
+        return ctx.record_error(n, {"scales ", *sc, " do not match data ", *d, " (axis ", i, " needs ", want, ")"});
     }
   }
   if (!idx) return (void)ctx.set_shape_and_dtype(n.output(0), Shape(), dt);
@@ -256,7 +255,7 @@ inline void infer_ms_qlinear_average_pool(Context& ctx, Node& n) {
   const DataType dt = dtype_of(n.input(0));
   const Shape* x = shape_of(n.input(0));
   if (!x) return (void)ctx.set_shape_and_dtype(n.output(0), Shape(), dt);
-  if (x->rank() < 3) return ctx.record_error(n, "input must have rank >= 3, got " + x->to_string());
+  if (x->rank() < 3) return ctx.record_error(n, {"input must have rank >= 3, got ", *x});
   const bool cl = n.attr_int("channels_last", 0) != 0;
   const auto spec = read_window_spec(ctx, n, nullptr, x->size() - 2);
   if (!spec) return;
@@ -273,7 +272,7 @@ inline void infer_ms_qlinear_global_average_pool(Context& ctx, Node& n) {
   const DataType dt = dtype_of(n.input(0));
   const Shape* x = shape_of(n.input(0));
   if (!x) return (void)ctx.set_shape_and_dtype(n.output(0), Shape(), dt);
-  if (x->rank() < 2) return ctx.record_error(n, "input must have rank >= 2, got " + x->to_string());
+  if (x->rank() < 2) return ctx.record_error(n, {"input must have rank >= 2, got ", *x});
   const bool cl = n.attr_int("channels_last", 0) != 0;
   std::vector<SymbolicDim> out(x->size(), SymbolicDim(1));
   out[0] = (*x)[0];
@@ -452,7 +451,7 @@ inline void infer_ms_with_order(Context& ctx, Node& n) {
     const auto to = required_int(ctx, n, "to");
     if (!to) return;
     if (*to != static_cast<int64_t>(DataType::FLOAT) && *to != static_cast<int64_t>(DataType::FLOAT16))
-      return ctx.record_error(n, "to must be FLOAT (1) or FLOAT16 (10), got " + std::to_string(*to));
+      return ctx.record_error(n, {"to must be FLOAT (1) or FLOAT16 (10), got ", *to});
     dt = static_cast<DataType>(*to);
   }
   ctx.set_shape_and_dtype(n.output(0), ms_quant_detail::shape_or_unknown(n.input(0)), dt);
@@ -481,15 +480,14 @@ inline void infer_ms_dequantize_bfp(Context& ctx, Node& n) {
   const int64_t code = n.attr_int("dtype", static_cast<int64_t>(DataType::FLOAT));
   if (code != static_cast<int64_t>(DataType::FLOAT) && code != static_cast<int64_t>(DataType::FLOAT16) &&
       code != static_cast<int64_t>(DataType::BFLOAT16))
-    return ctx.record_error(n, "dtype must be FLOAT, FLOAT16 or BFLOAT16, got " + std::to_string(code));
+    return ctx.record_error(n, {"dtype must be FLOAT, FLOAT16 or BFLOAT16, got ", code});
   if (!require_rank(ctx, n, shape_of(n.input(0)), 1, 1, "x") ||
       !require_rank(ctx, n, shape_of(n.input(1)), 1, 1, "shape") ||
       !require_rank(ctx, n, shape_of(n.input(2)), 1, 1, "strides"))
     return;
   const auto len = static_length(n.input(1)), strides_len = static_length(n.input(2));
   if (len && strides_len && *len != *strides_len)
-    return ctx.record_error(n, "shape and strides must have the same length, got " + std::to_string(*len) + " and " +
-                                   std::to_string(*strides_len));
+    return ctx.record_error(n, {"shape and strides must have the same length, got ", *len, " and ", *strides_len});
   auto dims = ctx.symbolic_value(n.input(1));
   if (dims && !check_no_negative_dim(ctx, n, *dims, "shape has a negative dim ")) return;
   Shape y = dims ? Shape(std::move(*dims)) : shape_of_length(n.input(1));
@@ -518,10 +516,10 @@ inline std::optional<SymbolicDim> lstm_hidden(Context& ctx, const Node& n, const
   for (const Shape* s : {w, r}) bad = bad || (s && differ((*s)[0], SymbolicDim(dirs))) || (s && differ((*s)[2], gates));
   bad = bad || (r && differ((*r)[1], h)) || (w && x && differ((*w)[1], (*x)[2]));
   if (!bad) return h;
-  ctx.record_error(n, "W " + (w ? w->to_string() : "?") + " and R " + (r ? r->to_string() : "?") +
-                          " must be [num_directions, input_size, 4*hidden_size] and [num_directions, hidden_size, "
-                          "4*hidden_size] with num_directions " +
-                          std::to_string(dirs) + (x ? " and X " + x->to_string() : std::string()));
+  ctx.record_error(n, {"W ", (w ? w->to_string() : "?"), " and R ", (r ? r->to_string() : "?"),
+                       " must be [num_directions, input_size, 4*hidden_size] and [num_directions, hidden_size, "
+                       "4*hidden_size] with num_directions ",
+                       dirs, (x ? " and X " + x->to_string() : std::string())});
   return std::nullopt;
 }
 }  // namespace ms_quant_detail

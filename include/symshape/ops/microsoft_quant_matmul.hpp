@@ -36,7 +36,7 @@ inline bool check_length(Context& ctx, const Node& n, std::size_t i, std::option
   const Shape* s = shape_of(n.input(i));
   if (!require_rank(ctx, n, s, 1, 1, what)) return false;
   if (!s || !want || !(*s)[0].is_int() || (*s)[0].value() == *want) return true;
-  ctx.record_error(n, std::string(what) + " must have " + std::to_string(*want) + " elements, got " + s->to_string());
+  ctx.record_error(n, {what, " must have ", *want, " elements, got ", *s});
   return false;
 }
 // A per-block scale of shape [N, ceil(K / block)] (dims checked when
@@ -50,15 +50,15 @@ inline bool check_block_scales(Context& ctx, const Node& n, std::size_t i, const
   const auto blocks = k.is_int() ? ceil_div(k.value(), block) : std::nullopt;
   const bool blocks_ok = !blocks || !(*s)[1].is_int() || (*s)[1].value() == *blocks;
   if (rows_ok && blocks_ok) return true;
-  ctx.record_error(n, std::string(what) + " " + s->to_string() + " must be [N, ceil(K / block_size)] = [" +
-                          cols.to_string() + ", " + (blocks ? std::to_string(*blocks) : "?") + "]");
+  ctx.record_error(n, {what, " ", *s, " must be [N, ceil(K / block_size)] = [", cols, ", ",
+                       (blocks ? std::to_string(*blocks) : "?"), "]"});
   return false;
 }
 // The positive attribute block_size with its default; nullopt after the error.
 inline std::optional<int64_t> positive_block_size(Context& ctx, const Node& n, int64_t fallback) {
   const int64_t block = n.attr_int("block_size", fallback);
   if (block >= 1) return block;
-  ctx.record_error(n, "block_size must be positive, got " + std::to_string(block));
+  ctx.record_error(n, {"block_size must be positive, got ", block});
   return std::nullopt;
 }
 }  // namespace ms_qmatmul_detail
@@ -78,7 +78,7 @@ inline void infer_ms_matmul_bnb4(Context& ctx, Node& n) {
   const auto quant_type = required_int(ctx, n, "quant_type");
   if (!quant_type) return;
   if (*quant_type != 0 && *quant_type != 1)
-    return ctx.record_error(n, "quant_type must be 0 (FP4) or 1 (NF4), got " + std::to_string(*quant_type));
+    return ctx.record_error(n, {"quant_type must be 0 (FP4) or 1 (NF4), got ", *quant_type});
   int64_t count = 0;
   const bool fits = checked::mul(*k, *nn, count);
   if (!ms_qmatmul_detail::check_length(ctx, n, 1, fits ? std::optional<int64_t>(count / 2 + count % 2) : std::nullopt,
@@ -101,13 +101,11 @@ inline void infer_ms_matmul_fpq4(Context& ctx, Node& n) {
   const Shape* a = shape_of(n.input(0));
   const DataType dt = dtype_of(n.input(0));
   const auto len = static_length(n.input(2));
-  if (len && *len != 2) return ctx.record_error(n, "B_shape must hold 2 values [K, N], got " + std::to_string(*len));
+  if (len && *len != 2) return ctx.record_error(n, {"B_shape must hold 2 values [K, N], got ", *len});
   const auto b = input_ints(ctx, n, 2);
-  if (b && b->size() != 2)
-    return ctx.record_error(n, "B_shape must hold 2 values [K, N], got " + std::to_string(b->size()));
+  if (b && b->size() != 2) return ctx.record_error(n, {"B_shape must hold 2 values [K, N], got ", b->size()});
   if (b && ((*b)[0] < 1 || (*b)[1] < 1))
-    return ctx.record_error(
-        n, "B_shape must be positive, got [" + std::to_string((*b)[0]) + ", " + std::to_string((*b)[1]) + "]");
+    return ctx.record_error(n, {"B_shape must be positive, got [", (*b)[0], ", ", (*b)[1], "]"});
   if (!b) {
     const auto y = matmul_with_weight(ctx, n, a, SymbolicDim(), ctx.new_symbolic_dim());
     if (y) ctx.set_shape_and_dtype(n.output(0), *y, dt);

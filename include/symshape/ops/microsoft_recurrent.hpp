@@ -32,7 +32,7 @@ namespace ms_recurrent_detail {
 inline bool check_update_rule(Context& ctx, const Node& n) {
   const std::string rule = n.attr_string("update_rule", "gated_delta");
   if (rule == "linear" || rule == "gated" || rule == "delta" || rule == "gated_delta") return true;
-  ctx.record_error(n, "update_rule must be linear, gated, delta or gated_delta, got '" + rule + "'");
+  ctx.record_error(n, {"update_rule must be linear, gated, delta or gated_delta, got '", rule, "'"});
   return false;
 }
 
@@ -41,8 +41,7 @@ inline std::optional<int64_t> int_in(Context& ctx, const Node& n, const char* na
                                      int64_t hi) {
   const int64_t v = n.attr_int(name, fallback);
   if (v >= lo && v <= hi) return v;
-  ctx.record_error(n, std::string(name) + " must be in [" + std::to_string(lo) + ", " + std::to_string(hi) + "], got " +
-                          std::to_string(v));
+  ctx.record_error(n, {name, " must be in [", lo, ", ", hi, "], got ", v});
   return std::nullopt;
 }
 
@@ -50,8 +49,7 @@ inline std::optional<int64_t> int_in(Context& ctx, const Node& n, const char* na
 inline std::optional<SymbolicDim> per_head(Context& ctx, const Node& n, const SymbolicDim& packed, int64_t heads,
                                            const char* what) {
   if (packed.is_int() && packed.value() % heads != 0) {
-    ctx.record_error(n, std::string(what) + " " + packed.to_string() + " is not a multiple of its " +
-                            std::to_string(heads) + " heads");
+    ctx.record_error(n, {what, " ", packed, " is not a multiple of its ", heads, " heads"});
     return std::nullopt;
   }
   return packed.is_known() ? packed / SymbolicDim(heads) : SymbolicDim();
@@ -101,8 +99,7 @@ inline void infer_ms_linear_attention_gate(Context& ctx, Node& n) {
     const Shape* p = shape_of(n.input(i));
     if (!require_rank(ctx, n, p, 1, 1, i == 1 ? "dt_bias" : "decay_scale")) return;
     if (a && p && (*a)[2].is_int() && (*p)[0].is_int() && (*a)[2] != (*p)[0])
-      return ctx.record_error(
-          n, "per-head parameter " + p->to_string() + " does not match a's heads " + (*a)[2].to_string());
+      return ctx.record_error(n, {"per-head parameter ", *p, " does not match a's heads ", (*a)[2]});
   }
   if (n.output(1) && !n.input(3)) return ctx.record_error(n, "the beta output needs input b");
   propagate_type(ctx, n, 0, 0);
@@ -121,11 +118,11 @@ inline bool check_delta_heads(Context& ctx, const Node& n, const Shape* q, const
   }
   const SymbolicDim hq = (*q)[q->size() - 2], hk = (*k)[k->size() - 2], hv = (*v)[v->size() - 2];
   if (hq.is_int() && hk.is_int() && hq != hk) {
-    ctx.record_error(n, "num_heads_q " + hq.to_string() + " must equal num_heads_k " + hk.to_string());
+    ctx.record_error(n, {"num_heads_q ", hq, " must equal num_heads_k ", hk});
     return false;
   }
   if (hq.is_int() && hv.is_int() && (hq.value() < 1 || hv.value() % hq.value() != 0)) {
-    ctx.record_error(n, "num_heads_v " + hv.to_string() + " is not a multiple of num_heads_q " + hq.to_string());
+    ctx.record_error(n, {"num_heads_v ", hv, " is not a multiple of num_heads_q ", hq});
     return false;
   }
   return true;
@@ -177,7 +174,7 @@ namespace ms_recurrent_detail {
 inline bool check_activation(Context& ctx, const Node& n) {
   const std::string act = n.attr_string("activation", "none");
   if (act == "none" || act == "silu" || act == "swish") return true;
-  ctx.record_error(n, "activation must be 'silu', 'swish' or 'none', got '" + act + "'");
+  ctx.record_error(n, {"activation must be 'silu', 'swish' or 'none', got '", act, "'"});
   return false;
 }
 }  // namespace ms_recurrent_detail
@@ -203,7 +200,7 @@ inline void infer_ms_causal_conv_with_state(Context& ctx, Node& n) {
       !require_rank(ctx, n, wt, rank, rank, "weight"))
     return;
   if (!last && x && wt && (*x)[1].is_int() && (*wt)[0].is_int() && (*x)[1] != (*wt)[0])
-    return ctx.record_error(n, "weight has " + (*wt)[0].to_string() + " channels, input has " + (*x)[1].to_string());
+    return ctx.record_error(n, {"weight has ", (*wt)[0], " channels, input has ", (*x)[1]});
   propagate_type(ctx, n);
   if (!x) return;
   SymbolicDim state = wt ? ((*wt)[2] - 1) * SymbolicDim(*dilation) : dim_at(shape_of(n.input(3)), last ? 1 : 2);
@@ -237,8 +234,8 @@ inline void infer_ms_varlen_causal_conv_with_state(Context& ctx, Node& n) {
   SymbolicDim state = dim_at(init, 2);
   if (wt && (*wt)[2].is_known()) state = ((*wt)[2] - 1) * SymbolicDim(*dilation);
   if (init && state.is_int() && (*init)[2].is_int() && state != (*init)[2])
-    return ctx.record_error(n, "initial_state " + init->to_string() +
-                                   " must hold (kernel_size - 1) * dilation = " + state.to_string() + " positions");
+    return ctx.record_error(
+        n, {"initial_state ", *init, " must hold (kernel_size - 1) * dilation = ", state, " positions"});
   propagate_type(ctx, n);
   const DataType t = dtype_of(n.input(0));
   ctx.set_shape_and_dtype(n.output(1), Shape({b, c, state}), t);
@@ -258,7 +255,7 @@ inline void infer_ms_engram_gate(Context& ctx, Node& n) {
       !require_rank(ctx, n, v, 3, 3, "value"))
     return;
   if (k && v && (*k)[3].is_int() && (*v)[2].is_int() && (*k)[3] != (*v)[2])
-    return ctx.record_error(n, "value " + v->to_string() + " and key " + k->to_string() + " differ in hidden_size");
+    return ctx.record_error(n, {"value ", *v, " and key ", *k, " differ in hidden_size"});
   if (n.output(1) && !n.input(5)) return ctx.record_error(n, "gated_value_normed needs conv_norm_scale");
   propagate_type(ctx, n, 0, 0);
   if (n.output(1)) propagate_type(ctx, n, 1, 0);

@@ -31,14 +31,13 @@ inline void infer_ms_expand_dims(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 2, 2)) return;
   const Shape* x = shape_of(n.input(0));
   const Shape* a = shape_of(n.input(1));
-  if (a && !is_scalar_like(*a)) return ctx.record_error(n, "axis must be a scalar, got shape " + a->to_string());
+  if (a && !is_scalar_like(*a)) return ctx.record_error(n, {"axis must be a scalar, got shape ", *a});
   if (!x) return set_like_input(ctx, n, 0, Shape());
   const SymbolicDim axis = scalar_value(ctx, n, 1);
   if (!axis.is_int()) return set_like_input(ctx, n, 0, Shape::of_rank(x->size() + 1));
   const int64_t r = x->rank();
   if (axis.value() < -r - 1 || axis.value() > r)
-    return ctx.record_error(
-        n, "axis " + axis.to_string() + " is out of range [" + std::to_string(-r - 1) + ", " + std::to_string(r) + "]");
+    return ctx.record_error(n, {"axis ", axis, " is out of range [", -r - 1, ", ", r, "]"});
   std::vector<SymbolicDim> d = x->dims();
   d.insert(d.begin() + (axis.value() < 0 ? axis.value() + r + 1 : axis.value()), SymbolicDim(1));
   set_like_input(ctx, n, 0, Shape(std::move(d)));
@@ -50,10 +49,10 @@ inline void infer_ms_pad(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 2, 3)) return;
   const std::string mode = n.attr_string("mode", "constant");
   if (mode != "constant" && mode != "reflect" && mode != "edge")
-    return ctx.record_error(n, "mode must be constant, reflect or edge, got '" + mode + "'");
+    return ctx.record_error(n, {"mode must be constant, reflect or edge, got '", mode, "'"});
   const Shape* p = shape_of(n.input(1));
   if (p && !(p->rank() == 1 || (p->rank() == 2 && (*p)[0].is_int(1))))
-    return ctx.record_error(n, "pads must be [2*rank] or [1, 2*rank], got shape " + p->to_string());
+    return ctx.record_error(n, {"pads must be [2*rank] or [1, 2*rank], got shape ", *p});
   expand_tile_pad_detail::pad(ctx, n, ctx.symbolic_value(n.input(1)), {});
 }
 SYMSHAPE_RULES(infer_ms_pad, com_microsoft("Pad", 1));
@@ -89,7 +88,7 @@ SYMSHAPE_RULES(infer_ms_trilu, com_microsoft("Trilu", 1));
 inline void infer_ms_unique(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 1, 1)) return;
   const Shape* x = shape_of(n.input(0));
-  if (x && x->rank() != 1) return ctx.record_error(n, "x must be 1-D, got shape " + x->to_string());
+  if (x && x->rank() != 1) return ctx.record_error(n, {"x must be 1-D, got shape ", *x});
   const SymbolicDim u = ctx.new_symbolic_dim();
   set_like_input(ctx, n, 0, Shape{u});
   ctx.set_shape_and_dtype(n.output(1), Shape{dim_at(x, 0)}, DataType::INT64);
@@ -101,11 +100,11 @@ SYMSHAPE_RULES(infer_ms_unique, com_microsoft("Unique", 1));
 inline void infer_ms_inverse(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 1, 1)) return;
   if (const Shape* s = shape_of(n.input(0))) {
-    if (s->rank() < 2) return ctx.record_error(n, "input must have rank >= 2, got shape " + s->to_string());
+    if (s->rank() < 2) return ctx.record_error(n, {"input must have rank >= 2, got shape ", *s});
     const SymbolicDim& a = (*s)[s->size() - 2];
     const SymbolicDim& b = (*s)[s->size() - 1];
     if (a.is_int() && b.is_int() && a != b)
-      return ctx.record_error(n, "the last two dims must be equal (square matrices), got " + s->to_string());
+      return ctx.record_error(n, {"the last two dims must be equal (square matrices), got ", *s});
   }
   propagate_type(ctx, n);
 }
@@ -118,7 +117,7 @@ inline void infer_ms_cdist(Context& ctx, Node& n) {
   const Shape* b = shape_of(n.input(1));
   if (!require_rank(ctx, n, a, 2, 2, "A") || !require_rank(ctx, n, b, 2, 2, "B")) return;
   if (a && b && (*a)[1].is_int() && (*b)[1].is_int() && (*a)[1] != (*b)[1])
-    return ctx.record_error(n, "A " + a->to_string() + " and B " + b->to_string() + " differ in dim 1");
+    return ctx.record_error(n, {"A ", *a, " and B ", *b, " differ in dim 1"});
   ctx.set_shape_and_dtype(n.output(0), Shape({dim_at(a, 0), dim_at(b, 0)}), dtype_of(n.input(0)));
 }
 SYMSHAPE_RULES(infer_ms_cdist, com_microsoft("CDist", 1));
@@ -137,8 +136,7 @@ inline void infer_ms_unfold_tensor(Context& ctx, Node& n) {
   if (!dim) return;
   std::vector<SymbolicDim> d = x->dims();
   SymbolicDim& in = d[static_cast<std::size_t>(*dim)];
-  if (in.is_int() && in.value() < *size)
-    return ctx.record_error(n, "size " + std::to_string(*size) + " exceeds dim " + in.to_string());
+  if (in.is_int() && in.value() < *size) return ctx.record_error(n, {"size ", *size, " exceeds dim ", in});
   in = (in - *size) / SymbolicDim(step) + 1;
   d.emplace_back(*size);
   set_like_input(ctx, n, 0, Shape(std::move(d)));
@@ -157,9 +155,9 @@ inline void infer_ms_crop_and_resize(Context& ctx, Node& n) {
       !require_rank(ctx, n, idx, 1, 1, "batch_indices") || !require_rank(ctx, n, crop, 1, 1, "crop_size"))
     return;
   if (rois && (*rois)[1].is_int() && !(*rois)[1].is_int(4))
-    return ctx.record_error(n, "rois must be [num_rois, 4], got " + rois->to_string());
+    return ctx.record_error(n, {"rois must be [num_rois, 4], got ", *rois});
   if (crop && (*crop)[0].is_int() && !(*crop)[0].is_int(2))
-    return ctx.record_error(n, "crop_size must have 2 elements, got shape " + crop->to_string());
+    return ctx.record_error(n, {"crop_size must have 2 elements, got shape ", *crop});
   SymbolicDim h, w;
   if (auto v = ctx.symbolic_value(n.input(3)); v && v->size() == 2) {
     for (const SymbolicDim& d : *v)
@@ -220,8 +218,8 @@ inline std::optional<int64_t> fft_signal_ndim(Context& ctx, const Node& n, int64
     return std::nullopt;
   }
   if (ndim < 1 || ndim > 3 || (x && static_cast<std::size_t>(ndim) + extra > x->size())) {
-    ctx.record_error(n, "signal_ndim " + std::to_string(ndim) + " does not fit input " +
-                            (x ? x->to_string() : std::string("?")) + " (1 to 3 signal dims)");
+    ctx.record_error(n, {"signal_ndim ", ndim, " does not fit input ", (x ? x->to_string() : std::string("?")),
+                         " (1 to 3 signal dims)"});
     return std::nullopt;
   }
   return ndim;
@@ -251,7 +249,7 @@ inline void infer_ms_irfft(Context& ctx, Node& n) {
   if (!ms_tensor_detail::fft_signal_ndim(ctx, n, *ndim, x, 1)) return;
   if (!x) return set_like_input(ctx, n, 0, Shape());
   if ((*x)[x->size() - 1].is_int() && !(*x)[x->size() - 1].is_int(2))
-    return ctx.record_error(n, "the last dim must be 2 (real and imaginary parts), got " + x->to_string());
+    return ctx.record_error(n, {"the last dim must be 2 (real and imaginary parts), got ", *x});
   std::vector<SymbolicDim> d(x->dims().begin(), x->dims().end() - 1);
   if (d.back().is_int() && d.back().value() < 1) return ctx.record_error(n, "the signal dim must be positive");
   d.back() = (d.back() - 1) * SymbolicDim(2);
@@ -265,7 +263,7 @@ inline void infer_ms_dynamic_time_warping(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 1, 1)) return;
   const Shape* x = shape_of(n.input(0));
   if (x && !(x->rank() == 2 || (x->rank() == 3 && ((*x)[0].is_int(1) || !(*x)[0].is_int()))))
-    return ctx.record_error(n, "input must be [M, N] or [1, M, N], got " + x->to_string());
+    return ctx.record_error(n, {"input must be [M, N] or [1, M, N], got ", *x});
   ctx.set_shape_and_dtype(n.output(0), Shape({2, ctx.new_symbolic_dim()}), DataType::INT32);
 }
 SYMSHAPE_RULES(infer_ms_dynamic_time_warping, com_microsoft("DynamicTimeWarping", 1));
@@ -276,7 +274,7 @@ SYMSHAPE_RULES(infer_ms_dynamic_time_warping, com_microsoft("DynamicTimeWarping"
 inline void infer_ms_ep_context(Context& ctx, Node& n) {
   for (const char* a : {"embed_mode", "main_context"}) {
     const int64_t v = n.attr_int(a, 1);
-    if (v != 0 && v != 1) return ctx.record_error(n, std::string(a) + " must be 0 or 1, got " + std::to_string(v));
+    if (v != 0 && v != 1) return ctx.record_error(n, {a, " must be 0 or 1, got ", v});
   }
 }
 SYMSHAPE_RULES(infer_ms_ep_context, com_microsoft("EPContext", 1));

@@ -34,8 +34,7 @@ inline void infer_ms_tokenizer(Context& ctx, Node& n) {
     return ctx.record_error(n, "exactly one of 'separators' and 'tokenexp' must be given");
   const Shape* x = shape_of(n.input(0));
   if (!x) return (void)ctx.set_shape_and_dtype(n.output(0), Shape(), DataType::STRING);
-  if (x->rank() != 1 && x->rank() != 2)
-    return ctx.record_error(n, "input must be [C] or [N, C], got " + x->to_string());
+  if (x->rank() != 1 && x->rank() != 2) return ctx.record_error(n, {"input must be [C] or [N, C], got ", *x});
   if ((*x)[x->size() - 1].is_int(0)) return (void)ctx.set_shape_and_dtype(n.output(0), *x, DataType::STRING);
   std::vector<SymbolicDim> d = x->dims();
   d.push_back(ctx.new_symbolic_dim());
@@ -54,8 +53,7 @@ inline void infer_ms_word_conv_embedding(Context& ctx, Node& n) {
   SymbolicDim emb = dim_at(w, 0);
   if (const int64_t e = n.attr_int("embedding_size", -1); e > 0) {
     if (emb.is_int() && emb.value() != e)
-      return ctx.record_error(n,
-                              "embedding_size " + std::to_string(e) + " differs from W's filters " + emb.to_string());
+      return ctx.record_error(n, {"embedding_size ", e, " differs from W's filters ", emb});
     emb = SymbolicDim(e);
   }
   ctx.set_shape_and_dtype(n.output(0), Shape({dim_at(seq, 0), emb}), DataType::FLOAT);
@@ -67,13 +65,12 @@ inline void infer_ms_ngram_repeat_block(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 2, 2)) return;
   const auto size = required_int(ctx, n, "ngram_size");
   if (!size) return;
-  if (*size < 1) return ctx.record_error(n, "ngram_size must be positive, got " + std::to_string(*size));
+  if (*size < 1) return ctx.record_error(n, {"ngram_size must be positive, got ", *size});
   const Shape* ids = shape_of(n.input(0));
   const Shape* scores = shape_of(n.input(1));
   if (!require_rank(ctx, n, ids, 2, 2, "input_ids") || !require_rank(ctx, n, scores, 2, 2, "scores")) return;
   if (ids && scores && (*ids)[0].is_int() && (*scores)[0].is_int() && (*ids)[0] != (*scores)[0])
-    return ctx.record_error(
-        n, "input_ids " + ids->to_string() + " and scores " + scores->to_string() + " differ in batch size");
+    return ctx.record_error(n, {"input_ids ", *ids, " and scores ", *scores, " differ in batch size"});
   propagate_type(ctx, n, 0, 1);
 }
 SYMSHAPE_RULES(infer_ms_ngram_repeat_block, com_microsoft("NGramRepeatBlock", 1));
@@ -139,8 +136,7 @@ inline void infer_ms_bifurcation_detector(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 3, 4)) return;
   const int64_t lo = n.attr_int("min_ngram_size", 1), hi = n.attr_int("max_ngram_size", 3);
   if (lo < 1 || lo > hi)
-    return ctx.record_error(
-        n, "need 1 <= min_ngram_size <= max_ngram_size, got " + std::to_string(lo) + " and " + std::to_string(hi));
+    return ctx.record_error(n, {"need 1 <= min_ngram_size <= max_ngram_size, got ", lo, " and ", hi});
   ctx.set_shape_and_dtype(n.output(0), Shape({ctx.new_symbolic_dim()}), DataType::INT64);
   ctx.set_shape_and_dtype(n.output(1), Shape::scalar(), DataType::INT64);
 }

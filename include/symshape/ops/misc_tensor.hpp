@@ -79,9 +79,9 @@ inline void infer_one_hot(Context& ctx, Node& n) {
   const Shape* ds = shape_of(n.input(1));
   const Shape* vs = shape_of(n.input(2));
   if (ds && !is_scalar_like(*ds))
-    return ctx.record_error(n, "depth must be a scalar or a 1-element tensor, got " + ds->to_string());
+    return ctx.record_error(n, {"depth must be a scalar or a 1-element tensor, got ", *ds});
   if (vs && !(vs->rank() == 1 && !(vs->dims()[0].is_int() && !vs->dims()[0].is_int(2))))
-    return ctx.record_error(n, "values must be a 2-element 1-D tensor, got " + vs->to_string());
+    return ctx.record_error(n, {"values must be a 2-element 1-D tensor, got ", *vs});
   const DataType dtype = dtype_of(n.input(2));
   if (!idx) {
     ctx.set_shape_and_dtype(n.output(0), Shape(), dtype);
@@ -117,7 +117,7 @@ inline void topk_impl(Context& ctx, Node& n, SymbolicDim k) {
   if (!axis) return;
   const SymbolicDim& d = (*s)[static_cast<std::size_t>(*axis)];
   if (k.is_int() && (k.value() < 0 || (d.is_int() && k.value() > d.value())))
-    return ctx.record_error(n, "k = " + k.to_string() + " is out of range for axis dim " + d.to_string());
+    return ctx.record_error(n, {"k = ", k, " is out of range for axis dim ", d});
   Shape out = *s;
   // A k known only at run time: one fresh dim, as values and indices have the same length.
   out[static_cast<std::size_t>(*axis)] = k.is_unknown() ? ctx.new_symbolic_dim() : k;
@@ -135,7 +135,7 @@ inline void infer_topk_v10(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 2)) return;
   const Shape* ks = shape_of(n.input(1));
   if (ks && (ks->rank() > 1 || (ks->rank() == 1 && ks->dims()[0].is_int() && !ks->dims()[0].is_int(1))))
-    return ctx.record_error(n, "K must be a 1-element 1-D tensor, got " + ks->to_string());
+    return ctx.record_error(n, {"K must be a 1-element 1-D tensor, got ", *ks});
   auto k = ctx.symbolic_value(n.input(1));
   topk_impl(ctx, n, k && k->size() == 1 ? (*k)[0] : SymbolicDim());
 }
@@ -146,7 +146,7 @@ SYMSHAPE_RULES(infer_topk_v10, ai_onnx("TopK", 10, 11, 24));
 inline void infer_trilu(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 1)) return;
   const Shape* s = shape_of(n.input(0));
-  if (s && s->rank() < 2) return ctx.record_error(n, "input must have rank >= 2, got " + s->to_string());
+  if (s && s->rank() < 2) return ctx.record_error(n, {"input must have rank >= 2, got ", *s});
   propagate_type(ctx, n, 0, 0);
 }
 SYMSHAPE_RULES(infer_trilu, ai_onnx("Trilu", 14));
@@ -163,7 +163,7 @@ SYMSHAPE_RULES(infer_cumsum, ai_onnx("CumSum", 11, 14), ai_onnx("CumProd", 26));
 inline void infer_reverse_sequence(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 2)) return;
   const Shape* s = shape_of(n.input(0));
-  if (s && s->rank() < 2) return ctx.record_error(n, "input must have rank >= 2, got " + s->to_string());
+  if (s && s->rank() < 2) return ctx.record_error(n, {"input must have rank >= 2, got ", *s});
   const int64_t batch_axis = n.attr_int("batch_axis", 1), time_axis = n.attr_int("time_axis", 0);
   if ((batch_axis != 0 && batch_axis != 1) || (time_axis != 0 && time_axis != 1) || batch_axis == time_axis)
     return ctx.record_error(n, "batch_axis and time_axis must be 0 and 1 in some order");
@@ -184,19 +184,18 @@ inline void space_depth_impl(Context& ctx, Node& n, bool to_space) {
     set_like_input(ctx, n, 0, Shape::of_rank(4));
     return;
   }
-  if (s->rank() != 4) return ctx.record_error(n, "input must be 4-D, got " + s->to_string());
+  if (s->rank() != 4) return ctx.record_error(n, {"input must be 4-D, got ", *s});
   const SymbolicDim bb(b), b2(b * b);
   const Shape& x = *s;
   Shape out;
   if (to_space) {
     if (x[1].is_int() && x[1].value() % (b * b) != 0)
-      return ctx.record_error(n,
-                              "channels " + x[1].to_string() + " are not divisible by blocksize^2 = " + b2.to_string());
+      return ctx.record_error(n, {"channels ", x[1], " are not divisible by blocksize^2 = ", b2});
     out = Shape{x[0], x[1] / b2, x[2] * bb, x[3] * bb};
   } else {
     for (std::size_t i = 2; i < 4; ++i)
       if (x[i].is_int() && x[i].value() % b != 0)
-        return ctx.record_error(n, "dim " + x[i].to_string() + " is not divisible by blocksize " + bb.to_string());
+        return ctx.record_error(n, {"dim ", x[i], " is not divisible by blocksize ", bb});
     out = Shape{x[0], x[1] * b2, x[2] / bb, x[3] / bb};
   }
   set_like_input(ctx, n, 0, out);
@@ -212,7 +211,7 @@ inline void infer_compress(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 2)) return;
   const Shape* s = shape_of(n.input(0));
   const Shape* cs = shape_of(n.input(1));
-  if (cs && cs->rank() != 1) return ctx.record_error(n, "condition must be 1-D, got " + cs->to_string());
+  if (cs && cs->rank() != 1) return ctx.record_error(n, {"condition must be 1-D, got ", *cs});
   // The number of selected slices, when the condition is known.
   SymbolicDim count;
   if (auto c = ctx.int_values(n.input(1))) {

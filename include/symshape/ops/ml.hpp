@@ -26,7 +26,7 @@ inline std::optional<SymbolicDim> batch_dim(Context& ctx, const Node& n) {
   if (!x) return SymbolicDim();
   if (x->rank() == 1) return SymbolicDim(1);
   if (x->rank() == 2) return (*x)[0];
-  ctx.record_error(n, "X must be [N, C] or [C], got shape " + x->to_string());
+  ctx.record_error(n, {"X must be [N, C] or [C], got shape ", *x});
   return std::nullopt;
 }
 
@@ -78,11 +78,11 @@ inline Maybe<ClassifierInfo> classifier_info(Context& ctx, const Node& n, const 
   if (!check_inputs(ctx, n, 1, 1)) return std::nullopt;
   const LabelLists l = label_lists(n, ints_attr, empty_is_absent);
   if (l.ints >= 0 && l.strs >= 0) {
-    ctx.record_error(n, std::string("only one of classlabels_strings and ") + ints_attr + " may be set");
+    ctx.record_error(n, {"only one of classlabels_strings and ", ints_attr, " may be set"});
     return std::nullopt;
   }
   if (l.ints < 0 && l.strs < 0) {
-    ctx.usage_error(n, std::string("missing class labels (classlabels_strings or ") + ints_attr + ")");
+    ctx.usage_error(n, {"missing class labels (classlabels_strings or ", ints_attr, ")"});
     return std::nullopt;
   }
   const auto batch = batch_dim(ctx, n);
@@ -108,8 +108,7 @@ inline void regressor_output(Context& ctx, Node& n, const SymbolicDim& width, Da
 inline void tree_ensemble_output(Context& ctx, Node& n, DataType t) {
   if (!check_inputs(ctx, n, 1, 1)) return;
   const int64_t targets = n.attr_int("n_targets", -1);
-  if (n.attr("n_targets") && targets < 1)
-    return ctx.record_error(n, "n_targets must be positive, got " + std::to_string(targets));
+  if (n.attr("n_targets") && targets < 1) return ctx.record_error(n, {"n_targets must be positive, got ", targets});
   regressor_output(ctx, n, targets > 0 ? SymbolicDim(targets) : SymbolicDim(), t);
 }
 
@@ -197,7 +196,7 @@ inline void infer_cast_map(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 1, 1)) return;
   const Type& in = type_of(n.input(0));
   if (!in.is_unknown() && (in.kind() != Type::Kind::Map || in.elem_type() != DataType::INT64))
-    return ctx.record_error(n, "input must be a map with int64 keys, got " + in.to_string());
+    return ctx.record_error(n, {"input must be a map with int64 keys, got ", in});
   const std::string to = n.attr_string("cast_to", "TO_FLOAT");
   DataType t;
   if (to == "TO_FLOAT") {
@@ -207,16 +206,16 @@ inline void infer_cast_map(Context& ctx, Node& n) {
   } else if (to == "TO_INT64") {
     t = DataType::INT64;
   } else {
-    return ctx.record_error(n, "cast_to must be TO_FLOAT, TO_STRING or TO_INT64, got '" + to + "'");
+    return ctx.record_error(n, {"cast_to must be TO_FLOAT, TO_STRING or TO_INT64, got '", to, "'"});
   }
   const std::string form = n.attr_string("map_form", "DENSE");
   SymbolicDim c;
   if (form == "SPARSE") {
     const int64_t max_map = n.attr_int("max_map", 1);
-    if (max_map < 1) return ctx.record_error(n, "max_map must be positive, got " + std::to_string(max_map));
+    if (max_map < 1) return ctx.record_error(n, {"max_map must be positive, got ", max_map});
     c = SymbolicDim(max_map);
   } else if (form != "DENSE")
-    return ctx.record_error(n, "map_form must be DENSE or SPARSE, got '" + form + "'");
+    return ctx.record_error(n, {"map_form must be DENSE or SPARSE, got '", form, "'"});
   ctx.set_shape_and_dtype(n.output(0), Shape({SymbolicDim(1), c}), t);
 }
 SYMSHAPE_RULES(infer_cast_map, ai_onnx_ml("CastMap", 1));
@@ -231,7 +230,7 @@ inline void swap_string_and_int(Context& ctx, Node& n) {
   } else if (in == DataType::INT64) {
     t = DataType::STRING;
   } else if (in != DataType::UNDEFINED)
-    return ctx.record_error(n, std::string("input must be string or int64, got ") + to_string(in));
+    return ctx.record_error(n, {"input must be string or int64, got ", to_string(in)});
   const Shape* s = shape_of(n.input(0));
   ctx.set_shape_and_dtype(n.output(0), s ? *s : Shape(), t);
 }
@@ -244,9 +243,7 @@ inline void infer_category_mapper(Context& ctx, Node& n) {
   const int64_t ints = ml_detail::attr_len(n, "cats_int64s");
   const int64_t strs = ml_detail::attr_len(n, "cats_strings");
   if (ints < 0 || strs < 0) return ctx.usage_error(n, "both cats_int64s and cats_strings must be set");
-  if (ints != strs)
-    return ctx.record_error(
-        n, "cats_int64s has " + std::to_string(ints) + " entries but cats_strings " + std::to_string(strs));
+  if (ints != strs) return ctx.record_error(n, {"cats_int64s has ", ints, " entries but cats_strings ", strs});
   ml_detail::swap_string_and_int(ctx, n);
 }
 SYMSHAPE_RULES(infer_category_mapper, ai_onnx_ml("CategoryMapper", 1));
@@ -261,11 +258,9 @@ inline void infer_dict_vectorizer(Context& ctx, Node& n) {
   const Type& in = type_of(n.input(0));
   DataType t = DataType::UNDEFINED;
   if (!in.is_unknown()) {
-    if (in.kind() != Type::Kind::Map || !in.inner())
-      return ctx.record_error(n, "input must be a map, got " + in.to_string());
+    if (in.kind() != Type::Kind::Map || !in.inner()) return ctx.record_error(n, {"input must be a map, got ", in});
     const DataType key = ints >= 0 ? DataType::INT64 : DataType::STRING;
-    if (in.elem_type() != key)
-      return ctx.record_error(n, "the map's key type must match the vocabulary, got " + in.to_string());
+    if (in.elem_type() != key) return ctx.record_error(n, {"the map's key type must match the vocabulary, got ", in});
     if (in.inner()->is_tensor()) t = in.inner()->elem_type();
   }
   ctx.set_shape_and_dtype(n.output(0), Shape({SymbolicDim(1), SymbolicDim(ints >= 0 ? ints : strs)}), t);
@@ -279,11 +274,10 @@ inline void infer_feature_vectorizer(Context& ctx, Node& n) {
   SymbolicDim total;
   if (dims) {
     if (dims->size() != n.inputs.size())
-      return ctx.record_error(n, "inputdimensions has " + std::to_string(dims->size()) + " entries for " +
-                                     std::to_string(n.inputs.size()) + " inputs");
+      return ctx.record_error(n, {"inputdimensions has ", dims->size(), " entries for ", n.inputs.size(), " inputs"});
     total = SymbolicDim(0);
     for (int64_t d : *dims) {
-      if (d < 0) return ctx.record_error(n, "inputdimensions has a negative entry " + std::to_string(d));
+      if (d < 0) return ctx.record_error(n, {"inputdimensions has a negative entry ", d});
       total = total + SymbolicDim(d);
     }
   }
@@ -321,17 +315,15 @@ inline void infer_label_encoder(Context& ctx, Node& n) {
   const auto value_names = {"values_tensor", "values_strings", "values_int64s", "values_floats"};
   const auto key_names = {"keys_tensor", "keys_strings", "keys_int64s", "keys_floats"};
   if (const int set = count_set(value_names); set != 1)
-    return ctx.usage_error(n, "exactly one values_* attribute must be set, got " + std::to_string(set));
+    return ctx.usage_error(n, {"exactly one values_* attribute must be set, got ", set});
   if (const int set = count_set(key_names); set != 1)
-    return ctx.usage_error(n, "exactly one keys_* attribute must be set, got " + std::to_string(set));
+    return ctx.usage_error(n, {"exactly one keys_* attribute must be set, got ", set});
   const ml_detail::ListAttr values = ml_detail::list_attr(n, value_names);
   const ml_detail::ListAttr keys = ml_detail::list_attr(n, key_names);
   const DataType in = dtype_of(n.input(0));
   if (in != DataType::UNDEFINED && keys.type != DataType::UNDEFINED && in != keys.type)
-    return ctx.record_error(n,
-                            std::string("the keys are ") + to_string(keys.type) + " but the input is " + to_string(in));
-  if (keys.count != values.count)
-    return ctx.record_error(n, std::to_string(keys.count) + " keys but " + std::to_string(values.count) + " values");
+    return ctx.record_error(n, {"the keys are ", to_string(keys.type), " but the input is ", to_string(in)});
+  if (keys.count != values.count) return ctx.record_error(n, {keys.count, " keys but ", values.count, " values"});
   const Shape* s = shape_of(n.input(0));
   ctx.set_shape_and_dtype(n.output(0), s ? *s : Shape(), values.type);
 }
@@ -382,7 +374,7 @@ SYMSHAPE_RULES(infer_tree_ensemble_classifier, ai_onnx_ml("TreeEnsembleClassifie
 inline void infer_linear_regressor(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 1, 1)) return;
   const int64_t targets = n.attr_int("targets", 1);
-  if (targets < 1) return ctx.record_error(n, "targets must be positive, got " + std::to_string(targets));
+  if (targets < 1) return ctx.record_error(n, {"targets must be positive, got ", targets});
   ml_detail::regressor_output(ctx, n, SymbolicDim(targets), DataType::FLOAT);
 }
 SYMSHAPE_RULES(infer_linear_regressor, ai_onnx_ml("LinearRegressor", 1));
@@ -436,8 +428,7 @@ inline void infer_zip_map(Context& ctx, Node& n) {
     const SymbolicDim& c = (*s)[s->rank() - 1];
     const int64_t labels = ints >= 0 ? ints : strs;
     if (c.is_int() && c.value() != labels)
-      return ctx.record_error(
-          n, "X has " + std::to_string(c.value()) + " columns for " + std::to_string(labels) + " labels");
+      return ctx.record_error(n, {"X has ", c.value(), " columns for ", labels, " labels"});
   }
   const DataType key = ints >= 0 ? DataType::INT64 : DataType::STRING;
   ctx.set_type(n.output(0), Type::sequence(Type::map(key, Type::tensor(DataType::FLOAT, Shape::scalar()))));

@@ -29,7 +29,7 @@ inline bool check_per_channel(Context& ctx, const Node& n, std::size_t i, const 
   const Shape* s = shape_of(n.input(i));
   if (!s) return true;
   if (s->rank() != 1 || ((*s)[0].is_int() && c.is_int() && (*s)[0] != c)) {
-    ctx.record_error(n, std::string(what) + " must have shape [" + c.to_string() + "], got " + s->to_string());
+    ctx.record_error(n, {what, " must have shape [", c, "], got ", *s});
     return false;
   }
   return true;
@@ -86,7 +86,7 @@ inline void infer_layer_norm(Context& ctx, Node& n) {
   const Shape* x = shape_of(n.input(0));
   const int64_t stash_code = n.attr_int("stash_type", static_cast<int64_t>(DataType::FLOAT));
   const auto stash = element_type_from_code(stash_code);
-  if (!stash) return ctx.record_error(n, "invalid stash_type " + std::to_string(stash_code));
+  if (!stash) return ctx.record_error(n, {"invalid stash_type ", stash_code});
   Shape stats;
   if (x) {
     auto axis = normalize_axis(ctx, n, n.attr_int("axis", -1), x->rank());
@@ -109,11 +109,10 @@ inline void group_norm(Context& ctx, Node& n, bool per_channel) {
   if (!g) return;
   if (g->kind != Attribute::Kind::Int || g->i < 1) return ctx.record_error(n, "num_groups must be a positive integer");
   const Shape* x = shape_of(n.input(0));
-  if (x && x->rank() < 2) return ctx.record_error(n, "X must have rank >= 2 (N, C, ...), got " + x->to_string());
+  if (x && x->rank() < 2) return ctx.record_error(n, {"X must have rank >= 2 (N, C, ...), got ", *x});
   const SymbolicDim c = x ? (*x)[1] : SymbolicDim();
   if (c.is_int() && c.value() % g->i != 0)
-    return ctx.record_error(n,
-                            "channels " + c.to_string() + " are not divisible by num_groups " + std::to_string(g->i));
+    return ctx.record_error(n, {"channels ", c, " are not divisible by num_groups ", g->i});
   const SymbolicDim expected = per_channel ? c : SymbolicDim(g->i);
   if (!check_per_channel(ctx, n, 1, expected, "scale") || !check_per_channel(ctx, n, 2, expected, "bias")) return;
   propagate_type(ctx, n);
@@ -129,7 +128,7 @@ SYMSHAPE_RULES(infer_group_norm_21, ai_onnx("GroupNormalization", 21));
 inline void infer_instance_norm(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 3, 3)) return;
   const Shape* x = shape_of(n.input(0));
-  if (x && x->rank() < 2) return ctx.record_error(n, "input must have rank >= 2 (N, C, ...), got " + x->to_string());
+  if (x && x->rank() < 2) return ctx.record_error(n, {"input must have rank >= 2 (N, C, ...), got ", *x});
   const SymbolicDim c = x ? (*x)[1] : SymbolicDim();
   if (!normalization_detail::check_per_channel(ctx, n, 1, c, "scale") ||
       !normalization_detail::check_per_channel(ctx, n, 2, c, "B"))

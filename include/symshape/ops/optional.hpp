@@ -29,7 +29,7 @@ inline void infer_optional_has_element_impl(Context& ctx, Node& n, bool opset18)
   if (!check_inputs(ctx, n, opset18 ? 0 : 1, 1)) return;
   const Value* in = n.input(0);
   if (!opset18 && in && !in->type.is_unknown() && in->type.kind() != Type::Kind::Optional)
-    return ctx.record_error(n, "input must be an optional before opset 18, got " + in->type.to_string());
+    return ctx.record_error(n, {"input must be an optional before opset 18, got ", in->type});
   ctx.set_shape_and_dtype(n.output(0), Shape::scalar(), DataType::BOOL);
 }
 
@@ -41,7 +41,7 @@ inline void infer_optional_get_element_impl(Context& ctx, Node& n, bool opset18)
     if (t.inner()) ctx.set_type(n.output(0), *t.inner());
     return;
   }
-  if (!opset18) return ctx.record_error(n, "input must be an optional before opset 18, got " + t.to_string());
+  if (!opset18) return ctx.record_error(n, {"input must be an optional before opset 18, got ", t});
   // From opset 18 a tensor or sequence input is returned as it is.
   ctx.set_type(n.output(0), t);
 }

@@ -21,8 +21,7 @@ inline void pool_common(Context& ctx, Node& n, bool indices, std::size_t max_inp
   const Shape* x = shape_of(n.input(0));
   Shape out_shape;
   if (x) {
-    if (x->rank() < 3)
-      return ctx.record_error(n, "input must have rank >= 3 (N, C, spatial...), got " + x->to_string());
+    if (x->rank() < 3) return ctx.record_error(n, {"input must have rank >= 3 (N, C, spatial...), got ", *x});
     const auto spec = read_window_spec(ctx, n, nullptr, x->size() - 2);
     if (!spec) return;
     auto out = window_output(ctx, n, *x, *spec, (*x)[1]);
@@ -54,7 +53,7 @@ inline void infer_global_pool(Context& ctx, Node& n) {
     ctx.set_shape_and_dtype(n.output(0), Shape(), dtype);
     return;
   }
-  if (x->rank() < 2) return ctx.record_error(n, "input must have rank >= 2 (N, C, ...), got " + x->to_string());
+  if (x->rank() < 2) return ctx.record_error(n, {"input must have rank >= 2 (N, C, ...), got ", *x});
   std::vector<SymbolicDim> out{(*x)[0], (*x)[1]};
   out.resize(x->size(), SymbolicDim(1));
   ctx.set_shape_and_dtype(n.output(0), Shape(std::move(out)), dtype);
@@ -86,7 +85,7 @@ inline void infer_max_unpool(Context& ctx, Node& n) {
     ctx.set_shape_and_dtype(n.output(0), Shape(), dtype);
     return;
   }
-  if (x->rank() < 3) return ctx.record_error(n, "input must have rank >= 3 (N, C, spatial...), got " + x->to_string());
+  if (x->rank() < 3) return ctx.record_error(n, {"input must have rank >= 3 (N, C, spatial...), got ", *x});
   const std::size_t k = x->size() - 2;
   // MaxUnpool's window is kernel_shape, strides and pads only (no dilations,
   // auto_pad or ceil_mode): not read_window_spec, which also checks them.

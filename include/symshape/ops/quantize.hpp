@@ -28,20 +28,18 @@ inline bool check_zero_point_shape(Context& ctx, const Node& n, const Shape& sca
   bool same = scale.rank() == zp.rank();
   for (std::size_t i = 0; same && i < scale.size(); ++i)
     same = !(scale[i].is_int() && zp[i].is_int() && scale[i] != zp[i]);
-  if (!same)
-    ctx.record_error(n, "zero point shape " + zp.to_string() + " differs from scale shape " + scale.to_string());
+  if (!same) ctx.record_error(n, {"zero point shape ", zp, " differs from scale shape ", scale});
   return same;
 }
 
 // A per-axis scale is 1-D with x.shape[axis] elements; false after an error.
 inline bool check_per_axis_scale(Context& ctx, const Node& n, const Shape& x, const Shape& scale, std::size_t axis) {
   if (scale.rank() != 1) {
-    ctx.record_error(n, "per-axis scale must be 1-D, got shape " + scale.to_string());
+    ctx.record_error(n, {"per-axis scale must be 1-D, got shape ", scale});
     return false;
   }
   if (scale[0].is_int() && x[axis].is_int() && scale[0] != x[axis]) {
-    ctx.record_error(n, "per-axis scale has " + scale[0].to_string() + " elements, but x has " + x[axis].to_string() +
-                            " along axis " + std::to_string(axis));
+    ctx.record_error(n, {"per-axis scale has ", scale[0], " elements, but x has ", x[axis], " along axis ", axis});
     return false;
   }
   return true;
@@ -52,16 +50,14 @@ inline bool check_per_axis_scale(Context& ctx, const Node& n, const Shape& x, co
 inline bool check_blocked_scale(Context& ctx, const Node& n, const Shape& x, const Shape& scale, std::size_t axis,
                                 int64_t block_size) {
   if (scale.rank() != x.rank()) {
-    ctx.record_error(
-        n, "blocked scale must have the rank of x (" + std::to_string(x.rank()) + "), got shape " + scale.to_string());
+    ctx.record_error(n, {"blocked scale must have the rank of x (", x.rank(), "), got shape ", scale});
     return false;
   }
   for (std::size_t i = 0; i < x.size(); ++i) {
     const SymbolicDim expected = i == axis ? (x[i] + (block_size - 1)) / SymbolicDim(block_size) : x[i];
     if (expected.is_int() && scale[i].is_int() && expected != scale[i]) {
-      ctx.record_error(n, "blocked scale shape " + scale.to_string() + " does not match x " + x.to_string() +
-                              " with block_size " + std::to_string(block_size) + " (expected " + expected.to_string() +
-                              " at dim " + std::to_string(i) + ")");
+      ctx.record_error(n, {"blocked scale shape ", scale, " does not match x ", x, " with block_size ", block_size,
+                           " (expected ", expected, " at dim ", i, ")"});
       return false;
     }
   }
@@ -79,13 +75,13 @@ inline bool check_params(Context& ctx, const Node& n, const QuantVersion& v) {
   if (scale && zp && !check_zero_point_shape(ctx, n, *scale, *zp)) return false;
   const int64_t block_size = v.blocked ? n.attr_int("block_size", 0) : 0;
   if (block_size < 0) {
-    ctx.record_error(n, "block_size must be >= 0, got " + std::to_string(block_size));
+    ctx.record_error(n, {"block_size must be >= 0, got ", block_size});
     return false;
   }
   if (!scale) return true;
   const bool scalar = scale->rank() == 0 || (scale->rank() == 1 && (*scale)[0].is_int(1) && block_size == 0);
   if (!v.per_axis) {
-    if (!scalar) ctx.record_error(n, "scale must be a scalar at this opset, got shape " + scale->to_string());
+    if (!scalar) ctx.record_error(n, {"scale must be a scalar at this opset, got shape ", *scale});
     return scalar;
   }
   if ((scalar && block_size == 0) || !x) return true;
@@ -101,11 +97,11 @@ inline void quantize(Context& ctx, Node& n, const QuantVersion& v) {
   DataType out = DataType::UINT8;
   const DataType zp = dtype_of(n.input(2));
   const int64_t od = v.output_dtype ? n.attr_int("output_dtype", 0) : 0;
-  if (od != 0 && !element_type_from_code(od)) return ctx.record_error(n, "invalid output_dtype " + std::to_string(od));
+  if (od != 0 && !element_type_from_code(od)) return ctx.record_error(n, {"invalid output_dtype ", od});
   if (n.input(2) && zp != DataType::UNDEFINED) {
     if (od != 0 && static_cast<DataType>(od) != zp)
-      return ctx.record_error(n, std::string("output_dtype ") + to_string(static_cast<DataType>(od)) +
-                                     " differs from the zero point type " + to_string(zp));
+      return ctx.record_error(n, {"output_dtype ", to_string(static_cast<DataType>(od)),
+                                  " differs from the zero point type ", to_string(zp)});
     out = zp;
   } else if (n.input(2)) {
     out = od != 0 ? static_cast<DataType>(od) : DataType::UNDEFINED;
@@ -123,7 +119,7 @@ inline void dequantize(Context& ctx, Node& n, const QuantVersion& v, bool scale_
   DataType out = scale_type ? dtype_of(n.input(1)) : DataType::FLOAT;
   const int64_t od = v.output_dtype ? n.attr_int("output_dtype", 0) : 0;
   if (od != 0) {
-    if (!element_type_from_code(od)) return ctx.record_error(n, "invalid output_dtype " + std::to_string(od));
+    if (!element_type_from_code(od)) return ctx.record_error(n, {"invalid output_dtype ", od});
     out = static_cast<DataType>(od);
   }
   if (!check_params(ctx, n, v)) return;
@@ -184,9 +180,8 @@ inline void infer_bit_cast(Context& ctx, Node& n) {
   const DataType from = dtype_of(n.input(0));
   if (from == DataType::STRING) return ctx.record_error(n, "BitCast does not accept string tensors");
   if (from != DataType::UNDEFINED && element_bits(from) != element_bits(target))
-    return ctx.record_error(n, std::string("cannot bitcast ") + to_string(from) + " (" +
-                                   std::to_string(element_bits(from)) + " bits) to " + to_string(target) + " (" +
-                                   std::to_string(element_bits(target)) + " bits)");
+    return ctx.record_error(n, {"cannot bitcast ", to_string(from), " (", element_bits(from), " bits) to ",
+                                to_string(target), " (", element_bits(target), " bits)"});
   const Shape* x = shape_of(n.input(0));
   ctx.set_shape_and_dtype(n.output(0), x ? *x : Shape(), target);
 }

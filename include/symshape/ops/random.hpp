@@ -36,7 +36,7 @@ inline void infer_random(Context& ctx, Node& n) {
   if (!t) return;
   std::vector<SymbolicDim> dims;
   for (int64_t d : shape->ints) {
-    if (d < 0) return ctx.record_error(n, "shape has a negative dim " + std::to_string(d));
+    if (d < 0) return ctx.record_error(n, {"shape has a negative dim ", d});
     dims.emplace_back(d);
   }
   ctx.set_shape_and_dtype(n.output(0), Shape(std::move(dims)), *t);
@@ -61,12 +61,11 @@ inline void infer_multinomial(Context& ctx, Node& n) {
   auto t = random_detail::dtype_attr(ctx, n, DataType::INT32);
   if (!t) return;
   if (*t != DataType::INT32 && *t != DataType::INT64)
-    return ctx.record_error(n, std::string("dtype must be int32 or int64, got ") + to_string(*t));
+    return ctx.record_error(n, {"dtype must be int32 or int64, got ", to_string(*t)});
   const int64_t samples = n.attr_int("sample_size", 1);
-  if (samples < 1) return ctx.record_error(n, "sample_size must be positive, got " + std::to_string(samples));
+  if (samples < 1) return ctx.record_error(n, {"sample_size must be positive, got ", samples});
   const Shape* s = shape_of(n.input(0));
-  if (s && s->rank() != 2)
-    return ctx.record_error(n, "input must be 2-D [batch_size, class_size], got shape " + s->to_string());
+  if (s && s->rank() != 2) return ctx.record_error(n, {"input must be 2-D [batch_size, class_size], got shape ", *s});
   ctx.set_shape_and_dtype(n.output(0), Shape({s ? (*s)[0] : SymbolicDim(), SymbolicDim(samples)}), *t);
 }
 SYMSHAPE_RULES(infer_multinomial, ai_onnx("Multinomial", 7, 22));

@@ -69,8 +69,7 @@ inline std::optional<SymbolicDim> float_length(Context& ctx, const Node& n) {
 inline void range(Context& ctx, Node& n) {
   for (std::size_t i = 0; i < 3 && i < n.inputs.size(); ++i) {
     const Shape* s = shape_of(n.input(i));
-    if (s && !is_scalar_like(*s))
-      return ctx.record_error(n, "input " + std::to_string(i) + " must be a scalar, got " + s->to_string());
+    if (s && !is_scalar_like(*s)) return ctx.record_error(n, {"input ", i, " must be a scalar, got ", *s});
   }
   const DataType dtype = dtype_of(n.input(0));
   auto start = ctx.symbolic_value(n.input(0));

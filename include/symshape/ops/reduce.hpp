@@ -94,8 +94,7 @@ inline void reduce_unknown_axes(Context& ctx, Node& n, const Shape& in, bool kee
   }
   if (k_known) {
     const int64_t k = (*axes_shape)[0].value();
-    if (k > rank)
-      return ctx.record_error(n, "more axes (" + std::to_string(k) + ") than the input rank " + std::to_string(rank));
+    if (k > rank) return ctx.record_error(n, {"more axes (", k, ") than the input rank ", rank});
     if (k > 0 || !noop) {
       ctx.set_shape_and_dtype(n.output(0), Shape::of_rank(static_cast<std::size_t>(k == 0 ? 0 : rank - k)), dtype);
       return;
@@ -117,8 +116,7 @@ inline void reduce_known_axes(Context& ctx, Node& n, const Shape& in, const std:
   for (int64_t a : axes) {
     auto x = normalize_axis(ctx, n, a, rank);
     if (!x) return;
-    if (reduced[static_cast<std::size_t>(*x)])
-      return ctx.record_error(n, "axis " + std::to_string(a) + " is repeated in axes");
+    if (reduced[static_cast<std::size_t>(*x)]) return ctx.record_error(n, {"axis ", a, " is repeated in axes"});
     reduced[static_cast<std::size_t>(*x)] = true;
   }
   ctx.set_shape_and_dtype(n.output(0), Shape(reduced_dims(in, reduced, keepdims)), dtype_of(n.input(0)));
@@ -172,7 +170,7 @@ inline void infer_reduce_axes_input(Context& ctx, Node& n) {
   bool unknown = false;
   if (n.input(1)) {
     const Shape* s = shape_of(n.input(1));
-    if (s && s->rank() != 1) return ctx.record_error(n, "axes must be 1-D, got shape " + s->to_string());
+    if (s && s->rank() != 1) return ctx.record_error(n, {"axes must be 1-D, got shape ", *s});
     if (auto v = input_ints(ctx, n, 1)) axes = *v;
     else if (s && (*s)[0].is_int(0)) axes.clear();
     else unknown = true;

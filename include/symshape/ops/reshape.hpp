@@ -57,14 +57,13 @@ inline Maybe<ReshapeTarget> resolve_target(Context& ctx, const Node& n, const st
       }
       r.infer_at = i;
     } else if (v < -1) {
-      ctx.record_error(n, "target shape has invalid dim " + std::to_string(v));
+      ctx.record_error(n, {"target shape has invalid dim ", v});
       return std::nullopt;
     } else if (v == 0 && !allowzero) {
       r.has_zero = true;
       if (in) {
         if (i >= in->size()) {
-          ctx.record_error(n, "target dim " + std::to_string(i) + " is 0 (copy) but the input " + in->to_string() +
-                                  " has no dim " + std::to_string(i));
+          ctx.record_error(n, {"target dim ", i, " is 0 (copy) but the input ", *in, " has no dim ", i});
           return std::nullopt;
         }
         r.dims[i] = (*in)[i];
@@ -102,8 +101,7 @@ inline std::optional<Dims> complete_target(Context& ctx, const Node& n, const Sh
   const SymbolicDim total = product(rest_in), known = product(kept);
   if (!target.infer_at) {
     if (total.is_int() && known.is_int() && total.value() != known.value()) {
-      ctx.record_error(
-          n, "cannot reshape " + in.to_string() + " to " + Shape(out).to_string() + ": element counts differ");
+      ctx.record_error(n, {"cannot reshape ", in, " to ", Shape(out), ": element counts differ"});
       return std::nullopt;
     }
     ctx.record_contract(&n, Contract::Kind::Equal, total, known, "element count");
@@ -112,13 +110,12 @@ inline std::optional<Dims> complete_target(Context& ctx, const Node& n, const Sh
   SymbolicDim& inferred = out[*target.infer_at];
   if (known.is_int(0)) {
     if (total.is_int() && total.value() != 0) {
-      ctx.record_error(n, "cannot infer -1 of " + Shape(out).to_string() + " from " + in.to_string());
+      ctx.record_error(n, {"cannot infer -1 of ", Shape(out), " from ", in});
       return std::nullopt;
     }
   } else if (total.is_int() && known.is_int()) {
     if (total.value() % known.value() != 0) {
-      ctx.record_error(
-          n, "cannot reshape " + in.to_string() + " to " + Shape(out).to_string() + ": the -1 dim is not an integer");
+      ctx.record_error(n, {"cannot reshape ", in, " to ", Shape(out), ": the -1 dim is not an integer"});
       return std::nullopt;
     }
     inferred = total / known;
@@ -142,7 +139,7 @@ inline void reshape_impl(Context& ctx, Node& n, const std::optional<std::vector<
 
 inline void reshape_input_impl(Context& ctx, Node& n, bool allowzero) {
   const Shape* ts = shape_of(n.input(1));
-  if (ts && ts->rank() != 1) return ctx.record_error(n, "shape input must be 1-D, got " + ts->to_string());
+  if (ts && ts->rank() != 1) return ctx.record_error(n, {"shape input must be 1-D, got ", *ts});
   reshape_impl(ctx, n, ctx.symbolic_value(n.input(1)), static_length(n.input(1)), allowzero);
 }
 

@@ -90,7 +90,7 @@ inline std::optional<std::vector<int64_t>> resized_axes(Context& ctx, const Node
   std::vector<bool> seen(static_cast<std::size_t>(rank), false);
   for (int64_t a : axes) {
     if (seen[static_cast<std::size_t>(a)]) {
-      ctx.record_error(n, "axes contains " + std::to_string(a) + " twice");
+      ctx.record_error(n, {"axes contains ", a, " twice"});
       return std::nullopt;
     }
     seen[static_cast<std::size_t>(a)] = true;
@@ -151,7 +151,7 @@ inline std::optional<std::vector<SymbolicDim>> scaled_dims(Context& ctx, const N
     }
     const double s = (*spec.scales)[i];
     if (!(s > 0.0)) {
-      ctx.record_error(n, "scales must be positive, got " + std::to_string(s));
+      ctx.record_error(n, {"scales must be positive, got ", std::to_string(s)});
       return std::nullopt;
     }
     d = scaled_dim(d, s);
@@ -175,8 +175,8 @@ inline void resize_output(Context& ctx, Node& n, const ResizeSpec& spec) {
   const std::size_t count = spec.use_sizes ? (spec.sizes ? spec.sizes->size() : axes->size())
                                            : (spec.scales ? spec.scales->size() : axes->size());
   if (count != axes->size())
-    return ctx.record_error(n, std::string(spec.use_sizes ? "sizes" : "scales") + " has " + std::to_string(count) +
-                                   " values, expected " + std::to_string(axes->size()) + " (one per resized axis)");
+    return ctx.record_error(n, {std::string(spec.use_sizes ? "sizes" : "scales"), " has ", count, " values, expected ",
+                                axes->size(), " (one per resized axis)"});
   auto out = spec.use_sizes ? sized_dims(*x, *axes, spec) : scaled_dims(ctx, n, *x, *axes, spec);
   if (!out) return;
   ctx.set_shape_and_dtype(n.output(0), Shape(std::move(*out)), dtype);
@@ -214,7 +214,7 @@ inline void resize_from_inputs(Context& ctx, Node& n, bool with_axes) {
     }
     spec.policy = n.attr_string("keep_aspect_ratio_policy", "stretch");
     if (spec.policy != "stretch" && spec.policy != "not_larger" && spec.policy != "not_smaller")
-      return ctx.record_error(n, "unknown keep_aspect_ratio_policy '" + spec.policy + "'");
+      return ctx.record_error(n, {"unknown keep_aspect_ratio_policy '", spec.policy, "'"});
   }
   resize_output(ctx, n, spec);
 }
@@ -278,7 +278,7 @@ inline void infer_upsample_1(Context& ctx, Node& n) {
     ctx.set_shape_and_dtype(n.output(0), Shape(std::vector<SymbolicDim>(4)), t);
     return;
   }
-  if (s->rank() != 4) return ctx.record_error(n, "input must be 4-D [N, C, H, W], got shape " + s->to_string());
+  if (s->rank() != 4) return ctx.record_error(n, {"input must be 4-D [N, C, H, W], got shape ", *s});
   auto scaled = [](const SymbolicDim& d, double scale) {
     if (scale == std::floor(scale)) return d * SymbolicDim(static_cast<int64_t>(scale));
     if (d.is_int() && d.value() <= (int64_t{1} << 40))

@@ -23,7 +23,7 @@ namespace rnn_detail {
 inline std::optional<int64_t> num_directions(Context& ctx, const Node& n, const std::string& direction) {
   if (direction == "forward" || direction == "reverse") return 1;
   if (direction == "bidirectional") return 2;
-  ctx.record_error(n, "unknown direction '" + direction + "'");
+  ctx.record_error(n, {"unknown direction '", direction, "'"});
   return std::nullopt;
 }
 
@@ -45,11 +45,11 @@ inline std::optional<SymbolicDim> hidden_size(Context& ctx, const Node& n, const
     hidden = (*w)[1] / SymbolicDim(gates);
   }
   if (hidden.is_int() && r && (*r)[2].is_int() && (*r)[2] != hidden) {
-    ctx.record_error(n, "R " + r->to_string() + " does not match hidden_size " + hidden.to_string());
+    ctx.record_error(n, {"R ", *r, " does not match hidden_size ", hidden});
     return std::nullopt;
   }
   if (hidden.is_int() && w && (*w)[1].is_int() && (*w)[1].value() != gates * hidden.value()) {
-    ctx.record_error(n, "W " + w->to_string() + " does not have " + std::to_string(gates) + "*hidden_size rows");
+    ctx.record_error(n, {"W ", *w, " does not have ", gates, "*hidden_size rows"});
     return std::nullopt;
   }
   return hidden;
@@ -62,16 +62,16 @@ inline void recurrent(Context& ctx, Node& n, int64_t gates, std::size_t max_inpu
   const auto num_dir = num_directions(ctx, n, direction);
   if (!num_dir) return;
   const int64_t layout = has_layout ? n.attr_int("layout", 0) : 0;
-  if (layout != 0 && layout != 1) return ctx.record_error(n, "layout must be 0 or 1, got " + std::to_string(layout));
+  if (layout != 0 && layout != 1) return ctx.record_error(n, {"layout must be 0 or 1, got ", layout});
   const Shape* x = shape_of(n.input(0));
   const Shape* w = shape_of(n.input(1));
   const Shape* r = shape_of(n.input(2));
-  if (x && x->rank() != 3) return ctx.record_error(n, "X must be 3-D, got " + x->to_string());
+  if (x && x->rank() != 3) return ctx.record_error(n, {"X must be 3-D, got ", *x});
   if ((w && w->rank() != 3) || (r && r->rank() != 3)) return ctx.record_error(n, "W and R must be 3-D");
   for (const Shape* s : {w, r}) {
     if (s && (*s)[0].is_int() && (*s)[0].value() != *num_dir)
-      return ctx.record_error(n, "W/R dim 0 is " + (*s)[0].to_string() + " but direction '" + direction + "' has " +
-                                     std::to_string(*num_dir) + " direction(s)");
+      return ctx.record_error(
+          n, {"W/R dim 0 is ", (*s)[0], " but direction '", direction, "' has ", *num_dir, " direction(s)"});
   }
   auto hidden = hidden_size(ctx, n, w, r, gates);
   if (!hidden) return;

@@ -30,7 +30,7 @@ inline const Type* sequence_element(Context& ctx, const Node& n, std::size_t i) 
   const Value* v = n.input(i);
   if (!v || v->type.is_unknown()) return nullptr;
   if (v->type.kind() != Type::Kind::Sequence || !v->type.inner()) {
-    ctx.record_error(n, "input " + std::to_string(i) + " must be a sequence, got " + v->type.to_string());
+    ctx.record_error(n, {"input ", i, " must be a sequence, got ", v->type});
     return nullptr;
   }
   return v->type.inner();
@@ -42,13 +42,13 @@ inline const Type* sequence_element(Context& ctx, const Node& n, std::size_t i) 
 inline void infer_sequence_construct(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 1)) return;
   for (std::size_t i = 1; i < n.inputs.size(); ++i)
-    if (!n.inputs[i]) return ctx.usage_error(n, "input " + std::to_string(i) + " is missing");
+    if (!n.inputs[i]) return ctx.usage_error(n, {"input ", i, " is missing"});
   Type elem = n.inputs[0]->type;
   for (std::size_t i = 1; i < n.inputs.size(); ++i) {
     const Type& t = n.inputs[i]->type;
     if (dtypes_conflict(elem, t))
-      return ctx.record_error(n, "input " + std::to_string(i) + " is " + t.to_string() + " but input 0 is " +
-                                     n.inputs[0]->type.to_string() + "; a sequence has one element type");
+      return ctx.record_error(
+          n, {"input ", i, " is ", t, " but input 0 is ", n.inputs[0]->type, "; a sequence has one element type"});
     elem = union_type(elem, t);
   }
   ctx.set_type(n.output(0), Type::sequence(elem));
@@ -60,7 +60,7 @@ SYMSHAPE_RULES(infer_sequence_construct, ai_onnx("SequenceConstruct", 11));
 inline void infer_sequence_empty(Context& ctx, Node& n) {
   const int64_t code = n.attr_int("dtype", static_cast<int64_t>(DataType::FLOAT));
   const Maybe<DataType> dtype = element_type_from_code(code);
-  if (!dtype) return ctx.usage_error(n, "dtype " + std::to_string(code) + " is not a valid tensor element type");
+  if (!dtype) return ctx.usage_error(n, {"dtype ", code, " is not a valid tensor element type"});
   ctx.set_type(n.output(0), Type::sequence(Type::tensor(*dtype, Shape())));
   set_sequence_length(ctx, n.output(0), 0);
 }
@@ -88,8 +88,7 @@ inline void infer_sequence_insert(Context& ctx, Node& n) {
   const Type* e = sequence_detail::sequence_element(ctx, n, 0);
   if (!e) return;
   const Type& t = n.inputs[1]->type;
-  if (dtypes_conflict(*e, t))
-    return ctx.record_error(n, "cannot insert " + t.to_string() + " into a sequence of " + e->to_string());
+  if (dtypes_conflict(*e, t)) return ctx.record_error(n, {"cannot insert ", t, " into a sequence of ", *e});
   const auto len = sequence_length(ctx, n.input(0));
   const bool empty = len && len->is_int(0);
   ctx.set_type(n.output(0), Type::sequence(empty ? t : union_type(*e, t)));
@@ -123,7 +122,7 @@ inline Maybe<SplitPieces> split_pieces(Context& ctx, const Node& n, const Symbol
   const Value* split = n.input(1);
   const Shape* ss = shape_of(split);
   if (ss && ss->size() > 1) {
-    ctx.record_error(n, "split must be a scalar or 1-D, got rank " + std::to_string(ss->size()));
+    ctx.record_error(n, {"split must be a scalar or 1-D, got rank ", ss->size()});
     return std::nullopt;
   }
   SplitPieces pieces;
@@ -133,7 +132,7 @@ inline Maybe<SplitPieces> split_pieces(Context& ctx, const Node& n, const Symbol
   // with [0, 0, 0]); negative ones and a zero chunk size are not.
   for (int64_t p : *v)
     if (p < 0) {
-      ctx.record_error(n, "split values must be non-negative, got " + std::to_string(p));
+      ctx.record_error(n, {"split values must be non-negative, got ", p});
       return std::nullopt;
     }
   // A single value of unknown rank is read as a scalar: as a 1-D split it
@@ -153,7 +152,7 @@ inline Maybe<SplitPieces> split_pieces(Context& ctx, const Node& n, const Symbol
     bool overflow = false;
     for (int64_t p : *v) overflow = overflow || !checked::add(total, p, total);
     if (len.is_int() && !overflow && total != len.value()) {
-      ctx.record_error(n, "split sums to " + std::to_string(total) + " but the axis has length " + len.to_string());
+      ctx.record_error(n, {"split sums to ", total, " but the axis has length ", len});
       return std::nullopt;
     }
     bool same = true;
@@ -237,15 +236,14 @@ inline void infer_sequence_map(Context& ctx, Node& n) {
   Graph* body = graph_attribute(ctx, n, "body");
   if (!body) return;
   if (body->inputs.size() != n.inputs.size() || body->outputs.size() != n.outputs.size())
-    return ctx.usage_error(n, "body has " + std::to_string(body->inputs.size()) + " inputs and " +
-                                  std::to_string(body->outputs.size()) + " outputs; the node has " +
-                                  std::to_string(n.inputs.size()) + " and " + std::to_string(n.outputs.size()));
+    return ctx.usage_error(n, {"body has ", body->inputs.size(), " inputs and ", body->outputs.size(),
+                               " outputs; the node has ", n.inputs.size(), " and ", n.outputs.size()});
   const Value* first = n.input(0);
   if (!first->type.is_unknown() && first->type.kind() != Type::Kind::Sequence)
-    return ctx.record_error(n, "input 0 must be a sequence, got " + first->type.to_string());
+    return ctx.record_error(n, {"input 0 must be a sequence, got ", first->type});
   std::vector<Type> in;
   for (std::size_t i = 0; i < n.inputs.size(); ++i) {
-    if (!n.inputs[i]) return ctx.usage_error(n, "input " + std::to_string(i) + " is missing");
+    if (!n.inputs[i]) return ctx.usage_error(n, {"input ", i, " is missing"});
     const Type& t = n.inputs[i]->type;
     in.push_back(t.kind() == Type::Kind::Sequence && t.inner() ? *t.inner() : t);
   }

@@ -67,9 +67,7 @@ inline void infer_flatten(Context& ctx, Node& n) {
   }
   const int64_t r = s->rank();
   int64_t axis = n.attr_int("axis", 1);
-  if (axis < -r || axis > r)
-    return ctx.record_error(
-        n, "axis " + std::to_string(axis) + " is out of range [" + std::to_string(-r) + ", " + std::to_string(r) + "]");
+  if (axis < -r || axis > r) return ctx.record_error(n, {"axis ", axis, " is out of range [", -r, ", ", r, "]"});
   if (axis < 0) axis += r;
   const auto a = static_cast<std::size_t>(axis);
   set_like_input(ctx, n, 0, Shape{product(s->dims(), 0, a), product(s->dims(), a)});
@@ -115,8 +113,7 @@ inline std::optional<Shape> squeeze_axes(Context& ctx, const Node& n, const Shap
   for (int64_t a : *norm) {
     const SymbolicDim& d = s[static_cast<std::size_t>(a)];
     if (d.is_int() && d.value() != 1) {
-      ctx.record_error(
-          n, "cannot squeeze axis " + std::to_string(a) + " of size " + d.to_string() + " in " + s.to_string());
+      ctx.record_error(n, {"cannot squeeze axis ", a, " of size ", d, " in ", s});
       return std::nullopt;
     }
     drop[static_cast<std::size_t>(a)] = true;
@@ -252,13 +249,12 @@ inline void infer_transpose(Context& ctx, Node& n) {
     for (int64_t i = r - 1; i >= 0; --i) p.push_back(i);
   }
   if (static_cast<int64_t>(p.size()) != r)
-    return ctx.record_error(n,
-                            "perm has " + std::to_string(p.size()) + " entries for input of rank " + std::to_string(r));
+    return ctx.record_error(n, {"perm has ", p.size(), " entries for input of rank ", r});
   std::vector<bool> seen(static_cast<std::size_t>(r), false);
   Dims out;
   for (int64_t a : p) {
     if (a < 0 || a >= r || seen[static_cast<std::size_t>(a)])
-      return ctx.record_error(n, "perm is not a permutation of 0.." + std::to_string(r - 1));
+      return ctx.record_error(n, {"perm is not a permutation of 0..", r - 1});
     seen[static_cast<std::size_t>(a)] = true;
     out.push_back((*s)[static_cast<std::size_t>(a)]);
   }

@@ -24,13 +24,13 @@ namespace signal_detail {
 inline std::optional<SymbolicDim> scalar_value(Context& ctx, const Node& n, std::size_t i, const char* what) {
   const Shape* s = shape_of(n.input(i));
   if (s && !(s->rank() == 0 || (s->rank() == 1 && ((*s)[0].is_int(1) || !(*s)[0].is_int())))) {
-    ctx.record_error(n, std::string(what) + " must be a scalar, got shape " + s->to_string());
+    ctx.record_error(n, {what, " must be a scalar, got shape ", *s});
     return std::nullopt;
   }
   auto v = ctx.symbolic_value(n.input(i));
   if (!v) return SymbolicDim();
   if (v->size() != 1) {
-    ctx.record_error(n, std::string(what) + " must have one element, got " + std::to_string(v->size()));
+    ctx.record_error(n, {what, " must have one element, got ", v->size()});
     return std::nullopt;
   }
   return (*v)[0];
@@ -41,7 +41,7 @@ inline std::optional<SymbolicDim> scalar_value(Context& ctx, const Node& n, std:
 inline Maybe<DataType> dtype_attr(Context& ctx, const Node& n) {
   const int64_t code = n.attr_int("output_datatype", 1);
   auto t = element_type_from_code(code);
-  if (!t) ctx.record_error(n, "invalid output_datatype " + std::to_string(code));
+  if (!t) ctx.record_error(n, {"invalid output_datatype ", code});
   return t;
 }
 
@@ -52,8 +52,7 @@ inline Maybe<DataType> dtype_attr(Context& ctx, const Node& n) {
 // dim 1. Followed with a warning; a real input is refused, as there.
 inline bool check_inverse_onesided(Context& ctx, const Node& n, const SymbolicDim& last) {
   if (last.is_int() && last.value() != 2) {
-    ctx.record_error(
-        n, "an inverse one-sided DFT (inverse real FFT) needs a complex input (last dim 2), got " + last.to_string());
+    ctx.record_error(n, {"an inverse one-sided DFT (inverse real FFT) needs a complex input (last dim 2), got ", last});
     return false;
   }
   ctx.warn(&n, DiagnosticKind::Semantic,
@@ -69,7 +68,7 @@ inline std::optional<SymbolicDim> irfft_length(Context& ctx, const Node& n, cons
                                                const SymbolicDim* length) {
   if (length) return *length;
   if (bins.is_int() && bins.value() < 2) {
-    ctx.record_error(n, "an inverse one-sided DFT of " + bins.to_string() + " bin(s) needs dft_length");
+    ctx.record_error(n, {"an inverse one-sided DFT of ", bins, " bin(s) needs dft_length"});
     return std::nullopt;
   }
   return (bins - 1) * SymbolicDim(2);
@@ -87,19 +86,17 @@ inline void dft(Context& ctx, Node& n, std::optional<int64_t> axis) {
     length = scalar_value(ctx, n, 1, "dft_length");
     if (!length) return;
     if (length->is_int() && length->value() < 1)
-      return ctx.record_error(n, "dft_length must be positive, got " + length->to_string());
+      return ctx.record_error(n, {"dft_length must be positive, got ", *length});
   }
   if (!x) {
     ctx.set_shape_and_dtype(n.output(0), Shape(), dtype_of(n.input(0)));
     return;
   }
   const int64_t r = x->rank();
-  if (r < 2)
-    return ctx.record_error(n,
-                            "input must have rank >= 2 (signal dims and a last dim of 1 or 2), got " + x->to_string());
+  if (r < 2) return ctx.record_error(n, {"input must have rank >= 2 (signal dims and a last dim of 1 or 2), got ", *x});
   const SymbolicDim& last = (*x)[r - 1];
   if (last.is_int() && last.value() != 1 && last.value() != 2)
-    return ctx.record_error(n, "the last input dim must be 1 (real) or 2 (complex), got " + last.to_string());
+    return ctx.record_error(n, {"the last input dim must be 1 (real) or 2 (complex), got ", last});
   if (irfft && !check_inverse_onesided(ctx, n, last)) return;
   if (onesided != 0 && !irfft && last.is_int(2))
     return ctx.record_error(n, "onesided output is not possible for a complex input");
@@ -113,8 +110,8 @@ inline void dft(Context& ctx, Node& n, std::optional<int64_t> axis) {
   }
   const int64_t a = *axis < 0 ? *axis + r : *axis;
   if (a < 0 || a > r - 2)
-    return ctx.record_error(n, "axis " + std::to_string(*axis) + " is out of range for input rank " +
-                                   std::to_string(r) + " (the last dim holds the complex parts)");
+    return ctx.record_error(
+        n, {"axis ", *axis, " is out of range for input rank ", r, " (the last dim holds the complex parts)"});
   SymbolicDim len = has_length ? *length : (*x)[a];
   if (irfft) {
     auto l = irfft_length(ctx, n, (*x)[a], has_length ? &*length : nullptr);
@@ -155,17 +152,15 @@ SYMSHAPE_RULES(infer_dft_20, ai_onnx("DFT", 20));
 inline void infer_stft(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 2, 4)) return;
   const Shape* x = shape_of(n.input(0));
-  if (x && x->rank() != 3)
-    return ctx.record_error(n, "signal must be 3-D [batch, length, 1|2], got shape " + x->to_string());
+  if (x && x->rank() != 3) return ctx.record_error(n, {"signal must be 3-D [batch, length, 1|2], got shape ", *x});
   if (x && (*x)[2].is_int() && (*x)[2].value() != 1 && (*x)[2].value() != 2)
-    return ctx.record_error(n, "the last signal dim must be 1 (real) or 2 (complex), got " + (*x)[2].to_string());
+    return ctx.record_error(n, {"the last signal dim must be 1 (real) or 2 (complex), got ", (*x)[2]});
   auto step = signal_detail::scalar_value(ctx, n, 1, "frame_step");
   if (!step) return;
-  if (step->is_int() && step->value() < 1)
-    return ctx.record_error(n, "frame_step must be positive, got " + step->to_string());
+  if (step->is_int() && step->value() < 1) return ctx.record_error(n, {"frame_step must be positive, got ", *step});
   SymbolicDim frame_length;
   const Shape* window = shape_of(n.input(2));
-  if (window && window->rank() != 1) return ctx.record_error(n, "window must be 1-D, got shape " + window->to_string());
+  if (window && window->rank() != 1) return ctx.record_error(n, {"window must be 1-D, got shape ", *window});
   if (n.input(3)) {
     auto fl = signal_detail::scalar_value(ctx, n, 3, "frame_length");
     if (!fl) return;
@@ -173,8 +168,7 @@ inline void infer_stft(Context& ctx, Node& n) {
   }
   if (window) {
     if (frame_length.is_int() && (*window)[0].is_int() && frame_length != (*window)[0])
-      return ctx.record_error(
-          n, "window length " + (*window)[0].to_string() + " differs from frame_length " + frame_length.to_string());
+      return ctx.record_error(n, {"window length ", (*window)[0], " differs from frame_length ", frame_length});
     if (frame_length.is_unknown() && !n.input(3)) frame_length = (*window)[0];
   }
   const SymbolicDim batch = x ? (*x)[0] : SymbolicDim();
@@ -191,7 +185,7 @@ inline void infer_window(Context& ctx, Node& n) {
   if (!t) return;
   auto size = signal_detail::scalar_value(ctx, n, 0, "size");
   if (!size) return;
-  if (size->is_int() && size->value() < 0) return ctx.record_error(n, "size must be >= 0, got " + size->to_string());
+  if (size->is_int() && size->value() < 0) return ctx.record_error(n, {"size must be >= 0, got ", *size});
   ctx.set_shape_and_dtype(n.output(0), Shape({*size}), *t);
 }
 SYMSHAPE_RULES(infer_window, ai_onnx("HannWindow", 17), ai_onnx("HammingWindow", 17), ai_onnx("BlackmanWindow", 17));

@@ -185,8 +185,7 @@ inline void slice_impl(Context& ctx, Node& n, const std::optional<std::vector<Sy
   const int64_t r = s->rank();
   const std::size_t count = starts->size();
   if (ends->size() != count)
-    return ctx.record_error(n, "starts and ends have different lengths (" + std::to_string(count) + " vs " +
-                                   std::to_string(ends->size()) + ")");
+    return ctx.record_error(n, {"starts and ends have different lengths (", count, " vs ", ends->size(), ")"});
   std::vector<int64_t> ax;
   if (axes.values) {
     ax = *axes.values;

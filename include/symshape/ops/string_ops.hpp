@@ -15,7 +15,7 @@ namespace string_detail {
 inline bool check_string_input(Context& ctx, const Node& n, std::size_t i) {
   const DataType t = dtype_of(n.input(i));
   if (t != DataType::UNDEFINED && t != DataType::STRING) {
-    ctx.record_error(n, "input " + std::to_string(i) + " must be a string tensor, got " + to_string(t));
+    ctx.record_error(n, {"input ", i, " must be a string tensor, got ", to_string(t)});
     return false;
   }
   return true;
@@ -29,14 +29,14 @@ inline void infer_string_normalizer(Context& ctx, Node& n) {
   if (!string_detail::check_string_input(ctx, n, 0)) return;
   const std::string action = n.attr_string("case_change_action", "NONE");
   if (action != "NONE" && action != "LOWER" && action != "UPPER")
-    return ctx.record_error(n, "case_change_action must be NONE, LOWER or UPPER, got '" + action + "'");
+    return ctx.record_error(n, {"case_change_action must be NONE, LOWER or UPPER, got '", action, "'"});
   const Shape* x = shape_of(n.input(0));
   if (!x) {
     ctx.set_shape_and_dtype(n.output(0), Shape(), DataType::STRING);
     return;
   }
   if (x->rank() != 1 && !(x->rank() == 2 && !((*x)[0].is_int() && !(*x)[0].is_int(1))))
-    return ctx.record_error(n, "X must be [C] or [1, C], got shape " + x->to_string());
+    return ctx.record_error(n, {"X must be [C] or [1, C], got shape ", *x});
   const Attribute* stop = n.attr("stopwords");
   const bool removes = stop && !stop->strings.empty();
   std::vector<SymbolicDim> out = x->dims();
@@ -93,7 +93,7 @@ inline void infer_tfidf_vectorizer(Context& ctx, Node& n) {
   if (!idx) return;
   int64_t max_index = -1;
   for (int64_t i : idx->ints) {
-    if (i < 0) return ctx.record_error(n, "ngram_indexes has a negative entry " + std::to_string(i));
+    if (i < 0) return ctx.record_error(n, {"ngram_indexes has a negative entry ", i});
     max_index = std::max(max_index, i);
   }
   if (max_index < 0) return ctx.record_error(n, "ngram_indexes is empty");
@@ -108,7 +108,7 @@ inline void infer_tfidf_vectorizer(Context& ctx, Node& n) {
   } else if (s->rank() == 2) {
     ctx.set_shape_and_dtype(n.output(0), Shape({(*s)[0], e}), DataType::FLOAT);
   } else {
-    ctx.record_error(n, "input must be [C] or [N, C], got shape " + s->to_string());
+    ctx.record_error(n, {"input must be [C] or [N, C], got shape ", *s});
   }
 }
 SYMSHAPE_RULES(infer_tfidf_vectorizer, ai_onnx("TfIdfVectorizer", 9));

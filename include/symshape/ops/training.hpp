@@ -18,12 +18,11 @@ inline void optimizer(Context& ctx, Node& n, std::size_t groups) {
   if (!check_inputs(ctx, n, 2 + groups)) return;
   const std::size_t tensors = n.inputs.size() - 2;
   if (tensors % groups != 0)
-    return ctx.record_error(n, "expected R, T and " + std::to_string(groups) + " groups of equally many tensors, got " +
-                                   std::to_string(n.inputs.size()) + " inputs");
+    return ctx.record_error(
+        n, {"expected R, T and ", groups, " groups of equally many tensors, got ", n.inputs.size(), " inputs"});
   const std::size_t count = tensors / groups;
   if (n.outputs.size() > count * (groups - 1))
-    return ctx.record_error(n, "expected at most " + std::to_string(count * (groups - 1)) + " outputs, got " +
-                                   std::to_string(n.outputs.size()));
+    return ctx.record_error(n, {"expected at most ", count * (groups - 1), " outputs, got ", n.outputs.size()});
   for (std::size_t o = 0; o < n.outputs.size(); ++o) {
     const std::size_t group = o / count;  // 0: X, 1..: accumulators (input groups 2..)
     const std::size_t in = 2 + (group == 0 ? 0 : group + 1) * count + o % count;
@@ -49,8 +48,8 @@ inline void infer_gradient(Context& ctx, Node& n) {
   if (!xs) return;
   if (!require_attr(ctx, n, "y")) return;
   if (n.outputs.size() > xs->strings.size())
-    return ctx.record_error(n, "expected at most " + std::to_string(xs->strings.size()) +
-                                   " outputs (one per xs), got " + std::to_string(n.outputs.size()));
+    return ctx.record_error(n,
+                            {"expected at most ", xs->strings.size(), " outputs (one per xs), got ", n.outputs.size()});
   for (std::size_t o = 0; o < n.outputs.size(); ++o) {
     if (!n.output(o)) continue;
     for (const Value* v : n.inputs)

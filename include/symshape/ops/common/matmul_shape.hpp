@@ -15,8 +15,7 @@ namespace symshape::ops {
 inline bool check_inner_dims(Context& ctx, const Node& n, const SymbolicDim& ka, const SymbolicDim& kb, const Shape& a,
                              const Shape& b) {
   if (ka.is_int() && kb.is_int() && ka != kb) {
-    ctx.record_error(n, "incompatible inner dimensions: " + a.to_string() + " x " + b.to_string() + " (" +
-                            ka.to_string() + " vs " + kb.to_string() + ")");
+    ctx.record_error(n, {"incompatible inner dimensions: ", a, " x ", b, " (", ka, " vs ", kb, ")"});
     return false;
   }
   ctx.record_contract(&n, Contract::Kind::Equal, ka, kb, "inner dims");
@@ -27,7 +26,7 @@ inline bool check_inner_dims(Context& ctx, const Node& n, const SymbolicDim& ka,
 inline std::optional<Shape> matmul_shape(Context& ctx, const Node& n, const Shape& a, const Shape& b) {
   if (!a.has_rank() || !b.has_rank()) return Shape();
   if (a.rank() == 0 || b.rank() == 0) {
-    ctx.record_error(n, "MatMul inputs must have rank >= 1, got " + a.to_string() + " and " + b.to_string());
+    ctx.record_error(n, {"MatMul inputs must have rank >= 1, got ", a, " and ", b});
     return std::nullopt;
   }
   std::vector<SymbolicDim> da = a.dims(), db = b.dims();
@@ -59,7 +58,7 @@ inline std::optional<Shape> matmul_with_weight(Context& ctx, const Node& n, cons
   }
   std::vector<SymbolicDim> d = a->dims();
   if (d.back().is_int() && k.is_int() && d.back() != k) {
-    ctx.record_error(n, "A's last dim " + d.back().to_string() + " does not match " + k_name + "=" + k.to_string());
+    ctx.record_error(n, {"A's last dim ", d.back().to_string(), " does not match ", k_name, "=", k});
     return std::nullopt;
   }
   d.back() = cols;

@@ -22,7 +22,7 @@ inline bool check_present(Context& ctx, const Node& n, std::initializer_list<std
   if (!check_inputs(ctx, n, min_count, max_count)) return false;
   for (std::size_t i : required) {
     if (!n.input(i)) {
-      ctx.usage_error(n, "missing required input " + std::to_string(i));
+      ctx.usage_error(n, {"missing required input ", i});
       return false;
     }
   }
@@ -34,7 +34,7 @@ inline std::optional<int64_t> required_int(Context& ctx, const Node& n, const ch
   const Attribute* a = require_attr(ctx, n, name);
   if (!a) return std::nullopt;
   if (a->kind != Attribute::Kind::Int) {
-    ctx.usage_error(n, std::string("attribute '") + name + "' must be an integer");
+    ctx.usage_error(n, {"attribute '", name, "' must be an integer"});
     return std::nullopt;
   }
   return a->i;
@@ -47,7 +47,7 @@ inline bool power_of_two_at_least_16(int64_t v) { return v >= 16 && (v & (v - 1)
 inline std::optional<int64_t> required_positive_int(Context& ctx, const Node& n, const char* name) {
   const auto v = required_int(ctx, n, name);
   if (v && *v < 1) {
-    ctx.record_error(n, std::string(name) + " must be positive, got " + std::to_string(*v));
+    ctx.record_error(n, {name, " must be positive, got ", *v});
     return std::nullopt;
   }
   return v;
@@ -58,7 +58,7 @@ inline std::optional<int64_t> required_positive_int(Context& ctx, const Node& n,
 inline std::optional<int64_t> required_block_size(Context& ctx, const Node& n) {
   const auto block = required_int(ctx, n, "block_size");
   if (block && !power_of_two_at_least_16(*block)) {
-    ctx.record_error(n, "block_size must be a power of 2 and at least 16, got " + std::to_string(*block));
+    ctx.record_error(n, {"block_size must be a power of 2 and at least 16, got ", *block});
     return std::nullopt;
   }
   return block;
@@ -69,7 +69,7 @@ inline std::optional<int64_t> num_heads(Context& ctx, const Node& n, const char*
   const Attribute* a = require_attr(ctx, n, name);
   if (!a) return std::nullopt;
   if (a->kind != Attribute::Kind::Int || a->i < 1) {
-    ctx.record_error(n, std::string(name) + " must be a positive integer");
+    ctx.record_error(n, {name, " must be a positive integer"});
     return std::nullopt;
   }
   return a->i;
@@ -85,7 +85,7 @@ inline SymbolicDim scalar_value(const Context& ctx, const Node& n, std::size_t i
 inline bool require_rank(Context& ctx, const Node& n, const Shape* s, std::size_t lo, std::size_t hi,
                          const char* what) {
   if (s && (s->size() < lo || s->size() > hi)) {
-    ctx.record_error(n, std::string(what) + " has unexpected rank: " + s->to_string());
+    ctx.record_error(n, {what, " has unexpected rank: ", *s});
     return false;
   }
   return true;
@@ -112,8 +112,7 @@ inline Shape attention_present(const Shape* x, const Shape* past, int64_t heads,
 inline bool same_hidden(Context& ctx, const Node& n, const SymbolicDim& hidden, const SymbolicDim& h,
                         const char* what) {
   if (h.is_int() && hidden.is_int() && h.value() != hidden.value()) {
-    ctx.record_error(n, std::string(what) + " hidden size " + h.to_string() + " differs from word_embedding's " +
-                            hidden.to_string());
+    ctx.record_error(n, {what, " hidden size ", h, " differs from word_embedding's ", hidden});
     return false;
   }
   return true;

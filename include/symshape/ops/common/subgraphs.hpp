@@ -69,7 +69,7 @@ inline Graph* graph_attribute(Context& ctx, const Node& n, const char* name) {
   const Attribute* a = require_attr(ctx, n, name);
   if (!a) return nullptr;
   if (a->kind != Attribute::Kind::Graph || a->graphs.empty() || !a->graphs[0]) {
-    ctx.usage_error(n, std::string("attribute '") + name + "' must be a graph");
+    ctx.usage_error(n, {"attribute '", name, "' must be a graph"});
     return nullptr;
   }
   return a->graphs[0].get();

@@ -66,7 +66,7 @@ inline Maybe<DataType> element_type_from_code(int64_t code) {
 inline bool check_no_negative_dim(Context& ctx, const Node& n, const Dims& dims, const char* message) {
   for (const auto& d : dims) {
     if (d.is_int() && d.value() < 0) {
-      ctx.record_error(n, message + d.to_string());
+      ctx.record_error(n, {message, d});
       return false;
     }
   }

@@ -31,12 +31,11 @@ template <class Ints>
 Maybe<Ints> spatial_ints(Context& ctx, const Node& n, const char* name, std::size_t count, int64_t fill) {
   const Attribute* a = n.attr(name);
   if (a && a->kind != Attribute::Kind::Ints) {
-    ctx.usage_error(n, std::string("attribute '") + name + "' must be a list of integers");
+    ctx.usage_error(n, {"attribute '", name, "' must be a list of integers"});
     return std::nullopt;
   }
   if (a && a->ints.size() != count) {
-    ctx.record_error(n, std::string("attribute '") + name + "' has " + std::to_string(a->ints.size()) +
-                            " values, expected " + std::to_string(count));
+    ctx.record_error(n, {"attribute '", name, "' has ", a->ints.size(), " values, expected ", count});
     return std::nullopt;
   }
   Maybe<Ints> out(Ints{});
@@ -58,7 +57,7 @@ inline Maybe<AutoPad> parse_auto_pad(Context& ctx, const Node& n) {
   if (a->s == "VALID") return AutoPad::Valid;
   if (a->s == "SAME_UPPER") return AutoPad::SameUpper;
   if (a->s == "SAME_LOWER") return AutoPad::SameLower;
-  ctx.record_error(n, "unknown auto_pad '" + a->s + "'");
+  ctx.record_error(n, {"unknown auto_pad '", a->s, "'"});
   return std::nullopt;
 }
 
@@ -99,7 +98,7 @@ inline std::optional<std::vector<SymbolicDim>> kernel_dims(Context& ctx, const N
     return kernel;
   }
   if (a->kind != Attribute::Kind::Ints || a->ints.size() != k) {
-    ctx.record_error(n, "kernel_shape must have " + std::to_string(k) + " values");
+    ctx.record_error(n, {"kernel_shape must have ", k, " values"});
     return std::nullopt;
   }
   for (std::size_t i = 0; i < k; ++i) {
@@ -112,7 +111,7 @@ inline std::optional<std::vector<SymbolicDim>> kernel_dims(Context& ctx, const N
   for (std::size_t i = 0; w && i < k; ++i) {
     const SymbolicDim& wd = (*w)[i + 2];
     if (wd.is_int() && wd != (*kernel)[i]) {
-      ctx.record_error(n, "kernel_shape does not match the weight shape " + w->to_string());
+      ctx.record_error(n, {"kernel_shape does not match the weight shape ", *w});
       return std::nullopt;
     }
   }
@@ -183,10 +182,8 @@ inline std::optional<Shape> window_output(Context& ctx, const Node& n, const Sha
     const SymbolicDim& in = x[first + i];
     const SymbolicDim& o = out.emplace_back(window_out(in, spec, i));
     if (o.is_int() && o.value() < 1) {
-      ctx.record_error(n, "spatial dim " + std::to_string(i) + " of size " + in.to_string() +
-                              " is smaller than the kernel (" + spec.kernel[i].to_string() + ", dilation " +
-                              std::to_string(spec.dilations[i]) + ", pads " + std::to_string(spec.pads[i]) + "+" +
-                              std::to_string(spec.pads[i + k]) + ")");
+      ctx.record_error(n, {"spatial dim ", i, " of size ", in, " is smaller than the kernel (", spec.kernel[i],
+                           ", dilation ", spec.dilations[i], ", pads ", spec.pads[i], "+", spec.pads[i + k], ")"});
       return std::nullopt;
     }
   }
@@ -198,11 +195,11 @@ inline std::optional<Shape> window_output(Context& ctx, const Node& n, const Sha
 // (known, >= 3, equal when both are known); nullopt after an error.
 inline std::optional<int64_t> conv_group(Context& ctx, const Node& n, const Shape* x, const Shape* w, int64_t rank) {
   if (x && w && x->rank() != w->rank()) {
-    ctx.record_error(n, "input " + x->to_string() + " and weight " + w->to_string() + " have different ranks");
+    ctx.record_error(n, {"input ", *x, " and weight ", *w, " have different ranks"});
     return std::nullopt;
   }
   if (rank < 3) {
-    ctx.record_error(n, "input must have rank >= 3 (N, C, spatial...), got rank " + std::to_string(rank));
+    ctx.record_error(n, {"input must have rank >= 3 (N, C, spatial...), got rank ", rank});
     return std::nullopt;
   }
   const int64_t group = n.attr_int("group", 1);
@@ -228,8 +225,7 @@ inline void conv_common(Context& ctx, Node& n, std::size_t ix, std::size_t iw, D
   if (x && w && (*x)[1].is_int() && (*w)[1].is_int()) {
     int64_t expected = 0;
     if (!checked::mul((*w)[1].value(), *group, expected) || expected != (*x)[1].value())
-      return ctx.record_error(n, "input channels " + (*x)[1].to_string() + " do not match weight " + w->to_string() +
-                                     " with group " + std::to_string(*group));
+      return ctx.record_error(n, {"input channels ", (*x)[1], " do not match weight ", *w, " with group ", *group});
   }
   const auto spec = read_window_spec(ctx, n, w, k);
   if (!spec) return;
@@ -248,7 +244,7 @@ inline void nhwc_conv(Context& ctx, Node& n, std::size_t ix, std::size_t iw, Dat
   const Shape* x = shape_of(n.input(ix));
   const Shape* w = shape_of(n.input(iw));
   if (!x) return (void)ctx.set_shape_and_dtype(n.output(0), Shape(), dt);
-  if (x->rank() < 3) return ctx.record_error(n, "input must have rank >= 3, got " + x->to_string());
+  if (x->rank() < 3) return ctx.record_error(n, {"input must have rank >= 3, got ", *x});
   if (w && w->rank() != x->rank()) return ctx.record_error(n, "input and weight ranks differ");
   const auto spec = read_window_spec(ctx, n, w, x->size() - 2);
   if (!spec) return;

@@ -127,7 +127,7 @@ inline bool check_attributes(Context& ctx, const Node& n, const OperatorSchema& 
     const SchemaAttribute& want = table.attributes[s.first_attribute + i];
     const Attribute* given = n.attr(want.name);
     if (want.required && (!given || given->kind == Attribute::Kind::Undefined)) {
-      ctx.usage_error(n, {"missing required attribute '", std::string(want.name), "' (", title(s), ")"});
+      ctx.usage_error(n, {"missing required attribute '", want.name, "' (", title(s), ")"});
       ok = false;
     }
   }

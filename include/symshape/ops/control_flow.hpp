@@ -459,7 +459,7 @@ inline void infer_scan_8(Context& ctx, Node& n) {
     const bool is_state = i < num_states;
     const Shape* s = shape_of(n.inputs[1 + i]);
     if (s && s->size() < (is_state ? 1u : 2u))
-      return ctx.record_error(n, {std::string(is_state ? "state " : "scan input "), i, " has rank ", s->size(),
+      return ctx.record_error(n, {(is_state ? "state " : "scan input "), i, " has rank ", s->size(),
                                   ", expected at least ", (is_state ? "1" : "2")});
     if (s && !is_state) {
       const auto b = agreed_size(ctx, n, batch, (*s)[0], "batch size");

@@ -133,8 +133,7 @@ inline void infer_ms_bitmask_dropout(Context& ctx, Node& n) {
   for (std::size_t i = 1; i < 3; ++i) {
     const Shape* s = shape_of(n.input(i));
     if (s && !(s->rank() == 0 || (s->rank() == 1 && (*s)[0].is_int(1))))
-      return ctx.record_error(n,
-                              {std::string(i == 1 ? "ratio" : "training_mode"), " must be a scalar, got shape ", *s});
+      return ctx.record_error(n, {(i == 1 ? "ratio" : "training_mode"), " must be a scalar, got shape ", *s});
   }
   ms_fused_detail::dropout_outputs(ctx, n, true);
 }

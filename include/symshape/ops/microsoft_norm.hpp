@@ -102,7 +102,7 @@ inline void infer_ms_embed_layer_norm(Context& ctx, Node& n) {
     const Shape* e = shape_of(n.input(checks[c].first));
     if (!e || (checks[c].first == 4 && !n.input(1))) continue;
     if (e->size() != checks[c].second)
-      return ctx.record_error(n, {std::string(names[c]), " must be ", checks[c].second, "-D, got ", *e});
+      return ctx.record_error(n, {names[c], " must be ", checks[c].second, "-D, got ", *e});
     if (!same_hidden(ctx, n, h, (*e)[e->size() - 1], names[c])) return;
   }
   const DataType dt = dtype_of(n.input(2));

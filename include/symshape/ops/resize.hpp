@@ -175,7 +175,7 @@ inline void resize_output(Context& ctx, Node& n, const ResizeSpec& spec) {
   const std::size_t count = spec.use_sizes ? (spec.sizes ? spec.sizes->size() : axes->size())
                                            : (spec.scales ? spec.scales->size() : axes->size());
   if (count != axes->size())
-    return ctx.record_error(n, {std::string(spec.use_sizes ? "sizes" : "scales"), " has ", count, " values, expected ",
+    return ctx.record_error(n, {(spec.use_sizes ? "sizes" : "scales"), " has ", count, " values, expected ",
                                 axes->size(), " (one per resized axis)"});
   auto out = spec.use_sizes ? sized_dims(*x, *axes, spec) : scaled_dims(ctx, n, *x, *axes, spec);
   if (!out) return;

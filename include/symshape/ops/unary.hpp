@@ -138,7 +138,7 @@ inline void infer_clip(Context& ctx, Node& n) {
   for (std::size_t i = 1; i < 3; ++i) {
     const Shape* s = shape_of(n.input(i));
     if (s && !is_scalar_like(*s))
-      return ctx.record_error(n, {std::string(i == 1 ? "min" : "max"), " must be a scalar, got shape ", *s});
+      return ctx.record_error(n, {(i == 1 ? "min" : "max"), " must be a scalar, got shape ", *s});
   }
   propagate_type(ctx, n);
 }
@@ -156,8 +156,7 @@ inline void infer_dropout(Context& ctx, Node& n, bool bool_mask, std::size_t max
     for (std::size_t i = 1; i < 3; ++i) {
       const Shape* s = shape_of(n.input(i));
       if (s && s->rank() != 0)
-        return ctx.record_error(n,
-                                {std::string(i == 1 ? "ratio" : "training_mode"), " must be a scalar, got shape ", *s});
+        return ctx.record_error(n, {(i == 1 ? "ratio" : "training_mode"), " must be a scalar, got shape ", *s});
     }
   }
 }

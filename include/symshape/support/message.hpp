@@ -1,8 +1,11 @@
-// Diagnostic messages built from pieces: `ctx.record_error(n, {"axis ", axis, // " is out of range for ", *s})`. Why
-// not `"axis " + std::to_string(axis) + ...`: every `+` and std::to_string of such a chain is inline code at the call
-// site (a string built, appended to and destroyed per piece), repeated in each of the rules' few hundred messages, all
-// of which a header-only user compiles. A list of pieces is a small array on the stack and one call to join_message,
-// which formats them out of line; the text is the same as the chain's.
+// Diagnostic messages built from pieces:
+//   ctx.record_error(n, {"axis ", axis, " is out of range for ", *s});
+// Why not `"axis " + std::to_string(axis) + ...`: every `+` and std::to_string
+// of such a chain is inline code at the call site (a string built, appended to
+// and destroyed per piece), repeated in each of the rules' few hundred
+// messages, all of which a header-only user compiles. A list of pieces is a
+// small array on the stack and one call to join_message, which formats them
+// out of line; the text is the same as the chain's.
 #pragma once
 
 #include <cstdint>
@@ -15,9 +18,9 @@ namespace symshape {
 
 // One piece: text or an object (neither owned; a temporary lives until the
 // end of the full expression that holds the list), a character, or an
-// integer (printed in decimal, as std::to_string prints it). There is no floating-point piece:
-// std::to_string(double) has its own format, so such a value is passed as the
-// std::to_string string.
+// integer (printed in decimal, as std::to_string prints it). There is no
+// floating-point piece: std::to_string(double) has its own format, so such a
+// value is passed as the std::to_string string.
 class MessagePiece {
  public:
   MessagePiece(const char* text) : kind_(Kind::Text), text_(text) {}           // NOLINT(google-explicit-constructor)

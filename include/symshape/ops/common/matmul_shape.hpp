@@ -58,7 +58,7 @@ inline std::optional<Shape> matmul_with_weight(Context& ctx, const Node& n, cons
   }
   std::vector<SymbolicDim> d = a->dims();
   if (d.back().is_int() && k.is_int() && d.back() != k) {
-    ctx.record_error(n, {"A's last dim ", d.back().to_string(), " does not match ", k_name, "=", k});
+    ctx.record_error(n, {"A's last dim ", d.back(), " does not match ", k_name, "=", k});
     return std::nullopt;
   }
   d.back() = cols;

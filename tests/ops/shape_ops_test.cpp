@@ -1,4 +1,5 @@
 #include "op_test_util.hpp"
+#include "symshape/ops/common/tensor_values.hpp"
 
 // ---- Shape ----
 TEST(Shape, GivesRankAndValues) {
@@ -105,6 +106,17 @@ TEST(Unsqueeze, UnknownAxesKeepDimsCommonToEveryChoice) {
   EXPECT_EQ(Op("Unsqueeze").opset(13).infer({ts(FLOAT, {1, 1}), ts(INT64, {1})}), (Types{ts(FLOAT, {1, 1, 1})}));
   EXPECT_EQ(Op("Unsqueeze").opset(13).infer({ts(FLOAT, {3, 4}), ts(INT64, {1})}),
             (Types{ts(FLOAT, {"_d0", "_d1", "_d2"})}));
+}
+// Found by tests/fuzz/fuzz_engine: an axes input declared with 2^30 elements
+// (values unknown) made the rule allocate that many dims.
+TEST(Unsqueeze, AxesInputTooLongGivesUnknownRank) {
+  using symshape::ops::kMaxRankFromLength;
+  for (const int64_t length : {INT64_MAX, int64_t{1} << 30, kMaxRankFromLength - 1})
+    EXPECT_EQ(Op("Unsqueeze").opset(13).infer({ts(FLOAT, {"B", 4}), ts(INT64, {length})}), (Types{ts(FLOAT)}))
+        << length;
+  const Types at_limit = Op("Unsqueeze").opset(13).infer({ts(FLOAT, {"B", 4}), ts(INT64, {kMaxRankFromLength - 2})});
+  ASSERT_EQ(at_limit.size(), 1u);
+  EXPECT_EQ(at_limit[0].shape().rank(), kMaxRankFromLength);
 }
 TEST(Unsqueeze, ScalarKeepsItsValue) {
   RunResult r = Op("Unsqueeze").opset(23).run({sym_value(ts(INT64, {}), {"T"}), constant(Tensor::vector({0}))});

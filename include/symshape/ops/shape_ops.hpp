@@ -16,6 +16,7 @@
 #include "symshape/infer/helpers.hpp"
 #include "symshape/infer/registry.hpp"
 #include "symshape/ops/common/tensor_values.hpp"
+#include "symshape/support/checked_int.hpp"
 
 namespace symshape::ops {
 
@@ -169,12 +170,16 @@ inline Dims with_ones(const Shape& s, const std::vector<bool>& one) {
 
 // Unsqueeze of `length` axes whose values are unknown (length nullopt: not
 // even how many): the dims that every placement of the new 1s gives are known.
+// An axes input declared longer than kMaxRankFromLength gives an unknown rank:
+// one of 2^30 elements made the rule allocate 8 GB (found by fuzz_engine).
 inline Shape unsqueeze_unknown_axes(const Shape& s, std::optional<int64_t> length) {
-  if (!length) return Shape();
-  const auto out_rank = static_cast<std::size_t>(s.rank() + *length);
-  auto common = common_over_choices(std::vector<bool>(out_rank, true), static_cast<std::size_t>(*length),
+  int64_t out_rank = 0;
+  if (!length || *length < 0 || !checked::add(s.rank(), *length, out_rank) || out_rank > kMaxRankFromLength)
+    return Shape();
+  const auto size = static_cast<std::size_t>(out_rank);
+  auto common = common_over_choices(std::vector<bool>(size, true), static_cast<std::size_t>(*length),
                                     [&](const std::vector<bool>& c) { return with_ones(s, c); });
-  return Shape(common ? std::move(*common) : Dims(out_rank));
+  return Shape(common ? std::move(*common) : Dims(size));
 }
 
 }  // namespace shape_ops_detail

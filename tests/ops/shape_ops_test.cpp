@@ -108,10 +108,11 @@ TEST(Unsqueeze, UnknownAxesKeepDimsCommonToEveryChoice) {
             (Types{ts(FLOAT, {"_d0", "_d1", "_d2"})}));
 }
 // Found by tests/fuzz/fuzz_engine: an axes input declared with 2^30 elements
-// (values unknown) made the rule allocate that many dims.
+// (values unknown) made the rule allocate that many dims. A negative declared
+// length gives an unknown rank too.
 TEST(Unsqueeze, AxesInputTooLongGivesUnknownRank) {
   using symshape::ops::kMaxRankFromLength;
-  for (const int64_t length : {INT64_MAX, int64_t{1} << 30, kMaxRankFromLength - 1})
+  for (const int64_t length : {INT64_MAX, int64_t{1} << 30, kMaxRankFromLength - 1, int64_t{-1}})
     EXPECT_EQ(Op("Unsqueeze").opset(13).infer({ts(FLOAT, {"B", 4}), ts(INT64, {length})}), (Types{ts(FLOAT)}))
         << length;
   const Types at_limit = Op("Unsqueeze").opset(13).infer({ts(FLOAT, {"B", 4}), ts(INT64, {kMaxRankFromLength - 2})});

@@ -4,7 +4,6 @@
 
 #include <chrono>
 #include <cstdint>
-#include <fstream>
 #include <limits>
 #include <string>
 #include <vector>
@@ -348,91 +347,6 @@ TEST(Print, RoundTrips) {
     EXPECT_EQ(back, e) << text << " printed as " << printed;
     EXPECT_EQ(back.hash(), e.hash()) << text;
     EXPECT_EQ(to_string(back), printed) << text;
-  }
-}
-
-// ---------------------------------------------------------------------------
-// Remembered groups: a bracketed group or call parsed before on the thread
-// takes the earlier result (expr/parse.hpp), which must be what parsing it
-// again gives, errors and limits included.
-
-// The outcome of a parse: the canonical text, or the error.
-std::string outcome(std::string_view text) {
-  Result<Expr> r = parse_expr(text);
-  return r ? to_string(*r) : "error: " + r.error();
-}
-
-// The outcome with nothing remembered: every group parsed.
-std::string outcome_parsing_every_group(std::string_view text) {
-  detail::ParserMemory& memory = detail::parser_memory();
-  memory.remember = false;
-  std::string out = outcome(text);
-  memory.remember = true;
-  return out;
-}
-
-TEST(RememberedGroups, CorpusGivesTheResultsOfParsingEveryGroup) {
-  std::ifstream f(SYMSHAPE_EXPR_CORPUS);
-  ASSERT_TRUE(f) << SYMSHAPE_EXPR_CORPUS;
-  std::vector<std::string> texts;
-  for (std::string line; std::getline(f, line);)
-    if (!line.empty() && line[0] != '#') texts.push_back(line.substr(line.find('\t') + 1));
-  ASSERT_EQ(texts.size(), 3500u);
-  detail::forget_parsed_groups();
-  std::vector<std::string> first;  // each line after the lines before it
-  for (const std::string& t : texts) first.push_back(outcome(t));
-  for (std::size_t i = 0; i < texts.size(); ++i) {
-    const std::string again = outcome(texts[i]);  // its groups remembered
-    const std::string parsed = outcome_parsing_every_group(texts[i]);
-    EXPECT_EQ(first[i], parsed) << texts[i];
-    EXPECT_EQ(again, parsed) << texts[i];
-  }
-}
-
-TEST(RememberedGroups, ErrorsAndTheirPositionsAreThoseOfParsingEveryGroup) {
-  const char* const texts[] = {
-      "(a + 1) * (a + 1) //",
-      "max(a, b) + max(a, b))",
-      "(a + 1) + foo(a + 1)",
-      "((a)) + ((a)",
-      "(a + 1) + (a + )",
-      "min(a, (b)) - min(a, (b)",
-      "CeilToInt(a, 2) + CeilToInt(a)",
-      "(x//0) + (x//0)",
-      "(a + 1) (a + 1)",
-      "max (a, b) * max (a, b) / 2",
-      "(9223372036854775807 + a) * (9223372036854775807 + a) * 2",
-  };
-  detail::forget_parsed_groups();
-  for (const char* text : texts) {
-    const std::string first = outcome(text);
-    EXPECT_EQ(outcome(text), first) << text;
-    EXPECT_EQ(outcome_parsing_every_group(text), first) << text;
-  }
-}
-
-TEST(RememberedGroups, NestingLimitHoldsForARememberedGroup) {
-  const std::string inner = nested("(", 31, "x", ")");
-  ASSERT_LE(inner.size(), detail::kMaxRememberedGroup);  // so it is remembered
-  detail::forget_parsed_groups();
-  EXPECT_EQ(P(inner), sym("x"));
-  EXPECT_EQ(P(nested("(", kMaxParseDepth - 31, inner, ")")), sym("x"));
-  const std::string error = parse_error(nested("(", kMaxParseDepth - 30, inner, ")"));
-  EXPECT_NE(error.find("nesting deeper than " + std::to_string(kMaxParseDepth)), std::string::npos) << error;
-  EXPECT_EQ(error.rfind("position " + std::to_string(kMaxParseDepth), 0), 0u) << error;
-}
-
-TEST(RememberedGroups, ARememberedGroupIsTheSameExpression) {
-  detail::forget_parsed_groups();
-  const Expr first = P("max(a, b + 1) + (c//2)");
-  const Expr second = P("(c//2) * max(a, b + 1)");
-  // The second parse took both groups from the first: the very same nodes.
-  ASSERT_EQ(first.kind(), ExprKind::Add);
-  ASSERT_EQ(second.kind(), ExprKind::Mul);
-  for (const auto& [part, exponent] : second.terms()) {
-    bool shared = false;
-    for (const auto& [term, coefficient] : first.terms()) shared = shared || term.node() == part.node();
-    EXPECT_TRUE(shared) << to_string(part);
   }
 }
 

@@ -6,9 +6,7 @@
 // constructors (substitute with no mapping) must give it back; and at a fixed
 // non-negative binding the original, the reparsed and the rebuilt forms must
 // evaluate alike, inside the cached bounds, and agree with prove_ge(e, 0).
-// The groups the parser remembers from earlier inputs must change nothing:
-// the outcome is that of a parse of every group (the same expression, or the
-// same error). Any mismatch aborts with the texts involved. Inputs that do not parse must
+// Any mismatch aborts with the texts involved. Inputs that do not parse must
 // come with an error message. Built and run by run_fuzz.sh.
 #include <cstddef>
 #include <cstdint>
@@ -40,16 +38,6 @@ std::string describe(const symshape::Result<int64_t>& r) {
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string_view text(reinterpret_cast<const char*>(data), size);
   const symshape::Result<symshape::Expr> parsed = symshape::parse_expr(text);
-  symshape::detail::ParserMemory& memory = symshape::detail::parser_memory();
-  memory.remember = false;
-  const symshape::Result<symshape::Expr> every_group = symshape::parse_expr(text);
-  memory.remember = true;
-  if (parsed.ok() != every_group.ok() || (!parsed && parsed.error() != every_group.error()))
-    fail("remembered groups changed the outcome", text, parsed ? symshape::to_string(*parsed) : parsed.error(),
-         every_group ? symshape::to_string(*every_group) : every_group.error());
-  if (parsed && (!(*parsed == *every_group) || parsed->hash() != every_group->hash()))
-    fail("remembered groups changed the expression", text, symshape::to_string(*parsed),
-         symshape::to_string(*every_group));
   if (!parsed) {
     if (parsed.error().empty()) fail("a parse error without a message", text, "", "");
     return 0;

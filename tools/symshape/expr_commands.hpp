@@ -98,6 +98,7 @@ inline bool read_text_file(const std::string& path, io::MappedFile& out, std::st
   const bool is_directory = ::fstat(fd, &st) == 0 && S_ISDIR(st.st_mode);
   Result<io::MappedFile> f = is_directory ? Result<io::MappedFile>::failure("") : io::MappedFile::from_fd(fd, path);
   if (!is_stdin) ::close(fd);
+  if (is_stdin && f && f->mapped()) ::lseek(fd, 0, SEEK_END);  // read, as a pipe would be: a second "-" gets nothing
   if (!f) {
     error = "file " + path + (is_directory ? ": is a directory" : ": read error");
     return false;

@@ -10,9 +10,7 @@
 // was expected; nesting deeper than kMaxParseDepth is an error.
 #pragma once
 
-#include <algorithm>
 #include <cstdint>
-#include <cstring>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -31,70 +29,9 @@ Result<Expr> parse_expr(std::string_view text);
 
 namespace detail {
 
-// Groups parsed before, remembered per thread. The same bracketed group or
-// call (`(k - 1)`, `max(past, k)`) comes back within an expression (the
-// long sums of the benchmarks' corpus repeat their terms) and across the
-// expressions of a model; a group whose exact text was parsed before on this
-// thread takes the earlier result instead of being parsed and simplified
-// again. Its value depends on its text alone (symbols carry no assumptions),
-// so no result changes. Direct-mapped on a hash of the text, each slot
-// keeping the text to compare; only groups of at most kMaxRememberedGroup
-// characters are kept, so memory stays bounded (a 20 KB table a thread, and
-// the nodes of at most 256 short groups). More slots found more groups again
-// but made short runs slower: the nodes they keep are not recycled.
-inline constexpr int kRememberedGroupBits = 8;  // 256 groups
-inline constexpr std::size_t kMaxRememberedGroup = 64;
-
-struct RememberedGroup {
-  Expr value;
-  uint8_t size = 0;                // of the text (0: an empty slot)
-  uint8_t depth = 0;               // the nesting levels it takes (kMaxParseDepth still holds)
-  char text[kMaxRememberedGroup];  // from '(' or the call's name to ')'
-  std::string_view view() const { return {text, size}; }
-};
-
-// A hash of a group's text (at most kMaxRememberedGroup characters), eight
-// characters a step.
-inline uint64_t group_hash(std::string_view text) {
-  constexpr uint64_t kMix = 0x9e3779b97f4a7c15ULL;
-  uint64_t h = text.size();
-  std::size_t i = 0;
-  for (; i + 8 <= text.size(); i += 8) {
-    uint64_t word = 0;
-    std::memcpy(&word, text.data() + i, 8);
-    h = (h ^ word) * kMix;
-    h ^= h >> 29;
-  }
-  uint64_t tail = 0;
-  std::memcpy(&tail, text.data() + i, text.size() - i);
-  h = (h ^ tail) * kMix;
-  return h ^ (h >> 32);
-}
-
-struct ParserMemory {
-  std::vector<RememberedGroup> groups;  // allocated for the first group: parsing `batch` costs nothing
-  bool remember = true;                 // false: every group is parsed (the tests compare the two)
-  // Scratch for the text being parsed: closing[i] for a '(' at i, where its
-  // ')' is (0: nowhere); open, a stack of the '(' not yet closed.
-  std::vector<uint32_t> closing, open;
-
-  RememberedGroup& slot(std::string_view text) {
-    if (groups.empty()) groups.resize(std::size_t{1} << kRememberedGroupBits);
-    return groups[group_hash(text) >> (64 - kRememberedGroupBits)];
-  }
-};
-
-inline ParserMemory& parser_memory() {
-  thread_local ParserMemory memory;
-  return memory;
-}
-
-// Empties this thread's remembered groups, giving their memory back.
-inline void forget_parsed_groups() { std::vector<RememberedGroup>().swap(parser_memory().groups); }
-
 class Parser {
  public:
-  explicit Parser(std::string_view text) : text_(text), memory_(parser_memory()) {}
+  explicit Parser(std::string_view text) : text_(text) {}
 
   Result<Expr> run() {
     Expr e = parse_max();
@@ -110,11 +47,8 @@ class Parser {
 
  private:
   std::string_view text_;
-  ParserMemory& memory_;
   std::size_t pos_ = 0;
   int depth_ = 0;
-  int peak_ = 0;          // the deepest depth_ reached
-  bool matched_ = false;  // memory_.closing holds this text's brackets
   bool failed_ = false;
   std::string error_;
 
@@ -322,87 +256,25 @@ class Parser {
       }
       return v;
     }
-    if (c == '(') return remembered(pos_, [&] { return parse_group(); });
+    if (c == '(') {
+      if (!enter()) return 0;
+      ++pos_;
+      Expr e = parse_max();
+      if (!failed_ && !accept(')')) fail("expected ')'");
+      --depth_;
+      return e;
+    }
     if (is_name_start(c)) {
       const std::size_t start = pos_;
       std::size_t end = start + 1;  // a local index: the loop keeps it in a register
       while (end < text_.size() && (is_name_start(text_[end]) || is_digit(text_[end]))) ++end;
       pos_ = end;
       std::string_view name = text_.substr(start, end - start);
-      if (peek() == '(') return remembered(start, [&] { return parse_call(name, start); });
+      if (peek() == '(') return parse_call(name, start);
       return Expr::symbol(name);
     }
     fail(std::string("unexpected '") + c + "', expected a number, a name or '('");
     return 0;
-  }
-
-  Expr parse_group() {
-    if (!enter()) return 0;
-    ++pos_;
-    Expr e = parse_max();
-    if (!failed_ && !accept(')')) fail("expected ')'");
-    --depth_;
-    return e;
-  }
-
-  // Where each '(' of the text closes, found once for the text's first
-  // group (scanning each group's text from its '(' took longer than the
-  // groups that were found: nested groups were scanned again and again).
-  void match_brackets() {
-    matched_ = true;
-    const std::size_t n = text_.size();
-    if (n >= UINT32_MAX) return;
-    if (memory_.closing.size() < n) {
-      memory_.closing.resize(n);
-      memory_.open.resize(n);
-    }
-    uint32_t* closing = memory_.closing.data();
-    uint32_t* open = memory_.open.data();
-    std::size_t opened = 0;
-    for (std::size_t i = 0; i < n; ++i) {
-      if (text_[i] == '(') {
-        closing[i] = 0;
-        open[opened++] = static_cast<uint32_t>(i);
-      } else if (text_[i] == ')' && opened > 0) {
-        closing[open[--opened]] = static_cast<uint32_t>(i);
-      }
-    }
-  }
-
-  // Where the group whose '(' is at pos_ closes, when that is less than
-  // kMaxRememberedGroup characters from `start`; else 0.
-  std::size_t closing_near(std::size_t start) {
-    if (!matched_) match_brackets();
-    if (text_.size() >= UINT32_MAX) return 0;
-    const std::size_t close = memory_.closing[pos_];
-    return close - start < kMaxRememberedGroup ? close : 0;
-  }
-
-  // The group or call that starts at `start` (its '(' at pos_): the value
-  // remembered for its text, else parse() remembered.
-  template <class Parse>
-  Expr remembered(std::size_t start, Parse&& parse) {
-    const std::size_t close = memory_.remember ? closing_near(start) : 0;
-    if (close == 0) return parse();
-    const std::string_view text = text_.substr(start, close + 1 - start);
-    RememberedGroup& slot = memory_.slot(text);
-    if (slot.view() == text && depth_ + slot.depth <= kMaxParseDepth) {
-      pos_ = close + 1;
-      peak_ = std::max(peak_, depth_ + slot.depth);
-      return slot.value;
-    }
-    const int outer_peak = peak_;
-    peak_ = depth_;
-    Expr e = parse();
-    const int depth = peak_ - depth_;
-    peak_ = std::max(outer_peak, peak_);
-    if (!failed_ && pos_ == close + 1) {
-      std::memcpy(slot.text, text.data(), text.size());
-      slot.size = static_cast<uint8_t>(text.size());
-      slot.value = e;
-      slot.depth = static_cast<uint8_t>(depth);
-    }
-    return e;
   }
 
   Expr parse_call(std::string_view name, std::size_t name_pos) {
@@ -433,7 +305,6 @@ class Parser {
   }
 
   bool enter() {
-    peak_ = std::max(peak_, depth_ + 1);
     if (++depth_ > kMaxParseDepth) {
       fail("nesting deeper than " + std::to_string(kMaxParseDepth));
       return false;

@@ -1,8 +1,6 @@
 // `symshape simplify` and `symshape eval`.
 #pragma once
 
-#include <fcntl.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cstdio>
@@ -88,21 +86,13 @@ inline bool divides_by_zero(const Expr& e) {
 // string, a corpus of 400 KB touched about twice its size in fresh pages,
 // a fault each); anything else is read.
 inline bool read_text_file(const std::string& path, io::MappedFile& out, std::string& error) {
-  const bool is_stdin = path == "-";
-  const int fd = is_stdin ? STDIN_FILENO : ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) {
-    error = "file " + path + ": cannot open for reading";
-    return false;
-  }
-  struct stat st {};
-  const bool is_directory = ::fstat(fd, &st) == 0 && S_ISDIR(st.st_mode);
-  Result<io::MappedFile> f = is_directory ? Result<io::MappedFile>::failure("") : io::MappedFile::from_fd(fd, path);
-  if (!is_stdin) ::close(fd);
-  if (is_stdin && f && f->mapped()) ::lseek(fd, 0, SEEK_END);  // read, as a pipe would be: a second "-" gets nothing
+  Result<io::MappedFile> f = io::MappedFile::open(path, path, "a text file");
   if (!f) {
-    error = "file " + path + (is_directory ? ": is a directory" : ": read error");
+    error = f.error();
     return false;
   }
+  // Mapped standard input counts as read, as a pipe would: a second "-" gets nothing.
+  if (path == "-" && f->mapped()) ::lseek(STDIN_FILENO, 0, SEEK_END);
   out = std::move(f.value());
   return true;
 }

@@ -43,14 +43,15 @@ class MappedFile {
   ~MappedFile() { unmap(); }
 
   // Opens `path` ("-" is standard input); errors name the file as `name`
-  // (the path by default), with the texts the loader has always used.
-  static Result<MappedFile> open(const std::string& path, const std::string& name) {
-    if (path == "-") return from_fd(STDIN_FILENO, name);
+  // (the path by default), with the texts the loader has always used, and
+  // say what a directory is not (`kind`).
+  static Result<MappedFile> open(const std::string& path, const std::string& name, const char* kind = "an ONNX model") {
+    if (path == "-") return from_fd(STDIN_FILENO, name, kind);
     std::error_code ec;
-    if (std::filesystem::is_directory(path, ec)) return fail("file " + name + ": is a directory, not an ONNX model");
+    if (std::filesystem::is_directory(path, ec)) return fail("file " + name + ": is a directory, not " + kind);
     const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
     if (fd < 0) return fail("file " + name + ": cannot open for reading");
-    Result<MappedFile> f = from_fd(fd, name);
+    Result<MappedFile> f = from_fd(fd, name, kind);
     ::close(fd);
     return f;
   }
@@ -62,11 +63,11 @@ class MappedFile {
 
   // The bytes of an open descriptor (left open): mapped when it is a regular
   // file, else read to its end (or past kMaxReadBytes).
-  static Result<MappedFile> from_fd(int fd, const std::string& name) {
+  static Result<MappedFile> from_fd(int fd, const std::string& name, const char* kind = "an ONNX model") {
     MappedFile f;
     struct stat st {};
     if (::fstat(fd, &st) != 0) return fail("file " + name + ": cannot open for reading");
-    if (S_ISDIR(st.st_mode)) return fail("file " + name + ": is a directory, not an ONNX model");
+    if (S_ISDIR(st.st_mode)) return fail("file " + name + ": is a directory, not " + kind);
     if (S_ISREG(st.st_mode) && st.st_size > 0 && ::lseek(fd, 0, SEEK_CUR) == 0) {
       void* p = ::mmap(nullptr, static_cast<std::size_t>(st.st_size), PROT_READ, MAP_PRIVATE, fd, 0);
       if (p != MAP_FAILED) {

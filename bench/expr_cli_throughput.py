@@ -5,7 +5,9 @@ Runs the command as a user would, once per category and once on the whole
 corpus, several times each, and prints expressions per second of process CPU
 time (user + system of the child, from getrusage) and of wall time, median
 over the runs. Process start, reading the input and writing the output are
-included.
+included. The first row, `start`, is `symshape simplify 1`: what starting the
+process costs, the floor under every category's time (a target rate leaves
+n / rate - start for the n expressions of a category).
 
   bench/expr_cli_throughput.py --symshape build/bin/symshape [--corpus FILE]
       [--runs N] [--mode file|args]
@@ -80,7 +82,7 @@ def main():
     print(f"{args.symshape} simplify ({args.mode} mode), median of {args.runs} runs")
     print(f"{'category':<10} {'n':>5} {'procs':>5} {'cpu ms':>8} {'wall ms':>8} {'expr/s (cpu)':>13} {'expr/s (wall)':>14}")
     with tempfile.TemporaryDirectory() as tmp:
-        for name, exprs in groups:
+        for name, exprs in [("start", ["1"])] + groups:
             path = os.path.join(tmp, name + ".txt")
             with open(path, "w", encoding="utf-8") as f:
                 f.write("\n".join(exprs) + "\n")

@@ -1,37 +1,38 @@
 // The least any expression engine does on `symshape simplify --file F`'s input:
-// map the file, split each line into the grammar's tokens, look every name up
+// open the file as the command does (io::MappedFile), split each line into the grammar's tokens, look every name up
 // in a table (as the engine interns symbols) and write the tokens back. No
 // expression is built or simplified. bench/expr_cli_throughput.py
 // (--token-floor) times it beside the command, category by category, to show
 // how much of a throughput target is left for the engine's real work.
 //
-//   expr_token_floor FILE > OUT
-#include <fcntl.h>
-#include <sys/mman.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
+//   expr_token_floor FILE > OUT     (FILE "-" is standard input, as for simplify --file)
 #include <cstdint>
 #include <cstdio>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "symshape/onnx/mapped_file.hpp"
+
 namespace {
 
 bool is_name_start(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'; }
 bool is_digit(char c) { return c >= '0' && c <= '9'; }
 
-// Open addressing on FNV-1a, as the engine's symbol table.
+// Open addressing on FNV-1a, as the engine's symbol table: it grows only when
+// a new name would fill it past half.
 class NameTable {
  public:
   std::size_t id(std::string_view name) {
     uint64_t h = 0xcbf29ce484222325ULL;
     for (char c : name) h = (h ^ static_cast<unsigned char>(c)) * 0x100000001b3ULL;
-    if (2 * (names_.size() + 1) > slots_.size()) grow();
     const std::size_t mask = slots_.size() - 1;
     for (std::size_t i = h & mask;; i = (i + 1) & mask) {
       if (slots_[i] == kEmpty) {
+        if (2 * (names_.size() + 1) > slots_.size()) {
+          grow();
+          return id(name);
+        }
         slots_[i] = names_.size();
         names_.emplace_back(name);
         return slots_[i];
@@ -60,26 +61,15 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "usage: expr_token_floor FILE\n");
     return 2;
   }
-  const int fd = open(argv[1], O_RDONLY);
-  struct stat st {};
-  if (fd < 0 || fstat(fd, &st) != 0) {
-    std::perror(argv[1]);
+  const symshape::Result<symshape::io::MappedFile> file =
+      symshape::io::MappedFile::open(argv[1], argv[1], "a text file");
+  if (!file) {
+    std::fprintf(stderr, "expr_token_floor: %s\n", file.error().c_str());
     return 1;
   }
-  if (!S_ISREG(st.st_mode)) {
-    std::fprintf(stderr, "%s: not a regular file\n", argv[1]);
-    return 1;
-  }
-  const std::size_t n = static_cast<std::size_t>(st.st_size);
-  const char* text = "";
-  if (n > 0) {
-    void* p = mmap(nullptr, n, PROT_READ, MAP_PRIVATE, fd, 0);
-    if (p == MAP_FAILED) {
-      std::perror(argv[1]);
-      return 1;
-    }
-    text = static_cast<const char*>(p);
-  }
+  const std::string_view bytes = file->bytes();
+  const char* text = bytes.data();
+  const std::size_t n = bytes.size();
   NameTable names;
   std::string out;
   out.reserve(n);

@@ -1,8 +1,9 @@
-// `symshape simplify` and `symshape eval`.
+// `symshape simplify`, `symshape eval` and `symshape prove`.
 #pragma once
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <optional>
 #include <string>
@@ -12,6 +13,7 @@
 
 #include "args.hpp"
 #include "symshape/expr.hpp"
+#include "symshape/expr/facts.hpp"
 #include "symshape/onnx/mapped_file.hpp"
 
 namespace symshape::cli {
@@ -51,21 +53,50 @@ inline bool parse_bindings(const std::string& text, Bindings& out, std::string& 
   return true;
 }
 
+// The handler of --assume FACT (repeatable): a fact that cannot be parsed, or
+// contradicts the ones before it, is a usage error naming the position.
+inline auto assume_option(Facts& facts) {
+  return [&facts](const std::string& text, std::string& error) {
+    Result<bool> r = facts.add(text, "--assume");
+    if (!r) error = "--assume '" + text + "': " + r.error();
+    return r.ok();
+  };
+}
+
+inline constexpr const char* kAssumeHelp =
+    "  --assume FACT  a relation every binding of interest satisfies: 'seq<=2048',\n"
+    "              'H>=32', '32<=H<=1024', 'past+seq<=64', 'H%32==0', 'total==past+seq'\n"
+    "              (repeatable). Results then hold for the bindings that satisfy the\n"
+    "              facts; without any, for every binding (symbols >= 0).\n";
+
 inline constexpr const char* kSimplifyUsage =
-    "usage: symshape simplify [--file FILE|-]... [--] EXPR...\n"
+    "usage: symshape simplify [--assume FACT]... [--file FILE|-]... [--] EXPR...\n"
     "  Prints the canonical form of each expression on stdout, one per line, in the\n"
     "  order given. --file reads one expression per line from FILE ('-': standard\n"
     "  input; a final newline ends the last line, it does not start an empty one).\n"
     "  An argument starting with '-' is an expression ('-a+b'), except -h/--help and\n"
     "  --file; after '--' every argument is one.\n"
+    "  --assume FACT  simplify under the fact (see symshape prove --help)\n"
     "exit status: 0 ok; 1 an expression is malformed (one line on stderr naming the\n"
     "  expression, the position and, from a file, FILE:LINE) or a file cannot be read;\n"
     "  2 bad usage.\n";
 
+inline constexpr const char* kProveUsage =
+    "usage: symshape prove 'A REL B' [--assume FACT]...\n"
+    "  REL is <=, <, >=, > or ==. Prints 'true' when the relation holds for every\n"
+    "  binding (symbols >= 0) that satisfies the facts, 'false' and a binding that\n"
+    "  breaks it (found among small values), or 'unknown' when neither is found.\n"
+    "  --assume FACT  a relation the bindings satisfy (repeatable), written as REL\n"
+    "              relations are, chains allowed: '32<=H<=1024', 'H%32==0'.\n"
+    "exit status: 0 an answer was printed (true, false or unknown); 1 the relation\n"
+    "  is malformed (one line on stderr naming the position); 2 bad usage.\n";
+
 inline constexpr const char* kEvalUsage =
-    "usage: symshape eval EXPR --bind SYM=INT,... [--bind ...]\n"
+    "usage: symshape eval EXPR --bind SYM=INT,... [--bind ...] [--assume FACT]...\n"
     "  Prints the value of EXPR at the bindings on stdout. Values are integers >= 0\n"
-    "  (dims are never negative); a symbol bound twice is a usage error.\n"
+    "  (dims are never negative); a symbol bound twice is a usage error. With\n"
+    "  --assume, a symbol an equality defines ('total==past+seq') needs no binding,\n"
+    "  and bindings that break a fact are refused (exit 1).\n"
     "exit status: 0 ok; 1 the expression is malformed or cannot be evaluated (unbound\n"
     "  symbol, division by zero, overflow; one line on stderr naming the expression\n"
     "  and the position); 2 bad usage (including a negative or repeated binding).\n";
@@ -122,10 +153,11 @@ class SimplifyOutput {
 // message, which starts "FILE:LINE: " for line `line` of file `path` (line 0:
 // an argument). The prefix is only built for a message: building it for every
 // line cost two allocations per expression.
-inline int simplify_one(std::string_view text, SimplifyOutput& out, const std::string& path = {},
+inline int simplify_one(std::string_view text, SimplifyOutput& out, const Facts& facts, const std::string& path = {},
                         std::size_t line = 0) {
   const char* cmd = "simplify";
   Result<Expr> e = parse_expr(text);
+  if (e && !facts.empty()) e = facts.apply(*e);
   auto where = [&] { return line == 0 ? std::string() : path + ":" + std::to_string(line) + ": "; };
   if (!e) return fatal(cmd, where() + "'" + std::string(text) + "': " + e.error());
   // A division by the integer 0 prints as "//0" or "%0": the walk of the
@@ -144,7 +176,7 @@ inline int simplify_one(std::string_view text, SimplifyOutput& out, const std::s
 }
 
 // Every line of a file; a final newline does not start another line.
-inline int simplify_file(const std::string& path, SimplifyOutput& out) {
+inline int simplify_file(const std::string& path, SimplifyOutput& out, const Facts& facts) {
   io::MappedFile text;
   std::string error;
   if (!read_text_file(path, text, error)) return fatal("simplify", error);
@@ -153,7 +185,7 @@ inline int simplify_file(const std::string& path, SimplifyOutput& out) {
   while (start < all.size()) {
     std::size_t end = all.find('\n', start);
     if (end == std::string_view::npos) end = all.size();
-    if (const int code = simplify_one(all.substr(start, end - start), out, path, line)) return code;
+    if (const int code = simplify_one(all.substr(start, end - start), out, facts, path, line)) return code;
     start = end + 1;
     ++line;
   }
@@ -172,9 +204,10 @@ inline int run_simplify(const std::vector<std::string>& args) {
     inputs.emplace_back(true, path);
     return true;
   };
+  Facts facts;
   const ArgSpec spec{cmd,
                      kSimplifyUsage,
-                     {{{"--file"}, "FILE", file}},
+                     {{{"--file"}, "FILE", file}, {{"--assume"}, "FACT", assume_option(facts)}},
                      [&inputs](const std::string& arg) {
                        inputs.emplace_back(false, arg);
                        return true;
@@ -183,8 +216,9 @@ inline int run_simplify(const std::vector<std::string>& args) {
   if (const std::optional<int> done = parse_args(spec, args)) return *done;
   if (inputs.empty()) return fatal(cmd, "expected at least one expression or --file", kExitUsage);
   SimplifyOutput out;
+  const FactScope scope(facts);
   for (const auto& [is_file, text] : inputs) {
-    const int code = is_file ? simplify_file(text, out) : simplify_one(text, out);
+    const int code = is_file ? simplify_file(text, out, facts) : simplify_one(text, out, facts);
     if (code != kExitOk) {
       out.flush();
       return code;
@@ -208,15 +242,62 @@ inline int run_eval(const std::vector<std::string>& args) {
     have_expr = true;
     return true;
   };
-  const ArgSpec spec{cmd, kEvalUsage, {{{"--bind"}, "NAME=INT,...", bind}}, expression,
+  Facts facts;
+  const ArgSpec spec{cmd,
+                     kEvalUsage,
+                     {{{"--bind"}, "NAME=INT,...", bind}, {{"--assume"}, "FACT", assume_option(facts)}},
+                     expression,
                      /*dash_args_are_positional=*/true};
   if (const std::optional<int> done = parse_args(spec, args)) return *done;
   if (!have_expr) return fatal(cmd, "expected an expression", kExitUsage);
   Result<Expr> e = parse_expr(expr_text);
   if (!e) return fatal(cmd, "'" + expr_text + "': " + e.error());
+  if (!facts.empty()) {
+    // The symbols that equalities define take their values from the others.
+    for (const auto& [name, value] : facts.definitions())
+      if (Result<int64_t> v = evaluate(value, bindings); v.ok()) bindings.emplace(name, *v);
+    for (const Fact& f : facts.list()) {
+      Facts one;
+      one.add(f.text);
+      if (!one.holds_at(bindings))
+        return fatal(cmd, "the bindings break the fact '" + f.text + "' (or leave one of its symbols unbound)");
+    }
+  }
   Result<int64_t> v = evaluate(*e, bindings);
   if (!v) return fatal(cmd, "'" + expr_text + "': " + v.error());
   std::printf("%lld\n", static_cast<long long>(*v));
+  return std::fflush(stdout) == 0 ? kExitOk : fatal(cmd, "cannot write to standard output");
+}
+
+inline int run_prove(const std::vector<std::string>& args) {
+  const char* cmd = "prove";
+  std::string text;
+  bool have_relation = false;
+  Facts facts;
+  auto relation = [&](const std::string& arg) {
+    if (have_relation) return false;
+    text = arg;
+    have_relation = true;
+    return true;
+  };
+  const ArgSpec spec{cmd, kProveUsage, {{{"--assume"}, "FACT", assume_option(facts)}}, relation,
+                     /*dash_args_are_positional=*/true};
+  if (const std::optional<int> done = parse_args(spec, args)) return *done;
+  if (!have_relation) return fatal(cmd, "expected a relation such as 'A >= B'", kExitUsage);
+  Result<ParsedRelation> r = parse_relation(text);
+  if (!r) return fatal(cmd, "'" + text + "': " + r.error());
+  const ProofOutcome outcome = prove_relation(r->lhs, r->rel, r->rhs, facts);
+  if (outcome.verdict == ProofOutcome::Verdict::True) {
+    std::printf("true\n");
+  } else if (outcome.verdict == ProofOutcome::Verdict::Unknown) {
+    std::printf("unknown\n");
+  } else {
+    std::vector<std::pair<std::string, int64_t>> sorted(outcome.counterexample.begin(), outcome.counterexample.end());
+    std::sort(sorted.begin(), sorted.end());
+    std::string binding;
+    for (const auto& [name, value] : sorted) binding += (binding.empty() ? "" : ",") + name + "=" + std::to_string(value);
+    std::printf("false: %s\n", binding.empty() ? "(no symbol)" : binding.c_str());
+  }
   return std::fflush(stdout) == 0 ? kExitOk : fatal(cmd, "cannot write to standard output");
 }
 

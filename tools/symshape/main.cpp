@@ -1,6 +1,6 @@
 // The symshape command: shape inference over ONNX files (infer, show), their
 // profile (FLOPs, parameters, memory) and
-// dimension expressions (simplify, eval).
+// dimension expressions (simplify, eval, prove).
 #include <cstdio>
 #include <string>
 #include <string_view>
@@ -30,8 +30,13 @@ int usage(FILE* out) {
       "                 [--csv FILE|-] [--sweep SYM=LO..HI [--plot FILE.svg]]\n"
       "                                         FLOPs, parameters and memory as expressions of\n"
       "                                         the input dims, evaluated with --bind\n"
-      "  symshape simplify EXPR... [--file F|-] print each canonical form, one per line\n"
-      "  symshape eval EXPR --bind SYM=INT,...  print the value\n"
+      "  symshape simplify EXPR... [--file F|-] [--assume FACT]...\n"
+      "                                         print each canonical form, one per line\n"
+      "  symshape eval EXPR --bind SYM=INT,... [--assume FACT]...\n"
+      "                                         print the value\n"
+      "  symshape prove 'A >= B' [--assume FACT]...\n"
+      "                                         print true, false (and a counterexample)\n"
+      "                                         or unknown\n"
       "  symshape --version                     print the version\n"
       "  symshape COMMAND --help                the options of a command\n"
       "output: results and tables on stdout; every diagnostic (inference errors,\n"
@@ -64,6 +69,7 @@ int main(int argc, char** argv) {
   if (cmd == "profile") return symshape::cli::run_profile(args);
   if (cmd == "simplify") return symshape::cli::run_simplify(args);
   if (cmd == "eval") return symshape::cli::run_eval(args);
+  if (cmd == "prove") return symshape::cli::run_prove(args);
   std::fprintf(stderr, "symshape: unknown command '%s' (try symshape --help)\n", symshape::cli::one_line(cmd).c_str());
   return symshape::cli::kExitUsage;
 }

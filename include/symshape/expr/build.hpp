@@ -28,6 +28,7 @@
 
 #include "symshape/expr/expr.hpp"
 #include "symshape/expr/interval.hpp"
+#include "symshape/expr/linear_facts.hpp"
 #include "symshape/support/checked_int.hpp"
 
 namespace symshape {
@@ -154,11 +155,39 @@ inline bool normalise_terms(Terms& terms) {
 
 inline std::optional<Expr> fold_remainder(int64_t constant, const Terms& terms);
 
+// Divisibility facts (`H%32==0`, expr/facts.hpp) put a modulus in a symbol's
+// node. Whether the term coeff*t is known to be a multiple of k > 0: its
+// coefficient times the moduli of its symbols is.
+inline bool known_multiple(const Expr& t, int64_t coeff, int64_t k) {
+  int64_t m = coeff;
+  if (t.is_symbol()) {
+    if (!checked::mul(m, symbol_multiple(t), m)) return false;
+  } else if (t.kind() == ExprKind::Mul) {
+    for (const auto& [f, e] : t.terms())
+      for (int64_t i = 0; i < e && f.is_symbol() && symbol_multiple(f) > 1; ++i)
+        if (!checked::mul(m, symbol_multiple(f), m)) return false;
+  }
+  return m % k == 0;
+}
+
+// Whether every non-constant term of e is known to be a multiple of k.
+inline bool terms_known_multiples(const Expr& e, int64_t k) {
+  if (e.is_int()) return false;
+  if (e.kind() != ExprKind::Add) return known_multiple(e, 1, k);
+  for (const auto& [t, c] : e.terms())
+    if (!known_multiple(t, c, k)) return false;
+  return true;
+}
+
+inline std::optional<Expr> fold_exact_quotient(int64_t constant, const Terms& terms);
+
 // Builds the canonical expression of `constant + sum(terms)`; terms must be
 // normalised.
 inline Expr make_sum(int64_t constant, Terms terms) {
   if (terms.empty()) return constant;
   if (std::optional<Expr> folded = fold_remainder(constant, terms)) return std::move(*folded);
+  if (active_facts())
+    if (std::optional<Expr> folded = fold_exact_quotient(constant, terms)) return std::move(*folded);
   if (terms.size() == 1 && constant == 0 && terms[0].second == 1) return terms[0].first;
   std::unique_ptr<Node> n(new Node);
   n->kind = ExprKind::Add;
@@ -262,6 +291,22 @@ inline Expr scale(const Expr& a, int64_t k) {
   if (a.is_error()) return a;
   if (k == 1) return a;
   return combine(a, k, Expr(0), 0);
+}
+
+// e*(a//k) is (e/k)*a when a is known to be a multiple of k and k divides e
+// (`32*(H//32)` is `H` when `H%32==0`); the first such term of a sum, or nothing.
+inline std::optional<Expr> fold_exact_quotient(int64_t constant, const Terms& terms) {
+  for (std::size_t i = 0; i < terms.size(); ++i) {
+    const Expr& q = terms[i].first;
+    if (q.kind() != ExprKind::FloorDiv || !q.args()[1].is_int() || q.args()[1].as_int() < 2) continue;
+    const int64_t k = q.args()[1].as_int();
+    const Expr& a = q.args()[0];
+    if (terms[i].second % k != 0 || a.add_constant() != 0 || !terms_known_multiples(a, k)) continue;
+    Terms rest(terms);
+    rest.erase(rest.begin() + static_cast<std::ptrdiff_t>(i));
+    return make_sum(constant, std::move(rest)) + scale(a, terms[i].second / k);
+  }
+  return std::nullopt;
 }
 
 // The (factor, exponent) list of a monomial term.
@@ -627,7 +672,7 @@ inline bool provably_nonnegative_quick(const Expr& d) {
   if (d.is_error()) return false;
   if (interval::nonnegative(d.bounds())) return true;
   // max(..., t, ...) - t + rest >= 0 when rest >= 0 (and the mirror for -min).
-  if (d.kind() != ExprKind::Add) return false;
+  if (d.kind() != ExprKind::Add) return facts_prove_nonnegative(d);
   for (const auto& [t, c] : d.terms()) {
     if (c == 1 && t.kind() == ExprKind::Max) {
       for (const auto& arg : t.args()) {
@@ -642,7 +687,7 @@ inline bool provably_nonnegative_quick(const Expr& d) {
       }
     }
   }
-  return false;
+  return facts_prove_nonnegative(d);
 }
 
 }  // namespace detail
@@ -834,6 +879,8 @@ inline Expr floordiv(const Expr& n, const Expr& d) {
     Expr q = std::move(qr->quotient);
     Expr r = std::move(qr->remainder);
     if (r.is_int()) return q;  // remainder constant in [0, k): contributes 0
+    // (M + c)//k is M//k when M is known to be a multiple of k (0 <= c < k).
+    if (detail::active_facts() && r.add_constant() != 0 && detail::terms_known_multiples(r, k)) return q + floordiv(r - Expr(r.add_constant()), d);
     const int64_t g = detail::content_gcd(r, k);
     if (g > 1) {
       r = detail::divide_exactly(r, g);
@@ -878,6 +925,8 @@ inline Expr mod(const Expr& n, const Expr& d) {
     if (!qr) return detail::overflow_error();
     Expr r = std::move(qr->remainder);
     if (r.is_int()) return r;
+    // (M + c) % k is c when M is known to be a multiple of k (0 <= c < k).
+    if (detail::active_facts() && detail::terms_known_multiples(r, k)) return r.add_constant();
     const int64_t g = detail::content_gcd(r, k);
     if (g > 1) return Expr(g) * mod(detail::divide_exactly(r, g), Expr(k / g));
     const Interval rb = r.bounds();

@@ -513,6 +513,38 @@ inline Expr Expr::error(std::string message) {
 
 namespace detail {
 
+// What the facts in force on this thread say (expr/facts.hpp builds it, and
+// FactScope makes it active). The engine reads it in two places only: a
+// symbol's node takes its bounds and modulus from it when it is built, and
+// the non-negativity test behind Max/Min dominance and proofs falls back to
+// its linear relations (expr/linear_facts.hpp). With no facts the pointer is
+// null and both cost one test.
+struct FactContext {
+  struct SymbolFact {
+    std::string name;
+    Interval bounds = Interval::at_least(0);
+    int64_t multiple_of = 1;
+  };
+  std::vector<SymbolFact> symbols;  // sorted by name
+  std::vector<Expr> nonnegative;    // relations g >= 0 beyond a symbol's own bounds
+  const SymbolFact* find(std::string_view name) const {
+    auto it = std::lower_bound(symbols.begin(), symbols.end(), name,
+                               [](const SymbolFact& f, std::string_view n) { return f.name < n; });
+    return it != symbols.end() && it->name == name ? &*it : nullptr;
+  }
+};
+
+inline const FactContext*& active_facts() noexcept {
+  thread_local const FactContext* facts = nullptr;
+  return facts;
+}
+
+// The modulus a symbol is known to be a multiple of (1 when none).
+inline int64_t symbol_multiple(const Expr& e) {
+  const Node* n = e.node();
+  return n && n->kind == ExprKind::Symbol && n->constant > 1 ? n->constant : 1;
+}
+
 // Symbols are interned per thread: one node per name, so that building a
 // symbol allocates nothing after its first use and equal symbols are one
 // pointer (compare and == stop at once). The table (open addressing on the
@@ -575,6 +607,13 @@ inline Expr detail::NodeFactory::make_symbol(std::string_view name) {
   n->kind = ExprKind::Symbol;
   n->name = std::string(name);
   n->bounds = Interval::at_least(0);
+  // Under facts (expr/facts.hpp) a symbol's node carries what they say of it:
+  // its bounds, and in `constant` a modulus it is a multiple of (0: none).
+  if (const FactContext* facts = active_facts())
+    if (const FactContext::SymbolFact* f = facts->find(name)) {
+      n->bounds = f->bounds;
+      n->constant = f->multiple_of > 1 ? f->multiple_of : 0;
+    }
   n->hash = name_node_hash(*n);
   return Expr(n.release());
 }

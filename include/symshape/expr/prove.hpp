@@ -72,10 +72,19 @@ inline Interval bounds_under(const Expr& e, const Assumptions& assume) {
   return Interval::unbounded();
 }
 
+// d >= 0 by the linear reasoning of expr/linear_facts.hpp (over floor, modulo,
+// max and min bounds) even when no facts are in force: a proof may take the
+// time that building expressions does not.
+inline bool nonnegative_by_elimination(const Expr& d) {
+  if (active_facts()) return false;  // provably_nonnegative_quick has tried it
+  static const FactContext no_facts;
+  return !d.is_int() && LinearSystem(no_facts).proves_nonnegative(d);
+}
+
 inline bool nonnegative_under(const Expr& d, const Assumptions& assume) {
   if (d.is_error()) return false;
   if (interval::nonnegative(bounds_under(d, assume))) return true;
-  if (assume.empty()) return provably_nonnegative_quick(d);
+  if (assume.empty()) return provably_nonnegative_quick(d) || nonnegative_by_elimination(d);
   // Shift each symbol with a lower bound L to s' + L (s' >= 0): products such
   // as x*y - x become visibly non-negative (x*y') when y >= 1.
   Substitution shift;

@@ -73,14 +73,17 @@ Report infer_shapes_assuming_contracts(Model& model, Reload reload, const Infere
                                        std::vector<Assumption>& assumptions) {
   const std::set<std::string> declared = declared_symbols(model);
   Substitution assumed;
+  InferenceOptions with_facts = options;  // plus the contracts' conditions
   Report report = infer_shapes(model, options);
   for (int round = 1; round < kMaxAssumptionRounds; ++round) {
     std::vector<Assumption> added = choose_assumptions(report.contracts, declared, assumed);
+    std::vector<Assumption> conditions = choose_conditions(report.contracts, with_facts.assume_from_contracts);
+    added.insert(added.end(), conditions.begin(), conditions.end());
     if (added.empty()) break;
     assumptions.insert(assumptions.end(), added.begin(), added.end());
     model = reload();
     assume_in_inputs(model, assumed);
-    report = infer_shapes(model, options);
+    report = infer_shapes(model, with_facts);
   }
   return report;
 }

@@ -245,11 +245,48 @@ Indexing gives SymbolicDims (a slice gives a Shape); iteration yields the dims.)
       [](const py::tuple& state) { return to_shape(state[0]); }));
 }
 
+// The facts of an `assume` argument (a sequence of texts); ValueError naming
+// the fact and the position when one does not parse or contradicts the others.
+Facts facts_arg(py::handle assume) {
+  Facts facts;
+  if (assume.is_none()) return facts;
+  if (py::isinstance<py::str>(assume)) throw py::type_error("assume is a list of facts, not one string");
+  for (py::handle item : assume) {
+    const std::string text = py::str(item).cast<std::string>();
+    Result<bool> r = facts.add(text, "assume");
+    if (!r) throw py::value_error("assume '" + text + "': " + r.error());
+  }
+  return facts;
+}
+
 void bind_expression_functions(py::module_& m) {
   m.def(
-      "simplify", [](const std::string& text) { return to_string(expr_arg(py::str(text))); }, py::arg("text"),
-      "The canonical form of an expression: simplify('2*batch//batch') == '2'. ValueError with the parser's "
-      "message for a malformed expression.");
+      "simplify",
+      [](const std::string& text, py::handle assume) {
+        const Facts facts = facts_arg(assume);
+        const FactScope scope(facts);
+        return to_string(facts.apply(expr_arg(py::str(text))));
+      },
+      py::arg("text"), py::kw_only(), py::arg("assume") = py::none(),
+      "The canonical form of an expression: simplify('2*batch//batch') == '2'. With assume (facts such as "
+      "'seq<=2048', 'H%32==0'), the form for the bindings that satisfy them: simplify('min(seq,4096)', "
+      "assume=['seq<=2048']) == 'seq'. ValueError with the parser's message for a malformed expression or fact.");
+  m.def(
+      "_prove",
+      [](const std::string& relation, py::handle assume) {
+        Result<ParsedRelation> r = parse_relation(relation);
+        if (!r) throw py::value_error("'" + relation + "': " + r.error());
+        const ProofOutcome out = prove_relation(r->lhs, r->rel, r->rhs, facts_arg(assume));
+        const char* verdict = out.verdict == ProofOutcome::Verdict::True    ? "true"
+                              : out.verdict == ProofOutcome::Verdict::False ? "false"
+                                                                            : "unknown";
+        py::dict counterexample;
+        for (const auto& [name, value] : out.counterexample) counterexample[py::str(name)] = value;
+        return py::make_tuple(verdict, out.verdict == ProofOutcome::Verdict::False ? py::object(counterexample)
+                                                                                   : py::object(py::none()));
+      },
+      py::arg("relation"), py::arg("assume") = py::none(),
+      "(verdict, counterexample) of `symshape prove`: the package's prove() calls it.");
   m.def(
       "evaluate",
       [](const std::string& text, py::handle bindings) {

@@ -48,6 +48,7 @@ struct InferResult {
   std::vector<DiagnosticRow> diagnostics;
   std::vector<ContractRow> contracts;
   std::vector<ValueRow> values;
+  std::vector<Fact> facts;  // in force
   bool modified = false;
   std::string profile_json;  // as `symshape profile --json` writes it (InferRequest::profile)
 };
@@ -72,6 +73,7 @@ DiagnosticRow diagnostic_row(const Diagnostic& d, const std::string& file, const
 void collect_report(const Model& model, const Report& report, const cli::NodeTags& tags, const std::string& file,
                     const cli::WrittenTypes& types, bool want_model_only, InferResult& out) {
   out.modified = report.modified;
+  out.facts = report.facts;
   for (const Diagnostic& d : report.diagnostics) out.diagnostics.push_back(diagnostic_row(d, file, tags));
   for (const Contract& c : report.contracts) {
     ContractRow row{c, tags.where(c.node)};
@@ -104,6 +106,13 @@ void add_profile(const Model& model, const InferRequest& r, InferResult& out) {
   cli::ProfileArgs a;
   a.model_path = r.name;
   a.bindings = *r.profile;
+  if (const std::string problem = cli::bindings_break_facts(out.facts, a.bindings); !problem.empty()) {
+    out.error = "bindings: " + problem;
+    out.usage_problem = true;
+    return;
+  }
+  const Facts facts = cli::facts_in(out.facts);
+  const FactScope scope(facts);  // the profile's sums and maxima, as inference built its dims
   out.profile_json = cli::profile_json(a, profile::profile_model(model));
 }
 
@@ -173,7 +182,7 @@ py::dict result_object(InferResult& r) {
                                 py::arg("op_type") = x.d.op_type, py::arg("where") = x.where,
                                 py::arg("message") = x.d.message, py::arg("line") = x.line));
   for (const ContractRow& x : r.contracts)
-    contracts.append(py::dict(py::arg("relation") = x.c.relation(),
+    contracts.append(py::dict(py::arg("relation") = x.c.relation(), py::arg("condition") = x.c.condition,
                               py::arg("kind") = x.c.kind == Contract::Kind::Equal ? "equal" : "broadcast",
                               py::arg("lhs") = x.c.lhs, py::arg("rhs") = x.c.rhs, py::arg("node") = x.c.node,
                               py::arg("op_type") = x.c.op_type, py::arg("where") = x.where,
@@ -187,6 +196,9 @@ py::dict result_object(InferResult& r) {
     d["graph_output"] = v.graph_output;
     values.append(d);
   }
+  py::list facts;
+  for (const Fact& f : r.facts) facts.append(py::dict(py::arg("fact") = f.text, py::arg("source") = f.source));
+  out["facts"] = facts;
   out["diagnostics"] = diagnostics;
   out["contracts"] = contracts;
   out["values"] = values;
@@ -194,9 +206,20 @@ py::dict result_object(InferResult& r) {
 }
 
 InferRequest make_request(const std::string& name, const std::string& policy, py::handle input_shapes,
-                          bool data_propagation, bool want_model, py::handle profile_bindings) {
+                          bool data_propagation, bool want_model, py::handle profile_bindings, py::handle assume,
+                          bool assume_nonempty) {
   InferRequest r;
   r.name = name;
+  if (!assume.is_none()) {
+    if (py::isinstance<py::str>(assume)) throw py::type_error("assume is a list of facts, not one string");
+    Facts check;
+    for (py::handle item : assume) {
+      const std::string text = py::str(item).cast<std::string>();
+      if (Result<bool> ok = check.add(text); !ok) throw py::value_error("assume '" + text + "': " + ok.error());
+      r.options.assume.push_back(text);
+    }
+  }
+  r.options.assume_nonempty = assume_nonempty;
   const std::optional<MergePolicy> p = parse_merge_policy(policy);
   if (!p) throw py::value_error("bad policy '" + policy + "', expected skip, override, refine or strict");
   r.options.policy = *p;
@@ -220,8 +243,10 @@ InferRequest make_request(const std::string& name, const std::string& policy, py
 // None); raises ValueError (bad argument or malformed model) or OSError
 // (unreadable file). Inference errors are in the dict's diagnostics.
 py::dict infer_entry(py::object source, bool is_path, const std::string& name, const std::string& policy,
-                     py::handle input_shapes, bool data_propagation, bool want_model, py::handle profile_bindings) {
-  const InferRequest request = make_request(name, policy, input_shapes, data_propagation, want_model, profile_bindings);
+                     py::handle input_shapes, bool data_propagation, bool want_model, py::handle profile_bindings,
+                     py::handle assume, bool assume_nonempty) {
+  const InferRequest request = make_request(name, policy, input_shapes, data_propagation, want_model, profile_bindings,
+                                            assume, assume_nonempty);
   const std::shared_ptr<const RuleSnapshot> rules = current_rules();
   InferResult result;
   bool unreadable = false;
@@ -255,7 +280,7 @@ py::dict infer_entry(py::object source, bool is_path, const std::string& name, c
 void bind_infer(py::module_& m) {
   m.def("_infer", &infer_entry, py::arg("source"), py::arg("is_path"), py::arg("name"), py::arg("policy"),
         py::arg("input_shapes"), py::arg("data_propagation"), py::arg("want_model"),
-        py::arg("profile_bindings") = py::none(),
+        py::arg("profile_bindings") = py::none(), py::arg("assume") = py::none(), py::arg("assume_nonempty") = false,
         "Inference of one model (the package's infer_symbolic_shapes, infer_report and profile call it).");
   m.def(
       "_data_types",

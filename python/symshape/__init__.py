@@ -28,6 +28,7 @@ __version__ = "0.1.0"
 __all__ = [
     "Context",
     "Contract",
+    "Proof",
     "DataType",
     "Diagnostic",
     "Node",
@@ -42,6 +43,7 @@ __all__ = [
     "infer_report",
     "infer_symbolic_shapes",
     "profile",
+    "prove",
     "prove_eq",
     "prove_ge",
     "registry",
@@ -101,9 +103,12 @@ class Contract:
     op_type: str
     where: str
     origin: str
+    # A fact under which the relation holds, shorter to read when the dims hold
+    # clamps ("past+seq <= 64"); "" when none was found.
+    condition: str = ""
 
     def __str__(self) -> str:
-        return f"{self.where + ': ' if self.where else ''}{self.relation} ({self.origin})"
+        return f"{self.where + ': ' if self.where else ''}{self.condition or self.relation} ({self.origin})"
 
 
 @dataclass(frozen=True)
@@ -136,6 +141,8 @@ class Report:
     values: Dict[str, ValueInfo]
     modified: bool = False
     model: Optional[bytes] = field(default=None, repr=False)
+    # The facts in force: [{"fact": "seq <= 2048", "source": "assume"}, ...].
+    facts: List[Dict[str, str]] = field(default_factory=list)
 
     @property
     def errors(self) -> List[Diagnostic]:
@@ -189,11 +196,11 @@ def _value_info(d: dict) -> ValueInfo:
 
 
 def _infer(model: ModelLike, policy: str, input_shapes, data_propagation: bool, want_model: bool,
-           profile_bindings=None) -> dict:
+           profile_bindings=None, assume: Optional[Sequence[str]] = None, assume_nonempty: bool = False) -> dict:
     _check_policy(policy)
     source, is_path, name = _source(model)
     return _symshape._infer(source, is_path, name, policy, input_shapes, bool(data_propagation), want_model,
-                            profile_bindings)
+                            profile_bindings, None if assume is None else list(assume), bool(assume_nonempty))
 
 
 def _report(raw: dict) -> Report:
@@ -203,11 +210,13 @@ def _report(raw: dict) -> Report:
         values={v["name"]: _value_info(v) for v in raw["values"]},
         modified=raw["modified"],
         model=raw["model"],
+        facts=raw["facts"],
     )
 
 
-def _run(model: ModelLike, policy: str, input_shapes, data_propagation: bool, want_model: bool) -> Report:
-    return _report(_infer(model, policy, input_shapes, data_propagation, want_model))
+def _run(model: ModelLike, policy: str, input_shapes, data_propagation: bool, want_model: bool,
+         assume: Optional[Sequence[str]] = None, assume_nonempty: bool = False) -> Report:
+    return _report(_infer(model, policy, input_shapes, data_propagation, want_model, None, assume, assume_nonempty))
 
 
 def _raise_for_errors(report: Report) -> None:
@@ -224,13 +233,18 @@ def infer_report(
     policy: str = "refine",
     input_shapes: Optional[Mapping[str, Sequence[DimLike]]] = None,
     data_propagation: bool = True,
+    assume: Optional[Sequence[str]] = None,
+    assume_nonempty: bool = False,
 ) -> Report:
     """Infers every value's shape and returns the Report; inference errors are in
     ``report.diagnostics`` (never raised). ``model``: an onnx.ModelProto, bytes, or a
     path. ``input_shapes``: new dims for graph inputs, ``{"x": ["batch", 3, None]}``
     (None an unknown dim). Raises ValueError for a malformed model or a bad argument,
-    OSError for an unreadable file. The GIL is released while the model is inferred."""
-    return _run(model, policy, input_shapes, data_propagation, want_model=False)
+    OSError for an unreadable file. The GIL is released while the model is inferred.
+    ``assume``: facts the runs of interest satisfy (``["past+seq<=64", "H%32==0"]``),
+    ``assume_nonempty``: every input dim >= 1; shapes are then exact for those runs
+    (``report.facts`` lists them)."""
+    return _run(model, policy, input_shapes, data_propagation, False, assume, assume_nonempty)
 
 
 def infer_symbolic_shapes(
@@ -240,6 +254,8 @@ def infer_symbolic_shapes(
     input_shapes: Optional[Mapping[str, Sequence[DimLike]]] = None,
     data_propagation: bool = True,
     allow_errors: bool = False,
+    assume: Optional[Sequence[str]] = None,
+    assume_nonempty: bool = False,
 ) -> "onnx.ModelProto":  # noqa: F821
     """The model with every value's type written as ``symshape infer -o`` writes it:
     graph inputs, value_info of every node output, graph outputs; integer dims in
@@ -249,16 +265,18 @@ def infer_symbolic_shapes(
     ``policy``: how inferred types merge with the model's own ("skip", "override",
     "refine", "strict"). Raises ShapeInferenceError (OpUsageError for a malformed
     node) when inference reports errors, unless ``allow_errors``; ValueError for a
-    malformed model or a bad argument. Needs the onnx package (for the result)."""
+    malformed model or a bad argument. Needs the onnx package (for the result).
+    ``assume``, ``assume_nonempty``: facts, as for infer_report."""
     import onnx
 
-    report = _run(model, policy, input_shapes, data_propagation, want_model=True)
+    report = _run(model, policy, input_shapes, data_propagation, True, assume, assume_nonempty)
     if not allow_errors:
         _raise_for_errors(report)
     return onnx.load_from_string(report.model)
 
 
-def profile(model: ModelLike, bindings: Optional[Mapping[str, int]] = None, *, allow_errors: bool = False) -> dict:
+def profile(model: ModelLike, bindings: Optional[Mapping[str, int]] = None, *, allow_errors: bool = False,
+            assume: Optional[Sequence[str]] = None, assume_nonempty: bool = False) -> dict:
     """The profile ``symshape profile MODEL --json -`` prints, as a dict: FLOPs,
     parameters and activation memory (total and peak) of the model, per node and in
     total, each quantity ``{"expr": canonical expression of the input symbols,
@@ -266,11 +284,33 @@ def profile(model: ModelLike, bindings: Optional[Mapping[str, int]] = None, *, a
     make it concrete. Conventions: docs/profile.md. Python rules take part in the
     inference. Raises ValueError for a binding of a symbol the model does not have,
     a malformed model or a bad argument; ShapeInferenceError (OpUsageError) when
-    inference reports errors, unless ``allow_errors``."""
-    raw = _infer(model, "refine", None, True, False, dict(bindings or {}))
+    inference reports errors, unless ``allow_errors``. ``assume``, ``assume_nonempty``:
+    facts, as for infer_report (bindings that break one are a ValueError)."""
+    raw = _infer(model, "refine", None, True, False, dict(bindings or {}), assume, assume_nonempty)
     if not allow_errors:
         _raise_for_errors(_report(raw))
     return json.loads(raw["profile"])
+
+
+@dataclass(frozen=True)
+class Proof:
+    """The answer of prove(): ``verdict`` "true" (the relation holds for every binding,
+    symbols >= 0, that satisfies the facts), "false" (``counterexample`` is such a
+    binding that breaks it) or "unknown"."""
+
+    verdict: str
+    counterexample: Optional[Dict[str, int]] = None
+
+    def __bool__(self) -> bool:
+        return self.verdict == "true"
+
+
+def prove(relation: str, *, assume: Optional[Sequence[str]] = None) -> Proof:
+    """What ``symshape prove 'A >= B' --assume FACT`` prints: prove("(H+1)//2 <= H",
+    assume=["H>=1"]) is true. REL is <=, <, >=, > or ==. ValueError naming the position
+    for a malformed relation or fact."""
+    verdict, counterexample = _symshape._prove(relation, None if assume is None else list(assume))
+    return Proof(verdict, counterexample)
 
 
 RuleFunction = Callable[[Context, Node], None]

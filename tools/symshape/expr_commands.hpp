@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -63,11 +64,61 @@ inline auto assume_option(Facts& facts) {
   };
 }
 
-inline constexpr const char* kAssumeHelp =
-    "  --assume FACT  a relation every binding of interest satisfies: 'seq<=2048',\n"
-    "              'H>=32', '32<=H<=1024', 'past+seq<=64', 'H%32==0', 'total==past+seq'\n"
-    "              (repeatable). Results then hold for the bindings that satisfy the\n"
-    "              facts; without any, for every binding (symbols >= 0).\n";
+// The same for a command that infers a model (InferenceOptions::assume): the
+// texts are kept, and checked together as they are given.
+inline auto assume_text_option(std::vector<std::string>& texts) {
+  return [&texts](const std::string& text, std::string& error) {
+    Facts facts;
+    for (const std::string& t : texts) facts.add(t);
+    Result<bool> r = facts.add(text, "--assume");
+    if (!r) error = "--assume '" + text + "': " + r.error();
+    if (r) texts.push_back(text);
+    return r.ok();
+  };
+}
+
+// The facts a report lists, to evaluate or profile under them.
+inline Facts facts_in(const std::vector<Fact>& listed) {
+  Facts facts;
+  for (const Fact& f : listed) facts.add(f.text, f.source);
+  return facts;
+}
+
+// The problem with bindings that break a fact (all of whose symbols they
+// bind), or "" when there is none.
+inline std::string bindings_break_facts(const std::vector<Fact>& listed, const Bindings& bindings) {
+  for (const Fact& f : listed) {
+    Facts one;
+    if (!one.add(f.text, f.source)) continue;
+    std::set<std::string> names;
+    for (const auto& [name, value] : one.definitions()) {
+      names.insert(name);
+      detail::collect_symbols(value, names);
+    }
+    for (const Expr& g : one.context().nonnegative) detail::collect_symbols(g, names);
+    for (const auto& s : one.context().symbols) names.insert(s.name);
+    bool all_bound = true;
+    for (const auto& n : names) all_bound = all_bound && bindings.count(n);
+    if (all_bound && !one.holds_at(bindings)) return "the bindings break the fact '" + f.text + "' (" + f.source + ")";
+  }
+  return std::string();
+}
+
+// "assuming: seq <= 2048 (--assume), batch >= 1 (--assume-nonempty)"; nothing without facts.
+inline void print_facts_line(FILE* out, const std::vector<Fact>& facts) {
+  if (facts.empty()) return;
+  std::string line = "assuming: ";
+  for (std::size_t i = 0; i < facts.size(); ++i)
+    line += (i ? ", " : "") + facts[i].text + " (" + facts[i].source + ")";
+  std::fprintf(out, "%s\n", line.c_str());
+}
+
+#define SYMSHAPE_CLI_ASSUME_HELP                                                             \
+  "  --assume FACT   a relation the runs of interest satisfy: 'seq<=2048', 'H>=32',\n"       \
+  "                  '32<=H<=1024', 'past+seq<=64', 'H%32==0', 'total==past+seq'\n"          \
+  "                  (repeatable); shapes are then exact for those runs and simpler.\n"     \
+  "                  Without facts they are exact for every run (dims >= 0).\n"             \
+  "  --assume-nonempty  every input dim is >= 1 (a fact like the others)\n"
 
 inline constexpr const char* kSimplifyUsage =
     "usage: symshape simplify [--assume FACT]... [--file FILE|-]... [--] EXPR...\n"
@@ -256,12 +307,8 @@ inline int run_eval(const std::vector<std::string>& args) {
     // The symbols that equalities define take their values from the others.
     for (const auto& [name, value] : facts.definitions())
       if (Result<int64_t> v = evaluate(value, bindings); v.ok()) bindings.emplace(name, *v);
-    for (const Fact& f : facts.list()) {
-      Facts one;
-      one.add(f.text);
-      if (!one.holds_at(bindings))
-        return fatal(cmd, "the bindings break the fact '" + f.text + "' (or leave one of its symbols unbound)");
-    }
+    if (const std::string problem = bindings_break_facts(facts.list(), bindings); !problem.empty())
+      return fatal(cmd, problem);
   }
   Result<int64_t> v = evaluate(*e, bindings);
   if (!v) return fatal(cmd, "'" + expr_text + "': " + v.error());

@@ -132,7 +132,8 @@ inline std::vector<const Value*> listed_values(const Model& m, bool with_initial
 inline constexpr const char* kInferUsage =
     "usage: symshape infer MODEL.onnx|- [-o OUT.onnx|-] [--input-shape NAME=D0,D1,...]...\n"
     "                      [--policy skip|override|refine|strict] [--trace] [--json REPORT.json|-]\n"
-    "                      [--allow-errors] [--assume-contracts]\n"
+    "                      [--allow-errors] [--assume-contracts] [--assume FACT]...\n"
+    "                      [--assume-nonempty]\n"
     "  Infers every value's shape. Prints a summary on stdout (counts, inputs and\n"
     "  outputs with their types as written, '?' for an unknown dim, _dN for a fresh\n"
     "  symbol), then the model's contracts: relations between input dims that\n"
@@ -155,6 +156,7 @@ inline constexpr const char* kInferUsage =
     "                  they determine (keeping the names the model declares) and\n"
     "                  infer again; lists every assumption made. Without it every\n"
     "                  shape is exact for every valid run.\n"
+    SYMSHAPE_CLI_ASSUME_HELP
     "  Outputs may not be the input model, each other, a directory, or an external\n"
     "  data file of the model (usage errors, before anything runs).\n"
     "exit status: 0 ok; 1 unreadable or malformed input, or an output that cannot\n"
@@ -212,7 +214,9 @@ inline std::optional<int> parse_infer_args(const std::vector<std::string>& args,
                       {{"--input-shape"}, "NAME=D0,D1,...", input_shape},
                       {{"--trace"}, nullptr, set_flag(a.trace)},
                       {{"--allow-errors"}, nullptr, set_flag(a.allow_errors)},
-                      {{"--assume-contracts"}, nullptr, set_flag(a.assume_contracts)}},
+                      {{"--assume-contracts"}, nullptr, set_flag(a.assume_contracts)},
+                      {{"--assume"}, "FACT", assume_text_option(a.options.assume)},
+                      {{"--assume-nonempty"}, nullptr, set_flag(a.options.assume_nonempty)}},
                      one_positional(a.model_path)};
   if (const std::optional<int> done = parse_args(spec, args)) return done;
   if (a.model_path.empty())
@@ -275,17 +279,27 @@ inline std::string infer_report_json(const InferArgs& a, const Model& model, con
   j.key("contracts").begin_array();
   for (const Contract& c : report.contracts) {
     j.begin_object(Layout::Inline);
-    j.key("relation").string(c.relation()).key("kind").string(c.kind == Contract::Kind::Equal ? "equal" : "broadcast");
+    j.key("relation").string(c.readable()).key("exact").string(c.relation());
+    j.key("kind").string(c.kind == Contract::Kind::Equal ? "equal" : "broadcast");
     j.key("lhs").string(c.lhs.to_string()).key("rhs").string(c.rhs.to_string());
     j.key("node").string(tags.untag(c.node)).key("op_type").string(c.op_type);
     j.key("where").string(tags.where(c.node)).key("origin").string(tags.untag(c.origin));
     j.end_object();
   }
   j.end_array();
+  j.key("facts").begin_array();
+  for (const Fact& f : report.facts) {
+    j.begin_object(Layout::Inline);
+    j.key("fact").string(f.text).key("source").string(f.source);
+    j.end_object();
+  }
+  j.end_array();
+  j.key("undetermined_dims").integer(report.undetermined_dims);
   j.key("assumptions").begin_array();
   for (const Assumption& x : assumptions) {
     j.begin_object(Layout::Inline);
-    j.key("symbol").string(x.symbol).key("value").string(x.value.to_string());
+    if (x.symbol.empty()) j.key("fact").string(x.fact);
+    else j.key("symbol").string(x.symbol).key("value").string(x.value.to_string());
     j.key("relation").string(x.from.relation()).key("where").string(tags.where(x.from.node));
     j.end_object();
   }
@@ -319,13 +333,13 @@ inline void print_contracts(FILE* out, const Report& report, const std::vector<A
   };
   if (!assumptions.empty()) std::fprintf(out, "assumed (--assume-contracts): %zu\n", assumptions.size());
   for (const Assumption& x : assumptions)
-    std::fprintf(out, "  %s = %s  from %s%s\n", x.symbol.c_str(), x.value.to_string().c_str(), place(x.from).c_str(),
-                 x.from.relation().c_str());
+    std::fprintf(out, "  %s  from %s%s\n", x.what().c_str(), place(x.from).c_str(),
+                 x.symbol.empty() ? ("(" + tags.untag(x.from.origin) + ")").c_str() : x.from.relation().c_str());
   if (report.contracts.empty()) return;
   std::fprintf(out, "contracts: %zu relation%s that valid inputs satisfy\n", report.contracts.size(),
                report.contracts.size() == 1 ? "" : "s");
   for (const Contract& c : report.contracts)
-    std::fprintf(out, "  %s%s (%s)\n", place(c).c_str(), c.relation().c_str(), tags.untag(c.origin).c_str());
+    std::fprintf(out, "  %s%s (%s)\n", place(c).c_str(), c.readable().c_str(), tags.untag(c.origin).c_str());
 }
 
 // The summary: counts, graph inputs and outputs with their types as written,
@@ -342,6 +356,10 @@ inline void print_infer_summary(FILE* out, const InferArgs& a, const Model& mode
       }
   std::fprintf(out, "%s: %zu nodes, %zu values, %zu with known shape, %zu errors, %zu warnings\n",
                display_name(a.model_path).c_str(), g.nodes.size(), values, known, report.errors(), report.warnings());
+  if (report.undetermined_dims > 0)
+    std::fprintf(out, "%zu dim%s determined by the inputs but left as fresh symbols (see the warnings)\n",
+                 report.undetermined_dims, report.undetermined_dims == 1 ? "" : "s");
+  print_facts_line(out, report.facts);
   for (const Value* v : g.inputs)
     if (v && !v->initializer) print_value_line(out, "input", *v, types);
   for (const Value* v : g.outputs)
@@ -475,7 +493,8 @@ inline int run_infer(const std::vector<std::string>& args) {
 // ---- symshape show ----
 
 inline constexpr const char* kShowUsage =
-    "usage: symshape show MODEL.onnx|- [--bind SYM=INT,...]... [--all]\n"
+    "usage: symshape show MODEL.onnx|- [--bind SYM=INT,...]... [--all] [--assume FACT]...\n"
+    "                     [--assume-nonempty]\n"
     "  Infers every value's shape and prints one aligned row per value on stdout\n"
     "  (graph inputs and node outputs; --all adds initializers): name, producing\n"
     "  node, op, dtype, symbolic shape as `infer -o` would write it ('?' for an\n"
@@ -483,7 +502,8 @@ inline constexpr const char* kShowUsage =
     "  the size in bytes ('?' where a symbol is unbound) and the total size of the\n"
     "  node outputs. Diagnostics go to stderr. MODEL '-' reads standard input.\n"
     "  Binding values are integers >= 0; binding a symbol twice, or a symbol that\n"
-    "  no shown shape has, is a usage error.\n"
+    "  no shown shape has, is a usage error, and so are bindings that break a fact.\n"
+    SYMSHAPE_CLI_ASSUME_HELP
     "exit status: 0 ok; 1 unreadable or malformed input; 2 bad usage; 3 inference\n"
     "  reported errors (the table is still printed).\n";
 
@@ -519,6 +539,7 @@ struct ShowArgs {
   Bindings bindings;
   bool have_bind = false;  // adds the concrete and bytes columns
   bool with_initializers = false;
+  InferenceOptions options;  // --assume, --assume-nonempty
 };
 
 // Returns nothing when the command is to run, else the exit code.
@@ -530,7 +551,10 @@ inline std::optional<int> parse_show_args(const std::vector<std::string>& args, 
   };
   const ArgSpec spec{cmd,
                      kShowUsage,
-                     {{{"--bind"}, "SYM=INT,...", bind}, {{"--all"}, nullptr, set_flag(a.with_initializers)}},
+                     {{{"--bind"}, "SYM=INT,...", bind},
+                      {{"--all"}, nullptr, set_flag(a.with_initializers)},
+                      {{"--assume"}, "FACT", assume_text_option(a.options.assume)},
+                      {{"--assume-nonempty"}, nullptr, set_flag(a.options.assume_nonempty)}},
                      one_positional(a.model_path)};
   if (const std::optional<int> done = parse_args(spec, args)) return done;
   if (a.model_path.empty())
@@ -634,7 +658,7 @@ inline int run_show(const std::vector<std::string>& args) {
   input.release_pages();
   NodeTags tags;
   tags.tag(model);
-  const Report report = infer_shapes(model);
+  const Report report = infer_shapes(model, a.options);
   tags.restore();
   splice.record_types();
   const WrittenTypes types(splice.main_graph_value_infos());
@@ -644,7 +668,10 @@ inline int run_show(const std::vector<std::string>& args) {
   std::set<std::string> symbols;
   for (const Value* v : listed_values(model, true)) collect_symbols(types.of(*v), symbols);
   if (const std::optional<int> bad = check_bound_symbols(cmd, "--bind", a.model_path, a.bindings, symbols)) return *bad;
+  if (const std::string problem = bindings_break_facts(report.facts, a.bindings); !problem.empty())
+    return fatal(cmd, "--bind: " + problem, kExitUsage);
 
+  print_facts_line(stdout, report.facts);
   std::vector<TableRow> rows{{"value", "node", "op", "dtype", "shape"}};
   if (a.have_bind) rows[0].insert(rows[0].end(), {"concrete", "bytes"});
   ByteTotal total;

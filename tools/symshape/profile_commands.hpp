@@ -28,6 +28,7 @@ namespace symshape::cli {
 inline constexpr const char* kProfileUsage =
     "usage: symshape profile MODEL.onnx|- [--bind SYM=INT,...]... [--by op|scope] [--json FILE|-]\n"
     "                        [--csv FILE|-] [--sweep SYM=LO..HI [--plot FILE.svg]]\n"
+    "                        [--assume FACT]... [--assume-nonempty]\n"
     "  Infers every shape, then prints the model's FLOPs, parameters and memory as\n"
     "  expressions of its input symbols (docs/profile.md states the conventions):\n"
     "  the totals (flops, params, param_bytes, activation_bytes: every node output,\n"
@@ -46,6 +47,7 @@ inline constexpr const char* kProfileUsage =
     "              of two between; every value when there are at most 16), the\n"
     "              other symbols bound by --bind; prints a table\n"
     "  --plot      with --sweep: an SVG of FLOPs and peak activation memory against SYM\n"
+    SYMSHAPE_CLI_ASSUME_HELP
     "exit status: 0 ok; 1 unreadable or malformed input, or an output that cannot\n"
     "  be written; 2 bad usage; 3 inference reported errors (the profile is still\n"
     "  printed).\n";
@@ -60,6 +62,7 @@ struct ProfileArgs {
   Bindings bindings;
   std::optional<profile::GroupBy> by;
   std::optional<Sweep> sweep;
+  InferenceOptions options;  // --assume, --assume-nonempty
 };
 
 // "SYM=LO..HI" with 0 <= LO <= HI.
@@ -106,7 +109,9 @@ inline std::optional<int> parse_profile_args(const std::vector<std::string>& arg
                       {{"--json"}, "FILE", path(a.json_path, "--json")},
                       {{"--csv"}, "FILE", path(a.csv_path, "--csv")},
                       {{"--sweep"}, "SYM=LO..HI", sweep},
-                      {{"--plot"}, "FILE.svg", path(a.plot_path, "--plot")}},
+                      {{"--plot"}, "FILE.svg", path(a.plot_path, "--plot")},
+                      {{"--assume"}, "FACT", assume_text_option(a.options.assume)},
+                      {{"--assume-nonempty"}, nullptr, set_flag(a.options.assume_nonempty)}},
                      one_positional(a.model_path)};
   if (const std::optional<int> done = parse_args(spec, args)) return done;
   if (a.model_path.empty()) return fatal(cmd, "expected a model file (symshape profile MODEL.onnx ...)", kExitUsage);
@@ -421,16 +426,22 @@ inline int run_profile(const std::vector<std::string>& args) {
   input.release_pages();  // not read again
   NodeTags tags;
   tags.tag(model);
-  const Report report = infer_shapes(model);
+  const Report report = infer_shapes(model, a.options);
   tags.restore();
   const std::set<std::string> symbols = inferred_symbols(model);
   if (const std::optional<int> bad = check_bound_symbols(cmd, "--bind", a.model_path, a.bindings, symbols)) return *bad;
+  if (const std::string problem = bindings_break_facts(report.facts, a.bindings); !problem.empty())
+    return fatal(cmd, "--bind: " + problem, kExitUsage);
   if (a.sweep)
     if (const std::optional<int> bad =
             check_bound_symbols(cmd, "--sweep", a.model_path, Bindings{{a.sweep->symbol, 0}}, symbols))
       return *bad;
   print_diagnostics(cmd, a.model_path, report, tags);
+  // The profile's sums and maxima are built under the facts of the inference.
+  const Facts facts = facts_in(report.facts);
+  const FactScope scope(facts);
   const profile::ModelProfile p = profile::profile_model(model);
+  print_facts_line(names_stdout(a.json_path) || names_stdout(a.csv_path) ? stderr : stdout, report.facts);
   // With --json - or --csv -, stdout holds only that file.
   FILE* out = names_stdout(a.json_path) || names_stdout(a.csv_path) ? stderr : stdout;
   print_profile(a, p, out);

@@ -30,6 +30,7 @@
 #include "symshape/expr/expr.hpp"
 #include "symshape/expr/parse.hpp"
 #include "symshape/expr/print.hpp"
+#include "symshape/expr/prove.hpp"
 #include "symshape/expr/transform.hpp"
 #include "symshape/support/result.hpp"
 

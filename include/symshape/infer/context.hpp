@@ -36,6 +36,7 @@
 #include <vector>
 
 #include "symshape/expr/prove.hpp"
+#include "symshape/infer/conditions.hpp"
 #include "symshape/infer/diagnostics.hpp"
 #include "symshape/infer/options.hpp"
 #include "symshape/ir/graph.hpp"
@@ -112,6 +113,13 @@ class Context {
     if (a.is_unknown() || b.is_unknown() || a == b) return;
     if (kind == Contract::Kind::Broadcast && (a.is_int(1) || b.is_int(1))) return;
     if (prove_eq(a.expr(), b.expr())) return;
+    if (detail::active_facts() && breaks_facts(kind, a.expr(), b.expr())) {
+      error(n, DiagnosticKind::Semantic,
+            "the facts in force rule out every valid run: " + a.to_string() + " and " + b.to_string() +
+                (kind == Contract::Kind::Equal ? " must be equal" : " must be equal or one of them 1") + " (" +
+                origin + ")");
+      return;
+    }
     std::string sa = a.to_string(), sb = b.to_string();
     const std::string key = (kind == Contract::Kind::Equal ? "=" : "~") + std::min(sa, sb) + "|" + std::max(sa, sb);
     if (report_.contracts.size() >= kMaxContracts || !contract_keys_.insert(key).second) return;
@@ -124,9 +132,27 @@ class Context {
       c.op_type = n->op_type;
     }
     c.origin = std::move(origin);
+    if (a.is_symbolic() && b.is_symbolic() && (has_clamp(a.expr()) || has_clamp(b.expr())))
+      c.condition = simplifying_condition(a.expr(), b.expr()).value_or(std::string());
     report_.contracts.push_back(std::move(c));
   }
   static constexpr std::size_t kMaxContracts = 10000;
+  static bool has_clamp(const Expr& e) {
+    if (e.kind() == ExprKind::Min || e.kind() == ExprKind::Max) return true;
+    for (const auto& t : e.terms())
+      if (has_clamp(t.first)) return true;
+    for (const auto& x : e.args())
+      if (has_clamp(x)) return true;
+    return false;
+  }
+  // Whether the facts in force make `a == b` (Equal; Broadcast: or one is 1) impossible.
+  static bool breaks_facts(Contract::Kind kind, const Expr& a, const Expr& b) {
+    const Expr one(1);
+    const bool unequal = prove_ge(a, b + one) || prove_ge(b, a + one);
+    if (!unequal || kind == Contract::Kind::Equal) return unequal;
+    auto never_one = [](const Expr& x) { return prove_ge(x, Expr(2)) || prove_ge(Expr(0), x); };
+    return never_one(a) && never_one(b);
+  }
 
   // The symbols of the graph inputs' dims: an inferred dim over these (and
   // integers) is exact, an existing dim over other names is a placeholder.

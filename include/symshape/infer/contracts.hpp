@@ -5,6 +5,7 @@
 // the contracts are only reported.
 #pragma once
 
+#include <algorithm>
 #include <set>
 #include <string>
 #include <utility>
@@ -16,16 +17,19 @@
 
 namespace symshape {
 
-// One substitution made: `symbol` is taken to be `value`, because of `from`.
+// One assumption made because of the contract `from`: a substitution
+// (`symbol` is taken to be `value`), or a fact (`fact`, the contract's
+// condition, such as `past+seq <= 64`) when `symbol` is empty.
 struct Assumption {
   std::string symbol;
   SymbolicDim value;
   Contract from;
+  std::string fact;
 
+  // "total = past+seq" or "past+seq <= 64"
+  std::string what() const { return symbol.empty() ? fact : symbol + " = " + value.to_string(); }
   // "assume total = past+seq (from: node 'add' (Add): total == past+seq ...)"
-  std::string to_string() const {
-    return "assume " + symbol + " = " + value.to_string() + " (" + from.to_string() + ")";
-  }
+  std::string to_string() const { return "assume " + what() + " (" + from.to_string() + ")"; }
 };
 
 // The symbols that the model's author wrote as dim_params of the main graph's
@@ -72,7 +76,7 @@ inline std::vector<Assumption> choose_assumptions(const std::vector<Contract>& c
                                                   const std::set<std::string>& declared, Substitution& assumed) {
   std::vector<Assumption> added;
   for (const Contract& c : contracts) {
-    if (c.lhs.is_unknown() || c.rhs.is_unknown()) continue;
+    if (c.lhs.is_unknown() || c.rhs.is_unknown() || !c.condition.empty()) continue;
     const Expr lhs = substitute(c.lhs.expr(), assumed), rhs = substitute(c.rhs.expr(), assumed);
     if (lhs == rhs) continue;
     const auto pick = contracts_detail::pick_substitution(lhs, rhs, declared);
@@ -80,7 +84,22 @@ inline std::vector<Assumption> choose_assumptions(const std::vector<Contract>& c
     const Substitution one{{pick->first, pick->second}};
     for (auto& [name, value] : assumed) value = substitute(value, one);
     assumed.emplace(pick->first, pick->second);
-    added.push_back(Assumption{pick->first, SymbolicDim(pick->second), c});
+    added.push_back(Assumption{pick->first, SymbolicDim(pick->second), c, std::string()});
+  }
+  return added;
+}
+
+// The conditions of `contracts` not yet in `facts`, added to them (each once).
+inline std::vector<Assumption> choose_conditions(const std::vector<Contract>& contracts,
+                                                 std::vector<std::string>& facts) {
+  std::vector<Assumption> added;
+  for (const Contract& c : contracts) {
+    if (c.condition.empty() || std::find(facts.begin(), facts.end(), c.condition) != facts.end()) continue;
+    facts.push_back(c.condition);
+    Assumption a;
+    a.from = c;
+    a.fact = c.condition;
+    added.push_back(std::move(a));
   }
   return added;
 }

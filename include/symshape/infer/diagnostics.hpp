@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "symshape/dim.hpp"
+#include "symshape/expr/facts.hpp"
 
 namespace symshape {
 
@@ -53,6 +54,9 @@ struct Contract {
   std::string node;     // the node that imposes it (may be empty)
   std::string op_type;  // its op type
   std::string origin;   // what imposes it: "broadcast", "MatMul inner dims", "declared dim 0 of 'y'"
+  // A fact under which the relation holds, shorter to read when the sides
+  // hold clamps (`past+seq <= 64`; infer/conditions.hpp); empty when none.
+  std::string condition;
 
   // "total == past+seq", "a == b or a == 1 or b == 1"
   std::string relation() const {
@@ -62,6 +66,8 @@ struct Contract {
     if (rhs.is_int()) return a + " == " + b + " or " + a + " == 1";
     return a + " == " + b + " or " + a + " == 1 or " + b + " == 1";
   }
+  // The condition when there is one, else the relation.
+  std::string readable() const { return condition.empty() ? relation() : condition; }
   // "contract: node 'add' (Add): total == past+seq (broadcast)"
   std::string to_string() const {
     std::string out = "contract: ";
@@ -70,7 +76,7 @@ struct Contract {
       if (!op_type.empty()) out += " (" + op_type + ")";
       out += ": ";
     }
-    return out + relation() + " (" + origin + ")";
+    return out + readable() + " (" + origin + ")";
   }
 };
 
@@ -78,6 +84,12 @@ struct Report {
   std::vector<Diagnostic> diagnostics;
   // Relations the model needs of its inputs, de-duplicated, in the order found.
   std::vector<Contract> contracts;
+  // The facts in force (InferenceOptions::assume, assume_nonempty), each with
+  // where it came from.
+  std::vector<Fact> facts;
+  // Output dims that became fresh symbols although the node's inputs were
+  // known: each has a warning naming the node.
+  std::size_t undetermined_dims = 0;
   bool modified = false;
 
   std::size_t count(Severity s) const {

@@ -61,13 +61,49 @@ class Engine {
     ctx_.reserve_fresh_dims(used + 1);
     subgraph_budget_ = kSubgraphBudgetBase + kSubgraphBudgetPerNode * count_nodes(*model_.graph);
     name_anonymous_input_dims(*model_.graph);
+    Facts facts;
+    if (!gather_facts(facts)) return ctx_.report();
+    const FactScope scope(facts);
+    if (!facts.empty()) rebuild_input_dims(facts);
     std::set<std::string> input_symbols;
     for (const Value* v : model_.graph->inputs)
       if (v && v->type.is_tensor_like()) input_symbols.merge(v->type.shape().free_symbols());
     ctx_.set_input_symbols(std::move(input_symbols));
     warn_newer_versions();
     infer_graph(*model_.graph);
+    ctx_.report().facts = facts.list();
     return ctx_.report();
+  }
+
+  // The facts of the options: each --assume text, and with assume_nonempty
+  // `s >= 1` for every symbol of the graph inputs. A fact that does not parse
+  // or contradicts the others is an error, and nothing is inferred.
+  bool gather_facts(Facts& facts) {
+    for (const auto* texts : {&options_.assume, &options_.assume_from_contracts})
+      for (const std::string& text : *texts)
+        if (Result<bool> r = facts.add(text, texts == &options_.assume ? "--assume" : "--assume-contracts"); !r) {
+          ctx_.error(nullptr, DiagnosticKind::Usage, "fact '" + text + "': " + r.error());
+          return false;
+        }
+    if (!options_.assume_nonempty) return true;
+    std::set<std::string> names;
+    for (const Value* v : model_.graph->inputs)
+      if (v && v->type.is_tensor_like()) names.merge(v->type.shape().free_symbols());
+    for (const std::string& name : names)
+      if (Result<bool> r = facts.add(Expr::symbol(name), Relation::GreaterEqual, Expr(1), "--assume-nonempty"); !r) {
+        ctx_.error(nullptr, DiagnosticKind::Usage, "--assume-nonempty: " + r.error());
+        return false;
+      }
+    return true;
+  }
+
+  // The graph inputs' dims built again under the facts: their symbols then
+  // carry the facts' bounds, and symbols that equalities define are replaced.
+  void rebuild_input_dims(const Facts& facts) {
+    for (Value* v : model_.graph->inputs)
+      if (v && v->type.is_tensor_like() && v->type.shape().has_rank())
+        for (auto& d : v->type.shape().dims())
+          if (d.is_symbolic()) d = SymbolicDim(facts.apply(d.expr()));
   }
 
   // Nodes of g in an order where producers come first; false on a cycle,
@@ -406,8 +442,10 @@ class Engine {
                     " at opset " + std::to_string(ctx_.opset(n.domain)) + "; outputs left unknown");
     }
     for (Value* out : n.outputs)
-      if (out && out->type.is_tensor_like() && ctx_.has_unnamed_dims(out->type.shape()))
+      if (out && out->type.is_tensor_like() && ctx_.has_unnamed_dims(out->type.shape())) {
+        warn_overlong_dims(n, *out);
         out->type.shape() = ctx_.name_unknown_dims(out->type.shape());
+      }
     for (const auto& [v, old] : before)
       if (!same_up_to_fresh_names(old, v->type)) {
         ctx_.report().modified = true;
@@ -415,6 +453,23 @@ class Engine {
       }
     ctx_.set_current_node(nullptr);
     if (options_.trace) trace(n);
+  }
+
+  // A dim the node determines but whose expression is too long to keep
+  // (kMaxDimExprSize) becomes a fresh symbol: never silently. Facts usually
+  // make it short (a min/max tower that only an overrun or an empty tensor needs).
+  void warn_overlong_dims(const Node& n, const Value& out) {
+    const Shape& s = out.type.shape();
+    for (std::size_t i = 0; i < s.size(); ++i) {
+      if (!s[i].is_symbolic() || s[i].expr().size() <= kMaxDimExprSize) continue;
+      ++ctx_.report().undetermined_dims;
+      std::string text = s[i].to_string();
+      if (text.size() > 80) text = text.substr(0, 77) + "...";
+      ctx_.warn(&n, DiagnosticKind::Semantic,
+                "dim " + std::to_string(i) + " of '" + out.name + "' is exact but too long to keep (" + text +
+                    "); it becomes a fresh symbol. Facts that the runs satisfy shorten it: add --assume or "
+                    "--assume-contracts");
+    }
   }
 
   // Runs the rule. Meanwhile (in this node, not in the nodes of its

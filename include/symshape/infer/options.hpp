@@ -6,6 +6,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace symshape {
 
@@ -38,6 +39,16 @@ struct InferenceOptions {
   bool data_propagation = true;
   // Called with one line per inferred node: "Reshape  [b,s,768], [3] -> [b,s,12,64]".
   std::function<void(const std::string&)> trace;
+  // Facts the runs of interest satisfy ("seq<=2048", "past+seq<=64",
+  // "H%32==0", "total==past+seq"; expr/facts.hpp): shapes are then exact for
+  // those runs and may be simpler. None by default: exact for every run.
+  std::vector<std::string> assume;
+  // Facts taken from the model's contracts (infer_shapes_assuming_contracts
+  // adds their conditions here): listed with that source.
+  std::vector<std::string> assume_from_contracts;
+  // Every dim of the graph inputs is >= 1 (no empty tensors), a fact like
+  // the others. Off by default: an empty KV cache (past=0) is a real run.
+  bool assume_nonempty = false;
 };
 
 }  // namespace symshape

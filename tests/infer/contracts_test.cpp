@@ -139,3 +139,81 @@ TEST(Contracts, EarlierAssumptionsAreAppliedToLaterOnes) {
   EXPECT_EQ(assumed.at("x"), Expr::symbol("z") + Expr(1));
   EXPECT_EQ(assumed.at("y"), Expr::symbol("z"));
 }
+
+// A slice of a 64-row position table has max(0,min(64,past+seq)-past) rows;
+// adding it to [seq] needs the two equal (or a side of 1): the condition
+// `past+seq <= 64` is the readable contract, and assuming it (as a fact or
+// with --assume-contracts) gives [seq].
+Model table_slice_model() {
+  Model m = make_model();
+  GraphBuilder g(*m.graph);
+  g.input("x", ts(FLOAT, {"seq"}));
+  g.input("pos", ts(FLOAT, {"max(0,min(64,past+seq)-past)"}));
+  g.node("Add", {"x", "pos"}, {"y"}, {}, "", "add_pos");
+  g.output("y");
+  return m;
+}
+
+TEST(Contracts, ClampConditionIsTheReadableRelation) {
+  Model m = table_slice_model();
+  Report r = infer_shapes(m);
+  ASSERT_EQ(r.contracts.size(), 1u);
+  EXPECT_EQ(r.contracts[0].condition, "past+seq <= 64");
+  EXPECT_EQ(r.contracts[0].readable(), "past+seq <= 64");
+  EXPECT_NE(r.contracts[0].relation().find("or"), std::string::npos);  // the exact disjunction stays
+  EXPECT_NE(m.graph->find("y")->type.shape()[0].to_string(), "seq");
+}
+
+TEST(Contracts, FactsMakeTheShapeReadable) {
+  Model m = table_slice_model();
+  InferenceOptions options;
+  options.assume = {"past+seq<=64"};
+  Report r = infer_shapes(m, options);
+  EXPECT_TRUE(r.contracts.empty());
+  EXPECT_EQ(r.errors(), 0u);
+  EXPECT_EQ(m.graph->find("y")->type, ts(FLOAT, {"seq"}));
+  ASSERT_EQ(r.facts.size(), 1u);
+  EXPECT_EQ(r.facts[0].text, "past+seq <= 64");
+  EXPECT_EQ(r.facts[0].source, "--assume");
+}
+
+TEST(Contracts, AssumingContractsAssumesTheirConditions) {
+  Model m = table_slice_model();
+  std::vector<Assumption> assumptions;
+  Report r = infer_shapes_assuming_contracts(m, [] { return table_slice_model(); }, InferenceOptions(), assumptions);
+  ASSERT_EQ(assumptions.size(), 1u);
+  EXPECT_EQ(assumptions[0].what(), "past+seq <= 64");
+  EXPECT_EQ(m.graph->find("y")->type, ts(FLOAT, {"seq"}));
+  ASSERT_EQ(r.facts.size(), 1u);
+  EXPECT_EQ(r.facts[0].source, "--assume-contracts");
+}
+
+TEST(Contracts, FactsTheModelBreaksAreErrorsNamingTheNode) {
+  Model m = table_slice_model();
+  InferenceOptions options;
+  options.assume = {"seq>=2", "past>=70"};  // the slice is empty, seq is not 1
+  Report r = infer_shapes(m, options);
+  ASSERT_EQ(r.errors(), 1u);
+  EXPECT_EQ(r.diagnostics[0].node, "add_pos");
+  EXPECT_NE(r.diagnostics[0].message.find("the facts in force rule out every valid run"), std::string::npos);
+}
+
+TEST(Contracts, BadFactIsAnErrorAndNothingIsInferred) {
+  Model m = table_slice_model();
+  InferenceOptions options;
+  options.assume = {"seq<="};
+  Report r = infer_shapes(m, options);
+  ASSERT_EQ(r.errors(), 1u);
+  EXPECT_NE(r.diagnostics[0].message.find("position 5"), std::string::npos) << r.diagnostics[0].message;
+  EXPECT_TRUE(m.graph->find("y")->type.is_unknown());
+}
+
+TEST(Contracts, AssumeNonemptyListsOneFactPerInputSymbol) {
+  Model m = table_slice_model();
+  InferenceOptions options;
+  options.assume_nonempty = true;
+  Report r = infer_shapes(m, options);
+  Strings facts;
+  for (const Fact& f : r.facts) facts.push_back(f.text + " (" + f.source + ")");
+  EXPECT_EQ(facts, (Strings{"past >= 1 (--assume-nonempty)", "seq >= 1 (--assume-nonempty)"}));
+}

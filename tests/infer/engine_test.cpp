@@ -414,3 +414,21 @@ TEST(Engine, UnimportedAiOnnxStaysAnError) {
   g.node("Relu", {"x"}, {"y"});
   EXPECT_ERROR(infer_shapes(m), "imports no ai.onnx opset");
 }
+
+// A dim whose exact expression is too long to keep becomes a fresh symbol,
+// never silently: a warning names the node, and the report counts it.
+TEST(Engine, OverlongDimIsWarnedAndCounted) {
+  // Concat of 300 inputs [s0], [s1], ...: the exact dim is a 300-term sum.
+  std::vector<In> inputs;
+  std::vector<std::string> names;
+  for (int i = 0; i < 300; ++i) names.push_back("s" + std::to_string(i));
+  for (const std::string& name : names) inputs.push_back(ts(FLOAT, {name.c_str()}));
+  RunResult r = Op("Concat").run(inputs, {attr("axis", int64_t{0})});
+  ASSERT_EQ(r.outputs.size(), 1u);
+  EXPECT_EQ(r.outputs[0].shape()[0].to_string(), "_d0");
+  EXPECT_EQ(r.report.undetermined_dims, 1u);
+  ASSERT_EQ(r.report.warnings(), 1u);
+  EXPECT_NE(r.report.diagnostics[0].message.find("too long to keep"), std::string::npos)
+      << r.report.diagnostics[0].message;
+  EXPECT_EQ(r.report.diagnostics[0].node, "node");
+}

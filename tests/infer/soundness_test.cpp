@@ -107,18 +107,22 @@ struct Tally {
   uint64_t concrete_runs = 0, concrete_dims = 0;
   // Assignments left unchecked because of a reported KNOWN BUG.
   uint64_t known_bug = 0;
+  // Assignments checked again against the --assume-nonempty run.
+  uint64_t nonempty_checked = 0;
   std::set<std::string> concrete_seen;
   explicit Tally(std::string r) : rule(std::move(r)) {}
   void print() const {
     std::printf(
         "[soundness] %-10s scenarios %llu, assignments %llu (%llu invalid), dims checked %llu: exact %llu, "
-        "fresh %llu; concrete runs %llu, dims %llu; KNOWN BUG, not checked: %llu assignments\n",
+        "fresh %llu; concrete runs %llu, dims %llu; KNOWN BUG, not checked: %llu assignments; "
+        "--assume-nonempty runs checked at %llu assignments\n",
         rule.c_str(), static_cast<unsigned long long>(scenarios), static_cast<unsigned long long>(assignments),
         static_cast<unsigned long long>(invalid), static_cast<unsigned long long>(dims),
         static_cast<unsigned long long>(exact), static_cast<unsigned long long>(fresh),
         static_cast<unsigned long long>(concrete_runs), static_cast<unsigned long long>(concrete_dims),
-        static_cast<unsigned long long>(known_bug));
+        static_cast<unsigned long long>(known_bug), static_cast<unsigned long long>(nonempty_checked));
     EXPECT_EQ(exact + fresh, dims);
+    EXPECT_GT(nonempty_checked, 0u) << rule << ": the --assume-nonempty run was never checked";
     EXPECT_GT(exact, 0u) << rule << ": no dim was checked exactly";
   }
 };
@@ -243,6 +247,11 @@ void check(const Scenario& sc, Tally& t) {
   const std::vector<std::string> names = symbols_of(inputs);
   const std::set<std::string> input_symbols(names.begin(), names.end());
   const RunResult r = sc.op.run(inputs, sc.attrs);
+  // The same node under --assume-nonempty, checked where every dim symbol is >= 1.
+  const RunResult nonempty = sc.op.run(inputs, sc.attrs, /*assume_nonempty=*/true);
+  std::set<std::string> dim_symbols;
+  for (const In& in : inputs)
+    if (in.type.is_tensor_like() && in.type.shape().has_rank()) dim_symbols.merge(in.type.shape().free_symbols());
   SCOPED_TRACE(sc.label + " symbolic " + describe(inputs));
   bool any_valid = false;
   for_each_assignment(names, [&](const Bindings& b) {
@@ -260,6 +269,13 @@ void check(const Scenario& sc, Tally& t) {
     }
     any_valid = true;
     check_symbolic(sc, r, input_symbols, b, *want, t);
+    bool dims_nonempty = true;
+    for (const std::string& name : dim_symbols) dims_nonempty = dims_nonempty && b.at(name) >= 1;
+    if (dims_nonempty) {
+      SCOPED_TRACE("--assume-nonempty");
+      check_symbolic(sc, nonempty, input_symbols, b, *want, t);
+      ++t.nonempty_checked;
+    }
     check_concrete(sc, concrete, *want, t);
   });
   if (!any_valid) return;

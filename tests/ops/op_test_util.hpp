@@ -122,10 +122,13 @@ class Op {
   }
 
   // Runs inference on the node; fresh dims are numbered from _d0 per call.
-  RunResult run(const std::vector<In>& inputs, std::vector<Attribute> attributes = {}) const {
+  // assume_nonempty: InferenceOptions::assume_nonempty (every input dim >= 1).
+  RunResult run(const std::vector<In>& inputs, std::vector<Attribute> attributes = {},
+                bool assume_nonempty = false) const {
     Model m = model(inputs, std::move(attributes));
     InferenceOptions options;
     options.policy = policy_;
+    options.assume_nonempty = assume_nonempty;
     RunResult r;
     // Graph inputs keep their given dims: anonymous dims are part of what is tested.
     r.report = infer_shapes(m, options);

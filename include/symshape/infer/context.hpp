@@ -353,7 +353,7 @@ class Context {
   }
 
   Shape merge_shape(const Value* v, const Shape& old, Shape inferred) {
-    name_overlong(inferred);
+    name_overlong(v, inferred);
     if (policy_ == MergePolicy::Override || !old.has_rank()) return inferred;
     if (policy_ == MergePolicy::Skip) return old;
     if (!inferred.has_rank()) return old;
@@ -389,16 +389,30 @@ class Context {
     return b;
   }
 
-  void name_overlong(Shape& s) {
+  // A dim the node determines but whose expression is too long to keep
+  // becomes a fresh symbol, never silently: a warning names the node and the
+  // value, and the report counts it. Facts usually make such a dim short (a
+  // min/max tower that only an overrun or an empty tensor needs).
+  void name_overlong(const Value* v, Shape& s) {
     if (!s.has_rank()) return;
-    for (auto& d : s.dims())
-      if (d.is_symbolic() && d.expr().size() > kMaxDimExprSize) d = new_symbolic_dim();
+    for (std::size_t i = 0; i < s.size(); ++i) {
+      SymbolicDim& d = s.dims()[i];
+      if (!d.is_symbolic() || d.expr().size() <= kMaxDimExprSize) continue;
+      ++report_.undetermined_dims;
+      std::string text = d.to_string();
+      if (text.size() > 80) text = text.substr(0, 77) + "...";
+      d = new_symbolic_dim();
+      warn(current_, DiagnosticKind::Semantic,
+           "dim " + std::to_string(i) + " of '" + (v ? v->name : std::string()) +
+               "' is exact but too long to keep; it becomes the fresh " + d.to_string() + " (" + text +
+               "). Facts the runs satisfy shorten it: add --assume or --assume-contracts");
+    }
   }
 
   Type merge_type(const Value* v, const Type& old, Type inferred) {
     if (inferred.is_unknown()) return old;
     if (old.is_unknown() || policy_ == MergePolicy::Override) {
-      if (inferred.is_tensor_like()) name_overlong(inferred.shape());
+      if (inferred.is_tensor_like()) name_overlong(v, inferred.shape());
       return inferred;
     }
     if (old.kind() != inferred.kind()) {

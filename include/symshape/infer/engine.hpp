@@ -442,10 +442,8 @@ class Engine {
                     " at opset " + std::to_string(ctx_.opset(n.domain)) + "; outputs left unknown");
     }
     for (Value* out : n.outputs)
-      if (out && out->type.is_tensor_like() && ctx_.has_unnamed_dims(out->type.shape())) {
-        warn_overlong_dims(n, *out);
+      if (out && out->type.is_tensor_like() && ctx_.has_unnamed_dims(out->type.shape()))
         out->type.shape() = ctx_.name_unknown_dims(out->type.shape());
-      }
     for (const auto& [v, old] : before)
       if (!same_up_to_fresh_names(old, v->type)) {
         ctx_.report().modified = true;
@@ -453,23 +451,6 @@ class Engine {
       }
     ctx_.set_current_node(nullptr);
     if (options_.trace) trace(n);
-  }
-
-  // A dim the node determines but whose expression is too long to keep
-  // (kMaxDimExprSize) becomes a fresh symbol: never silently. Facts usually
-  // make it short (a min/max tower that only an overrun or an empty tensor needs).
-  void warn_overlong_dims(const Node& n, const Value& out) {
-    const Shape& s = out.type.shape();
-    for (std::size_t i = 0; i < s.size(); ++i) {
-      if (!s[i].is_symbolic() || s[i].expr().size() <= kMaxDimExprSize) continue;
-      ++ctx_.report().undetermined_dims;
-      std::string text = s[i].to_string();
-      if (text.size() > 80) text = text.substr(0, 77) + "...";
-      ctx_.warn(&n, DiagnosticKind::Semantic,
-                "dim " + std::to_string(i) + " of '" + out.name + "' is exact but too long to keep (" + text +
-                    "); it becomes a fresh symbol. Facts that the runs satisfy shorten it: add --assume or "
-                    "--assume-contracts");
-    }
   }
 
   // Runs the rule. Meanwhile (in this node, not in the nodes of its

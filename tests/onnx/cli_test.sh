@@ -234,6 +234,44 @@ case_show_bind() {
   one_error "bad binding 'N'"
 }
 
+# Long shapes (an input reshaped by --input-shape, written by -o): show and
+# infer's summary cut them to 60 columns when stdout is not a terminal, ending
+# in '…'; --full prints them whole, --json always holds them whole.
+long_dim='prompt_tokens+image_patches*patch_area+audio_frames//hop_length+retrieved_passages*passage_tokens'
+long_canon='prompt_tokens\+image_patches\*patch_area\+passage_tokens\*retrieved_passages\+audio_frames//hop_length'
+case_show_cut() {
+  run 0 infer "$models/transformer_block.onnx" --input-shape "x=batch,$long_dim,32" -o "$tmp/long.onnx" \
+    --json "$tmp/long.json"
+  has '^  input  x: float\[batch,prompt_tokens\+image_patches\*patch_area\+…$'
+  grep -Eq "\"type\": \"float\[batch,$long_canon,32\]\"" "$tmp/long.json" || fail "the report's type is not whole"
+  ! grep -q '…' "$tmp/long.json" || fail "the report has a cut expression"
+  run 0 infer "$models/transformer_block.onnx" --input-shape "x=batch,$long_dim,32" --full
+  has "^  input  x: float\[batch,$long_canon,32\]$"
+  run 0 show "$tmp/long.onnx"
+  stderr_empty
+  has '^x +\(input\) +- +float +\[batch,prompt_tokens\+image_patches\*patch_area\+…$'
+  has '^x_shape +shape +Shape +int64 +\[3\]$'
+  # The shape column is padded to its cut width (60), not to the whole shape.
+  [[ $(LC_ALL=C.UTF-8 wc -L <"$tmp/out") -le $((19 + 19 + 20 + 7 + 60)) ]] || fail "a line is wider than the cut table"
+  run 0 show "$tmp/long.onnx" --full
+  has "^x +\(input\) +- +float +\[batch,$long_canon,32\]$"
+  ! grep -q '…' "$tmp/out" || fail "--full cut an expression"
+}
+
+# On a terminal (a pseudo-terminal of script(1) set to 120 columns), the
+# width is what the terminal leaves (at least 20): every line of the totals fits.
+case_terminal_width() {
+  command -v script >/dev/null || { echo "no script(1): skipped"; return 0; }
+  script -qc "stty cols 120; '$exe' profile '$models/gpt2_like.onnx' --bind batch=1,seq=128,past=0" /dev/null \
+    </dev/null | tr -d '\r' >"$tmp/out"
+  has '^peak_activation_bytes +705556 +689 KiB +max of 19 candidates, largest at bindings: .*…$'
+  has "^peak at node #148 '/blocks.1/Div' \(Div\)$"
+  [[ $(head -n 9 "$tmp/out" | LC_ALL=C.UTF-8 wc -L) -le 120 ]] || fail "a line of the totals is wider than the terminal"
+  # Wider than the 60 columns of a pipe: the flops expression (84) is whole at 120 columns.
+  script -qc "stty cols 120; '$exe' profile '$models/gpt2_like.onnx'" /dev/null </dev/null | tr -d '\r' >"$tmp/out"
+  has '^flops +past\+2\*seq\+568\*batch\*past\*seq\+268416\*batch\*seq\+568\*batch\*seq\*seq\+past\*seq\+seq\*seq\+1$'
+}
+
 case_bad_files() {
   echo "this is not an onnx model, not even protobuf" >"$tmp/junk.onnx"
   head -c 20000 "$models/transformer_block.onnx" >"$tmp/cut.onnx"
@@ -523,6 +561,12 @@ case_contracts() {
   type_is 'input w: 1[past+seq,4]'
   type_is 'value a: 1[1,past+seq]'
   grep -Fq '{"symbol": "total", "value": "past+seq"' "$g/a.json" || fail "the report lacks the assumption"
+  # A long inner dim: the contract's expression is cut to 60 columns, whole with --full and in --json.
+  run 0 infer "$g/contracts.onnx" --input-shape "w=$long_dim,4" --json "$g/l.json"
+  has "^  node #1 'mm' \(MatMul\): max\(total,past\+seq\)\*min\(1,total,past\+seq\) == prompt_tokens\+image_patches\*patch_area\+… \(inner dims\)$"
+  grep -Eq "\"rhs\": \"$long_canon\"" "$g/l.json" || fail "the report's contract is not whole"
+  run 0 infer "$g/contracts.onnx" --input-shape "w=$long_dim,4" --full
+  has "^  node #1 'mm' \(MatMul\): max\(total,past\+seq\)\*min\(1,total,past\+seq\) == $long_canon \(inner dims\)$"
 }
 
 case_types_as_written() {

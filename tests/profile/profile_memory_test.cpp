@@ -63,6 +63,42 @@ TEST(ProfileMemory, PeakIsAMaxWhenNoStepDominates) {
   EXPECT_EQ(value_at(p.peak_activation_bytes, {{"N", 10}, {"M", 10}, {"K", 1}}), 404);
 }
 
+// The candidates of the peak and the one that wins at given bindings: on the
+// diamond one step (2, the MatMul) dominates every other; on the two chains
+// steps 1 and 3 are incomparable and the bindings decide.
+TEST(ProfileMemory, PeakCandidatesNameTheStepThatWins) {
+  Model d = diamond();
+  const profile::ModelProfile p = infer_and_profile(d);
+  ASSERT_EQ(p.peak_candidates.size(), 1u);
+  EXPECT_EQ(p.peak_candidates[0].step, 2u);
+  EXPECT_EQ(p.nodes[p.peak_candidates[0].step].op_type, "MatMul");
+  EXPECT_EQ(profile::largest_candidate_at(p.peak_candidates, {{"N", 3}}), std::optional<std::size_t>(0));
+
+  Model m = make_model(13);
+  GraphBuilder g(*m.graph);
+  g.input("x", ts(FLOAT, {"N", "M"}));
+  g.input("y", ts(FLOAT, {"K"}));
+  g.node("Relu", {"x"}, {"a"});
+  g.node("ReduceSum", {"a"}, {"s"}, {attr("keepdims", 0)});
+  g.node("Relu", {"y"}, {"c"});
+  g.node("ReduceSum", {"c"}, {"t"}, {attr("keepdims", 0)});
+  g.output("s");
+  g.output("t");
+  const profile::ModelProfile q = infer_and_profile(m);
+  ASSERT_EQ(q.peak_candidates.size(), 2u);
+  EXPECT_EQ(q.peak_candidates[0].step, 1u);
+  EXPECT_EQ(SymbolicDim(q.peak_candidates[0].bytes).to_string(), canon("4*N*M + 4"));
+  EXPECT_EQ(q.peak_candidates[1].step, 3u);
+  EXPECT_EQ(SymbolicDim(q.peak_candidates[1].bytes).to_string(), canon("4*K + 8"));
+  const std::vector<profile::PeakCandidate>& c = q.peak_candidates;
+  EXPECT_EQ(profile::largest_candidate_at(c, {{"N", 1}, {"M", 1}, {"K", 100}}), std::optional<std::size_t>(1));
+  EXPECT_EQ(profile::largest_candidate_at(c, {{"N", 10}, {"M", 10}, {"K", 1}}), std::optional<std::size_t>(0));
+  // A tie goes to the earlier step: 4*N*M + 4 == 4*K + 8 == 12 at N=1, M=2, K=1.
+  EXPECT_EQ(profile::largest_candidate_at(c, {{"N", 1}, {"M", 2}, {"K", 1}}), std::optional<std::size_t>(0));
+  // An unbound symbol: no winner.
+  EXPECT_EQ(profile::largest_candidate_at(c, {{"N", 1}, {"M", 1}}), std::nullopt);
+}
+
 TEST(ProfileMemory, UnknownSizesAreUnknownNotZero) {
   Model m = make_model(13);
   GraphBuilder g(*m.graph);
@@ -73,6 +109,7 @@ TEST(ProfileMemory, UnknownSizesAreUnknownNotZero) {
   EXPECT_TRUE(p.nodes[0].outputs[0].bytes.is_unknown());
   EXPECT_TRUE(p.activation_bytes.is_unknown());
   EXPECT_TRUE(p.peak_activation_bytes.is_unknown());
+  EXPECT_TRUE(p.peak_candidates.empty());
   EXPECT_EQ(p.activation_bytes.to_string(), "?");
 }
 

@@ -2,6 +2,7 @@
 # Runs the symshape command once and checks its exit code, stdout and stderr exactly.
 #
 #   check_cli.sh EXE [--exit N|error] [--stdout TEXT] [--stdout-has REGEX]
+#                    [--stdout-lacks REGEX] [--stdout-max-width N]
 #                    [--error REGEX] [--stderr-has REGEX] [--stdin FILE] -- ARGS...
 #
 #   --exit N          the exit code must be N (default 0)
@@ -10,6 +11,9 @@
 #                     without --stdout or --stdout-has, stdout must be empty
 #   --stdout-has RE   stdout must have a line matching the extended regex RE (may
 #                     repeat: every RE must match)
+#   --stdout-lacks RE no stdout line may match RE (may repeat; stdout may be empty)
+#   --stdout-max-width N  no stdout line may be wider than N characters (UTF-8
+#                     code points)
 #   --error RE        stderr must be exactly one line, starting with "symshape" and
 #                     matching RE; implies --exit error unless --exit is given
 #   --stderr-has RE   stderr must have a line matching RE (any number of lines;
@@ -21,12 +25,14 @@ set -u
 exe=$1
 shift
 want_exit=0 exit_given=0 want_stdout= stdout_given=0 error_re=
-stdout_res=() stderr_res=() stdin_file=/dev/null
+stdout_res=() stdout_lacks=() stderr_res=() stdin_file=/dev/null max_width=
 while (($#)); do
   case $1 in
     --exit) want_exit=$2; exit_given=1; shift 2 ;;
     --stdout) want_stdout=$2; stdout_given=1; shift 2 ;;
     --stdout-has) stdout_res+=("$2"); shift 2 ;;
+    --stdout-lacks) stdout_lacks+=("$2"); shift 2 ;;
+    --stdout-max-width) max_width=$2; shift 2 ;;
     --error) error_re=$2; shift 2 ;;
     --stderr-has) stderr_res+=("$2"); shift 2 ;;
     --stdin) stdin_file=$2; shift 2 ;;
@@ -70,8 +76,15 @@ elif ((${#stdout_res[@]})); then
   for re in "${stdout_res[@]}"; do
     grep -Eq -- "$re" "$tmp/out" || fail "no stdout line matches /$re/"
   done
-elif [[ -s $tmp/out ]]; then
+elif [[ -s $tmp/out ]] && ((${#stdout_lacks[@]} == 0)) && [[ -z $max_width ]]; then
   fail "stdout should be empty"
+fi
+for re in ${stdout_lacks[@]+"${stdout_lacks[@]}"}; do
+  ! grep -Eq -- "$re" "$tmp/out" || fail "a stdout line matches /$re/"
+done
+if [[ -n $max_width ]]; then
+  widest=$(LC_ALL=C.UTF-8 wc -L <"$tmp/out")
+  ((widest <= max_width)) || fail "a stdout line is $widest characters wide, more than $max_width"
 fi
 
 # Stderr.

@@ -23,6 +23,7 @@
 
 #include "args.hpp"
 #include "expr_commands.hpp"
+#include "fit.hpp"
 #include "json_writer.hpp"
 #include "model_io.hpp"
 #include "symshape/onnx/load.hpp"
@@ -133,7 +134,7 @@ inline constexpr const char* kInferUsage =
     "usage: symshape infer MODEL.onnx|- [-o OUT.onnx|-] [--input-shape NAME=D0,D1,...]...\n"
     "                      [--policy skip|override|refine|strict] [--trace] [--json REPORT.json|-]\n"
     "                      [--allow-errors] [--assume-contracts] [--assume FACT]...\n"
-    "                      [--assume-nonempty]\n"
+    "                      [--assume-nonempty] [--full]\n"
     "  Infers every value's shape. Prints a summary on stdout (counts, inputs and\n"
     "  outputs with their types as written, '?' for an unknown dim, _dN for a fresh\n"
     "  symbol), then the model's contracts: relations between input dims that\n"
@@ -157,6 +158,10 @@ inline constexpr const char* kInferUsage =
     "                  infer again; lists every assumption made. Without it every\n"
     "                  shape is exact for every valid run.\n"
     SYMSHAPE_CLI_ASSUME_HELP
+    "  --full          print the summary's types and the contracts' and assumptions'\n"
+    "                  expressions whole; without it one longer than the room left\n"
+    "                  by the terminal's width (60 characters when not a terminal)\n"
+    "                  is cut, ending in '…' (--json always holds them whole)\n"
     "  Outputs may not be the input model, each other, a directory, or an external\n"
     "  data file of the model (usage errors, before anything runs).\n"
     "exit status: 0 ok; 1 unreadable or malformed input, or an output that cannot\n"
@@ -170,6 +175,7 @@ struct InferArgs {
   bool trace = false;
   bool allow_errors = false;
   bool assume_contracts = false;
+  bool full = false;  // --full: no expression cut
 };
 
 // Returns nothing when inference is to run, else the exit code (after
@@ -216,7 +222,8 @@ inline std::optional<int> parse_infer_args(const std::vector<std::string>& args,
                       {{"--allow-errors"}, nullptr, set_flag(a.allow_errors)},
                       {{"--assume-contracts"}, nullptr, set_flag(a.assume_contracts)},
                       {{"--assume"}, "FACT", assume_text_option(a.options.assume)},
-                      {{"--assume-nonempty"}, nullptr, set_flag(a.options.assume_nonempty)}},
+                      {{"--assume-nonempty"}, nullptr, set_flag(a.options.assume_nonempty)},
+                      {{"--full"}, nullptr, set_flag(a.full)}},
                      one_positional(a.model_path)};
   if (const std::optional<int> done = parse_args(spec, args)) return done;
   if (a.model_path.empty())
@@ -318,34 +325,64 @@ inline std::string infer_report_json(const InferArgs& a, const Model& model, con
   return j.str() + "\n";
 }
 
-// "  input  x: float[batch,seq,32]" (`label` padded to the width of "output").
-inline void print_value_line(FILE* out, const char* label, const Value& v, const WrittenTypes& types) {
-  std::fprintf(out, "  %-6s %s: %s\n", label, v.name.c_str(), types.of(v).to_string().c_str());
+// "  input  x: float[batch,seq,32]" (`label` padded to the width of "output"),
+// the type cut to `fit`.
+inline void print_value_line(FILE* out, const char* label, const Value& v, const WrittenTypes& types,
+                             const ExprFit& fit) {
+  const std::string type = fit.cut(types.of(v).to_string(), display_width("  output " + v.name + ": "));
+  std::fprintf(out, "  %-6s %s: %s\n", label, v.name.c_str(), type.c_str());
+}
+
+// The relation of `c` on a line whose other text takes `used` columns, with
+// each expression in it (and `extra` more on the line) cut to fit.
+inline std::string fitted_relation(const Contract& c, const ExprFit& fit, std::size_t used, std::size_t extra = 0) {
+  if (!c.condition.empty()) return fit.cut(c.condition, used);  // short already: the clamp-free case
+  if (!fit.cuts()) return c.relation();
+  const std::size_t skeleton = display_width(c.relation("", ""));
+  const std::size_t parts =
+      display_width(c.relation("x", "")) - skeleton + display_width(c.relation("", "x")) - skeleton + extra;
+  return c.relation(fit.cut(c.lhs.to_string(), used + skeleton, parts),
+                    fit.cut(c.rhs.to_string(), used + skeleton, parts));
 }
 
 // The contracts (and, with --assume-contracts, the assumptions), after the
-// summary: "  node #3 'add' (Add): total == past+seq or ... (broadcast)".
+// summary: "  node #3 'add' (Add): total == past+seq or ... (broadcast)",
+// their expressions cut to `fit`.
 inline void print_contracts(FILE* out, const Report& report, const std::vector<Assumption>& assumptions,
-                            const NodeTags& tags) {
+                            const NodeTags& tags, const ExprFit& fit) {
   auto place = [&tags](const Contract& c) {
     const std::string where = tags.place(c.node, c.op_type);
     return where.empty() ? std::string() : where + ": ";
   };
   if (!assumptions.empty()) std::fprintf(out, "assumed (--assume-contracts): %zu\n", assumptions.size());
-  for (const Assumption& x : assumptions)
-    std::fprintf(out, "  %s  from %s%s\n", x.what().c_str(), place(x.from).c_str(),
-                 x.symbol.empty() ? ("(" + tags.untag(x.from.origin) + ")").c_str() : x.from.relation().c_str());
+  for (const Assumption& x : assumptions) {
+    const std::string from = place(x.from);
+    if (x.symbol.empty()) {  // a fact: the contract's condition
+      const std::string origin = tags.untag(x.from.origin);
+      std::fprintf(out, "  %s  from %s(%s)\n", fit.cut(x.fact, display_width("    from " + from + "()" + origin)).c_str(),
+                   from.c_str(), origin.c_str());
+      continue;
+    }
+    // "  SYMBOL = VALUE  from PLACE: RELATION": VALUE is one more expression.
+    const std::size_t used = display_width("  " + x.symbol + " =   from " + from);
+    const std::string relation = fitted_relation(x.from, fit, used, 1);
+    const std::string value = fit.cut(x.value.to_string(), used + display_width(relation));
+    std::fprintf(out, "  %s = %s  from %s%s\n", x.symbol.c_str(), value.c_str(), from.c_str(), relation.c_str());
+  }
   if (report.contracts.empty()) return;
   std::fprintf(out, "contracts: %zu relation%s that valid inputs satisfy\n", report.contracts.size(),
                report.contracts.size() == 1 ? "" : "s");
-  for (const Contract& c : report.contracts)
-    std::fprintf(out, "  %s%s (%s)\n", place(c).c_str(), c.readable().c_str(), tags.untag(c.origin).c_str());
+  for (const Contract& c : report.contracts) {
+    const std::string where = place(c), origin = tags.untag(c.origin);
+    const std::string relation = fitted_relation(c, fit, display_width("  " + where + " ()" + origin));
+    std::fprintf(out, "  %s%s (%s)\n", where.c_str(), relation.c_str(), origin.c_str());
+  }
 }
 
-// The summary: counts, graph inputs and outputs with their types as written,
-// and the files written.
+// The summary: counts, graph inputs and outputs with their types as written
+// (cut to `fit`), and the files written.
 inline void print_infer_summary(FILE* out, const InferArgs& a, const Model& model, const Report& report,
-                                const WrittenTypes& types, bool wrote_model, bool wrote_json) {
+                                const WrittenTypes& types, bool wrote_model, bool wrote_json, const ExprFit& fit) {
   const Graph& g = *model.graph;
   std::size_t values = 0, known = 0;
   for (const auto& n : g.nodes)
@@ -361,9 +398,9 @@ inline void print_infer_summary(FILE* out, const InferArgs& a, const Model& mode
                  report.undetermined_dims, report.undetermined_dims == 1 ? "" : "s");
   print_facts_line(out, report.facts);
   for (const Value* v : g.inputs)
-    if (v && !v->initializer) print_value_line(out, "input", *v, types);
+    if (v && !v->initializer) print_value_line(out, "input", *v, types, fit);
   for (const Value* v : g.outputs)
-    if (v) print_value_line(out, "output", *v, types);
+    if (v) print_value_line(out, "output", *v, types, fit);
   if (wrote_model) std::fprintf(out, "wrote %s\n", names_stdout(a.out_path) ? "standard output" : a.out_path.c_str());
   if (wrote_json) std::fprintf(out, "wrote %s\n", names_stdout(a.json_path) ? "standard output" : a.json_path.c_str());
 }
@@ -484,8 +521,9 @@ inline int run_infer(const std::vector<std::string>& args) {
   bool wrote_model = false, wrote_json = false;
   const int code =
       write_infer_outputs(a, model, report, assumptions, tags, types, input, splice, wrote_model, wrote_json);
-  print_infer_summary(summary, a, model, report, types, wrote_model, wrote_json);
-  print_contracts(summary, report, assumptions, tags);
+  const ExprFit fit = ExprFit::for_output(summary, a.full);
+  print_infer_summary(summary, a, model, report, types, wrote_model, wrote_json, fit);
+  print_contracts(summary, report, assumptions, tags, fit);
   if (std::fflush(stdout) != 0) return fatal(cmd, "cannot write to standard output");
   return end_without_teardown(code != kExitOk ? code : report.ok() ? kExitOk : kExitInference);
 }
@@ -494,7 +532,7 @@ inline int run_infer(const std::vector<std::string>& args) {
 
 inline constexpr const char* kShowUsage =
     "usage: symshape show MODEL.onnx|- [--bind SYM=INT,...]... [--all] [--assume FACT]...\n"
-    "                     [--assume-nonempty]\n"
+    "                     [--assume-nonempty] [--full]\n"
     "  Infers every value's shape and prints one aligned row per value on stdout\n"
     "  (graph inputs and node outputs; --all adds initializers): name, producing\n"
     "  node, op, dtype, symbolic shape as `infer -o` would write it ('?' for an\n"
@@ -503,6 +541,9 @@ inline constexpr const char* kShowUsage =
     "  node outputs. Diagnostics go to stderr. MODEL '-' reads standard input.\n"
     "  Binding values are integers >= 0; binding a symbol twice, or a symbol that\n"
     "  no shown shape has, is a usage error, and so are bindings that break a fact.\n"
+    "  A shape longer than the room left by the terminal's width (60 characters\n"
+    "  when stdout is not a terminal) is cut, ending in '…'; --full prints every\n"
+    "  shape whole.\n"
     SYMSHAPE_CLI_ASSUME_HELP
     "exit status: 0 ok; 1 unreadable or malformed input; 2 bad usage; 3 inference\n"
     "  reported errors (the table is still printed).\n";
@@ -540,6 +581,7 @@ struct ShowArgs {
   bool have_bind = false;  // adds the concrete and bytes columns
   bool with_initializers = false;
   InferenceOptions options;  // --assume, --assume-nonempty
+  bool full = false;         // --full: no expression cut
 };
 
 // Returns nothing when the command is to run, else the exit code.
@@ -554,7 +596,8 @@ inline std::optional<int> parse_show_args(const std::vector<std::string>& args, 
                      {{{"--bind"}, "SYM=INT,...", bind},
                       {{"--all"}, nullptr, set_flag(a.with_initializers)},
                       {{"--assume"}, "FACT", assume_text_option(a.options.assume)},
-                      {{"--assume-nonempty"}, nullptr, set_flag(a.options.assume_nonempty)}},
+                      {{"--assume-nonempty"}, nullptr, set_flag(a.options.assume_nonempty)},
+                      {{"--full"}, nullptr, set_flag(a.full)}},
                      one_positional(a.model_path)};
   if (const std::optional<int> done = parse_args(spec, args)) return done;
   if (a.model_path.empty())
@@ -585,6 +628,8 @@ inline void append_concrete_cells(const Value& v, const Type& t, const Bindings&
     if (v.producer) total.known = false;
   }
 }
+
+inline constexpr std::size_t kShowShapeColumn = 4;  // the column cut to fit (fit.hpp)
 
 // One row: value, node, op, dtype, shape (and with --bind concrete, bytes),
 // with the type as written.
@@ -676,6 +721,7 @@ inline int run_show(const std::vector<std::string>& args) {
   if (a.have_bind) rows[0].insert(rows[0].end(), {"concrete", "bytes"});
   ByteTotal total;
   for (const Value* v : values) rows.push_back(show_row(*v, types.of(*v), a, total));
+  ExprFit::for_output(stdout, a.full).fit_table(rows, {kShowShapeColumn});
   print_table(rows, /*right_align_last=*/a.have_bind);  // the bytes column
   if (a.have_bind)
     std::printf("total bytes of node outputs: %s\n", total.known ? std::to_string(total.bytes).c_str() : "?");

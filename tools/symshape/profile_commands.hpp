@@ -16,6 +16,7 @@
 
 #include "args.hpp"
 #include "expr_commands.hpp"
+#include "fit.hpp"
 #include "infer_commands.hpp"
 #include "json_writer.hpp"
 #include "model_io.hpp"
@@ -28,12 +29,14 @@ namespace symshape::cli {
 inline constexpr const char* kProfileUsage =
     "usage: symshape profile MODEL.onnx|- [--bind SYM=INT,...]... [--by op|scope] [--json FILE|-]\n"
     "                        [--csv FILE|-] [--sweep SYM=LO..HI [--plot FILE.svg]]\n"
-    "                        [--assume FACT]... [--assume-nonempty]\n"
+    "                        [--assume FACT]... [--assume-nonempty] [--full]\n"
     "  Infers every shape, then prints the model's FLOPs, parameters and memory as\n"
     "  expressions of its input symbols (docs/profile.md states the conventions):\n"
     "  the totals (flops, params, param_bytes, activation_bytes: every node output,\n"
     "  peak_activation_bytes: the most bytes live at once under the node order),\n"
     "  then one row per node (flops, bytes of its outputs, parameters it reads).\n"
+    "  The peak is a max of the live bytes at several steps: the line after the\n"
+    "  totals names the node where it occurs at the bindings.\n"
     "  '?' is a quantity that an unknown dim makes unknown; 'not counted' an\n"
     "  operator without a FLOP convention (left out of the total and named).\n"
     "  --bind      evaluate at these values (integers >= 0; a symbol the model\n"
@@ -47,6 +50,10 @@ inline constexpr const char* kProfileUsage =
     "              of two between; every value when there are at most 16), the\n"
     "              other symbols bound by --bind; prints a table\n"
     "  --plot      with --sweep: an SVG of FLOPs and peak activation memory against SYM\n"
+    "  --full      print every expression whole. Without it one longer than the room\n"
+    "              left by the terminal's width (60 characters when not a terminal)\n"
+    "              is cut, ending in '…', and a cut peak shows its largest candidate\n"
+    "              at the bindings. --json and --csv always hold them whole.\n"
     SYMSHAPE_CLI_ASSUME_HELP
     "exit status: 0 ok; 1 unreadable or malformed input, or an output that cannot\n"
     "  be written; 2 bad usage; 3 inference reported errors (the profile is still\n"
@@ -63,6 +70,7 @@ struct ProfileArgs {
   std::optional<profile::GroupBy> by;
   std::optional<Sweep> sweep;
   InferenceOptions options;  // --assume, --assume-nonempty
+  bool full = false;         // --full: no expression cut
 };
 
 // "SYM=LO..HI" with 0 <= LO <= HI.
@@ -111,7 +119,8 @@ inline std::optional<int> parse_profile_args(const std::vector<std::string>& arg
                       {{"--sweep"}, "SYM=LO..HI", sweep},
                       {{"--plot"}, "FILE.svg", path(a.plot_path, "--plot")},
                       {{"--assume"}, "FACT", assume_text_option(a.options.assume)},
-                      {{"--assume-nonempty"}, nullptr, set_flag(a.options.assume_nonempty)}},
+                      {{"--assume-nonempty"}, nullptr, set_flag(a.options.assume_nonempty)},
+                      {{"--full"}, nullptr, set_flag(a.full)}},
                      one_positional(a.model_path)};
   if (const std::optional<int> done = parse_args(spec, args)) return done;
   if (a.model_path.empty()) return fatal(cmd, "expected a model file (symshape profile MODEL.onnx ...)", kExitUsage);
@@ -353,6 +362,7 @@ inline int run_sweep(const ProfileArgs& a, const profile::ModelProfile& p, FILE*
     plot.right.y.push_back(peak ? static_cast<double>(*peak) : NAN);
   }
   std::fprintf(out, "\nsweep of %s:\n", a.sweep->symbol.c_str());
+  ExprFit::for_output(out, a.full).fit_table(rows, {1, 2, 3, 4, 5});  // a total that stays an expression
   print_table(rows, false, out);
   if (a.plot_path.empty()) return kExitOk;
   const std::string file = std::filesystem::path(display_name(a.model_path)).filename().string();
@@ -369,16 +379,35 @@ inline int run_sweep(const ProfileArgs& a, const profile::ModelProfile& p, FILE*
 
 // ---- the command ----
 
-inline void print_profile(const ProfileArgs& a, const profile::ModelProfile& p, FILE* out) {
-  std::fprintf(out, "%s: %zu nodes, %zu not counted\n", display_name(a.model_path).c_str(), p.nodes.size(),
-               p.not_counted);
-  if (!a.bindings.empty()) {
-    const std::map<std::string, int64_t> sorted(a.bindings.begin(), a.bindings.end());
-    std::string list;
-    for (const auto& [name, value] : sorted) list += (list.empty() ? "" : ", ") + name + "=" + std::to_string(value);
-    std::fprintf(out, "bindings: %s\n", list.c_str());
-  }
-  // The expression last: it is the long column.
+// "node #97 '/h.1/attn/Softmax' (Softmax)", as diagnostics name a node.
+inline std::string node_place(const profile::ModelProfile& p, std::size_t index) {
+  const profile::NodeProfile& n = p.nodes[index];
+  return "node #" + std::to_string(index) + (n.name.empty() ? "" : " '" + n.name + "'") + " (" + n.op_type + ")";
+}
+
+// The candidate of the peak where it occurs at the bindings (the only one
+// whatever the bindings when there is one); nothing when they leave it open.
+inline std::optional<std::size_t> peak_winner(const profile::ModelProfile& p, const Bindings& b) {
+  if (p.peak_candidates.size() == 1) return 0;
+  return profile::largest_candidate_at(p.peak_candidates, b);
+}
+
+// The peak's expression cell when the Max of several candidates is cut:
+// "max of N candidates, largest at bindings: TERM" (TERM cut to fit a line
+// whose other text takes `used` columns), or "max of N candidates: MAX(..."
+// when the bindings leave the largest open.
+inline std::string cut_peak_cell(const profile::ModelProfile& p, std::optional<std::size_t> winner,
+                                 const ExprFit& fit, std::size_t used) {
+  const std::string label = "max of " + std::to_string(p.peak_candidates.size()) + " candidates" +
+                            (winner ? ", largest at bindings: " : ": ");
+  const std::string term = winner ? SymbolicDim(p.peak_candidates[*winner].bytes).to_string()
+                                  : p.peak_activation_bytes.to_string();
+  return label + fit.cut(term, used + display_width(label));
+}
+
+// The totals table (the expression last: it is the long column), cut to
+// `fit`, and where the peak occurs.
+inline void print_totals(const ProfileArgs& a, const profile::ModelProfile& p, const ExprFit& fit, FILE* out) {
   std::vector<TableRow> rows{{"total"}};
   if (!a.bindings.empty()) rows[0].insert(rows[0].end(), {"value", ""});
   rows[0].push_back("expression");
@@ -392,10 +421,34 @@ inline void print_profile(const ProfileArgs& a, const profile::ModelProfile& p, 
     row.push_back(t.q->to_string());
     rows.push_back(row);
   }
+  const std::size_t expr_column = rows[0].size() - 1;
+  const std::size_t width = fit.column_widths(rows, {expr_column})[expr_column];
+  const bool peak_cut = display_width(p.peak_activation_bytes.to_string()) > width;
+  const std::size_t used = ExprFit::width_beside(rows, {expr_column});
+  fit.fit_table(rows, {expr_column});
+  const std::optional<std::size_t> winner = peak_winner(p, a.bindings);
+  if (peak_cut && p.peak_candidates.size() > 1) rows.back().back() = cut_peak_cell(p, winner, fit, used);
   print_table(rows, false, out);
+  if (winner)
+    std::fprintf(out, "peak at %s\n", node_place(p, p.peak_candidates[*winner].step).c_str());
+}
+
+inline void print_profile(const ProfileArgs& a, const profile::ModelProfile& p, FILE* out) {
+  std::fprintf(out, "%s: %zu nodes, %zu not counted\n", display_name(a.model_path).c_str(), p.nodes.size(),
+               p.not_counted);
+  if (!a.bindings.empty()) {
+    const std::map<std::string, int64_t> sorted(a.bindings.begin(), a.bindings.end());
+    std::string list;
+    for (const auto& [name, value] : sorted) list += (list.empty() ? "" : ", ") + name + "=" + std::to_string(value);
+    std::fprintf(out, "bindings: %s\n", list.c_str());
+  }
+  const ExprFit fit = ExprFit::for_output(out, a.full);
+  print_totals(a, p, fit, out);
   for (const std::string& note : p.notes) std::fprintf(out, "note: %s\n", note.c_str());
   std::fprintf(out, "\n");
-  print_table(detail_rows(a, p, false), false, out);
+  std::vector<TableRow> rows = detail_rows(a, p, false);
+  fit.fit_table(rows, {2, 3, 4});  // flops, output bytes, params
+  print_table(rows, false, out);
   if (!a.by) std::fprintf(out, "flops '-': no arithmetic (data movement); '?': a dim it needs is unknown\n");
 }
 

@@ -1,11 +1,15 @@
-// A plain-text table for `symshape show`: columns padded to their widest cell
-// and separated by two spaces.
+// A plain-text table for `symshape show` and `profile`: columns padded to
+// their widest cell (in code points, so that a cut expression's "…" is one
+// column) and separated by two spaces. ExprFit::fit_table (fit.hpp) cuts the
+// expression columns first.
 #pragma once
 
 #include <algorithm>
 #include <cstdio>
 #include <string>
 #include <vector>
+
+#include "fit.hpp"
 
 namespace symshape::cli {
 
@@ -18,13 +22,13 @@ inline void print_table(const std::vector<TableRow>& rows, bool right_align_last
   std::vector<std::size_t> width;
   for (const TableRow& row : rows) {
     if (width.size() < row.size()) width.resize(row.size(), 0);
-    for (std::size_t c = 0; c < row.size(); ++c) width[c] = std::max(width[c], row[c].size());
+    for (std::size_t c = 0; c < row.size(); ++c) width[c] = std::max(width[c], display_width(row[c]));
   }
   for (const TableRow& row : rows) {
     std::string line;
     for (std::size_t c = 0; c < row.size(); ++c) {
       const bool last = c + 1 == row.size();
-      const std::size_t pad = width[c] - row[c].size();
+      const std::size_t pad = width[c] - display_width(row[c]);
       if (last && right_align_last) line.append(pad, ' ');
       line += row[c];
       if (!last) line.append(pad + 2, ' ');

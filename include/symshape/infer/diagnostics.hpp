@@ -59,8 +59,10 @@ struct Contract {
   std::string condition;
 
   // "total == past+seq", "a == b or a == 1 or b == 1"
-  std::string relation() const {
-    const std::string a = lhs.to_string(), b = rhs.to_string();
+  std::string relation() const { return relation(lhs.to_string(), rhs.to_string()); }
+  // The relation with lhs written `a` and rhs written `b` (`symshape infer`
+  // writes them cut to fit a screen).
+  std::string relation(const std::string& a, const std::string& b) const {
     if (kind == Kind::Equal) return a + " == " + b;
     if (lhs.is_int()) return b + " == " + a + " or " + b + " == 1";
     if (rhs.is_int()) return a + " == " + b + " or " + a + " == 1";

@@ -8,10 +8,12 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <optional>
 #include <unordered_map>
 #include <unordered_set>
 #include <vector>
 
+#include "symshape/expr/evaluate.hpp"
 #include "symshape/expr/prove.hpp"
 #include "symshape/infer/helpers.hpp"
 #include "symshape/ir/graph.hpp"
@@ -75,35 +77,75 @@ inline std::unordered_map<const Value*, std::size_t> last_uses(const Graph& g) {
   return last;
 }
 
+// One candidate for the peak: the live bytes at a step of the node order
+// (the index of the node in its graph) that no other step provably exceeds.
+struct PeakCandidate {
+  std::size_t step = 0;
+  Expr bytes;
+};
+
 // The candidates for a maximum: a new sum is dropped when a kept one is
-// provably at least as large, and replaces those it provably exceeds.
-inline void keep_maximal(std::vector<Expr>& kept, const Expr& e) {
-  for (const Expr& k : kept)
-    if (prove_ge(k, e)) return;
-  kept.erase(std::remove_if(kept.begin(), kept.end(), [&e](const Expr& k) { return prove_ge(e, k); }), kept.end());
-  kept.push_back(e);
+// provably at least as large (so an earlier step keeps its place on a tie),
+// and replaces those it provably exceeds.
+inline void keep_maximal(std::vector<PeakCandidate>& kept, PeakCandidate c) {
+  for (const PeakCandidate& k : kept)
+    if (prove_ge(k.bytes, c.bytes)) return;
+  kept.erase(std::remove_if(kept.begin(), kept.end(),
+                            [&c](const PeakCandidate& k) { return prove_ge(c.bytes, k.bytes); }),
+             kept.end());
+  kept.push_back(std::move(c));
 }
 
-// The peak of the live bytes over the steps of the node order: at step i,
-// the outputs of node i and every earlier output still to be read at or
-// after i. A Max of the step sums that no other provably dominates.
-inline SymbolicDim peak_activation_bytes(const Graph& g) {
+// The steps whose live bytes make up the peak, in node order: at step i, the
+// outputs of node i and every earlier output still to be read at or after i,
+// keeping the sums that no other provably dominates. Nothing when a size is
+// unknown (and for a graph without nodes).
+inline std::optional<std::vector<PeakCandidate>> peak_candidates(const Graph& g) {
   const auto last = last_uses(g);
   std::vector<std::vector<const Value*>> dies(g.nodes.size() + 1);
   for (const auto& [v, step] : last) dies[step].push_back(v);
   SymbolicDim live(0);
-  std::vector<Expr> peaks;
+  std::vector<PeakCandidate> peaks;
   std::size_t i = 0;
   for (const Node* n : g.nodes) {
     for (const Value* v : n->outputs)
       if (v) live = live + value_bytes(v);
-    if (live.is_unknown()) return {};
-    keep_maximal(peaks, live.expr());
+    if (live.is_unknown()) return std::nullopt;
+    keep_maximal(peaks, {i, live.expr()});
     for (const Value* v : dies[i]) live = live - value_bytes(v);
     ++i;
   }
-  if (peaks.empty()) return SymbolicDim(0);
-  return SymbolicDim(max_of(peaks));
+  return peaks;
+}
+
+// The peak of the live bytes over the steps of the node order: the Max of
+// peak_candidates() (0 for a graph without nodes, unknown when a size is).
+inline SymbolicDim peak_activation_bytes(const std::optional<std::vector<PeakCandidate>>& candidates) {
+  if (!candidates) return {};
+  if (candidates->empty()) return SymbolicDim(0);
+  std::vector<Expr> sums;
+  for (const PeakCandidate& c : *candidates) sums.push_back(c.bytes);
+  return SymbolicDim(max_of(sums));
+}
+
+inline SymbolicDim peak_activation_bytes(const Graph& g) { return peak_activation_bytes(peak_candidates(g)); }
+
+// The candidate with the most bytes at `b` (the earliest on a tie): where
+// the peak occurs at those bindings. Nothing when one of them does not
+// evaluate (an unbound symbol) or there is none.
+inline std::optional<std::size_t> largest_candidate_at(const std::vector<PeakCandidate>& candidates,
+                                                       const Bindings& b) {
+  std::optional<std::size_t> best;
+  int64_t best_bytes = 0;
+  for (std::size_t i = 0; i < candidates.size(); ++i) {
+    const Result<int64_t> v = evaluate(candidates[i].bytes, b);
+    if (!v) return std::nullopt;
+    if (!best || *v > best_bytes) {
+      best = i;
+      best_bytes = *v;
+    }
+  }
+  return best;
 }
 
 }  // namespace symshape::profile

@@ -8,6 +8,7 @@
 #pragma once
 
 #include <map>
+#include <optional>
 #include <string>
 #include <unordered_set>
 #include <vector>
@@ -38,6 +39,10 @@ struct ModelProfile {
   SymbolicDim flops;               // sum over the counted nodes (unknown when one of them is)
   SymbolicDim params, param_bytes;
   SymbolicDim activation_bytes, peak_activation_bytes;
+  // The steps (node indices) whose live bytes peak_activation_bytes is the
+  // Max of; empty when it is unknown. largest_candidate_at() picks the one
+  // where the peak occurs at given bindings.
+  std::vector<PeakCandidate> peak_candidates;
   std::size_t not_counted = 0;  // nodes whose FLOPs are NotCounted, left out of `flops`
   std::vector<std::string> notes;
 };
@@ -115,7 +120,9 @@ inline ModelProfile profile_model(const Model& model) {
   m.param_bytes = SymbolicDim(0);
   for (const Value* v : params) add_param(*v->initializer, m.params, m.param_bytes);
   m.activation_bytes = activation_bytes(g);
-  m.peak_activation_bytes = peak_activation_bytes(g);
+  std::optional<std::vector<PeakCandidate>> candidates = peak_candidates(g);
+  m.peak_activation_bytes = peak_activation_bytes(candidates);
+  if (candidates) m.peak_candidates = std::move(*candidates);
   if (m.activation_bytes.is_unknown()) m.notes.push_back("activation bytes unknown: a node output has no known size");
   if (dim_overflow_count() != overflows) m.notes.push_back("a total overflows int64 and is shown as unknown");
   return m;

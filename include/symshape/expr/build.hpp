@@ -180,12 +180,17 @@ inline bool terms_known_multiples(const Expr& e, int64_t k) {
 }
 
 inline std::optional<Expr> fold_exact_quotient(int64_t constant, const Terms& terms);
+inline std::optional<Expr> fold_quotient_and_remainder(int64_t constant, const Terms& terms);
+inline Expr scale(const Expr& a, int64_t k);
+inline std::optional<Expr> fold_max_plus_min(int64_t constant, const Terms& terms);
 
 // Builds the canonical expression of `constant + sum(terms)`; terms must be
 // normalised.
 inline Expr make_sum(int64_t constant, Terms terms) {
   if (terms.empty()) return constant;
   if (std::optional<Expr> folded = fold_remainder(constant, terms)) return std::move(*folded);
+  if (std::optional<Expr> folded = fold_quotient_and_remainder(constant, terms)) return std::move(*folded);
+  if (std::optional<Expr> folded = fold_max_plus_min(constant, terms)) return std::move(*folded);
   if (active_facts())
     if (std::optional<Expr> folded = fold_exact_quotient(constant, terms)) return std::move(*folded);
   if (terms.size() == 1 && constant == 0 && terms[0].second == 1) return terms[0].first;
@@ -245,6 +250,89 @@ inline std::optional<Expr> fold_remainder(int64_t constant, const Terms& terms) 
     ok = ok && checked::mul(ca, m, mca) && checked::sub(constant, mca, constant);
     if (!ok || !normalise_terms(rest)) return std::nullopt;
     return make_sum(constant, std::move(rest)) + Expr(m) * mod(a, Expr(k));
+  }
+  return std::nullopt;
+}
+
+// The sum without term i and without m*a (every term of m*a is in it:
+// holds_multiple), or nothing on overflow.
+inline std::optional<Expr> sum_without(int64_t constant, const Terms& terms, std::size_t i, const Expr& a,
+                                       int64_t m) {
+  Terms rest;
+  rest.reserve(terms.size());
+  for (std::size_t j = 0; j < terms.size(); ++j)
+    if (j != i) rest.push_back(terms[j]);
+  bool ok = true;
+  const int64_t ca = for_each_term(a, [&](const Expr& t, int64_t c) {
+    int64_t mc = 0;
+    ok = ok && checked::mul(c, m, mc) && checked::neg(mc, mc);
+    rest.emplace_back(t, mc);
+  });
+  int64_t mca = 0;
+  ok = ok && checked::mul(ca, m, mca) && checked::sub(constant, mca, constant);
+  if (!ok || !normalise_terms(rest)) return std::nullopt;
+  return make_sum(constant, std::move(rest));
+}
+
+// The index of the term `kind(a, k)` of a sum (FloorDiv or Mod), if any.
+inline std::optional<std::size_t> find_binary_term(const Terms& terms, ExprKind kind, const Expr& a, int64_t k) {
+  for (std::size_t j = 0; j < terms.size(); ++j) {
+    const Expr& t = terms[j].first;
+    if (t.kind() == kind && t.args()[1].is_int(k) && t.args()[0] == a) return j;
+  }
+  return std::nullopt;
+}
+
+// The other two folds of a == k*(a//k) + a%k (k > 1), beside fold_remainder's
+// a - k*(a//k) -> a%k, so that a sum names at most one of a, a//k and a%k
+// where two of them would do:
+//   e*k*(a//k) + e*(a%k) -> e*a      (`2*(x//2)+x%2` is `x`)
+//   e*a - e*(a%k) -> e*k*(a//k)      (`x - x%2` is `2*(x//2)`: the one form
+//                                     of a rounded down to a multiple of k)
+// They cannot loop with fold_remainder: each fold lowers the number of floor
+// division and modulo terms, or keeps it and lowers the sum of the other
+// terms' coefficient magnitudes (the terms of e*a are taken out).
+inline std::optional<Expr> fold_quotient_and_remainder(int64_t constant, const Terms& terms) {
+  for (std::size_t i = 0; i < terms.size(); ++i) {
+    const Expr& r = terms[i].first;
+    if (r.kind() != ExprKind::Mod || !r.args()[1].is_int() || r.args()[1].as_int() < 2) continue;
+    const int64_t k = r.args()[1].as_int();
+    const int64_t e = terms[i].second;
+    const Expr& a = r.args()[0];
+    int64_t ek = 0;
+    if (!checked::mul(e, k, ek)) continue;
+    if (const std::optional<std::size_t> j = find_binary_term(terms, ExprKind::FloorDiv, a, k);
+        j && terms[*j].second == ek) {
+      Terms rest;
+      for (std::size_t x = 0; x < terms.size(); ++x)
+        if (x != i && x != *j) rest.push_back(terms[x]);
+      return make_sum(constant, std::move(rest)) + scale(a, e);
+    }
+    int64_t minus_e = 0;
+    if (!checked::neg(e, minus_e) || !holds_multiple(terms, a, minus_e)) continue;
+    int64_t qk = 0;
+    if (!checked::neg(ek, qk)) continue;
+    if (std::optional<Expr> rest = sum_without(constant, terms, i, a, minus_e))
+      return *rest + scale(floordiv(a, Expr(k)), qk);
+  }
+  return std::nullopt;
+}
+
+// c*max(a,b) + c*min(a,b) is c*(a+b): the two arguments, the larger once and
+// the smaller once.
+inline std::optional<Expr> fold_max_plus_min(int64_t constant, const Terms& terms) {
+  for (std::size_t i = 0; i < terms.size(); ++i) {
+    const Expr& x = terms[i].first;
+    if (x.kind() != ExprKind::Max || x.args().size() != 2) continue;
+    for (std::size_t j = 0; j < terms.size(); ++j) {
+      const Expr& y = terms[j].first;
+      if (y.kind() != ExprKind::Min || terms[j].second != terms[i].second || y.args() != x.args()) continue;
+      Terms rest;
+      for (std::size_t t = 0; t < terms.size(); ++t)
+        if (t != i && t != j) rest.push_back(terms[t]);
+      const int64_t c = terms[i].second;
+      return make_sum(constant, std::move(rest)) + scale(x.args()[0] + x.args()[1], c);
+    }
   }
   return std::nullopt;
 }
@@ -460,6 +548,65 @@ inline std::optional<QuotientRemainder> split_multiples(const Expr& n, const Exp
   return QuotientRemainder{std::move(quotient), make_sum(constant, std::move(r))};
 }
 
+// (x//m + b)//k is (x + b*m)//(m*k) for constants m, k > 0 and an integer b:
+// floor((floor(x/m) + b)/k) = floor(floor((x + b*m)/m)/k) = floor((x + b*m)/(m*k)).
+// So a chain of stride-2 convolutions, ((((H+1)//2+1)//2+1)//2, is (H+7)//8.
+// r is the reduced numerator; the rewrite applies when it is x//m itself or
+// a sum with one such term of coefficient 1 and no other floor division (so
+// each step takes one division away). Nothing when it does not apply.
+inline std::optional<Expr> merge_nested_floordiv(const Expr& r, int64_t k) {
+  auto is_floor_by_constant = [](const Expr& t) {
+    return t.kind() == ExprKind::FloorDiv && t.args()[1].is_int() && t.args()[1].as_int() > 0;
+  };
+  const Expr* inner = nullptr;
+  if (is_floor_by_constant(r)) {
+    inner = &r;
+  } else if (r.kind() == ExprKind::Add) {
+    for (const auto& [t, c] : r.terms()) {
+      if (t.kind() != ExprKind::FloorDiv) continue;
+      if (inner || c != 1 || !is_floor_by_constant(t)) return std::nullopt;
+      inner = &t;
+    }
+  }
+  if (!inner) return std::nullopt;
+  const int64_t m = inner->args()[1].as_int();
+  int64_t mk = 0;
+  if (!checked::mul(m, k, mk)) return std::nullopt;
+  const Expr b = r - *inner;
+  const Expr numerator = inner->args()[0] + b * Expr(m);
+  if (numerator.is_error()) return std::nullopt;
+  return floordiv(numerator, Expr(mk));
+}
+
+// A numerator holding a%m and a (times alpha) may divide exactly once a is
+// written m*(a//m) + a%m: `(H + (H+1)%2 + 1)//2` is `(2*((H+1)//2) +
+// 2*((H+1)%2))//2`, that is `(H+1)//2 + (H+1)%2` (the EfficientNet "SAME"
+// padding). Tried for alpha in [1, k) with k | alpha*m and k | gamma+alpha
+// (gamma the coefficient of a%m); kept only when the division is then exact.
+inline std::optional<Expr> exact_through_remainder(const Expr& r, int64_t k) {
+  if (r.kind() != ExprKind::Add) return std::nullopt;
+  const Terms& terms = r.terms();
+  for (std::size_t i = 0; i < terms.size(); ++i) {
+    const Expr& rem = terms[i].first;
+    if (rem.kind() != ExprKind::Mod || !rem.args()[1].is_int() || rem.args()[1].as_int() < 2) continue;
+    const Expr& a = rem.args()[0];
+    const int64_t m = rem.args()[1].as_int(), gamma = terms[i].second;
+    for (int64_t alpha = 1; alpha < k && alpha <= 64; ++alpha) {
+      int64_t am = 0, ga = 0;
+      if (!checked::mul(alpha, m, am) || am % k != 0 || !checked::add(gamma, alpha, ga) || ga % k != 0) continue;
+      if (!holds_multiple(terms, a, alpha)) continue;
+      // r = rest + alpha*a + gamma*(a%m) = rest + am*(a//m) + (gamma+alpha)*(a%m),
+      // the last two multiples of k: exact when rest is (not built as one sum,
+      // which would fold back into r).
+      const Expr rest = r - scale(a, alpha) - scale(rem, gamma);
+      std::optional<QuotientRemainder> qr = split_multiples(rest, Expr(k));
+      if (!qr || !qr->remainder.is_int() || qr->quotient.is_error()) continue;
+      return qr->quotient + scale(floordiv(a, Expr(m)), am / k) + scale(rem, ga / k);
+    }
+  }
+  return std::nullopt;
+}
+
 // A positive common divisor of a and b (their gcd), or 0 when both are 0.
 // checked::gcd answers 0 also when the gcd is 2^63 (a, b in {0, INT64_MIN}),
 // which would then act as the neutral 0 and let a later step divide
@@ -606,6 +753,56 @@ inline void drop_dominated(bool is_max, ExprList& args) {
   }
 }
 
+inline Expr extremum(ExprKind kind, Expr* input, std::size_t n);
+
+// Max and Min commute with adding the same thing to every argument and with
+// scaling every argument by the same positive factor, so a common part comes
+// out: max(m+1, n+1) is max(m,n)+1 (as max(m,n)+1 is built), max(2*a, 2*b)
+// is 2*max(a,b), min(x+3, y+5) is min(x, y+2)+3. Common terms are those in
+// every argument with the same coefficient; the common constant is the
+// smallest constant when no argument is an integer (max(0, x+1) keeps its
+// 0); the factor is the gcd of every coefficient and constant, when no
+// argument is an integer (max(4,6*a) reads better as it is). Nothing when
+// there is no common part (or on overflow).
+inline std::optional<Expr> factor_common_part(ExprKind kind, const ExprList& args) {
+  std::pair<Expr, int64_t> single;
+  const auto [first, count] = linear_terms(args[0], single);
+  Terms common;
+  for (std::size_t i = 0; i < count; ++i) {
+    bool everywhere = true;
+    for (std::size_t j = 1; j < args.size() && everywhere; ++j) {
+      std::pair<Expr, int64_t> other_single;
+      const auto [terms, n] = linear_terms(args[j], other_single);
+      const auto* end = terms + n;
+      const auto* it = std::lower_bound(terms, end, first[i].first,
+                                        [](const std::pair<Expr, int64_t>& p, const Expr& x) { return p.first < x; });
+      everywhere = it != end && it->first == first[i].first && it->second == first[i].second;
+    }
+    if (everywhere) common.push_back(first[i]);
+  }
+  bool has_integer = false;
+  int64_t constant = INT64_MAX;
+  for (const Expr& a : args) {
+    has_integer = has_integer || a.is_int();
+    constant = std::min(constant, a.add_constant());
+  }
+  if (has_integer) constant = 0;  // and no factor either: max(4,6*a) stays
+  Expr shift = make_sum(constant, Terms(common));
+  if (shift.is_error()) return std::nullopt;
+  std::vector<Expr> reduced;
+  reduced.reserve(args.size());
+  int64_t g = 0;
+  for (const Expr& a : args) {
+    reduced.push_back(shift.is_int(0) ? a : a - shift);
+    if (reduced.back().is_error()) return std::nullopt;
+    if (!has_integer) g = content_gcd(reduced.back(), g);
+  }
+  if (g <= 1 && shift.is_int(0)) return std::nullopt;
+  if (g > 1)
+    for (Expr& r : reduced) r = divide_exactly(r, g);
+  return shift + extremum(kind, reduced.data(), reduced.size()) * Expr(g > 1 ? g : 1);
+}
+
 // The Max/Min node of at least two canonical arguments.
 inline Expr make_extremum(ExprKind kind, ExprList args) {
   const bool is_max = kind == ExprKind::Max;
@@ -663,6 +860,7 @@ inline Expr extremum(ExprKind kind, Expr* input, std::size_t n) {
   drop_dominated(is_max, args);
   if (args.empty()) return 0;  // unreachable: input is never empty
   if (args.size() == 1) return args[0];
+  if (std::optional<Expr> factored = factor_common_part(kind, args)) return std::move(*factored);
   return make_extremum(kind, std::move(args));
 }
 
@@ -889,11 +1087,8 @@ inline Expr floordiv(const Expr& n, const Expr& d) {
     if (k == 1) return q + r;
     const Interval rb = r.bounds();
     if (interval::nonnegative(rb) && rb.has_hi && rb.hi < k) return q;
-    // (x // a) // k -> x // (a*k)
-    if (r.kind() == ExprKind::FloorDiv && r.args()[1].is_int() && r.args()[1].as_int() > 0) {
-      int64_t ak = 0;
-      if (checked::mul(r.args()[1].as_int(), k, ak)) return q + floordiv(r.args()[0], Expr(ak));
-    }
+    if (std::optional<Expr> merged = detail::merge_nested_floordiv(r, k)) return q + *merged;
+    if (std::optional<Expr> exact = detail::exact_through_remainder(r, k)) return q + *exact;
     return q + detail::make_binary(ExprKind::FloorDiv, r, Expr(k));
   }
   // Symbolic divisor.

@@ -149,21 +149,68 @@ inline void print_sum_term(const Expr& t, int64_t c, bool first, std::string& ou
   print_scaled(magnitude(c), t, out);
 }
 
-// A sum: its terms, then its constant; returns its precedence.
-inline int print_sum(const Expr& e, std::string& out) {
+// The terms of a sum, then `constant`.
+inline void print_terms_and_constant(const TermList& terms, int64_t constant, std::string& out) {
   bool first = true;
-  for (const auto& [t, c] : e.terms()) {
+  for (const auto& [t, c] : terms) {
     print_sum_term(t, c, first, out);
     first = false;
   }
-  const int64_t k = e.add_constant();
-  if (k == INT64_MIN) {
+  if (constant == INT64_MIN) {
     out += "-9223372036854775807-1";
-  } else if (k != 0) {
-    out += k < 0 ? '-' : '+';
-    append_unsigned(out, magnitude(k));
+  } else if (constant != 0) {
+    out += constant < 0 ? '-' : '+';
+    append_unsigned(out, magnitude(constant));
   }
-  return e.terms().size() == 1 && k == 0 ? kPrecMul : kPrecAdd;
+}
+
+// The canonical form keeps a floor division's numerator constant in [0, k),
+// so (H-1)//2 is built as (H+1)//2-1. Printed, a negative constant c of a
+// sum goes back into its first term (x+r)//k of coefficient 1 when -k <
+// r + c*k < 0: `(H-1)//2`, `W+(H-3)//4`; H//2-1 stays. The index of that
+// term, or the number of terms when none.
+inline std::size_t absorbing_quotient(const Expr& sum, int64_t& numerator_constant) {
+  const int64_t c = sum.add_constant();
+  const TermList& terms = sum.terms();
+  if (c >= 0) return terms.size();
+  for (std::size_t i = 0; i < terms.size(); ++i) {
+    const Expr& q = terms[i].first;
+    if (terms[i].second != 1 || q.kind() != ExprKind::FloorDiv || !q.args()[1].is_int()) continue;
+    const int64_t k = q.args()[1].as_int();
+    const Expr& x = q.args()[0];
+    if (k < 2 || x.kind() != ExprKind::Add || c <= -k) continue;  // c*k >= -k*k stays far from overflow
+    const int64_t folded = x.add_constant() + c * k;
+    if (folded > -k && folded < 0) {
+      numerator_constant = folded;
+      return i;
+    }
+  }
+  return terms.size();
+}
+
+// A sum: its terms, then its constant; returns its precedence.
+inline int print_sum(const Expr& e, std::string& out) {
+  int64_t numerator_constant = 0;
+  const std::size_t absorbing = absorbing_quotient(e, numerator_constant);
+  if (absorbing == e.terms().size()) {
+    print_terms_and_constant(e.terms(), e.add_constant(), out);
+    return e.terms().size() == 1 && e.add_constant() == 0 ? kPrecMul : kPrecAdd;
+  }
+  bool first = true;
+  for (std::size_t i = 0; i < e.terms().size(); ++i) {
+    const auto& [t, c] = e.terms()[i];
+    if (i != absorbing) {
+      print_sum_term(t, c, first, out);
+    } else {
+      if (!first) out += '+';
+      out += '(';
+      print_terms_and_constant(t.args()[0].terms(), numerator_constant, out);
+      out += ")//";
+      print_at(t.args()[1], kPrecUnary, out);
+    }
+    first = false;
+  }
+  return e.terms().size() == 1 ? kPrecMul : kPrecAdd;
 }
 
 // Appends e to out; returns the precedence of what it printed.

@@ -30,7 +30,8 @@ SANITIZER = ("AddressSanitizer", "LeakSanitizer", "UndefinedBehaviorSanitizer", 
 
 def run(symshape, model, out, args):
     """(exit code or a description of the abnormal end, stdout, stderr)."""
-    cmd = [symshape, "infer", model, "-o", out] + args
+    # --full: the expectations hold whole types (cutting them is tested in tests/tools).
+    cmd = [symshape, "infer", model, "-o", out, "--full"] + args
     try:
         p = subprocess.run(cmd, stdin=subprocess.DEVNULL, capture_output=True, timeout=TIMEOUT)
     except subprocess.TimeoutExpired:

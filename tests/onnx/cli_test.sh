@@ -544,7 +544,7 @@ case_contracts() {
   has "^  node #1 'mm' \(MatMul\): 1 == batch \(declared dim 0 of 'y'\)$"
   checked "$g/c.onnx"
   type_is 'value a: 1[batch,max(total,past+seq)*min(1,total,past+seq)]'
-  grep -Fq '{"relation": "total == past+seq or total == 1 or past+seq == 1", "kind": "broadcast", "lhs": "total", "rhs": "past+seq", "node": "add_mask", "op_type": "Add", "where": "node #0 '"'add_mask'"' (Add)", "origin": "broadcast"}' "$g/c.json" ||
+  grep -Fq '{"relation": "total == past+seq or total == 1 or past+seq == 1", "exact": "total == past+seq or total == 1 or past+seq == 1", "kind": "broadcast", "lhs": "total", "rhs": "past+seq", "node": "add_mask", "op_type": "Add", "where": "node #0 '"'add_mask'"' (Add)", "origin": "broadcast"}' "$g/c.json" ||
     fail "the report lacks the broadcast contract"
   grep -Fq '"assumptions": []' "$g/c.json" || fail "assumptions without --assume-contracts"
   # --assume-contracts: total is past+seq (no name declared for the sum), K

@@ -189,8 +189,16 @@ inline std::optional<Expr> fold_max_plus_min(int64_t constant, const Terms& term
 inline Expr make_sum(int64_t constant, Terms terms) {
   if (terms.empty()) return constant;
   if (std::optional<Expr> folded = fold_remainder(constant, terms)) return std::move(*folded);
-  if (std::optional<Expr> folded = fold_quotient_and_remainder(constant, terms)) return std::move(*folded);
-  if (std::optional<Expr> folded = fold_max_plus_min(constant, terms)) return std::move(*folded);
+  // One scan first: most sums hold neither a Mod nor a Max term.
+  bool has_mod = false, has_max = false;
+  for (const auto& t : terms) {
+    has_mod = has_mod || t.first.kind() == ExprKind::Mod;
+    has_max = has_max || t.first.kind() == ExprKind::Max;
+  }
+  if (has_mod)
+    if (std::optional<Expr> folded = fold_quotient_and_remainder(constant, terms)) return std::move(*folded);
+  if (has_max)
+    if (std::optional<Expr> folded = fold_max_plus_min(constant, terms)) return std::move(*folded);
   if (active_facts())
     if (std::optional<Expr> folded = fold_exact_quotient(constant, terms)) return std::move(*folded);
   if (terms.size() == 1 && constant == 0 && terms[0].second == 1) return terms[0].first;
@@ -220,40 +228,6 @@ inline bool holds_multiple(const Terms& terms, const Expr& a, int64_t m) {
   return ok;
 }
 
-// a - k*(a//k) is a%k for every integer a and k > 0 (floor division and floor
-// modulo: a == k*(a//k) + a%k). A sum holding m*a and -m*k*(a//k) becomes
-// rest + m*(a%k): `x - 2*(x//2)` -> `x%2`, `y + x - 3*(x//3)` -> `y+x%3`,
-// `2*x - 6*(x//3)` -> `2*(x%3)`. A negative divisor needs no case of its own:
-// a//(-k) is canonically (-a)//k. Nothing when no floor division matches.
-inline std::optional<Expr> fold_remainder(int64_t constant, const Terms& terms) {
-  for (std::size_t i = 0; i < terms.size(); ++i) {
-    const Expr& q = terms[i].first;
-    if (q.kind() != ExprKind::FloorDiv || !q.args()[1].is_int()) continue;
-    const int64_t k = q.args()[1].as_int();
-    const int64_t e = terms[i].second;
-    if (k < 2 || e % k != 0) continue;
-    const int64_t m = -(e / k);  // k >= 2: no overflow
-    const Expr& a = q.args()[0];
-    if (!holds_multiple(terms, a, m)) continue;
-    // rest = sum - m*a - e*(a//k), as terms: every term of m*a is in the sum.
-    Terms rest;
-    rest.reserve(terms.size());
-    bool ok = true;
-    for (std::size_t j = 0; j < terms.size(); ++j)
-      if (j != i) rest.push_back(terms[j]);
-    int64_t ca = for_each_term(a, [&](const Expr& t, int64_t c) {
-      int64_t mc = 0;
-      ok = ok && checked::mul(c, m, mc) && checked::neg(mc, mc);
-      rest.emplace_back(t, mc);
-    });
-    int64_t mca = 0;
-    ok = ok && checked::mul(ca, m, mca) && checked::sub(constant, mca, constant);
-    if (!ok || !normalise_terms(rest)) return std::nullopt;
-    return make_sum(constant, std::move(rest)) + Expr(m) * mod(a, Expr(k));
-  }
-  return std::nullopt;
-}
-
 // The sum without term i and without m*a (every term of m*a is in it:
 // holds_multiple), or nothing on overflow.
 inline std::optional<Expr> sum_without(int64_t constant, const Terms& terms, std::size_t i, const Expr& a,
@@ -272,6 +246,29 @@ inline std::optional<Expr> sum_without(int64_t constant, const Terms& terms, std
   ok = ok && checked::mul(ca, m, mca) && checked::sub(constant, mca, constant);
   if (!ok || !normalise_terms(rest)) return std::nullopt;
   return make_sum(constant, std::move(rest));
+}
+
+// a - k*(a//k) is a%k for every integer a and k > 0 (floor division and floor
+// modulo: a == k*(a//k) + a%k). A sum holding m*a and -m*k*(a//k) becomes
+// rest + m*(a%k): `x - 2*(x//2)` -> `x%2`, `y + x - 3*(x//3)` -> `y+x%3`,
+// `2*x - 6*(x//3)` -> `2*(x%3)`. A negative divisor needs no case of its own:
+// a//(-k) is canonically (-a)//k. Nothing when no floor division matches.
+inline std::optional<Expr> fold_remainder(int64_t constant, const Terms& terms) {
+  for (std::size_t i = 0; i < terms.size(); ++i) {
+    const Expr& q = terms[i].first;
+    if (q.kind() != ExprKind::FloorDiv || !q.args()[1].is_int()) continue;
+    const int64_t k = q.args()[1].as_int();
+    const int64_t e = terms[i].second;
+    if (k < 2 || e % k != 0) continue;
+    const int64_t m = -(e / k);  // k >= 2: no overflow
+    const Expr& a = q.args()[0];
+    if (!holds_multiple(terms, a, m)) continue;
+    // rest = sum - m*a - e*(a//k): every term of m*a is in the sum.
+    const std::optional<Expr> rest = sum_without(constant, terms, i, a, m);
+    if (!rest) return std::nullopt;
+    return *rest + Expr(m) * mod(a, Expr(k));
+  }
+  return std::nullopt;
 }
 
 // The index of the term `kind(a, k)` of a sum (FloorDiv or Mod), if any.
@@ -765,6 +762,9 @@ inline Expr extremum(ExprKind kind, Expr* input, std::size_t n);
 // argument is an integer (max(4,6*a) reads better as it is). Nothing when
 // there is no common part (or on overflow).
 inline std::optional<Expr> factor_common_part(ExprKind kind, const ExprList& args) {
+  // An integer argument has no term, and then neither constant nor factor moves.
+  for (const Expr& a : args)
+    if (a.is_int()) return std::nullopt;
   std::pair<Expr, int64_t> single;
   const auto [first, count] = linear_terms(args[0], single);
   Terms common;
@@ -780,13 +780,8 @@ inline std::optional<Expr> factor_common_part(ExprKind kind, const ExprList& arg
     }
     if (everywhere) common.push_back(first[i]);
   }
-  bool has_integer = false;
   int64_t constant = INT64_MAX;
-  for (const Expr& a : args) {
-    has_integer = has_integer || a.is_int();
-    constant = std::min(constant, a.add_constant());
-  }
-  if (has_integer) constant = 0;  // and no factor either: max(4,6*a) stays
+  for (const Expr& a : args) constant = std::min(constant, a.add_constant());
   Expr shift = make_sum(constant, Terms(common));
   if (shift.is_error()) return std::nullopt;
   std::vector<Expr> reduced;
@@ -795,7 +790,7 @@ inline std::optional<Expr> factor_common_part(ExprKind kind, const ExprList& arg
   for (const Expr& a : args) {
     reduced.push_back(shift.is_int(0) ? a : a - shift);
     if (reduced.back().is_error()) return std::nullopt;
-    if (!has_integer) g = content_gcd(reduced.back(), g);
+    g = content_gcd(reduced.back(), g);
   }
   if (g <= 1 && shift.is_int(0)) return std::nullopt;
   if (g > 1)

@@ -204,12 +204,15 @@ inline Expr relation_as_nonnegative(const Expr& lhs, Relation rel, const Expr& r
   return lhs - rhs;
 }
 
-// x//m rounded up / down to integers (m > 0).
+// ceil(x/m) for m > 0.
 inline int64_t ceil_div(int64_t x, int64_t m) {
   int64_t q = 0;
   checked::floordiv(x, m, q);
-  return q * m == x ? q : q + 1;
+  return q * m == x ? q : q + 1;  // q*m lies in (x-m, x]: no overflow
 }
+
+// The least multiple of m > 0 that is >= x; false when it exceeds int64.
+inline bool round_up(int64_t x, int64_t m, int64_t& out) { return checked::mul(ceil_div(x, m), m, out); }
 
 }  // namespace detail
 
@@ -271,7 +274,8 @@ inline Result<bool> Facts::add(const Expr& lhs_in, Relation rel, const Expr& rhs
       int64_t l = 0;
       if (!checked::mul(f.multiple_of / g, m, l)) return Result<bool>::failure("modulus too large in a fact");
       f.multiple_of = l;
-      if (f.bounds.has_lo) f.bounds.lo = detail::ceil_div(f.bounds.lo, l) * l;
+      if (f.bounds.has_lo && !detail::round_up(f.bounds.lo, l, f.bounds.lo))
+        return Result<bool>::failure("a bound too large in a fact");
       relations_.emplace_back(side, true);
       return true;
     }
@@ -314,16 +318,19 @@ inline Result<bool> Facts::add_nonnegative(const Expr& g, bool equality) {
     const int64_t c = g.is_symbol() ? 1 : g.terms()[0].second, k = g.add_constant();
     auto& f = symbol_fact(s.name());
     const int64_t m = f.multiple_of;
-    int64_t lo = 0, hi = 0;
+    int64_t lo = 0, hi = 0, minus_k = 0, abs_c = 0;
+    if (!checked::neg(k, minus_k) || !checked::neg(c < 0 ? c : -c, abs_c))
+      return Result<bool>::failure("a constant too large in the fact '" + listed_.back().text + "'");
     const bool up = c > 0 || equality, down = c < 0 || equality;
     if (up) {  // s >= ceil(-k/c) when c > 0, or (equality) s == -k/c
-      lo = c > 0 ? detail::ceil_div(-k, c) : detail::ceil_div(k, -c);
+      lo = c > 0 ? detail::ceil_div(minus_k, abs_c) : detail::ceil_div(k, abs_c);
       lo = std::max<int64_t>(lo, 0);
-      lo = detail::ceil_div(lo, m) * m;
+      if (!detail::round_up(lo, m, lo))
+        return Result<bool>::failure("a bound too large in the fact '" + listed_.back().text + "'");
       if (!f.bounds.has_lo || lo > f.bounds.lo) f.bounds.lo = lo, f.bounds.has_lo = true;
     }
     if (down) {  // s <= floor(k/-c) when c < 0
-      checked::floordiv(c < 0 ? k : -k, c < 0 ? -c : c, hi);
+      checked::floordiv(c < 0 ? k : minus_k, abs_c, hi);
       hi = hi >= 0 ? hi / m * m : hi;
       if (!f.bounds.has_hi || hi < f.bounds.hi) f.bounds.hi = hi, f.bounds.has_hi = true;
     }
@@ -377,7 +384,10 @@ inline std::vector<int64_t> candidate_values(const std::string& name, const Fact
   if (const FactContext::SymbolFact* known = facts.find(name)) f = *known;
   std::vector<int64_t> out;
   const int64_t lo = f.bounds.has_lo ? f.bounds.lo : 0;
-  for (int64_t v : {lo, lo + 1, lo + 2, lo + 3, lo + 7, lo + 64}) out.push_back(ceil_div(v, f.multiple_of) * f.multiple_of);
+  for (int64_t step : {0, 1, 2, 3, 7, 64}) {
+    int64_t v = 0;
+    if (checked::add(lo, step, v) && round_up(v, f.multiple_of, v)) out.push_back(v);
+  }
   if (f.bounds.has_hi) out.push_back(f.bounds.hi);
   std::sort(out.begin(), out.end());
   out.erase(std::unique(out.begin(), out.end()), out.end());

@@ -185,7 +185,9 @@ class LinearSystem {
 
   // |n_i| * p + p_i * n: the combination without atom i.
   static bool combine(const Row& p, const Row& n, std::size_t i, Row& out) {
-    const int64_t a = -coeff(n, i), b = coeff(p, i);
+    int64_t a = 0;
+    if (!checked::neg(coeff(n, i), a)) return false;
+    const int64_t b = coeff(p, i);
     const std::size_t size = std::max(p.coeffs.size(), n.coeffs.size());
     out.coeffs.assign(size, 0);
     int64_t x = 0, y = 0;

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "symshape/expr/expr.hpp"
+#include "symshape/support/checked_int.hpp"
 
 namespace symshape {
 
@@ -178,8 +179,9 @@ inline std::size_t absorbing_quotient(const Expr& sum, int64_t& numerator_consta
     if (terms[i].second != 1 || q.kind() != ExprKind::FloorDiv || !q.args()[1].is_int()) continue;
     const int64_t k = q.args()[1].as_int();
     const Expr& x = q.args()[0];
-    if (k < 2 || x.kind() != ExprKind::Add || c <= -k) continue;  // c*k >= -k*k stays far from overflow
-    const int64_t folded = x.add_constant() + c * k;
+    if (k < 2 || x.kind() != ExprKind::Add || c <= -k) continue;
+    int64_t ck = 0, folded = 0;  // checked: k may be as large as INT64_MAX
+    if (!checked::mul(c, k, ck) || !checked::add(x.add_constant(), ck, folded)) continue;
     if (folded > -k && folded < 0) {
       numerator_constant = folded;
       return i;

@@ -91,12 +91,6 @@ int64_t for_each_term(const Expr& e, F&& f) {
   }
 }
 
-inline Interval add_bounds(int64_t constant, const Terms& terms) {
-  Interval r = Interval::point(constant);
-  for (const auto& [t, c] : terms) r = interval::add(r, interval::scale(t.bounds(), c));
-  return r;
-}
-
 inline Interval mul_bounds(const Terms& factors) {
   Interval r = Interval::point(1);
   for (const auto& [f, e] : factors) r = interval::multiply(r, interval::power(f.bounds(), e));
@@ -188,24 +182,30 @@ inline std::optional<Expr> fold_max_plus_min(int64_t constant, const Terms& term
 // normalised.
 inline Expr make_sum(int64_t constant, Terms terms) {
   if (terms.empty()) return constant;
-  if (std::optional<Expr> folded = fold_remainder(constant, terms)) return std::move(*folded);
-  // One scan first: most sums hold neither a Mod nor a Max term.
-  bool has_mod = false, has_max = false;
-  for (const auto& t : terms) {
-    has_mod = has_mod || t.first.kind() == ExprKind::Mod;
-    has_max = has_max || t.first.kind() == ExprKind::Max;
+  if (terms.size() == 1 && constant == 0 && terms[0].second == 1) return terms[0].first;
+  // One scan for the bounds and the kinds: most sums hold no FloorDiv, Mod or
+  // Max term, and then none of the folds below applies.
+  bool has_floordiv = false, has_mod = false, has_max = false;
+  Interval bounds = Interval::point(constant);
+  for (const auto& [t, c] : terms) {
+    const ExprKind k = t.kind();
+    has_floordiv = has_floordiv || k == ExprKind::FloorDiv;
+    has_mod = has_mod || k == ExprKind::Mod;
+    has_max = has_max || k == ExprKind::Max;
+    bounds = interval::add(bounds, interval::scale(t.bounds(), c));
   }
+  if (has_floordiv)
+    if (std::optional<Expr> folded = fold_remainder(constant, terms)) return std::move(*folded);
   if (has_mod)
     if (std::optional<Expr> folded = fold_quotient_and_remainder(constant, terms)) return std::move(*folded);
   if (has_max)
     if (std::optional<Expr> folded = fold_max_plus_min(constant, terms)) return std::move(*folded);
-  if (active_facts())
+  if (has_floordiv && active_facts())
     if (std::optional<Expr> folded = fold_exact_quotient(constant, terms)) return std::move(*folded);
-  if (terms.size() == 1 && constant == 0 && terms[0].second == 1) return terms[0].first;
   std::unique_ptr<Node> n(new Node);
   n->kind = ExprKind::Add;
   n->constant = constant;
-  n->bounds = add_bounds(constant, terms);
+  n->bounds = bounds;
   n->terms = std::move(terms);
   return NodeFactory::make(std::move(n));
 }
@@ -230,7 +230,7 @@ inline bool holds_multiple(const Terms& terms, const Expr& a, int64_t m) {
 
 // The sum without term i and without m*a (every term of m*a is in it:
 // holds_multiple), or nothing on overflow.
-inline std::optional<Expr> sum_without(int64_t constant, const Terms& terms, std::size_t i, const Expr& a,
+SYMSHAPE_RARELY_USED inline std::optional<Expr> sum_without(int64_t constant, const Terms& terms, std::size_t i, const Expr& a,
                                        int64_t m) {
   Terms rest;
   rest.reserve(terms.size());
@@ -289,7 +289,7 @@ inline std::optional<std::size_t> find_binary_term(const Terms& terms, ExprKind 
 // They cannot loop with fold_remainder: each fold lowers the number of floor
 // division and modulo terms, or keeps it and lowers the sum of the other
 // terms' coefficient magnitudes (the terms of e*a are taken out).
-inline std::optional<Expr> fold_quotient_and_remainder(int64_t constant, const Terms& terms) {
+SYMSHAPE_RARELY_USED inline std::optional<Expr> fold_quotient_and_remainder(int64_t constant, const Terms& terms) {
   for (std::size_t i = 0; i < terms.size(); ++i) {
     const Expr& r = terms[i].first;
     if (r.kind() != ExprKind::Mod || !r.args()[1].is_int() || r.args()[1].as_int() < 2) continue;
@@ -317,7 +317,7 @@ inline std::optional<Expr> fold_quotient_and_remainder(int64_t constant, const T
 
 // c*max(a,b) + c*min(a,b) is c*(a+b): the two arguments, the larger once and
 // the smaller once.
-inline std::optional<Expr> fold_max_plus_min(int64_t constant, const Terms& terms) {
+SYMSHAPE_RARELY_USED inline std::optional<Expr> fold_max_plus_min(int64_t constant, const Terms& terms) {
   for (std::size_t i = 0; i < terms.size(); ++i) {
     const Expr& x = terms[i].first;
     if (x.kind() != ExprKind::Max || x.args().size() != 2) continue;
@@ -344,14 +344,13 @@ inline std::pair<const std::pair<Expr, int64_t>*, std::size_t> linear_terms(cons
   return {&single, 1};
 }
 
-// Linear combination sa*a + sb*b. The terms of a and of b are each sorted
-// and distinct (canonical), so they are merged in one pass, not sorted again.
-inline Expr combine(const Expr& a, int64_t sa, const Expr& b, int64_t sb) {
-  if (const Expr* e = first_error({&a, &b})) return *e;
+// The normalised terms and the constant of sa*a + sb*b; false on overflow.
+// The terms of a and of b are each sorted and distinct (canonical), so they
+// are merged in one pass, not sorted again.
+inline bool merge_scaled(const Expr& a, int64_t sa, const Expr& b, int64_t sb, int64_t& constant, Terms& terms) {
   std::pair<Expr, int64_t> single_a, single_b;
   const auto [pa, na] = linear_terms(a, single_a);
   const auto [pb, nb] = linear_terms(b, single_b);
-  Terms terms;
   terms.reserve(na + nb);
   bool ok = true;
   std::size_t i = 0, j = 0;
@@ -365,10 +364,17 @@ inline Expr combine(const Expr& a, int64_t sa, const Expr& b, int64_t sb) {
     if (order <= 0) ++i;
     if (order >= 0) ++j;
   }
-  int64_t constant = 0, x = 0, y = 0;
-  ok = ok && checked::mul(a.add_constant(), sa, x) && checked::mul(b.add_constant(), sb, y) &&
-       checked::add(x, y, constant);
-  if (!ok) return overflow_error();
+  int64_t x = 0, y = 0;
+  return ok && checked::mul(a.add_constant(), sa, x) && checked::mul(b.add_constant(), sb, y) &&
+         checked::add(x, y, constant);
+}
+
+// Linear combination sa*a + sb*b.
+inline Expr combine(const Expr& a, int64_t sa, const Expr& b, int64_t sb) {
+  if (const Expr* e = first_error({&a, &b})) return *e;
+  int64_t constant = 0;
+  Terms terms;
+  if (!merge_scaled(a, sa, b, sb, constant, terms)) return overflow_error();
   return make_sum(constant, std::move(terms));
 }
 
@@ -380,7 +386,7 @@ inline Expr scale(const Expr& a, int64_t k) {
 
 // e*(a//k) is (e/k)*a when a is known to be a multiple of k and k divides e
 // (`32*(H//32)` is `H` when `H%32==0`); the first such term of a sum, or nothing.
-inline std::optional<Expr> fold_exact_quotient(int64_t constant, const Terms& terms) {
+SYMSHAPE_RARELY_USED inline std::optional<Expr> fold_exact_quotient(int64_t constant, const Terms& terms) {
   for (std::size_t i = 0; i < terms.size(); ++i) {
     const Expr& q = terms[i].first;
     if (q.kind() != ExprKind::FloorDiv || !q.args()[1].is_int() || q.args()[1].as_int() < 2) continue;
@@ -569,8 +575,16 @@ inline std::optional<Expr> merge_nested_floordiv(const Expr& r, int64_t k) {
   const int64_t m = inner->args()[1].as_int();
   int64_t mk = 0;
   if (!checked::mul(m, k, mk)) return std::nullopt;
-  const Expr b = r - *inner;
-  const Expr numerator = inner->args()[0] + b * Expr(m);
+  // The numerator x + m*(r - x//m), in one merge: x + m*r holds m*(x//m)
+  // (x cannot hold x//m), which is then taken out.
+  int64_t constant = 0;
+  Terms terms;
+  if (!merge_scaled(inner->args()[0], 1, r, m, constant, terms)) return std::nullopt;
+  auto it = std::lower_bound(terms.begin(), terms.end(), *inner,
+                             [](const std::pair<Expr, int64_t>& p, const Expr& x) { return p.first < x; });
+  if (it == terms.end() || it->first != *inner || it->second != m) return std::nullopt;
+  terms.erase(it);
+  const Expr numerator = make_sum(constant, std::move(terms));
   if (numerator.is_error()) return std::nullopt;
   return floordiv(numerator, Expr(mk));
 }
@@ -580,7 +594,7 @@ inline std::optional<Expr> merge_nested_floordiv(const Expr& r, int64_t k) {
 // 2*((H+1)%2))//2`, that is `(H+1)//2 + (H+1)%2` (the EfficientNet "SAME"
 // padding). Tried for alpha in [1, k) with k | alpha*m and k | gamma+alpha
 // (gamma the coefficient of a%m); kept only when the division is then exact.
-inline std::optional<Expr> exact_through_remainder(const Expr& r, int64_t k) {
+SYMSHAPE_RARELY_USED inline std::optional<Expr> exact_through_remainder(const Expr& r, int64_t k) {
   if (r.kind() != ExprKind::Add) return std::nullopt;
   const Terms& terms = r.terms();
   for (std::size_t i = 0; i < terms.size(); ++i) {
@@ -618,8 +632,10 @@ inline int64_t common_divisor(int64_t a, int64_t b) {
 // gcd unless all of them are 0 or INT64_MIN).
 inline int64_t content_gcd(const Expr& e, int64_t k) {
   int64_t g = k;
-  int64_t c = for_each_term(e, [&](const Expr&, int64_t coeff) { g = common_divisor(g, coeff); });
-  return common_divisor(g, c);
+  int64_t c = for_each_term(e, [&](const Expr&, int64_t coeff) {
+    if (g != 1) g = common_divisor(g, coeff);
+  });
+  return g == 1 ? 1 : common_divisor(g, c);
 }
 
 inline Expr divide_exactly(const Expr& e, int64_t g) {
@@ -709,7 +725,7 @@ inline Expr unexpanded_product(const Expr* const* items, std::size_t n) {
 
 // provably_nonnegative_quick(a - b) without building a - b, when a and b are
 // distinct single terms that are no sum, Max or Min: a - b is then the sum of
-// the two terms, whose bounds add_bounds computes (in the sum's term order),
+// the two terms, whose bounds make_sum computes (in the sum's term order),
 // and its Max/Min cases cannot apply. Nothing in every other case.
 inline std::optional<bool> nonnegative_difference_of_atoms(const Expr& a, const Expr& b) {
   auto atom = [](const Expr& e) {
@@ -721,6 +737,45 @@ inline std::optional<bool> nonnegative_difference_of_atoms(const Expr& a, const 
   const Interval d = a < b ? interval::add(interval::add(Interval::point(0), ia), ib)
                            : interval::add(interval::add(Interval::point(0), ib), ia);
   return interval::nonnegative(d);
+}
+
+// Whether a + s*b (a's term `skip` left out, if any) is provably >= 0 by the
+// bounds of its terms, read as the sorted terms of a and b are merged: the
+// sum is not built. Nothing when it has to be: facts are in force, or a term
+// is one that a fold of make_sum may rewrite (Mod, Max, a floor division whose
+// coefficient is a multiple of its divisor) or that gives
+// provably_nonnegative_quick its structural case (Max, Min).
+inline std::optional<bool> combination_bounded_below_by_zero(const Expr& a, const Expr& b, int64_t s,
+                                                             std::size_t skip = SIZE_MAX) {
+  if (active_facts()) return std::nullopt;
+  std::pair<Expr, int64_t> single_a, single_b;
+  const auto [pa, na] = linear_terms(a, single_a);
+  const auto [pb, nb] = linear_terms(b, single_b);
+  int64_t lo = 0;
+  bool bounded = checked::mul(b.add_constant(), s, lo) && checked::add(lo, a.add_constant(), lo);
+  for (std::size_t i = 0, j = 0; i < na || j < nb;) {
+    if (i == skip) {
+      ++i;
+      continue;
+    }
+    const int order = i == na ? 1 : j == nb ? -1 : compare(pa[i].first, pb[j].first);
+    const Expr& t = order <= 0 ? pa[i].first : pb[j].first;
+    int64_t c = order <= 0 ? pa[i].second : 0, sc = 0;
+    if (order >= 0 && !(checked::mul(pb[j].second, s, sc) && checked::add(c, sc, c))) return std::nullopt;
+    if (order <= 0) ++i;
+    if (order >= 0) ++j;
+    if (c == 0) continue;
+    const ExprKind k = t.kind();
+    if (k == ExprKind::Mod || k == ExprKind::Max || k == ExprKind::Min) return std::nullopt;
+    if (k == ExprKind::FloorDiv && t.args()[1].is_int() && t.args()[1].as_int() > 1 && c % t.args()[1].as_int() == 0)
+      return std::nullopt;
+    if (!bounded) continue;
+    const Interval tb = t.bounds();
+    int64_t part = 0;
+    bounded = (c > 0 ? tb.has_lo && checked::mul(tb.lo, c, part) : tb.has_hi && checked::mul(tb.hi, c, part)) &&
+              checked::add(lo, part, lo);
+  }
+  return bounded && lo >= 0;
 }
 
 // Drops each argument that another remaining one provably dominates. The
@@ -739,8 +794,12 @@ inline void drop_dominated(bool is_max, ExprList& args) {
         dominated = *quick;
         continue;
       }
-      Expr diff = hi - lo;
-      dominated = provably_nonnegative_quick(diff);
+      // Most differences need not be built: their terms' bounds decide.
+      if (std::optional<bool> unbuilt = combination_bounded_below_by_zero(hi, lo, -1)) {
+        dominated = *unbuilt;
+        continue;
+      }
+      dominated = provably_nonnegative_quick(hi - lo);
     }
     if (dominated) {
       args.erase(args.begin() + static_cast<std::ptrdiff_t>(i));
@@ -765,23 +824,29 @@ inline std::optional<Expr> factor_common_part(ExprKind kind, const ExprList& arg
   // An integer argument has no term, and then neither constant nor factor moves.
   for (const Expr& a : args)
     if (a.is_int()) return std::nullopt;
-  std::pair<Expr, int64_t> single;
-  const auto [first, count] = linear_terms(args[0], single);
+  // Whether the linear form e holds the term c*t.
+  auto holds_term = [](const Expr& e, const Expr& t, int64_t c) {
+    if (e.kind() != ExprKind::Add) return c == 1 && e == t;
+    const Terms& terms = e.terms();
+    auto it = std::lower_bound(terms.begin(), terms.end(), t,
+                               [](const std::pair<Expr, int64_t>& p, const Expr& x) { return p.first < x; });
+    return it != terms.end() && it->first == t && it->second == c;
+  };
   Terms common;
-  for (std::size_t i = 0; i < count; ++i) {
+  for_each_term(args[0], [&](const Expr& t, int64_t c) {
     bool everywhere = true;
-    for (std::size_t j = 1; j < args.size() && everywhere; ++j) {
-      std::pair<Expr, int64_t> other_single;
-      const auto [terms, n] = linear_terms(args[j], other_single);
-      const auto* end = terms + n;
-      const auto* it = std::lower_bound(terms, end, first[i].first,
-                                        [](const std::pair<Expr, int64_t>& p, const Expr& x) { return p.first < x; });
-      everywhere = it != end && it->first == first[i].first && it->second == first[i].second;
-    }
-    if (everywhere) common.push_back(first[i]);
-  }
+    for (std::size_t j = 1; j < args.size() && everywhere; ++j) everywhere = holds_term(args[j], t, c);
+    if (everywhere) common.emplace_back(t, c);
+  });
   int64_t constant = INT64_MAX;
   for (const Expr& a : args) constant = std::min(constant, a.add_constant());
+  if (common.empty() && constant == 0) {
+    // The usual case, nothing to shift: look for a common factor without
+    // building anything, stopping at the first coefficient it does not divide.
+    int64_t g = 0;
+    for (std::size_t i = 0; i < args.size() && g != 1; ++i) g = content_gcd(args[i], g);
+    if (g <= 1) return std::nullopt;
+  }
   Expr shift = make_sum(constant, Terms(common));
   if (shift.is_error()) return std::nullopt;
   std::vector<Expr> reduced;
@@ -859,6 +924,29 @@ inline Expr extremum(ExprKind kind, Expr* input, std::size_t n) {
   return make_extremum(kind, std::move(args));
 }
 
+// Whether d with its term i (c*max(...) or c*min(...), c = +-1) replaced by
+// c*arg is provably >= 0 by its bounds; built only when
+// combination_bounded_below_by_zero cannot tell from the terms.
+inline bool rest_with_argument_nonnegative(const Expr& d, std::size_t i, const Expr& arg) {
+  const Terms& terms = d.terms();
+  const int64_t c = terms[i].second;
+  if (std::optional<bool> unbuilt = combination_bounded_below_by_zero(d, arg, c, i)) return *unbuilt;
+  Terms rest;
+  rest.reserve(terms.size() + 1);
+  for (std::size_t j = 0; j < terms.size(); ++j)
+    if (j != i) rest.push_back(terms[j]);
+  int64_t constant = d.add_constant(), ac = 0;
+  bool ok = true;
+  const int64_t arg_constant = for_each_term(arg, [&](const Expr& t, int64_t tc) {
+    int64_t scaled = 0;
+    ok = ok && checked::mul(tc, c, scaled);
+    rest.emplace_back(t, scaled);
+  });
+  if (!ok || !checked::mul(arg_constant, c, ac) || !checked::add(constant, ac, constant) || !normalise_terms(rest))
+    return false;
+  return interval::nonnegative(make_sum(constant, std::move(rest)).bounds());
+}
+
 // d >= 0 under the default assumptions, from cached bounds and the structure
 // of Max/Min (Max(a, ...) - a >= 0).
 inline bool provably_nonnegative_quick(const Expr& d) {
@@ -866,18 +954,12 @@ inline bool provably_nonnegative_quick(const Expr& d) {
   if (interval::nonnegative(d.bounds())) return true;
   // max(..., t, ...) - t + rest >= 0 when rest >= 0 (and the mirror for -min).
   if (d.kind() != ExprKind::Add) return facts_prove_nonnegative(d);
-  for (const auto& [t, c] : d.terms()) {
-    if (c == 1 && t.kind() == ExprKind::Max) {
-      for (const auto& arg : t.args()) {
-        Expr rest = d - t + arg;
-        if (interval::nonnegative(rest.bounds())) return true;
-      }
-    }
-    if (c == -1 && t.kind() == ExprKind::Min) {
-      for (const auto& arg : t.args()) {
-        Expr rest = d + t - arg;
-        if (interval::nonnegative(rest.bounds())) return true;
-      }
+  const Terms& terms = d.terms();
+  for (std::size_t i = 0; i < terms.size(); ++i) {
+    const auto& [t, c] = terms[i];
+    if (!(c == 1 && t.kind() == ExprKind::Max) && !(c == -1 && t.kind() == ExprKind::Min)) continue;
+    for (const auto& arg : t.args()) {
+      if (rest_with_argument_nonnegative(d, i, arg)) return true;
     }
   }
   return facts_prove_nonnegative(d);
@@ -1159,7 +1241,8 @@ inline Expr min(const Expr& a, const Expr& b) {
 inline Expr ceil_to_int(const Expr& n, const Expr& d) {
   const bool positive = d.is_int() ? d.as_int() > 0 : interval::nonnegative(d.bounds());
   if (positive) {
-    Expr e = floordiv(n + d - Expr(1), d);
+    // n + (d-1) as one sum when d is an integer (> 0: no overflow).
+    Expr e = floordiv(d.is_int() ? n + Expr(d.as_int() - 1) : n + d - Expr(1), d);
     if (!e.is_error() || n.is_error() || d.is_error()) return e;
   }
   return -floordiv(-n, d);

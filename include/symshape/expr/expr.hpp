@@ -31,6 +31,23 @@
 #include <utility>
 #include <vector>
 
+// The one-line accessors of Expr below are read in every loop of the engine;
+// GCC's -O2 heuristics left some of them out of line in the larger builders
+// (a call per coefficient read), so they are inlined always.
+#if defined(__GNUC__) || defined(__clang__)
+#define SYMSHAPE_ALWAYS_INLINE [[gnu::always_inline]] inline
+#else
+#define SYMSHAPE_ALWAYS_INLINE inline
+#endif
+// The rewrites that rarely apply, and the work behind facts, are kept apart
+// from the hot code (GCC's .text.unlikely): inlined into the builders they
+// made the loops that run for every expression miss the instruction cache.
+#if defined(__GNUC__) || defined(__clang__)
+#define SYMSHAPE_RARELY_USED [[gnu::cold]]
+#else
+#define SYMSHAPE_RARELY_USED
+#endif
+
 namespace symshape {
 
 enum class ExprKind : uint8_t { Integer, Symbol, Mul, FloorDiv, Mod, Max, Min, Add, Error };
@@ -372,15 +389,15 @@ inline Expr& Expr::operator=(Expr&& other) noexcept {
   return *this;
 }
 
-inline bool Expr::is_int() const {
+SYMSHAPE_ALWAYS_INLINE bool Expr::is_int() const {
   const detail::Node* n = node();
   return !n || n->kind == ExprKind::Integer;
 }
-inline int64_t Expr::as_int() const {
+SYMSHAPE_ALWAYS_INLINE int64_t Expr::as_int() const {
   const detail::Node* n = node();
   return n ? n->constant : static_cast<int64_t>(bits_) >> 1;  // (an arithmetic shift)
 }
-inline ExprKind Expr::kind() const {
+SYMSHAPE_ALWAYS_INLINE ExprKind Expr::kind() const {
   const detail::Node* n = node();
   return n ? n->kind : ExprKind::Integer;
 }
@@ -388,31 +405,31 @@ inline const std::string& Expr::name() const {
   const detail::Node* n = node();
   return n ? n->name : detail::empty_name();
 }
-inline std::size_t Expr::hash() const {
+SYMSHAPE_ALWAYS_INLINE std::size_t Expr::hash() const {
   const detail::Node* n = node();
   return n ? n->hash : detail::integer_hash(as_int());
 }
-inline uint32_t Expr::depth() const {
+SYMSHAPE_ALWAYS_INLINE uint32_t Expr::depth() const {
   const detail::Node* n = node();
   return n ? n->depth : 0;
 }
-inline uint32_t Expr::size() const {
+SYMSHAPE_ALWAYS_INLINE uint32_t Expr::size() const {
   const detail::Node* n = node();
   return n ? n->size : 1;
 }
-inline Interval Expr::bounds() const {
+SYMSHAPE_ALWAYS_INLINE Interval Expr::bounds() const {
   const detail::Node* n = node();
   return n ? n->bounds : Interval::point(as_int());
 }
-inline int64_t Expr::add_constant() const {
+SYMSHAPE_ALWAYS_INLINE int64_t Expr::add_constant() const {
   const ExprKind k = kind();
   return k == ExprKind::Add || k == ExprKind::Integer ? as_int() : 0;
 }
-inline const TermList& Expr::terms() const {
+SYMSHAPE_ALWAYS_INLINE const TermList& Expr::terms() const {
   const detail::Node* n = node();
   return n ? n->terms : detail::empty_terms();
 }
-inline const ExprList& Expr::args() const {
+SYMSHAPE_ALWAYS_INLINE const ExprList& Expr::args() const {
   const detail::Node* n = node();
   return n ? n->args : detail::empty_args();
 }

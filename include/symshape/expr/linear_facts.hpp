@@ -200,11 +200,15 @@ class LinearSystem {
   }
 };
 
+SYMSHAPE_RARELY_USED inline bool linear_facts_prove_nonnegative(const FactContext& facts, const Expr& d) {
+  return LinearSystem(facts).proves_nonnegative(d);
+}
+
 // d >= 0 under the facts in force on this thread (false when there are none).
 inline bool facts_prove_nonnegative(const Expr& d) {
   const FactContext* facts = active_facts();
   if (!facts || d.is_error() || d.is_int()) return false;
-  return LinearSystem(*facts).proves_nonnegative(d);
+  return linear_facts_prove_nonnegative(*facts, d);
 }
 
 }  // namespace symshape::detail

@@ -183,7 +183,7 @@ py::dict result_object(InferResult& r) {
                                 py::arg("message") = x.d.message, py::arg("line") = x.line));
   for (const ContractRow& x : r.contracts)
     contracts.append(py::dict(py::arg("relation") = x.c.relation(), py::arg("condition") = x.c.condition,
-                              py::arg("kind") = x.c.kind == Contract::Kind::Equal ? "equal" : "broadcast",
+                              py::arg("kind") = contract_kind_name(x.c.kind),
                               py::arg("lhs") = x.c.lhs, py::arg("rhs") = x.c.rhs, py::arg("node") = x.c.node,
                               py::arg("op_type") = x.c.op_type, py::arg("where") = x.where,
                               py::arg("origin") = x.c.origin));

@@ -96,7 +96,7 @@ class Contract:
     (``relation`` "a == b", or for broadcasting "a == b or a == 1 or b == 1")."""
 
     relation: str
-    kind: str  # "equal" or "broadcast"
+    kind: str  # "equal", "broadcast" or "at_most" (an index bound)
     lhs: SymbolicDim
     rhs: SymbolicDim
     node: str

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <functional>
 #include <random>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -118,6 +119,18 @@ TEST(Facts, EqualitiesDefineSymbols) {
   EXPECT_TRUE(f.holds_at(b));
   b["total"] = 8;
   EXPECT_FALSE(f.holds_at(b));
+}
+
+TEST(Facts, SymbolsNamesEveryOne) {
+  const Facts f = facts_of({"total == past+seq", "H%32==0", "a+b <= 64", "seq <= 2048"});
+  EXPECT_EQ(f.symbols(), (std::set<std::string>{"H", "a", "b", "past", "seq", "total"}));
+  EXPECT_TRUE(Facts().symbols().empty());
+  // A counterexample binds the defined symbol through its definition.
+  Result<ParsedRelation> r = parse_relation("total <= 3");
+  ASSERT_TRUE(r.ok());
+  const ProofOutcome no = prove_relation(r->lhs, r->rel, r->rhs, facts_of({"total == past+seq", "seq <= 2048"}));
+  ASSERT_EQ(no.verdict, ProofOutcome::Verdict::False);
+  EXPECT_EQ(no.counterexample.at("total"), no.counterexample.at("past") + no.counterexample.at("seq"));
 }
 
 TEST(Facts, ProveRelation) {

@@ -217,3 +217,123 @@ TEST(Contracts, AssumeNonemptyListsOneFactPerInputSymbol) {
   for (const Fact& f : r.facts) facts.push_back(f.text + " (" + f.source + ")");
   EXPECT_EQ(facts, (Strings{"past >= 1 (--assume-nonempty)", "seq >= 1 (--assume-nonempty)"}));
 }
+
+// Positions arange(past, past+seq) looked up in a 64-row table (the Hugging
+// Face GPT-2 pattern, torch's export: Shape, Gather, Add, Range, Unsqueeze,
+// Gather): the rows read must exist, `past+seq <= 64`, unless seq is 0.
+Model table_gather_model(int64_t rows = 64, bool offset_by_past = true) {
+  Model m = make_model();
+  GraphBuilder g(*m.graph);
+  g.input("x", ts(INT64, {"batch", "seq"}));
+  g.input("cache", ts(FLOAT, {"batch", "past", 8}));
+  g.input("table", ts(FLOAT, {rows, 8}));
+  g.initializer("one", Tensor::scalar(1));
+  g.initializer("zero", Tensor::scalar(0));
+  g.initializer("axes", Tensor::vector({0}));
+  g.node("Shape", {"x"}, {"x_shape"});
+  g.node("Shape", {"cache"}, {"cache_shape"});
+  g.node("Gather", {"x_shape", "one"}, {"seq_len"});
+  g.node("Gather", {"cache_shape", "one"}, {"past_len"});
+  g.node("Add", {"past_len", "seq_len"}, {"end"});
+  g.node("Range", {offset_by_past ? "past_len" : "zero", offset_by_past ? "end" : "seq_len", "one"}, {"pos"}, {}, "",
+         "positions");
+  g.node("Unsqueeze", {"pos", "axes"}, {"pos_row"});
+  g.node("Cast", {"pos_row"}, {"pos_ids"}, {attr("to", int64_t{7})});
+  g.node("Gather", {"table", "pos_ids"}, {"emb"}, {}, "", "wpe");
+  g.output("emb");
+  return m;
+}
+
+TEST(Contracts, GatherOfRangeRowsAreWithinTheTable) {
+  Model m = table_gather_model();
+  Report r = infer_shapes(m);
+  EXPECT_TRUE(r.ok()) << diagnostics_text(r);
+  EXPECT_EQ(type_of(*m.graph, "emb"), ts(FLOAT, {1, "seq", 8}));
+  ASSERT_EQ(r.contracts.size(), 1u) << ::testing::PrintToString(relations(r));
+  const Contract& c = r.contracts[0];
+  EXPECT_EQ(c.kind, Contract::Kind::AtMost);
+  EXPECT_EQ(c.node, "wpe");
+  EXPECT_EQ(c.origin, "Gather indices");
+  EXPECT_EQ(c.readable(), "past+seq <= 64");
+  EXPECT_EQ(c.relation(), "seq == 0 or past+seq <= 64");  // no row is read from an empty range
+  EXPECT_STREQ(contract_kind_name(c.kind), "at_most");
+}
+
+TEST(Contracts, GatherRowsThatAlwaysExistGiveNoContract) {
+  // arange(seq) into a table of seq+... rows: a table of `seq` rows always holds them.
+  Model m = table_gather_model(64, false);
+  m.graph->find("table")->type = ts(FLOAT, {"seq", 8});
+  Report r = infer_shapes(m);
+  EXPECT_TRUE(r.ok()) << diagnostics_text(r);
+  EXPECT_TRUE(r.contracts.empty()) << ::testing::PrintToString(relations(r));
+}
+
+TEST(Contracts, GatherRowsUnderFacts) {
+  // A fact that keeps the rows in the table: no contract. One that puts them
+  // out of it, with rows read: an error naming the Gather.
+  Model kept = table_gather_model();
+  InferenceOptions within;
+  within.assume = {"past+seq<=64"};
+  Report r = infer_shapes(kept, within);
+  EXPECT_TRUE(r.ok()) << diagnostics_text(r);
+  EXPECT_TRUE(r.contracts.empty()) << ::testing::PrintToString(relations(r));
+
+  Model broken = table_gather_model();
+  InferenceOptions beyond;
+  beyond.assume = {"past>=64", "seq>=1"};
+  Report e = infer_shapes(broken, beyond);
+  ASSERT_EQ(e.errors(), 1u) << diagnostics_text(e);
+  EXPECT_EQ(e.diagnostics[0].node, "wpe");
+  EXPECT_NE(e.diagnostics[0].message.find("index past+seq-1 into 64 rows"), std::string::npos)
+      << e.diagnostics[0].message;
+
+  // Without seq >= 1 the range may be empty, and then nothing is read.
+  Model empty_ok = table_gather_model();
+  InferenceOptions maybe_empty;
+  maybe_empty.assume = {"past>=64"};
+  EXPECT_EQ(infer_shapes(empty_ok, maybe_empty).errors(), 0u);
+}
+
+TEST(Contracts, AssumingContractsAssumesTheGatherBound) {
+  Model m = table_gather_model();
+  std::vector<Assumption> assumptions;
+  Report r = infer_shapes_assuming_contracts(m, [] { return table_gather_model(); }, InferenceOptions(), assumptions);
+  ASSERT_EQ(assumptions.size(), 1u);
+  EXPECT_EQ(assumptions[0].what(), "past+seq <= 64");
+  ASSERT_EQ(r.facts.size(), 1u);
+  EXPECT_EQ(r.facts[0].text, "past+seq <= 64");
+}
+
+TEST(Contracts, GatherOfListedSymbolicIndex) {
+  // The last position, past+seq-1, as a one-element index: read always.
+  Model m = make_model();
+  GraphBuilder g(*m.graph);
+  g.input("x", ts(FLOAT, {"past+seq", 8}));
+  g.input("table", ts(FLOAT, {64, 8}));
+  g.initializer("zero", Tensor::scalar(0));
+  g.initializer("minus_one", Tensor::vector({-1}));
+  g.node("Shape", {"x"}, {"x_shape"});
+  g.node("Gather", {"x_shape", "zero"}, {"total"});
+  g.node("Add", {"total", "minus_one"}, {"last"});
+  g.node("Gather", {"table", "last"}, {"row"}, {}, "", "last_row");
+  g.output("row");
+  Report r = infer_shapes(m);
+  ASSERT_EQ(r.contracts.size(), 1u) << ::testing::PrintToString(relations(r));
+  EXPECT_EQ(r.contracts[0].relation(), "past+seq <= 64");
+  EXPECT_EQ(r.contracts[0].origin, "Gather index");
+}
+
+TEST(Contracts, ANodeListsEachConditionOnce) {
+  // Where broadcasts three inputs: the slice of the table against seq twice,
+  // two relations with one condition.
+  Model m = make_model();
+  GraphBuilder g(*m.graph);
+  g.input("cond", ts(BOOL, {"seq"}));
+  g.input("a", ts(FLOAT, {"max(0,min(64,past+seq)-past)"}));
+  g.input("b", ts(FLOAT, {"seq"}));
+  g.node("Where", {"cond", "a", "b"}, {"y"}, {}, "", "select");
+  g.output("y");
+  Report r = infer_shapes(m);
+  ASSERT_EQ(r.contracts.size(), 1u) << ::testing::PrintToString(relations(r));
+  EXPECT_EQ(r.contracts[0].readable(), "past+seq <= 64");
+}

@@ -90,13 +90,7 @@ inline std::string bindings_break_facts(const std::vector<Fact>& listed, const B
   for (const Fact& f : listed) {
     Facts one;
     if (!one.add(f.text, f.source)) continue;
-    std::set<std::string> names;
-    for (const auto& [name, value] : one.definitions()) {
-      names.insert(name);
-      detail::collect_symbols(value, names);
-    }
-    for (const Expr& g : one.context().nonnegative) detail::collect_symbols(g, names);
-    for (const auto& s : one.context().symbols) names.insert(s.name);
+    const std::set<std::string> names = one.symbols();
     bool all_bound = true;
     for (const auto& n : names) all_bound = all_bound && bindings.count(n);
     if (all_bound && !one.holds_at(bindings)) return "the bindings break the fact '" + f.text + "' (" + f.source + ")";

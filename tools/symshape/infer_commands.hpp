@@ -287,7 +287,7 @@ inline std::string infer_report_json(const InferArgs& a, const Model& model, con
   for (const Contract& c : report.contracts) {
     j.begin_object(Layout::Inline);
     j.key("relation").string(c.readable()).key("exact").string(c.relation());
-    j.key("kind").string(c.kind == Contract::Kind::Equal ? "equal" : "broadcast");
+    j.key("kind").string(contract_kind_name(c.kind));
     j.key("lhs").string(c.lhs.to_string()).key("rhs").string(c.rhs.to_string());
     j.key("node").string(tags.untag(c.node)).key("op_type").string(c.op_type);
     j.key("where").string(tags.where(c.node)).key("origin").string(tags.untag(c.origin));

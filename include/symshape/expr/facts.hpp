@@ -28,6 +28,7 @@
 #include "symshape/expr/build.hpp"
 #include "symshape/expr/evaluate.hpp"
 #include "symshape/expr/expr.hpp"
+#include "symshape/expr/fact.hpp"
 #include "symshape/expr/parse.hpp"
 #include "symshape/expr/print.hpp"
 #include "symshape/expr/prove.hpp"
@@ -35,13 +36,6 @@
 #include "symshape/support/result.hpp"
 
 namespace symshape {
-
-// One fact as listed: its text (`past+seq <= 64`) and where it came from
-// (`--assume`, `--assume-nonempty`, a contract's node).
-struct Fact {
-  std::string text;
-  std::string source;
-};
 
 // A relation between two expressions, as a fact states it.
 enum class Relation { LessEqual, GreaterEqual, Less, Greater, Equal };
@@ -65,6 +59,8 @@ class Facts {
   const Substitution& definitions() const { return definitions_; }
   // Whether a binding satisfies every fact (a symbol it leaves out fails).
   bool holds_at(const Bindings& b) const;
+  // Every symbol the facts name, those that equalities define included.
+  std::set<std::string> symbols() const;
   // What the engine reads while a FactScope is active.
   const detail::FactContext& context() const { return context_; }
 
@@ -362,6 +358,17 @@ inline Expr Facts::apply(const Expr& e) const {
   return substitute(e, mapping);
 }
 
+inline std::set<std::string> Facts::symbols() const {
+  std::set<std::string> names;
+  for (const auto& [name, value] : definitions_) {
+    names.insert(name);
+    detail::collect_symbols(value, names);
+  }
+  for (const Expr& r : context_.nonnegative) detail::collect_symbols(r, names);
+  for (const auto& f : context_.symbols) names.insert(f.name);
+  return names;
+}
+
 inline bool Facts::holds_at(const Bindings& b) const {
   for (const auto& [name, value] : definitions_) {
     Result<int64_t> v = evaluate(value, b);
@@ -423,11 +430,10 @@ inline ProofOutcome prove_relation(const Expr& lhs_in, Relation rel, const Expr&
   }
   // A counterexample among small values of the symbols (at most 4 of them:
   // the search is exhaustive over the candidates).
-  std::set<std::string> names;
+  // (A symbol that an equality defines is computed from the others.)
+  std::set<std::string> names = facts.symbols();
   for (const Expr* e : {&g, &lhs_in, &rhs_in}) detail::collect_symbols(*e, names);
-  for (const auto& [name, value] : facts.definitions()) detail::collect_symbols(value, names);
-  for (const Expr& r : facts.context().nonnegative) detail::collect_symbols(r, names);
-  for (const auto& f : facts.context().symbols) names.insert(f.name);
+  for (const auto& definition : facts.definitions()) names.erase(definition.first);
   if (names.size() > 4) return out;
   const std::vector<std::string> order(names.begin(), names.end());
   std::vector<std::vector<int64_t>> values;

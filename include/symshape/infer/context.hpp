@@ -134,6 +134,42 @@ class Context {
     c.origin = std::move(origin);
     if (a.is_symbolic() && b.is_symbolic() && (has_clamp(a.expr()) || has_clamp(b.expr())))
       c.condition = simplifying_condition(a.expr(), b.expr()).value_or(std::string());
+    // Two relations of one node that come down to the same condition (a Where
+    // broadcasting three inputs) are listed once.
+    if (!c.condition.empty() &&
+        !contract_keys_.insert("?" + std::to_string(reinterpret_cast<std::uintptr_t>(n)) + "|" + c.condition).second)
+      return;
+    report_.contracts.push_back(std::move(c));
+  }
+  // The contract that a Gather's indices, whose largest value is `largest`,
+  // read rows of a table of `rows`: largest+1 <= rows (when `count`, the
+  // number of indices, is not 0). Recorded only when it does not hold
+  // for every run; a violation that the facts force is an error.
+  void record_index_bound(const Node* n, const SymbolicDim& largest, const SymbolicDim& rows,
+                          const SymbolicDim& count, std::string origin) {
+    if (largest.is_unknown() || rows.is_unknown() || count.is_int(0) || !largest.is_symbolic()) return;
+    const SymbolicDim needed = largest + SymbolicDim(1);
+    if (needed.is_unknown() || prove_ge(rows.expr(), needed.expr())) return;
+    const bool read = !count.is_symbolic() || prove_ge(count.expr(), Expr(1));
+    if (detail::active_facts() && read && prove_ge(needed.expr(), rows.expr() + Expr(1))) {
+      error(n, DiagnosticKind::Semantic,
+            "the facts in force rule out every valid run: index " + largest.to_string() + " into " +
+                rows.to_string() + " rows (" + origin + ")");
+      return;
+    }
+    const std::string key = "<" + needed.to_string() + "|" + rows.to_string();
+    if (report_.contracts.size() >= kMaxContracts || !contract_keys_.insert(key).second) return;
+    Contract c;
+    c.kind = Contract::Kind::AtMost;
+    c.lhs = needed;
+    c.rhs = rows;
+    if (count.is_symbolic() && !read) c.unless_zero = count;
+    if (n) {
+      c.node = n->name;
+      c.op_type = n->op_type;
+    }
+    c.origin = std::move(origin);
+    c.condition = needed.to_string() + " <= " + rows.to_string();
     report_.contracts.push_back(std::move(c));
   }
   static constexpr std::size_t kMaxContracts = 10000;
@@ -240,6 +276,31 @@ class Context {
     if (!v) return false;
     return set_type(v, Type::tensor(dtype, v->type.is_tensor() ? v->type.shape() : Shape()));
   }
+
+  // ---- element bounds ----
+  // The smallest and largest element of an integer tensor too long to list
+  // (a Range of symbolic length: `past` and `past+seq-1`), for the rows a
+  // Gather of it reads. Few values have them: they are kept here, not in
+  // every Value.
+  struct ElementBounds {
+    SymbolicDim lo, hi;
+  };
+  void set_element_bounds(const Value* v, const SymbolicDim& lo, const SymbolicDim& hi) {
+    if (v && lo.is_known() && hi.is_known()) element_bounds_[v] = ElementBounds{lo, hi};
+  }
+  // For rules that keep the elements (Unsqueeze, Reshape, Cast to int64,
+  // Expand, ...): the output has the bounds of the input.
+  void keep_element_bounds(const Value* from, const Value* to) {
+    if (!from || !to) return;
+    auto it = element_bounds_.find(from);
+    if (it != element_bounds_.end()) element_bounds_[to] = it->second;
+  }
+  const ElementBounds* element_bounds(const Value* v) const {
+    auto it = element_bounds_.find(v);
+    return it == element_bounds_.end() ? nullptr : &it->second;
+  }
+  // A value inferred again (a subgraph's) starts without bounds.
+  void forget_element_bounds(const Value* v) { element_bounds_.erase(v); }
 
   // ---- partial data propagation ----
   // Known element values of a small integer tensor: the propagated symbolic
@@ -445,6 +506,7 @@ class Context {
   SubgraphInferer subgraph_;
   std::set<std::string> input_symbols_;
   std::set<std::string> contract_keys_;
+  std::map<const Value*, ElementBounds> element_bounds_;
 };
 
 }  // namespace symshape

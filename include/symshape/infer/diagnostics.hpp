@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "symshape/dim.hpp"
-#include "symshape/expr/facts.hpp"
+#include "symshape/expr/fact.hpp"
 
 namespace symshape {
 
@@ -41,16 +41,21 @@ struct Diagnostic {
 
 // A relation between dims that every valid run of the model satisfies, with
 // the node that imposes it: MatMul's inner dims, Concat's other dims, two
-// broadcast dims, a dim the file declares that the inference cannot confirm.
+// broadcast dims, a dim the file declares that the inference cannot confirm,
+// the positions a Gather reads from a table.
 // The inferred shapes never assume it (they stay exact for every valid run);
 // `symshape infer --assume-contracts` does.
 struct Contract {
   enum class Kind {
     Equal,      // lhs == rhs
     Broadcast,  // lhs == rhs, or one of them is 1 (numpy broadcasting)
+    AtMost,     // lhs <= rhs, or `unless_zero` is 0 (an index into a table
+                // of rhs rows: its largest value plus 1, read unless there
+                // are no indices)
   };
   Kind kind = Kind::Equal;
   SymbolicDim lhs, rhs;
+  SymbolicDim unless_zero;  // AtMost: the count of indices (unknown: none)
   std::string node;     // the node that imposes it (may be empty)
   std::string op_type;  // its op type
   std::string origin;   // what imposes it: "broadcast", "MatMul inner dims", "declared dim 0 of 'y'"
@@ -64,6 +69,8 @@ struct Contract {
   // writes them cut to fit a screen).
   std::string relation(const std::string& a, const std::string& b) const {
     if (kind == Kind::Equal) return a + " == " + b;
+    if (kind == Kind::AtMost)
+      return (unless_zero.is_symbolic() ? unless_zero.to_string() + " == 0 or " : std::string()) + a + " <= " + b;
     if (lhs.is_int()) return b + " == " + a + " or " + b + " == 1";
     if (rhs.is_int()) return a + " == " + b + " or " + a + " == 1";
     return a + " == " + b + " or " + a + " == 1 or " + b + " == 1";
@@ -81,6 +88,19 @@ struct Contract {
     return out + readable() + " (" + origin + ")";
   }
 };
+
+// "equal", "broadcast", "at_most" (the JSON and Python names).
+inline const char* contract_kind_name(Contract::Kind k) {
+  switch (k) {
+    case Contract::Kind::Equal:
+      return "equal";
+    case Contract::Kind::Broadcast:
+      return "broadcast";
+    case Contract::Kind::AtMost:
+      return "at_most";
+  }
+  return "equal";
+}
 
 struct Report {
   std::vector<Diagnostic> diagnostics;

@@ -543,6 +543,7 @@ class Engine {
         if (out) {
           out->type = Type();
           out->symbolic_value.reset();
+          ctx_.forget_element_bounds(out);
         }
     const Node* outer = ctx_.current_node();
     // Changes inside are judged by infer_node against the previous run (see

@@ -108,6 +108,9 @@ inline void cast_to(Context& ctx, Node& n, DataType to) {
   const Shape* s = shape_of(n.input(0));
   ctx.set_shape_and_dtype(n.output(0), s ? *s : Shape(), to);
   const DataType from = dtype_of(n.input(0));
+  // Indices (a Range's bounds) keep their values in int64.
+  if (is_integer_type(from) && from != DataType::BOOL && from != DataType::UINT64 && to == DataType::INT64)
+    ctx.keep_element_bounds(n.input(0), n.output(0));
   // Integral float values (common/tensor_values.hpp) cast to integers exactly.
   if (!(is_integer_type(from) && from != DataType::BOOL) && !is_float_type(from)) return;
   auto v = ctx.symbolic_value(n.input(0));

@@ -93,6 +93,7 @@ inline void infer_expand(Context& ctx, Node& n) {
   if (!b) return;
   set_like_input(ctx, n, 0, *b);
   expand_tile_pad_detail::expand_values(ctx, n, *b);
+  ctx.keep_element_bounds(n.input(0), n.output(0));  // the same elements, repeated
 }
 SYMSHAPE_RULES(infer_expand, ai_onnx("Expand", 8, 13));
 

@@ -131,6 +131,27 @@ inline void scatter_nd_values(Context& ctx, Node& n) {
   ctx.set_symbolic_value(n.output(0), std::move(out));
 }
 
+// The rows a Gather reads from its data along `axis` (of `rows`): indices
+// that are expressions of the input dims (listed values, or the bounds of a
+// Range) must be in [-rows, rows-1]. When the lower end provably holds (a
+// negative index counts from the end), the upper one is a contract
+// (`past+seq <= 64`) unless it always holds; otherwise there is none.
+inline void gather_index_contracts(Context& ctx, Node& n, const SymbolicDim& rows, const Shape& indices_shape) {
+  if (!rows.is_known()) return;
+  auto not_below_minus_rows = [&rows](const SymbolicDim& i) {
+    return i.is_known() && prove_ge((i + rows).expr(), Expr(0));
+  };
+  if (auto listed = ctx.symbolic_value(n.input(1))) {
+    for (const SymbolicDim& i : *listed)
+      if (i.is_symbolic() && not_below_minus_rows(i))
+        ctx.record_index_bound(&n, i, rows, SymbolicDim(1), "Gather index");
+    return;
+  }
+  const Context::ElementBounds* bounds = ctx.element_bounds(n.input(1));
+  if (bounds && not_below_minus_rows(bounds->lo))
+    ctx.record_index_bound(&n, bounds->hi, rows, product(indices_shape.dims()), "Gather indices");
+}
+
 }  // namespace gather_scatter_detail
 
 inline void infer_gather(Context& ctx, Node& n) {
@@ -149,6 +170,7 @@ inline void infer_gather(Context& ctx, Node& n) {
     out.insert(out.end(), data->dims().begin() + a + 1, data->dims().end());
     set_like_input(ctx, n, 0, Shape(std::move(out)));
     gather_scatter_detail::gather_values(ctx, n, *axis);
+    gather_scatter_detail::gather_index_contracts(ctx, n, data->dims()[*axis], *idx);
   }
 }
 SYMSHAPE_RULES(infer_gather, ai_onnx("Gather", 1, 11, 13));

@@ -48,6 +48,27 @@ inline std::optional<Dims> range_values(const SymbolicDim& start, const Symbolic
   return values;
 }
 
+// The first and the last element of a non-empty integer range of symbolic
+// length: start and start + delta*(n-1), n = ceil((limit - start)/delta)
+// (limit-1 for delta 1), for the rows a Gather of it reads.
+inline void set_range_bounds(Context& ctx, Value* out, const SymbolicDim& start, const SymbolicDim& limit,
+                             const SymbolicDim& delta) {
+  if (!delta.is_int() || !start.is_known() || !limit.is_known()) return;
+  const int64_t d = delta.value();
+  SymbolicDim last;
+  if (d == 1) {
+    last = limit - SymbolicDim(1);
+  } else if (d > 0) {
+    last = start + SymbolicDim(d) * (SymbolicDim(ceil_to_int((limit - start).expr(), Expr(d))) - SymbolicDim(1));
+  } else if (d == -1) {
+    last = limit + SymbolicDim(1);
+  } else if (d != INT64_MIN) {
+    last = start + SymbolicDim(d) * (SymbolicDim(ceil_to_int((start - limit).expr(), Expr(-d))) - SymbolicDim(1));
+  }
+  if (d > 0) ctx.set_element_bounds(out, start, last);
+  if (d < 0) ctx.set_element_bounds(out, last, start);
+}
+
 // The length of a range of float constants, computed exactly; unknown when
 // an input is not such a constant.
 inline std::optional<SymbolicDim> float_length(Context& ctx, const Node& n) {
@@ -81,7 +102,11 @@ inline void range(Context& ctx, Node& n) {
     if (d.is_int(0)) return ctx.record_error(n, "delta must not be 0");
     const SymbolicDim len = range_detail::int_length(s, (*limit)[0], d);
     ctx.set_shape_and_dtype(n.output(0), Shape{len}, dtype);
-    if (auto values = range_detail::range_values(s, d, len)) ctx.set_symbolic_value(n.output(0), std::move(*values));
+    if (auto values = range_detail::range_values(s, d, len)) {
+      ctx.set_symbolic_value(n.output(0), std::move(*values));
+    } else if (is_integer_type(dtype)) {
+      range_detail::set_range_bounds(ctx, n.output(0), s, (*limit)[0], d);
+    }
     return;
   }
   auto len = range_detail::float_length(ctx, n);

@@ -127,10 +127,11 @@ inline void set_like_input(Context& ctx, Node& n, std::size_t out, Shape shape, 
 }
 
 // Copies the value (whole numbers or fractions) of input `in` to output
-// `out` (element order unchanged: Squeeze, Unsqueeze, Reshape, Identity,
-// Flatten).
+// `out`, or the bounds of its elements (element order unchanged: Squeeze,
+// Unsqueeze, Reshape, Identity, Flatten).
 inline void copy_value(Context& ctx, Node& n, std::size_t out = 0, std::size_t in = 0) {
   if (auto v = ctx.rational_value(n.input(in))) ctx.set_rational_value(n.output(out), std::move(*v));
+  ctx.keep_element_bounds(n.input(in), n.output(out));
 }
 
 // Elementwise `f(a[i], b[i])` over two values, numpy style (a one-element

@@ -447,3 +447,28 @@ TEST(Scan, AxesCountMismatchIsUsageError) {
                       {attr("scan_input_axes", std::vector<int64_t>{0, 1})});
   EXPECT_ERROR(r.report, "scan_input_axes has 2 values");
 }
+
+// A known condition infers only its branch: the other cannot run, and an
+// error it would give (here a broadcast of [N,3] and [N,5] inside it) is not
+// the model's.
+TEST(If, KnownConditionLeavesTheOtherBranchAlone) {
+  ModelRun r{make_model(18), {}};
+  GraphBuilder g(*r.model.graph);
+  g.input("a", ts(FLOAT, {"N", 3}));
+  g.input("b", ts(FLOAT, {"N", 5}));
+  g.initializer("c", Tensor::scalar(1, BOOL));
+  auto t = make_subgraph(*r.model.graph, "then");
+  GraphBuilder(*t).node("Add", {"a", "a"}, {"ta"});
+  GraphBuilder(*t).output("ta");
+  auto e = make_subgraph(*r.model.graph, "else");
+  GraphBuilder(*e).node("Add", {"a", "b"}, {"eb"});  // fails: 3 vs 5
+  GraphBuilder(*e).output("eb");
+  g.node("If", {"c"}, {"y"}, {graph_attr("then_branch", t), graph_attr("else_branch", e)}, "", "if");
+  g.output("y");
+  r.report = infer_shapes(r.model);
+  EXPECT_TRUE(r.report.ok()) << diagnostics_text(r.report);
+  EXPECT_EQ(r.type("y"), ts(FLOAT, {"N", 3}));
+  // With the condition unknown, both run and the error is reported.
+  ModelRun u = run_if(ts(FLOAT, {"N", 3}), ts(FLOAT, {"N", 3}));
+  EXPECT_TRUE(u.report.ok());
+}

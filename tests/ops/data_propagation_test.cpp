@@ -187,7 +187,9 @@ TEST(DataPropagationValues, LogicOnKnownBooleans) {
   EXPECT_EQ(value0(Op("Or").opset(7).run({p, q})), (V{1, 1, 1, 0}));
   EXPECT_EQ(value0(Op("Xor").opset(7).run({p, q})), (V{0, 1, 1, 0}));
   EXPECT_EQ(value0(Op("Not").opset(1).run({p})), (V{0, 0, 1, 1}));
-  EXPECT_FALSE(value0(Op("And").opset(7).run({p, sym_value(ts(BOOL, {4}), {1, SymbolicDim(), 1, 0})})));
+  // An unknown element: And decides where the other side is false.
+  EXPECT_EQ(value0(Op("And").opset(7).run({p, sym_value(ts(BOOL, {4}), {1, SymbolicDim(), 1, 0})})),
+            (V{1, SymbolicDim(), 0, 0}));
 }
 
 TEST(DataPropagationValues, ArithmeticBroadcastsValuesOfRank2) {

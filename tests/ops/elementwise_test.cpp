@@ -89,3 +89,19 @@ TEST(Elementwise, PReluKeepsInputShape) {
 TEST(Elementwise, EqualAtOpset19) {
   EXPECT_EQ(Op("Equal").opset(19).infer({ts(INT64, {"n"}), ts(INT64, {1})}), (Types{ts(BOOL, {"n"})}));
 }
+
+// And with a known false and Or with a known true decide without the other
+// side (torch's floor division of possibly negative ints goes through them);
+// Xor needs both.
+TEST(Elementwise, LogicShortCircuits) {
+  const Type b2 = ts(BOOL, {2});
+  auto value = [](const RunResult& r) { return r.values[0] ? *r.values[0] : std::vector<SymbolicDim>{-1}; };
+  RunResult a = Op("And").run({sym_value(b2, {0, 1}), b2});
+  EXPECT_EQ(value(a), (std::vector<SymbolicDim>{0, SymbolicDim()}));
+  RunResult o = Op("Or").run({b2, sym_value(b2, {1, 0})});
+  EXPECT_EQ(value(o), (std::vector<SymbolicDim>{1, SymbolicDim()}));
+  RunResult x = Op("Xor").run({sym_value(b2, {1, 0}), b2});
+  EXPECT_EQ(value(x), (std::vector<SymbolicDim>{SymbolicDim(), SymbolicDim()}));
+  RunResult both = Op("Xor").run({sym_value(b2, {1, 0}), sym_value(b2, {1, 1})});
+  EXPECT_EQ(value(both), (std::vector<SymbolicDim>{0, 1}));
+}

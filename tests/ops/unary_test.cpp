@@ -141,3 +141,20 @@ TEST(Identity, PassesTypeAndValue) {
 TEST(Identity, MissingInputIsUsageError) {
   EXPECT_ERROR(Op("Identity").opset(13).run({}).report, "missing required input 0");
 }
+
+// Clip of known integer values: clamp(k - L, min=0) in computed pads.
+TEST(Unary, ClipPropagatesValues) {
+  RunResult r = Op("Clip").opset(13).run({sym_value(ts(INT64, {2}), {"k-4", 7}), constant(Tensor::scalar(0)), omitted()});
+  ASSERT_TRUE(r.values[0]);
+  EXPECT_EQ(*r.values[0], (std::vector<SymbolicDim>{SymbolicDim("max(0,k-4)"), 7}));
+  RunResult both = Op("Clip").opset(13).run(
+      {sym_value(ts(INT64, {2}), {"k", 9}), constant(Tensor::scalar(2)), constant(Tensor::scalar(5))});
+  ASSERT_TRUE(both.values[0]);
+  EXPECT_EQ(*both.values[0], (std::vector<SymbolicDim>{SymbolicDim("min(5,max(2,k))"), 5}));
+  // A bound whose value is unknown gives no value.
+  EXPECT_FALSE(Op("Clip").opset(13).run({sym_value(ts(INT64, {1}), {"k"}), ts(INT64, {}), omitted()}).values[0]);
+  // Opset 6: whole float attributes bound whole float values.
+  RunResult f = Op("Clip").opset(6).run({sym_value(ts(FLOAT, {1}), {9})}, {attr("min", 0.0), attr("max", 6.0)});
+  ASSERT_TRUE(f.values[0]);
+  EXPECT_EQ(*f.values[0], (std::vector<SymbolicDim>{6}));
+}

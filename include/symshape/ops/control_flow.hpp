@@ -90,19 +90,30 @@ inline void infer_if_impl(Context& ctx, Node& n, bool same_shapes) {
   if (!then_g) return;
   Graph* else_g = graph_attribute(ctx, n, "else_branch");
   if (!else_g) return;
-  const std::vector<Type> t = ctx.infer_subgraph(*then_g, {});
-  const std::vector<Type> e = ctx.infer_subgraph(*else_g, {});
-  if (t.size() != e.size())
-    return ctx.usage_error(n, {"then_branch has ", t.size(), " outputs but else_branch has ", e.size()});
-  if (n.outputs.size() != t.size())
-    return ctx.usage_error(n, {"the node has ", n.outputs.size(), " outputs but its branches have ", t.size()});
+  const std::size_t count = then_g->outputs.size();
+  if (else_g->outputs.size() != count)
+    return ctx.usage_error(n, {"then_branch has ", count, " outputs but else_branch has ", else_g->outputs.size()});
+  if (n.outputs.size() != count)
+    return ctx.usage_error(n, {"the node has ", n.outputs.size(), " outputs but its branches have ", count});
   const DataType cond_type = dtype_of(n.input(0));
   if (cond_type != DataType::UNDEFINED && cond_type != DataType::BOOL)
     return ctx.record_error(n, {"condition must be bool, got ", to_string(cond_type)});
-  // A condition with a known value selects its branch.
-  const std::vector<Type>* chosen = nullptr;
-  if (auto c = ctx.int_values(n.input(0)); c && c->size() == 1) chosen = (*c)[0] != 0 ? &t : &e;
-  for (std::size_t i = 0; i < t.size(); ++i) {
+  // A condition with a known value selects its branch, and only that one is
+  // inferred: the other cannot run, and what it would do is not the model's
+  // error (a Silero-style VAD squeezes an axis only where it is 1).
+  if (auto c = ctx.int_values(n.input(0)); c && c->size() == 1) {
+    Graph* taken = (*c)[0] != 0 ? then_g : else_g;
+    const std::vector<Type> r = ctx.infer_subgraph(*taken, {});
+    for (std::size_t i = 0; i < r.size() && i < n.outputs.size(); ++i) {
+      ctx.set_type(n.output(i), r[i]);
+      // The taken branch's values too (a shape computed in the branch).
+      if (auto v = ctx.rational_value(taken->outputs[i])) ctx.set_rational_value(n.output(i), std::move(*v));
+    }
+    return;
+  }
+  const std::vector<Type> t = ctx.infer_subgraph(*then_g, {});
+  const std::vector<Type> e = ctx.infer_subgraph(*else_g, {});
+  for (std::size_t i = 0; i < t.size() && i < e.size(); ++i) {
     if (dtypes_conflict(t[i], e[i])) {
       ctx.record_error(n, {"output ", i, ": then_branch gives ", t[i], " but else_branch gives ", e[i],
                            " (element types must match)"});
@@ -113,13 +124,8 @@ inline void infer_if_impl(Context& ctx, Node& n, bool same_shapes) {
                            " (If before opset 11 requires equal shapes)"});
       continue;
     }
-    ctx.set_type(n.output(i), chosen ? (*chosen)[i] : union_type(t[i], e[i]));
+    ctx.set_type(n.output(i), union_type(t[i], e[i]));
   }
-  if (!chosen) return;
-  // The taken branch's values too (a shape computed in the branch).
-  const Graph* g = chosen == &t ? then_g : else_g;
-  for (std::size_t i = 0; i < g->outputs.size() && i < n.outputs.size(); ++i)
-    if (auto r = ctx.rational_value(g->outputs[i])) ctx.set_rational_value(n.output(i), std::move(*r));
 }
 
 // ---- Loop ----

@@ -111,11 +111,28 @@ inline SymbolicDim int_result(ValueOp op, const SymbolicDim& x, const SymbolicDi
   }
 }
 
-// And/Or/Xor of known booleans (0 or 1).
-inline std::optional<SymbolicDim> logic_result(const std::string& op, const SymbolicDim& x, const SymbolicDim& y) {
-  if (!x.is_int() || !y.is_int()) return std::nullopt;
+// And/Or/Xor of booleans (0 or 1): a known false decides And and a known
+// true decides Or whatever the other side is; else both must be known (an
+// unknown element otherwise).
+inline SymbolicDim logic_result(const std::string& op, const SymbolicDim& x, const SymbolicDim& y) {
+  auto is = [](const SymbolicDim& d, bool v) { return d.is_int() && (d.value() != 0) == v; };
+  if (op == "And" && (is(x, false) || is(y, false))) return SymbolicDim(0);
+  if (op == "Or" && (is(x, true) || is(y, true))) return SymbolicDim(1);
+  if (!x.is_int() || !y.is_int()) return SymbolicDim();
   const bool p = x.value() != 0, q = y.value() != 0;
   return SymbolicDim(op == "And" ? p && q : op == "Or" ? p || q : p != q);
+}
+
+// Unknown elements for an input whose values are not tracked but whose shape
+// is known and small, so that And/Or can decide from the other side.
+inline std::optional<Dims> unknown_elements(const Value* v) {
+  const Shape* s = shape_of(v);
+  if (!s || !s->has_rank()) return std::nullopt;
+  int64_t count = 1;
+  for (const SymbolicDim& d : s->dims())
+    if (!d.is_int() || d.value() < 0 || !checked::mul(count, d.value(), count)) return std::nullopt;
+  if (count > static_cast<int64_t>(Context::kMaxSymbolicValueSize)) return std::nullopt;
+  return Dims(static_cast<std::size_t>(count));
 }
 
 // Float Add/Sub/Mul/Div whose values are not all whole numbers, as fractions
@@ -145,15 +162,19 @@ inline void propagate_arithmetic(Context& ctx, Node& n) {
   if (n.inputs.size() < 2) return;
   auto a = ctx.symbolic_value(n.input(0));
   auto b = ctx.symbolic_value(n.input(1));
-  if (!a || !b) return propagate_fractions(ctx, n);
   const ValueOp op = value_op(n.op_type);
+  if (op == ValueOp::Logic && (a || b)) {
+    if (!a) a = unknown_elements(n.input(0));
+    if (!b) b = unknown_elements(n.input(1));
+  }
+  if (!a || !b) return propagate_fractions(ctx, n);
   const DataType dtype = dtype_of(n.input(0));
   const auto broadcast = [&](auto f) { return broadcast_values_nd(n.input(0), *a, n.input(1), *b, f); };
   std::optional<Dims> out;
   if (op == ValueOp::Compare || op == ValueOp::Logic) {
     if (!is_float_type(dtype) && !is_integer_type(dtype)) return;
     out = broadcast([&](const SymbolicDim& x, const SymbolicDim& y) -> std::optional<SymbolicDim> {
-      if (op == ValueOp::Logic) return logic_result(n.op_type, x, y);
+      if (op == ValueOp::Logic) return std::optional<SymbolicDim>(logic_result(n.op_type, x, y));
       auto c = compare_values(n.op_type, x, y);
       return c ? SymbolicDim(*c ? 1 : 0) : SymbolicDim();  // undecided: unknown element
     });

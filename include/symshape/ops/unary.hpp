@@ -5,6 +5,7 @@
 // LpNormalization, MeanVarianceNormalization and LRN.
 #pragma once
 
+#include <cmath>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -133,6 +134,43 @@ inline void infer_unary_bool(Context& ctx, Node& n) {
 SYMSHAPE_RULES(infer_unary_bool, ai_onnx("Not", 1), ai_onnx("IsNaN", 9, 13, 20), ai_onnx("IsInf", 10, 20));
 
 // Clip 1/6 (min/max attributes) and 11+ (min/max optional inputs, which must be scalars).
+namespace unary_detail {
+// The bound of Clip given by input `i` (opset 11) or attribute `name` (before):
+// absent is no bound (nullopt in `bound`); false when it is given but its value
+// is unknown or not a whole number.
+inline bool clip_bound(const Context& ctx, const Node& n, std::size_t i, const char* name,
+                       std::optional<SymbolicDim>& bound) {
+  if (i < n.inputs.size() && n.input(i)) {
+    auto v = ctx.symbolic_value(n.input(i));
+    if (!v || v->size() != 1 || !(*v)[0].is_known()) return false;
+    bound = (*v)[0];
+    return true;
+  }
+  const Attribute* a = n.attr(name);
+  if (!a) return true;
+  if (a->kind != Attribute::Kind::Float || a->f != std::floor(a->f) || std::fabs(a->f) > 9.0e15) return false;
+  bound = SymbolicDim(static_cast<int64_t>(a->f));
+  return true;
+}
+
+// Clip of known values (a computed pad `clamp(k - L, min=0)`): each element is
+// min(max(x, lo), hi), an absent bound leaving that side alone.
+inline void clip_values(Context& ctx, Node& n) {
+  auto v = ctx.symbolic_value(n.input(0));
+  if (!v) return;
+  std::optional<SymbolicDim> lo, hi;
+  if (!clip_bound(ctx, n, 1, "min", lo) || !clip_bound(ctx, n, 2, "max", hi)) return;
+  Dims out;
+  for (const SymbolicDim& x : *v) {
+    SymbolicDim y = x;
+    if (lo) y = dim_max(y, *lo);
+    if (hi) y = dim_min(y, *hi);
+    out.push_back(std::move(y));
+  }
+  ctx.set_symbolic_value(n.output(0), std::move(out));
+}
+}  // namespace unary_detail
+
 inline void infer_clip(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 1, 3)) return;
   for (std::size_t i = 1; i < 3; ++i) {
@@ -141,6 +179,7 @@ inline void infer_clip(Context& ctx, Node& n) {
       return ctx.record_error(n, {(i == 1 ? "min" : "max"), " must be a scalar, got shape ", *s});
   }
   propagate_type(ctx, n);
+  unary_detail::clip_values(ctx, n);
 }
 SYMSHAPE_RULES(infer_clip, ai_onnx("Clip", 1, 6, 11, 12, 13));
 

@@ -210,6 +210,12 @@ inline Expr make_sum(int64_t constant, Terms terms) {
   return NodeFactory::make(std::move(n));
 }
 
+// The index of term t in the normalised (sorted) `terms`, or terms.size().
+inline std::size_t find_term(const Terms& terms, const Expr& t) {
+  auto it = std::lower_bound(terms.begin(), terms.end(), t, [](const auto& p, const Expr& x) { return p.first < x; });
+  return it != terms.end() && it->first == t ? static_cast<std::size_t>(it - terms.begin()) : terms.size();
+}
+
 // Whether the normalised sum `terms` holds m*a term for term: each term of a,
 // scaled by m, has a coefficient in the sum of the same sign and at least its
 // magnitude (so taking m*a out of the sum removes or shrinks terms, never adds).
@@ -221,9 +227,9 @@ inline bool holds_multiple(const Terms& terms, const Expr& a, int64_t m) {
       ok = false;
       return;
     }
-    auto it = std::lower_bound(terms.begin(), terms.end(), t, [](const auto& p, const Expr& x) { return p.first < x; });
-    ok = it != terms.end() && it->first == t && (it->second > 0) == (mc > 0) &&
-         (mc > 0 ? it->second >= mc : it->second <= mc);
+    const std::size_t at = find_term(terms, t);
+    ok = at < terms.size() && (terms[at].second > 0) == (mc > 0) &&
+         (mc > 0 ? terms[at].second >= mc : terms[at].second <= mc);
   });
   return ok;
 }
@@ -580,10 +586,9 @@ inline std::optional<Expr> merge_nested_floordiv(const Expr& r, int64_t k) {
   int64_t constant = 0;
   Terms terms;
   if (!merge_scaled(inner->args()[0], 1, r, m, constant, terms)) return std::nullopt;
-  auto it = std::lower_bound(terms.begin(), terms.end(), *inner,
-                             [](const std::pair<Expr, int64_t>& p, const Expr& x) { return p.first < x; });
-  if (it == terms.end() || it->first != *inner || it->second != m) return std::nullopt;
-  terms.erase(it);
+  const std::size_t at = find_term(terms, *inner);
+  if (at == terms.size() || terms[at].second != m) return std::nullopt;
+  terms.erase(terms.begin() + static_cast<std::ptrdiff_t>(at));
   const Expr numerator = make_sum(constant, std::move(terms));
   if (numerator.is_error()) return std::nullopt;
   return floordiv(numerator, Expr(mk));
@@ -828,9 +833,8 @@ inline std::optional<Expr> factor_common_part(ExprKind kind, const ExprList& arg
   auto holds_term = [](const Expr& e, const Expr& t, int64_t c) {
     if (e.kind() != ExprKind::Add) return c == 1 && e == t;
     const Terms& terms = e.terms();
-    auto it = std::lower_bound(terms.begin(), terms.end(), t,
-                               [](const std::pair<Expr, int64_t>& p, const Expr& x) { return p.first < x; });
-    return it != terms.end() && it->first == t && it->second == c;
+    const std::size_t at = find_term(terms, t);
+    return at < terms.size() && terms[at].second == c;
   };
   Terms common;
   for_each_term(args[0], [&](const Expr& t, int64_t c) {
@@ -931,19 +935,14 @@ inline bool rest_with_argument_nonnegative(const Expr& d, std::size_t i, const E
   const Terms& terms = d.terms();
   const int64_t c = terms[i].second;
   if (std::optional<bool> unbuilt = combination_bounded_below_by_zero(d, arg, c, i)) return *unbuilt;
+  // d + c*arg holds term i unchanged (arg, an argument of it, cannot hold
+  // it), which is then taken out.
+  int64_t constant = 0;
   Terms rest;
-  rest.reserve(terms.size() + 1);
-  for (std::size_t j = 0; j < terms.size(); ++j)
-    if (j != i) rest.push_back(terms[j]);
-  int64_t constant = d.add_constant(), ac = 0;
-  bool ok = true;
-  const int64_t arg_constant = for_each_term(arg, [&](const Expr& t, int64_t tc) {
-    int64_t scaled = 0;
-    ok = ok && checked::mul(tc, c, scaled);
-    rest.emplace_back(t, scaled);
-  });
-  if (!ok || !checked::mul(arg_constant, c, ac) || !checked::add(constant, ac, constant) || !normalise_terms(rest))
-    return false;
+  if (!merge_scaled(d, 1, arg, c, constant, rest)) return false;
+  const std::size_t at = find_term(rest, terms[i].first);
+  if (at == rest.size() || rest[at].second != c) return false;
+  rest.erase(rest.begin() + static_cast<std::ptrdiff_t>(at));
   return interval::nonnegative(make_sum(constant, std::move(rest)).bounds());
 }
 

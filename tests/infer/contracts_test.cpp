@@ -164,6 +164,18 @@ TEST(Contracts, ClampConditionIsTheReadableRelation) {
   EXPECT_NE(m.graph->find("y")->type.shape()[0].to_string(), "seq");
 }
 
+// x / x[:, -1:]: N broadcasts with min(1,N) for every N (equal up to 1, then
+// against 1), so there is no contract, and never the condition `N <= 1`
+// (which --assume-contracts would have assumed, wrongly).
+TEST(Contracts, AClampThatHoldsOnBothSidesGivesNoContract) {
+  RunResult r = Op("Div").run({ts(FLOAT, {"B", "N"}), ts(FLOAT, {"B", "min(1,N)"})});
+  EXPECT_EQ(r.outputs, (Types{ts(FLOAT, {"B", "N"})}));
+  EXPECT_TRUE(r.report.contracts.empty()) << relations(r.report)[0];
+  RunResult two = Op("Div").run({ts(FLOAT, {"B", "N"}), ts(FLOAT, {"B", "min(2,N)"})});
+  ASSERT_EQ(two.report.contracts.size(), 1u);
+  EXPECT_EQ(two.report.contracts[0].condition, "N <= 2");
+}
+
 TEST(Contracts, FactsMakeTheShapeReadable) {
   Model m = table_slice_model();
   InferenceOptions options;

@@ -126,8 +126,20 @@ TEST(Unary, NegAndAbsPropagateIntegerValues) {
   ASSERT_TRUE(a.values[0].has_value());
   EXPECT_EQ((*a.values[0])[0], SymbolicDim("seq"));
   EXPECT_EQ((*a.values[0])[1], SymbolicDim(3));
-  EXPECT_TRUE((*a.values[0])[2].is_unknown());
-  EXPECT_FALSE(Op("Neg").opset(13).run({sym_value(ts(FLOAT, {1}), {2})}).values[0].has_value());
+  EXPECT_EQ((*a.values[0])[2], SymbolicDim("max(a-b,b-a)"));
+}
+// Floats too (torch's arange(seq - 1, -seq, -1.0)), fractions included.
+TEST(Unary, NegAndAbsPropagateFloatValues) {
+  EXPECT_EQ(*Op("Neg").opset(13).run({sym_value(ts(FLOAT, {2}), {2, "seq-1"})}).values[0], (V{-2, "1-seq"}));
+  RunResult r = Op("Abs").opset(13).run({constant(Tensor::floats({-2.5, 0.75}, {2}))});
+  ASSERT_TRUE(r.fractions[0]);
+  EXPECT_EQ(r.fractions[0]->num, (V{10, 3}));
+  EXPECT_EQ(r.fractions[0]->den, 4);
+}
+TEST(Unary, RoundIsHalfToEven) {
+  RunResult r = Op("Round").opset(11).run({constant(Tensor::floats({0.5, 1.5, 2.5, -2.5, -0.75, 1.25}, {6}))});
+  ASSERT_TRUE(r.values[0]);
+  EXPECT_EQ(*r.values[0], (V{0, 2, 2, -2, -1, 1}));
 }
 
 TEST(Identity, PassesTypeAndValue) {

@@ -62,20 +62,33 @@ inline std::string condition_text(const Expr& g) {
 
 }  // namespace conditions_detail
 
-// A fact, as text, under which a == b holds (Broadcast: it also holds when the
-// fact does, since equal dims broadcast); none when no clamp of a or b gives one.
-inline std::optional<std::string> simplifying_condition(const Expr& a, const Expr& b) {
+// What the clamps of a contract's sides say about it: the fact, as text,
+// under which a == b holds (Broadcast: it also holds when the fact does, since
+// equal dims broadcast), or that the relation holds on both sides of such a
+// fact (x - min(1,x) broadcast: equal for x <= 1, and 1 against x otherwise),
+// so that no run can break it.
+struct ClampReading {
+  bool always_holds = false;
+  std::string condition;  // empty: none found
+};
+inline ClampReading read_clamps(const Expr& a, const Expr& b, bool broadcast) {
   std::vector<std::pair<Expr, Relation>> candidates;
   conditions_detail::collect_candidates(a, candidates);
   conditions_detail::collect_candidates(b, candidates);
-  for (const auto& [g, rel] : candidates) {
+  const auto holds_under = [&](const Expr& g) {
     Facts facts;
-    if (!facts.add(g, rel, Expr(0), "contract")) continue;
+    if (!facts.add(g, Relation::GreaterEqual, Expr(0), "contract")) return false;
     const FactScope scope(facts);
     const Expr x = facts.apply(a), y = facts.apply(b);
-    if (x == y || prove_eq(x, y)) return conditions_detail::condition_text(g);
+    return x == y || (broadcast && (x.is_int(1) || y.is_int(1))) || prove_eq(x, y);
+  };
+  for (const auto& [g, rel] : candidates) {
+    if (!holds_under(g)) continue;
+    // Where the clamp acts (g <= -1), the relation may hold as well.
+    if (holds_under(Expr(-1) - g)) return {true, {}};
+    return {false, conditions_detail::condition_text(g)};
   }
-  return std::nullopt;
+  return {};
 }
 
 }  // namespace symshape

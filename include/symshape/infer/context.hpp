@@ -132,8 +132,11 @@ class Context {
       c.op_type = n->op_type;
     }
     c.origin = std::move(origin);
-    if (a.is_symbolic() && b.is_symbolic() && (has_clamp(a.expr()) || has_clamp(b.expr())))
-      c.condition = simplifying_condition(a.expr(), b.expr()).value_or(std::string());
+    if (a.is_symbolic() && b.is_symbolic() && (has_clamp(a.expr()) || has_clamp(b.expr()))) {
+      ClampReading r = read_clamps(a.expr(), b.expr(), kind == Contract::Kind::Broadcast);
+      if (r.always_holds) return;
+      c.condition = std::move(r.condition);
+    }
     // Two relations of one node that come down to the same condition (a Where
     // broadcasting three inputs) are listed once.
     if (!c.condition.empty() &&
@@ -371,10 +374,15 @@ class Context {
   // stores nothing.
   void set_rational_value(Value* v, Rationals r) {
     if (!v || !data_propagation_ || r.num.size() > kMaxSymbolicValueSize || r.den <= 0) return;
+    // A symbolic numerator gives up the gcd of its coefficients ((4*N+2)/2 is 2*N+1).
     int64_t g = r.den;
-    for (const auto& d : r.num) g = d.is_int() ? std::gcd(g, d.value() == INT64_MIN ? int64_t{1} : d.value()) : 1;
+    for (const auto& d : r.num) {
+      if (g == 1) break;
+      if (d.is_int()) g = std::gcd(g, d.value() == INT64_MIN ? int64_t{1} : d.value());
+      else g = d.is_known() ? detail::content_gcd(d.expr(), g) : 1;
+    }
     if (g > 1)
-      for (auto& d : r.num) d = d.value() / g;
+      for (auto& d : r.num) d = d.is_int() ? SymbolicDim(d.value() / g) : d / SymbolicDim(g);
     r.den /= g;
     if (r.den == 1) {
       v->symbolic_value = std::move(r.num);

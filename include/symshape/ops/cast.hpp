@@ -81,10 +81,13 @@ inline std::optional<Dims> cast_values(const Dims& v, DataType to) {
   }
   auto range = kept_range(to);
   if (!range) return std::nullopt;
-  // A single dim is taken to be below 2^24 (FLOAT) and any symbolic value
-  // below 2^53 (DOUBLE): torch casts a dim to float to scale it.
+  // A symbolic value is taken to be below 2^24 (FLOAT) or 2^53 (DOUBLE), as
+  // onnxruntime's symbolic shape inference takes it: torch casts sizes to
+  // float for positions (arange(past, past+seq, dtype=float)), grids and
+  // scales. FLOAT16 and BFLOAT16 keep only integers (2^11, 2^8 are too small
+  // for dims).
   const auto symbolic_kept = [&](const SymbolicDim& d) {
-    return range->symbolic_ok || to == DataType::DOUBLE || (to == DataType::FLOAT && d.expr().is_symbol());
+    return d.is_known() && (range->symbolic_ok || to == DataType::DOUBLE || to == DataType::FLOAT);
   };
   for (const SymbolicDim& d : v) {
     if (d.is_int() ? (d.value() < range->lo || d.value() > range->hi) : !symbolic_kept(d)) return std::nullopt;
@@ -93,15 +96,15 @@ inline std::optional<Dims> cast_values(const Dims& v, DataType to) {
 }
 
 // Fractional float values: kept by a cast to FLOAT or DOUBLE, truncated
-// (floor, when provably >= 0) by a cast to INT64 or INT32.
+// toward zero by a cast to INT64 or INT32.
 inline void cast_fractions(Context& ctx, Node& n, DataType from, DataType to) {
   auto r = ctx.rational_value(n.input(0));
   if (!is_float_type(from) || !r || r->den == 1) return;
   if (to == DataType::FLOAT || to == DataType::DOUBLE) return ctx.set_rational_value(n.output(0), *r);
   if (to != DataType::INT64 && to != DataType::INT32) return;
-  for (const auto& x : r->num)
-    if (!x.is_known() || !prove_ge(x.expr(), Expr(0))) return;
-  ctx.set_symbolic_value(n.output(0), round_rationals(*r, true));
+  Dims out;
+  for (const auto& x : r->num) out.push_back(truncated_quotient(x, SymbolicDim(r->den)));
+  ctx.set_symbolic_value(n.output(0), std::move(out));
 }
 
 inline void cast_to(Context& ctx, Node& n, DataType to) {
@@ -111,8 +114,9 @@ inline void cast_to(Context& ctx, Node& n, DataType to) {
   // Indices (a Range's bounds) keep their values in int64.
   if (is_integer_type(from) && from != DataType::BOOL && from != DataType::UINT64 && to == DataType::INT64)
     ctx.keep_element_bounds(n.input(0), n.output(0));
-  // Integral float values (common/tensor_values.hpp) cast to integers exactly.
-  if (!(is_integer_type(from) && from != DataType::BOOL) && !is_float_type(from)) return;
+  // Integral float values (common/tensor_values.hpp) cast to integers
+  // exactly; booleans are 0 and 1 (a Loop's condition: Cast(true)).
+  if (!is_integer_type(from) && !is_float_type(from)) return;
   auto v = ctx.symbolic_value(n.input(0));
   if (v) {
     if (auto out = cast_values(*v, to)) ctx.set_symbolic_value(n.output(0), std::move(*out));

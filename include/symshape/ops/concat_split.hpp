@@ -20,17 +20,29 @@ namespace concat_split_detail {
 // The value of a Concat along axis `a` when every input's value is known:
 // for each index before the axis, each input's block in turn (row-major).
 // Fractions (float scales) are brought to their least common denominator.
+// An input without a value but with a small static shape gives unknown
+// elements, so that the known ones stay (torch's pads: zeros for batch and
+// channels, computed amounts for the spatial axes).
 inline void concat_values(Context& ctx, Node& n, std::size_t a) {
   std::vector<Dims> xs;
   std::vector<std::size_t> blocks;  // elements per outer index, per input
   std::size_t outer = 1;
   std::vector<Rationals> rs;
   int64_t den = 1;
+  bool any_known = false;
   for (const Value* v : n.inputs) {
     auto r = ctx.rational_value(v);
-    if (!r || !checked::mul(den / std::gcd(den, r->den), r->den, den)) return;
+    if (!r) {
+      auto unknown = unknown_elements(v);
+      if (!unknown) return;
+      r = Rationals{std::move(*unknown), 1};
+    } else {
+      any_known = true;
+    }
+    if (!checked::mul(den / std::gcd(den, r->den), r->den, den)) return;
     rs.push_back(std::move(*r));
   }
+  if (!any_known) return;
   for (std::size_t k = 0; k < rs.size(); ++k) {
     const Value* v = n.inputs[k];
     Dims x = rs[k].num;
@@ -177,15 +189,17 @@ inline std::optional<Dims> equal_parts(Context& ctx, const Node& n, const Symbol
 
 // Values of a 1-D input split into integer parts.
 inline void split_values(Context& ctx, Node& n, const Dims& parts) {
-  auto v = ctx.symbolic_value(n.input(0));
-  if (!v) return;
+  auto r = ctx.rational_value(n.input(0));  // whole numbers or fractions
+  if (!r) return;
+  const Dims* v = &r->num;
   std::size_t begin = 0;
   for (std::size_t i = 0; i < parts.size(); ++i) {
     if (!parts[i].is_int()) return;
     const auto len = static_cast<std::size_t>(parts[i].value());
     if (begin + len > v->size()) return;
-    ctx.set_symbolic_value(n.output(i), Dims(v->begin() + static_cast<std::ptrdiff_t>(begin),
-                                             v->begin() + static_cast<std::ptrdiff_t>(begin + len)));
+    ctx.set_rational_value(n.output(i), {Dims(v->begin() + static_cast<std::ptrdiff_t>(begin),
+                                              v->begin() + static_cast<std::ptrdiff_t>(begin + len)),
+                                         r->den});
     begin += len;
   }
 }

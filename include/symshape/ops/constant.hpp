@@ -120,6 +120,8 @@ inline void infer_constant_of_shape(Context& ctx, Node& n) {
   ctx.set_shape_and_dtype(n.output(0), Shape(std::move(*target)), dtype);
   if (count && count->is_int() && count->value() <= static_cast<int64_t>(Context::kMaxSymbolicValueSize))
     ctx.set_symbolic_value(n.output(0), std::vector<SymbolicDim>(static_cast<std::size_t>(count->value()), *fill));
+  else if (fill)
+    ctx.set_element_bounds(n.output(0), *fill, *fill);  // too long to list: every element is the fill
 }
 SYMSHAPE_RULES(infer_constant_of_shape, ai_onnx("ConstantOfShape", 9, 20, 21, 23, 24, 25));
 

@@ -171,15 +171,21 @@ inline std::vector<Type> loop_body_inputs(const Node& n, std::size_t num_carried
   return in;
 }
 
-// The dims of the tensor that the body appends to carried sequence `i` (a
-// SequenceInsert into the body's carried input gives the carried output)
-// after the last body run, when it has rank `r`; nullopt otherwise.
-inline std::optional<std::vector<SymbolicDim>> inserted_dims(const Graph& body, std::size_t i, std::size_t r) {
+// The tensor that each iteration appends to carried sequence `i`: the
+// carried output is a SequenceInsert into the body's carried input; nullptr
+// otherwise.
+inline const Value* inserted_tensor(const Graph& body, std::size_t i) {
   const Value* carried_out = body.outputs[1 + i];
   const Node* ins = carried_out ? carried_out->producer : nullptr;
   if (!ins || ins->op_type != "SequenceInsert" || ins->inputs.size() < 2 || ins->inputs[0] != body.inputs[2 + i])
-    return std::nullopt;
-  const Value* tensor = ins->inputs[1];
+    return nullptr;
+  return ins->inputs[1];
+}
+
+// The dims of the tensor that the body appends to carried sequence `i`
+// after the last body run, when it has rank `r`; nullopt otherwise.
+inline std::optional<std::vector<SymbolicDim>> inserted_dims(const Graph& body, std::size_t i, std::size_t r) {
+  const Value* tensor = inserted_tensor(body, i);
   if (!tensor || !tensor->type.is_tensor_like() || !tensor->type.shape().has_rank() || tensor->type.shape().size() != r)
     return std::nullopt;
   return tensor->type.shape().dims();
@@ -329,7 +335,8 @@ inline std::vector<Type> infer_loop_body(Context& ctx, Graph& body, const std::v
 
 // The trip count, when M is known and no condition can stop the loop early:
 // there is none, or it is known true and the body passes it on unchanged
-// (directly or through Identity). Unknown otherwise.
+// (directly or through Identity) or gives a known true value (torch writes
+// Cast(true)). Unknown otherwise.
 inline SymbolicDim loop_trip_count(const Context& ctx, const Node& n, const Graph& body) {
   bool runs_to_m = n.input(0) && !n.input(1);
   if (n.input(0) && n.input(1)) {
@@ -337,7 +344,9 @@ inline SymbolicDim loop_trip_count(const Context& ctx, const Node& n, const Grap
     const Value* cond_out = body.outputs[0];
     if (cond_out && cond_out->producer && cond_out->producer->op_type == "Identity")
       cond_out = cond_out->producer->input(0);
-    runs_to_m = c && c->size() == 1 && (*c)[0] != 0 && cond_out && cond_out == body.inputs[1];
+    const auto body_c = ctx.int_values(cond_out);
+    const bool stays_true = cond_out == body.inputs[1] || (body_c && body_c->size() == 1 && (*body_c)[0] != 0);
+    runs_to_m = c && c->size() == 1 && (*c)[0] != 0 && cond_out && stays_true;
   }
   if (!runs_to_m) return SymbolicDim();
   auto m = ctx.symbolic_value(n.input(0));
@@ -359,6 +368,19 @@ inline void set_carried_outputs(Context& ctx, Node& n, const std::vector<Type>& 
                         !out[1 + i].is_unknown() && init.inner();
     const Type t = union_type(unwrap ? *init.inner() : init, out[1 + i]);
     ctx.set_type(n.output(i), forget_dims_mentioning(t, fresh));
+  }
+}
+
+// A carried sequence to which every iteration appends one tensor ends with
+// its initial length plus the trip count (torch's repeat_interleave: a
+// SequenceEmpty filled once per row, then ConcatFromSequence).
+inline void set_carried_sequence_lengths(Context& ctx, Node& n, const Graph& body, std::size_t num_carried,
+                                         const SymbolicDim& trip) {
+  if (!trip.is_known()) return;
+  for (std::size_t i = 0; i < num_carried; ++i) {
+    const auto initial = sequence_length(ctx, n.inputs[2 + i]);
+    if (initial && inserted_tensor(body, i) && n.output(i) && n.output(i)->type.kind() == Type::Kind::Sequence)
+      set_sequence_length(ctx, n.output(i), *initial + trip);
   }
 }
 
@@ -403,7 +425,9 @@ inline void infer_loop(Context& ctx, Node& n) {
   const std::vector<Type> out = cf::infer_loop_body(ctx, *body, in, arity->carried, fresh);
   if (out.size() != body->outputs.size()) return;
   cf::set_carried_outputs(ctx, n, in, out, arity->carried, fresh);
-  cf::set_loop_scan_outputs(ctx, n, out, *arity, cf::loop_trip_count(ctx, n, *body), fresh);
+  const SymbolicDim trip = cf::loop_trip_count(ctx, n, *body);
+  cf::set_carried_sequence_lengths(ctx, n, *body, arity->carried, trip);
+  cf::set_loop_scan_outputs(ctx, n, out, *arity, trip, fresh);
 }
 SYMSHAPE_RULES(infer_loop, ai_onnx("Loop", 1, 11, 13, 16, 19, 21, 23, 24, 25));
 

@@ -96,11 +96,17 @@ inline SymbolicDim int_result(ValueOp op, const SymbolicDim& x, const SymbolicDi
     case ValueOp::Mul:
       return x * y;
     case ValueOp::Div:
-      // ONNX integer Div truncates; it equals floor division when both are >= 0.
-      if (x.is_known() && y.is_known() && prove_ge(x.expr(), 0) && prove_ge(y.expr(), 1)) return x / y;
+      // ONNX integer Div truncates toward zero (not floor: -7/2 is -3).
+      if (!y.is_known()) return {};
+      if (prove_ge(y.expr(), Expr(1))) return truncated_quotient(x, y);
+      if (y.is_int() && y.value() < 0 && y.value() != INT64_MIN)
+        return SymbolicDim(0) - truncated_quotient(x, SymbolicDim(-y.value()));
       return {};
     case ValueOp::Mod:
-      if (!fmod) return x % y;  // Python-style sign of the divisor
+      if (!fmod) return x % y;  // Python-style: the sign of the divisor
+      // fmod: the sign of the dividend, x - y * trunc(x / y), the same for -y.
+      if (y.is_int() && y.value() < 0 && y.value() != INT64_MIN) return int_result(op, x, SymbolicDim(-y.value()), fmod);
+      if (y.is_known() && prove_ge(y.expr(), Expr(1))) return x - y * truncated_quotient(x, y);
       return {};
     case ValueOp::Max:
       return dim_max(x, y);
@@ -121,18 +127,6 @@ inline SymbolicDim logic_result(const std::string& op, const SymbolicDim& x, con
   if (!x.is_int() || !y.is_int()) return SymbolicDim();
   const bool p = x.value() != 0, q = y.value() != 0;
   return SymbolicDim(op == "And" ? p && q : op == "Or" ? p || q : p != q);
-}
-
-// Unknown elements for an input whose values are not tracked but whose shape
-// is known and small, so that And/Or can decide from the other side.
-inline std::optional<Dims> unknown_elements(const Value* v) {
-  const Shape* s = shape_of(v);
-  if (!s || !s->has_rank()) return std::nullopt;
-  int64_t count = 1;
-  for (const SymbolicDim& d : s->dims())
-    if (!d.is_int() || d.value() < 0 || !checked::mul(count, d.value(), count)) return std::nullopt;
-  if (count > static_cast<int64_t>(Context::kMaxSymbolicValueSize)) return std::nullopt;
-  return Dims(static_cast<std::size_t>(count));
 }
 
 // Float Add/Sub/Mul/Div whose values are not all whole numbers, as fractions

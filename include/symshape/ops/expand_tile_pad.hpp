@@ -28,24 +28,26 @@ inline std::optional<std::vector<int64_t>> int_dims(const Shape& s) {
 
 // Values of an Expand to the integer shape `out` (numpy broadcasting).
 inline void expand_values(Context& ctx, Node& n, const Shape& out) {
-  auto v = ctx.symbolic_value(n.input(0));
+  auto r = ctx.rational_value(n.input(0));  // whole numbers or fractions
   auto od = int_dims(out);
-  if (!v || !od) return;
+  if (!r || !od) return;
+  const Dims* v = &r->num;
   auto in = value_dims(n.input(0), v->size());
   if (!in) return;
   auto idx = broadcast_indices({*in, *od});
   if (!idx) return;
   Dims values;
   for (const auto& k : *idx) values.push_back((*v)[k[0]]);
-  ctx.set_symbolic_value(n.output(0), std::move(values));
+  ctx.set_rational_value(n.output(0), {std::move(values), r->den});
 }
 
 // Values of a Tile to the integer shape `out`: element j is the input's at
 // j modulo each input dim.
 inline void tile_values(Context& ctx, Node& n, const Shape& out) {
-  auto v = ctx.symbolic_value(n.input(0));
+  auto r = ctx.rational_value(n.input(0));  // whole numbers or fractions
   auto od = int_dims(out);
-  if (!v || !od) return;
+  if (!r || !od) return;
+  const Dims* v = &r->num;
   auto in = value_dims(n.input(0), v->size());
   if (!in || in->size() != od->size()) return;
   int64_t count = 1;
@@ -61,7 +63,7 @@ inline void tile_values(Context& ctx, Node& n, const Shape& out) {
     for (std::size_t k = 0; k < j.size(); ++k) flat += static_cast<std::size_t>(j[k] % (*in)[k]) * strides[k];
     values.push_back((*v)[flat]);
   }
-  ctx.set_symbolic_value(n.output(0), std::move(values));
+  ctx.set_rational_value(n.output(0), {std::move(values), r->den});
 }
 
 }  // namespace expand_tile_pad_detail
@@ -93,7 +95,9 @@ inline void infer_expand(Context& ctx, Node& n) {
   if (!b) return;
   set_like_input(ctx, n, 0, *b);
   expand_tile_pad_detail::expand_values(ctx, n, *b);
-  ctx.keep_element_bounds(n.input(0), n.output(0));  // the same elements, repeated
+  // The same elements, repeated: too many to list, they keep their bounds.
+  if (!n.output(0)->symbolic_value && is_integer_type(dtype_of(n.input(0))))
+    if (auto bounds = value_bounds(ctx, n.input(0))) ctx.set_element_bounds(n.output(0), bounds->lo, bounds->hi);
 }
 SYMSHAPE_RULES(infer_expand, ai_onnx("Expand", 8, 13));
 

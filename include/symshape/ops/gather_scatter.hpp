@@ -22,9 +22,10 @@ namespace gather_scatter_detail {
 // The last step of Gather: values of a value of any rank indexed along
 // `axis` by known indices of any rank (an error for an index out of range).
 inline void gather_values(Context& ctx, Node& n, int64_t axis) {
-  auto values = ctx.symbolic_value(n.input(0));
+  auto r = ctx.rational_value(n.input(0));  // whole numbers or fractions
   auto indices = ctx.int_values(n.input(1));
-  if (!values || !indices) return;
+  if (!r || !indices) return;
+  const Dims* values = &r->num;
   auto dims = value_dims(n.input(0), values->size());
   if (!dims || !value_dims(n.input(1), indices->size())) return;
   const auto a = static_cast<std::size_t>(axis);
@@ -41,7 +42,7 @@ inline void gather_values(Context& ctx, Node& n, int64_t axis) {
       for (std::size_t k = 0; k < inner; ++k)
         out.push_back((*values)[(o * static_cast<std::size_t>(len) + at) * inner + k]);
     }
-  ctx.set_symbolic_value(n.output(0), std::move(out));
+  ctx.set_rational_value(n.output(0), {std::move(out), r->den});
 }
 
 // The flat position in `data_dims` of multi-index `at` with its `axis`
@@ -59,9 +60,10 @@ inline Maybe<std::size_t> replaced_position(const std::vector<int64_t>& data_dim
 
 // Values of GatherElements: out[j] = data[j with j[axis] = indices[j]].
 inline void gather_elements_values(Context& ctx, Node& n, std::size_t axis) {
-  auto values = ctx.symbolic_value(n.input(0));
+  auto r = ctx.rational_value(n.input(0));  // whole numbers or fractions
   auto indices = ctx.int_values(n.input(1));
-  if (!values || !indices) return;
+  if (!r || !indices) return;
+  const Dims* values = &r->num;
   auto dd = value_dims(n.input(0), values->size());
   auto id = value_dims(n.input(1), indices->size());
   if (!dd || !id || dd->size() != id->size()) return;
@@ -74,7 +76,7 @@ inline void gather_elements_values(Context& ctx, Node& n, std::size_t axis) {
     if (!p) return ctx.record_error(n, {"index ", (*indices)[f], " is out of range for a dim of size ", (*dd)[axis]});
     out.push_back((*values)[*p]);
   }
-  ctx.set_symbolic_value(n.output(0), std::move(out));
+  ctx.set_rational_value(n.output(0), {std::move(out), r->den});
 }
 
 // Values of ScatterElements / Scatter (reduction none): data with

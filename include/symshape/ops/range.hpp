@@ -1,7 +1,8 @@
 // Range: a 1-D tensor of max(ceil((limit - start) / delta), 0) elements, of
-// the type of start. Symbolic start/limit work when delta is a known
-// non-zero integer; float constants are computed exactly. Small integer
-// ranges propagate their values.
+// the type of start. Symbolic start and limit work when delta is a known
+// non-zero number, in integers and in floats that hold whole numbers or
+// fractions (Cast(past+seq, float), seq - 0.5); other float constants are
+// computed in double. Small ranges propagate their values.
 #pragma once
 
 #include <cmath>
@@ -24,26 +25,49 @@ inline Maybe<double> float_scalar(const Value* v) {
   return v->initializer->float_data[0];
 }
 
-// max(ceil((limit - start) / delta), 0) for symbolic start and limit and an
-// integer delta != 0; unknown when it cannot be expressed.
-inline SymbolicDim int_length(const SymbolicDim& start, const SymbolicDim& limit, const SymbolicDim& delta) {
-  if (!delta.is_int() || !start.is_known() || !limit.is_known()) return {};
-  const int64_t d = delta.value();
-  if (d > 0) return dim_max(SymbolicDim(ceil_to_int((limit - start).expr(), Expr(d))), SymbolicDim(0));
-  if (d != INT64_MIN) return dim_max(SymbolicDim(ceil_to_int((start - limit).expr(), Expr(-d))), SymbolicDim(0));
-  return {};
+// The one element of a scalar-like value, as a fraction num / den (whole
+// numbers have den 1); nullopt when not known.
+struct Scalar {
+  SymbolicDim num;
+  int64_t den = 1;
+};
+inline Maybe<Scalar> scalar_value(const Context& ctx, const Value* v) {
+  auto r = ctx.rational_value(v);
+  if (!r || r->num.size() != 1 || !r->num[0].is_known()) return std::nullopt;
+  return Scalar{r->num[0], r->den};
 }
 
-// The elements start + i * delta of a small range of known length; nullopt
-// when there are too many or an offset overflows.
-inline std::optional<Dims> range_values(const SymbolicDim& start, const SymbolicDim& delta, const SymbolicDim& len) {
-  if (!len.is_int() || len.value() > static_cast<int64_t>(Context::kMaxSymbolicValueSize) || !delta.is_int())
+// max(ceil((limit - start) / delta), 0) for symbolic start and limit (whole
+// or fractions) and a known delta != 0: with s = sn/sd, l = ln/ld,
+// d = dn/dd, it is ceil((ln*sd - sn*ld) * dd * sign(dn) / (ld*sd*|dn|)).
+// Unknown when a product overflows.
+inline SymbolicDim length(const Scalar& start, const Scalar& limit, const Scalar& delta) {
+  if (!delta.num.is_int() || delta.num.value() == 0 || delta.num.value() == INT64_MIN) return {};
+  const int64_t dn = delta.num.value();
+  int64_t divisor = 0, sign_dd = 0;
+  if (!checked::mul(limit.den, start.den, divisor) || !checked::mul(divisor, dn < 0 ? -dn : dn, divisor) ||
+      !checked::mul(delta.den, dn < 0 ? -1 : 1, sign_dd))
+    return {};
+  const SymbolicDim span = limit.num * SymbolicDim(start.den) - start.num * SymbolicDim(limit.den);
+  const SymbolicDim scaled = span * SymbolicDim(sign_dd);
+  if (!scaled.is_known()) return {};
+  return dim_max(SymbolicDim(ceil_to_int(scaled.expr(), Expr(divisor))), SymbolicDim(0));
+}
+
+// The elements start + i * delta of a small range of known length, as
+// fractions over sd*dd; nullopt when there are too many or a product overflows.
+inline std::optional<Rationals> range_values(const Scalar& start, const Scalar& delta, const SymbolicDim& len) {
+  if (!len.is_int() || len.value() > static_cast<int64_t>(Context::kMaxSymbolicValueSize) || !delta.num.is_int())
     return std::nullopt;
-  Dims values;
+  Rationals values;
+  int64_t step = 0;
+  if (!checked::mul(start.den, delta.den, values.den) || !checked::mul(delta.num.value(), start.den, step))
+    return std::nullopt;
+  const SymbolicDim first = start.num * SymbolicDim(delta.den);
   for (int64_t i = 0; i < len.value(); ++i) {
     int64_t offset = 0;
-    if (!checked::mul(i, delta.value(), offset)) return std::nullopt;
-    values.push_back(start + SymbolicDim(offset));
+    if (!checked::mul(i, step, offset)) return std::nullopt;
+    values.num.push_back(first + SymbolicDim(offset));
   }
   return values;
 }
@@ -93,19 +117,17 @@ inline void range(Context& ctx, Node& n) {
     if (s && !is_scalar_like(*s)) return ctx.record_error(n, {"input ", i, " must be a scalar, got ", *s});
   }
   const DataType dtype = dtype_of(n.input(0));
-  auto start = ctx.symbolic_value(n.input(0));
-  auto limit = ctx.symbolic_value(n.input(1));
-  auto delta = n.input(2) ? ctx.symbolic_value(n.input(2)) : std::optional<Dims>(Dims{SymbolicDim(1)});
-  if (start && limit && delta && start->size() == 1 && limit->size() == 1 && delta->size() == 1) {
-    const SymbolicDim& s = (*start)[0];
-    const SymbolicDim& d = (*delta)[0];
-    if (d.is_int(0)) return ctx.record_error(n, "delta must not be 0");
-    const SymbolicDim len = range_detail::int_length(s, (*limit)[0], d);
+  auto start = scalar_value(ctx, n.input(0));
+  auto limit = scalar_value(ctx, n.input(1));
+  auto delta = n.input(2) ? scalar_value(ctx, n.input(2)) : Maybe<Scalar>(Scalar{SymbolicDim(1), 1});
+  if (start && limit && delta) {
+    if (delta->num.is_int(0)) return ctx.record_error(n, "delta must not be 0");
+    const SymbolicDim len = length(*start, *limit, *delta);
     ctx.set_shape_and_dtype(n.output(0), Shape{len}, dtype);
-    if (auto values = range_detail::range_values(s, d, len)) {
-      ctx.set_symbolic_value(n.output(0), std::move(*values));
+    if (auto values = range_values(*start, *delta, len)) {
+      ctx.set_rational_value(n.output(0), std::move(*values));
     } else if (is_integer_type(dtype)) {
-      range_detail::set_range_bounds(ctx, n.output(0), s, (*limit)[0], d);
+      set_range_bounds(ctx, n.output(0), start->num, limit->num, delta->num);
     }
     return;
   }

@@ -66,10 +66,25 @@ inline void infer_sequence_empty(Context& ctx, Node& n) {
 }
 SYMSHAPE_RULES(infer_sequence_empty, ai_onnx("SequenceEmpty", 11));
 
-// SequenceAt(seq, position): an element.
+// SequenceAt(seq, position): an element. Elements whose bounds the sequence
+// keeps (SplitToSequence of a ConstantOfShape or an Expand of a constant)
+// keep them; when every element is one integer and the element's shape is
+// small and static, that is its value (torch's repeat_interleave reads its
+// repeat count so).
 inline void infer_sequence_at(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 2, 2)) return;
-  if (const Type* e = sequence_detail::sequence_element(ctx, n, 0)) ctx.set_type(n.output(0), *e);
+  const Type* e = sequence_detail::sequence_element(ctx, n, 0);
+  if (!e) return;
+  ctx.set_type(n.output(0), *e);
+  const Context::ElementBounds* b = ctx.element_bounds(n.input(0));
+  if (!b) return;
+  ctx.set_element_bounds(n.output(0), b->lo, b->hi);
+  if (!(b->lo == b->hi) || !b->lo.is_int() || !e->is_tensor_like() || !e->shape().has_rank()) return;
+  int64_t elements = 1;
+  for (const SymbolicDim& d : e->shape().dims())
+    if (!d.is_int() || d.value() < 0 || !checked::mul(elements, d.value(), elements)) return;
+  if (elements <= static_cast<int64_t>(Context::kMaxSymbolicValueSize))
+    ctx.set_symbolic_value(n.output(0), Dims(static_cast<std::size_t>(elements), b->lo));
 }
 SYMSHAPE_RULES(infer_sequence_at, ai_onnx("SequenceAt", 11));
 
@@ -127,7 +142,16 @@ inline Maybe<SplitPieces> split_pieces(Context& ctx, const Node& n, const Symbol
   }
   SplitPieces pieces;
   const auto v = ctx.int_values(split);
-  if (!v) return pieces;
+  if (!v) {
+    // Too long to list, every piece of one known size c (a ConstantOfShape of
+    // ones, torch's split into single rows): chunk c, one piece per element.
+    const auto b = value_bounds(ctx, split);
+    if (b && b->lo == b->hi && b->lo.is_int() && b->lo.value() > 0 && ss && ss->size() == 1) {
+      pieces.chunk = b->lo;
+      pieces.count = (*ss)[0];
+    }
+    return pieces;
+  }
   // Zero-length pieces are allowed (ONNX's own test splits an empty axis
   // with [0, 0, 0]); negative ones and a zero chunk size are not.
   for (int64_t p : *v)
@@ -196,6 +220,8 @@ inline void infer_split_to_sequence(Context& ctx, Node& n) {
   dims[a] = pieces->chunk;
   ctx.set_type(n.output(0), Type::sequence(Type::tensor(dt, Shape(std::move(dims)))));
   set_sequence_length(ctx, n.output(0), pieces->count);
+  if (is_integer_type(dt))  // the pieces hold the same elements
+    if (auto b = value_bounds(ctx, x)) ctx.set_element_bounds(n.output(0), b->lo, b->hi);
 }
 SYMSHAPE_RULES(infer_split_to_sequence, ai_onnx("SplitToSequence", 11, 24));
 

@@ -140,8 +140,9 @@ inline void slice_unknown(Context& ctx, Node& n, const Shape& s, const IntsArg& 
 inline void slice_values(Context& ctx, Node& n, const std::vector<SymbolicDim>& starts,
                          const std::vector<SymbolicDim>& ends, const std::vector<int64_t>& axes,
                          const std::vector<int64_t>& steps) {
-  auto v = ctx.symbolic_value(n.input(0));
-  if (!v) return;
+  auto r = ctx.rational_value(n.input(0));  // whole numbers or fractions
+  if (!r) return;
+  const Dims* v = &r->num;
   auto dims = value_dims(n.input(0), v->size());
   if (!dims) return;
   std::vector<std::vector<std::size_t>> picked;
@@ -158,7 +159,7 @@ inline void slice_values(Context& ctx, Node& n, const std::vector<SymbolicDim>& 
   Dims values;
   std::vector<std::size_t> at(picked.size(), 0);  // odometer over the picked indices
   for (const auto& p : picked)
-    if (p.empty()) return ctx.set_symbolic_value(n.output(0), std::move(values));
+    if (p.empty()) return ctx.set_rational_value(n.output(0), {std::move(values), r->den});
   while (true) {
     std::size_t flat = 0;
     for (std::size_t k = 0; k < at.size(); ++k) flat += picked[k][at[k]] * strides[k];
@@ -167,7 +168,7 @@ inline void slice_values(Context& ctx, Node& n, const std::vector<SymbolicDim>& 
     while (k > 0 && ++at[k - 1] == picked[k - 1].size()) at[--k] = 0;
     if (k == 0) break;
   }
-  ctx.set_symbolic_value(n.output(0), std::move(values));
+  ctx.set_rational_value(n.output(0), {std::move(values), r->den});
 }
 
 }  // namespace slice_detail

@@ -57,6 +57,27 @@ inline std::optional<Dims> rounded_quotient(const Context& ctx, const Value* in,
   });
 }
 
+// Round (half to even) of fractions num / den: an odd den has no ties, so
+// it is floor((2*num + den) / (2*den)); with an even den only integers are
+// rounded (a symbolic num may land on a tie).
+inline Dims round_half_even(const Rationals& r) {
+  Dims out;
+  for (const auto& x : r.num) {
+    int64_t twice = 0, below = 0;
+    if (r.den % 2 == 1 && x.is_known() && checked::mul(r.den, 2, twice)) {
+      out.push_back((x * SymbolicDim(2) + SymbolicDim(r.den)) / SymbolicDim(twice));
+    } else if (x.is_int() && checked::mul(floor_div(x.value(), r.den), r.den, below)) {
+      int64_t f = floor_div(x.value(), r.den);
+      const int64_t rem = x.value() - below;  // in [0, den)
+      if (rem > r.den - rem || (rem == r.den - rem && f % 2 != 0)) ++f;
+      out.emplace_back(f);
+    } else {
+      out.emplace_back();
+    }
+  }
+  return out;
+}
+
 // Values through Relu (integers and integral floats, max(0, x)) and
 // Ceil/Floor/Round (integral floats stay the same), or the rounded quotient.
 inline void propagate_values(Context& ctx, Node& n) {
@@ -74,9 +95,11 @@ inline void propagate_values(Context& ctx, Node& n) {
     ctx.set_symbolic_value(n.output(0), std::move(out));
     return;
   }
-  if (!is_float || (op != ValueOp::Ceil && op != ValueOp::Floor)) return;
+  if (!is_float || op == ValueOp::Relu) return;
   if (auto r = ctx.rational_value(n.input(0)); r && r->den != 1)
-    return ctx.set_symbolic_value(n.output(0), round_rationals(*r, op == ValueOp::Floor));
+    return ctx.set_symbolic_value(n.output(0), op == ValueOp::Round ? round_half_even(*r)
+                                                                    : round_rationals(*r, op == ValueOp::Floor));
+  if (op == ValueOp::Round) return;
   if (auto q = rounded_quotient(ctx, n.input(0), op == ValueOp::Floor))
     ctx.set_symbolic_value(n.output(0), std::move(*q));
 }
@@ -101,22 +124,25 @@ SYMSHAPE_RULES(infer_unary, ai_onnx("Ceil", 1, 6, 13), ai_onnx("Floor", 1, 6, 13
                ai_onnx("Shrink", 9), ai_onnx("ThresholdedRelu", 10, 22), ai_onnx("Mish", 18, 22), ai_onnx("Swish", 24),
                ai_onnx("Gelu", 20), ai_onnx("BitwiseNot", 18));
 
-// Neg and Abs also carry integer values (shape arithmetic such as -seq):
-// Neg negates; Abs keeps values provably >= 0 and folds integers.
+// Neg and Abs also carry values (shape arithmetic such as -seq, in integers
+// or in floats: arange(seq - 1, -seq, -1.0)): Neg negates; Abs is max(x,-x)
+// unless x is provably >= 0.
 inline void infer_neg_abs(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 1)) return;
   propagate_type(ctx, n);
-  auto v = ctx.symbolic_value(n.input(0));
-  if (!v || !is_integer_type(dtype_of(n.input(0)))) return;
+  const DataType dt = dtype_of(n.input(0));
+  if (!(is_integer_type(dt) && dt != DataType::BOOL) && !is_float_type(dt)) return;
+  auto v = ctx.rational_value(n.input(0));
+  if (!v) return;
   const bool neg = n.op_type == "Neg";
-  std::vector<SymbolicDim> out(v->size());
-  for (std::size_t i = 0; i < v->size(); ++i) {
-    const SymbolicDim& x = (*v)[i];
+  Dims out(v->num.size());
+  for (std::size_t i = 0; i < out.size(); ++i) {
+    const SymbolicDim& x = v->num[i];
     if (neg) out[i] = SymbolicDim(0) - x;
     else if (x.is_int()) out[i] = x.value() < 0 ? SymbolicDim(0) - x : x;
-    else if (x.is_known() && prove_ge(x.expr(), Expr(0))) out[i] = x;
+    else if (x.is_known()) out[i] = prove_ge(x.expr(), Expr(0)) ? x : dim_max(x, SymbolicDim(0) - x);
   }
-  ctx.set_symbolic_value(n.output(0), std::move(out));
+  ctx.set_rational_value(n.output(0), {std::move(out), v->den});
 }
 SYMSHAPE_RULES(infer_neg_abs, ai_onnx("Abs", 1, 6, 13), ai_onnx("Neg", 1, 6, 13));
 

@@ -134,6 +134,36 @@ inline void copy_value(Context& ctx, Node& n, std::size_t out = 0, std::size_t i
   ctx.keep_element_bounds(n.input(in), n.output(out));
 }
 
+// Unknown elements for an input whose values are not tracked but whose shape
+// is known and small, so that the known elements of the others stay (And/Or
+// decide from the other side; Concat keeps them).
+inline std::optional<Dims> unknown_elements(const Value* v) {
+  const Shape* s = shape_of(v);
+  if (!s || !s->has_rank()) return std::nullopt;
+  int64_t count = 1;
+  for (const SymbolicDim& d : s->dims())
+    if (!d.is_int() || d.value() < 0 || !checked::mul(count, d.value(), count)) return std::nullopt;
+  if (count > static_cast<int64_t>(Context::kMaxSymbolicValueSize)) return std::nullopt;
+  return Dims(static_cast<std::size_t>(count));
+}
+
+// The least and the largest element of an integer value: the bounds kept
+// beside the graph (a Range's, a ConstantOfShape's fill), else those of its
+// known elements when they are integers or a single one; nullopt otherwise.
+inline std::optional<Context::ElementBounds> value_bounds(const Context& ctx, const Value* v) {
+  if (const Context::ElementBounds* b = ctx.element_bounds(v)) return *b;
+  auto values = ctx.symbolic_value(v);
+  if (!values || values->empty()) return std::nullopt;
+  if (values->size() == 1) {
+    if (!(*values)[0].is_known()) return std::nullopt;
+    return Context::ElementBounds{(*values)[0], (*values)[0]};
+  }
+  auto ints = ctx.int_values(v);
+  if (!ints) return std::nullopt;
+  const auto [lo, hi] = std::minmax_element(ints->begin(), ints->end());
+  return Context::ElementBounds{*lo, *hi};
+}
+
 // Elementwise `f(a[i], b[i])` over two values, numpy style (a one-element
 // value broadcasts). nullopt when the lengths do not broadcast or `f` gives
 // nullopt for some pair (no value then).
@@ -354,6 +384,19 @@ inline std::optional<Rationals> rational_arithmetic(const std::string& op, const
       r.num.push_back(x * SymbolicDim(b.den) - y * SymbolicDim(a.den));
   }
   return r;
+}
+
+// x / y rounded toward zero, as ONNX's integer Div and a Cast of a float to
+// an integer type round, for y provably >= 1: x // y when x is provably
+// >= 0, -((-x) // y) when provably <= 0, else max(x,0)//y - max(-x,0)//y,
+// which is exact for either sign. Unknown when x or y is.
+inline SymbolicDim truncated_quotient(const SymbolicDim& x, const SymbolicDim& y) {
+  if (!x.is_known() || !y.is_known()) return {};
+  if (x.is_int() && y.is_int() && y.value() >= 1) return SymbolicDim(x.value() / y.value());
+  if (prove_ge(x.expr(), Expr(0))) return x / y;
+  const SymbolicDim minus_x = SymbolicDim(0) - x;
+  if (prove_ge(minus_x.expr(), Expr(0))) return SymbolicDim(0) - minus_x / y;
+  return dim_max(x, SymbolicDim(0)) / y - dim_max(minus_x, SymbolicDim(0)) / y;
 }
 
 // floor(x / den) or ceil(x / den) of each element, as integers.

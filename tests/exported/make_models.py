@@ -6,7 +6,9 @@
 Writes OUT_DIR/NAME.onnx for every model and OUT_DIR/manifest.json: per model
 its opset, its inputs (name, ONNX element type, dims with the symbolic ones
 named), how record_truth.sh fills them ("gen") and three bindings of the
-symbolic dims at which the truth is recorded and checked.
+symbolic dims at which the truth is recorded and checked. The manifest ends with
+the entries of nontorch_manifest.json (models of other exporters, which
+nontorch_models.py writes), so that rerunning this script keeps them.
 """
 import json
 import math
@@ -475,7 +477,265 @@ export("expand_dynamic", ExpandDyn(), [("x", torch.randn(2, 5, 16), ["batch", "s
 export("data_dependent", DataDep(), [("x", torch.randn(2, 5, 16), ["batch", "seq", 16])],
        ["h", "nonzero", "unique", "top"], B3(batch=[1, 2, 3], seq=[1, 5, 7]))
 
+
+# --- models added later (after the first 18, so those stay byte-identical) -----
+class LlamaKvCache(nn.Module):
+    """A LLaMA layer with a KV cache: rotary cos/sin computed on the fly from arange(past, past+seq) outer
+    inv_freq, 4 query heads on 2 KV heads (repeat_kv), present = cat(past, new), causal mask [seq, past+seq]."""
+
+    def __init__(self, kv_heads=2):
+        super().__init__()
+        self.hd, self.kvh = D // HEADS, kv_heads
+        self.embed = nn.Embedding(100, D)
+        self.n1, self.n2, self.nf = RMSNorm(D), RMSNorm(D), RMSNorm(D)
+        self.q = nn.Linear(D, D, bias=False)
+        self.k, self.v = nn.Linear(D, kv_heads * self.hd, bias=False), nn.Linear(D, kv_heads * self.hd, bias=False)
+        self.o = nn.Linear(D, D, bias=False)
+        self.gate, self.up, self.down = nn.Linear(D, 64, bias=False), nn.Linear(D, 64, bias=False), nn.Linear(64, D)
+        self.register_buffer("inv_freq", 1.0 / (10000 ** (torch.arange(0, self.hd, 2).float() / self.hd)))
+
+    def repeat_kv(self, x):
+        b, s = x.size(0), x.size(2)
+        n_rep = HEADS // self.kvh
+        return x[:, :, None, :, :].expand(b, self.kvh, n_rep, s, self.hd).reshape(b, self.kvh * n_rep, s, self.hd)
+
+    def forward(self, input_ids, past_key, past_value):
+        seq, past_len = input_ids.size(1), past_key.size(2)
+        x = self.embed(input_ids)
+        h = self.n1(x)
+        q = split_heads(self.q(h), HEADS)
+        k, v = split_heads(self.k(h), self.kvh), split_heads(self.v(h), self.kvh)
+        t = torch.arange(past_len, past_len + seq, dtype=torch.float32)
+        freqs = torch.outer(t, self.inv_freq)
+        emb = torch.cat((freqs, freqs), dim=-1)
+        cos, sin = emb.cos()[None, None], emb.sin()[None, None]
+        q, k = q * cos + rotate_half(q) * sin, k * cos + rotate_half(k) * sin
+        key, value = torch.cat((past_key, k), dim=2), torch.cat((past_value, v), dim=2)
+        total = key.size(2)
+        rows = torch.arange(seq)[:, None] + past_len
+        cols = torch.arange(total)[None, :]
+        mask = torch.zeros(seq, total).masked_fill(cols > rows, float("-inf"))
+        ctx = attend(q, self.repeat_kv(key), self.repeat_kv(value), mask)
+        x = x + self.o(merge_heads(ctx))
+        h = self.n2(x)
+        x = x + self.down(F.silu(self.gate(h)) * self.up(h))
+        return self.nf(x), key, value
+
+
+class AnchorFree(nn.Module):
+    """FCOS/YOLOX-style head on a stride-8 backbone: centers (arange(w) + 0.5) * 8, meshgrid, ltrb decode."""
+
+    def __init__(self, nc=2, stride=8):
+        super().__init__()
+        self.stride = stride
+        self.backbone = nn.Sequential(nn.Conv2d(3, 8, 3, 2, 1), nn.SiLU(), nn.Conv2d(8, 16, 3, 2, 1), nn.SiLU(),
+                                      nn.Conv2d(16, 16, 3, 2, 1), nn.SiLU())
+        self.reg, self.cls, self.ctr = nn.Conv2d(16, 4, 1), nn.Conv2d(16, nc, 1), nn.Conv2d(16, 1, 1)
+
+    def forward(self, images):
+        f = self.backbone(images)
+        h, w = f.size(2), f.size(3)
+        xs = (torch.arange(w, dtype=torch.float32) + 0.5) * self.stride
+        ys = (torch.arange(h, dtype=torch.float32) + 0.5) * self.stride
+        gy, gx = torch.meshgrid(ys, xs, indexing="ij")
+        centers = torch.stack((gx, gy), dim=-1).reshape(-1, 2)  # [h*w, 2]
+        ltrb = F.relu(self.reg(f)).flatten(2).transpose(1, 2) * self.stride  # [b, h*w, 4]
+        boxes = torch.cat((centers - ltrb[..., :2], centers + ltrb[..., 2:]), dim=-1)
+        scores = (self.cls(f).sigmoid() * self.ctr(f).sigmoid()).flatten(2).transpose(1, 2)
+        return boxes, scores
+
+
+class DetrSine(nn.Module):
+    """DETR's PositionEmbeddingSine on a stride-4 feature map, the pixel mask interpolated to its size."""
+
+    def __init__(self, npf=8, temperature=10000):
+        super().__init__()
+        self.npf, self.temperature = npf, temperature
+        self.backbone = nn.Sequential(nn.Conv2d(3, 16, 3, 2, 1), nn.ReLU(), nn.Conv2d(16, 32, 3, 2, 1), nn.ReLU())
+        self.proj = nn.Conv2d(32, 2 * npf, 1)
+
+    def forward(self, pixels, pixel_mask):
+        feat = self.backbone(pixels)
+        mask = F.interpolate(pixel_mask[:, None], size=feat.shape[-2:])[:, 0] > 0.5
+        not_mask = ~mask
+        y_embed = not_mask.cumsum(1, dtype=torch.float32)
+        x_embed = not_mask.cumsum(2, dtype=torch.float32)
+        scale, eps = 2 * math.pi, 1e-6
+        y_embed = y_embed / (y_embed[:, -1:, :] + eps) * scale
+        x_embed = x_embed / (x_embed[:, :, -1:] + eps) * scale
+        dim_t = torch.arange(self.npf, dtype=torch.float32)
+        dim_t = self.temperature ** (2 * torch.div(dim_t, 2, rounding_mode="floor") / self.npf)
+        pos_x = x_embed[:, :, :, None] / dim_t
+        pos_y = y_embed[:, :, :, None] / dim_t
+        pos_x = torch.stack((pos_x[:, :, :, 0::2].sin(), pos_x[:, :, :, 1::2].cos()), dim=4).flatten(3)
+        pos_y = torch.stack((pos_y[:, :, :, 0::2].sin(), pos_y[:, :, :, 1::2].cos()), dim=4).flatten(3)
+        pos = torch.cat((pos_y, pos_x), dim=3).permute(0, 3, 1, 2)
+        src = self.proj(feat) + pos
+        return src.flatten(2).permute(0, 2, 1), mask
+
+
+class ConformerRelPos(nn.Module):
+    """Relative positional self-attention (Transformer-XL / Conformer): positions arange(seq-1, -seq, -1.0),
+    a sinusoid table, the scores' rel_shift by F.pad + view(b, h, klen+1, qlen)[:, :, 1:].view_as."""
+
+    def __init__(self, d=D, heads=HEADS):
+        super().__init__()
+        self.d, self.heads, self.hd = d, heads, d // heads
+        self.qkv, self.pos_proj, self.out = nn.Linear(d, 3 * d), nn.Linear(d, d, bias=False), nn.Linear(d, d)
+        self.pos_bias_u = nn.Parameter(torch.randn(heads, 1, self.hd) * 0.1)
+        self.pos_bias_v = nn.Parameter(torch.randn(heads, 1, self.hd) * 0.1)
+        self.ln = nn.LayerNorm(d)
+        self.register_buffer("inv_freq", 1.0 / (10000 ** (torch.arange(0.0, d, 2.0) / d)))
+
+    def rel_shift(self, x):
+        b, h, qlen, klen = x.size()  # klen = 2 * qlen - 1
+        padded = F.pad(x, (1, 0))
+        x = padded.view(b, h, klen + 1, qlen)[:, :, 1:].view_as(x)
+        return x[:, :, :, :klen // 2 + 1]
+
+    def forward(self, x):
+        seq = x.size(1)
+        pos_seq = torch.arange(seq - 1, -seq, -1.0)
+        sinusoid = torch.outer(pos_seq, self.inv_freq)
+        pos_emb = torch.cat((sinusoid.sin(), sinusoid.cos()), dim=-1)[None]  # [1, 2*seq-1, d]
+        p = split_heads(self.pos_proj(pos_emb), self.heads)  # [1, h, 2*seq-1, hd]
+        q, k, v = self.qkv(x).chunk(3, dim=-1)
+        q, k, v = split_heads(q, self.heads), split_heads(k, self.heads), split_heads(v, self.heads)
+        ac = (q + self.pos_bias_u) @ k.transpose(-1, -2)
+        bd = self.rel_shift((q + self.pos_bias_v) @ p.transpose(-1, -2))
+        attn = ((ac + bd) / math.sqrt(self.hd)).softmax(-1)
+        return self.ln(x + self.out(merge_heads(attn @ v))), pos_emb
+
+
+class AudioFraming(nn.Module):
+    """Frames by gather with arange(n)[:, None] * hop + arange(win)[None], n = (samples - win) // hop + 1,
+    a window, a Linear as a DFT, and the frames' timestamps arange(n) * hop / 16000."""
+
+    def __init__(self, win=16, hop=8):
+        super().__init__()
+        self.win, self.hop = win, hop
+        self.register_buffer("window", torch.hann_window(win))
+        self.dft = nn.Linear(win, 2 * (win // 2 + 1), bias=False)
+        self.proj = nn.Linear(win // 2 + 1, 16)
+
+    def forward(self, waveform):
+        samples = waveform.size(1)
+        n = (samples - self.win) // self.hop + 1
+        idx = torch.arange(n)[:, None] * self.hop + torch.arange(self.win)[None]
+        frames = waveform[:, idx]  # [batch, n, win]
+        re, im = self.dft(frames * self.window).chunk(2, dim=-1)
+        features = self.proj(torch.log(re * re + im * im + 1e-6))
+        timestamps = torch.arange(n, dtype=torch.float32) * self.hop / 16000
+        return features, timestamps
+
+
+class ConvSame(nn.Module):
+    """timm's Conv2dSame: TF "SAME" padding computed from the input shape with torch ops, then the conv."""
+
+    def __init__(self, cin, cout, k, s):
+        super().__init__()
+        self.k, self.s = k, s
+        self.conv = nn.Conv2d(cin, cout, k, s)
+
+    def forward(self, x):
+        shape = torch._shape_as_tensor(x)
+        ih, iw = shape[2], shape[3]
+        ph = torch.clamp((torch.ceil(ih / self.s) - 1) * self.s + self.k - ih, min=0).long()
+        pw = torch.clamp((torch.ceil(iw / self.s) - 1) * self.s + self.k - iw, min=0).long()
+        x = F.pad(x, [pw // 2, pw - pw // 2, ph // 2, ph - ph // 2])
+        return self.conv(x)
+
+
+class TfSame(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.c1, self.c2, self.c3 = ConvSame(3, 8, 3, 2), ConvSame(8, 16, 5, 2), ConvSame(16, 16, 4, 2)
+
+    def forward(self, images):
+        return self.c3(F.relu(self.c2(F.relu(self.c1(images)))))
+
+
+class RepeatInterleave(nn.Module):
+    """repeat_interleave by an int along a dynamic axis (seq, then batch): torch 1.13 exports each as a Loop
+    (SequenceAt/SequenceInsert in the body) over SplitToSequence pieces, then ConcatFromSequence. The dim=0
+    export is wrong in torch 1.13 (its Reshape [-1, 0, 8] gives z [batch*seq, 3, 8], not [3*batch, seq, 8]);
+    the corpus keeps it: the truth is onnxruntime's."""
+
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Linear(8, 8)
+
+    def forward(self, x):
+        y = torch.repeat_interleave(self.fc(x), 2, dim=1)  # [batch, 2*seq, 8]
+        z = torch.repeat_interleave(x, 3, dim=0)  # [3*batch, seq, 8]
+        return y, z
+
+
+@torch.jit.script
+def vad_chunk(x: torch.Tensor) -> torch.Tensor:
+    """x [batch, samples] to [batch, 1, 512], like Silero VAD's sample-rate switch but on the chunk's size:
+    16 kHz chunks (512 samples) pass as they are; 8 kHz chunks (256 samples) are upsampled 2x by repeating
+    every sample, through a reshape to [batch, 256, 1] that only fits 256 samples. Scripted, so the if is an
+    ONNX If on Equal(Gather(Shape(x), 1), 512), known from x's static width: only the then branch is valid."""
+    if x.size(1) == 512:
+        out = x.unsqueeze(1)
+    else:
+        b = x.size(0)
+        out = x.reshape(b, 256, 1).expand(b, 256, 2).reshape(b, 1, 512)
+    return out
+
+
+class SileroVad(nn.Module):
+    """Silero-VAD-like: a chunk-size If (vad_chunk), reflect pad, an STFT conv (magnitude), two stride-2 convs,
+    a mean over the frames, an LSTM cell on state [2, batch, 64], a sigmoid probability and the new state."""
+
+    def __init__(self, n_fft=32, hop=16, hidden=64):
+        super().__init__()
+        self.bins, self.hidden = n_fft // 2 + 1, hidden
+        self.stft = nn.Conv1d(1, 2 * self.bins, n_fft, hop, bias=False)
+        self.enc = nn.Sequential(nn.Conv1d(self.bins, 32, 3, 2, 1), nn.ReLU(), nn.Conv1d(32, 32, 3, 2, 1), nn.ReLU())
+        self.ih, self.hh = nn.Linear(32, 4 * hidden), nn.Linear(hidden, 4 * hidden)
+        self.out = nn.Linear(hidden, 1)
+
+    def forward(self, x, state):
+        x = F.pad(vad_chunk(x), (0, 64), mode="reflect")
+        re, im = self.stft(x).chunk(2, dim=1)
+        feats = self.enc(torch.sqrt(re * re + im * im)).mean(dim=2)
+        h, c = state[0], state[1]
+        i, f, g, o = (self.ih(feats) + self.hh(h)).chunk(4, dim=-1)
+        c = torch.sigmoid(f) * c + torch.sigmoid(i) * torch.tanh(g)
+        h = torch.sigmoid(o) * torch.tanh(c)
+        prob = torch.sigmoid(self.out(F.relu(h)))
+        return prob, torch.stack((h, c))
+
+
+export("llama_rotary_kv_cache", LlamaKvCache(), [("input_ids", ids(2, 3), ["batch", "seq"]),
+                                                 ("past_key", torch.randn(2, 2, 4, hd), ["batch", 2, "past", hd]),
+                                                 ("past_value", torch.randn(2, 2, 4, hd), ["batch", 2, "past", hd])],
+       ["hidden", "present_key", "present_value"], B3(batch=[1, 2, 3], seq=[1, 5, 7], past=[0, 3, 4]),
+       gen={"input_ids": ID})
+export("anchor_free_head", AnchorFree(), [("images", torch.randn(1, 3, 32, 32), ["batch", 3, "height", "width"])],
+       ["boxes", "scores"], B3(batch=[1, 2, 3], height=[32, 17, 1], width=[32, 40, 9]))
+export("detr_sine_position", DetrSine(), [("pixels", torch.randn(2, 3, 16, 20), ["batch", 3, "height", "width"]),
+                                          ("pixel_mask", torch.ones(2, 16, 20), ["batch", "height", "width"])],
+       ["features", "mask"], B3(batch=[1, 2, 3], height=[16, 9, 4], width=[16, 20, 1]))
+export("conformer_relative_position", ConformerRelPos(), [("x", torch.randn(2, 5, D), ["batch", "seq", D])],
+       ["y", "pos_emb"], B3(batch=[1, 2, 3], seq=[1, 5, 7]))
+export("audio_framing", AudioFraming(), [("waveform", torch.randn(2, 100), ["batch", "samples"])],
+       ["features", "timestamps"], B3(batch=[1, 2, 3], samples=[16, 100, 1001]))
+export("tf_same_padding_cnn", TfSame(), [("images", torch.randn(2, 3, 15, 20), ["batch", 3, "height", "width"])],
+       ["features"], B3(batch=[1, 2, 3], height=[32, 15, 1], width=[32, 7, 2]))
+export("repeat_interleave", RepeatInterleave(), [("x", torch.randn(2, 5, 8), ["batch", "seq", 8])], ["y", "z"],
+       B3(batch=[1, 2, 3], seq=[1, 5, 7]))
+export("silero_vad_if", SileroVad(), [("x", torch.randn(2, 512), ["batch", 512]),
+                                      ("state", torch.zeros(2, 2, 64), [2, "batch", 64])],
+       ["prob", "new_state"], B3(batch=[1, 2, 3]))
+
+# The models of other exporters (nontorch_models.py writes them and nontorch_manifest.json)
+# come after these, so that rerunning this script keeps them in the manifest.
+NONTORCH = os.path.join(os.path.dirname(os.path.abspath(__file__)), "nontorch_manifest.json")
+EXTRA = json.load(open(NONTORCH)) if os.path.exists(NONTORCH) else []
 with open(os.path.join(OUT, "manifest.json"), "w") as f:
-    json.dump(MODELS, f, indent=1)
+    json.dump(MODELS + EXTRA, f, indent=1)
     f.write("\n")
-print(f"{len(MODELS)} models")
+print(f"{len(MODELS)} models" + (f", and {len(EXTRA)} of other exporters ({NONTORCH})" if EXTRA else ""))

@@ -64,24 +64,20 @@ TEST(ExporterPatterns, RotaryPositionsFromPastToPastPlusSeq) {
 
 // Conformer relative positions: arange(seq - 1, -seq, -1.0).
 TEST(ExporterPatterns, RelativePositionsCountDown) {
-  DimsModel m({"batch", "seq"});
-  m.g.initializer("f1", Tensor::floats({1}, {}));
-  m.g.initializer("fm1", Tensor::floats({-1}, {}));
-  m.g.node("Cast", {"d1"}, {"s"}, {to(FLOAT)});
-  m.g.node("Sub", {"s", "f1"}, {"start"});
-  m.g.node("Neg", {"s"}, {"limit"});
-  m.g.node("Range", {"start", "limit", "fm1"}, {"pos"});
-  EXPECT_EQ(m.infer("pos"), ts(FLOAT, {"max(0,2*seq-1)"}));
+  auto positions = [](InferenceOptions options) {
+    DimsModel m({"batch", "seq"});
+    m.g.initializer("f1", Tensor::floats({1}, {}));
+    m.g.initializer("fm1", Tensor::floats({-1}, {}));
+    m.g.node("Cast", {"d1"}, {"s"}, {to(FLOAT)});
+    m.g.node("Sub", {"s", "f1"}, {"start"});
+    m.g.node("Neg", {"s"}, {"limit"});
+    m.g.node("Range", {"start", "limit", "fm1"}, {"pos"});
+    return m.infer("pos", options);
+  };
+  EXPECT_EQ(positions({}), ts(FLOAT, {"max(0,2*seq-1)"}));
   InferenceOptions nonempty;
   nonempty.assume_nonempty = true;
-  DimsModel again({"batch", "seq"});
-  again.g.initializer("f1", Tensor::floats({1}, {}));
-  again.g.initializer("fm1", Tensor::floats({-1}, {}));
-  again.g.node("Cast", {"d1"}, {"s"}, {to(FLOAT)});
-  again.g.node("Sub", {"s", "f1"}, {"start"});
-  again.g.node("Neg", {"s"}, {"limit"});
-  again.g.node("Range", {"start", "limit", "fm1"}, {"pos"});
-  EXPECT_EQ(again.infer("pos", nonempty), ts(FLOAT, {"2*seq-1"}));
+  EXPECT_EQ(positions(nonempty), ts(FLOAT, {"2*seq-1"}));
 }
 
 // Anchor-free grids: (arange(w, dtype=float) + 0.5) * stride, a Range of

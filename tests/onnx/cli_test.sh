@@ -163,7 +163,7 @@ case_infer_json() {
 # file and the node (#index, name, op type), exit 3, and -o not written.
 case_infer_shape_bug() {
   run 3 infer "$models/shape_bug.onnx" -o "$tmp/b.onnx"
-  has "^$models/shape_bug.onnx: 3 nodes, 3 values, 3 with known shape, 1 errors, 0 warnings$"
+  has "^$models/shape_bug.onnx: 3 nodes, 3 values, 3 with known shape, 1 error, 0 warnings$"
   has_not "^error|^symshape|proj_out"
   has_not '^wrote'
   err_lines 2

@@ -70,6 +70,12 @@ inline std::string one_line(const std::string& text) {
   return out;
 }
 
+// "1 error", "0 errors", "2 errors": a count and its noun, plural (NOUN + "s")
+// unless the count is 1.
+inline std::string count_noun(std::size_t n, const std::string& noun) {
+  return std::to_string(n) + " " + noun + (n == 1 ? "" : "s");
+}
+
 // Prints "symshape CMD: MESSAGE" on stderr; returns `code` (1: unreadable or
 // malformed input or a failed write, 2: bad usage).
 inline int fatal(const char* cmd, const std::string& message, int code = 1) {

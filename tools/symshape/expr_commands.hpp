@@ -118,7 +118,9 @@ inline constexpr const char* kSimplifyUsage =
     "usage: symshape simplify [--assume FACT]... [--file FILE|-]... [--] EXPR...\n"
     "  Prints the canonical form of each expression on stdout, one per line, in the\n"
     "  order given. --file reads one expression per line from FILE ('-': standard\n"
-    "  input; a final newline ends the last line, it does not start an empty one).\n"
+    "  input; a final newline ends the last line, it does not start an empty one);\n"
+    "  '#' starts a comment that ends with the line, and lines with no expression\n"
+    "  (blank, or only a comment) print nothing.\n"
     "  An argument starting with '-' is an expression ('-a+b'), except -h/--help and\n"
     "  --file; after '--' every argument is one.\n"
     "  --assume FACT  simplify under the fact (see symshape prove --help)\n"
@@ -220,7 +222,18 @@ inline int simplify_one(std::string_view text, SimplifyOutput& out, const Facts&
   return kExitOk;
 }
 
-// Every line of a file; a final newline does not start another line.
+// The expression of a line of a --file: '#' starts a comment (no expression
+// has one), which ends with the line; blanks around what is left are
+// dropped. Empty when the line has no expression (blank, or only a comment).
+inline std::string_view file_line_expression(std::string_view line) {
+  line = line.substr(0, line.find('#'));
+  const std::size_t first = line.find_first_not_of(" \t\r");
+  if (first == std::string_view::npos) return {};
+  return line.substr(first, line.find_last_not_of(" \t\r") + 1 - first);
+}
+
+// Every line of a file with an expression (blank lines and comment lines are
+// skipped); a final newline does not start another line.
 inline int simplify_file(const std::string& path, SimplifyOutput& out, const Facts& facts) {
   io::MappedFile text;
   std::string error;
@@ -230,7 +243,9 @@ inline int simplify_file(const std::string& path, SimplifyOutput& out, const Fac
   while (start < all.size()) {
     std::size_t end = all.find('\n', start);
     if (end == std::string_view::npos) end = all.size();
-    if (const int code = simplify_one(all.substr(start, end - start), out, facts, path, line)) return code;
+    const std::string_view expression = file_line_expression(all.substr(start, end - start));
+    if (!expression.empty())
+      if (const int code = simplify_one(expression, out, facts, path, line)) return code;
     start = end + 1;
     ++line;
   }

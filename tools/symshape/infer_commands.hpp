@@ -241,7 +241,13 @@ inline std::string set_input_shapes(const char* option, const std::vector<InputS
     Value* v = nullptr;
     for (Value* in : model.graph->inputs)
       if (in && in->name == s.name) v = in;
-    if (!v) return std::string(option) + ": '" + s.name + "' is not an input of " + model_name;
+    if (!v) {  // most likely a typo: name the inputs there are
+      std::string names;
+      for (const Value* in : model.graph->inputs)
+        if (in && !in->initializer) names += (names.empty() ? "" : ", ") + in->name;
+      return std::string(option) + ": '" + s.name + "' is not an input of " + model_name + " (its inputs: " +
+             (names.empty() ? std::string("none") : names) + ")";
+    }
     if (!v->type.is_tensor_like() && !v->type.is_unknown())
       return std::string(option) + ": input '" + s.name + "' is not a tensor";
     const DataType dt = v->type.is_unknown() ? DataType::UNDEFINED : v->type.elem_type();
@@ -345,16 +351,20 @@ inline std::string fitted_relation(const Contract& c, const ExprFit& fit, std::s
                     fit.cut(c.rhs.to_string(), used + skeleton, parts));
 }
 
-// The contracts (and, with --assume-contracts, the assumptions), after the
-// summary: "  node #3 'add' (Add): total == past+seq or ... (broadcast)",
-// their expressions cut to `fit`.
-inline void print_contracts(FILE* out, const Report& report, const std::vector<Assumption>& assumptions,
-                            const NodeTags& tags, const ExprFit& fit) {
+// The contracts (and, with --assume-contracts, the assumptions, or a line
+// saying there were none), after the summary: "  node #3 'add' (Add): total
+// == past+seq or ... (broadcast)", their expressions cut to `fit`.
+inline void print_contracts(FILE* out, const Report& report, bool assume_contracts,
+                            const std::vector<Assumption>& assumptions, const NodeTags& tags, const ExprFit& fit) {
   auto place = [&tags](const Contract& c) {
     const std::string where = tags.place(c.node, c.op_type);
     return where.empty() ? std::string() : where + ": ";
   };
   if (!assumptions.empty()) std::fprintf(out, "assumed (--assume-contracts): %zu\n", assumptions.size());
+  if (assume_contracts && assumptions.empty())  // say so, rather than nothing
+    std::fprintf(out, "assumed (--assume-contracts): none, %s\n",
+                 report.contracts.empty() ? "the model has no contracts to assume"
+                                          : "no contract determines an input symbol or has a condition");
   for (const Assumption& x : assumptions) {
     const std::string from = place(x.from);
     if (x.symbol.empty()) {  // a fact: the contract's condition
@@ -370,8 +380,8 @@ inline void print_contracts(FILE* out, const Report& report, const std::vector<A
     std::fprintf(out, "  %s = %s  from %s%s\n", x.symbol.c_str(), value.c_str(), from.c_str(), relation.c_str());
   }
   if (report.contracts.empty()) return;
-  std::fprintf(out, "contracts: %zu relation%s that valid inputs satisfy\n", report.contracts.size(),
-               report.contracts.size() == 1 ? "" : "s");
+  std::fprintf(out, "contracts: %s that valid inputs satisfy\n",
+               count_noun(report.contracts.size(), "relation").c_str());
   for (const Contract& c : report.contracts) {
     const std::string where = place(c), origin = tags.untag(c.origin);
     const std::string relation = fitted_relation(c, fit, display_width("  " + where + " ()" + origin));
@@ -391,11 +401,12 @@ inline void print_infer_summary(FILE* out, const InferArgs& a, const Model& mode
         ++values;
         known += types.known(*v);
       }
-  std::fprintf(out, "%s: %zu nodes, %zu values, %zu with known shape, %zu errors, %zu warnings\n",
-               display_name(a.model_path).c_str(), g.nodes.size(), values, known, report.errors(), report.warnings());
+  std::fprintf(out, "%s: %s, %s, %zu with known shape, %s, %s\n", display_name(a.model_path).c_str(),
+               count_noun(g.nodes.size(), "node").c_str(), count_noun(values, "value").c_str(), known,
+               count_noun(report.errors(), "error").c_str(), count_noun(report.warnings(), "warning").c_str());
   if (report.undetermined_dims > 0)
-    std::fprintf(out, "%zu dim%s determined by the inputs but left as fresh symbols (see the warnings)\n",
-                 report.undetermined_dims, report.undetermined_dims == 1 ? "" : "s");
+    std::fprintf(out, "%s determined by the inputs but left as fresh symbols (see the warnings)\n",
+                 count_noun(report.undetermined_dims, "dim").c_str());
   print_facts_line(out, report.facts);
   for (const Value* v : g.inputs)
     if (v && !v->initializer) print_value_line(out, "input", *v, types, fit);
@@ -523,7 +534,7 @@ inline int run_infer(const std::vector<std::string>& args) {
       write_infer_outputs(a, model, report, assumptions, tags, types, input, splice, wrote_model, wrote_json);
   const ExprFit fit = ExprFit::for_output(summary, a.full);
   print_infer_summary(summary, a, model, report, types, wrote_model, wrote_json, fit);
-  print_contracts(summary, report, assumptions, tags, fit);
+  print_contracts(summary, report, a.assume_contracts, assumptions, tags, fit);
   if (std::fflush(stdout) != 0) return fatal(cmd, "cannot write to standard output");
   return end_without_teardown(code != kExitOk ? code : report.ok() ? kExitOk : kExitInference);
 }

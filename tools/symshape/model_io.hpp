@@ -202,6 +202,23 @@ struct PreparedOutput {
   io::PendingFile file;
 };
 
+// The problem with the folder a file at `path` would be created in ("folder D
+// does not exist", "D is not a folder"), or "" when there is none to report
+// here. Without it a missing folder shows as the temporary file beside the
+// target that could not be created, a name the user never gave.
+inline std::string output_folder_problem(const std::string& path) {
+  const io::OutputTarget t = io::resolve_output(path);
+  if (t.exists || t.special) return std::string();
+  const std::filesystem::path folder = std::filesystem::path(t.target).parent_path();
+  if (folder.empty()) return std::string();  // the current folder
+  struct stat st;
+  if (::stat(folder.c_str(), &st) == 0)
+    return S_ISDIR(st.st_mode) ? std::string() : "cannot write it: " + folder.string() + " is not a folder";
+  if (errno == ENOENT) return "cannot write it: folder " + folder.string() + " does not exist";
+  if (errno == ENOTDIR) return "cannot write it: " + folder.string() + " is not a folder";
+  return std::string();
+}
+
 // Prepares `path` ("-" and names of fd 1: standard output, written by
 // commit_output) with the content `writer` makes. Failure names the file.
 inline Result<PreparedOutput> prepare_output(const std::string& path, io::PendingFile::Writer writer) {
@@ -212,6 +229,8 @@ inline Result<PreparedOutput> prepare_output(const std::string& path, io::Pendin
     out.writer = std::move(writer);
     return Result<PreparedOutput>(std::move(out));
   }
+  if (const std::string problem = output_folder_problem(path); !problem.empty())
+    return Result<PreparedOutput>::failure("file " + path + ": " + problem);
   Result<io::PendingFile> f = io::PendingFile::prepare(path, std::move(writer));
   if (!f) return Result<PreparedOutput>::failure(f.error());
   out.file = std::move(f.value());

@@ -434,8 +434,8 @@ inline void print_totals(const ProfileArgs& a, const profile::ModelProfile& p, c
 }
 
 inline void print_profile(const ProfileArgs& a, const profile::ModelProfile& p, FILE* out) {
-  std::fprintf(out, "%s: %zu nodes, %zu not counted\n", display_name(a.model_path).c_str(), p.nodes.size(),
-               p.not_counted);
+  std::fprintf(out, "%s: %s, %zu not counted\n", display_name(a.model_path).c_str(),
+               count_noun(p.nodes.size(), "node").c_str(), p.not_counted);
   if (!a.bindings.empty()) {
     const std::map<std::string, int64_t> sorted(a.bindings.begin(), a.bindings.end());
     std::string list;

@@ -84,9 +84,8 @@ void set_counters(benchmark::State& state, const BenchModel& m, std::size_t allo
   if (state.iterations() > 0 && m.nodes > 0)
     state.counters["allocs_per_node"] =
         static_cast<double>(allocations) / static_cast<double>(state.iterations()) / static_cast<double>(m.nodes);
-  state.counters["per_node"] = benchmark::Counter(static_cast<double>(m.nodes),
-                                                  benchmark::Counter::kIsIterationInvariantRate |
-                                                      benchmark::Counter::kInvert);
+  state.counters["per_node"] = benchmark::Counter(
+      static_cast<double>(m.nodes), benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
 }
 
 void bench_symshape(benchmark::State& state, const BenchModel* m) {
@@ -173,9 +172,12 @@ bool summarize(const BenchModel& m) {
           ++sym_values;
           sym_known += v->type.is_tensor() && v->type.shape().has_rank();
           if (v->type.is_tensor() && v->type.shape().has_rank())
-            for (const auto& d : v->type.shape().dims()) sym_known -= d.is_unknown() || d.to_string().rfind("_d", 0) == 0 ? 1 : 0;
+            for (const auto& d : v->type.shape().dims())
+              sym_known -= d.is_unknown() || d.to_string().rfind("_d", 0) == 0 ? 1 : 0;
         }
-    sym_out = model.graph->outputs.empty() || !model.graph->outputs[0] ? "?" : model.graph->outputs[0]->type.shape().to_string();
+    sym_out = model.graph->outputs.empty() || !model.graph->outputs[0]
+                  ? "?"
+                  : model.graph->outputs[0]->type.shape().to_string();
     sym_out += " (" + std::to_string(report.errors()) + " errors, " + std::to_string(report.warnings()) + " warnings)";
     ok = report.errors() == 0;
   }
@@ -272,9 +274,11 @@ int main(int argc, char** argv) {
     return failures ? 1 : 0;
   }
   for (const auto& m : models) {
-    benchmark::RegisterBenchmark(("symshape/" + m->name).c_str(), bench_symshape, m.get())->Unit(benchmark::kMicrosecond);
+    benchmark::RegisterBenchmark(("symshape/" + m->name).c_str(), bench_symshape, m.get())
+        ->Unit(benchmark::kMicrosecond);
     benchmark::RegisterBenchmark(("load/" + m->name).c_str(), bench_load, m.get())->Unit(benchmark::kMicrosecond);
-    benchmark::RegisterBenchmark(("onnx_ref/" + m->name).c_str(), bench_reference, m.get())->Unit(benchmark::kMicrosecond);
+    benchmark::RegisterBenchmark(("onnx_ref/" + m->name).c_str(), bench_reference, m.get())
+        ->Unit(benchmark::kMicrosecond);
   }
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();

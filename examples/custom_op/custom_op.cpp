@@ -19,8 +19,8 @@ int main() {
   GraphBuilder b(*model.graph);
   b.input("x", Type::tensor(DataType::FLOAT, Shape({"batch", "seq", 64})));
   b.input("bias", Type::tensor(DataType::FLOAT, Shape({64})));
-  b.node("Repeat", {"x"}, {"r"}, {Attribute::make_int("repeats", 3), Attribute::make_int("axis", 1)},
-         "com.example", "repeat");
+  b.node("Repeat", {"x"}, {"r"}, {Attribute::make_int("repeats", 3), Attribute::make_int("axis", 1)}, "com.example",
+         "repeat");
   b.node("Add", {"r", "bias"}, {"y"}, {}, "", "add");
   b.output("y");
 

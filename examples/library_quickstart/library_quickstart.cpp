@@ -37,11 +37,16 @@ void infer_pair(Context& ctx, Node& n) {
 
 const char* kind_name(DiagnosticKind k) {
   switch (k) {
-    case DiagnosticKind::Usage: return "usage";              // malformed node: input count, attribute
-    case DiagnosticKind::Semantic: return "semantic";        // rank, axis, broadcast; severity per policy
-    case DiagnosticKind::MissingRule: return "missing_rule";  // no rule for (domain, op, opset)
-    case DiagnosticKind::Graph: return "graph";              // cycle, functions nested too deep
-    case DiagnosticKind::Conflict: return "conflict";        // inferred type disagrees with the existing one
+    case DiagnosticKind::Usage:
+      return "usage";  // malformed node: input count, attribute
+    case DiagnosticKind::Semantic:
+      return "semantic";  // rank, axis, broadcast; severity per policy
+    case DiagnosticKind::MissingRule:
+      return "missing_rule";  // no rule for (domain, op, opset)
+    case DiagnosticKind::Graph:
+      return "graph";  // cycle, functions nested too deep
+    case DiagnosticKind::Conflict:
+      return "conflict";  // inferred type disagrees with the existing one
   }
   return "?";
 }
@@ -66,8 +71,8 @@ void show_policy(MergePolicy policy) {
   std::printf("%s: y is %s\n", to_string(policy), model.graph->find("y")->type.to_string().c_str());
   // [diagnostics]
   for (const Diagnostic& d : report.diagnostics)
-    std::printf("  %s %s node '%s' (%s): %s\n", d.severity == Severity::Error ? "error" : "warning",
-                kind_name(d.kind), d.node.c_str(), d.op_type.c_str(), d.message.c_str());
+    std::printf("  %s %s node '%s' (%s): %s\n", d.severity == Severity::Error ? "error" : "warning", kind_name(d.kind),
+                d.node.c_str(), d.op_type.c_str(), d.message.c_str());
   // [diagnostics]
 }
 
@@ -99,9 +104,9 @@ int main() {
   // [build]
 
   // [infer]
-  InferenceOptions options;                 // defaults: refine, data propagation on, no trace
+  InferenceOptions options;  // defaults: refine, data propagation on, no trace
   options.policy = MergePolicy::Refine;
-  options.data_propagation = true;          // follow small integer tensors (Shape -> Gather -> Reshape)
+  options.data_propagation = true;  // follow small integer tensors (Shape -> Gather -> Reshape)
   options.trace = [](const std::string& line) { std::printf("trace: %s\n", line.c_str()); };
 
   Report report = infer_shapes(model, options);  // types are written into the model's values
@@ -114,8 +119,7 @@ int main() {
   // [report]
 
   // [values]
-  for (const Value* v : model.graph->values)
-    std::printf("%-6s %s\n", v->name.c_str(), v->type.to_string().c_str());
+  for (const Value* v : model.graph->values) std::printf("%-6s %s\n", v->name.c_str(), v->type.to_string().c_str());
 
   const Type& t = model.graph->find("pair")->type;
   if (t.is_tensor() && t.shape().has_rank()) {

@@ -51,7 +51,7 @@ int main(int argc, char** argv) {
   }
 
   Report report = infer_shapes(model.value());
-  io::write_inferred_types(*model, proto.value());  // value_info for every value, graph output types
+  io::write_inferred_types(*model, proto.value());             // value_info for every value, graph output types
   Result<bool> saved = io::save_model_file(*proto, out_path);  // atomic: OUT.tmp, then renamed
   if (!saved) {
     std::fprintf(stderr, "%s\n", saved.error().c_str());

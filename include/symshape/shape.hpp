@@ -14,7 +14,7 @@ namespace symshape {
 
 class Shape {
  public:
-  Shape() = default;  // unknown rank
+  Shape() = default;                                                                 // unknown rank
   Shape(std::vector<SymbolicDim> dims) : dims_(std::move(dims)), has_rank_(true) {}  // NOLINT
   Shape(std::initializer_list<SymbolicDim> dims) : dims_(dims), has_rank_(true) {}
   static Shape of_rank(std::size_t rank) { return Shape(std::vector<SymbolicDim>(rank)); }
@@ -79,9 +79,7 @@ class Shape {
     return out + "]";
   }
 
-  friend bool operator==(const Shape& a, const Shape& b) {
-    return a.has_rank_ == b.has_rank_ && a.dims_ == b.dims_;
-  }
+  friend bool operator==(const Shape& a, const Shape& b) { return a.has_rank_ == b.has_rank_ && a.dims_ == b.dims_; }
   friend bool operator!=(const Shape& a, const Shape& b) { return !(a == b); }
 
  private:

@@ -282,8 +282,8 @@ void bind_expression_functions(py::module_& m) {
                                                                             : "unknown";
         py::dict counterexample;
         for (const auto& [name, value] : out.counterexample) counterexample[py::str(name)] = value;
-        return py::make_tuple(verdict, out.verdict == ProofOutcome::Verdict::False ? py::object(counterexample)
-                                                                                   : py::object(py::none()));
+        return py::make_tuple(
+            verdict, out.verdict == ProofOutcome::Verdict::False ? py::object(counterexample) : py::object(py::none()));
       },
       py::arg("relation"), py::arg("assume") = py::none(),
       "(verdict, counterexample) of `symshape prove`: the package's prove() calls it.");

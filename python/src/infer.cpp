@@ -183,10 +183,9 @@ py::dict result_object(InferResult& r) {
                                 py::arg("message") = x.d.message, py::arg("line") = x.line));
   for (const ContractRow& x : r.contracts)
     contracts.append(py::dict(py::arg("relation") = x.c.relation(), py::arg("condition") = x.c.condition,
-                              py::arg("kind") = contract_kind_name(x.c.kind),
-                              py::arg("lhs") = x.c.lhs, py::arg("rhs") = x.c.rhs, py::arg("node") = x.c.node,
-                              py::arg("op_type") = x.c.op_type, py::arg("where") = x.where,
-                              py::arg("origin") = x.c.origin));
+                              py::arg("kind") = contract_kind_name(x.c.kind), py::arg("lhs") = x.c.lhs,
+                              py::arg("rhs") = x.c.rhs, py::arg("node") = x.c.node, py::arg("op_type") = x.c.op_type,
+                              py::arg("where") = x.where, py::arg("origin") = x.c.origin));
   for (const ValueRow& v : r.values) {
     py::dict d = type_object(v.type);
     d["name"] = v.name;
@@ -245,8 +244,8 @@ InferRequest make_request(const std::string& name, const std::string& policy, py
 py::dict infer_entry(py::object source, bool is_path, const std::string& name, const std::string& policy,
                      py::handle input_shapes, bool data_propagation, bool want_model, py::handle profile_bindings,
                      py::handle assume, bool assume_nonempty) {
-  const InferRequest request = make_request(name, policy, input_shapes, data_propagation, want_model, profile_bindings,
-                                            assume, assume_nonempty);
+  const InferRequest request =
+      make_request(name, policy, input_shapes, data_propagation, want_model, profile_bindings, assume, assume_nonempty);
   const std::shared_ptr<const RuleSnapshot> rules = current_rules();
   InferResult result;
   bool unreadable = false;

@@ -2,10 +2,10 @@
 // and links with odr_other.cpp, which includes them all in reverse order. A
 // non-inline definition in a header fails the link with a duplicate symbol; a
 // header that needs another one first fails to compile in one of the orders.
-#include "all_core_forward.hpp"
-
 #include <cstdio>
 #include <string>
+
+#include "all_core_forward.hpp"
 
 namespace odr_test {
 std::string simplify_in_other(const std::string& text);

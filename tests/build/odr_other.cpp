@@ -1,7 +1,7 @@
 // ODR test, second translation unit: every core header in reverse order.
-#include "all_core_reverse.hpp"
-
 #include <string>
+
+#include "all_core_reverse.hpp"
 
 namespace odr_test {
 

@@ -130,13 +130,15 @@ TypeView view_of(const onnx::TypeProto& t) {
     case onnx::TypeProto::kSequenceType: {
       TypeView v;
       v.kind = TypeView::Sequence;
-      if (t.sequence_type().has_elem_type()) v.inner = std::make_shared<TypeView>(view_of(t.sequence_type().elem_type()));
+      if (t.sequence_type().has_elem_type())
+        v.inner = std::make_shared<TypeView>(view_of(t.sequence_type().elem_type()));
       return v;
     }
     case onnx::TypeProto::kOptionalType: {
       TypeView v;
       v.kind = TypeView::Optional;
-      if (t.optional_type().has_elem_type()) v.inner = std::make_shared<TypeView>(view_of(t.optional_type().elem_type()));
+      if (t.optional_type().has_elem_type())
+        v.inner = std::make_shared<TypeView>(view_of(t.optional_type().elem_type()));
       return v;
     }
     case onnx::TypeProto::kMapType: {
@@ -606,10 +608,11 @@ bool self_test() {
 }
 
 int usage() {
-  std::fprintf(stderr,
-               "usage: conformance [--data DIR] [--light DIR] [--with-input-values] [--suite NAME]... [--filter SUBSTR]\n"
-               "                   [--verbose] [--show-reference] [--show-worse]\n"
-               "                   [--markdown] [--list-partial]\n");
+  std::fprintf(
+      stderr,
+      "usage: conformance [--data DIR] [--light DIR] [--with-input-values] [--suite NAME]... [--filter SUBSTR]\n"
+      "                   [--verbose] [--show-reference] [--show-worse]\n"
+      "                   [--markdown] [--list-partial]\n");
   return 2;
 }
 
@@ -820,7 +823,8 @@ int main(int argc, char** argv) {
       if (e.ref.verdict < e.sym.verdict && e.sym.missing_rules.empty()) {
         describe(e, e.sym, "symshape");
         for (const auto& o : e.ref.outputs)
-          if (o.cmp.verdict == Exact) std::printf("      reference: '%s' %s\n", o.name.c_str(), o.inferred.to_string().c_str());
+          if (o.cmp.verdict == Exact)
+            std::printf("      reference: '%s' %s\n", o.name.c_str(), o.inferred.to_string().c_str());
       }
     std::printf("\nsymshape better than the reference:\n");
     for (const Entry& e : entries)
@@ -859,10 +863,12 @@ int main(int argc, char** argv) {
     total_ref.int_for_param += r.int_for_param;
   }
   std::printf("%-18s %6d | %7d %7d %7d %7d %2s| %7d %7d %7d %7d\n", "total", total_sym.models, total_sym.by[0],
-              total_sym.by[1], total_sym.by[2], total_sym.by[3], "", total_ref.by[0], total_ref.by[1],
-              total_ref.by[2], total_ref.by[3]);
+              total_sym.by[1], total_sym.by[2], total_sym.by[3], "", total_ref.by[0], total_ref.by[1], total_ref.by[2],
+              total_ref.by[3]);
   if (markdown) {
-    std::printf("\n| suite | models | symshape exact | partial | wrong | failed | reference exact | partial | wrong | failed |\n");
+    std::printf(
+        "\n| suite | models | symshape exact | partial | wrong | failed | reference exact | partial | wrong | failed "
+        "|\n");
     std::printf("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
     for (const std::string& suite : suites) {
       const Counts& s = sym_counts[suite];
@@ -878,8 +884,8 @@ int main(int argc, char** argv) {
   if (with_values) std::printf("; %d models had integer inputs inlined", inlined_models);
   std::printf("\nmodels where symshape reported errors: %d; whose types change when inferred again: %d",
               models_with_errors, round_trip_diffs);
-  std::printf("\nintegers inferred where a dim_param is stored: symshape %d, reference %d\n",
-              total_sym.int_for_param, total_ref.int_for_param);
+  std::printf("\nintegers inferred where a dim_param is stored: symshape %d, reference %d\n", total_sym.int_for_param,
+              total_ref.int_for_param);
   if (total_sym.by[Wrong] > 0) {
     std::printf("FAIL: symshape is wrong on %d models\n", total_sym.by[Wrong]);
     return 1;

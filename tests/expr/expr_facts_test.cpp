@@ -164,8 +164,7 @@ TEST(FactsProperty, SimplifiedUnderFactsAgreesWithExactForm) {
   auto pick = [&](int n) { return static_cast<int>(rng() % static_cast<uint64_t>(n)); };
   const char* names[] = {"a", "b", "c"};
   std::function<std::string(int)> gen = [&](int depth) -> std::string {
-    if (depth == 0 || pick(4) == 0)
-      return pick(3) == 0 ? std::to_string(pick(70) - 5) : std::string(names[pick(3)]);
+    if (depth == 0 || pick(4) == 0) return pick(3) == 0 ? std::to_string(pick(70) - 5) : std::string(names[pick(3)]);
     const std::string x = gen(depth - 1), y = gen(depth - 1);
     switch (pick(8)) {
       case 0:

@@ -335,12 +335,12 @@ bool within(const symshape::Interval& iv, int64_t v) {
 
 struct Stats {
   long expressions = 0;
-  long compared = 0;        // (expression, binding) pairs where the raw tree is defined
-  long undefined = 0;       // pairs where it is not
-  long refused = 0;         // expressions the engine refused with an overflow Error
-  long eval_overflow = 0;   // pairs where the simplified form overflows but the raw tree does not
-  long proofs = 0;          // prove_ge claims checked
-  long substitutions = 0;   // substitute checks done
+  long compared = 0;       // (expression, binding) pairs where the raw tree is defined
+  long undefined = 0;      // pairs where it is not
+  long refused = 0;        // expressions the engine refused with an overflow Error
+  long eval_overflow = 0;  // pairs where the simplified form overflows but the raw tree does not
+  long proofs = 0;         // prove_ge claims checked
+  long substitutions = 0;  // substitute checks done
 };
 
 // Large constants make overflow refusals legitimate: the canonical form's
@@ -494,8 +494,8 @@ TEST(ExprProperty, SimplifiedFormAgreesWithRawTree) {
           auto got = symshape::evaluate(se, to_bindings(envs[k]));
           if (!got.ok() && allow_eval_overflow && got.error() == "integer overflow") continue;
           ASSERT_TRUE(got.ok() && *got == *expected)
-              << "substitute mismatch\n  text: " << text << "\n  simplified: " << printed << "\n  a := "
-              << substitutes[which] << "\n  substituted: " << symshape::to_string(se)
+              << "substitute mismatch\n  text: " << text << "\n  simplified: " << printed
+              << "\n  a := " << substitutes[which] << "\n  substituted: " << symshape::to_string(se)
               << "\n  bindings: " << describe(envs[k]) << "\n  expected: " << *expected
               << "\n  got: " << (got.ok() ? std::to_string(*got) : "error: " + got.error());
         }
@@ -503,12 +503,12 @@ TEST(ExprProperty, SimplifiedFormAgreesWithRawTree) {
     }
   }
 
-  const double seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   std::printf(
       "seed %llu, expressions %ld, compared values %ld, undefined %ld, refused (overflow, large constants) %ld, "
       "simplified-form overflows (large constants) %ld, proofs checked %ld, substitutions %ld, %.2f s\n",
-      static_cast<unsigned long long>(seed), st.expressions, st.compared, st.undefined, st.refused, st.eval_overflow, st.proofs, st.substitutions, seconds);
+      static_cast<unsigned long long>(seed), st.expressions, st.compared, st.undefined, st.refused, st.eval_overflow,
+      st.proofs, st.substitutions, seconds);
   EXPECT_EQ(st.expressions, kExpressions);
   // The comparison must not be vacuous: most pairs are defined.
   EXPECT_GT(st.compared, kExpressions * kBindingsPerExpression / 2);

@@ -93,8 +93,7 @@ TEST(Simplify, NestedFloorDivisionsMerge) {
   EXPECT_EQ(P("(x//2)//3"), floordiv(sym("x"), Expr(6)));
   EXPECT_EQ(S("(x//2)//3"), "x//6");
   EXPECT_EQ(S("2*(x//3)//4"), "x//6");
-  for (int64_t x = 0; x <= 40; ++x)
-    EXPECT_EQ(value(P("(x//2)//3"), {{"x", x}}), py_div(py_div(x, 2), 3)) << x;
+  for (int64_t x = 0; x <= 40; ++x) EXPECT_EQ(value(P("(x//2)//3"), {{"x", x}}), py_div(py_div(x, 2), 3)) << x;
 }
 
 TEST(Simplify, ModuloKeepsTheRemainder) {
@@ -315,9 +314,9 @@ TEST(SimplifyRegression, ContentOfInt64Min) {
   for (int64_t b = 1; b <= 12; ++b) EXPECT_EQ(value(e, {{"b", b}}), py_div(kMin, 9 * b)) << b;
   const Expr m = P("(-9223372036854775807-1) % (9*b)");
   for (int64_t b = 1; b <= 12; ++b) EXPECT_EQ(value(m, {{"b", b}}), py_mod(kMin, 9 * b)) << b;
-  const Expr big = P(
-      "(3 - ((min(-2, 11)) % -b*CeilToInt(b - (c), y) + CeilToInt(-9223372036854775807, b*9))*-1)"
-      "*((+Min(max(Max(y, 9223372036854775807//x + (x + b)), y), b//min(-2, (b)) % -((-7) % 9)//1))//a)");
+  const Expr big =
+      P("(3 - ((min(-2, 11)) % -b*CeilToInt(b - (c), y) + CeilToInt(-9223372036854775807, b*9))*-1)"
+        "*((+Min(max(Max(y, 9223372036854775807//x + (x + b)), y), b//min(-2, (b)) % -((-7) % 9)//1))//a)");
   EXPECT_EQ(value(big, {{"a", 3}, {"b", 10}, {"c", 8}, {"x", 4}, {"y", 12}}), 102481911520608619);
 }
 
@@ -351,7 +350,8 @@ TEST(SimplifyRegression, UnexpandedProductsNormaliseSignAndScale) {
   // (Which sums stay factors still depends on how a product was built:
   // (x*a)*b keeps x*a expanded. Each such form round-trips.)
   const Expr x = sym("x");
-  for (const Expr& e : {-ab, x * ab, ab * ab, Expr(3) * x * ab - x, (a * b) * (a + Expr(1)), (x * a) * b, a * (b * x)}) {
+  for (const Expr& e :
+       {-ab, x * ab, ab * ab, Expr(3) * x * ab - x, (a * b) * (a + Expr(1)), (x * a) * b, a * (b * x)}) {
     const Expr back = P(to_string(e));
     EXPECT_EQ(back, e) << to_string(e);
   }

@@ -29,9 +29,7 @@ bool within(const symshape::Interval& iv, int64_t v) {
   return (!iv.has_lo || iv.lo <= v) && (!iv.has_hi || v <= iv.hi);
 }
 
-std::string describe(const symshape::Result<int64_t>& r) {
-  return r.ok() ? std::to_string(*r) : "error: " + r.error();
-}
+std::string describe(const symshape::Result<int64_t>& r) { return r.ok() ? std::to_string(*r) : "error: " + r.error(); }
 
 }  // namespace
 
@@ -53,8 +51,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     fail("printing the reparsed expression changed the text", text, printed, symshape::to_string(*back));
 
   const symshape::Expr rebuilt = symshape::substitute(e, {});
-  if (!(rebuilt == e)) fail("rebuilding through the constructors changed the expression", text, printed,
-                            symshape::to_string(rebuilt));
+  if (!(rebuilt == e))
+    fail("rebuilding through the constructors changed the expression", text, printed, symshape::to_string(rebuilt));
 
   // A fixed non-negative binding: symbol i (in sorted order) gets (i*5 + 3) % 11.
   symshape::Bindings bindings;
@@ -62,11 +60,14 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   for (const std::string& name : symshape::free_symbols(e)) bindings[name] = (i++ * 5 + 3) % 11;
   const symshape::Result<int64_t> v = symshape::evaluate(e, bindings);
   const symshape::Result<int64_t> w = symshape::evaluate(*back, bindings);
-  if (v.ok() != w.ok() || (v.ok() && *v != *w)) fail("the reparsed form evaluates differently", text, describe(v), describe(w));
+  if (v.ok() != w.ok() || (v.ok() && *v != *w))
+    fail("the reparsed form evaluates differently", text, describe(v), describe(w));
   if (v.ok()) {
     if (!within(e.bounds(), *v)) fail("the value lies outside the cached bounds", text, printed, describe(v));
-    if (*v < 0 && symshape::prove_ge(e, 0)) fail("prove_ge(e, 0) but the value is negative", text, printed, describe(v));
-    if (*v > 0 && symshape::prove_ge(0, e)) fail("prove_ge(0, e) but the value is positive", text, printed, describe(v));
+    if (*v < 0 && symshape::prove_ge(e, 0))
+      fail("prove_ge(e, 0) but the value is negative", text, printed, describe(v));
+    if (*v > 0 && symshape::prove_ge(0, e))
+      fail("prove_ge(0, e) but the value is positive", text, printed, describe(v));
   }
   return 0;
 }

@@ -24,8 +24,8 @@ TEST(Contracts, GemmInnerDims) {
   EXPECT_EQ(relations(r.report), (Strings{"k == 4 (inner dims, node)"}));
 }
 TEST(Contracts, ConcatOtherDims) {
-  RunResult r = Op("Concat").run({ts(FLOAT, {"b", "s"}), ts(FLOAT, {"c", "t"}), ts(FLOAT, {2, "u"})},
-                                 {attr("axis", int64_t{1})});
+  RunResult r =
+      Op("Concat").run({ts(FLOAT, {"b", "s"}), ts(FLOAT, {"c", "t"}), ts(FLOAT, {2, "u"})}, {attr("axis", int64_t{1})});
   EXPECT_EQ(r.outputs, (Types{ts(FLOAT, {2, "s+t+u"})}));
   EXPECT_EQ(relations(r.report), (Strings{"b == c (dim 0 of the inputs, node)", "b == 2 (dim 0 of the inputs, node)"}));
 }
@@ -192,7 +192,8 @@ TEST(Contracts, FactsMakeTheShapeReadable) {
 TEST(Contracts, AssumingContractsAssumesTheirConditions) {
   Model m = table_slice_model();
   std::vector<Assumption> assumptions;
-  Report r = infer_shapes_assuming_contracts(m, [] { return table_slice_model(); }, InferenceOptions(), assumptions);
+  Report r = infer_shapes_assuming_contracts(
+      m, [] { return table_slice_model(); }, InferenceOptions(), assumptions);
   ASSERT_EQ(assumptions.size(), 1u);
   EXPECT_EQ(assumptions[0].what(), "past+seq <= 64");
   EXPECT_EQ(m.graph->find("y")->type, ts(FLOAT, {"seq"}));
@@ -309,7 +310,8 @@ TEST(Contracts, GatherRowsUnderFacts) {
 TEST(Contracts, AssumingContractsAssumesTheGatherBound) {
   Model m = table_gather_model();
   std::vector<Assumption> assumptions;
-  Report r = infer_shapes_assuming_contracts(m, [] { return table_gather_model(); }, InferenceOptions(), assumptions);
+  Report r = infer_shapes_assuming_contracts(
+      m, [] { return table_gather_model(); }, InferenceOptions(), assumptions);
   ASSERT_EQ(assumptions.size(), 1u);
   EXPECT_EQ(assumptions[0].what(), "past+seq <= 64");
   ASSERT_EQ(r.facts.size(), 1u);

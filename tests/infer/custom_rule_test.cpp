@@ -25,9 +25,7 @@ inline void infer_twice_v3(Context& ctx, Node& n) {
 inline const RuleRegistrar twice_v3_rule{"com.acme", "Twice", 3, &infer_twice_v3};
 
 // Overrides the built-in Xor (from opset 7): always a [42] int8 tensor.
-inline void infer_fake_xor(Context& ctx, Node& n) {
-  ctx.set_shape_and_dtype(n.output(0), Shape({42}), DataType::INT8);
-}
+inline void infer_fake_xor(Context& ctx, Node& n) { ctx.set_shape_and_dtype(n.output(0), Shape({42}), DataType::INT8); }
 inline const RuleRegistrar fake_xor_rule{"", "Xor", 7, &infer_fake_xor};
 
 // Overrides the built-in Or only from opset 30 (beyond every built-in one).

@@ -17,7 +17,8 @@ Model nested_ifs(int depth) {
     GraphBuilder(*e).node("Identity", {"x"}, {"e" + std::to_string(level)});
     GraphBuilder(*e).output("e" + std::to_string(level));
     GraphBuilder(*g).node("If", {"c"}, {"y" + std::to_string(level)},
-                          {graph_attr("then_branch", t), graph_attr("else_branch", e)}, "", "if" + std::to_string(level));
+                          {graph_attr("then_branch", t), graph_attr("else_branch", e)}, "",
+                          "if" + std::to_string(level));
     GraphBuilder(*g).output("y" + std::to_string(level));
     g = t.get();
   }

@@ -317,8 +317,7 @@ TEST(Resolution, NodeDomainOpsetIsUsed) {
   g.node("Add", {"x", "x"}, {"y"}, {}, "com.unknown", "foreign");
   Report r = infer_shapes(m);
   ASSERT_WARNING(r, "no shape rule for com.unknown::Add");
-  EXPECT_NE(r.diagnostics.at(0).message.find("com.unknown::Add at opset 0"), std::string::npos)
-      << diagnostics_text(r);
+  EXPECT_NE(r.diagnostics.at(0).message.find("com.unknown::Add at opset 0"), std::string::npos) << diagnostics_text(r);
 }
 
 TEST(Resolution, AiOnnxWithoutOpsetImportIsAnError) {

@@ -25,9 +25,11 @@ TEST(Overflow, ReshapeOf2To80Elements) {
 }
 
 TEST(Overflow, ConcatSumBeyondInt64) {
-  EXPECT_ERROR(
-      Op("Concat").opset(13).run({ts(FLOAT, {k2p62}), ts(FLOAT, {k2p62}), ts(FLOAT, {k2p62})}, {attr("axis", 0)}).report,
-      kOverflow);
+  EXPECT_ERROR(Op("Concat")
+                   .opset(13)
+                   .run({ts(FLOAT, {k2p62}), ts(FLOAT, {k2p62}), ts(FLOAT, {k2p62})}, {attr("axis", 0)})
+                   .report,
+               kOverflow);
 }
 
 TEST(Overflow, TileBeyondInt64) {
@@ -36,13 +38,14 @@ TEST(Overflow, TileBeyondInt64) {
 
 TEST(Overflow, SymbolicOverflowToo) {
   // 2^62*N + 2^62*N + 2^62*N: the coefficient overflows.
-  EXPECT_ERROR(Op("Concat")
-                   .opset(13)
-                   .run({ts(FLOAT, {SymbolicDim(k2p62) * SymbolicDim("N")}), ts(FLOAT, {SymbolicDim(k2p62) * SymbolicDim("N")}),
-                         ts(FLOAT, {SymbolicDim(k2p62) * SymbolicDim("N")})},
-                        {attr("axis", 0)})
-                   .report,
-               kOverflow);
+  EXPECT_ERROR(
+      Op("Concat")
+          .opset(13)
+          .run({ts(FLOAT, {SymbolicDim(k2p62) * SymbolicDim("N")}), ts(FLOAT, {SymbolicDim(k2p62) * SymbolicDim("N")}),
+                ts(FLOAT, {SymbolicDim(k2p62) * SymbolicDim("N")})},
+               {attr("axis", 0)})
+          .report,
+      kOverflow);
 }
 
 TEST(Overflow, LargeButValidDimsAreFine) {

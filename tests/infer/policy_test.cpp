@@ -146,8 +146,9 @@ TEST(Policy, StrictConflictsAreErrors) {
   PolicyRun r = run_add(MergePolicy::Strict, ts(FLOAT, {"N", 4}));
   EXPECT_EQ(r.y, ts(FLOAT, {"N", 4}));
   EXPECT_ERROR(r.report, "inferred dim 1 = 3 conflicts with existing 4");
-  EXPECT_ERROR(run_add(MergePolicy::Strict, ts(FLOAT, {"2*N+2", 3}), ts(FLOAT, {"N+1", 3}), ts(FLOAT, {"N+1", 3})).report,
-               "inferred dim 0 = N+1 conflicts with existing 2*N+2");
+  EXPECT_ERROR(
+      run_add(MergePolicy::Strict, ts(FLOAT, {"2*N+2", 3}), ts(FLOAT, {"N+1", 3}), ts(FLOAT, {"N+1", 3})).report,
+      "inferred dim 0 = N+1 conflicts with existing 2*N+2");
   EXPECT_ERROR(run_add(MergePolicy::Strict, ts(FLOAT, {"N"})).report,
                "inferred rank 2 [N,3] conflicts with existing [N]");
   EXPECT_ERROR(run_add(MergePolicy::Strict, ts(DOUBLE, {"N", 3})).report,

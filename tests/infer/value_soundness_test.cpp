@@ -139,90 +139,111 @@ double py_mod(int64_t p, int64_t q) {
 
 TEST(ValueSoundness, CastToFloatAndBack) {
   Tally t("Cast");
-  check("float(a-b)", [](Chain& c, auto a, auto b) { return c.cast(c.node("Sub", {a, b}), FLOAT); },
-        [](int64_t a, int64_t b) { return std::vector<double>{to_float(a - b)}; }, t);
-  check("float(a+b) as double",
-        [](Chain& c, auto a, auto b) { return c.cast(c.cast(c.node("Add", {a, b}), FLOAT), DOUBLE); },
-        [](int64_t a, int64_t b) { return std::vector<double>{to_float(a + b)}; }, t);
-  check("int64(float(a-b) / 4)",
-        [](Chain& c, auto a, auto b) {
-          return c.cast(c.node("Div", {c.cast(c.node("Sub", {a, b}), FLOAT), c.f(4)}), INT64);
-        },
-        [](int64_t a, int64_t b) { return std::vector<double>{trunc_cast(to_float(a - b) / 4.0f)}; }, t);
-  check("int32(float(b-a) + 0.5)",
-        [](Chain& c, auto a, auto b) {
-          return c.cast(c.node("Add", {c.cast(c.node("Sub", {b, a}), FLOAT), c.f(0.5)}), INT32);
-        },
-        [](int64_t a, int64_t b) { return std::vector<double>{trunc_cast(to_float(b - a) + 0.5f)}; }, t);
-  check("int64(float(a) * 2.5 - float(b))",
-        [](Chain& c, auto a, auto b) {
-          return c.cast(c.node("Sub", {c.node("Mul", {c.cast(a, FLOAT), c.f(2.5)}), c.cast(b, FLOAT)}), INT64);
-        },
-        [](int64_t a, int64_t b) { return std::vector<double>{trunc_cast(to_float(a) * 2.5f - to_float(b))}; }, t);
+  check(
+      "float(a-b)",
+      [](Chain& c, auto a, auto b) {
+        return c.cast(c.node("Sub", {a, b}), FLOAT);
+      },
+      [](int64_t a, int64_t b) { return std::vector<double>{to_float(a - b)}; }, t);
+  check(
+      "float(a+b) as double",
+      [](Chain& c, auto a, auto b) {
+        return c.cast(c.cast(c.node("Add", {a, b}), FLOAT), DOUBLE);
+      },
+      [](int64_t a, int64_t b) { return std::vector<double>{to_float(a + b)}; }, t);
+  check(
+      "int64(float(a-b) / 4)",
+      [](Chain& c, auto a, auto b) {
+        return c.cast(c.node("Div", {c.cast(c.node("Sub", {a, b}), FLOAT), c.f(4)}), INT64);
+      },
+      [](int64_t a, int64_t b) { return std::vector<double>{trunc_cast(to_float(a - b) / 4.0f)}; }, t);
+  check(
+      "int32(float(b-a) + 0.5)",
+      [](Chain& c, auto a, auto b) {
+        return c.cast(c.node("Add", {c.cast(c.node("Sub", {b, a}), FLOAT), c.f(0.5)}), INT32);
+      },
+      [](int64_t a, int64_t b) { return std::vector<double>{trunc_cast(to_float(b - a) + 0.5f)}; }, t);
+  check(
+      "int64(float(a) * 2.5 - float(b))",
+      [](Chain& c, auto a, auto b) {
+        return c.cast(c.node("Sub", {c.node("Mul", {c.cast(a, FLOAT), c.f(2.5)}), c.cast(b, FLOAT)}), INT64);
+      },
+      [](int64_t a, int64_t b) { return std::vector<double>{trunc_cast(to_float(a) * 2.5f - to_float(b))}; }, t);
   t.print();
 }
 
 TEST(ValueSoundness, FloatRounding) {
   Tally t("Floor/Ceil/Round");
-  check("floor((float(a) - 16) / 8)",
-        [](Chain& c, auto a, auto) { return c.node("Floor", {c.node("Div", {c.node("Sub", {c.cast(a, FLOAT), c.f(16)}), c.f(8)})}); },
-        [](int64_t a, int64_t) { return std::vector<double>{std::floor((to_float(a) - 16.0f) / 8.0f)}; }, t);
-  check("ceil(float(b) * 2.5 - float(a))",
-        [](Chain& c, auto a, auto b) {
-          return c.node("Ceil", {c.node("Sub", {c.node("Mul", {c.cast(b, FLOAT), c.f(2.5)}), c.cast(a, FLOAT)})});
-        },
-        [](int64_t a, int64_t b) { return std::vector<double>{std::ceil(to_float(b) * 2.5f - to_float(a))}; }, t);
+  check(
+      "floor((float(a) - 16) / 8)",
+      [](Chain& c, auto a, auto) {
+        return c.node("Floor", {c.node("Div", {c.node("Sub", {c.cast(a, FLOAT), c.f(16)}), c.f(8)})});
+      },
+      [](int64_t a, int64_t) { return std::vector<double>{std::floor((to_float(a) - 16.0f) / 8.0f)}; }, t);
+  check(
+      "ceil(float(b) * 2.5 - float(a))",
+      [](Chain& c, auto a, auto b) {
+        return c.node("Ceil", {c.node("Sub", {c.node("Mul", {c.cast(b, FLOAT), c.f(2.5)}), c.cast(a, FLOAT)})});
+      },
+      [](int64_t a, int64_t b) { return std::vector<double>{std::ceil(to_float(b) * 2.5f - to_float(a))}; }, t);
   // Round is half to even (std::nearbyint in the default rounding mode).
   for (double scale : {0.5, 0.25, 1.5}) {
-    check("round(float(a - b) * " + std::to_string(scale) + ")",
-          [scale](Chain& c, auto a, auto b) {
-            return c.node("Round", {c.node("Mul", {c.cast(c.node("Sub", {a, b}), FLOAT), c.f(scale)})});
-          },
-          [scale](int64_t a, int64_t b) {
-            return std::vector<double>{std::nearbyint(to_float(a - b) * static_cast<float>(scale))};
-          },
-          t);
+    check(
+        "round(float(a - b) * " + std::to_string(scale) + ")",
+        [scale](Chain& c, auto a, auto b) {
+          return c.node("Round", {c.node("Mul", {c.cast(c.node("Sub", {a, b}), FLOAT), c.f(scale)})});
+        },
+        [scale](int64_t a, int64_t b) {
+          return std::vector<double>{std::nearbyint(to_float(a - b) * static_cast<float>(scale))};
+        },
+        t);
   }
-  check("round(float(a - b) / 3)",
-        [](Chain& c, auto a, auto b) { return c.node("Round", {c.node("Div", {c.cast(c.node("Sub", {a, b}), FLOAT), c.f(3)})}); },
-        [](int64_t a, int64_t b) { return std::vector<double>{std::nearbyint(to_float(a - b) / 3.0f)}; }, t);
+  check(
+      "round(float(a - b) / 3)",
+      [](Chain& c, auto a, auto b) {
+        return c.node("Round", {c.node("Div", {c.cast(c.node("Sub", {a, b}), FLOAT), c.f(3)})});
+      },
+      [](int64_t a, int64_t b) { return std::vector<double>{std::nearbyint(to_float(a - b) / 3.0f)}; }, t);
   t.print();
 }
 
 TEST(ValueSoundness, FloatNegAbsAndElementPicking) {
   Tally t("Neg/Abs/Gather");
-  check("-float(a) - 1, |float(a) - 3|",
-        [](Chain& c, auto a, auto) {
-          const std::string fa = c.cast(a, FLOAT);
-          return c.node("Concat", {c.vec(c.node("Sub", {c.node("Neg", {fa}), c.f(1)})),
-                                   c.vec(c.node("Abs", {c.node("Sub", {fa, c.f(3)})}))},
-                        {attr("axis", int64_t{0})});
-        },
-        [](int64_t a, int64_t) {
-          return std::vector<double>{-to_float(a) - 1.0f, std::fabs(to_float(a) - 3.0f)};
-        },
-        t);
+  check(
+      "-float(a) - 1, |float(a) - 3|",
+      [](Chain& c, auto a, auto) {
+        const std::string fa = c.cast(a, FLOAT);
+        return c.node(
+            "Concat",
+            {c.vec(c.node("Sub", {c.node("Neg", {fa}), c.f(1)})), c.vec(c.node("Abs", {c.node("Sub", {fa, c.f(3)})}))},
+            {attr("axis", int64_t{0})});
+      },
+      [](int64_t a, int64_t) {
+        return std::vector<double>{-to_float(a) - 1.0f, std::fabs(to_float(a) - 3.0f)};
+      },
+      t);
   // [a + 0.5, b] expanded to [2, 2], its columns gathered in reverse, flattened, and a slice of it.
-  check("gather(expand([a + 0.5, b]))",
-        [](Chain& c, auto a, auto b) {
-          const std::string pair = c.node("Concat", {c.vec(c.node("Add", {c.cast(a, FLOAT), c.f(0.5)})),
-                                                     c.vec(c.cast(b, FLOAT))},
-                                          {attr("axis", int64_t{0})});
-          c.builder().initializer("shape22", Tensor::vector({2, 2}));
-          const std::string e = c.node("Expand", {pair, "shape22"});
-          c.builder().initializer("rows", Tensor::vector({1, 0}));
-          const std::string g = c.node("Gather", {e, "rows"}, {attr("axis", int64_t{1})});
-          c.builder().initializer("flat4", Tensor::vector({4}));
-          const std::string flat = c.node("Reshape", {g, "flat4"});
-          c.builder().initializer("from1", Tensor::vector({1}));
-          c.builder().initializer("to3", Tensor::vector({3}));
-          return c.node("Concat", {flat, c.node("Slice", {flat, "from1", "to3"})}, {attr("axis", int64_t{0})});
-        },
-        [](int64_t a, int64_t b) {
-          const double x = to_float(a) + 0.5f, y = to_float(b);
-          return std::vector<double>{y, x, y, x, x, y};
-        },
-        t);
+  check(
+      "gather(expand([a + 0.5, b]))",
+      [](Chain& c, auto a, auto b) {
+        const std::string pair =
+            c.node("Concat", {c.vec(c.node("Add", {c.cast(a, FLOAT), c.f(0.5)})), c.vec(c.cast(b, FLOAT))},
+                   {attr("axis", int64_t{0})});
+        c.builder().initializer("shape22", Tensor::vector({2, 2}));
+        const std::string e = c.node("Expand", {pair, "shape22"});
+        c.builder().initializer("rows", Tensor::vector({1, 0}));
+        const std::string g = c.node("Gather", {e, "rows"}, {attr("axis", int64_t{1})});
+        c.builder().initializer("flat4", Tensor::vector({4}));
+        const std::string flat = c.node("Reshape", {g, "flat4"});
+        c.builder().initializer("from1", Tensor::vector({1}));
+        c.builder().initializer("to3", Tensor::vector({3}));
+        return c.node("Concat", {flat, c.node("Slice", {flat, "from1", "to3"})}, {attr("axis", int64_t{0})});
+      },
+      [](int64_t a, int64_t b) {
+        const double x = to_float(a) + 0.5f, y = to_float(b);
+        return std::vector<double>{y, x, y, x, x, y};
+      },
+      t);
   t.print();
 }
 
@@ -232,96 +253,148 @@ TEST(ValueSoundness, RangeOnFloats) {
   auto length_of = [](Chain& c, const std::string& start, const std::string& limit, const std::string& delta) {
     return c.node("Shape", {c.node("Range", {start, limit, delta})});
   };
-  auto count = [](float start, float limit, float delta) {
-    return std::max(std::ceil((limit - start) / delta), 0.0f);
-  };
-  check("range(float(a), float(a+b), 1)",
-        [&](Chain& c, auto a, auto b) { return length_of(c, c.cast(a, FLOAT), c.cast(c.node("Add", {a, b}), FLOAT), c.f(1)); },
-        [&](int64_t a, int64_t b) { return std::vector<double>{count(to_float(a), to_float(a + b), 1)}; }, t);
-  check("range(float(a) - 1, -float(a), -1)",
-        [&](Chain& c, auto a, auto) {
-          const std::string fa = c.cast(a, FLOAT);
-          return length_of(c, c.node("Sub", {fa, c.f(1)}), c.node("Neg", {fa}), c.f(-1));
-        },
-        [&](int64_t a, int64_t) { return std::vector<double>{count(to_float(a) - 1, -to_float(a), -1)}; }, t);
-  check("range(0.5, float(a) + 0.25, 0.5)",
-        [&](Chain& c, auto a, auto) { return length_of(c, c.f(0.5), c.node("Add", {c.cast(a, FLOAT), c.f(0.25)}), c.f(0.5)); },
-        [&](int64_t a, int64_t) { return std::vector<double>{count(0.5f, to_float(a) + 0.25f, 0.5f)}; }, t);
-  check("range(float(b), float(a) * 1.5, -2.5)",
-        [&](Chain& c, auto a, auto b) {
-          return length_of(c, c.cast(b, FLOAT), c.node("Mul", {c.cast(a, FLOAT), c.f(1.5)}), c.f(-2.5));
-        },
-        [&](int64_t a, int64_t b) { return std::vector<double>{count(to_float(b), to_float(a) * 1.5f, -2.5f)}; }, t);
+  auto count = [](float start, float limit, float delta) { return std::max(std::ceil((limit - start) / delta), 0.0f); };
+  check(
+      "range(float(a), float(a+b), 1)",
+      [&](Chain& c, auto a, auto b) {
+        return length_of(c, c.cast(a, FLOAT), c.cast(c.node("Add", {a, b}), FLOAT), c.f(1));
+      },
+      [&](int64_t a, int64_t b) { return std::vector<double>{count(to_float(a), to_float(a + b), 1)}; }, t);
+  check(
+      "range(float(a) - 1, -float(a), -1)",
+      [&](Chain& c, auto a, auto) {
+        const std::string fa = c.cast(a, FLOAT);
+        return length_of(c, c.node("Sub", {fa, c.f(1)}), c.node("Neg", {fa}), c.f(-1));
+      },
+      [&](int64_t a, int64_t) { return std::vector<double>{count(to_float(a) - 1, -to_float(a), -1)}; }, t);
+  check(
+      "range(0.5, float(a) + 0.25, 0.5)",
+      [&](Chain& c, auto a, auto) {
+        return length_of(c, c.f(0.5), c.node("Add", {c.cast(a, FLOAT), c.f(0.25)}), c.f(0.5));
+      },
+      [&](int64_t a, int64_t) { return std::vector<double>{count(0.5f, to_float(a) + 0.25f, 0.5f)}; }, t);
+  check(
+      "range(float(b), float(a) * 1.5, -2.5)",
+      [&](Chain& c, auto a, auto b) {
+        return length_of(c, c.cast(b, FLOAT), c.node("Mul", {c.cast(a, FLOAT), c.f(1.5)}), c.f(-2.5));
+      },
+      [&](int64_t a, int64_t b) { return std::vector<double>{count(to_float(b), to_float(a) * 1.5f, -2.5f)}; }, t);
   // The elements of a short range of fractions.
-  check("range(float(a) + 0.5, float(a) + 3, 1)",
-        [&](Chain& c, auto a, auto) {
-          const std::string fa = c.cast(a, FLOAT);
-          return c.node("Range", {c.node("Add", {fa, c.f(0.5)}), c.node("Add", {fa, c.f(3)}), c.f(1)});
-        },
-        [&](int64_t a, int64_t) {
-          const float s = to_float(a) + 0.5f;
-          return std::vector<double>{s, s + 1, s + 2};
-        },
-        t);
+  check(
+      "range(float(a) + 0.5, float(a) + 3, 1)",
+      [&](Chain& c, auto a, auto) {
+        const std::string fa = c.cast(a, FLOAT);
+        return c.node("Range", {c.node("Add", {fa, c.f(0.5)}), c.node("Add", {fa, c.f(3)}), c.f(1)});
+      },
+      [&](int64_t a, int64_t) {
+        const float s = to_float(a) + 0.5f;
+        return std::vector<double>{s, s + 1, s + 2};
+      },
+      t);
   t.print();
 }
 
 TEST(ValueSoundness, IntegerDivAndMod) {
   Tally t("Div/Mod");
   for (int64_t q : {2, 3, -3}) {
-    check("(a-b) / " + std::to_string(q), [q](Chain& c, auto a, auto b) { return c.node("Div", {c.node("Sub", {a, b}), c.i(q)}); },
-          [q](int64_t a, int64_t b) { return std::vector<double>{c_div(a - b, q)}; }, t);
-    check("(a-b) fmod " + std::to_string(q),
-          [q](Chain& c, auto a, auto b) { return c.node("Mod", {c.node("Sub", {a, b}), c.i(q)}, {attr("fmod", int64_t{1})}); },
-          [q](int64_t a, int64_t b) { return std::vector<double>{c_mod(a - b, q)}; }, t);
-    check("(a-b) mod " + std::to_string(q), [q](Chain& c, auto a, auto b) { return c.node("Mod", {c.node("Sub", {a, b}), c.i(q)}); },
-          [q](int64_t a, int64_t b) { return std::vector<double>{py_mod(a - b, q)}; }, t);
-  }
-  check("(a - 16) / (b + 1)",
-        [](Chain& c, auto a, auto b) { return c.node("Div", {c.node("Sub", {a, c.i(16)}), c.node("Add", {b, c.i(1)})}); },
-        [](int64_t a, int64_t b) { return std::vector<double>{c_div(a - 16, b + 1)}; }, t);
-  check("(a - 16) fmod (b + 1)",
-        [](Chain& c, auto a, auto b) {
-          return c.node("Mod", {c.node("Sub", {a, c.i(16)}), c.node("Add", {b, c.i(1)})}, {attr("fmod", int64_t{1})});
+    check(
+        "(a-b) / " + std::to_string(q),
+        [q](Chain& c, auto a, auto b) {
+          return c.node("Div", {c.node("Sub", {a, b}), c.i(q)});
         },
-        [](int64_t a, int64_t b) { return std::vector<double>{c_mod(a - 16, b + 1)}; }, t);
-  check("-a / 4", [](Chain& c, auto a, auto) { return c.node("Div", {c.node("Neg", {a}), c.i(4)}); },
-        [](int64_t a, int64_t) { return std::vector<double>{c_div(-a, 4)}; }, t);
+        [q](int64_t a, int64_t b) { return std::vector<double>{c_div(a - b, q)}; }, t);
+    check(
+        "(a-b) fmod " + std::to_string(q),
+        [q](Chain& c, auto a, auto b) {
+          return c.node("Mod", {c.node("Sub", {a, b}), c.i(q)}, {attr("fmod", int64_t{1})});
+        },
+        [q](int64_t a, int64_t b) { return std::vector<double>{c_mod(a - b, q)}; }, t);
+    check(
+        "(a-b) mod " + std::to_string(q),
+        [q](Chain& c, auto a, auto b) {
+          return c.node("Mod", {c.node("Sub", {a, b}), c.i(q)});
+        },
+        [q](int64_t a, int64_t b) { return std::vector<double>{py_mod(a - b, q)}; }, t);
+  }
+  check(
+      "(a - 16) / (b + 1)",
+      [](Chain& c, auto a, auto b) {
+        return c.node("Div", {c.node("Sub", {a, c.i(16)}), c.node("Add", {b, c.i(1)})});
+      },
+      [](int64_t a, int64_t b) { return std::vector<double>{c_div(a - 16, b + 1)}; }, t);
+  check(
+      "(a - 16) fmod (b + 1)",
+      [](Chain& c, auto a, auto b) {
+        return c.node("Mod", {c.node("Sub", {a, c.i(16)}), c.node("Add", {b, c.i(1)})}, {attr("fmod", int64_t{1})});
+      },
+      [](int64_t a, int64_t b) { return std::vector<double>{c_mod(a - 16, b + 1)}; }, t);
+  check(
+      "-a / 4",
+      [](Chain& c, auto a, auto) {
+        return c.node("Div", {c.node("Neg", {a}), c.i(4)});
+      },
+      [](int64_t a, int64_t) { return std::vector<double>{c_div(-a, 4)}; }, t);
   t.print();
 }
 
 TEST(ValueSoundness, BooleansWithAnUnknownSide) {
   Tally t("And/Or/Xor/Not");
   // a > a+b is false for every run; a <= a+b and a < a+1 are true.
-  check("and(a > a+b, u)",
-        [](Chain& c, auto a, auto b) { return c.node("And", {c.node("Greater", {a, c.node("Add", {a, b})}), c.unknown_bool()}); },
-        [](int64_t, int64_t) { return std::vector<double>{0}; }, t);
-  check("or(a <= a+b, u)",
-        [](Chain& c, auto a, auto b) {
-          return c.node("Or", {c.unknown_bool(), c.node("LessOrEqual", {a, c.node("Add", {a, b})})});
-        },
-        [](int64_t, int64_t) { return std::vector<double>{1}; }, t);
+  check(
+      "and(a > a+b, u)",
+      [](Chain& c, auto a, auto b) {
+        return c.node("And", {c.node("Greater", {a, c.node("Add", {a, b})}), c.unknown_bool()});
+      },
+      [](int64_t, int64_t) { return std::vector<double>{0}; }, t);
+  check(
+      "or(a <= a+b, u)",
+      [](Chain& c, auto a, auto b) {
+        return c.node("Or", {c.unknown_bool(), c.node("LessOrEqual", {a, c.node("Add", {a, b})})});
+      },
+      [](int64_t, int64_t) { return std::vector<double>{1}; }, t);
   // a < b decides nothing statically: And with an unknown side is not determined.
-  check("and(a < b, u)", [](Chain& c, auto a, auto b) { return c.node("And", {c.node("Less", {a, b}), c.unknown_bool()}); },
-        [](int64_t a, int64_t b) { return std::vector<double>{a < b ? kNotDetermined : 0}; }, t);
-  check("xor(a < a+1, b == b), not(a < a+1)",
-        [](Chain& c, auto a, auto b) {
-          const std::string lt = c.node("Less", {a, c.node("Add", {a, c.i(1)})});
-          return c.node("Concat", {c.vec(c.node("Xor", {lt, c.node("Equal", {b, b})})), c.vec(c.node("Not", {lt}))},
-                        {attr("axis", int64_t{0})});
-        },
-        [](int64_t, int64_t) { return std::vector<double>{0, 0}; }, t);
+  check(
+      "and(a < b, u)",
+      [](Chain& c, auto a, auto b) {
+        return c.node("And", {c.node("Less", {a, b}), c.unknown_bool()});
+      },
+      [](int64_t a, int64_t b) { return std::vector<double>{a < b ? kNotDetermined : 0}; }, t);
+  check(
+      "xor(a < a+1, b == b), not(a < a+1)",
+      [](Chain& c, auto a, auto b) {
+        const std::string lt = c.node("Less", {a, c.node("Add", {a, c.i(1)})});
+        return c.node("Concat", {c.vec(c.node("Xor", {lt, c.node("Equal", {b, b})})), c.vec(c.node("Not", {lt}))},
+                      {attr("axis", int64_t{0})});
+      },
+      [](int64_t, int64_t) {
+        return std::vector<double>{0, 0};
+      },
+      t);
   t.print();
 }
 
 TEST(ValueSoundness, ClipOfIntegers) {
   Tally t("Clip");
-  check("clip(a - 4, 0, 5)", [](Chain& c, auto a, auto) { return c.node("Clip", {c.node("Sub", {a, c.i(4)}), c.i(0), c.i(5)}); },
-        [](int64_t a, int64_t) { return std::vector<double>{static_cast<double>(std::min<int64_t>(std::max<int64_t>(a - 4, 0), 5))}; },
-        t);
-  check("clip(b - a, min=0)", [](Chain& c, auto a, auto b) { return c.node("Clip", {c.node("Sub", {b, a}), c.i(0)}); },
-        [](int64_t a, int64_t b) { return std::vector<double>{static_cast<double>(std::max<int64_t>(b - a, 0))}; }, t);
-  check("clip(a, max=b)", [](Chain& c, auto a, auto b) { return c.node("Clip", {a, "", b}); },
-        [](int64_t a, int64_t b) { return std::vector<double>{static_cast<double>(std::min(a, b))}; }, t);
+  check(
+      "clip(a - 4, 0, 5)",
+      [](Chain& c, auto a, auto) {
+        return c.node("Clip", {c.node("Sub", {a, c.i(4)}), c.i(0), c.i(5)});
+      },
+      [](int64_t a, int64_t) {
+        return std::vector<double>{static_cast<double>(std::min<int64_t>(std::max<int64_t>(a - 4, 0), 5))};
+      },
+      t);
+  check(
+      "clip(b - a, min=0)",
+      [](Chain& c, auto a, auto b) {
+        return c.node("Clip", {c.node("Sub", {b, a}), c.i(0)});
+      },
+      [](int64_t a, int64_t b) { return std::vector<double>{static_cast<double>(std::max<int64_t>(b - a, 0))}; }, t);
+  check(
+      "clip(a, max=b)",
+      [](Chain& c, auto a, auto b) {
+        return c.node("Clip", {a, "", b});
+      },
+      [](int64_t a, int64_t b) { return std::vector<double>{static_cast<double>(std::min(a, b))}; }, t);
   t.print();
 }

@@ -665,7 +665,8 @@ TEST(OnnxLoad, FunctionAttributeDefaultsFromNewerOnnx) {
   // The call uses the default: Flatten(axis=2) of [a,b,c] is [a*b,c].
   Report r = infer_shapes(m.value());
   EXPECT_TRUE(r.ok());
-  EXPECT_EQ(m->graph->find("y")->type, Type::tensor(DataType::FLOAT, Shape({SymbolicDim("a") * SymbolicDim("b"), "c"})));
+  EXPECT_EQ(m->graph->find("y")->type,
+            Type::tensor(DataType::FLOAT, Shape({SymbolicDim("a") * SymbolicDim("b"), "c"})));
 }
 
 }  // namespace
@@ -700,7 +701,6 @@ TEST(OnnxLoad, LargeFile) {
   EXPECT_TRUE(v->initializer->float_data.empty());
   EXPECT_EQ(v->type, Type::tensor(DataType::FLOAT, Shape({4096, 4608})));
 }
-
 
 // ---- tensor data that does not match dims and type ----
 
@@ -846,7 +846,8 @@ TEST(OnnxLoadInfer, AttributeOfTheWrongTypeIsAUsageError) {
   ASSERT_TRUE(m) << m.error();
   Report r = infer_shapes(m.value());
   ASSERT_EQ(r.errors(), 1u);
-  EXPECT_EQ(r.diagnostics.at(0).to_string(), "error: node 'transpose' (Transpose): attribute 'perm' is FLOATS, expected INTS");
+  EXPECT_EQ(r.diagnostics.at(0).to_string(),
+            "error: node 'transpose' (Transpose): attribute 'perm' is FLOATS, expected INTS");
   EXPECT_EQ(r.diagnostics.at(0).kind, DiagnosticKind::Usage);
   // No default perm (reversed dims) was applied.
   const Type& y = m->graph->find("y")->type;

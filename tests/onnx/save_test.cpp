@@ -1,5 +1,7 @@
 // The ONNX writer: inferred types back into the proto, atomic saving,
 // stripping; the output passes ONNX's checker and reloads with the same types.
+#include "symshape/onnx/save.hpp"
+
 #include <gtest/gtest.h>
 #include <onnx/checker.h>
 
@@ -9,7 +11,6 @@
 #include <string>
 
 #include "symshape/onnx/proto.hpp"
-#include "symshape/onnx/save.hpp"
 #include "symshape/symshape.hpp"
 
 namespace {

@@ -51,7 +51,7 @@ ModelRun run_if(const Type& a, const Type& b, int64_t opset = 18, std::optional<
 // Loop(M, cond, s0) whose body computes s_out = <op>(s) and a scan output
 // Mul(s, s); the body's condition output is its condition input.
 ModelRun run_loop(const Type& s0, bool with_m, bool with_cond, const std::string& op = "Add", int64_t mode = 0,
-                std::optional<std::vector<SymbolicDim>> m_value = std::nullopt, int64_t opset = 18) {
+                  std::optional<std::vector<SymbolicDim>> m_value = std::nullopt, int64_t opset = 18) {
   ModelRun r{make_model(opset), {}};
   r.model.opset_imports["test"] = 1;
   GraphBuilder g(*r.model.graph);
@@ -78,8 +78,8 @@ ModelRun run_loop(const Type& s0, bool with_m, bool with_cond, const std::string
   b.output("cond_in");
   b.output("s_out");
   b.output("scan");
-  g.node("Loop", {with_m ? "M" : "", with_cond ? "cond" : "", "s0"}, {"s_final", "ys"}, {graph_attr("body", body)},
-         "", "loop");
+  g.node("Loop", {with_m ? "M" : "", with_cond ? "cond" : "", "s0"}, {"s_final", "ys"}, {graph_attr("body", body)}, "",
+         "loop");
   g.output("s_final");
   g.output("ys");
   r.report = infer_shapes(r.model);
@@ -153,9 +153,7 @@ TEST(If, DifferingSymbolsBecomeFresh) {
 TEST(If, DifferingRanksGiveUnknownRank) {
   EXPECT_EQ(run_if(ts(FLOAT, {"N", 3}), ts(FLOAT, {"N"})).type("y"), ts(FLOAT));
 }
-TEST(If, UnknownBranchRankGivesUnknownRank) {
-  EXPECT_EQ(run_if(ts(FLOAT), ts(FLOAT, {2})).type("y"), ts(FLOAT));
-}
+TEST(If, UnknownBranchRankGivesUnknownRank) { EXPECT_EQ(run_if(ts(FLOAT), ts(FLOAT, {2})).type("y"), ts(FLOAT)); }
 TEST(If, KnownConditionSelectsItsBranch) {
   EXPECT_EQ(run_if(ts(FLOAT, {"N", 3}), ts(FLOAT, {"N", 5}), 18, 1).type("y"), ts(FLOAT, {"N", 3}));
   EXPECT_EQ(run_if(ts(FLOAT, {"N", 3}), ts(FLOAT, {"N", 5}), 18, 0).type("y"), ts(FLOAT, {"N", 5}));
@@ -340,7 +338,7 @@ namespace {
 
 // Scan with one state h and one scan input X: h_out = Add(h, h), y = Mul(x, x).
 ModelRun run_scan(const Type& h, const Type& x, std::vector<Attribute> attrs, int64_t opset = 18,
-                bool state_from_x = false) {
+                  bool state_from_x = false) {
   ModelRun r{make_model(opset), {}};
   GraphBuilder g(*r.model.graph);
   g.input("h0", h);
@@ -392,8 +390,8 @@ TEST(Scan, NegativeAxesFromOpset11) {
         << opset;
 }
 TEST(Scan, NegativeAxisBeforeOpset11IsError) {
-  ModelRun r = run_scan(ts(FLOAT, {"B", 4}), ts(FLOAT, {"B", "T", 8}),
-                      {attr("scan_input_axes", std::vector<int64_t>{-2})}, 9);
+  ModelRun r =
+      run_scan(ts(FLOAT, {"B", 4}), ts(FLOAT, {"B", "T", 8}), {attr("scan_input_axes", std::vector<int64_t>{-2})}, 9);
   EXPECT_ERROR(r.report, "scan_input_axes value -2 is out of range");
   EXPECT_EQ(
       run_scan(ts(FLOAT, {"B", 4}), ts(FLOAT, {"B", "T", 8}), {attr("scan_input_axes", std::vector<int64_t>{1})}, 9)
@@ -416,9 +414,7 @@ TEST(Scan, StateChangingShapeIsError) {
   ModelRun r = run_scan(ts(FLOAT, {"B", 4}), ts(FLOAT, {"T", "B", 8}), {}, 18, true);
   EXPECT_ERROR(r.report, "states must keep their shape");
 }
-TEST(Scan, UnknownRankInput) {
-  EXPECT_EQ(run_scan(ts(FLOAT, {"B", 4}), ts(FLOAT), {}).type("Y"), ts(FLOAT));
-}
+TEST(Scan, UnknownRankInput) { EXPECT_EQ(run_scan(ts(FLOAT, {"B", 4}), ts(FLOAT), {}).type("Y"), ts(FLOAT)); }
 TEST(Scan, SequenceLengthsMustAgree) {
   Model m = make_model();
   GraphBuilder g(*m.graph);
@@ -443,8 +439,8 @@ TEST(Scan, MissingNumScanInputsIsUsageError) {
   EXPECT_ERROR(r, "missing required attribute 'num_scan_inputs'");
 }
 TEST(Scan, AxesCountMismatchIsUsageError) {
-  ModelRun r = run_scan(ts(FLOAT, {"B", 4}), ts(FLOAT, {"T", "B", 8}),
-                      {attr("scan_input_axes", std::vector<int64_t>{0, 1})});
+  ModelRun r =
+      run_scan(ts(FLOAT, {"B", 4}), ts(FLOAT, {"T", "B", 8}), {attr("scan_input_axes", std::vector<int64_t>{0, 1})});
   EXPECT_ERROR(r.report, "scan_input_axes has 2 values");
 }
 

@@ -93,8 +93,7 @@ TEST(Conv, ResNetStemChain) {
   Report r = infer_shapes(m);
   EXPECT_EQ(r.errors(), 0u);
   EXPECT_EQ(m.graph->outputs[0]->type, ts(FLOAT, {"N", 64, "((H+1)//2+1)//2", "((W+1)//2+1)//2"}));
-  EXPECT_EQ(m.graph->outputs[1]->type,
-            ts(FLOAT, {"N", 128, "(((H+1)//2+1)//2+1)//2", "(((W+1)//2+1)//2+1)//2"}));
+  EXPECT_EQ(m.graph->outputs[1]->type, ts(FLOAT, {"N", 128, "(((H+1)//2+1)//2+1)//2", "(((W+1)//2+1)//2+1)//2"}));
   EXPECT_EQ(m.graph->outputs[2]->type, ts(FLOAT, {"N", 128, 1, 1}));
   // The expressions evaluate as the integer formula does.
   auto dims = m.graph->outputs[1]->type.shape().evaluate({{"N", 2}, {"H", 224}, {"W", 225}});

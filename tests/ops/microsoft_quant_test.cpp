@@ -138,10 +138,24 @@ TEST(MicrosoftQuant, QOrderedAndMoE) {
 namespace {
 // QEmbedLayerNormalization inputs with every required one present; hidden 768.
 std::vector<In> qembed_inputs() {
-  return {ts(INT32, {"B", "S"}), omitted(),          ts(UINT8, {30522, 768}), ts(UINT8, {512, 768}), omitted(),
-          ts(UINT8, {768}),      ts(UINT8, {768}),   omitted(),               ts(FLOAT, {}),         ts(FLOAT, {}),
-          omitted(),             ts(FLOAT, {}),      ts(FLOAT, {}),           ts(UINT8, {}),         ts(UINT8, {}),
-          omitted(),             ts(UINT8, {}),      ts(UINT8, {})};
+  return {ts(INT32, {"B", "S"}),
+          omitted(),
+          ts(UINT8, {30522, 768}),
+          ts(UINT8, {512, 768}),
+          omitted(),
+          ts(UINT8, {768}),
+          ts(UINT8, {768}),
+          omitted(),
+          ts(FLOAT, {}),
+          ts(FLOAT, {}),
+          omitted(),
+          ts(FLOAT, {}),
+          ts(FLOAT, {}),
+          ts(UINT8, {}),
+          ts(UINT8, {}),
+          omitted(),
+          ts(UINT8, {}),
+          ts(UINT8, {})};
 }
 }  // namespace
 

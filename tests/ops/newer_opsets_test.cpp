@@ -5,9 +5,7 @@
 #include "op_test_util.hpp"
 
 namespace {
-int resolved(const char* op, int64_t opset) {
-  return resolve_rule(ops::kBuiltinRules, "", op, opset).since_version;
-}
+int resolved(const char* op, int64_t opset) { return resolve_rule(ops::kBuiltinRules, "", op, opset).since_version; }
 }  // namespace
 
 TEST(NewerOpsets, ResolvesToTheNewestRegisteredVersion) {

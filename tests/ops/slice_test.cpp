@@ -1,7 +1,8 @@
-#include "op_test_util.hpp"
 #include "symshape/ops/slice.hpp"
 
 #include <limits>
+
+#include "op_test_util.hpp"
 
 namespace {
 constexpr int64_t kMax = std::numeric_limits<int64_t>::max();

@@ -31,9 +31,10 @@ TEST(Unary, CeilAndFloorOfAFloatQuotient) {
   EXPECT_EQ(rounded_quotient("Floor", 7, -2), (std::vector<SymbolicDim>{-4}));
 }
 TEST(Unary, PassthroughKeepsSymbolicShape) {
-  for (const char* op : {"Abs", "Neg", "Relu", "Sigmoid", "Tanh", "Exp", "Log", "Sqrt", "Erf", "Sign", "Softplus",
-                         "Softsign", "HardSwish", "Round", "Ceil", "Floor", "Reciprocal", "Sin", "Acosh", "Shrink",
-                         "ThresholdedRelu", "Celu", "Elu", "Selu", "LeakyRelu", "HardSigmoid"})
+  for (const char* op : {"Abs",  "Neg",   "Relu",       "Sigmoid",   "Tanh",       "Exp",       "Log",
+                         "Sqrt", "Erf",   "Sign",       "Softplus",  "Softsign",   "HardSwish", "Round",
+                         "Ceil", "Floor", "Reciprocal", "Sin",       "Acosh",      "Shrink",    "ThresholdedRelu",
+                         "Celu", "Elu",   "Selu",       "LeakyRelu", "HardSigmoid"})
     EXPECT_EQ(Op(op).opset(17).infer({ts(FLOAT, {"B", "T", 768})}), (Types{ts(FLOAT, {"B", "T", 768})})) << op;
 }
 TEST(Unary, OpsOfLaterOpsets) {
@@ -156,7 +157,8 @@ TEST(Identity, MissingInputIsUsageError) {
 
 // Clip of known integer values: clamp(k - L, min=0) in computed pads.
 TEST(Unary, ClipPropagatesValues) {
-  RunResult r = Op("Clip").opset(13).run({sym_value(ts(INT64, {2}), {"k-4", 7}), constant(Tensor::scalar(0)), omitted()});
+  RunResult r =
+      Op("Clip").opset(13).run({sym_value(ts(INT64, {2}), {"k-4", 7}), constant(Tensor::scalar(0)), omitted()});
   ASSERT_TRUE(r.values[0]);
   EXPECT_EQ(*r.values[0], (std::vector<SymbolicDim>{SymbolicDim("max(0,k-4)"), 7}));
   RunResult both = Op("Clip").opset(13).run(

@@ -43,7 +43,8 @@ TEST(RegistryCoverage, EveryLibonnxSchemaVersionHasARule) {
   for (const auto& s : ONNX_NAMESPACE::OpSchemaRegistry::get_all_schemas_with_history()) {
     ++schemas;
     const std::string domain = s.domain() == "ai.onnx" ? "" : s.domain();
-    if (!keys.count(Key(domain, s.Name(), s.SinceVersion()))) missing.push_back(describe(Key(domain, s.Name(), s.SinceVersion())));
+    if (!keys.count(Key(domain, s.Name(), s.SinceVersion())))
+      missing.push_back(describe(Key(domain, s.Name(), s.SinceVersion())));
   }
   EXPECT_GT(schemas, 400u);
   std::string list;

@@ -21,7 +21,10 @@ TEST(JsonWriter, QuotesAndEscapes) {
   EXPECT_EQ(json_quote(std::string("\x01\b\f\x1f", 4)), "\"\\u0001\\u0008\\u000c\\u001f\"");
   EXPECT_EQ(json_quote(std::string("a\0b", 3)), "\"a\\u0000b\"");
   // DEL and UTF-8 are copied as they are.
-  EXPECT_EQ(json_quote("\x7f" "\xc3\xa9"), "\"\x7f" "\xc3\xa9\"");
+  EXPECT_EQ(json_quote("\x7f"
+                       "\xc3\xa9"),
+            "\"\x7f"
+            "\xc3\xa9\"");
 }
 
 TEST(JsonWriter, ScalarsAtTopLevel) {

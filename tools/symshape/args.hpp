@@ -145,7 +145,8 @@ inline OptionMatch match_option(const ArgSpec& spec, const std::string& arg) {
   for (const Option& option : spec.options)
     for (const std::string& name : option.names) {
       if (arg == name) return {&option, std::nullopt};
-      const bool name_equals = arg.size() > name.size() && arg.compare(0, name.size(), name) == 0 && arg[name.size()] == '=';
+      const bool name_equals =
+          arg.size() > name.size() && arg.compare(0, name.size(), name) == 0 && arg[name.size()] == '=';
       if (option.value_name && name_equals) return {&option, arg.substr(name.size() + 1)};
     }
   return {};

@@ -102,16 +102,15 @@ inline std::string bindings_break_facts(const std::vector<Fact>& listed, const B
 inline void print_facts_line(FILE* out, const std::vector<Fact>& facts) {
   if (facts.empty()) return;
   std::string line = "assuming: ";
-  for (std::size_t i = 0; i < facts.size(); ++i)
-    line += (i ? ", " : "") + facts[i].text + " (" + facts[i].source + ")";
+  for (std::size_t i = 0; i < facts.size(); ++i) line += (i ? ", " : "") + facts[i].text + " (" + facts[i].source + ")";
   std::fprintf(out, "%s\n", line.c_str());
 }
 
-#define SYMSHAPE_CLI_ASSUME_HELP                                                             \
-  "  --assume FACT   a relation the runs of interest satisfy: 'seq<=2048', 'H>=32',\n"       \
-  "                  '32<=H<=1024', 'past+seq<=64', 'H%32==0', 'total==past+seq'\n"          \
-  "                  (repeatable); shapes are then exact for those runs and simpler.\n"     \
-  "                  Without facts they are exact for every run (dims >= 0).\n"             \
+#define SYMSHAPE_CLI_ASSUME_HELP                                                        \
+  "  --assume FACT   a relation the runs of interest satisfy: 'seq<=2048', 'H>=32',\n"  \
+  "                  '32<=H<=1024', 'past+seq<=64', 'H%32==0', 'total==past+seq'\n"     \
+  "                  (repeatable); shapes are then exact for those runs and simpler.\n" \
+  "                  Without facts they are exact for every run (dims >= 0).\n"         \
   "  --assume-nonempty  every input dim is >= 1 (a fact like the others)\n"
 
 inline constexpr const char* kSimplifyUsage =
@@ -336,7 +335,10 @@ inline int run_prove(const std::vector<std::string>& args) {
     have_relation = true;
     return true;
   };
-  const ArgSpec spec{cmd, kProveUsage, {{{"--assume"}, "FACT", assume_option(facts)}}, relation,
+  const ArgSpec spec{cmd,
+                     kProveUsage,
+                     {{{"--assume"}, "FACT", assume_option(facts)}},
+                     relation,
                      /*dash_args_are_positional=*/true};
   if (const std::optional<int> done = parse_args(spec, args)) return *done;
   if (!have_relation) return fatal(cmd, "expected a relation such as 'A >= B'", kExitUsage);
@@ -351,7 +353,8 @@ inline int run_prove(const std::vector<std::string>& args) {
     std::vector<std::pair<std::string, int64_t>> sorted(outcome.counterexample.begin(), outcome.counterexample.end());
     std::sort(sorted.begin(), sorted.end());
     std::string binding;
-    for (const auto& [name, value] : sorted) binding += (binding.empty() ? "" : ",") + name + "=" + std::to_string(value);
+    for (const auto& [name, value] : sorted)
+      binding += (binding.empty() ? "" : ",") + name + "=" + std::to_string(value);
     std::printf("false: %s\n", binding.empty() ? "(no symbol)" : binding.c_str());
   }
   return std::fflush(stdout) == 0 ? kExitOk : fatal(cmd, "cannot write to standard output");

@@ -21,8 +21,8 @@
 
 namespace symshape::cli {
 
-inline constexpr std::size_t kPipeExprWidth = 60;  // per expression, when the output is not a terminal
-inline constexpr std::size_t kMinExprWidth = 20;   // on a terminal, however narrow
+inline constexpr std::size_t kPipeExprWidth = 60;         // per expression, when the output is not a terminal
+inline constexpr std::size_t kMinExprWidth = 20;          // on a terminal, however narrow
 inline constexpr const char* kEllipsis = "\xe2\x80\xa6";  // U+2026, one column
 
 inline bool utf8_continuation(char c) { return (static_cast<unsigned char>(c) & 0xC0) == 0x80; }

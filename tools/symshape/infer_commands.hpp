@@ -100,11 +100,16 @@ inline const char* severity_name(Severity s) { return s == Severity::Error ? "er
 
 inline const char* kind_name(DiagnosticKind k) {
   switch (k) {
-    case DiagnosticKind::Usage: return "usage";
-    case DiagnosticKind::Semantic: return "semantic";
-    case DiagnosticKind::MissingRule: return "missing_rule";
-    case DiagnosticKind::Graph: return "graph";
-    case DiagnosticKind::Conflict: return "conflict";
+    case DiagnosticKind::Usage:
+      return "usage";
+    case DiagnosticKind::Semantic:
+      return "semantic";
+    case DiagnosticKind::MissingRule:
+      return "missing_rule";
+    case DiagnosticKind::Graph:
+      return "graph";
+    case DiagnosticKind::Conflict:
+      return "conflict";
   }
   return "unknown";
 }
@@ -126,7 +131,6 @@ inline std::vector<const Value*> listed_values(const Model& m, bool with_initial
       if (v && !v->name.empty()) out.push_back(v);
   return out;
 }
-
 
 // ---- symshape infer ----
 
@@ -156,8 +160,7 @@ inline constexpr const char* kInferUsage =
     "  --assume-contracts  assume the contracts hold: substitute the input symbols\n"
     "                  they determine (keeping the names the model declares) and\n"
     "                  infer again; lists every assumption made. Without it every\n"
-    "                  shape is exact for every valid run.\n"
-    SYMSHAPE_CLI_ASSUME_HELP
+    "                  shape is exact for every valid run.\n" SYMSHAPE_CLI_ASSUME_HELP
     "  --full          print the summary's types and the contracts' and assumptions'\n"
     "                  expressions whole; without it one longer than the room left\n"
     "                  by the terminal's width (60 characters when not a terminal)\n"
@@ -245,8 +248,8 @@ inline std::string set_input_shapes(const char* option, const std::vector<InputS
       std::string names;
       for (const Value* in : model.graph->inputs)
         if (in && !in->initializer) names += (names.empty() ? "" : ", ") + in->name;
-      return std::string(option) + ": '" + s.name + "' is not an input of " + model_name + " (its inputs: " +
-             (names.empty() ? std::string("none") : names) + ")";
+      return std::string(option) + ": '" + s.name + "' is not an input of " + model_name +
+             " (its inputs: " + (names.empty() ? std::string("none") : names) + ")";
     }
     if (!v->type.is_tensor_like() && !v->type.is_unknown())
       return std::string(option) + ": input '" + s.name + "' is not a tensor";
@@ -311,8 +314,10 @@ inline std::string infer_report_json(const InferArgs& a, const Model& model, con
   j.key("assumptions").begin_array();
   for (const Assumption& x : assumptions) {
     j.begin_object(Layout::Inline);
-    if (x.symbol.empty()) j.key("fact").string(x.fact);
-    else j.key("symbol").string(x.symbol).key("value").string(x.value.to_string());
+    if (x.symbol.empty())
+      j.key("fact").string(x.fact);
+    else
+      j.key("symbol").string(x.symbol).key("value").string(x.value.to_string());
     j.key("relation").string(x.from.relation()).key("where").string(tags.where(x.from.node));
     j.end_object();
   }
@@ -369,8 +374,9 @@ inline void print_contracts(FILE* out, const Report& report, bool assume_contrac
     const std::string from = place(x.from);
     if (x.symbol.empty()) {  // a fact: the contract's condition
       const std::string origin = tags.untag(x.from.origin);
-      std::fprintf(out, "  %s  from %s(%s)\n", fit.cut(x.fact, display_width("    from " + from + "()" + origin)).c_str(),
-                   from.c_str(), origin.c_str());
+      std::fprintf(out, "  %s  from %s(%s)\n",
+                   fit.cut(x.fact, display_width("    from " + from + "()" + origin)).c_str(), from.c_str(),
+                   origin.c_str());
       continue;
     }
     // "  SYMBOL = VALUE  from PLACE: RELATION": VALUE is one more expression.
@@ -554,8 +560,7 @@ inline constexpr const char* kShowUsage =
     "  no shown shape has, is a usage error, and so are bindings that break a fact.\n"
     "  A shape longer than the room left by the terminal's width (60 characters\n"
     "  when stdout is not a terminal) is cut, ending in '…'; --full prints every\n"
-    "  shape whole.\n"
-    SYMSHAPE_CLI_ASSUME_HELP
+    "  shape whole.\n" SYMSHAPE_CLI_ASSUME_HELP
     "exit status: 0 ok; 1 unreadable or malformed input; 2 bad usage; 3 inference\n"
     "  reported errors (the table is still printed).\n";
 

@@ -168,8 +168,8 @@ inline std::optional<int> check_outputs(const char* cmd, const std::string& mode
       const OutputArg& p = outputs[k];
       if (p.path.empty()) continue;
       const bool both_stdout = names_stdout(o.path) && names_stdout(p.path);
-      const bool same = !names_stdout(o.path) && !names_stdout(p.path) && same_file(o.path, p.path) &&
-                        !is_char_device(o.path);
+      const bool same =
+          !names_stdout(o.path) && !names_stdout(p.path) && same_file(o.path, p.path) && !is_char_device(o.path);
       if (both_stdout || same)
         return fatal(cmd, std::string(p.option) + " and " + o.option + " name the same file (" + o.path + ")",
                      kExitUsage);
@@ -189,7 +189,8 @@ inline std::optional<int> check_outputs_against_data(const char* cmd, const Inpu
     if (names_a_file(o))
       for (const std::string& f : input.external_data().files)
         if (same_file(o.path, f))
-          return fatal(cmd, std::string(o.option) + " " + o.path + " is an external data file of the model", kExitUsage);
+          return fatal(cmd, std::string(o.option) + " " + o.path + " is an external data file of the model",
+                       kExitUsage);
   return std::nullopt;
 }
 
@@ -332,8 +333,8 @@ class NodeTags {
     Node* node = nullptr;  // renamed to its tag until restore() (and not used after it)
     uint32_t name_at = 0;  // where the node's own name starts in names_ (a protobuf file is below 2 GiB)
     uint32_t index = 0;    // in its graph (a protobuf graph has fewer than 2^32 nodes)
-    uint32_t scope = 0;  // in scopes_
-    uint32_t op = 0;     // in ops_
+    uint32_t scope = 0;    // in scopes_
+    uint32_t op = 0;       // in ops_
   };
   std::vector<Place> places_;
   std::string names_;                // the nodes' names, one after the other (each ends where the next begins)

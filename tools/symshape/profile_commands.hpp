@@ -53,8 +53,7 @@ inline constexpr const char* kProfileUsage =
     "  --full      print every expression whole. Without it one longer than the room\n"
     "              left by the terminal's width (60 characters when not a terminal)\n"
     "              is cut, ending in '…', and a cut peak shows its largest candidate\n"
-    "              at the bindings. --json and --csv always hold them whole.\n"
-    SYMSHAPE_CLI_ASSUME_HELP
+    "              at the bindings. --json and --csv always hold them whole.\n" SYMSHAPE_CLI_ASSUME_HELP
     "exit status: 0 ok; 1 unreadable or malformed input, or an output that cannot\n"
     "  be written; 2 bad usage; 3 inference reported errors (the profile is still\n"
     "  printed).\n";
@@ -396,12 +395,12 @@ inline std::optional<std::size_t> peak_winner(const profile::ModelProfile& p, co
 // "max of N candidates, largest at bindings: TERM" (TERM cut to fit a line
 // whose other text takes `used` columns), or "max of N candidates: MAX(..."
 // when the bindings leave the largest open.
-inline std::string cut_peak_cell(const profile::ModelProfile& p, std::optional<std::size_t> winner,
-                                 const ExprFit& fit, std::size_t used) {
+inline std::string cut_peak_cell(const profile::ModelProfile& p, std::optional<std::size_t> winner, const ExprFit& fit,
+                                 std::size_t used) {
   const std::string label = "max of " + std::to_string(p.peak_candidates.size()) + " candidates" +
                             (winner ? ", largest at bindings: " : ": ");
-  const std::string term = winner ? SymbolicDim(p.peak_candidates[*winner].bytes).to_string()
-                                  : p.peak_activation_bytes.to_string();
+  const std::string term =
+      winner ? SymbolicDim(p.peak_candidates[*winner].bytes).to_string() : p.peak_activation_bytes.to_string();
   return label + fit.cut(term, used + display_width(label));
 }
 
@@ -429,8 +428,7 @@ inline void print_totals(const ProfileArgs& a, const profile::ModelProfile& p, c
   const std::optional<std::size_t> winner = peak_winner(p, a.bindings);
   if (peak_cut && p.peak_candidates.size() > 1) rows.back().back() = cut_peak_cell(p, winner, fit, used);
   print_table(rows, false, out);
-  if (winner)
-    std::fprintf(out, "peak at %s\n", node_place(p, p.peak_candidates[*winner].step).c_str());
+  if (winner) std::fprintf(out, "peak at %s\n", node_place(p, p.peak_candidates[*winner].step).c_str());
 }
 
 inline void print_profile(const ProfileArgs& a, const profile::ModelProfile& p, FILE* out) {

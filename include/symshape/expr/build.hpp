@@ -236,8 +236,8 @@ inline bool holds_multiple(const Terms& terms, const Expr& a, int64_t m) {
 
 // The sum without term i and without m*a (every term of m*a is in it:
 // holds_multiple), or nothing on overflow.
-SYMSHAPE_RARELY_USED inline std::optional<Expr> sum_without(int64_t constant, const Terms& terms, std::size_t i, const Expr& a,
-                                       int64_t m) {
+SYMSHAPE_RARELY_USED inline std::optional<Expr> sum_without(int64_t constant, const Terms& terms, std::size_t i,
+                                                            const Expr& a, int64_t m) {
   Terms rest;
   rest.reserve(terms.size());
   for (std::size_t j = 0; j < terms.size(); ++j)
@@ -1154,7 +1154,8 @@ inline Expr floordiv(const Expr& n, const Expr& d) {
     Expr r = std::move(qr->remainder);
     if (r.is_int()) return q;  // remainder constant in [0, k): contributes 0
     // (M + c)//k is M//k when M is known to be a multiple of k (0 <= c < k).
-    if (detail::active_facts() && r.add_constant() != 0 && detail::terms_known_multiples(r, k)) return q + floordiv(r - Expr(r.add_constant()), d);
+    if (detail::active_facts() && r.add_constant() != 0 && detail::terms_known_multiples(r, k))
+      return q + floordiv(r - Expr(r.add_constant()), d);
     const int64_t g = detail::content_gcd(r, k);
     if (g > 1) {
       r = detail::divide_exactly(r, g);
@@ -1203,8 +1204,7 @@ inline Expr mod(const Expr& n, const Expr& d) {
     const Interval rb = r.bounds();
     if (interval::nonnegative(rb) && rb.has_hi && rb.hi < k) return r;
     // (x % a) % k -> x % k when k divides a
-    if (r.kind() == ExprKind::Mod && r.args()[1].is_int() && r.args()[1].as_int() % k == 0)
-      return mod(r.args()[0], d);
+    if (r.kind() == ExprKind::Mod && r.args()[1].is_int() && r.args()[1].as_int() % k == 0) return mod(r.args()[0], d);
     return detail::make_binary(ExprKind::Mod, r, d);
   }
   if (n.is_int(0) || n == d) return 0;

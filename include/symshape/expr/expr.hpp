@@ -215,10 +215,10 @@ struct Node {
   uint32_t depth = 0;
   uint32_t size = 1;
   Interval bounds;
-  std::string name;                             // Symbol name, Error message
-  int64_t constant = 0;                         // Add; the value of an Integer node
-  TermList terms;                               // Add: coefficients; Mul: exponents
-  ExprList args;                                // FloorDiv, Mod, Max, Min
+  std::string name;      // Symbol name, Error message
+  int64_t constant = 0;  // Add; the value of an Integer node
+  TermList terms;        // Add: coefficients; Mul: exponents
+  ExprList args;         // FloorDiv, Mod, Max, Min
 };
 
 // Recycled storage, one set of lists per thread, for nodes and for the

@@ -307,8 +307,8 @@ inline Result<bool> Facts::add_nonnegative(const Expr& g, bool equality) {
   }
   relations_.emplace_back(g, equality);
   // c*s + k >= 0 bounds the symbol s.
-  const bool single = g.is_symbol() || (g.kind() == ExprKind::Add && g.terms().size() == 1 &&
-                                        g.terms()[0].first.is_symbol());
+  const bool single =
+      g.is_symbol() || (g.kind() == ExprKind::Add && g.terms().size() == 1 && g.terms()[0].first.is_symbol());
   if (single) {
     const Expr& s = g.is_symbol() ? g : g.terms()[0].first;
     const int64_t c = g.is_symbol() ? 1 : g.terms()[0].second, k = g.add_constant();
@@ -354,7 +354,8 @@ inline Expr Facts::apply(const Expr& e) const {
   };
   Substitution mapping = fresh_symbols(e);
   for (auto& [name, value] : mapping)
-    if (auto it = definitions_.find(name); it != definitions_.end()) value = substitute(it->second, fresh_symbols(it->second));
+    if (auto it = definitions_.find(name); it != definitions_.end())
+      value = substitute(it->second, fresh_symbols(it->second));
   return substitute(e, mapping);
 }
 
@@ -398,7 +399,8 @@ inline std::vector<int64_t> candidate_values(const std::string& name, const Fact
   if (f.bounds.has_hi) out.push_back(f.bounds.hi);
   std::sort(out.begin(), out.end());
   out.erase(std::unique(out.begin(), out.end()), out.end());
-  if (f.bounds.has_hi) out.erase(std::remove_if(out.begin(), out.end(), [&](int64_t v) { return v > f.bounds.hi; }), out.end());
+  if (f.bounds.has_hi)
+    out.erase(std::remove_if(out.begin(), out.end(), [&](int64_t v) { return v > f.bounds.hi; }), out.end());
   return out;
 }
 

@@ -73,8 +73,7 @@ class LinearSystem {
   // row += sign * e; false when too large.
   bool add_linear(const Expr& e, int64_t sign, Row& row) {
     auto add_term = [&](const Expr& t, int64_t c) {
-      if (atoms_.size() >= kMaxLinearAtoms && std::find(atoms_.begin(), atoms_.end(), t) == atoms_.end())
-        return false;
+      if (atoms_.size() >= kMaxLinearAtoms && std::find(atoms_.begin(), atoms_.end(), t) == atoms_.end()) return false;
       const std::size_t i = atom_index(t);
       if (row.coeffs.size() <= i) row.coeffs.resize(i + 1, 0);
       int64_t sc = 0;

@@ -48,8 +48,10 @@ inline std::string condition_text(const Expr& g) {
   const int64_t c = g.add_constant();
   if (g.kind() == ExprKind::Add) {
     for (const auto& [t, k] : g.terms()) {
-      if (k > 0) left = left + t * Expr(k);
-      else right = right - t * Expr(k);
+      if (k > 0)
+        left = left + t * Expr(k);
+      else
+        right = right - t * Expr(k);
     }
   } else {
     left = g - Expr(c);

@@ -116,8 +116,8 @@ class Context {
     if (detail::active_facts() && breaks_facts(kind, a.expr(), b.expr())) {
       error(n, DiagnosticKind::Semantic,
             "the facts in force rule out every valid run: " + a.to_string() + " and " + b.to_string() +
-                (kind == Contract::Kind::Equal ? " must be equal" : " must be equal or one of them 1") + " (" +
-                origin + ")");
+                (kind == Contract::Kind::Equal ? " must be equal" : " must be equal or one of them 1") + " (" + origin +
+                ")");
       return;
     }
     std::string sa = a.to_string(), sb = b.to_string();
@@ -148,16 +148,16 @@ class Context {
   // read rows of a table of `rows`: largest+1 <= rows (when `count`, the
   // number of indices, is not 0). Recorded only when it does not hold
   // for every run; a violation that the facts force is an error.
-  void record_index_bound(const Node* n, const SymbolicDim& largest, const SymbolicDim& rows,
-                          const SymbolicDim& count, std::string origin) {
+  void record_index_bound(const Node* n, const SymbolicDim& largest, const SymbolicDim& rows, const SymbolicDim& count,
+                          std::string origin) {
     if (largest.is_unknown() || rows.is_unknown() || count.is_int(0) || !largest.is_symbolic()) return;
     const SymbolicDim needed = largest + SymbolicDim(1);
     if (needed.is_unknown() || prove_ge(rows.expr(), needed.expr())) return;
     const bool read = !count.is_symbolic() || prove_ge(count.expr(), Expr(1));
     if (detail::active_facts() && read && prove_ge(needed.expr(), rows.expr() + Expr(1))) {
       error(n, DiagnosticKind::Semantic,
-            "the facts in force rule out every valid run: index " + largest.to_string() + " into " +
-                rows.to_string() + " rows (" + origin + ")");
+            "the facts in force rule out every valid run: index " + largest.to_string() + " into " + rows.to_string() +
+                " rows (" + origin + ")");
       return;
     }
     const std::string key = "<" + needed.to_string() + "|" + rows.to_string();
@@ -378,8 +378,10 @@ class Context {
     int64_t g = r.den;
     for (const auto& d : r.num) {
       if (g == 1) break;
-      if (d.is_int()) g = std::gcd(g, d.value() == INT64_MIN ? int64_t{1} : d.value());
-      else g = d.is_known() ? detail::content_gcd(d.expr(), g) : 1;
+      if (d.is_int())
+        g = std::gcd(g, d.value() == INT64_MIN ? int64_t{1} : d.value());
+      else
+        g = d.is_known() ? detail::content_gcd(d.expr(), g) : 1;
     }
     if (g > 1)
       for (auto& d : r.num) d = d.is_int() ? SymbolicDim(d.value() / g) : d / SymbolicDim(g);
@@ -450,8 +452,8 @@ class Context {
     if (!b_exact) return a;
     const std::string where = "dim " + std::to_string(i) + " of '" + (v ? v->name : std::string()) + "'";
     if (prove_ge(a.expr(), b.expr() + Expr(1)) || prove_ge(b.expr(), a.expr() + Expr(1))) {
-      conflict(v, "inferred dim " + std::to_string(i) + " = " + b.to_string() + " conflicts with existing " +
-                      a.to_string());
+      conflict(
+          v, "inferred dim " + std::to_string(i) + " = " + b.to_string() + " conflicts with existing " + a.to_string());
       return a;
     }
     record_contract(current_, Contract::Kind::Equal, a, b, "declared " + where);
@@ -501,7 +503,7 @@ class Context {
     }
     Shape shape = merge_shape(v, old.shape(), std::move(inferred.shape()));
     return old.kind() == Type::Kind::SparseTensor ? Type::sparse_tensor(dtype, std::move(shape))
-                                                   : Type::tensor(dtype, std::move(shape));
+                                                  : Type::tensor(dtype, std::move(shape));
   }
 
   std::map<std::string, int64_t> opsets_;

@@ -56,9 +56,9 @@ struct Contract {
   Kind kind = Kind::Equal;
   SymbolicDim lhs, rhs;
   SymbolicDim unless_zero;  // AtMost: the count of indices (unknown: none)
-  std::string node;     // the node that imposes it (may be empty)
-  std::string op_type;  // its op type
-  std::string origin;   // what imposes it: "broadcast", "MatMul inner dims", "declared dim 0 of 'y'"
+  std::string node;         // the node that imposes it (may be empty)
+  std::string op_type;      // its op type
+  std::string origin;       // what imposes it: "broadcast", "MatMul inner dims", "declared dim 0 of 'y'"
   // A fact under which the relation holds, shorter to read when the sides
   // hold clamps (`past+seq <= 64`; infer/conditions.hpp); empty when none.
   std::string condition;

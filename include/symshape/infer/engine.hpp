@@ -466,8 +466,9 @@ class Engine {
     mismatch = AttributeMismatch();
     d.rule.fn(ctx_, n);
     if (overflows != 0)
-      ctx_.usage_error(n, "int64 overflow in a dim computation (a dim or element count beyond 2^63-1); "
-                          "the dims it affects are left unknown");
+      ctx_.usage_error(n,
+                       "int64 overflow in a dim computation (a dim or element count beyond 2^63-1); "
+                       "the dims it affects are left unknown");
     if (!mismatch.name.empty())
       ctx_.usage_error(n, {"attribute '", mismatch.name, "' is ", to_string(mismatch.actual), ", expected ",
                            to_string(mismatch.expected)});

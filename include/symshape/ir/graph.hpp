@@ -34,8 +34,21 @@ struct Rationals {
 
 struct Attribute {
   enum class Kind : uint8_t {
-    Undefined, Float, Int, String, Tensor, Graph, SparseTensor, TypeProto,
-    Floats, Ints, Strings, Tensors, Graphs, SparseTensors, TypeProtos
+    Undefined,
+    Float,
+    Int,
+    String,
+    Tensor,
+    Graph,
+    SparseTensor,
+    TypeProto,
+    Floats,
+    Ints,
+    Strings,
+    Tensors,
+    Graphs,
+    SparseTensors,
+    TypeProtos
   };
   std::string name;
   Kind kind = Kind::Undefined;
@@ -138,9 +151,9 @@ struct Value {
 };
 
 inline const char* to_string(Attribute::Kind k) {
-  static const char* const names[] = {"UNDEFINED", "FLOAT",   "INT",     "STRING",        "TENSOR",
-                                      "GRAPH",     "SPARSE_TENSOR", "TYPE_PROTO", "FLOATS", "INTS",
-                                      "STRINGS",   "TENSORS", "GRAPHS",  "SPARSE_TENSORS", "TYPE_PROTOS"};
+  static const char* const names[] = {"UNDEFINED", "FLOAT",         "INT",        "STRING",         "TENSOR",
+                                      "GRAPH",     "SPARSE_TENSOR", "TYPE_PROTO", "FLOATS",         "INTS",
+                                      "STRINGS",   "TENSORS",       "GRAPHS",     "SPARSE_TENSORS", "TYPE_PROTOS"};
   return names[static_cast<std::size_t>(k)];
 }
 
@@ -160,7 +173,7 @@ inline AttributeMismatch& attribute_mismatch() {
 struct Node {
   std::string name;
   std::string op_type;
-  std::string domain;  // "" is ai.onnx
+  std::string domain;              // "" is ai.onnx
   SmallVector<Value*, 4> inputs;   // nullptr for an omitted optional input
   SmallVector<Value*, 2> outputs;  // nullptr for an omitted optional output
   std::vector<Attribute> attributes;
@@ -205,9 +218,9 @@ struct Node {
 
 struct Graph {
   std::string name;
-  Graph* parent = nullptr;  // outer scope of a subgraph
-  StablePool<Value> values;  // iterate as Value*
-  StablePool<Node> nodes;    // in file order; iterate as Node*
+  Graph* parent = nullptr;          // outer scope of a subgraph
+  StablePool<Value> values;         // iterate as Value*
+  StablePool<Node> nodes;           // in file order; iterate as Node*
   StablePool<Tensor> initializers;  // iterate as Tensor*
   std::vector<Value*> inputs;
   std::vector<Value*> outputs;

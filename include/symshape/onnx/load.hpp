@@ -224,7 +224,8 @@ inline TypedField typed_field(const view::TensorView& p, DataType dtype, int64_t
       return {"uint64_data", p.uint64_n, n};
     case DataType::STRING:
       return {"string_data", p.string_n, n};
-    case DataType::UNDEFINED: return {};
+    case DataType::UNDEFINED:
+      return {};
     default:  // one element per value, or one byte of packed sub-byte elements
       return {"int32_data", p.int32_n, element_bits(dtype) >= 8 ? n : raw_bytes(n, element_bits(dtype)).value_or(-1)};
   }

@@ -141,7 +141,8 @@ inline void write_graph(const Graph& g, ::onnx::GraphProto& p, FreshDims& fresh,
     for (auto& ap : *np.mutable_attribute()) {
       const Attribute* a = n.attr(ap.name());
       if (!a) continue;
-      if (ap.has_g() && a->graphs.size() == 1 && a->graphs[0]) write_graph(*a->graphs[0], *ap.mutable_g(), fresh, depth + 1);
+      if (ap.has_g() && a->graphs.size() == 1 && a->graphs[0])
+        write_graph(*a->graphs[0], *ap.mutable_g(), fresh, depth + 1);
       if (ap.graphs_size() > 0 && static_cast<std::size_t>(ap.graphs_size()) == a->graphs.size())
         for (int k = 0; k < ap.graphs_size(); ++k)
           if (a->graphs[static_cast<std::size_t>(k)])
@@ -309,7 +310,7 @@ inline Result<bool> relocate_external_data(::onnx::ModelProto& proto, const std:
 inline Result<PendingFile::Writer> model_writer(const ::onnx::ModelProto& proto, const std::string& path) {
   if (proto.ByteSizeLong() > static_cast<std::size_t>(INT_MAX))
     return Result<PendingFile::Writer>::failure("file " + path +
-                                               ": the model is larger than 2 GB and cannot be serialized");
+                                                ": the model is larger than 2 GB and cannot be serialized");
   return Result<PendingFile::Writer>(PendingFile::Writer([&proto](int fd) {
     google::protobuf::io::FileOutputStream out(fd);
     const bool ok = proto.SerializeToZeroCopyStream(&out);

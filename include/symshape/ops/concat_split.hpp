@@ -72,8 +72,10 @@ inline void concat_impl(Context& ctx, Node& n, int64_t axis) {
   bool all_ranked = true;
   for (const Value* v : n.inputs) {
     const Shape* s = shape_of(v);
-    if (!s) all_ranked = false;
-    else if (!first) first = s;
+    if (!s)
+      all_ranked = false;
+    else if (!first)
+      first = s;
   }
   if (!first) {
     ctx.set_shape_and_dtype(n.output(0), Shape(), dtype);

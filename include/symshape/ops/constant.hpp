@@ -23,8 +23,8 @@ namespace constant_detail {
 inline const Attribute* value_attribute(Context& ctx, const Node& n) {
   const Attribute* found = nullptr;
   int count = 0;
-  static const char* const names[] = {"value",      "sparse_value", "value_float",  "value_floats",
-                                      "value_int",  "value_ints",   "value_string", "value_strings"};
+  static const char* const names[] = {"value",     "sparse_value", "value_float",  "value_floats",
+                                      "value_int", "value_ints",   "value_string", "value_strings"};
   for (const char* name : names) {
     if (const Attribute* a = n.attr(name)) {
       found = a;

@@ -113,8 +113,10 @@ inline void infer_col2im(Context& ctx, Node& n) {
   auto image = input_dims(ctx, n, 1);
   auto block = input_dims(ctx, n, 2);
   std::size_t k = 0;
-  if (image) k = image->size();
-  else if (block) k = block->size();
+  if (image)
+    k = image->size();
+  else if (block)
+    k = block->size();
   else if (const Shape* s = shape_of(n.input(1)); s && s->rank() == 1 && (*s)[0].is_int())
     k = static_cast<std::size_t>((*s)[0].value());
   else {

@@ -105,7 +105,8 @@ inline SymbolicDim int_result(ValueOp op, const SymbolicDim& x, const SymbolicDi
     case ValueOp::Mod:
       if (!fmod) return x % y;  // Python-style: the sign of the divisor
       // fmod: the sign of the dividend, x - y * trunc(x / y), the same for -y.
-      if (y.is_int() && y.value() < 0 && y.value() != INT64_MIN) return int_result(op, x, SymbolicDim(-y.value()), fmod);
+      if (y.is_int() && y.value() < 0 && y.value() != INT64_MIN)
+        return int_result(op, x, SymbolicDim(-y.value()), fmod);
       if (y.is_known() && prove_ge(y.expr(), Expr(1))) return x - y * truncated_quotient(x, y);
       return {};
     case ValueOp::Max:
@@ -220,8 +221,8 @@ SYMSHAPE_RULES(infer_variadic, ai_onnx("Max", 8, 12, 13), ai_onnx("Min", 8, 12, 
 // the output has A's shape either way.
 inline void infer_legacy_broadcast(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 1)) return;
-  const bool bool_out = n.op_type == "Less" || n.op_type == "Greater" || n.op_type == "Equal" ||
-                        n.op_type == "And" || n.op_type == "Or" || n.op_type == "Xor";
+  const bool bool_out = n.op_type == "Less" || n.op_type == "Greater" || n.op_type == "Equal" || n.op_type == "And" ||
+                        n.op_type == "Or" || n.op_type == "Xor";
   const Value* a = n.input(0);
   ctx.set_shape_and_dtype(n.output(0), a->type.is_tensor() ? a->type.shape() : Shape(),
                           bool_out ? DataType::BOOL : dtype_of(a));

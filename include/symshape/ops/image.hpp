@@ -24,12 +24,16 @@ inline void infer_center_crop_pad(Context& ctx, Node& n) {
   const DataType t = dtype_of(n.input(0));
   auto values = input_dims(ctx, n, 1);
   std::optional<int64_t> count;
-  if (values) count = static_cast<int64_t>(values->size());
-  else if (shape_shape && (*shape_shape)[0].is_int()) count = (*shape_shape)[0].value();
+  if (values)
+    count = static_cast<int64_t>(values->size());
+  else if (shape_shape && (*shape_shape)[0].is_int())
+    count = (*shape_shape)[0].value();
   auto axes_attr = n.attr_ints("axes");
   if (!x) {
-    if (!axes_attr && values) ctx.set_shape_and_dtype(n.output(0), Shape(*values), t);
-    else ctx.set_shape_and_dtype(n.output(0), Shape(), t);
+    if (!axes_attr && values)
+      ctx.set_shape_and_dtype(n.output(0), Shape(*values), t);
+    else
+      ctx.set_shape_and_dtype(n.output(0), Shape(), t);
     return;
   }
   std::vector<int64_t> axes;
@@ -108,8 +112,10 @@ inline void infer_affine_grid(Context& ctx, Node& n) {
   auto size = input_dims(ctx, n, 1);
   // The number of size values (4 or 5), when known.
   std::optional<int64_t> count;
-  if (size) count = static_cast<int64_t>(size->size());
-  else if (size_shape && size_shape->rank() == 1 && (*size_shape)[0].is_int()) count = (*size_shape)[0].value();
+  if (size)
+    count = static_cast<int64_t>(size->size());
+  else if (size_shape && size_shape->rank() == 1 && (*size_shape)[0].is_int())
+    count = (*size_shape)[0].value();
   if (!count && theta && (*theta)[1].is_int()) count = (*theta)[1].value() == 2 ? 4 : 5;
   if (count && *count != 4 && *count != 5)
     return ctx.record_error(n, {"size must have 4 (2-D) or 5 (3-D) values, got ", *count});
@@ -140,8 +146,10 @@ inline void infer_image_decoder(Context& ctx, Node& n) {
   if (s && s->rank() != 1) return ctx.record_error(n, {"encoded_stream must be 1-D, got shape ", *s});
   const std::string format = n.attr_string("pixel_format", "RGB");
   int64_t channels = 0;
-  if (format == "RGB" || format == "BGR") channels = 3;
-  else if (format == "Grayscale") channels = 1;
+  if (format == "RGB" || format == "BGR")
+    channels = 3;
+  else if (format == "Grayscale")
+    channels = 1;
   else {
     return ctx.record_error(n, {"pixel_format must be RGB, BGR or Grayscale, got '", format, "'"});
   }

@@ -181,8 +181,7 @@ inline void infer_ms_group_query_attention(Context& ctx, Node& n) {
   const auto kv_heads = num_heads(ctx, n, "kv_num_heads");
   if (!kv_heads) return;
   const int64_t qk_output = n.attr_int("qk_output", 0);
-  if (n.output(3) && qk_output == 0)
-    return ctx.record_error(n, "output_qk is given but the qk_output attribute is 0");
+  if (n.output(3) && qk_output == 0) return ctx.record_error(n, "output_qk is given but the qk_output attribute is 0");
   if (!n.output(3) && qk_output != 0 && n.outputs.size() > 3)
     return ctx.record_error(n, "qk_output is set but the output_qk output is not given");
   const Shape* q = shape_of(n.input(0));
@@ -267,8 +266,10 @@ inline void infer_ms_packed_multi_head_attention(Context& ctx, Node& n) {
   if (!require_rank(ctx, n, q, 2, 4, "query") || !require_rank(ctx, n, v, 2, 2, "value")) return;
   if (q && q->size() == 3) return ctx.record_error(n, {"query must be 2-D or 4-D, got ", *q});
   SymbolicDim vh;
-  if (q && q->size() == 4) vh = (*q)[1] * (*q)[3];
-  else if (v) vh = (*v)[1];
+  if (q && q->size() == 4)
+    vh = (*q)[1] * (*q)[3];
+  else if (v)
+    vh = (*v)[1];
   ctx.set_shape_and_dtype(n.output(0), q ? Shape({(*q)[0], vh}) : Shape(), dtype_of(n.input(0)));
 }
 SYMSHAPE_RULES(infer_ms_packed_multi_head_attention, com_microsoft("PackedMultiHeadAttention", 1));
@@ -298,8 +299,10 @@ inline void infer_ms_decoder_masked_mha(Context& ctx, Node& n) {
     return;
   const DataType dt = dtype_of(n.input(0));
   SymbolicDim vh;
-  if (v && v->size() == 3) vh = (*v)[2];
-  else if (v && v->size() == 4) vh = (*v)[1] * (*v)[3];
+  if (v && v->size() == 3)
+    vh = (*v)[2];
+  else if (v && v->size() == 4)
+    vh = (*v)[1] * (*v)[3];
   ctx.set_shape_and_dtype(n.output(0), q ? Shape({(*q)[0], (*q)[1], vh}) : Shape(), dt);
   const bool share = n.attr_int("past_present_share_buffer", 0) != 0 || (n.input(6) && n.input(8));
   // New key/value length: 1 for self attention (value [B, 1, Dv]).

@@ -208,7 +208,6 @@ inline constexpr auto kMicrosoftFusedRules =
                  infer_ms_fused_gemm_rules, infer_ms_fused_matmul_activation_rules, infer_ms_maxpool_with_mask_rules,
                  infer_ms_nhwc_max_pool_rules, infer_ms_bias_dropout_rules, infer_ms_bitmask_dropout_rules,
                  infer_ms_bias_softmax_rules, infer_ms_gated_add_rules, infer_ms_gated_rms_norm_rules,
-                 infer_ms_complex_mul_rules>(
-        "symshape/ops/microsoft_fused.hpp");
+                 infer_ms_complex_mul_rules>("symshape/ops/microsoft_fused.hpp");
 
 }  // namespace symshape::ops

@@ -109,7 +109,8 @@ inline void infer_ms_bias_split_gelu(Context& ctx, Node& n) {
     if (d.is_int() || !c.is_known()) c = d;
   }
   if (c.is_int() && c.value() % 2 != 0) return ctx.record_error(n, {"last dim ", c, " is odd"});
-  ctx.set_shape_and_dtype(n.output(0), Shape({(*x)[0], (*x)[1], c.is_known() ? c / SymbolicDim(2) : SymbolicDim()}), dt);
+  ctx.set_shape_and_dtype(n.output(0), Shape({(*x)[0], (*x)[1], c.is_known() ? c / SymbolicDim(2) : SymbolicDim()}),
+                          dt);
 }
 SYMSHAPE_RULES(infer_ms_bias_split_gelu, com_microsoft("BiasSplitGelu", 1));
 
@@ -207,7 +208,6 @@ inline constexpr auto kMicrosoftMiscRules =
                  infer_ms_rotary_embedding_rules, infer_ms_group_norm_rules, infer_ms_skip_group_norm_rules,
                  infer_ms_bias_split_gelu_rules, infer_ms_fused_matmul_rules, infer_ms_gemm_fast_gelu_rules,
                  infer_ms_matmul_integer16_rules, infer_ms_matmul_nbits_rules, infer_ms_nhwc_conv_rules,
-                 infer_ms_sparse_to_dense_matmul_rules>(
-        "symshape/ops/microsoft_misc.hpp");
+                 infer_ms_sparse_to_dense_matmul_rules>("symshape/ops/microsoft_misc.hpp");
 
 }  // namespace symshape::ops

@@ -225,7 +225,8 @@ SYMSHAPE_RULES(infer_ms_qlinear_where, com_microsoft("QLinearWhere", 1));
 // QLinearConcat: Y_scale, Y_zp, then (tensor, scale, zp) triples; axis -> concat, Y_zp's dtype.
 inline void infer_ms_qlinear_concat(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 5)) return;
-  if ((n.inputs.size() - 2) % 3 != 0) return ctx.record_error(n, "inputs after Y_scale, Y_zp must be (tensor, scale, zero point) triples");
+  if ((n.inputs.size() - 2) % 3 != 0)
+    return ctx.record_error(n, "inputs after Y_scale, Y_zp must be (tensor, scale, zero point) triples");
   const Attribute* ax = require_attr(ctx, n, "axis", Attribute::Kind::Int);
   if (!ax) return;
   const DataType dt = dtype_of(n.input(1));
@@ -276,8 +277,10 @@ inline void infer_ms_qlinear_global_average_pool(Context& ctx, Node& n) {
   const bool cl = n.attr_int("channels_last", 0) != 0;
   std::vector<SymbolicDim> out(x->size(), SymbolicDim(1));
   out[0] = (*x)[0];
-  if (cl) out.back() = x->dims().back();
-  else out[1] = (*x)[1];
+  if (cl)
+    out.back() = x->dims().back();
+  else
+    out[1] = (*x)[1];
   ctx.set_shape_and_dtype(n.output(0), Shape(std::move(out)), dt);
 }
 SYMSHAPE_RULES(infer_ms_qlinear_global_average_pool, com_microsoft("QLinearGlobalAveragePool", 1));
@@ -378,8 +381,8 @@ inline void infer_ms_qembed_layer_norm(Context& ctx, Node& n) {
       !require_rank(ctx, n, beta, 1, 1, "beta"))
     return;
   SymbolicDim hidden = dim_at(we, 1);
-  const std::pair<const Shape*, const char*> others[] = {{pe, "position_embedding"}, {se, "segment_embedding"},
-                                                         {gamma, "gamma"}, {beta, "beta"}};
+  const std::pair<const Shape*, const char*> others[] = {
+      {pe, "position_embedding"}, {se, "segment_embedding"}, {gamma, "gamma"}, {beta, "beta"}};
   for (const auto& [s, what] : others) {
     if (!s) continue;
     const SymbolicDim& h = s->dims().back();

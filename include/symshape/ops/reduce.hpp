@@ -171,9 +171,12 @@ inline void infer_reduce_axes_input(Context& ctx, Node& n) {
   if (n.input(1)) {
     const Shape* s = shape_of(n.input(1));
     if (s && s->rank() != 1) return ctx.record_error(n, {"axes must be 1-D, got shape ", *s});
-    if (auto v = input_ints(ctx, n, 1)) axes = *v;
-    else if (s && (*s)[0].is_int(0)) axes.clear();
-    else unknown = true;
+    if (auto v = input_ints(ctx, n, 1))
+      axes = *v;
+    else if (s && (*s)[0].is_int(0))
+      axes.clear();
+    else
+      unknown = true;
   }
   reduce_detail::reduce_common(ctx, n, axes, unknown, noop);
 }
@@ -195,8 +198,10 @@ inline void infer_arg_reduce(Context& ctx, Node& n) {
   const bool keepdims = n.attr_int("keepdims", 1) != 0;
   std::vector<SymbolicDim> out;
   for (std::size_t i = 0; i < in->size(); ++i) {
-    if (static_cast<int64_t>(i) != *axis) out.push_back((*in)[i]);
-    else if (keepdims) out.push_back(1);
+    if (static_cast<int64_t>(i) != *axis)
+      out.push_back((*in)[i]);
+    else if (keepdims)
+      out.push_back(1);
   }
   ctx.set_shape_and_dtype(n.output(0), Shape(std::move(out)), DataType::INT64);
 }

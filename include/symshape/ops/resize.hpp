@@ -68,11 +68,11 @@ inline SymbolicDim scaled_dim(const SymbolicDim& in, double scale_value) {
 // known values (nullopt when absent or unknown); `axes`: the axes they apply
 // to (all by default).
 struct ResizeSpec {
-  bool use_sizes = false;                          // sizes given (else scales)
-  Maybe<std::vector<double>> scales;               // known scale values
-  std::optional<std::vector<SymbolicDim>> sizes;   // known size values
-  std::optional<std::vector<int64_t>> axes;        // 18+
-  std::string policy = "stretch";                  // keep_aspect_ratio_policy, 18+
+  bool use_sizes = false;                         // sizes given (else scales)
+  Maybe<std::vector<double>> scales;              // known scale values
+  std::optional<std::vector<SymbolicDim>> sizes;  // known size values
+  std::optional<std::vector<int64_t>> axes;       // 18+
+  std::string policy = "stretch";                 // keep_aspect_ratio_policy, 18+
 };
 
 // The axes that are resized, normalised (all by default); nullopt after an

@@ -83,9 +83,12 @@ inline SymbolicDim length(const SymbolicDim& d, const SymbolicDim& s, const Symb
     const SymbolicDim from = boundless(s, false) ? SymbolicDim(0) : s;
     // e'' = d, min(e, d) or d + e (unclamped below: s'' >= 0 keeps the count at 0).
     SymbolicDim end;
-    if (boundless(e, true)) end = d;
-    else if (se == Sign::NonNegative) end = dim_min(e, d);
-    else end = d + e;
+    if (boundless(e, true))
+      end = d;
+    else if (se == Sign::NonNegative)
+      end = dim_min(e, d);
+    else
+      end = d + e;
     if (sign_of(from) == Sign::NonNegative) return clamp_count(end - from, k);  // beyond d gives <= 0 anyway
     // s'' = max(d + s, 0): end - s'' = min(end - d - s, end)
     return clamp_count(dim_min(end - d - from, end), k);
@@ -95,10 +98,14 @@ inline SymbolicDim length(const SymbolicDim& d, const SymbolicDim& s, const Symb
   if (boundless(e, true)) return 0;  // ends at d-1: nothing after any start
   // Clamped into [0, d-1] (-1 when d is 0, so that nothing is selected).
   SymbolicDim start;
-  if (boundless(s, true)) start = d - 1;
-  else if (boundless(s, false)) start = dim_min(SymbolicDim(0), d - 1);
-  else if (ss == Sign::NonNegative) start = dim_min(s, d - 1);
-  else start = dim_min(dim_max(d + s, SymbolicDim(0)), d - 1);
+  if (boundless(s, true))
+    start = d - 1;
+  else if (boundless(s, false))
+    start = dim_min(SymbolicDim(0), d - 1);
+  else if (ss == Sign::NonNegative)
+    start = dim_min(s, d - 1);
+  else
+    start = dim_min(dim_max(d + s, SymbolicDim(0)), d - 1);
   if (boundless(e, false)) return clamp_count(start + 1, m);
   if (se == Sign::NonNegative) return clamp_count(start - dim_min(e, d - 1), m);
   // e' = max(d + e, -1): start - e' = min(start - d - e, start + 1)

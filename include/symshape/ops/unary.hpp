@@ -97,8 +97,8 @@ inline void propagate_values(Context& ctx, Node& n) {
   }
   if (!is_float || op == ValueOp::Relu) return;
   if (auto r = ctx.rational_value(n.input(0)); r && r->den != 1)
-    return ctx.set_symbolic_value(n.output(0), op == ValueOp::Round ? round_half_even(*r)
-                                                                    : round_rationals(*r, op == ValueOp::Floor));
+    return ctx.set_symbolic_value(
+        n.output(0), op == ValueOp::Round ? round_half_even(*r) : round_rationals(*r, op == ValueOp::Floor));
   if (op == ValueOp::Round) return;
   if (auto q = rounded_quotient(ctx, n.input(0), op == ValueOp::Floor))
     ctx.set_symbolic_value(n.output(0), std::move(*q));
@@ -138,9 +138,12 @@ inline void infer_neg_abs(Context& ctx, Node& n) {
   Dims out(v->num.size());
   for (std::size_t i = 0; i < out.size(); ++i) {
     const SymbolicDim& x = v->num[i];
-    if (neg) out[i] = SymbolicDim(0) - x;
-    else if (x.is_int()) out[i] = x.value() < 0 ? SymbolicDim(0) - x : x;
-    else if (x.is_known()) out[i] = prove_ge(x.expr(), Expr(0)) ? x : dim_max(x, SymbolicDim(0) - x);
+    if (neg)
+      out[i] = SymbolicDim(0) - x;
+    else if (x.is_int())
+      out[i] = x.value() < 0 ? SymbolicDim(0) - x : x;
+    else if (x.is_known())
+      out[i] = prove_ge(x.expr(), Expr(0)) ? x : dim_max(x, SymbolicDim(0) - x);
   }
   ctx.set_rational_value(n.output(0), {std::move(out), v->den});
 }

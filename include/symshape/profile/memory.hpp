@@ -90,9 +90,9 @@ struct PeakCandidate {
 inline void keep_maximal(std::vector<PeakCandidate>& kept, PeakCandidate c) {
   for (const PeakCandidate& k : kept)
     if (prove_ge(k.bytes, c.bytes)) return;
-  kept.erase(std::remove_if(kept.begin(), kept.end(),
-                            [&c](const PeakCandidate& k) { return prove_ge(c.bytes, k.bytes); }),
-             kept.end());
+  kept.erase(
+      std::remove_if(kept.begin(), kept.end(), [&c](const PeakCandidate& k) { return prove_ge(c.bytes, k.bytes); }),
+      kept.end());
   kept.push_back(std::move(c));
 }
 

@@ -7,6 +7,7 @@ set -euo pipefail
 PACKAGES=(
   build-essential cmake g++                   # the build
   clang libclang-rt-14-dev                    # second compiler, its sanitizer runtimes
+  clang-format                                # scripts/check-format.sh
   libonnx-dev libprotobuf-dev protobuf-compiler  # the onnx adapter and the command
   libgtest-dev libbenchmark-dev               # tests and benchmarks
   libonnx-testdata                            # ONNX backend node tests (conformance)

@@ -2,6 +2,7 @@
 # The tests, from a fresh Debian 12 machine (as root): install the dependencies,
 # build and run every test, then build the tests again under AddressSanitizer and
 # UndefinedBehaviorSanitizer and run them, except those labelled slow or fuzz.
+# Also checks that the C++ sources are formatted (scripts/check-format.sh).
 #
 #   bash scripts/test.sh
 #
@@ -22,6 +23,10 @@ step() { printf '\n==== %s  [%dm%02ds]\n' "$*" $(((SECONDS - START) / 60)) $(((S
 
 step "dependencies"
 bash scripts/install-deps.sh
+
+step "format (clang-format, .clang-format)"
+format_rc=0
+bash scripts/check-format.sh || format_rc=$?
 
 SANITIZE_CXX=${SYMSHAPE_SANITIZE_CXX:-$(command -v clang++ || command -v g++)}
 
@@ -47,6 +52,7 @@ sanitize_rc=0
   ctest --output-on-failure --no-tests=error --timeout 900 -j"$JOBS" -LE 'slow|fuzz') || sanitize_rc=$?
 
 step "done"
+echo "format:                         $([[ $format_rc == 0 ]] && echo clean || echo "NOT CLEAN (bash scripts/check-format.sh --fix)")"
 echo "tests ($BUILD_DIR):              $([[ $main_rc == 0 ]] && echo passed || echo "FAILED ($main_rc)")"
 echo "sanitized tests ($SANITIZE_DIR): $([[ $sanitize_rc == 0 ]] && echo passed || echo "FAILED ($sanitize_rc)")"
-((main_rc == 0 && sanitize_rc == 0))
+((format_rc == 0 && main_rc == 0 && sanitize_rc == 0))

@@ -1,4 +1,4 @@
-// A custom operator: registers a shape rule for com.example::Repeat (see
+// A custom operator: adds a shape rule for com.example::Repeat (see
 // custom_rules.hpp), builds a small model that uses it, infers every value's
 // shape and prints it.
 //
@@ -24,7 +24,11 @@ int main() {
   b.node("Add", {"r", "bias"}, {"y"}, {}, "", "add");
   b.output("y");
 
-  Report report = infer_shapes(model);
+  UserRules rules;
+  example::add_rules(rules);
+  InferenceOptions options;
+  options.user_rules = &rules;  // consulted before the built-in rules
+  Report report = infer_shapes(model, options);
 
   for (const auto& v : model.graph->values) std::printf("%-5s %s\n", v->name.c_str(), v->type.to_string().c_str());
   for (const auto& d : report.diagnostics) std::printf("%s\n", d.to_string().c_str());

@@ -36,7 +36,9 @@ inline void infer_repeat(symshape::Context& ctx, symshape::Node& n) {
   ctx.set_shape_and_dtype(n.output(0), Shape(std::move(dims)), dtype_of(x));
 }
 
-// Version 1 of com.example::Repeat.
-inline const symshape::RuleRegistrar repeat_rule{"com.example", "Repeat", 1, &infer_repeat};
+// Adds this header's rules (version 1 of com.example::Repeat) to a user table.
+// [add rules]
+inline void add_rules(symshape::UserRules& rules) { rules.add("com.example", "Repeat", 1, &infer_repeat); }
+// [add rules]
 
 }  // namespace example

@@ -78,7 +78,8 @@ void show_policy(MergePolicy policy) {
 
 int main() {
   // [register]
-  register_rule("com.example", "Pair", 1, &infer_pair);
+  UserRules rules;  // rules added at run time, consulted before the built-ins
+  rules.add("com.example", "Pair", 1, &infer_pair);
   // [register]
 
   // [build]
@@ -108,6 +109,7 @@ int main() {
   options.policy = MergePolicy::Refine;
   options.data_propagation = true;  // follow small integer tensors (Shape -> Gather -> Reshape)
   options.trace = [](const std::string& line) { std::printf("trace: %s\n", line.c_str()); };
+  options.user_rules = &rules;  // rules of custom operators ("A custom rule")
 
   Report report = infer_shapes(model, options);  // types are written into the model's values
   // [infer]

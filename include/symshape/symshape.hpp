@@ -51,9 +51,9 @@ SYMSHAPE_API_INLINE Report infer_shapes(Model& model, const InferenceOptions& op
 }
 #endif
 
-// The built-in rule table and operator schemas, for callers that build a rule
-// table of their own at run time (the Python package adds its rules to a copy
-// of the built-in entries) and call infer_shapes_with.
+// The built-in rule table and operator schemas, for callers that call
+// infer_shapes_with with them (rules added at run time need not: they go in
+// InferenceOptions::user_rules).
 #if defined(SYMSHAPE_COMPILED) && !defined(SYMSHAPE_COMPILED_DEFINE)
 RuleTable builtin_rule_table();
 SchemaTable builtin_schema_table();

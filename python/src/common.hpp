@@ -35,12 +35,12 @@ void bind_dims(py::module_& m);
 void bind_infer(py::module_& m);
 void bind_rules(py::module_& m);
 
-// The rule table inference runs with: the built-in table, or a copy of it with
-// the Python rules' entries when there are any (rules.cpp). Taken under the
-// GIL; the snapshot stays valid while the run holds it.
+// The Python rules inference runs with, as a table consulted before the
+// built-ins (rules.cpp). Taken under the GIL; the snapshot stays valid while
+// the run holds it.
 struct RuleSnapshot;
 std::shared_ptr<const RuleSnapshot> current_rules();
-RuleTable table_of(const std::shared_ptr<const RuleSnapshot>& rules);
+const UserRules* user_rules_of(const std::shared_ptr<const RuleSnapshot>& rules);
 
 }  // namespace symshape::python
 

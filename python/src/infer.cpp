@@ -117,7 +117,7 @@ void add_profile(const Model& model, const InferRequest& r, InferResult& out) {
 }
 
 // Runs without the GIL (Python rules take it back for their own call).
-InferResult run_inference(std::string_view bytes, const InferRequest& r, RuleTable table) {
+InferResult run_inference(std::string_view bytes, const InferRequest& r, const UserRules* user_rules) {
   InferResult out;
   Result<Model> loaded = io::load_model_bytes(bytes, r.name);
   if (!loaded) {
@@ -135,7 +135,9 @@ InferResult run_inference(std::string_view bytes, const InferRequest& r, RuleTab
   Report report;
   {
     const TagsScope scope(&tags);  // Python rules see the nodes' own names
-    report = infer_shapes_with(table, model, r.options, builtin_schema_table());
+    InferenceOptions options = r.options;
+    options.user_rules = user_rules;
+    report = infer_shapes(model, options);
   }
   tags.restore();
   std::vector<std::string> changed_inputs;
@@ -256,7 +258,7 @@ py::dict infer_entry(py::object source, bool is_path, const std::string& name, c
     Result<bool> opened = input.open(path);
     unreadable = !opened;
     if (opened)
-      result = run_inference(input.bytes(), request, table_of(rules));
+      result = run_inference(input.bytes(), request, user_rules_of(rules));
     else
       result.error = opened.error();
   } else {
@@ -264,7 +266,7 @@ py::dict infer_entry(py::object source, bool is_path, const std::string& name, c
     Py_ssize_t size = 0;
     if (PyBytes_AsStringAndSize(source.ptr(), &data, &size) != 0) throw py::error_already_set();
     py::gil_scoped_release released;  // `source` (immutable bytes) stays referenced by the caller
-    result = run_inference(std::string_view(data, static_cast<std::size_t>(size)), request, table_of(rules));
+    result = run_inference(std::string_view(data, static_cast<std::size_t>(size)), request, user_rules_of(rules));
   }
   if (unreadable) {
     PyErr_SetString(PyExc_OSError, result.error.c_str());

@@ -1,10 +1,10 @@
-// Shape rules written in Python. The engine's rule table is a sorted array of
-// function pointers (infer/registry.hpp: RuleTable is a pointer and a length),
-// so a run-time copy of the built-in entries serves as one: each Python rule
-// adds (or replaces) an entry whose function is one C++ trampoline. The
-// trampoline takes the GIL back (inference runs without it), finds the Python
-// callable for the node's (domain, op_type, opset) and calls it with Context
-// and Node wrappers; an exception becomes that node's error.
+// Shape rules written in Python. Inference takes the rules added at run time
+// as a UserRules table (infer/registry.hpp), consulted before the built-ins:
+// each Python rule is an entry of it whose function is one C++ trampoline.
+// The trampoline takes the GIL back (inference runs without it), finds the
+// Python callable of the node's operator at the version the engine chose
+// (Context::rule_since_version) and calls it with Context and Node wrappers;
+// an exception becomes that node's error.
 #include <algorithm>
 #include <deque>
 #include <map>
@@ -19,8 +19,7 @@
 namespace symshape::python {
 
 struct RuleSnapshot {
-  std::deque<std::string> names;  // the Python rules' domains and op types (stable: entries view them)
-  std::vector<RuleEntry> entries;
+  UserRules rules;  // one entry per Python rule, each the trampoline
 };
 
 namespace {
@@ -45,40 +44,16 @@ void python_rule(Context& ctx, Node& n);
 
 std::shared_ptr<const RuleSnapshot> build_snapshot(const std::map<RuleKey, py::object>& rules) {
   auto s = std::make_shared<RuleSnapshot>();
-  const RuleTable builtin = builtin_rule_table();
-  s->entries.assign(builtin.entries, builtin.entries + builtin.size);
-  for (const auto& [key, fn] : rules) {
-    const std::string_view domain = s->names.emplace_back(std::get<0>(key));
-    const std::string_view op_type = s->names.emplace_back(std::get<1>(key));
-    const RuleEntry entry{domain, op_type, std::get<2>(key), &python_rule, "python_rule", ""};
-    auto same = std::find_if(s->entries.begin(), s->entries.end(),
-                             [&](const RuleEntry& e) { return detail::compare_keys(e, entry) == 0; });
-    if (same != s->entries.end())
-      *same = entry;  // a Python rule replaces the built-in of the same key
-    else
-      s->entries.push_back(entry);
-  }
-  std::sort(s->entries.begin(), s->entries.end(),
-            [](const RuleEntry& a, const RuleEntry& b) { return detail::compare_keys(a, b) < 0; });
+  for (const auto& [key, fn] : rules) s->rules.add(std::get<0>(key), std::get<1>(key), std::get<2>(key), &python_rule);
   return s;
 }
 
-// The callable for a node: the largest since_version <= opset (the smallest
-// when the model does not import the domain, as the engine then resolves).
-py::object find_rule(const std::string& domain, const std::string& op_type, int64_t opset) {
-  py::object best;
-  int best_version = 0;
-  for (const auto& [key, fn] : registry().rules) {
-    const auto& [d, op, version] = key;
-    if (d != domain || op != op_type) continue;
-    const bool fits =
-        opset == 0 ? (best_version == 0 || version < best_version) : (version <= opset && version > best_version);
-    if (fits) {
-      best = fn;
-      best_version = version;
-    }
-  }
-  return best;
+// The callable of the version the engine resolved; none when it was
+// unregistered since.
+py::object find_rule(const std::string& domain, const std::string& op_type, int since_version) {
+  const auto& rules = registry().rules;
+  auto it = rules.find(RuleKey{domain, op_type, since_version});
+  return it == rules.end() ? py::object() : it->second;
 }
 
 // The wrappers a Python rule gets. They point into the engine's model and
@@ -360,7 +335,7 @@ void call_rule(const py::object& fn, Context& ctx, Node& n) {
 
 void python_rule(Context& ctx, Node& n) {
   py::gil_scoped_acquire gil;
-  py::object fn = find_rule(n.domain == "ai.onnx" ? std::string() : n.domain, n.op_type, ctx.opset(n.domain));
+  py::object fn = find_rule(std::string(canonical_domain(n.domain)), n.op_type, ctx.rule_since_version());
   if (!fn) return ctx.error(&n, DiagnosticKind::Semantic, "its Python rule was unregistered during inference");
   try {
     call_rule(fn, ctx, n);
@@ -373,8 +348,7 @@ void python_rule(Context& ctx, Node& n) {
 RuleKey rule_key(std::string domain, std::string op_type, int since_version) {
   if (op_type.empty()) throw py::value_error("op_type is empty");
   if (since_version < 1) throw py::value_error("since_version must be >= 1, got " + std::to_string(since_version));
-  if (domain == "ai.onnx") domain.clear();  // one spelling of the default domain
-  return {std::move(domain), std::move(op_type), since_version};
+  return {std::string(canonical_domain(domain)), std::move(op_type), since_version};
 }
 
 void bind_registry_functions(py::module_& m) {
@@ -412,11 +386,8 @@ std::shared_ptr<const RuleSnapshot> current_rules() {
   return r.snapshot;
 }
 
-RuleTable table_of(const std::shared_ptr<const RuleSnapshot>& rules) {
-  RuleTable t;
-  t.entries = rules->entries.data();
-  t.size = rules->entries.size();
-  return t;
+const UserRules* user_rules_of(const std::shared_ptr<const RuleSnapshot>& rules) {
+  return rules->rules.empty() ? nullptr : &rules->rules;
 }
 
 TagsScope::TagsScope(const cli::NodeTags* tags) : previous_(current_tags) { current_tags = tags; }

@@ -115,7 +115,7 @@ TEST(Schema, WithoutATableNothingIsChecked) {
   GraphBuilder g(*m.graph);
   g.input("x", ts(FLOAT, {3}));
   g.node("Relu", {"x"}, {"y"}, {attr("alpha", 0.5)});
-  EXPECT_TRUE(infer_shapes_with(ops::kBuiltinRules, m).ok());
+  EXPECT_TRUE(infer_shapes_with(ops::kBuiltinRules, m, {}, SchemaTable()).ok());
   EXPECT_FALSE(infer_shapes(m).ok());
 }
 

@@ -17,7 +17,17 @@ void infer_grow(Context& ctx, Node& n) {
   }
   ctx.set_shape_and_dtype(n.output(0), Shape(std::move(d)), dtype_of(n.input(0)));
 }
-const RuleRegistrar grow_rule{"test", "Grow", 1, &infer_grow};
+// The tests' own rules, passed to the inferences that use Grow.
+InferenceOptions with_grow_rule() {
+  static const UserRules rules = [] {
+    UserRules r;
+    r.add("test", "Grow", 1, &infer_grow);
+    return r;
+  }();
+  InferenceOptions options;
+  options.user_rules = &rules;
+  return options;
+}
 
 struct ModelRun {
   Model model;
@@ -44,7 +54,7 @@ ModelRun run_if(const Type& a, const Type& b, int64_t opset = 18, std::optional<
   GraphBuilder(*e).output("eb");
   g.node("If", {"c"}, {"y"}, {graph_attr("then_branch", t), graph_attr("else_branch", e)}, "", "if");
   g.output("y");
-  r.report = infer_shapes(r.model);
+  r.report = infer_shapes(r.model, with_grow_rule());
   return r;
 }
 
@@ -82,7 +92,7 @@ ModelRun run_loop(const Type& s0, bool with_m, bool with_cond, const std::string
          "loop");
   g.output("s_final");
   g.output("ys");
-  r.report = infer_shapes(r.model);
+  r.report = infer_shapes(r.model, with_grow_rule());
   return r;
 }
 
@@ -110,7 +120,7 @@ ModelRun run_loop_over_empty_sequence(const Type& x, const std::string& insert_o
   b.output("s_out");
   g.node("Loop", {"M", "", "s0"}, {"s_final"}, {graph_attr("body", body)}, "", "loop");
   g.output("s_final");
-  r.report = infer_shapes(r.model);
+  r.report = infer_shapes(r.model, with_grow_rule());
   return r;
 }
 
@@ -131,7 +141,7 @@ ModelRun run_loop_unwrapping_optional(const Type& elem) {
   b.output("s_out");
   g.node("Loop", {"M", "", "s0"}, {"s_final"}, {graph_attr("body", body)}, "", "loop");
   g.output("s_final");
-  r.report = infer_shapes(r.model);
+  r.report = infer_shapes(r.model, with_grow_rule());
   return r;
 }
 
@@ -184,7 +194,7 @@ TEST(If, MissingBranchIsUsageError) {
   g.input("c", ts(BOOL, {}));
   auto t = make_subgraph(*m.graph, "then");
   g.node("If", {"c"}, {"y"}, {graph_attr("then_branch", t)}, "", "if");
-  Report r = infer_shapes(m);
+  Report r = infer_shapes(m, with_grow_rule());
   EXPECT_ERROR(r, "missing required attribute 'else_branch'");
 }
 TEST(If, BranchOutputCountMismatchIsUsageError) {
@@ -198,7 +208,7 @@ TEST(If, BranchOutputCountMismatchIsUsageError) {
   GraphBuilder(*e).output("x");
   GraphBuilder(*e).output("c");
   g.node("If", {"c"}, {"y"}, {graph_attr("then_branch", t), graph_attr("else_branch", e)}, "", "if");
-  Report r = infer_shapes(m);
+  Report r = infer_shapes(m, with_grow_rule());
   EXPECT_ERROR(r, "else_branch has 2");
 }
 TEST(If, NonBoolConditionIsError) {
@@ -210,7 +220,7 @@ TEST(If, NonBoolConditionIsError) {
   auto e = make_subgraph(*m.graph, "else");
   GraphBuilder(*e).output("c");
   g.node("If", {"c"}, {"y"}, {graph_attr("then_branch", t), graph_attr("else_branch", e)}, "", "if");
-  Report r = infer_shapes(m);
+  Report r = infer_shapes(m, with_grow_rule());
   EXPECT_ERROR(r, "condition must be bool");
 }
 
@@ -244,7 +254,7 @@ TEST(Loop, TrueConditionPassedThroughKeepsTheCount) {
   g.node("Loop", {"M", "cond", "s0"}, {"s_final", "ys"}, {graph_attr("body", body)}, "", "loop");
   g.output("s_final");
   g.output("ys");
-  r.report = infer_shapes(r.model);
+  r.report = infer_shapes(r.model, with_grow_rule());
   EXPECT_EQ(r.type("ys"), ts(FLOAT, {5, "N", 3})) << diagnostics_text(r.report);
 }
 TEST(Loop, ConditionMakesTheCountUnknown) {
@@ -324,7 +334,7 @@ TEST(Loop, BodyInputCountMismatchIsUsageError) {
   b.input("s", Type());
   b.output("s");
   g.node("Loop", {"", "", "s0"}, {"s_final"}, {graph_attr("body", body)}, "", "loop");
-  Report r = infer_shapes(m);
+  Report r = infer_shapes(m, with_grow_rule());
   EXPECT_ERROR(r, "body has 2 inputs");
 }
 TEST(Loop, MissingBodyIsUsageError) {
@@ -358,7 +368,7 @@ ModelRun run_scan(const Type& h, const Type& x, std::vector<Attribute> attrs, in
   g.node("Scan", inputs, {"H", "Y"}, std::move(attrs), "", "scan");
   g.output("H");
   g.output("Y");
-  r.report = infer_shapes(r.model);
+  r.report = infer_shapes(r.model, with_grow_rule());
   return r;
 }
 
@@ -426,7 +436,7 @@ TEST(Scan, SequenceLengthsMustAgree) {
   b.input("x2", Type());
   b.output("x1");
   g.node("Scan", {"X1", "X2"}, {"Y"}, {graph_attr("body", body), attr("num_scan_inputs", 2)}, "", "scan");
-  Report r = infer_shapes(m);
+  Report r = infer_shapes(m, with_grow_rule());
   EXPECT_ERROR(r, "disagree on the sequence length");
 }
 TEST(Scan, MissingNumScanInputsIsUsageError) {
@@ -435,7 +445,7 @@ TEST(Scan, MissingNumScanInputsIsUsageError) {
   g.input("X", ts(FLOAT, {3, 2}));
   auto body = make_subgraph(*m.graph);
   g.node("Scan", {"X"}, {"Y"}, {graph_attr("body", body)}, "", "scan");
-  Report r = infer_shapes(m);
+  Report r = infer_shapes(m, with_grow_rule());
   EXPECT_ERROR(r, "missing required attribute 'num_scan_inputs'");
 }
 TEST(Scan, AxesCountMismatchIsUsageError) {
@@ -461,7 +471,7 @@ TEST(If, KnownConditionLeavesTheOtherBranchAlone) {
   GraphBuilder(*e).output("eb");
   g.node("If", {"c"}, {"y"}, {graph_attr("then_branch", t), graph_attr("else_branch", e)}, "", "if");
   g.output("y");
-  r.report = infer_shapes(r.model);
+  r.report = infer_shapes(r.model, with_grow_rule());
   EXPECT_TRUE(r.report.ok()) << diagnostics_text(r.report);
   EXPECT_EQ(r.type("y"), ts(FLOAT, {"N", 3}));
   // With the condition unknown, both run and the error is reported.

@@ -90,6 +90,10 @@ class Op {
     policy_ = p;
     return *this;
   }
+  Op& user_rules(const UserRules* rules) {  // InferenceOptions::user_rules
+    user_rules_ = rules;
+    return *this;
+  }
 
   // The model of one node "node" reading in0, in1, ... and writing out0,
   // out1, ... (graph outputs), not yet inferred.
@@ -129,6 +133,7 @@ class Op {
     InferenceOptions options;
     options.policy = policy_;
     options.assume_nonempty = assume_nonempty;
+    options.user_rules = user_rules_;
     RunResult r;
     // Graph inputs keep their given dims: anonymous dims are part of what is tested.
     r.report = infer_shapes(m, options);
@@ -154,6 +159,7 @@ class Op {
   std::optional<int64_t> domain_opset_;
   std::size_t num_outputs_ = 1;
   MergePolicy policy_ = MergePolicy::Refine;
+  const UserRules* user_rules_ = nullptr;
 };
 
 // Table-driven cases. A row of a shape table: Op(op).opset(opset).outputs(outputs).infer(inputs, attrs) gives

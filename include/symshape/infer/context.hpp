@@ -56,7 +56,7 @@ class Context {
   MergePolicy policy() const { return policy_; }
   // Opset of a domain ("" and "ai.onnx" are the same); 0 when not imported.
   int64_t opset(const std::string& domain) const {
-    auto it = opsets_.find(domain == "ai.onnx" ? std::string() : domain);
+    auto it = opsets_.find(std::string(canonical_domain(domain)));
     return it == opsets_.end() ? 0 : it->second;
   }
   const std::map<std::string, int64_t>& opsets() const { return opsets_; }
@@ -76,6 +76,10 @@ class Context {
   // The node being inferred, for messages.
   void set_current_node(const Node* n) { current_ = n; }
   const Node* current_node() const { return current_; }
+  // The since_version of the rule the engine runs for the current node (the
+  // version of the operator it chose at the model's opset).
+  void set_rule_since_version(int v) { rule_since_version_ = v; }
+  int rule_since_version() const { return rule_since_version_; }
 
   // ---- diagnostics ----
   void usage_error(const Node& n, std::string message) {
@@ -510,6 +514,7 @@ class Context {
   MergePolicy policy_;
   Report report_;
   const Node* current_ = nullptr;
+  int rule_since_version_ = 0;
   int64_t next_dim_ = 0;
   int64_t fresh_begin_ = 0;
   bool data_propagation_ = true;

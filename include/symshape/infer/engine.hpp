@@ -45,8 +45,9 @@ inline std::string type_brief(const Value* v) {
 class Engine {
  public:
   // `schemas`: the operator schemas nodes are checked against before their
-  // built-in rule runs (none when empty).
-  Engine(RuleTable table, Model& model, const InferenceOptions& options, SchemaTable schemas = {})
+  // built-in rule runs (none when empty); options.user_rules are consulted
+  // before `table`.
+  Engine(RuleTable table, Model& model, const InferenceOptions& options, SchemaTable schemas)
       : table_(table), schemas_(schemas), model_(model), options_(options), ctx_(model.opset_imports, options.policy) {
     ctx_.set_data_propagation(options.data_propagation);
     ctx_.set_subgraph_inferer([this](Graph& g, const std::vector<Type>& in) { return infer_subgraph(g, in); });
@@ -358,7 +359,7 @@ class Engine {
         if (table_.entries[i].domain == domain) newest = std::max(newest, table_.entries[i].since_version);
       if (newest > 0 && version > newest)
         ctx_.warn(nullptr, DiagnosticKind::Usage,
-                  "opset " + (domain.empty() ? std::string("ai.onnx") : domain) + " " + std::to_string(version) +
+                  "opset " + std::string(domain_title(domain)) + " " + std::to_string(version) +
                       " is newer than symshape knows (" + std::to_string(newest) + "); inferring with the rules of " +
                       std::to_string(newest));
     }
@@ -369,12 +370,12 @@ class Engine {
   Dispatch resolve(const Node& n) {
     std::size_t slot = 0;
     if (const Dispatch* cached = resolved_.find(n.domain, n.op_type, slot)) return *cached;
-    Dispatch d = with_schema(n, resolve_rule(table_, n.domain, n.op_type, ctx_.opset(n.domain)));
+    Dispatch d = with_schema(n, resolve_rule(table_, options_.user_rules, n.domain, n.op_type, ctx_.opset(n.domain)));
     resolved_.put(slot, n.domain, n.op_type, d);
     return d;
   }
   Dispatch with_schema(const Node& n, ResolvedRule rule) const {
-    const bool checked = rule && !rule.custom;
+    const bool checked = rule && !rule.user;
     return {rule, checked ? schemas_.find(n.domain, n.op_type, rule.since_version) : nullptr};
   }
 
@@ -383,16 +384,23 @@ class Engine {
   // version only, that version's rule, with a warning once per domain. Not for
   // ai.onnx, whose missing import is an error.
   Dispatch resolve_unimported(const Node& n) {
-    if (n.domain.empty() || n.domain == "ai.onnx" || ctx_.opset(n.domain) != 0) return {};
+    if (canonical_domain(n.domain).empty() || ctx_.opset(n.domain) != 0) return {};
     int64_t version = 0;
-    for (std::size_t i = 0; i < table_.size; ++i) {
-      const RuleEntry& e = table_.entries[i];
-      if (e.domain != n.domain) continue;
-      if (version != 0 && e.since_version != version) return {};
-      version = e.since_version;
-    }
+    auto same_version = [&](const RuleEntry* entries, std::size_t size) {
+      for (std::size_t i = 0; i < size; ++i) {
+        const RuleEntry& e = entries[i];
+        if (e.domain != n.domain) continue;
+        if (version != 0 && e.since_version != version) return false;
+        version = e.since_version;
+      }
+      return true;
+    };
+    if (!same_version(table_.entries, table_.size)) return {};
+    if (options_.user_rules &&
+        !same_version(options_.user_rules->entries().data(), options_.user_rules->entries().size()))
+      return {};
     if (version == 0) return {};
-    ResolvedRule r = resolve_rule(table_, n.domain, n.op_type, version);
+    ResolvedRule r = resolve_rule(table_, options_.user_rules, n.domain, n.op_type, version);
     if (r && warned_unimported_.insert(n.domain).second)
       ctx_.warn(&n, DiagnosticKind::Usage,
                 "the model uses " + n.domain + " operators but does not import that domain; inferring with its " +
@@ -430,7 +438,7 @@ class Engine {
       run_rule(rule, n);
     } else if (Dispatch unimported = resolve_unimported(n)) {
       run_rule(unimported, n);
-    } else if ((n.domain.empty() || n.domain == "ai.onnx") && ctx_.opset("") == 0 && !reported_no_ai_onnx_) {
+    } else if (canonical_domain(n.domain).empty() && ctx_.opset("") == 0 && !reported_no_ai_onnx_) {
       // ONNX requires an opset import for every domain the model uses.
       reported_no_ai_onnx_ = true;
       ctx_.error(&n, DiagnosticKind::Usage,
@@ -438,8 +446,8 @@ class Engine {
                  "in opset_imports)");
     } else {
       ctx_.warn(&n, DiagnosticKind::MissingRule,
-                "no shape rule for " + (n.domain.empty() ? std::string("ai.onnx") : n.domain) + "::" + n.op_type +
-                    " at opset " + std::to_string(ctx_.opset(n.domain)) + "; outputs left unknown");
+                "no shape rule for " + std::string(domain_title(n.domain)) + "::" + n.op_type + " at opset " +
+                    std::to_string(ctx_.opset(n.domain)) + "; outputs left unknown");
     }
     for (Value* out : n.outputs)
       if (out && out->type.is_tensor_like() && ctx_.has_unnamed_dims(out->type.shape()))
@@ -464,6 +472,7 @@ class Engine {
     AttributeMismatch outer_mismatch = std::move(mismatch);
     overflows = 0;
     mismatch = AttributeMismatch();
+    ctx_.set_rule_since_version(d.rule.since_version);
     d.rule.fn(ctx_, n);
     if (overflows != 0)
       ctx_.usage_error(n,
@@ -596,7 +605,7 @@ class Engine {
       if (call.inputs[i] && body.inputs[i]) body.inputs[i]->symbolic_value = ctx_.symbolic_value(call.inputs[i]);
     auto outer_opsets = ctx_.opsets();
     auto merged = outer_opsets;
-    for (const auto& [d, v] : f.opset_imports) merged[d == "ai.onnx" ? std::string() : d] = v;
+    for (const auto& [d, v] : f.opset_imports) merged[std::string(canonical_domain(d))] = v;
     ctx_.set_opsets(merged);
     resolved_.clear();
     ++function_depth_;
@@ -613,9 +622,11 @@ class Engine {
   }
 };
 
-// The one-call API over a given rule table (symshape.hpp passes the built-ins).
-inline Report infer_shapes_with(RuleTable table, Model& model, const InferenceOptions& options = {},
-                                SchemaTable schemas = {}) {
+// The one-call API over a given rule table and the schemas its nodes are
+// checked against (symshape.hpp passes the built-ins). The schemas have no
+// default so that leaving them out is not a silent way to skip the checks:
+// pass SchemaTable() to check nothing.
+inline Report infer_shapes_with(RuleTable table, Model& model, const InferenceOptions& options, SchemaTable schemas) {
   Engine engine(table, model, options, schemas);
   return engine.run();
 }

@@ -34,6 +34,8 @@ inline std::optional<MergePolicy> parse_merge_policy(const std::string& s) {
   return std::nullopt;
 }
 
+class UserRules;  // infer/registry.hpp
+
 struct InferenceOptions {
   MergePolicy policy = MergePolicy::Refine;
   bool data_propagation = true;
@@ -49,6 +51,9 @@ struct InferenceOptions {
   // Every dim of the graph inputs is >= 1 (no empty tensors), a fact like
   // the others. Off by default: an empty KV cache (past=0) is a real run.
   bool assume_nonempty = false;
+  // Rules added at run time (custom operators, Python rules), consulted
+  // before the built-ins; not owned, and must outlive the run.
+  const UserRules* user_rules = nullptr;
 };
 
 }  // namespace symshape

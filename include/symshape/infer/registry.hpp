@@ -8,19 +8,22 @@
 // which expands the registrations into {domain, op_type, since_version,
 // function} entries. ops/all.hpp merges the families into one table, sorted
 // at compile time, whose order and uniqueness are checked by static_assert.
-// Lookup picks the largest since_version <= the model's opset of the domain.
-// Custom rules are added at run time through RuleRegistrar and take
-// precedence over built-ins of the same key.
+// Lookup picks the largest since_version <= the model's opset of the domain
+// (versioned_lookup.hpp). Rules added at run time are a UserRules table that
+// InferenceOptions points to, consulted before the built-ins.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <deque>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "symshape/infer/context.hpp"
+#include "symshape/infer/versioned_lookup.hpp"
 
 namespace symshape {
 
@@ -260,40 +263,55 @@ constexpr bool valid_rule_table(const std::array<RuleEntry, N>& table) {
   return detail::strictly_sorted(table) && detail::all_versions_valid(table);
 }
 
-struct CustomRule {
-  std::string domain;
-  std::string op_type;
-  int since_version;
-  InferFn fn;
-};
-
-// Rules added by users. The storage is a function-local static, so it exists
-// before any registrar runs; never query it from another static initialiser.
-inline std::vector<CustomRule>& custom_rules() {
-  static std::vector<CustomRule> rules;
-  return rules;
-}
-
-// Header-safe registration of a custom rule:
-//   inline const symshape::RuleRegistrar my_rule{"com.acme", "MyOp", 1, &infer_my_op};
-// In a static library, a registrar that nothing references may be dropped by
-// the linker: reference it, or call register_rule() from main.
-inline void register_rule(std::string domain, std::string op_type, int since_version, InferFn fn) {
-  if (domain == "ai.onnx") domain.clear();  // one spelling of the default domain
-  custom_rules().push_back({std::move(domain), std::move(op_type), since_version, fn});
-}
-
-struct RuleRegistrar {
-  RuleRegistrar(std::string domain, std::string op_type, int since_version, InferFn fn) {
-    register_rule(std::move(domain), std::move(op_type), since_version, fn);
+// Rules a user adds at run time (C++ rules of custom operators, Python
+// rules), consulted before the built-ins: for a node they serve at the
+// model's opset they win over a built-in of the same operator. Passed to
+// inference through InferenceOptions::user_rules; nothing is global.
+//   symshape::UserRules rules;
+//   rules.add("com.acme", "MyOp", 1, &infer_my_op);
+//   options.user_rules = &rules;
+class UserRules {
+ public:
+  // Adds the rule, or replaces the one of the same (domain, op_type, since_version).
+  void add(std::string_view domain, std::string_view op_type, int since_version, InferFn fn) {
+    domain = canonical_domain(domain);
+    for (RuleEntry& e : entries_)
+      if (e.domain == domain && e.op_type == op_type && e.since_version == since_version) {
+        e.fn = fn;
+        return;
+      }
+    const std::string_view d = names_.emplace_back(domain);
+    const std::string_view op = names_.emplace_back(op_type);
+    const RuleEntry entry{d, op, since_version, fn, "user rule", ""};
+    entries_.insert(
+        std::upper_bound(entries_.begin(), entries_.end(), entry,
+                         [](const RuleEntry& a, const RuleEntry& b) { return detail::compare_keys(a, b) < 0; }),
+        entry);
   }
+  // Removes the rule of exactly that key; false when there is none.
+  bool remove(std::string_view domain, std::string_view op_type, int since_version) {
+    const RuleEntry* e =
+        exact_version(entries_.data(), entries_.size(), canonical_domain(domain), op_type, since_version);
+    if (!e) return false;
+    entries_.erase(entries_.begin() + (e - entries_.data()));
+    return true;  // (the names stay in names_: a handful of strings)
+  }
+  const RuleEntry* newest_at(std::string_view domain, std::string_view op_type, int64_t opset) const {
+    return symshape::newest_at(entries_.data(), entries_.size(), canonical_domain(domain), op_type, opset);
+  }
+  const std::vector<RuleEntry>& entries() const { return entries_; }  // sorted by key
+  bool empty() const { return entries_.empty(); }
+
+ private:
+  std::deque<std::string> names_;  // the entries' domains and op types (a deque: views into it stay valid)
+  std::vector<RuleEntry> entries_;
 };
 
 // A resolved rule: the function and the since_version that was chosen.
 struct ResolvedRule {
   InferFn fn = nullptr;
   int since_version = 0;
-  bool custom = false;
+  bool user = false;  // from UserRules (not checked against a schema)
   explicit operator bool() const { return fn != nullptr; }
 };
 
@@ -306,31 +324,16 @@ struct RuleTable {
   constexpr RuleTable() = default;
 };
 
-// The rule for (domain, op_type) at `opset`: a custom rule first, else the
+// The rule for (domain, op_type) at `opset`: a user rule first, else the
 // built-in with the largest since_version <= opset.
-inline ResolvedRule resolve_rule(RuleTable table, std::string_view domain, std::string_view op_type, int64_t opset) {
-  if (domain == "ai.onnx") domain = "";
-  ResolvedRule best;
-  for (const auto& r : custom_rules()) {
-    if (r.domain == domain && r.op_type == op_type && r.since_version <= opset && r.since_version >= best.since_version)
-      best = {r.fn, r.since_version, true};
-  }
-  if (best) return best;
-  // Binary search for the last entry with key <= (domain, op_type, opset).
-  const RuleEntry key{domain, op_type, static_cast<int>(opset > 1000000 ? 1000000 : opset), nullptr};
-  std::size_t lo = 0, hi = table.size;
-  while (lo < hi) {
-    const std::size_t mid = (lo + hi) / 2;
-    if (detail::compare_keys(table.entries[mid], key) <= 0) {
-      lo = mid + 1;
-    } else {
-      hi = mid;
-    }
-  }
-  if (lo == 0) return best;
-  const RuleEntry& e = table.entries[lo - 1];
-  if (e.domain == domain && e.op_type == op_type) return {e.fn, e.since_version, false};
-  return best;
+inline ResolvedRule resolve_rule(RuleTable table, const UserRules* user, std::string_view domain,
+                                 std::string_view op_type, int64_t opset) {
+  domain = canonical_domain(domain);
+  if (user)
+    if (const RuleEntry* e = user->newest_at(domain, op_type, opset)) return {e->fn, e->since_version, true};
+  if (const RuleEntry* e = newest_at(table.entries, table.size, domain, op_type, opset))
+    return {e->fn, e->since_version, false};
+  return {};
 }
 
 }  // namespace symshape

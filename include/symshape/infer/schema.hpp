@@ -13,6 +13,7 @@
 #include <string_view>
 
 #include "symshape/infer/context.hpp"
+#include "symshape/infer/versioned_lookup.hpp"
 #include "symshape/ir/graph.hpp"
 
 namespace symshape {
@@ -50,22 +51,7 @@ struct SchemaTable {
 
   // The schema of exactly that version; nullptr when the table has none.
   const OperatorSchema* find(std::string_view domain, std::string_view op_type, int since_version) const {
-    if (domain == "ai.onnx") domain = {};
-    std::size_t lo = 0, hi = size;
-    while (lo < hi) {  // the first row not before (domain, op_type, since_version)
-      const std::size_t mid = lo + (hi - lo) / 2;
-      const OperatorSchema& r = rows[mid];
-      const bool before = r.domain != domain     ? r.domain < domain
-                          : r.op_type != op_type ? r.op_type < op_type
-                                                 : r.since_version < since_version;
-      if (before)
-        lo = mid + 1;
-      else
-        hi = mid;
-    }
-    if (lo == size) return nullptr;
-    const OperatorSchema& r = rows[lo];
-    return r.domain == domain && r.op_type == op_type && r.since_version == since_version ? &r : nullptr;
+    return exact_version(rows, size, canonical_domain(domain), op_type, since_version);
   }
   const SchemaAttribute* attribute(const OperatorSchema& s, std::string_view name) const {
     for (int i = 0; i < s.attribute_count; ++i)

@@ -39,7 +39,7 @@ class GraphBuilder {
              const std::string& domain = "", const std::string& name = "") {
     Node* n = g_.create_node();
     n->op_type = op_type;
-    n->domain = domain == "ai.onnx" ? std::string() : domain;
+    n->domain = std::string(canonical_domain(domain));
     n->name = name;
     n->attributes = std::move(attributes);
     for (const auto& in : inputs) n->inputs.push_back(in.empty() ? nullptr : g_.value(in));

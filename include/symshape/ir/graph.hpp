@@ -157,6 +157,17 @@ inline const char* to_string(Attribute::Kind k) {
   return names[static_cast<std::size_t>(k)];
 }
 
+// ONNX's default domain has two spellings, "" and "ai.onnx"; symshape keeps
+// "" everywhere (nodes, opset maps, rule and schema tables), so every domain
+// read from outside goes through canonical_domain once.
+constexpr std::string_view canonical_domain(std::string_view domain) {
+  return domain == "ai.onnx" ? std::string_view() : domain;
+}
+// The domain as messages write it ("ai.onnx" for "").
+constexpr std::string_view domain_title(std::string_view domain) {
+  return domain.empty() ? std::string_view("ai.onnx") : domain;
+}
+
 // The first attribute that an accessor (attr_int, attr_ints, ...) found with
 // another kind than it reads, on this thread (empty name: none). The engine
 // clears it before each rule and reports it after as a usage error.
@@ -276,7 +287,7 @@ struct Model {
   }
 
   int64_t opset(const std::string& domain) const {
-    auto it = opset_imports.find(domain == "ai.onnx" ? std::string() : domain);
+    auto it = opset_imports.find(std::string(canonical_domain(domain)));
     return it == opset_imports.end() ? 0 : it->second;
   }
 };

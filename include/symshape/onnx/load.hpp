@@ -452,8 +452,8 @@ class Loader {
                           const std::string& owner) {
     for (const wire::Span& s : imports) {
       const auto o = view::decode<view::OpsetView>(s);
-      const std::string domain = o.domain == "ai.onnx" ? std::string() : std::string(o.domain);
-      const std::string shown = domain.empty() ? "ai.onnx" : domain;
+      const std::string domain(canonical_domain(o.domain));
+      const std::string shown(domain_title(domain));
       if (o.version < 1)
         return set_error(owner + " imports " + shown + " at version " + std::to_string(o.version) +
                          " (opset versions start at 1)");
@@ -582,7 +582,7 @@ class Loader {
       Node* n = g.create_node();
       n->name = std::string(np.name);
       n->op_type = std::string(np.op_type);
-      if (!np.domain.empty() && np.domain != "ai.onnx") n->domain = std::string(np.domain);
+      if (!canonical_domain(np.domain).empty()) n->domain = std::string(np.domain);
       n->outputs.reserve(np.output.size());
       for (std::string_view out : np.output) {
         Value* v = nullptr;
@@ -824,7 +824,7 @@ class Loader {
 
   bool load_function(const view::FunctionView& p, Model& m) {
     Function f;
-    f.domain = p.domain == "ai.onnx" ? std::string() : std::string(p.domain);
+    f.domain = std::string(canonical_domain(p.domain));
     f.name = std::string(p.name);
     const std::string scope = "function " + quote((f.domain.empty() ? std::string() : f.domain + "::") + f.name);
     if (m.function(f.domain, f.name)) return set_error(scope + " is defined twice");

@@ -554,12 +554,11 @@ inline const std::map<std::pair<std::string, std::string>, CountFn>& count_table
 // The FLOPs of one node (one execution of it); an operator without a
 // convention is NotCounted with the reason, never a silent 0.
 inline FlopCount count_flops(const Node& n, const CountContext& ctx) {
-  const std::string domain = n.domain == "ai.onnx" ? std::string() : n.domain;
+  const std::string domain(canonical_domain(n.domain));
   const auto& table = count_table();
   const auto it = table.find({domain, n.op_type});
   if (it == table.end())
-    return not_counted("not counted: no FLOP convention for " + (domain.empty() ? std::string("ai.onnx") : domain) +
-                       "::" + n.op_type);
+    return not_counted("not counted: no FLOP convention for " + std::string(domain_title(domain)) + "::" + n.op_type);
   return it->second(n, ctx);
 }
 

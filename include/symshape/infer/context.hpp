@@ -25,7 +25,6 @@
 
 #include <cmath>
 #include <cstdint>
-#include <functional>
 #include <initializer_list>
 #include <map>
 #include <numeric>
@@ -47,6 +46,16 @@ namespace symshape {
 // Dims whose expression grows past this many nodes become fresh symbols, so
 // that expressions stay readable and inference stays linear.
 inline constexpr uint32_t kMaxDimExprSize = 256;
+
+// What Context calls to infer a subgraph (If's branches, Loop's and Scan's
+// bodies): the engine, which outlives the context's use by rules.
+class SubgraphInferer {
+ public:
+  virtual std::vector<Type> infer_subgraph(Graph& g, const std::vector<Type>& input_types) = 0;
+
+ protected:
+  ~SubgraphInferer() = default;  // not deleted through this interface
+};
 
 class Context {
  public:
@@ -401,12 +410,12 @@ class Context {
   void set_data_propagation(bool on) { data_propagation_ = on; }
   static constexpr std::size_t kMaxSymbolicValueSize = 64;
 
-  // ---- subgraphs (installed by the engine) ----
-  // Infers `g` with its inputs typed as given; returns the output types.
-  using SubgraphInferer = std::function<std::vector<Type>(Graph& g, const std::vector<Type>& input_types)>;
-  void set_subgraph_inferer(SubgraphInferer f) { subgraph_ = std::move(f); }
+  // ---- subgraphs (the engine infers them) ----
+  void set_subgraph_inferer(SubgraphInferer* inferer) { subgraph_ = inferer; }
+  // Infers `g` with its inputs typed as given; returns the output types
+  // (unknown ones when no inferer is installed).
   std::vector<Type> infer_subgraph(Graph& g, const std::vector<Type>& input_types) {
-    return subgraph_ ? subgraph_(g, input_types) : std::vector<Type>(g.outputs.size());
+    return subgraph_ ? subgraph_->infer_subgraph(g, input_types) : std::vector<Type>(g.outputs.size());
   }
 
  private:
@@ -518,7 +527,7 @@ class Context {
   int64_t next_dim_ = 0;
   int64_t fresh_begin_ = 0;
   bool data_propagation_ = true;
-  SubgraphInferer subgraph_;
+  SubgraphInferer* subgraph_ = nullptr;
   std::set<std::string> input_symbols_;
   std::set<std::string> contract_keys_;
   std::map<const Value*, ElementBounds> element_bounds_;

@@ -42,7 +42,7 @@ inline std::string type_brief(const Value* v) {
 
 }  // namespace detail
 
-class Engine {
+class Engine final : private SubgraphInferer {
  public:
   // `schemas`: the operator schemas nodes are checked against before their
   // built-in rule runs (none when empty); options.user_rules are consulted
@@ -50,8 +50,10 @@ class Engine {
   Engine(RuleTable table, Model& model, const InferenceOptions& options, SchemaTable schemas)
       : table_(table), schemas_(schemas), model_(model), options_(options), ctx_(model.opset_imports, options.policy) {
     ctx_.set_data_propagation(options.data_propagation);
-    ctx_.set_subgraph_inferer([this](Graph& g, const std::vector<Type>& in) { return infer_subgraph(g, in); });
+    ctx_.set_subgraph_inferer(this);
   }
+  Engine(const Engine&) = delete;  // the context points to this engine
+  Engine& operator=(const Engine&) = delete;
 
   Report run() {
     // Fresh names must not alias the _dN names an earlier run wrote into the model.
@@ -530,7 +532,7 @@ class Engine {
   // Types the subgraph's inputs, re-infers every node in it, and returns the
   // output types. Previous results inside the subgraph are cleared first, so a
   // body can be inferred again with more general input types.
-  std::vector<Type> infer_subgraph(Graph& g, const std::vector<Type>& input_types) {
+  std::vector<Type> infer_subgraph(Graph& g, const std::vector<Type>& input_types) override {
     if (subgraph_depth_ >= kMaxSubgraphDepth) {
       if (too_deep_ != ctx_.current_node())  // once per node, not per branch
         ctx_.error(ctx_.current_node(), DiagnosticKind::Graph,

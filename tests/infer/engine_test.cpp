@@ -227,7 +227,7 @@ TEST(Resolution, PicksTheLargestSinceVersionNotAboveTheOpset) {
   EXPECT_FALSE(resolve_rule(t, "", "Scan", 7));
   EXPECT_FALSE(resolve_rule(t, "", "NoSuchOp", 18));
   EXPECT_FALSE(resolve_rule(t, "com.other", "If", 18));
-  EXPECT_FALSE(at11.custom);
+  EXPECT_FALSE(at11.user);
 }
 
 namespace {

@@ -83,8 +83,32 @@ class Context {
   const Report& report() const { return report_; }
 
   // The node being inferred, for messages.
-  void set_current_node(const Node* n) { current_ = n; }
+  // Where the node being inferred is: its index in its graph, and the scope
+  // of that graph (" in subgraph 'body' of node #1 'loop' (Loop)", empty in
+  // the main graph), which the engine keeps alive while the node is current.
+  struct NodePlace {
+    const Node* node = nullptr;
+    std::size_t index = 0;
+    const std::string* scope = nullptr;
+  };
+  void set_current_node(const Node* n, std::size_t index = 0, const std::string* scope = nullptr) {
+    current_ = n;
+    current_index_ = index;
+    current_scope_ = scope;
+  }
+  NodePlace current_place() const { return {current_, current_index_, current_scope_}; }
+  void set_current_place(const NodePlace& p) { set_current_node(p.node, p.index, p.scope); }
   const Node* current_node() const { return current_; }
+  // The place of a node as diagnostics give it: "node #2 'proj' (MatMul)" and
+  // the scope; without the index for a node other than the current one.
+  std::string place_of(const Node* n) const {
+    if (!n) return {};
+    std::string s = "node";
+    if (n == current_) s += " #" + std::to_string(current_index_);
+    if (!n->name.empty()) s += " '" + n->name + "'";
+    s += " (" + (n->domain.empty() ? n->op_type : n->domain + "." + n->op_type) + ")";
+    return current_scope_ ? s + *current_scope_ : s;
+  }
   // The since_version of the rule the engine runs for the current node (the
   // version of the operator it chose at the model's opset).
   void set_rule_since_version(int v) { rule_since_version_ = v; }
@@ -143,6 +167,7 @@ class Context {
     if (n) {
       c.node = n->name;
       c.op_type = n->op_type;
+      c.where = place_of(n);
     }
     c.origin = std::move(origin);
     if (a.is_symbolic() && b.is_symbolic() && (has_clamp(a.expr()) || has_clamp(b.expr()))) {
@@ -183,6 +208,7 @@ class Context {
     if (n) {
       c.node = n->name;
       c.op_type = n->op_type;
+      c.where = place_of(n);
     }
     c.origin = std::move(origin);
     c.condition = needed.to_string() + " <= " + rows.to_string();
@@ -426,6 +452,7 @@ class Context {
     if (n) {
       d.node = n->name;
       d.op_type = n->op_type;
+      d.where = place_of(n);
     }
     d.message = std::move(message);
     report_.diagnostics.push_back(std::move(d));
@@ -523,6 +550,8 @@ class Context {
   MergePolicy policy_;
   Report report_;
   const Node* current_ = nullptr;
+  std::size_t current_index_ = 0;
+  const std::string* current_scope_ = nullptr;
   int rule_since_version_ = 0;
   int64_t next_dim_ = 0;
   int64_t fresh_begin_ = 0;

@@ -26,6 +26,10 @@ struct Diagnostic {
   std::string node;     // node name (may be empty)
   std::string op_type;  // op type (may be empty)
   std::string message;
+  // The node's place, set by the engine: "node #2 'proj' (MatMul)", "node #0
+  // 'add' (Add) in subgraph 'then_branch' of node #1 'if' (If)", "... in
+  // function 'local.f'"; empty for a diagnostic about no node.
+  std::string where;
 
   // "error: node 'conv1' (Conv): ..."
   std::string to_string() const {
@@ -59,6 +63,7 @@ struct Contract {
   std::string node;         // the node that imposes it (may be empty)
   std::string op_type;      // its op type
   std::string origin;       // what imposes it: "broadcast", "MatMul inner dims", "declared dim 0 of 'y'"
+  std::string where;        // the node's place, as Diagnostic::where
   // A fact under which the relation holds, shorter to read when the sides
   // hold clamps (`past+seq <= 64`; infer/conditions.hpp); empty when none.
   std::string condition;

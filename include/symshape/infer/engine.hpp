@@ -11,6 +11,7 @@
 #include <set>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -410,23 +411,29 @@ class Engine final : private SubgraphInferer {
     return with_schema(n, r);
   }
 
-  void infer_graph(Graph& g) {
+  // `scope`: where g is, as diagnostics give it (Context::NodePlace); null
+  // for the main graph.
+  void infer_graph(Graph& g, const std::string* scope = nullptr) {
     if (in_topological_file_order(g)) {  // the usual case: no list of the nodes (8 bytes a node)
       const std::size_t count = g.nodes.size();
-      for (std::size_t i = 0; i < count; ++i) infer_node(*g.nodes[i]);
+      for (std::size_t i = 0; i < count; ++i) infer_node(*g.nodes[i], i, scope);
       return;
     }
     std::vector<Node*> order;
     const Node* cycle = nullptr;
+    std::unordered_map<const Node*, std::size_t> index;  // the nodes' places in the file
+    for (std::size_t i = 0; i < g.nodes.size(); ++i) index.emplace(g.nodes[i], i);
     if (!dependency_order(g, order, cycle)) {
+      ctx_.set_current_node(cycle, index[cycle], scope);
       ctx_.error(cycle, DiagnosticKind::Graph,
                  "graph '" + g.name + "' has a cycle through this node; nodes on the cycle are not inferred");
+      ctx_.set_current_node(nullptr);
     }
-    for (Node* n : order) infer_node(*n);
+    for (Node* n : order) infer_node(*n, index[n], scope);
   }
 
-  void infer_node(Node& n) {
-    ctx_.set_current_node(&n);
+  void infer_node(Node& n, std::size_t index, const std::string* scope) {
+    ctx_.set_current_node(&n, index, scope);
     // Subgraphs are inferred afresh on every run (their values are cleared
     // first), so whether they changed is decided by comparing with before.
     std::vector<std::pair<const Value*, Type>> before;
@@ -533,6 +540,10 @@ class Engine final : private SubgraphInferer {
   // output types. Previous results inside the subgraph are cleared first, so a
   // body can be inferred again with more general input types.
   std::vector<Type> infer_subgraph(Graph& g, const std::vector<Type>& input_types) override {
+    return infer_subgraph_in(g, input_types, " in subgraph '" + g.name + "' of " + ctx_.place_of(ctx_.current_node()));
+  }
+  // infer_subgraph, the nodes of g placed in `scope`.
+  std::vector<Type> infer_subgraph_in(Graph& g, const std::vector<Type>& input_types, const std::string& scope) {
     if (subgraph_depth_ >= kMaxSubgraphDepth) {
       if (too_deep_ != ctx_.current_node())  // once per node, not per branch
         ctx_.error(ctx_.current_node(), DiagnosticKind::Graph,
@@ -557,15 +568,15 @@ class Engine final : private SubgraphInferer {
           out->symbolic_value.reset();
           ctx_.forget_element_bounds(out);
         }
-    const Node* outer = ctx_.current_node();
+    const Context::NodePlace outer = ctx_.current_place();
     // Changes inside are judged by infer_node against the previous run (see
     // snapshot), not by the set_type calls on the cleared values.
     const bool modified = ctx_.report().modified;
     ++subgraph_depth_;
-    infer_graph(g);
+    infer_graph(g, &scope);
     --subgraph_depth_;
     ctx_.report().modified = modified;
-    ctx_.set_current_node(outer);
+    ctx_.set_current_place(outer);
     std::vector<Type> outs;
     for (Value* v : g.outputs) outs.push_back(v ? v->type : Type());
     return outs;
@@ -611,7 +622,8 @@ class Engine final : private SubgraphInferer {
     ctx_.set_opsets(merged);
     resolved_.clear();
     ++function_depth_;
-    std::vector<Type> outs = infer_subgraph(body, in);
+    const std::string scope = " in function '" + (f.domain.empty() ? "" : f.domain + ".") + f.name + "'";
+    std::vector<Type> outs = infer_subgraph_in(body, in, scope);
     --function_depth_;
     ctx_.set_opsets(outer_opsets);
     resolved_.clear();

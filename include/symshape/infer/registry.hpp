@@ -335,5 +335,9 @@ inline ResolvedRule resolve_rule(RuleTable table, const UserRules* user, std::st
     return {e->fn, e->since_version, false};
   return {};
 }
+// The built-in rule alone.
+inline ResolvedRule resolve_rule(RuleTable table, std::string_view domain, std::string_view op_type, int64_t opset) {
+  return resolve_rule(table, nullptr, domain, op_type, opset);
+}
 
 }  // namespace symshape

@@ -6,13 +6,13 @@
 // still unknown gets a fresh name (`_dN`, unused elsewhere in the model), so
 // that every dim of the output file is named.
 //
-//   Result<onnx::ModelProto> proto = io::read_model_proto(path);
-//   Result<Model> model = io::load_model_proto(*proto);
+//   Result<::onnx::ModelProto> proto = onnx::read_model_proto(path);
+//   Result<Model> model = onnx::load_model_proto(*proto);
 //   infer_shapes(model.value());
-//   io::write_inferred_types(*model, proto.value());
-//   io::save_model_file(*proto, out_path);
+//   onnx::write_inferred_types(*model, proto.value());
+//   onnx::save_model_file(*proto, out_path);
 //
-// Files are written safely (io::PendingFile, output_file.hpp). External
+// Files are written safely (symshape::PendingFile, output_file.hpp). External
 // data of initializers is never read or rewritten, but its relative
 // locations can be re-expressed from another folder (relocate_external_data).
 #pragma once
@@ -45,11 +45,11 @@
 
 #include "symshape/ir/graph.hpp"
 #include "symshape/onnx/external_data_paths.hpp"
-#include "symshape/onnx/output_file.hpp"
 #include "symshape/onnx/written_types.hpp"
+#include "symshape/support/output_file.hpp"
 #include "symshape/support/result.hpp"
 
-namespace symshape::io {
+namespace symshape::onnx {
 
 namespace detail {
 
@@ -329,4 +329,4 @@ inline Result<bool> save_model_file(const ::onnx::ModelProto& proto, const std::
   return f.value().commit();
 }
 
-}  // namespace symshape::io
+}  // namespace symshape::onnx

@@ -13,7 +13,7 @@
 #include "symshape/ir/graph.hpp"
 #include "symshape/onnx/load.hpp"  // kMaxNesting
 
-namespace symshape::io::detail {
+namespace symshape::onnx::detail {
 
 // Fresh names for unknown dims, avoiding every symbol used in the model.
 class FreshDims {
@@ -84,9 +84,9 @@ inline bool takes_fresh_names(const Type& t) {
   return t.inner() && takes_fresh_names(*t.inner());
 }
 
-}  // namespace symshape::io::detail
+}  // namespace symshape::onnx::detail
 
-namespace symshape::io {
+namespace symshape::onnx {
 
 // Whether the writers write a value_info of their own for the value v of a
 // graph, with v's type as the IR has it: v is a named node output, neither a
@@ -96,4 +96,4 @@ inline bool writes_value_info(const Value& v) {
   return v.producer && !v.name.empty() && !v.is_graph_output && !v.is_graph_input && detail::writable(v.type);
 }
 
-}  // namespace symshape::io
+}  // namespace symshape::onnx

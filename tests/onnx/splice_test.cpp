@@ -408,4 +408,88 @@ TEST(SpliceTest, WriterCopiesPiecesToAFile) {
   EXPECT_EQ(read_file(out_path), concat(*out));
 }
 
+// If(c) whose then_branch holds If(c) ... `depth` levels down, every branch
+// ending in x (as load_test.cpp's nested_ifs).
+::onnx::ModelProto nested_ifs(int depth) {
+  ::onnx::ModelProto m;
+  m.set_ir_version(8);
+  m.add_opset_import()->set_version(17);
+  ::onnx::GraphProto* g = m.mutable_graph();
+  auto input = [&](const std::string& name, int elem_type, const std::vector<std::string>& dims) {
+    auto* t = g->add_input();
+    t->set_name(name);
+    auto* tt = t->mutable_type()->mutable_tensor_type();
+    tt->set_elem_type(elem_type);
+    auto* shape = tt->mutable_shape();
+    for (const std::string& d : dims) {
+      if (d == "3")
+        shape->add_dim()->set_dim_value(3);
+      else
+        shape->add_dim()->set_dim_param(d);
+    }
+  };
+  input("c", ::onnx::TensorProto::BOOL, {});
+  input("x", ::onnx::TensorProto::FLOAT, {"N", "3"});
+  g->add_output()->set_name("y0");
+  for (int level = 0; level < depth; ++level) {
+    const std::string l = std::to_string(level);
+    auto* n = g->add_node();
+    n->set_op_type("If");
+    n->set_name("if" + l);
+    n->add_input("c");
+    n->add_output("y" + l);
+    auto* else_attr = n->add_attribute();
+    else_attr->set_name("else_branch");
+    else_attr->set_type(::onnx::AttributeProto::GRAPH);
+    auto* e = else_attr->mutable_g();
+    e->set_name("else" + l);
+    auto* id = e->add_node();
+    id->set_op_type("Identity");
+    id->add_input("x");
+    id->add_output("e" + l);
+    e->add_output()->set_name("e" + l);
+    auto* then_attr = n->add_attribute();
+    then_attr->set_name("then_branch");
+    then_attr->set_type(::onnx::AttributeProto::GRAPH);
+    g = then_attr->mutable_g();
+    g->set_name("then" + l);
+    g->add_output()->set_name("y" + std::to_string(level + 1));
+  }
+  auto* id = g->add_node();
+  id->set_op_type("Identity");
+  id->add_input("x");
+  id->add_output("y" + std::to_string(depth));
+  return m;
+}
+
+// Subgraphs deeper than the type-nesting limit (kMaxNesting) but within the
+// loader's kMaxSubgraphNesting are written to the innermost one, as the
+// proto path writes them.
+TEST(SpliceTest, SubgraphsDeeperThanTypeNestingAreWritten) {
+  constexpr int kDepth = 100;
+  static_assert(kDepth > symshape::onnx::kMaxNesting && kDepth <= symshape::onnx::kMaxSubgraphNesting);
+  const std::string bytes = nested_ifs(kDepth).SerializeAsString();
+  EXPECT_EQ(compare(bytes), "");
+
+  Result<Model> m = symshape::onnx::load_model_bytes(bytes, "nested");
+  ASSERT_TRUE(m) << m.error();
+  ASSERT_TRUE(infer_shapes(m.value()).ok());
+  symshape::onnx::Splice splice(bytes, *m);
+  splice.write_types();
+  Result<symshape::onnx::SplicedModel> out = splice.finish();
+  ASSERT_TRUE(out) << out.error();
+  Result<::onnx::ModelProto> got = parse(concat(*out));
+  ASSERT_TRUE(got) << got.error();
+  const ::onnx::GraphProto* g = &got->graph();
+  for (int level = 0; level < kDepth; ++level) {
+    ASSERT_EQ(g->node(0).op_type(), "If") << level;
+    g = &g->node(0).attribute(1).g();  // then_branch
+  }
+  ASSERT_EQ(g->output_size(), 1);
+  const ::onnx::TypeProto& t = g->output(0).type();
+  ASSERT_EQ(t.tensor_type().shape().dim_size(), 2);
+  EXPECT_EQ(t.tensor_type().shape().dim(0).dim_param(), "N");
+  EXPECT_EQ(t.tensor_type().shape().dim(1).dim_value(), 3);
+}
+
 }  // namespace

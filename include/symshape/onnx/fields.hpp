@@ -22,8 +22,7 @@ inline constexpr uint32_t kNode = 1, kName = 2, kInitializer = 5, kDocString = 1
 }  // namespace GraphProto
 
 namespace NodeProto {
-inline constexpr uint32_t kInput = 1, kOutput = 2, kName = 3, kOpType = 4, kAttribute = 5, kDocString = 6,
-                          kDomain = 7;
+inline constexpr uint32_t kInput = 1, kOutput = 2, kName = 3, kOpType = 4, kAttribute = 5, kDocString = 6, kDomain = 7;
 }  // namespace NodeProto
 
 namespace AttributeProto {
@@ -63,8 +62,8 @@ inline constexpr uint32_t kDimValue = 1, kDimParam = 2, kDenotation = 3;
 
 namespace TensorProto {
 inline constexpr uint32_t kDims = 1, kDataType = 2, kSegment = 3, kFloatData = 4, kInt32Data = 5, kStringData = 6,
-                          kInt64Data = 7, kName = 8, kRawData = 9, kDoubleData = 10, kUint64Data = 11,
-                          kDocString = 12, kExternalData = 13, kDataLocation = 14;
+                          kInt64Data = 7, kName = 8, kRawData = 9, kDoubleData = 10, kUint64Data = 11, kDocString = 12,
+                          kExternalData = 13, kDataLocation = 14;
 namespace Segment {
 inline constexpr uint32_t kBegin = 1, kEnd = 2;
 }  // namespace Segment

@@ -110,7 +110,7 @@ inline void write_type(const Type& t, ::onnx::TypeProto& p, FreshDims& fresh) {
 }
 
 inline void write_graph(const Graph& g, ::onnx::GraphProto& p, FreshDims& fresh, int depth) {
-  if (depth > kMaxNesting) return;
+  if (depth > kMaxSubgraphNesting) return;
   // Intermediate values of this graph, in node order.
   std::vector<const Value*> values;
   std::unordered_set<std::string> names;
@@ -152,7 +152,7 @@ inline void write_graph(const Graph& g, ::onnx::GraphProto& p, FreshDims& fresh,
 }
 
 inline void strip_graph(::onnx::GraphProto& p, int depth) {
-  if (depth > kMaxNesting) return;
+  if (depth > kMaxSubgraphNesting) return;
   p.clear_value_info();
   for (auto& out : *p.mutable_output()) out.clear_type();
   for (auto& n : *p.mutable_node())
@@ -163,7 +163,7 @@ inline void strip_graph(::onnx::GraphProto& p, int depth) {
 }
 
 inline void collect_proto_graph_symbols(const ::onnx::GraphProto& p, std::set<std::string>& out, int depth) {
-  if (depth > kMaxNesting) return;
+  if (depth > kMaxSubgraphNesting) return;
   for (const auto& v : p.input()) collect_proto_symbols(v.type(), out);
   for (const auto& v : p.output()) collect_proto_symbols(v.type(), out);
   for (const auto& v : p.value_info()) collect_proto_symbols(v.type(), out);
@@ -230,7 +230,7 @@ void for_each_tensor_in_nodes(google::protobuf::RepeatedPtrField<::onnx::NodePro
 
 template <class Fn>
 void for_each_tensor_in_graph(::onnx::GraphProto& g, Fn& fn, int depth) {
-  if (depth > kMaxNesting) return;
+  if (depth > kMaxSubgraphNesting) return;
   for (auto& t : *g.mutable_initializer()) fn(t);
   for (auto& st : *g.mutable_sparse_initializer()) {
     fn(*st.mutable_values());

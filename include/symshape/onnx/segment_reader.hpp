@@ -181,7 +181,7 @@ namespace detail {
 
 // Calls fn(Message tensor) for every tensor of the file, in the order of
 // for_each_tensor (save.hpp): initializers, sparse initializers, tensor
-// attributes, in subgraphs (to kMaxNesting) and model-local functions.
+// attributes, in subgraphs (to kMaxSubgraphNesting) and model-local functions.
 template <class Fn>
 class TensorWalk {
  public:
@@ -206,10 +206,11 @@ class TensorWalk {
   }
 
   void graph(const segments::Message& g, int depth) {
-    if (depth > kMaxNesting) return;
+    if (depth > kMaxSubgraphNesting) return;
     for (const segments::Segment& t : segments::elements(file_, g, fields::GraphProto::kInitializer))
       fn_(segments::Message{t});
-    for (const segments::Segment& st : segments::elements(file_, g, fields::GraphProto::kSparseInitializer)) sparse({st});
+    for (const segments::Segment& st : segments::elements(file_, g, fields::GraphProto::kSparseInitializer))
+      sparse({st});
     nodes(g, fields::GraphProto::kNode, depth);
   }
 
@@ -220,7 +221,8 @@ class TensorWalk {
       if (f.number != node_field || !f.delimited()) return;
       const segments::Segment n = segments::sub_segment(f, s);
       segments::for_each_field(file_, n, [&](const segments::Field& af, const segments::Segment& in) {
-        if (af.number == fields::NodeProto::kAttribute && af.delimited()) attribute(segments::sub_segment(af, in), depth);
+        if (af.number == fields::NodeProto::kAttribute && af.delimited())
+          attribute(segments::sub_segment(af, in), depth);
       });
     });
   }
@@ -235,7 +237,7 @@ class TensorWalk {
                               : f.number == fields::AttributeProto::kSparseTensors ? &sparse_tensors
                               : f.number == fields::AttributeProto::kG             ? &g
                               : f.number == fields::AttributeProto::kGraphs        ? &graphs
-                                                                  : nullptr;
+                                                                                   : nullptr;
       if (to) to->push_back(segments::sub_segment(f, s));
     });
     if (!t.empty()) fn_(t);

@@ -19,8 +19,8 @@
 // no protobuf library is involved. Singular message fields that occur more than once (protobuf merges them) are handled
 // as the parser does: every occurrence is rewritten in place. Enclosing
 // messages (graph, node, attribute, value info, tensor) get new length
-// prefixes. Subgraphs deeper than kMaxNesting are copied unchanged, as
-// write_inferred_types leaves them.
+// prefixes. Subgraphs are written to the loader's kMaxSubgraphNesting levels,
+// as write_inferred_types writes them.
 #pragma once
 
 #include <fcntl.h>
@@ -257,17 +257,21 @@ inline void append_type(std::string& out, const Type& t, FreshDims& fresh) {
   switch (t.kind()) {
     case Type::Kind::Tensor:
     case Type::Kind::SparseTensor:
-      append_nested(out, t.kind() == Type::Kind::Tensor ? TP::kTensorType : TP::kSparseTensorType, [&](std::string& inner) {
-        append_varint_field(inner, TP::Tensor::kElemType, enum_value(t.elem_type()));
-        if (t.shape().has_rank())
-          append_nested(inner, TP::Tensor::kShape, [&](std::string& shape) { append_shape(shape, t.shape(), fresh); });
-      });
+      append_nested(out, t.kind() == Type::Kind::Tensor ? TP::kTensorType : TP::kSparseTensorType,
+                    [&](std::string& inner) {
+                      append_varint_field(inner, TP::Tensor::kElemType, enum_value(t.elem_type()));
+                      if (t.shape().has_rank())
+                        append_nested(inner, TP::Tensor::kShape,
+                                      [&](std::string& shape) { append_shape(shape, t.shape(), fresh); });
+                    });
       break;
     case Type::Kind::Sequence:
     case Type::Kind::Optional:
-      append_nested(out, t.kind() == Type::Kind::Sequence ? TP::kSequenceType : TP::kOptionalType, [&](std::string& inner) {
-        append_nested(inner, TP::Sequence::kElemType, [&](std::string& elem) { append_type(elem, *t.inner(), fresh); });
-      });
+      append_nested(out, t.kind() == Type::Kind::Sequence ? TP::kSequenceType : TP::kOptionalType,
+                    [&](std::string& inner) {
+                      append_nested(inner, TP::Sequence::kElemType,
+                                    [&](std::string& elem) { append_type(elem, *t.inner(), fresh); });
+                    });
       break;
     case Type::Kind::Map:
       append_nested(out, TP::kMapType, [&](std::string& inner) {
@@ -440,12 +444,13 @@ inline std::set<std::string> Splice::used_symbols() {
 }
 
 // As collect_proto_graph_symbols: the types of inputs, outputs and value_info
-// (each ValueInfoProto read alone), in subgraphs to kMaxNesting.
+// (each ValueInfoProto read alone), in subgraphs to kMaxSubgraphNesting.
 inline void Splice::collect_proto_symbols(const segments::Message& g, std::set<std::string>& out, int depth) {
-  if (depth > kMaxNesting) return;
+  if (depth > kMaxSubgraphNesting) return;
   segments::for_each_field(file_, g, [&](const segments::Field& f, const segments::Segment& s) {
     if (!f.delimited()) return;
-    if (f.number == fields::GraphProto::kInput || f.number == fields::GraphProto::kOutput || f.number == fields::GraphProto::kValueInfo)
+    if (f.number == fields::GraphProto::kInput || f.number == fields::GraphProto::kOutput ||
+        f.number == fields::GraphProto::kValueInfo)
       collect_value_info_symbols(f.content, f.end, out);
     else if (f.number == fields::GraphProto::kNode)
       collect_subgraph_symbols(segments::sub_segment(f, s), out, depth + 1);
@@ -453,8 +458,7 @@ inline void Splice::collect_proto_symbols(const segments::Message& g, std::set<s
 }
 
 // The symbols of the subgraphs of a NodeProto, at nesting `depth`.
-inline void Splice::collect_subgraph_symbols(const segments::Segment& node, std::set<std::string>& out,
-                                             int depth) {
+inline void Splice::collect_subgraph_symbols(const segments::Segment& node, std::set<std::string>& out, int depth) {
   for (const segments::Segment& a : segments::elements(file_, node, fields::NodeProto::kAttribute)) {
     const segments::Message sub = segments::submessage(file_, a, fields::AttributeProto::kG);
     if (!sub.empty()) collect_proto_symbols(sub, out, depth);
@@ -498,7 +502,8 @@ inline void Splice::write_types(const std::vector<std::string>& inputs_too) {
   std::vector<std::string_view> names(inputs.size());
   std::vector<std::string> types(inputs.size());
   std::vector<bool> rewritten(inputs.size(), false);
-  for (std::size_t i = 0; i < inputs.size(); ++i) names[i] = segments::string_field(file_, inputs[i], fields::ValueInfoProto::kName);
+  for (std::size_t i = 0; i < inputs.size(); ++i)
+    names[i] = segments::string_field(file_, inputs[i], fields::ValueInfoProto::kName);
   for (const std::string& name : inputs_too)
     for (std::size_t i = 0; i < inputs.size(); ++i)
       if (names[i] == name) {
@@ -542,7 +547,7 @@ inline void Splice::keep_other_value_infos(const std::vector<const Value*>& valu
 // the fields `found` in them.
 inline void Splice::write_graph(const Graph& g, const segments::Message& p, const GraphFields& found, int depth,
                                 bool main) {
-  if (depth > kMaxNesting || p.empty()) return;
+  if (depth > kMaxSubgraphNesting || p.empty()) return;
   // The node outputs given a value_info of their own, in node order (the
   // loader made their names unique); a list of them only when the file's
   // value_info is to be sorted out.
@@ -633,7 +638,8 @@ inline Result<bool> Splice::relocate(const std::string& from_dir, const std::str
     entry.parent = nullptr;
     entry.frame = c.frame;
     segments::for_each_field(file_, entry, [&](const segments::Field& f, const segments::Segment&) {
-      if (f.number == fields::StringStringEntryProto::kValue && f.delimited()) editor_.replace(entry, f.begin, f.end, {});
+      if (f.number == fields::StringStringEntryProto::kValue && f.delimited())
+        editor_.replace(entry, f.begin, f.end, {});
     });
     std::string field;
     detail::append_delimited(field, fields::StringStringEntryProto::kValue, c.location);

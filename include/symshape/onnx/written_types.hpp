@@ -11,7 +11,7 @@
 #include <utility>
 
 #include "symshape/ir/graph.hpp"
-#include "symshape/onnx/load.hpp"  // kMaxNesting
+#include "symshape/onnx/load.hpp"  // kMaxSubgraphNesting
 
 namespace symshape::onnx::detail {
 
@@ -49,7 +49,7 @@ inline void collect_type_symbols(const Type& t, std::set<std::string>& out) {
 }
 
 inline void collect_graph_symbols(const Graph& g, std::set<std::string>& out, int depth = 0) {
-  if (depth > kMaxNesting) return;
+  if (depth > kMaxSubgraphNesting) return;
   for (const auto& v : g.values) collect_type_symbols(v->type, out);
   for (const auto& n : g.nodes)
     for (const auto& a : n->attributes)

@@ -1,7 +1,7 @@
 // The least any expression engine does on `symshape simplify --file F`'s input:
-// open the file as the command does (io::MappedFile), split each line into the grammar's tokens, look every name up
-// in a table (as the engine interns symbols) and write the tokens back. No
-// expression is built or simplified. bench/expr_cli_throughput.py
+// open the file as the command does (symshape::MappedFile), split each line into the grammar's tokens, look every name
+// up in a table (as the engine interns symbols) and write the tokens back. No expression is built or simplified.
+// bench/expr_cli_throughput.py
 // (--token-floor) times it beside the command, category by category, to show
 // how much of a throughput target is left for the engine's real work.
 //
@@ -12,7 +12,7 @@
 #include <string_view>
 #include <vector>
 
-#include "symshape/onnx/mapped_file.hpp"
+#include "symshape/support/mapped_file.hpp"
 
 namespace {
 
@@ -61,8 +61,7 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "usage: expr_token_floor FILE\n");
     return 2;
   }
-  const symshape::Result<symshape::io::MappedFile> file =
-      symshape::io::MappedFile::open(argv[1], argv[1], "a text file");
+  const symshape::Result<symshape::MappedFile> file = symshape::MappedFile::open(argv[1], argv[1], "a text file");
   if (!file) {
     std::fprintf(stderr, "expr_token_floor: %s\n", file.error().c_str());
     return 1;

@@ -92,7 +92,7 @@ void bench_symshape(benchmark::State& state, const BenchModel* m) {
   std::size_t errors = 0;
   const std::size_t allocations_before = allocation_count();
   for (auto _ : state) {
-    auto loaded = symshape::io::load_model_bytes(m->bytes, m->name);
+    auto loaded = symshape::onnx::load_model_bytes(m->bytes, m->name);
     if (!loaded) {
       state.SkipWithError(("load: " + loaded.error()).c_str());
       break;
@@ -108,7 +108,7 @@ void bench_symshape(benchmark::State& state, const BenchModel* m) {
 void bench_load(benchmark::State& state, const BenchModel* m) {
   const std::size_t allocations_before = allocation_count();
   for (auto _ : state) {
-    auto loaded = symshape::io::load_model_bytes(m->bytes, m->name);
+    auto loaded = symshape::onnx::load_model_bytes(m->bytes, m->name);
     if (!loaded) {
       state.SkipWithError(("load: " + loaded.error()).c_str());
       break;
@@ -162,7 +162,7 @@ bool summarize(const BenchModel& m) {
   bool ok = false;
   int64_t sym_known = 0, sym_values = 0;
   std::string sym_out = "load failed";
-  auto loaded = symshape::io::load_model_bytes(m.bytes, m.name);
+  auto loaded = symshape::onnx::load_model_bytes(m.bytes, m.name);
   if (loaded) {
     symshape::Model& model = loaded.value();
     symshape::Report report = symshape::infer_shapes(model);
@@ -205,7 +205,7 @@ bool summarize(const BenchModel& m) {
 }
 
 bool load(const fs::path& path, const std::string& name, std::vector<std::unique_ptr<BenchModel>>& out) {
-  auto proto = symshape::io::read_model_proto(path.string());
+  auto proto = symshape::onnx::read_model_proto(path.string());
   if (!proto) {
     std::fprintf(stderr, "infer_bench: skipping %s: %s\n", name.c_str(), proto.error().c_str());
     return false;

@@ -27,7 +27,7 @@ int main(int argc, char** argv) {
 
   {
     // [load]
-    Result<Model> model = io::load_model_file(path);  // nothing throws: errors are values
+    Result<Model> model = symshape::onnx::load_model_file(path);  // nothing throws: errors are values
     if (!model) {
       std::fprintf(stderr, "%s\n", model.error().c_str());  // names the file, node and value
       return 1;
@@ -39,20 +39,20 @@ int main(int argc, char** argv) {
   }
 
   // [save]
-  Result<onnx::ModelProto> proto = io::read_model_proto(path);
+  Result<::onnx::ModelProto> proto = symshape::onnx::read_model_proto(path);
   if (!proto) {
     std::fprintf(stderr, "%s\n", proto.error().c_str());
     return 1;
   }
-  Result<Model> model = io::load_model_proto(*proto);
+  Result<Model> model = symshape::onnx::load_model_proto(*proto);
   if (!model) {
     std::fprintf(stderr, "%s: %s\n", path.c_str(), model.error().c_str());
     return 1;
   }
 
   Report report = infer_shapes(model.value());
-  io::write_inferred_types(*model, proto.value());             // value_info for every value, graph output types
-  Result<bool> saved = io::save_model_file(*proto, out_path);  // atomic: OUT.tmp, then renamed
+  symshape::onnx::write_inferred_types(*model, proto.value());  // value_info for every value, graph output types
+  Result<bool> saved = symshape::onnx::save_model_file(*proto, out_path);  // atomic: OUT.tmp, then renamed
   if (!saved) {
     std::fprintf(stderr, "%s\n", saved.error().c_str());
     return 1;
@@ -61,7 +61,7 @@ int main(int argc, char** argv) {
   if (!report.ok()) return 1;
 
   // The saved file carries the types: they load as existing types.
-  Result<Model> again = io::load_model_file(out_path);
+  Result<Model> again = symshape::onnx::load_model_file(out_path);
   if (!again) {
     std::fprintf(stderr, "%s\n", again.error().c_str());
     return 1;

@@ -1,7 +1,7 @@
 // Inference of a whole ONNX model for the Python package: the model's bytes
-// are loaded (io::load_model_bytes), inferred with the GIL released, and the
+// are loaded (onnx::load_model_bytes), inferred with the GIL released, and the
 // inferred types written into a copy of the bytes by the command's splicing
-// writer (io::Splice, as `symshape infer -o` does). The result is plain data
+// writer (onnx::Splice, as `symshape infer -o` does). The result is plain data
 // (bytes, dicts, lists); python/symshape/__init__.py builds the API on it.
 #include <string>
 #include <string_view>
@@ -119,7 +119,7 @@ void add_profile(const Model& model, const InferRequest& r, InferResult& out) {
 // Runs without the GIL (Python rules take it back for their own call).
 InferResult run_inference(std::string_view bytes, const InferRequest& r, const UserRules* user_rules) {
   InferResult out;
-  Result<Model> loaded = io::load_model_bytes(bytes, r.name);
+  Result<Model> loaded = onnx::load_model_bytes(bytes, r.name);
   if (!loaded) {
     out.error = loaded.error();
     return out;
@@ -142,7 +142,7 @@ InferResult run_inference(std::string_view bytes, const InferRequest& r, const U
   tags.restore();
   std::vector<std::string> changed_inputs;
   for (const cli::InputShape& s : r.input_shapes) changed_inputs.push_back(s.name);
-  io::Splice splice(bytes, model);
+  onnx::Splice splice(bytes, model);
   if (r.want_model)
     splice.write_types(changed_inputs);
   else
@@ -151,13 +151,13 @@ InferResult run_inference(std::string_view bytes, const InferRequest& r, const U
   collect_report(model, report, tags, r.name, types, r.want_model, out);
   if (r.profile) add_profile(model, r, out);
   if (r.want_model) {
-    Result<io::SplicedModel> pieces = splice.finish();
+    Result<onnx::SplicedModel> pieces = splice.finish();
     if (!pieces) {
       out.error = r.name + ": " + pieces.error();
       return out;
     }
     out.model.reserve(pieces->size);
-    for (const io::SplicedModel::Piece& p : pieces->pieces) out.model.append(p.data, p.size);
+    for (const onnx::SplicedModel::Piece& p : pieces->pieces) out.model.append(p.data, p.size);
   }
   return out;
 }

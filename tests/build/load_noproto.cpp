@@ -41,7 +41,7 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "usage: load_noproto MODEL EXPECTED_NODES\n");
     return 2;
   }
-  symshape::Result<symshape::Model> m = symshape::io::load_model_file(argv[1]);
+  symshape::Result<symshape::Model> m = symshape::onnx::load_model_file(argv[1]);
   if (!m) {
     std::printf("FAIL: %s\n", m.error().c_str());
     return 1;

@@ -287,14 +287,14 @@ std::map<std::string, std::string> value_types(const symshape::Graph& g) {
   return out;
 }
 
-// Writes the inferred types into the proto (symshape::io::write_inferred_types),
+// Writes the inferred types into the proto (symshape::onnx::write_inferred_types),
 // loads and infers that annotated model again, and returns the first value
 // whose type changed ("" when none did): inference over an annotated model
 // must give the same result again.
 std::string check_round_trip(const symshape::Model& model, const onnx::ModelProto& proto) {
   onnx::ModelProto annotated = proto;
-  symshape::io::write_inferred_types(model, annotated);
-  auto again = symshape::io::load_model_proto(annotated);
+  symshape::onnx::write_inferred_types(model, annotated);
+  auto again = symshape::onnx::load_model_proto(annotated);
   if (!again) return "reload failed: " + again.error();
   symshape::infer_shapes(again.value());
   const auto before = value_types(*model.graph);
@@ -380,7 +380,7 @@ ToolResult run_symshape(const onnx::ModelProto& proto, const std::vector<TypeVie
                         const std::vector<std::string>& names) {
   ToolResult r;
   try {
-    auto loaded = symshape::io::load_model_proto(proto);
+    auto loaded = symshape::onnx::load_model_proto(proto);
     if (!loaded) {
       r.verdict = Failed;
       r.message = "load: " + loaded.error();

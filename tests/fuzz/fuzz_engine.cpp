@@ -1,6 +1,6 @@
 // libFuzzer target for the ONNX loader, the inference engine and the writer:
-// bytes -> ModelProto::ParseFromArray -> io::load_model_proto -> infer_shapes
-// (Refine and Strict) -> io::write_inferred_types -> load again. Any crash,
+// bytes -> ModelProto::ParseFromArray -> onnx::load_model_proto -> infer_shapes
+// (Refine and Strict) -> onnx::write_inferred_types -> load again. Any crash,
 // sanitizer report, hang or out-of-memory is a bug: malformed models must only
 // give errors.
 //
@@ -555,7 +555,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (size > static_cast<size_t>(INT_MAX)) return 0;
   ::onnx::ModelProto proto;
   if (!proto.ParseFromArray(data, static_cast<int>(size))) return 0;
-  symshape::Result<symshape::Model> model = symshape::io::load_model_proto(proto);
+  symshape::Result<symshape::Model> model = symshape::onnx::load_model_proto(proto);
   if (!model) return 0;
   for (symshape::MergePolicy policy : {symshape::MergePolicy::Refine, symshape::MergePolicy::Strict}) {
     symshape::InferenceOptions options;
@@ -563,9 +563,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     symshape::Report report = symshape::infer_shapes(model.value(), options);
     (void)report;
   }
-  symshape::io::write_inferred_types(*model, proto);
+  symshape::onnx::write_inferred_types(*model, proto);
   // The written model must load again.
-  symshape::Result<symshape::Model> again = symshape::io::load_model_proto(proto);
+  symshape::Result<symshape::Model> again = symshape::onnx::load_model_proto(proto);
   if (!again) __builtin_trap();
   return 0;
 }

@@ -1,8 +1,8 @@
 // Replays the fuzzers' findings (tests/fuzz/regressions/) and the model fuzzer's
 // seeds (tests/fuzz/corpus_models/) through the same path as the fuzz targets,
 // in the ordinary and the sanitizer builds:
-// - model files (*.onnx, *.bin): bytes -> ModelProto -> io::load_model_proto ->
-//   infer_shapes (Refine, Strict) -> io::write_inferred_types -> load again.
+// - model files (*.onnx, *.bin): bytes -> ModelProto -> symshape::onnx::load_model_proto ->
+//   infer_shapes (Refine, Strict) -> symshape::onnx::write_inferred_types -> load again.
 //   No crash, and the written model loads again. A file NAME.expect next to a
 //   finding holds a substring of the error it must give (loader error or a
 //   diagnostic of the report).
@@ -64,7 +64,7 @@ Outcome run_model(const std::string& bytes) {
   ::onnx::ModelProto proto;
   out.parsed = proto.ParseFromString(bytes);
   if (!out.parsed) return out;
-  Result<Model> model = io::load_model_proto(proto);
+  Result<Model> model = symshape::onnx::load_model_proto(proto);
   if (!model) {
     out.load_error = model.error();
     return out;
@@ -76,8 +76,8 @@ Outcome run_model(const std::string& bytes) {
     out.errors += report.errors();
     for (const Diagnostic& d : report.diagnostics) out.messages += d.message + "\n";
   }
-  io::write_inferred_types(*model, proto);
-  Result<Model> again = io::load_model_proto(proto);
+  symshape::onnx::write_inferred_types(*model, proto);
+  Result<Model> again = symshape::onnx::load_model_proto(proto);
   EXPECT_TRUE(again.ok()) << "the written model does not load again: " << (again ? "" : again.error());
   return out;
 }

@@ -33,7 +33,7 @@ int main(int argc, char** argv) {
     std::fputs("usage: onnx_dump_types MODEL.onnx\n", stderr);
     return 2;
   }
-  symshape::Result<::onnx::ModelProto> m = symshape::io::read_model_proto(argv[1]);
+  symshape::Result<::onnx::ModelProto> m = symshape::onnx::read_model_proto(argv[1]);
   if (!m) {
     std::fprintf(stderr, "%s\n", m.error().c_str());
     return 1;

@@ -19,15 +19,15 @@
 namespace {
 
 using namespace symshape;
-using io::load_model_file;
-using io::load_model_proto;
+using symshape::onnx::load_model_file;
+using symshape::onnx::load_model_proto;
 
 const std::string kModels = SYMSHAPE_EXAMPLE_MODELS;
 
 // views.hpp's own copies of onnx.proto's enums (load.hpp needs no generated
 // code) have libonnx's values, and no value of libonnx's is missing.
 #define SYMSHAPE_SAME_ENUM(ours, theirs) static_assert(static_cast<int>(ours) == static_cast<int>(theirs), #ours)
-using AT = io::view::AttributeType;
+using AT = symshape::onnx::view::AttributeType;
 using OnnxAT = ::onnx::AttributeProto;
 SYMSHAPE_SAME_ENUM(AT::UNDEFINED, OnnxAT::UNDEFINED);
 SYMSHAPE_SAME_ENUM(AT::FLOAT, OnnxAT::FLOAT);
@@ -44,9 +44,118 @@ SYMSHAPE_SAME_ENUM(AT::SPARSE_TENSOR, OnnxAT::SPARSE_TENSOR);
 SYMSHAPE_SAME_ENUM(AT::SPARSE_TENSORS, OnnxAT::SPARSE_TENSORS);
 SYMSHAPE_SAME_ENUM(AT::TYPE_PROTO, OnnxAT::TYPE_PROTO);
 SYMSHAPE_SAME_ENUM(AT::TYPE_PROTOS, OnnxAT::TYPE_PROTOS);
-SYMSHAPE_SAME_ENUM(io::view::DataLocation::DEFAULT, ::onnx::TensorProto_DataLocation_DEFAULT);
-SYMSHAPE_SAME_ENUM(io::view::DataLocation::EXTERNAL, ::onnx::TensorProto_DataLocation_EXTERNAL);
+SYMSHAPE_SAME_ENUM(symshape::onnx::view::DataLocation::DEFAULT, ::onnx::TensorProto_DataLocation_DEFAULT);
+SYMSHAPE_SAME_ENUM(symshape::onnx::view::DataLocation::EXTERNAL, ::onnx::TensorProto_DataLocation_EXTERNAL);
 #undef SYMSHAPE_SAME_ENUM
+
+// fields.hpp's field numbers are libonnx's (FunctionProto.attribute_proto,
+// newer than libonnx-dev's onnx.proto, is not there to compare).
+#define SYMSHAPE_SAME_FIELD(ours, theirs, name) \
+  static_assert(symshape::onnx::fields::ours::k##name == ::onnx::theirs::k##name##FieldNumber, #theirs "." #name)
+SYMSHAPE_SAME_FIELD(ModelProto, ModelProto, IrVersion);
+SYMSHAPE_SAME_FIELD(ModelProto, ModelProto, ProducerName);
+SYMSHAPE_SAME_FIELD(ModelProto, ModelProto, ProducerVersion);
+SYMSHAPE_SAME_FIELD(ModelProto, ModelProto, Domain);
+SYMSHAPE_SAME_FIELD(ModelProto, ModelProto, ModelVersion);
+SYMSHAPE_SAME_FIELD(ModelProto, ModelProto, DocString);
+SYMSHAPE_SAME_FIELD(ModelProto, ModelProto, Graph);
+SYMSHAPE_SAME_FIELD(ModelProto, ModelProto, OpsetImport);
+SYMSHAPE_SAME_FIELD(ModelProto, ModelProto, MetadataProps);
+SYMSHAPE_SAME_FIELD(ModelProto, ModelProto, TrainingInfo);
+SYMSHAPE_SAME_FIELD(ModelProto, ModelProto, Functions);
+SYMSHAPE_SAME_FIELD(GraphProto, GraphProto, Node);
+SYMSHAPE_SAME_FIELD(GraphProto, GraphProto, Name);
+SYMSHAPE_SAME_FIELD(GraphProto, GraphProto, Initializer);
+SYMSHAPE_SAME_FIELD(GraphProto, GraphProto, DocString);
+SYMSHAPE_SAME_FIELD(GraphProto, GraphProto, Input);
+SYMSHAPE_SAME_FIELD(GraphProto, GraphProto, Output);
+SYMSHAPE_SAME_FIELD(GraphProto, GraphProto, ValueInfo);
+SYMSHAPE_SAME_FIELD(GraphProto, GraphProto, QuantizationAnnotation);
+SYMSHAPE_SAME_FIELD(GraphProto, GraphProto, SparseInitializer);
+SYMSHAPE_SAME_FIELD(NodeProto, NodeProto, Input);
+SYMSHAPE_SAME_FIELD(NodeProto, NodeProto, Output);
+SYMSHAPE_SAME_FIELD(NodeProto, NodeProto, Name);
+SYMSHAPE_SAME_FIELD(NodeProto, NodeProto, OpType);
+SYMSHAPE_SAME_FIELD(NodeProto, NodeProto, Attribute);
+SYMSHAPE_SAME_FIELD(NodeProto, NodeProto, DocString);
+SYMSHAPE_SAME_FIELD(NodeProto, NodeProto, Domain);
+SYMSHAPE_SAME_FIELD(AttributeProto, AttributeProto, Name);
+SYMSHAPE_SAME_FIELD(AttributeProto, AttributeProto, F);
+SYMSHAPE_SAME_FIELD(AttributeProto, AttributeProto, I);
+SYMSHAPE_SAME_FIELD(AttributeProto, AttributeProto, S);
+SYMSHAPE_SAME_FIELD(AttributeProto, AttributeProto, T);
+SYMSHAPE_SAME_FIELD(AttributeProto, AttributeProto, G);
+SYMSHAPE_SAME_FIELD(AttributeProto, AttributeProto, Floats);
+SYMSHAPE_SAME_FIELD(AttributeProto, AttributeProto, Ints);
+SYMSHAPE_SAME_FIELD(AttributeProto, AttributeProto, Strings);
+SYMSHAPE_SAME_FIELD(AttributeProto, AttributeProto, Tensors);
+SYMSHAPE_SAME_FIELD(AttributeProto, AttributeProto, Graphs);
+SYMSHAPE_SAME_FIELD(AttributeProto, AttributeProto, DocString);
+SYMSHAPE_SAME_FIELD(AttributeProto, AttributeProto, Tp);
+SYMSHAPE_SAME_FIELD(AttributeProto, AttributeProto, TypeProtos);
+SYMSHAPE_SAME_FIELD(AttributeProto, AttributeProto, Type);
+SYMSHAPE_SAME_FIELD(AttributeProto, AttributeProto, RefAttrName);
+SYMSHAPE_SAME_FIELD(AttributeProto, AttributeProto, SparseTensor);
+SYMSHAPE_SAME_FIELD(AttributeProto, AttributeProto, SparseTensors);
+SYMSHAPE_SAME_FIELD(ValueInfoProto, ValueInfoProto, Name);
+SYMSHAPE_SAME_FIELD(ValueInfoProto, ValueInfoProto, Type);
+SYMSHAPE_SAME_FIELD(ValueInfoProto, ValueInfoProto, DocString);
+SYMSHAPE_SAME_FIELD(TypeProto, TypeProto, TensorType);
+SYMSHAPE_SAME_FIELD(TypeProto, TypeProto, SequenceType);
+SYMSHAPE_SAME_FIELD(TypeProto, TypeProto, MapType);
+SYMSHAPE_SAME_FIELD(TypeProto, TypeProto, Denotation);
+SYMSHAPE_SAME_FIELD(TypeProto, TypeProto, OpaqueType);
+SYMSHAPE_SAME_FIELD(TypeProto, TypeProto, SparseTensorType);
+SYMSHAPE_SAME_FIELD(TypeProto, TypeProto, OptionalType);
+SYMSHAPE_SAME_FIELD(TypeProto::Tensor, TypeProto_Tensor, ElemType);
+SYMSHAPE_SAME_FIELD(TypeProto::Tensor, TypeProto_Tensor, Shape);
+SYMSHAPE_SAME_FIELD(TypeProto::Sequence, TypeProto_Sequence, ElemType);
+SYMSHAPE_SAME_FIELD(TypeProto::Map, TypeProto_Map, KeyType);
+SYMSHAPE_SAME_FIELD(TypeProto::Map, TypeProto_Map, ValueType);
+SYMSHAPE_SAME_FIELD(TypeProto::Opaque, TypeProto_Opaque, Domain);
+SYMSHAPE_SAME_FIELD(TypeProto::Opaque, TypeProto_Opaque, Name);
+SYMSHAPE_SAME_FIELD(TensorShapeProto, TensorShapeProto, Dim);
+SYMSHAPE_SAME_FIELD(TensorShapeProto::Dimension, TensorShapeProto_Dimension, DimValue);
+SYMSHAPE_SAME_FIELD(TensorShapeProto::Dimension, TensorShapeProto_Dimension, DimParam);
+SYMSHAPE_SAME_FIELD(TensorShapeProto::Dimension, TensorShapeProto_Dimension, Denotation);
+SYMSHAPE_SAME_FIELD(TensorProto, TensorProto, Dims);
+SYMSHAPE_SAME_FIELD(TensorProto, TensorProto, DataType);
+SYMSHAPE_SAME_FIELD(TensorProto, TensorProto, Segment);
+SYMSHAPE_SAME_FIELD(TensorProto, TensorProto, FloatData);
+SYMSHAPE_SAME_FIELD(TensorProto, TensorProto, Int32Data);
+SYMSHAPE_SAME_FIELD(TensorProto, TensorProto, StringData);
+SYMSHAPE_SAME_FIELD(TensorProto, TensorProto, Int64Data);
+SYMSHAPE_SAME_FIELD(TensorProto, TensorProto, Name);
+SYMSHAPE_SAME_FIELD(TensorProto, TensorProto, RawData);
+SYMSHAPE_SAME_FIELD(TensorProto, TensorProto, DoubleData);
+SYMSHAPE_SAME_FIELD(TensorProto, TensorProto, Uint64Data);
+SYMSHAPE_SAME_FIELD(TensorProto, TensorProto, DocString);
+SYMSHAPE_SAME_FIELD(TensorProto, TensorProto, ExternalData);
+SYMSHAPE_SAME_FIELD(TensorProto, TensorProto, DataLocation);
+SYMSHAPE_SAME_FIELD(TensorProto::Segment, TensorProto_Segment, Begin);
+SYMSHAPE_SAME_FIELD(TensorProto::Segment, TensorProto_Segment, End);
+SYMSHAPE_SAME_FIELD(SparseTensorProto, SparseTensorProto, Values);
+SYMSHAPE_SAME_FIELD(SparseTensorProto, SparseTensorProto, Indices);
+SYMSHAPE_SAME_FIELD(SparseTensorProto, SparseTensorProto, Dims);
+SYMSHAPE_SAME_FIELD(OperatorSetIdProto, OperatorSetIdProto, Domain);
+SYMSHAPE_SAME_FIELD(OperatorSetIdProto, OperatorSetIdProto, Version);
+SYMSHAPE_SAME_FIELD(StringStringEntryProto, StringStringEntryProto, Key);
+SYMSHAPE_SAME_FIELD(StringStringEntryProto, StringStringEntryProto, Value);
+SYMSHAPE_SAME_FIELD(TensorAnnotation, TensorAnnotation, TensorName);
+SYMSHAPE_SAME_FIELD(TensorAnnotation, TensorAnnotation, QuantParameterTensorNames);
+SYMSHAPE_SAME_FIELD(TrainingInfoProto, TrainingInfoProto, Initialization);
+SYMSHAPE_SAME_FIELD(TrainingInfoProto, TrainingInfoProto, Algorithm);
+SYMSHAPE_SAME_FIELD(TrainingInfoProto, TrainingInfoProto, InitializationBinding);
+SYMSHAPE_SAME_FIELD(TrainingInfoProto, TrainingInfoProto, UpdateBinding);
+SYMSHAPE_SAME_FIELD(FunctionProto, FunctionProto, Name);
+SYMSHAPE_SAME_FIELD(FunctionProto, FunctionProto, Input);
+SYMSHAPE_SAME_FIELD(FunctionProto, FunctionProto, Output);
+SYMSHAPE_SAME_FIELD(FunctionProto, FunctionProto, Attribute);
+SYMSHAPE_SAME_FIELD(FunctionProto, FunctionProto, Node);
+SYMSHAPE_SAME_FIELD(FunctionProto, FunctionProto, DocString);
+SYMSHAPE_SAME_FIELD(FunctionProto, FunctionProto, OpsetImport);
+SYMSHAPE_SAME_FIELD(FunctionProto, FunctionProto, Domain);
+#undef SYMSHAPE_SAME_FIELD
 
 TEST(OnnxLoad, OwnEnumsCoverOnnxEnums) {
   // Every value libonnx knows is one of ours (a new onnx.proto value would
@@ -60,7 +169,7 @@ TEST(OnnxLoad, OwnEnumsCoverOnnxEnums) {
   }
   const auto* dl = ::onnx::TensorProto_DataLocation_descriptor();
   EXPECT_EQ(dl->value_count(), 2);
-  EXPECT_EQ(dl->FindValueByName("EXTERNAL")->number(), static_cast<int>(io::view::DataLocation::EXTERNAL));
+  EXPECT_EQ(dl->FindValueByName("EXTERNAL")->number(), static_cast<int>(symshape::onnx::view::DataLocation::EXTERNAL));
 }
 
 // A tiny proto builder for the tests.
@@ -963,7 +1072,7 @@ TEST(OnnxLoadDepth, ThousandNestedIfsLoadAndInfer) {
 }
 
 TEST(OnnxLoadDepth, NestingAtTheLimitLoadsAndInfers) {
-  Result<Model> m = load_model_proto(nested_ifs(io::kMaxSubgraphNesting));
+  Result<Model> m = load_model_proto(nested_ifs(symshape::onnx::kMaxSubgraphNesting));
   ASSERT_TRUE(m) << m.error();
   Report r = infer_shapes(m.value());
   EXPECT_TRUE(r.ok()) << (r.diagnostics.empty() ? "" : r.diagnostics[0].to_string());
@@ -971,7 +1080,7 @@ TEST(OnnxLoadDepth, NestingAtTheLimitLoadsAndInfers) {
 }
 
 TEST(OnnxLoadDepth, DeeperThanTheLimitIsAnError) {
-  Result<Model> m = load_model_proto(nested_ifs(io::kMaxSubgraphNesting + 1));
+  Result<Model> m = load_model_proto(nested_ifs(symshape::onnx::kMaxSubgraphNesting + 1));
   ASSERT_FALSE(m);
   EXPECT_NE(m.error().find("subgraphs nested deeper than 1024"), std::string::npos) << m.error();
   EXPECT_LT(m.error().size(), 1000u);  // the scope is shortened
@@ -986,7 +1095,7 @@ TEST(OnnxLoadDepth, HundredThousandLevelsAreRefusedByTheParser) {
   std::remove(path.c_str());
   // The same writer at a modest depth gives a model that loads.
   const std::string ok_path = write_temp("nested_50.onnx", nested_ifs_bytes(50));
-  Result<::onnx::ModelProto> proto = io::read_model_proto(ok_path);
+  Result<::onnx::ModelProto> proto = symshape::onnx::read_model_proto(ok_path);
   EXPECT_TRUE(proto) << proto.error();
   std::remove(ok_path.c_str());
 }
@@ -1073,8 +1182,8 @@ W relu_model() {
 // them exactly when the wire loader gets past parsing.
 Result<Model> load_bytes(const std::string& bytes) {
   std::istringstream in(bytes);
-  Result<::onnx::ModelProto> proto = io::read_model_proto(in, "m");
-  Result<Model> m = io::load_model_bytes(bytes, "m");
+  Result<::onnx::ModelProto> proto = symshape::onnx::read_model_proto(in, "m");
+  Result<Model> m = symshape::onnx::load_model_bytes(bytes, "m");
   const bool parsed = m || m.error().find("(protobuf parse failed)") == std::string::npos;
   EXPECT_EQ(parsed, proto || proto.error().find("(protobuf parse failed)") == std::string::npos)
       << (m ? std::string("loaded") : m.error()) << " / " << (proto ? std::string("parsed") : proto.error());
@@ -1220,8 +1329,8 @@ TEST(OnnxWire, NestingBudget) {
     for (int i = 0; i < n; ++i) w.tag(19, 4);
     return relu_model().raw(w.b).b;
   };
-  EXPECT_TRUE(load_bytes(groups(io::kProtobufRecursionLimit)));
-  EXPECT_EQ(load_bytes(groups(io::kProtobufRecursionLimit + 1)).error(), kParseFailed);
+  EXPECT_TRUE(load_bytes(groups(symshape::onnx::kProtobufRecursionLimit)));
+  EXPECT_EQ(load_bytes(groups(symshape::onnx::kProtobufRecursionLimit + 1)).error(), kParseFailed);
 }
 
 TEST(OnnxWire, WeightsStayInTheFile) {
@@ -1243,11 +1352,11 @@ TEST(OnnxWire, WeightsStayInTheFile) {
 TEST(OnnxWire, MappedFileOfEveryKind) {
   const std::string bytes = relu_model().b;
   const std::string path = write_temp("wire_relu.onnx", bytes);
-  Result<io::MappedFile> f = io::MappedFile::open(path);
+  Result<symshape::MappedFile> f = symshape::MappedFile::open(path);
   ASSERT_TRUE(f) << f.error();
   EXPECT_TRUE(f->mapped());
   EXPECT_EQ(f->bytes(), bytes);
-  Result<io::MappedModel> mm = io::load_mapped_model(path, "shown");
+  Result<symshape::onnx::MappedModel> mm = symshape::onnx::load_mapped_model(path, "shown");
   ASSERT_TRUE(mm) << mm.error();
   EXPECT_EQ(mm->file.bytes(), bytes);
   EXPECT_EQ(mm->model.graph->nodes.size(), 1u);
@@ -1256,17 +1365,18 @@ TEST(OnnxWire, MappedFileOfEveryKind) {
   ASSERT_EQ(::pipe(fds), 0);
   ASSERT_EQ(::write(fds[1], bytes.data(), bytes.size()), static_cast<ssize_t>(bytes.size()));
   ::close(fds[1]);
-  Result<io::MappedFile> p = io::MappedFile::from_fd(fds[0], "<pipe>");
+  Result<symshape::MappedFile> p = symshape::MappedFile::from_fd(fds[0], "<pipe>");
   ::close(fds[0]);
   ASSERT_TRUE(p) << p.error();
   EXPECT_FALSE(p->mapped());
   EXPECT_EQ(p->bytes(), bytes);
   // An empty file maps to no bytes; a directory and a missing file are named.
   const std::string empty = write_temp("wire_empty.onnx", "");
-  EXPECT_EQ(io::MappedFile::open(empty)->bytes().size(), 0u);
-  EXPECT_EQ(io::MappedFile::open(::testing::TempDir()).error(),
+  EXPECT_EQ(symshape::MappedFile::open(empty)->bytes().size(), 0u);
+  EXPECT_EQ(symshape::MappedFile::open(::testing::TempDir()).error(),
             "file " + ::testing::TempDir() + ": is a directory, not an ONNX model");
-  EXPECT_EQ(io::load_mapped_model("/nonexistent/m.onnx", "shown").error(), "file shown: cannot open for reading");
+  EXPECT_EQ(symshape::onnx::load_mapped_model("/nonexistent/m.onnx", "shown").error(),
+            "file shown: cannot open for reading");
   std::remove(path.c_str());
   std::remove(empty.c_str());
 }
@@ -1286,7 +1396,7 @@ TEST(OnnxWire, ReleasedPagesReadTheSameBytes) {
   std::string bytes(std::size_t{8} << 20, '\0');
   for (std::size_t i = 0; i < bytes.size(); ++i) bytes[i] = static_cast<char>(i * 7 + i / 4096);
   const std::string path = write_temp("wire_release.bin", bytes);
-  Result<io::MappedFile> f = io::MappedFile::open(path);
+  Result<symshape::MappedFile> f = symshape::MappedFile::open(path);
   ASSERT_TRUE(f) << f.error();
   ASSERT_TRUE(f->mapped());
   ASSERT_EQ(f->bytes(), bytes);  // every page read
@@ -1299,7 +1409,7 @@ TEST(OnnxWire, ReleasedPagesReadTheSameBytes) {
   ASSERT_EQ(::pipe(fds), 0);
   ASSERT_EQ(::write(fds[1], "abc", 3), 3);
   ::close(fds[1]);
-  Result<io::MappedFile> p = io::MappedFile::from_fd(fds[0], "<pipe>");
+  Result<symshape::MappedFile> p = symshape::MappedFile::from_fd(fds[0], "<pipe>");
   ::close(fds[0]);
   ASSERT_TRUE(p) << p.error();
   p->release_pages();
@@ -1313,7 +1423,7 @@ TEST(OnnxWire, SchemaMatchesTheGeneratedDescriptors) {
   // type, in both directions.
   using google::protobuf::Descriptor;
   using google::protobuf::FieldDescriptor;
-  using K = wire::Kind;
+  using K = symshape::onnx::wire::Kind;
   auto kind_of = [](const FieldDescriptor* f) {
     switch (f->type()) {
       case FieldDescriptor::TYPE_MESSAGE:
@@ -1335,23 +1445,24 @@ TEST(OnnxWire, SchemaMatchesTheGeneratedDescriptors) {
     }
   };
   std::set<std::pair<const Descriptor*, int>> seen;
-  std::vector<std::pair<const Descriptor*, int>> todo{{::onnx::ModelProto::descriptor(), io::view::kModel}};
+  std::vector<std::pair<const Descriptor*, int>> todo{{::onnx::ModelProto::descriptor(), symshape::onnx::view::kModel}};
   while (!todo.empty()) {
     const auto [d, type] = todo.back();
     todo.pop_back();
     if (!seen.insert({d, type}).second) continue;
-    const wire::MessageSpec& spec = io::view::kSchema.specs[type];
+    const symshape::onnx::wire::MessageSpec& spec = symshape::onnx::view::kSchema.specs[type];
     int known = 0;
     for (int i = 0; i < d->field_count(); ++i) {
       const FieldDescriptor* f = d->field(i);
-      ASSERT_LE(f->number(), static_cast<int>(wire::kMaxFieldNumber)) << d->full_name() << "." << f->name();
-      const wire::FieldSpec s = spec.fields[f->number()];
+      ASSERT_LE(f->number(), static_cast<int>(symshape::onnx::wire::kMaxFieldNumber))
+          << d->full_name() << "." << f->name();
+      const symshape::onnx::wire::FieldSpec s = spec.fields[f->number()];
       EXPECT_EQ(s.kind, kind_of(f)) << d->full_name() << "." << f->name();
       if (f->type() == FieldDescriptor::TYPE_MESSAGE) todo.push_back({f->message_type(), s.type});
       ++known;
     }
     int in_table = 0;
-    for (const wire::FieldSpec& s : spec.fields) in_table += s.kind != K::kUnknown;
+    for (const symshape::onnx::wire::FieldSpec& s : spec.fields) in_table += s.kind != K::kUnknown;
     EXPECT_EQ(in_table, known) << d->full_name();
   }
   EXPECT_EQ(seen.size(), 22u);  // every message of onnx-ml.proto

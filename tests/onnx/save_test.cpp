@@ -1,9 +1,13 @@
 // The ONNX writer: inferred types back into the proto, atomic saving,
 // stripping; the output passes ONNX's checker and reloads with the same types.
+// clang-format off
+// onnx/checker.h before save.hpp: <sys/mman.h> (support/mapped_file.hpp)
+// defines MAP_TYPE, a name that onnx/defs/parser.h's KeyWord enum uses.
+#include <onnx/checker.h>
 #include "symshape/onnx/save.hpp"
+// clang-format on
 
 #include <gtest/gtest.h>
-#include <onnx/checker.h>
 
 #include <cstdio>
 #include <fstream>
@@ -40,14 +44,14 @@ std::map<std::string, std::string> types_of(const Model& m) {
 
 // Loads, infers, writes back; returns the annotated proto.
 ::onnx::ModelProto infer_and_write(const std::string& path, Model* model_out = nullptr) {
-  Result<::onnx::ModelProto> proto = io::read_model_proto(path);
+  Result<::onnx::ModelProto> proto = symshape::onnx::read_model_proto(path);
   EXPECT_TRUE(proto) << proto.error();
-  Result<Model> m = io::load_model_proto(*proto);
+  Result<Model> m = symshape::onnx::load_model_proto(*proto);
   EXPECT_TRUE(m) << m.error();
   Report r = infer_shapes(m.value());
   for (const auto& d : r.diagnostics) ADD_FAILURE() << d.to_string();
   ::onnx::ModelProto out = *proto;
-  io::write_inferred_types(*m, out);
+  symshape::onnx::write_inferred_types(*m, out);
   if (model_out) *model_out = std::move(m.value());
   return out;
 }
@@ -73,16 +77,16 @@ TEST_P(ExampleModels, WrittenModelPassesCheckerAndReinfersIdentically) {
   // Saved, reloaded: the loaded types are the written ones, and inferring
   // again changes nothing.
   const std::string path = ::testing::TempDir() + "out_" + GetParam();
-  ASSERT_TRUE(io::save_model_file(out, path));
+  ASSERT_TRUE(symshape::onnx::save_model_file(out, path));
   EXPECT_FALSE(exists(path + ".tmp"));
-  Result<Model> again = io::load_model_file(path);
+  Result<Model> again = symshape::onnx::load_model_file(path);
   ASSERT_TRUE(again) << again.error();
   EXPECT_EQ(types_of(*again), types_of(first));
   Report r = infer_shapes(again.value());
   EXPECT_TRUE(r.ok());
   EXPECT_EQ(types_of(*again), types_of(first));
-  ::onnx::ModelProto out2 = *io::read_model_proto(path);
-  io::write_inferred_types(*again, out2);
+  ::onnx::ModelProto out2 = *symshape::onnx::read_model_proto(path);
+  symshape::onnx::write_inferred_types(*again, out2);
   EXPECT_EQ(out2.SerializeAsString(), out.SerializeAsString());
   std::remove(path.c_str());
 }
@@ -116,10 +120,10 @@ TEST(OnnxSave, ExpressionDimsRoundTrip) {
   n2->add_output("d");
   auto* out = g->add_output();
   out->set_name("d");
-  Result<Model> m = io::load_model_proto(p);
+  Result<Model> m = symshape::onnx::load_model_proto(p);
   ASSERT_TRUE(m) << m.error();
   infer_shapes(m.value());
-  io::write_inferred_types(*m, p);
+  symshape::onnx::write_inferred_types(*m, p);
   EXPECT_EQ(check(p), "OK");
   ASSERT_EQ(p.graph().value_info_size(), 1);
   EXPECT_EQ(p.graph().value_info(0).name(), "c");
@@ -130,7 +134,7 @@ TEST(OnnxSave, ExpressionDimsRoundTrip) {
   const auto& odims = p.graph().output(0).type().tensor_type().shape().dim();
   ASSERT_EQ(odims.size(), 2);
   EXPECT_EQ(odims[1].dim_param(), "past+seq");
-  Result<Model> again = io::load_model_proto(p);
+  Result<Model> again = symshape::onnx::load_model_proto(p);
   ASSERT_TRUE(again);
   EXPECT_EQ(again->graph->find("c")->type.shape()[1], SymbolicDim(Expr::symbol("past") + Expr::symbol("seq")));
   EXPECT_EQ(again->graph->find("b")->type.shape()[1].to_string(), "(H+1)//2");
@@ -159,7 +163,7 @@ TEST(OnnxSave, UnknownDimsGetFreshUnusedNames) {
   n2->add_input("y");
   n2->add_output("z");
   g->add_output()->set_name("z");
-  io::write_inferred_types(m, p);
+  symshape::onnx::write_inferred_types(m, p);
   ASSERT_EQ(p.graph().value_info_size(), 1);
   const auto& dims = p.graph().value_info(0).type().tensor_type().shape().dim();
   ASSERT_EQ(dims.size(), 3);
@@ -189,7 +193,7 @@ TEST(OnnxSave, OtherValueInfoIsKeptAndSubgraphsAreWritten) {
 TEST(OnnxSave, StripRemovesValueInfoAndOutputTypes) {
   ::onnx::ModelProto out = infer_and_write(kModels + "/control_flow.onnx");
   ASSERT_GT(out.graph().value_info_size(), 0);
-  io::strip_inferred_types(out);
+  symshape::onnx::strip_inferred_types(out);
   EXPECT_EQ(out.graph().value_info_size(), 0);
   for (const auto& o : out.graph().output()) EXPECT_FALSE(o.has_type());
   for (const auto& n : out.graph().node())
@@ -203,24 +207,24 @@ TEST(OnnxSave, StripRemovesValueInfoAndOutputTypes) {
 }
 
 TEST(OnnxSave, SaveIsAtomic) {
-  ::onnx::ModelProto p = *io::read_model_proto(kModels + "/small_cnn.onnx");
+  ::onnx::ModelProto p = *symshape::onnx::read_model_proto(kModels + "/small_cnn.onnx");
   // A directory that does not exist: failure, nothing written.
-  Result<bool> r = io::save_model_file(p, "/nonexistent/dir/out.onnx");
+  Result<bool> r = symshape::onnx::save_model_file(p, "/nonexistent/dir/out.onnx");
   ASSERT_FALSE(r);
   EXPECT_NE(r.error().find("file /nonexistent/dir/out.onnx: cannot write"), std::string::npos) << r.error();
   // Renaming onto a directory fails: the temp file is removed and the directory stays.
   const std::string dir = ::testing::TempDir() + "save_target_dir";
   ASSERT_EQ(std::system(("mkdir -p '" + dir + "/sub'").c_str()), 0);
-  Result<bool> r2 = io::save_model_file(p, dir);
+  Result<bool> r2 = symshape::onnx::save_model_file(p, dir);
   ASSERT_FALSE(r2);
   EXPECT_NE(r2.error().find("cannot rename"), std::string::npos) << r2.error();
   EXPECT_FALSE(exists(dir + ".tmp"));
   // A normal save replaces the file.
   const std::string path = ::testing::TempDir() + "atomic.onnx";
   std::ofstream(path) << "old";
-  ASSERT_TRUE(io::save_model_file(p, path));
+  ASSERT_TRUE(symshape::onnx::save_model_file(p, path));
   EXPECT_FALSE(exists(path + ".tmp"));
-  Result<::onnx::ModelProto> back = io::read_model_proto(path);
+  Result<::onnx::ModelProto> back = symshape::onnx::read_model_proto(path);
   ASSERT_TRUE(back) << back.error();
   EXPECT_EQ(back->SerializeAsString(), p.SerializeAsString());
   std::remove(path.c_str());
@@ -235,13 +239,13 @@ TEST(OnnxSave, ReadTensorProto) {
   t.add_int64_data(4);
   const std::string path = ::testing::TempDir() + "tensor.pb";
   std::ofstream(path, std::ios::binary) << t.SerializeAsString();
-  Result<::onnx::TensorProto> back = io::read_tensor_proto(path);
+  Result<::onnx::TensorProto> back = symshape::onnx::read_tensor_proto(path);
   ASSERT_TRUE(back) << back.error();
-  Result<Tensor> x = io::tensor_from_proto(*back);
+  Result<Tensor> x = symshape::onnx::tensor_from_proto(*back);
   ASSERT_TRUE(x);
   EXPECT_EQ(x->int_data, (std::vector<int64_t>{3, 4}));
   std::remove(path.c_str());
-  Result<::onnx::TensorProto> missing = io::read_tensor_proto(path);
+  Result<::onnx::TensorProto> missing = symshape::onnx::read_tensor_proto(path);
   ASSERT_FALSE(missing);
   EXPECT_EQ(missing.error(), "file " + path + ": cannot open for reading");
 }

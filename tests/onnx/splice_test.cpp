@@ -2,8 +2,6 @@
 // path (write_inferred_types + relocate_external_data) makes of the same
 // file, on the committed models and on models built here with subgraphs,
 // external data, unknown dims and singular fields split in two.
-#include "symshape/onnx/splice.hpp"
-
 #include <google/protobuf/util/message_differencer.h>
 #include <gtest/gtest.h>
 
@@ -18,6 +16,7 @@
 #include "committed_models.hpp"
 #include "symshape/onnx/load.hpp"
 #include "symshape/onnx/save.hpp"
+#include "symshape/onnx/splice_writer.hpp"
 #include "symshape/symshape.hpp"
 
 namespace {
@@ -27,7 +26,7 @@ namespace fs = std::filesystem;
 
 using test_support::read_file;
 
-std::string concat(const io::SplicedModel& m) {
+std::string concat(const symshape::onnx::SplicedModel& m) {
   std::string out;
   for (const auto& p : m.pieces) out.append(p.data, p.size);
   return out;
@@ -35,7 +34,7 @@ std::string concat(const io::SplicedModel& m) {
 
 Result<::onnx::ModelProto> parse(const std::string& bytes) {
   std::istringstream in(bytes);
-  return io::read_model_proto(in, "model");
+  return symshape::onnx::read_model_proto(in, "model");
 }
 
 std::string deterministic(const ::onnx::ModelProto& m) {
@@ -59,12 +58,12 @@ struct Run {
 std::string compare(const std::string& bytes, const Run& run = {}) {
   Result<::onnx::ModelProto> proto = parse(bytes);
   if (!proto) return "unreadable: " + proto.error();
-  Result<Model> a = io::load_model_proto(*proto);
+  Result<Model> a = symshape::onnx::load_model_proto(*proto);
   if (!a) return "not loadable: " + a.error();
-  Result<Model> b = io::load_model_proto(*proto);
+  Result<Model> b = symshape::onnx::load_model_proto(*proto);
   // The splice reads the file's graph before the model is inferred, as the
   // command does (it lets the file's pages go meanwhile).
-  io::Splice splice(bytes, *b);
+  symshape::onnx::Splice splice(bytes, *b);
   if (run.infer) {
     infer_shapes(a.value());
     infer_shapes(b.value());
@@ -74,15 +73,15 @@ std::string compare(const std::string& bytes, const Run& run = {}) {
   if (run.all_inputs)
     for (const auto& in : proto->graph().input()) inputs_too.push_back(in.name());
   ::onnx::ModelProto expected = *proto;
-  io::write_inferred_types(*a, expected, inputs_too);
-  Result<bool> moved = io::relocate_external_data(expected, run.from_dir, run.to_dir);
+  symshape::onnx::write_inferred_types(*a, expected, inputs_too);
+  Result<bool> moved = symshape::onnx::relocate_external_data(expected, run.from_dir, run.to_dir);
   splice.write_types(inputs_too);
   Result<bool> spliced_moved = splice.relocate(run.from_dir, run.to_dir);
   if (!moved || !spliced_moved) {
     if (moved.ok() != spliced_moved.ok()) return "relocation: one failed, the other did not";
     return moved.error() == spliced_moved.error() ? "" : "relocation errors differ: " + spliced_moved.error();
   }
-  Result<io::SplicedModel> out = splice.finish();
+  Result<symshape::onnx::SplicedModel> out = splice.finish();
   if (!out) return "splice failed: " + out.error();
   Result<::onnx::ModelProto> got = parse(concat(*out));
   if (!got) return "spliced output does not parse: " + got.error();
@@ -229,11 +228,11 @@ TEST(SpliceTest, FreshDimsAvoidTheFileSymbolsAsParsed) {
   const std::string bytes = m.SerializeAsString();
   EXPECT_EQ(compare(bytes, {{}, false, ".", ".", false}), "");
   // The fresh names skip _d0, _d1 and _d2 and take _d3, _d4 and _d5.
-  Result<Model> model = io::load_model_bytes(bytes, "model");
+  Result<Model> model = symshape::onnx::load_model_bytes(bytes, "model");
   ASSERT_TRUE(model.ok()) << model.error();
-  io::Splice splice(bytes, *model);
+  symshape::onnx::Splice splice(bytes, *model);
   splice.write_types();
-  Result<io::SplicedModel> out = splice.finish();
+  Result<symshape::onnx::SplicedModel> out = splice.finish();
   ASSERT_TRUE(out.ok()) << out.error();
   Result<::onnx::ModelProto> got = parse(concat(*out));
   ASSERT_TRUE(got.ok()) << got.error();
@@ -322,9 +321,9 @@ TEST(SpliceTest, ExternalDataLocationsAreRelocated) {
   EXPECT_EQ(compare(bytes, {{}, false, dir + "/sub", dir + "/sub"}), "");
   // A folder the data file is not inside: both fail with the same message.
   EXPECT_EQ(compare(bytes, {{}, false, dir, dir + "/sub"}), "");
-  std::vector<std::string> files = io::external_data_files(std::string_view(bytes), dir);
+  std::vector<std::string> files = symshape::onnx::external_data_files(std::string_view(bytes), dir);
   ::onnx::ModelProto copy = m;
-  EXPECT_EQ(files, io::external_data_files(copy, dir));
+  EXPECT_EQ(files, symshape::onnx::external_data_files(copy, dir));
   EXPECT_EQ(files.size(), 1u);
 }
 
@@ -348,12 +347,12 @@ TEST(SpliceTest, TypesEncodeAsWriteTypeBuildsThem) {
       Type::tensor(DataType::FLOAT, Shape(std::vector<SymbolicDim>(many.begin(), many.begin() + 10))),
       Type::sequence(Type::tensor(DataType::FLOAT, long_shape)),  // lengths of 2 and 3 bytes
   };
-  io::detail::FreshDims a(std::set<std::string>{"_d1"}), b(std::set<std::string>{"_d1"});
+  symshape::onnx::detail::FreshDims a(std::set<std::string>{"_d1"}), b(std::set<std::string>{"_d1"});
   for (const Type& t : types) {
     ::onnx::TypeProto expected;
-    io::detail::write_type(t, expected, a);
+    symshape::onnx::detail::write_type(t, expected, a);
     std::string bytes;
-    io::detail::append_type(bytes, t, b);
+    symshape::onnx::detail::append_type(bytes, t, b);
     ::onnx::TypeProto got;
     ASSERT_TRUE(got.ParseFromString(bytes)) << t.to_string();
     EXPECT_EQ(bytes, expected.SerializeAsString()) << t.to_string();
@@ -367,17 +366,17 @@ TEST(SpliceTest, TypesEncodeAsWriteTypeBuildsThem) {
 // Bytes the loader would refuse are not written (the splice is defensive).
 TEST(SpliceTest, MalformedBytesAreRefused) {
   const std::string good = control_flow_model().SerializeAsString();
-  Result<Model> model = io::load_model_proto(control_flow_model());
+  Result<Model> model = symshape::onnx::load_model_proto(control_flow_model());
   ASSERT_TRUE(model) << model.error();
   infer_shapes(model.value());
   // A last field (producer_name) that claims more bytes than there are.
   const std::string bad = good + std::string("\x12\x7f", 2);
-  io::Splice splice(bad, *model);
+  symshape::onnx::Splice splice(bad, *model);
   splice.write_types();
-  Result<io::SplicedModel> out = splice.finish();
+  Result<symshape::onnx::SplicedModel> out = splice.finish();
   ASSERT_FALSE(out);
   EXPECT_NE(out.error().find("malformed"), std::string::npos);
-  io::Splice fine(good, *model);
+  symshape::onnx::Splice fine(good, *model);
   fine.write_types();
   EXPECT_TRUE(fine.finish());
 }
@@ -387,26 +386,110 @@ TEST(SpliceTest, WriterCopiesPiecesToAFile) {
   const std::string in_path = dir + "splice_in.onnx", out_path = dir + "splice_out.onnx";
   const std::string bytes = control_flow_model().SerializeAsString();
   { std::ofstream(in_path, std::ios::binary) << bytes; }
-  Result<Model> model = io::load_model_file(in_path);
+  Result<Model> model = symshape::onnx::load_model_file(in_path);
   ASSERT_TRUE(model) << model.error();
   infer_shapes(model.value());
-  io::Splice splice(bytes, *model);
+  symshape::onnx::Splice splice(bytes, *model);
   splice.write_types();
-  Result<io::SplicedModel> out = splice.finish();
+  Result<symshape::onnx::SplicedModel> out = splice.finish();
   ASSERT_TRUE(out) << out.error();
   EXPECT_GT(out->pieces.size(), 1u);
   const int fd = ::open(in_path.c_str(), O_RDONLY | O_CLOEXEC);
   ASSERT_GE(fd, 0);
-  Result<io::PendingFile> f = io::PendingFile::prepare(out_path, io::spliced_writer(*out, fd));
+  Result<symshape::PendingFile> f = symshape::PendingFile::prepare(out_path, symshape::onnx::spliced_writer(*out, fd));
   ASSERT_TRUE(f) << f.error();
   ASSERT_TRUE(f.value().commit());
   ::close(fd);
   EXPECT_EQ(read_file(out_path), concat(*out));
   // Without the input's descriptor: the same bytes.
   std::remove(out_path.c_str());
-  Result<io::PendingFile> g = io::PendingFile::prepare(out_path, io::spliced_writer(*out, -1));
+  Result<symshape::PendingFile> g = symshape::PendingFile::prepare(out_path, symshape::onnx::spliced_writer(*out, -1));
   ASSERT_TRUE(g && g.value().commit());
   EXPECT_EQ(read_file(out_path), concat(*out));
+}
+
+// If(c) whose then_branch holds If(c) ... `depth` levels down, every branch
+// ending in x (as load_test.cpp's nested_ifs).
+::onnx::ModelProto nested_ifs(int depth) {
+  ::onnx::ModelProto m;
+  m.set_ir_version(8);
+  m.add_opset_import()->set_version(17);
+  ::onnx::GraphProto* g = m.mutable_graph();
+  auto input = [&](const std::string& name, int elem_type, const std::vector<std::string>& dims) {
+    auto* t = g->add_input();
+    t->set_name(name);
+    auto* tt = t->mutable_type()->mutable_tensor_type();
+    tt->set_elem_type(elem_type);
+    auto* shape = tt->mutable_shape();
+    for (const std::string& d : dims) {
+      if (d == "3")
+        shape->add_dim()->set_dim_value(3);
+      else
+        shape->add_dim()->set_dim_param(d);
+    }
+  };
+  input("c", ::onnx::TensorProto::BOOL, {});
+  input("x", ::onnx::TensorProto::FLOAT, {"N", "3"});
+  g->add_output()->set_name("y0");
+  for (int level = 0; level < depth; ++level) {
+    const std::string l = std::to_string(level);
+    auto* n = g->add_node();
+    n->set_op_type("If");
+    n->set_name("if" + l);
+    n->add_input("c");
+    n->add_output("y" + l);
+    auto* else_attr = n->add_attribute();
+    else_attr->set_name("else_branch");
+    else_attr->set_type(::onnx::AttributeProto::GRAPH);
+    auto* e = else_attr->mutable_g();
+    e->set_name("else" + l);
+    auto* id = e->add_node();
+    id->set_op_type("Identity");
+    id->add_input("x");
+    id->add_output("e" + l);
+    e->add_output()->set_name("e" + l);
+    auto* then_attr = n->add_attribute();
+    then_attr->set_name("then_branch");
+    then_attr->set_type(::onnx::AttributeProto::GRAPH);
+    g = then_attr->mutable_g();
+    g->set_name("then" + l);
+    g->add_output()->set_name("y" + std::to_string(level + 1));
+  }
+  auto* id = g->add_node();
+  id->set_op_type("Identity");
+  id->add_input("x");
+  id->add_output("y" + std::to_string(depth));
+  return m;
+}
+
+// Subgraphs deeper than the type-nesting limit (kMaxNesting) but within the
+// loader's kMaxSubgraphNesting are written to the innermost one, as the
+// proto path writes them.
+TEST(SpliceTest, SubgraphsDeeperThanTypeNestingAreWritten) {
+  constexpr int kDepth = 100;
+  static_assert(kDepth > symshape::onnx::kMaxNesting && kDepth <= symshape::onnx::kMaxSubgraphNesting);
+  const std::string bytes = nested_ifs(kDepth).SerializeAsString();
+  EXPECT_EQ(compare(bytes), "");
+
+  Result<Model> m = symshape::onnx::load_model_bytes(bytes, "nested");
+  ASSERT_TRUE(m) << m.error();
+  ASSERT_TRUE(infer_shapes(m.value()).ok());
+  symshape::onnx::Splice splice(bytes, *m);
+  splice.write_types();
+  Result<symshape::onnx::SplicedModel> out = splice.finish();
+  ASSERT_TRUE(out) << out.error();
+  Result<::onnx::ModelProto> got = parse(concat(*out));
+  ASSERT_TRUE(got) << got.error();
+  const ::onnx::GraphProto* g = &got->graph();
+  for (int level = 0; level < kDepth; ++level) {
+    ASSERT_EQ(g->node(0).op_type(), "If") << level;
+    g = &g->node(0).attribute(1).g();  // then_branch
+  }
+  ASSERT_EQ(g->output_size(), 1);
+  const ::onnx::TypeProto& t = g->output(0).type();
+  ASSERT_EQ(t.tensor_type().shape().dim_size(), 2);
+  EXPECT_EQ(t.tensor_type().shape().dim(0).dim_param(), "N");
+  EXPECT_EQ(t.tensor_type().shape().dim(1).dim_value(), 3);
 }
 
 }  // namespace

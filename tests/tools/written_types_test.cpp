@@ -20,14 +20,14 @@ using namespace symshape;
 // and the recorded types print as the written ones; else the first that differs.
 // Counts the node outputs whose entry is not written from their Value in `others`.
 std::string check(const std::string& bytes, std::size_t& others) {
-  Result<Model> recorded = io::load_model_bytes(bytes, "model");
+  Result<Model> recorded = onnx::load_model_bytes(bytes, "model");
   if (!recorded) return "";  // the malformed corpus models: nothing is written
-  Result<Model> written = io::load_model_bytes(bytes, "model");
+  Result<Model> written = onnx::load_model_bytes(bytes, "model");
   infer_shapes(recorded.value());
   infer_shapes(written.value());
-  io::Splice record(bytes, *recorded);
+  onnx::Splice record(bytes, *recorded);
   record.record_types();
-  io::Splice write(bytes, *written);
+  onnx::Splice write(bytes, *written);
   write.write_types();
   const cli::WrittenTypes a(record.main_graph_value_infos()), b(write.main_graph_value_infos());
   std::size_t i = 0;
@@ -37,13 +37,13 @@ std::string check(const std::string& bytes, std::size_t& others) {
       const Value* v = n->outputs[k];
       if (!v) continue;
       const std::string name = "'" + v->name + "'";
-      others += !io::writes_value_info(*v);
-      if (io::writes_value_info(*v) && !io::detail::takes_fresh_names(v->type)) {
+      others += !onnx::writes_value_info(*v);
+      if (onnx::writes_value_info(*v) && !onnx::detail::takes_fresh_names(v->type)) {
         // No entry: of() gives v's type, which must be what the file holds.
         std::string bytes;
-        io::detail::FreshDims fresh(std::set<std::string>{});
-        io::detail::append_type(bytes, v->type, fresh);
-        const Result<Type> read = io::type_from_bytes(bytes, v->name);
+        onnx::detail::FreshDims fresh(std::set<std::string>{});
+        onnx::detail::append_type(bytes, v->type, fresh);
+        const Result<Type> read = onnx::type_from_bytes(bytes, v->name);
         if (!read || read->to_string() != v->type.to_string())
           return name + ": " + v->type.to_string() + " is written as " + (read ? read->to_string() : read.error());
       }

@@ -15,7 +15,7 @@
 #include "args.hpp"
 #include "symshape/expr.hpp"
 #include "symshape/expr/facts.hpp"
-#include "symshape/onnx/mapped_file.hpp"
+#include "symshape/support/mapped_file.hpp"
 
 namespace symshape::cli {
 
@@ -162,8 +162,8 @@ inline bool divides_by_zero(const Expr& e) {
 // that its pages come from the page cache without a copy (read into a growing
 // string, a corpus of 400 KB touched about twice its size in fresh pages,
 // a fault each); anything else is read.
-inline bool read_text_file(const std::string& path, io::MappedFile& out, std::string& error) {
-  Result<io::MappedFile> f = io::MappedFile::open(path, path, "a text file");
+inline bool read_text_file(const std::string& path, symshape::MappedFile& out, std::string& error) {
+  Result<symshape::MappedFile> f = symshape::MappedFile::open(path, path, "a text file");
   if (!f) {
     error = f.error();
     return false;
@@ -234,7 +234,7 @@ inline std::string_view file_line_expression(std::string_view line) {
 // Every line of a file with an expression (blank lines and comment lines are
 // skipped); a final newline does not start another line.
 inline int simplify_file(const std::string& path, SimplifyOutput& out, const Facts& facts) {
-  io::MappedFile text;
+  symshape::MappedFile text;
   std::string error;
   if (!read_text_file(path, text, error)) return fatal("simplify", error);
   const std::string_view all = text.bytes();

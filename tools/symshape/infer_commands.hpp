@@ -27,8 +27,8 @@
 #include "json_writer.hpp"
 #include "model_io.hpp"
 #include "symshape/onnx/load.hpp"
-#include "symshape/onnx/output_file.hpp"
-#include "symshape/onnx/splice.hpp"
+#include "symshape/onnx/splice_writer.hpp"
+#include "symshape/support/output_file.hpp"
 #include "symshape/symshape.hpp"
 #include "table.hpp"
 
@@ -428,12 +428,12 @@ inline void print_infer_summary(FILE* out, const InferArgs& a, const Model& mode
 // problem.
 inline int write_infer_outputs(const InferArgs& a, const Model& model, const Report& report,
                                const std::vector<Assumption>& assumptions, const NodeTags& tags,
-                               const WrittenTypes& types, const InputFile& input, io::Splice& splice, bool& wrote_model,
-                               bool& wrote_json) {
+                               const WrittenTypes& types, const InputFile& input, onnx::Splice& splice,
+                               bool& wrote_model, bool& wrote_json) {
   const char* cmd = "infer";
   const std::string file = display_name(a.model_path);
   int code = kExitOk;
-  std::optional<io::SplicedModel> spliced;  // before model_out, whose writer reads it
+  std::optional<onnx::SplicedModel> spliced;  // before model_out, whose writer reads it
   std::optional<PreparedOutput> model_out;
   if (!a.out_path.empty() && !report.ok() && !a.allow_errors) {
     std::fprintf(
@@ -444,9 +444,9 @@ inline int write_infer_outputs(const InferArgs& a, const Model& model, const Rep
     // (as given, not through its symlinks); standard output and special files
     // have no folder of their own, their locations stay as they were.
     Result<bool> moved = true;
-    if (!names_stdout(a.out_path) && !io::resolve_output(a.out_path).special && input.external_data().tensors > 0)
+    if (!names_stdout(a.out_path) && !symshape::resolve_output(a.out_path).special && input.external_data().tensors > 0)
       moved = splice.relocate(model_dir(a.model_path), model_dir(a.out_path));
-    Result<io::SplicedModel> pieces = moved ? splice.finish() : Result<io::SplicedModel>::failure("(not spliced)");
+    Result<onnx::SplicedModel> pieces = moved ? splice.finish() : Result<onnx::SplicedModel>::failure("(not spliced)");
     if (!moved) {
       code = fatal(cmd, "file " + a.out_path + ": " + moved.error() + " (nothing written)");
     } else if (!pieces) {
@@ -455,7 +455,7 @@ inline int write_infer_outputs(const InferArgs& a, const Model& model, const Rep
       spliced = std::move(pieces.value());
       // Standard output gets the pieces with write(); a file, copies from the input's descriptor.
       const int in_fd = names_stdout(a.out_path) ? -1 : input.fd();
-      Result<PreparedOutput> p = prepare_output(a.out_path, io::spliced_writer(*spliced, in_fd));
+      Result<PreparedOutput> p = prepare_output(a.out_path, onnx::spliced_writer(*spliced, in_fd));
       if (p)
         model_out = std::move(p.value());
       else
@@ -464,7 +464,7 @@ inline int write_infer_outputs(const InferArgs& a, const Model& model, const Rep
   }
   if (!a.json_path.empty()) {
     const std::string json = infer_report_json(a, model, report, assumptions, tags, types);
-    Result<PreparedOutput> p = prepare_output(a.json_path, io::bytes_writer(json));
+    Result<PreparedOutput> p = prepare_output(a.json_path, symshape::bytes_writer(json));
     Result<bool> done = p ? commit_output(p.value()) : Result<bool>::failure(p.error());
     if (!done) {
       model_out.reset();  // removes its temporary file: -o stays as it was
@@ -487,7 +487,7 @@ inline Report infer_assuming_contracts(const InferArgs& a, const InputFile& inpu
   auto reload = [&]() {
     tags.restore();
     Model fresh =
-        std::move(io::load_model_bytes(input.bytes(), display_name(a.model_path)).value());  // loaded once already
+        std::move(onnx::load_model_bytes(input.bytes(), display_name(a.model_path)).value());  // loaded once already
     input.release_pages();  // the load read them back in
     apply_input_shapes(a, fresh);
     tags.tag(fresh);
@@ -509,7 +509,7 @@ inline int run_infer(const std::vector<std::string>& args) {
   if (const std::optional<int> bad = apply_input_shapes(a, model)) return *bad;
   // The splice reads the file's graph now, so that its pages need not stay
   // in memory while the model is inferred.
-  io::Splice splice(input.bytes(), model);
+  onnx::Splice splice(input.bytes(), model);
   input.release_pages();
   // With -o - or --json -, stdout holds only that file.
   FILE* summary = names_stdout(a.out_path) || names_stdout(a.json_path) ? stderr : stdout;
@@ -715,7 +715,7 @@ inline int run_show(const std::vector<std::string>& args) {
   InputFile input;
   Model model;
   if (!load(cmd, a.model_path, input, model)) return kExitInput;
-  io::Splice splice(input.bytes(), model);  // (as in run_infer)
+  onnx::Splice splice(input.bytes(), model);  // (as in run_infer)
   input.release_pages();
   NodeTags tags;
   tags.tag(model);

@@ -25,9 +25,9 @@
 
 #include "args.hpp"
 #include "symshape/onnx/load.hpp"
-#include "symshape/onnx/output_file.hpp"
-#include "symshape/onnx/splice.hpp"
+#include "symshape/onnx/splice_writer.hpp"
 #include "symshape/support/name_index.hpp"
+#include "symshape/support/output_file.hpp"
 #include "symshape/symshape.hpp"
 
 namespace symshape::cli {
@@ -45,7 +45,7 @@ inline std::string model_dir(const std::string& path) {
   return p.has_parent_path() ? p.parent_path().string() : std::string(".");
 }
 
-// The model file's bytes (io::MappedFile: mapped, or read for standard input
+// The model file's bytes (symshape::MappedFile: mapped, or read for standard input
 // and streams) and, when they are mapped, the file's descriptor, from which
 // the writer copies unchanged ranges with copy_file_range.
 class InputFile {
@@ -60,13 +60,13 @@ class InputFile {
   // Opens `path` ("-": standard input); failure names the file as the loader does.
   Result<bool> open(const std::string& path) {
     path_ = path;
-    if (path == "-") return adopt(io::MappedFile::from_fd(STDIN_FILENO, display_name(path)));
+    if (path == "-") return adopt(symshape::MappedFile::from_fd(STDIN_FILENO, display_name(path)));
     std::error_code ec;
     if (std::filesystem::is_directory(path, ec))
       return Result<bool>::failure("file " + path + ": is a directory, not an ONNX model");
     fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
     if (fd_ < 0) return Result<bool>::failure("file " + path + ": cannot open for reading");
-    Result<bool> r = adopt(io::MappedFile::from_fd(fd_, path));
+    Result<bool> r = adopt(symshape::MappedFile::from_fd(fd_, path));
     if (!file_.mapped()) {  // read, not mapped (a FIFO, a device): no kernel copies from it
       ::close(fd_);
       fd_ = -1;
@@ -79,18 +79,18 @@ class InputFile {
   int fd() const { return fd_; }
   // The model's external tensors and their data files, found on the first
   // call (a walk over every tensor of the file).
-  const io::ExternalData& external_data() const {
-    if (!external_) external_ = io::external_data(bytes(), model_dir(path_));
+  const onnx::ExternalData& external_data() const {
+    if (!external_) external_ = onnx::external_data(bytes(), model_dir(path_));
     return *external_;
   }
 
  private:
   int fd_ = -1;
-  io::MappedFile file_;
+  symshape::MappedFile file_;
   std::string path_;
-  mutable std::optional<io::ExternalData> external_;
+  mutable std::optional<onnx::ExternalData> external_;
 
-  Result<bool> adopt(Result<io::MappedFile> f) {
+  Result<bool> adopt(Result<symshape::MappedFile> f) {
     if (!f) return Result<bool>::failure(f.error());
     file_ = std::move(f.value());
     return true;
@@ -105,7 +105,7 @@ inline bool load(const char* cmd, const std::string& path, InputFile& input, Mod
     fatal(cmd, opened.error());
     return false;
   }
-  Result<Model> m = io::load_model_bytes(input.bytes(), display_name(path));
+  Result<Model> m = onnx::load_model_bytes(input.bytes(), display_name(path));
   if (!m) {
     fatal(cmd, m.error());
     return false;
@@ -124,7 +124,7 @@ inline bool names_stdout(const std::string& path) {
 // The file a path stands for, for comparing paths that may not exist yet:
 // the end of its symlink chain, made absolute with the folders canonical.
 inline std::string real_target(const std::string& path) {
-  const io::OutputTarget t = io::resolve_output(path);
+  const symshape::OutputTarget t = symshape::resolve_output(path);
   std::error_code ec;
   std::filesystem::path p = std::filesystem::absolute(t.target, ec);
   std::filesystem::path c = std::filesystem::weakly_canonical(p, ec);
@@ -159,7 +159,7 @@ inline std::optional<int> check_outputs(const char* cmd, const std::string& mode
     const OutputArg& o = outputs[i];
     if (o.path.empty()) continue;
     if (!names_stdout(o.path)) {
-      if (io::resolve_output(o.path).is_directory)
+      if (symshape::resolve_output(o.path).is_directory)
         return fatal(cmd, std::string(o.option) + " " + o.path + ": is a directory", kExitUsage);
       if (model_path != "-" && same_file(o.path, model_path))
         return fatal(cmd, std::string(o.option) + " " + o.path + " is the input model; write elsewhere", kExitUsage);
@@ -199,8 +199,8 @@ inline std::optional<int> check_outputs_against_data(const char* cmd, const Inpu
 struct PreparedOutput {
   std::string path;
   bool to_stdout = false;
-  io::PendingFile::Writer writer;  // for standard output
-  io::PendingFile file;
+  symshape::PendingFile::Writer writer;  // for standard output
+  symshape::PendingFile file;
 };
 
 // The problem with the folder a file at `path` would be created in ("folder D
@@ -208,7 +208,7 @@ struct PreparedOutput {
 // here. Without it a missing folder shows as the temporary file beside the
 // target that could not be created, a name the user never gave.
 inline std::string output_folder_problem(const std::string& path) {
-  const io::OutputTarget t = io::resolve_output(path);
+  const symshape::OutputTarget t = symshape::resolve_output(path);
   if (t.exists || t.special) return std::string();
   const std::filesystem::path folder = std::filesystem::path(t.target).parent_path();
   if (folder.empty()) return std::string();  // the current folder
@@ -222,7 +222,7 @@ inline std::string output_folder_problem(const std::string& path) {
 
 // Prepares `path` ("-" and names of fd 1: standard output, written by
 // commit_output) with the content `writer` makes. Failure names the file.
-inline Result<PreparedOutput> prepare_output(const std::string& path, io::PendingFile::Writer writer) {
+inline Result<PreparedOutput> prepare_output(const std::string& path, symshape::PendingFile::Writer writer) {
   PreparedOutput out;
   out.path = path;
   if (names_stdout(path)) {
@@ -232,7 +232,7 @@ inline Result<PreparedOutput> prepare_output(const std::string& path, io::Pendin
   }
   if (const std::string problem = output_folder_problem(path); !problem.empty())
     return Result<PreparedOutput>::failure("file " + path + ": " + problem);
-  Result<io::PendingFile> f = io::PendingFile::prepare(path, std::move(writer));
+  Result<symshape::PendingFile> f = symshape::PendingFile::prepare(path, std::move(writer));
   if (!f) return Result<PreparedOutput>::failure(f.error());
   out.file = std::move(f.value());
   return Result<PreparedOutput>(std::move(out));
@@ -376,7 +376,7 @@ class NodeTags {
   }
 
   void tag_graph(Graph& g, uint32_t scope, int depth) {
-    if (depth > io::kMaxNesting) return;
+    if (depth > onnx::kMaxNesting) return;
     for (std::size_t i = 0; i < g.nodes.size(); ++i) {
       Node& n = *g.nodes[i];
       const std::size_t tag = places_.size();  // before the subgraphs' nodes take theirs
@@ -417,12 +417,13 @@ class WrittenTypes {
   // last), which must outlive it; types are decoded when asked for, so a
   // summary of a large graph builds no Type it does not print. Most node
   // outputs have no entry (their types are written as the IR has them).
-  explicit WrittenTypes(const std::vector<io::WrittenValueInfo>& infos) {
+  explicit WrittenTypes(const std::vector<onnx::WrittenValueInfo>& infos) {
     index_.reserve(infos.size());
-    for (const io::WrittenValueInfo& w : infos) {
+    for (const onnx::WrittenValueInfo& w : infos) {
       // An entry the file had (the loader has read it: it is well formed)
       // counts when it has a type.
-      if (!w.rewritten && !io::view::decode<io::view::ValueInfoView>(io::view::msg_of(span_of(w.input))).type.present)
+      if (!w.rewritten &&
+          !onnx::view::decode<onnx::view::ValueInfoView>(onnx::view::msg_of(span_of(w.input))).type.present)
         continue;
       index_.assign(&w);
     }
@@ -431,38 +432,38 @@ class WrittenTypes {
   // from its dims, as the IR has it. v: a value of the main graph.
   Type of(const Value& v) const {
     const Entry* e = find(v);
-    if (!e && io::writes_value_info(v)) return v.type;  // no entry: written as the IR has it
+    if (!e && onnx::writes_value_info(v)) return v.type;  // no entry: written as the IR has it
     if (!e) return v.initializer && !v.is_graph_input ? v.type : Type();
     if (e->rewritten) {
-      Result<Type> t = io::type_from_bytes(e->type, v.name);
+      Result<Type> t = onnx::type_from_bytes(e->type, v.name);
       return t ? *t : Type();
     }
-    const auto info = io::view::decode<io::view::ValueInfoView>(io::view::msg_of(span_of(e->input)));
-    Result<Type> t = io::detail::type_from_view_named(info.type, [&] { return v.name; });
+    const auto info = onnx::view::decode<onnx::view::ValueInfoView>(onnx::view::msg_of(span_of(e->input)));
+    Result<Type> t = onnx::detail::type_from_view_named(info.type, [&] { return v.name; });
     return t ? *t : Type();
   }
   // Whether of(v) is known: a tensor with a rank, or another type that is
   // not unknown. A tensor's TypeProto is read without parsing its dims.
   bool known(const Value& v) const {
-    if (io::writes_value_info(v)) return is_known(v.type);  // written as the IR has it
+    if (onnx::writes_value_info(v)) return is_known(v.type);  // written as the IR has it
     const Entry* e = find(v);
     if (!e) return is_known(of(v));
-    const auto type = io::view::decode<io::view::TypeView>(type_proto(*e));
+    const auto type = onnx::view::decode<onnx::view::TypeView>(type_proto(*e));
     if (type.member != 1 && type.member != 8) return is_known(of(v));  // not tensor_type or sparse_tensor_type
-    const auto t = io::view::decode<io::view::TensorTypeView>(type.value);
+    const auto t = onnx::view::decode<onnx::view::TensorTypeView>(type.value);
     return is_valid_data_type(t.elem_type) && t.shape.present;
   }
   static bool is_known(const Type& t) { return t.is_tensor_like() ? t.shape().has_rank() : !t.is_unknown(); }
 
  private:
-  using Entry = io::WrittenValueInfo;  // the new TypeProto (rewritten), or the file's ValueInfoProto
+  using Entry = onnx::WrittenValueInfo;  // the new TypeProto (rewritten), or the file's ValueInfoProto
   NameIndex<const Entry> index_;
 
-  static wire::Span span_of(std::string_view b) { return {b.data(), b.data() + b.size()}; }
+  static onnx::wire::Span span_of(std::string_view b) { return {b.data(), b.data() + b.size()}; }
   const Entry* find(const Value& v) const { return index_.find(v.name); }
-  static io::view::Msg type_proto(const Entry& e) {
-    if (e.rewritten) return io::view::msg_of(span_of(e.type));
-    return io::view::decode<io::view::ValueInfoView>(io::view::msg_of(span_of(e.input))).type;
+  static onnx::view::Msg type_proto(const Entry& e) {
+    if (e.rewritten) return onnx::view::msg_of(span_of(e.type));
+    return onnx::view::decode<onnx::view::ValueInfoView>(onnx::view::msg_of(span_of(e.input))).type;
   }
 };
 

@@ -369,7 +369,7 @@ inline int run_sweep(const ProfileArgs& a, const profile::ModelProfile& p, FILE*
   const std::map<std::string, int64_t> fixed(a.bindings.begin(), a.bindings.end());
   for (const auto& [name, value] : fixed)
     plot.subtitle += (plot.subtitle.empty() ? "at " : ", ") + name + "=" + std::to_string(value);
-  Result<PreparedOutput> prepared = prepare_output(a.plot_path, io::bytes_writer(profile::svg_plot(plot)));
+  Result<PreparedOutput> prepared = prepare_output(a.plot_path, symshape::bytes_writer(profile::svg_plot(plot)));
   Result<bool> done = prepared ? commit_output(prepared.value()) : Result<bool>::failure(prepared.error());
   if (!done) return fatal("profile", done.error());
   std::fprintf(out, "wrote %s\n", a.plot_path.c_str());
@@ -457,7 +457,7 @@ inline int write_profile_files(const ProfileArgs& a, const profile::ModelProfile
       {&a.csv_path, a.csv_path.empty() ? "" : profile_csv(a, p)}};
   for (const auto& [path, text] : files) {
     if (path->empty()) continue;
-    Result<PreparedOutput> prepared = prepare_output(*path, io::bytes_writer(text));
+    Result<PreparedOutput> prepared = prepare_output(*path, symshape::bytes_writer(text));
     Result<bool> done = prepared ? commit_output(prepared.value()) : Result<bool>::failure(prepared.error());
     if (!done) return fatal("profile", done.error());
   }

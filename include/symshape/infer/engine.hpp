@@ -26,7 +26,7 @@ namespace symshape {
 // not inferred: an error, before the recursion could exhaust the stack (a
 // level of If takes about 3.5 KB of stack at -O0, 4 to 6 KB under ASan, so
 // 1024 levels fit in the usual 8 MB). The ONNX loader refuses deeper models
-// (io::kMaxSubgraphNesting).
+// (onnx::kMaxSubgraphNesting).
 inline constexpr int kMaxSubgraphDepth = 1024;
 
 // The newest ONNX IR version this release knows (IR version 13 is the one after

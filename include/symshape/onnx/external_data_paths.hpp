@@ -10,7 +10,7 @@
 
 #include "symshape/support/result.hpp"
 
-namespace symshape::io::detail {
+namespace symshape::onnx::detail {
 
 inline std::filesystem::path canonical_dir(const std::string& dir) {
   std::error_code ec;
@@ -51,4 +51,4 @@ inline Result<std::optional<std::string>> relocated_location(const std::string& 
   return R(std::optional<std::string>(rel.generic_string()));
 }
 
-}  // namespace symshape::io::detail
+}  // namespace symshape::onnx::detail

@@ -6,7 +6,7 @@
 // generated ModelProto for users who hold one in memory (load_model_proto,
 // read_model_proto).
 //
-//   Result<Model> m = symshape::io::load_model_file("model.onnx");
+//   Result<Model> m = symshape::onnx::load_model_file("model.onnx");
 //   if (!m) { puts(m.error().c_str()); return 1; }
 //
 // Nothing here throws or crashes on a bad model: every problem becomes the
@@ -27,14 +27,14 @@
 #include <vector>
 
 #include "symshape/ir/graph.hpp"
-#include "symshape/onnx/mapped_file.hpp"
 #include "symshape/onnx/views.hpp"
 #include "symshape/onnx/wire.hpp"
 #include "symshape/support/checked_int.hpp"
+#include "symshape/support/mapped_file.hpp"
 #include "symshape/support/result.hpp"
 #include "symshape/types.hpp"
 
-namespace symshape::io {
+namespace symshape::onnx {
 
 // Small tensors whose values are kept (shapes, axes, pads, Resize scales).
 inline constexpr int64_t kMaxKeptElements = 64;
@@ -141,14 +141,15 @@ inline std::optional<std::vector<int64_t>> read_int_data(const view::TensorView&
       return layout.is_signed ? sign_extend(bits, layout.size) : static_cast<int64_t>(bits);
     });
   } else if (dtype == DataType::INT64) {
-    v = read_typed<int64_t>(p, 7, Elem::kVarint, p.int64_n, n, view::as_i64);
+    v = read_typed<int64_t>(p, fields::TensorProto::kInt64Data, Elem::kVarint, p.int64_n, n, view::as_i64);
   } else if (dtype == DataType::UINT64 || dtype == DataType::UINT32) {
-    v = read_typed<int64_t>(p, 11, Elem::kVarint, p.uint64_n, n, view::as_i64);
+    v = read_typed<int64_t>(p, fields::TensorProto::kUint64Data, Elem::kVarint, p.uint64_n, n, view::as_i64);
     if (v)
       for (int64_t x : *v)
         if (x < 0) return std::nullopt;  // beyond int64
   } else {
-    v = read_typed<int64_t>(p, 5, Elem::kVarint, p.int32_n, n, [](uint64_t u) { return int64_t{view::as_i32(u)}; });
+    v = read_typed<int64_t>(p, fields::TensorProto::kInt32Data, Elem::kVarint, p.int32_n, n,
+                            [](uint64_t u) { return int64_t{view::as_i32(u)}; });
   }
   if (v && dtype == DataType::UINT64)
     for (int64_t x : *v)
@@ -165,8 +166,9 @@ inline std::optional<std::vector<double>> read_float_data(const view::TensorView
     return read_raw<double>(p.raw_data.view(), n, 4, [](uint64_t bits) { return double{view::as_float(bits)}; });
   if (p.has_raw_data) return read_raw<double>(p.raw_data.view(), n, 8, view::as_double);
   if (is_float)
-    return read_typed<double>(p, 4, Elem::kFixed32, p.float_n, n, [](uint64_t u) { return double{view::as_float(u)}; });
-  return read_typed<double>(p, 10, Elem::kFixed64, p.double_n, n, view::as_double);
+    return read_typed<double>(p, fields::TensorProto::kFloatData, Elem::kFixed32, p.float_n, n,
+                              [](uint64_t u) { return double{view::as_float(u)}; });
+  return read_typed<double>(p, fields::TensorProto::kDoubleData, Elem::kFixed64, p.double_n, n, view::as_double);
 }
 
 // Reads the values of a small tensor into t (leaves has_data false when the
@@ -353,12 +355,12 @@ Result<Shape> shape_from_view(const view::Msg& shape, const What& what) {
   std::vector<SymbolicDim> dims;
   std::string error;
   shape.for_each([&](const wire::Field& f) {
-    if (f.number != 1 || f.wire != wire::kLen || !error.empty()) return;
+    if (f.number != fields::TensorShapeProto::kDim || f.wire != wire::kLen || !error.empty()) return;
     const auto d = view::decode<view::DimView>(f.bytes);
-    if (d.which == 1) {
+    if (d.which == fields::TensorShapeProto::Dimension::kDimValue) {
       if (d.value < 0) error = what() + ": negative dim_value " + std::to_string(d.value);
       dims.emplace_back(d.value);
-    } else if (d.which == 2 && !d.param.empty()) {
+    } else if (d.which == fields::TensorShapeProto::Dimension::kDimParam && !d.param.empty()) {
       if (bracket_depth(d.param) > kMaxParseDepth)
         error = what() + ": dim_param nests brackets deeper than " + std::to_string(kMaxParseDepth) +
                 " levels (an expression symshape does not take)";
@@ -391,18 +393,20 @@ Result<Type> type_from_view_named(const view::Msg& m, const What& what, int dept
     const auto dt = static_cast<DataType>(t.elem_type);
     return sparse ? Type::sparse_tensor(dt, std::move(s)) : Type::tensor(dt, std::move(s));
   };
+  namespace TP = fields::TypeProto;
   switch (p.member) {
-    case 1:
+    case TP::kTensorType:
       return tensor_like(false);
-    case 8:
+    case TP::kSparseTensorType:
       return tensor_like(true);
-    case 4:
-    case 9: {
+    case TP::kSequenceType:
+    case TP::kOptionalType: {
       Result<Type> inner = type_from_view_named(view::decode<view::ElemTypeView>(p.value).elem_type, what, depth + 1);
       if (!inner) return inner;
-      return p.member == 4 ? Type::sequence(std::move(inner.value())) : Type::optional(std::move(inner.value()));
+      return p.member == TP::kSequenceType ? Type::sequence(std::move(inner.value()))
+                                           : Type::optional(std::move(inner.value()));
     }
-    case 5: {
+    case TP::kMapType: {
       const auto map = view::decode<view::MapTypeView>(p.value);
       if (!is_valid_data_type(map.key_type))
         return fail<Type>(what() + ": invalid map key type code " + std::to_string(map.key_type));
@@ -928,4 +932,4 @@ inline Result<Model> load_model_file(const std::string& path) {
   return load_model_bytes(f->bytes(), path);
 }
 
-}  // namespace symshape::io
+}  // namespace symshape::onnx

@@ -3,8 +3,8 @@
 // that includes this header links onnx_proto and protobuf::libprotobuf.
 // load.hpp, which loads files and bytes, needs neither.
 //
-//   Result<onnx::ModelProto> proto = symshape::io::read_model_proto("model.onnx");
-//   Result<Model> m = symshape::io::load_model_proto(*proto);
+//   Result<::onnx::ModelProto> proto = symshape::onnx::read_model_proto("model.onnx");
+//   Result<Model> m = symshape::onnx::load_model_proto(*proto);
 //
 // The protos are serialized and read by the same wire-format loader as a
 // file's bytes: one loader, one set of checks and messages.
@@ -33,7 +33,7 @@
 
 #include "symshape/onnx/load.hpp"
 
-namespace symshape::io {
+namespace symshape::onnx {
 
 namespace detail {
 
@@ -122,4 +122,4 @@ inline Result<::onnx::TensorProto> read_tensor_proto(const std::string& path) {
   return Result<::onnx::TensorProto>(std::move(proto));
 }
 
-}  // namespace symshape::io
+}  // namespace symshape::onnx

@@ -6,13 +6,13 @@
 // still unknown gets a fresh name (`_dN`, unused elsewhere in the model), so
 // that every dim of the output file is named.
 //
-//   Result<onnx::ModelProto> proto = io::read_model_proto(path);
-//   Result<Model> model = io::load_model_proto(*proto);
+//   Result<::onnx::ModelProto> proto = onnx::read_model_proto(path);
+//   Result<Model> model = onnx::load_model_proto(*proto);
 //   infer_shapes(model.value());
-//   io::write_inferred_types(*model, proto.value());
-//   io::save_model_file(*proto, out_path);
+//   onnx::write_inferred_types(*model, proto.value());
+//   onnx::save_model_file(*proto, out_path);
 //
-// Files are written safely (io::PendingFile, output_file.hpp). External
+// Files are written safely (symshape::PendingFile, output_file.hpp). External
 // data of initializers is never read or rewritten, but its relative
 // locations can be re-expressed from another folder (relocate_external_data).
 #pragma once
@@ -45,11 +45,11 @@
 
 #include "symshape/ir/graph.hpp"
 #include "symshape/onnx/external_data_paths.hpp"
-#include "symshape/onnx/output_file.hpp"
 #include "symshape/onnx/written_types.hpp"
+#include "symshape/support/output_file.hpp"
 #include "symshape/support/result.hpp"
 
-namespace symshape::io {
+namespace symshape::onnx {
 
 namespace detail {
 
@@ -110,7 +110,7 @@ inline void write_type(const Type& t, ::onnx::TypeProto& p, FreshDims& fresh) {
 }
 
 inline void write_graph(const Graph& g, ::onnx::GraphProto& p, FreshDims& fresh, int depth) {
-  if (depth > kMaxNesting) return;
+  if (depth > kMaxSubgraphNesting) return;
   // Intermediate values of this graph, in node order.
   std::vector<const Value*> values;
   std::unordered_set<std::string> names;
@@ -152,7 +152,7 @@ inline void write_graph(const Graph& g, ::onnx::GraphProto& p, FreshDims& fresh,
 }
 
 inline void strip_graph(::onnx::GraphProto& p, int depth) {
-  if (depth > kMaxNesting) return;
+  if (depth > kMaxSubgraphNesting) return;
   p.clear_value_info();
   for (auto& out : *p.mutable_output()) out.clear_type();
   for (auto& n : *p.mutable_node())
@@ -163,7 +163,7 @@ inline void strip_graph(::onnx::GraphProto& p, int depth) {
 }
 
 inline void collect_proto_graph_symbols(const ::onnx::GraphProto& p, std::set<std::string>& out, int depth) {
-  if (depth > kMaxNesting) return;
+  if (depth > kMaxSubgraphNesting) return;
   for (const auto& v : p.input()) collect_proto_symbols(v.type(), out);
   for (const auto& v : p.output()) collect_proto_symbols(v.type(), out);
   for (const auto& v : p.value_info()) collect_proto_symbols(v.type(), out);
@@ -230,7 +230,7 @@ void for_each_tensor_in_nodes(google::protobuf::RepeatedPtrField<::onnx::NodePro
 
 template <class Fn>
 void for_each_tensor_in_graph(::onnx::GraphProto& g, Fn& fn, int depth) {
-  if (depth > kMaxNesting) return;
+  if (depth > kMaxSubgraphNesting) return;
   for (auto& t : *g.mutable_initializer()) fn(t);
   for (auto& st : *g.mutable_sparse_initializer()) {
     fn(*st.mutable_values());
@@ -329,4 +329,4 @@ inline Result<bool> save_model_file(const ::onnx::ModelProto& proto, const std::
   return f.value().commit();
 }
 
-}  // namespace symshape::io
+}  // namespace symshape::onnx

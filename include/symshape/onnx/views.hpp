@@ -18,10 +18,11 @@
 #include <vector>
 
 #include "symshape/ir/graph.hpp"
+#include "symshape/onnx/fields.hpp"
 #include "symshape/onnx/wire.hpp"
 #include "symshape/support/name_index.hpp"
 
-namespace symshape::io::view {
+namespace symshape::onnx::view {
 
 using wire::Field;
 using wire::Span;
@@ -81,53 +82,94 @@ struct SchemaBuilder {
   }
 };
 
-// Field numbers and types of onnx-ml.proto (include/onnx/onnx-ml.pb.h).
+// Field numbers (fields.hpp) and types of onnx-ml.proto.
 inline constexpr SchemaBuilder make_schema() {
   using K = wire::Kind;
+  using namespace fields;
   SchemaBuilder b{};
-  for (uint32_t n : {2u, 3u, 4u, 6u}) b.set(kModel, n, K::kBytes);
-  b.set(kModel, 1, K::kVarint), b.set(kModel, 5, K::kVarint), b.set(kModel, 7, K::kMessage, kGraph);
-  b.set(kModel, 8, K::kMessage, kOperatorSetId), b.set(kModel, 14, K::kMessage, kStringStringEntry);
-  b.set(kModel, 20, K::kMessage, kTrainingInfo), b.set(kModel, 25, K::kMessage, kFunction);
-  b.set(kGraph, 1, K::kMessage, kNode), b.set(kGraph, 2, K::kBytes), b.set(kGraph, 10, K::kBytes);
-  b.set(kGraph, 5, K::kMessage, kTensor), b.set(kGraph, 15, K::kMessage, kSparseTensor);
-  for (uint32_t n : {11u, 12u, 13u}) b.set(kGraph, n, K::kMessage, kValueInfo);
-  b.set(kGraph, 14, K::kMessage, kTensorAnnotation);
-  for (uint32_t n : {1u, 2u, 3u, 4u, 6u, 7u}) b.set(kNode, n, K::kBytes);
-  b.set(kNode, 5, K::kMessage, kAttribute);
-  for (uint32_t n : {1u, 4u, 9u, 13u, 21u}) b.set(kAttribute, n, K::kBytes);
-  b.set(kAttribute, 20, K::kVarint), b.set(kAttribute, 2, K::kFixed32), b.set(kAttribute, 3, K::kVarint);
-  b.set(kAttribute, 5, K::kMessage, kTensor), b.set(kAttribute, 10, K::kMessage, kTensor);
-  b.set(kAttribute, 6, K::kMessage, kGraph), b.set(kAttribute, 11, K::kMessage, kGraph);
-  b.set(kAttribute, 22, K::kMessage, kSparseTensor), b.set(kAttribute, 23, K::kMessage, kSparseTensor);
-  b.set(kAttribute, 14, K::kMessage, kTypeProto), b.set(kAttribute, 15, K::kMessage, kTypeProto);
-  b.set(kAttribute, 7, K::kPackedFixed32), b.set(kAttribute, 8, K::kPackedVarint);
-  for (uint32_t n : {1u, 5u, 7u, 11u}) b.set(kTensor, n, K::kPackedVarint);
-  b.set(kTensor, 2, K::kVarint), b.set(kTensor, 14, K::kVarint), b.set(kTensor, 3, K::kMessage, kSegment);
-  b.set(kTensor, 4, K::kPackedFixed32), b.set(kTensor, 10, K::kPackedFixed64);
-  for (uint32_t n : {6u, 8u, 9u, 12u}) b.set(kTensor, n, K::kBytes);
-  b.set(kTensor, 13, K::kMessage, kStringStringEntry);
-  b.set(kSparseTensor, 1, K::kMessage, kTensor), b.set(kSparseTensor, 2, K::kMessage, kTensor);
-  b.set(kSparseTensor, 3, K::kPackedVarint);
-  b.set(kValueInfo, 1, K::kBytes), b.set(kValueInfo, 3, K::kBytes), b.set(kValueInfo, 2, K::kMessage, kTypeProto);
-  b.set(kTypeProto, 1, K::kMessage, kTypeTensor), b.set(kTypeProto, 8, K::kMessage, kTypeTensor);
-  b.set(kTypeProto, 4, K::kMessage, kTypeSequence), b.set(kTypeProto, 9, K::kMessage, kTypeSequence);
-  b.set(kTypeProto, 5, K::kMessage, kTypeMap), b.set(kTypeProto, 7, K::kMessage, kOpaque);
-  b.set(kTypeProto, 6, K::kBytes);
-  b.set(kTypeTensor, 1, K::kVarint), b.set(kTypeTensor, 2, K::kMessage, kShape);
-  b.set(kTypeSequence, 1, K::kMessage, kTypeProto);
-  b.set(kTypeMap, 1, K::kVarint), b.set(kTypeMap, 2, K::kMessage, kTypeProto);
-  b.set(kShape, 1, K::kMessage, kDimension);
-  b.set(kDimension, 1, K::kVarint), b.set(kDimension, 2, K::kBytes), b.set(kDimension, 3, K::kBytes);
-  b.set(kOperatorSetId, 1, K::kBytes), b.set(kOperatorSetId, 2, K::kVarint);
-  b.set(kStringStringEntry, 1, K::kBytes), b.set(kStringStringEntry, 2, K::kBytes);
-  for (uint32_t n : {1u, 4u, 5u, 6u, 8u, 10u}) b.set(kFunction, n, K::kBytes);
-  b.set(kFunction, 7, K::kMessage, kNode), b.set(kFunction, 9, K::kMessage, kOperatorSetId);
-  b.set(kTrainingInfo, 1, K::kMessage, kGraph), b.set(kTrainingInfo, 2, K::kMessage, kGraph);
-  b.set(kTrainingInfo, 3, K::kMessage, kStringStringEntry), b.set(kTrainingInfo, 4, K::kMessage, kStringStringEntry);
-  b.set(kTensorAnnotation, 1, K::kBytes), b.set(kTensorAnnotation, 2, K::kMessage, kStringStringEntry);
-  b.set(kSegment, 1, K::kVarint), b.set(kSegment, 2, K::kVarint);
-  b.set(kOpaque, 1, K::kBytes), b.set(kOpaque, 2, K::kBytes);
+  for (uint32_t n :
+       {ModelProto::kProducerName, ModelProto::kProducerVersion, ModelProto::kDomain, ModelProto::kDocString})
+    b.set(kModel, n, K::kBytes);
+  b.set(kModel, ModelProto::kIrVersion, K::kVarint), b.set(kModel, ModelProto::kModelVersion, K::kVarint);
+  b.set(kModel, ModelProto::kGraph, K::kMessage, kGraph);
+  b.set(kModel, ModelProto::kOpsetImport, K::kMessage, kOperatorSetId);
+  b.set(kModel, ModelProto::kMetadataProps, K::kMessage, kStringStringEntry);
+  b.set(kModel, ModelProto::kTrainingInfo, K::kMessage, kTrainingInfo);
+  b.set(kModel, ModelProto::kFunctions, K::kMessage, kFunction);
+
+  b.set(kGraph, GraphProto::kNode, K::kMessage, kNode);
+  b.set(kGraph, GraphProto::kName, K::kBytes), b.set(kGraph, GraphProto::kDocString, K::kBytes);
+  b.set(kGraph, GraphProto::kInitializer, K::kMessage, kTensor);
+  b.set(kGraph, GraphProto::kSparseInitializer, K::kMessage, kSparseTensor);
+  for (uint32_t n : {GraphProto::kInput, GraphProto::kOutput, GraphProto::kValueInfo})
+    b.set(kGraph, n, K::kMessage, kValueInfo);
+  b.set(kGraph, GraphProto::kQuantizationAnnotation, K::kMessage, kTensorAnnotation);
+
+  for (uint32_t n : {NodeProto::kInput, NodeProto::kOutput, NodeProto::kName, NodeProto::kOpType, NodeProto::kDocString,
+                     NodeProto::kDomain})
+    b.set(kNode, n, K::kBytes);
+  b.set(kNode, NodeProto::kAttribute, K::kMessage, kAttribute);
+
+  namespace A = AttributeProto;
+  for (uint32_t n : {A::kName, A::kS, A::kStrings, A::kDocString, A::kRefAttrName}) b.set(kAttribute, n, K::kBytes);
+  b.set(kAttribute, A::kType, K::kVarint), b.set(kAttribute, A::kF, K::kFixed32), b.set(kAttribute, A::kI, K::kVarint);
+  b.set(kAttribute, A::kT, K::kMessage, kTensor), b.set(kAttribute, A::kTensors, K::kMessage, kTensor);
+  b.set(kAttribute, A::kG, K::kMessage, kGraph), b.set(kAttribute, A::kGraphs, K::kMessage, kGraph);
+  b.set(kAttribute, A::kSparseTensor, K::kMessage, kSparseTensor);
+  b.set(kAttribute, A::kSparseTensors, K::kMessage, kSparseTensor);
+  b.set(kAttribute, A::kTp, K::kMessage, kTypeProto), b.set(kAttribute, A::kTypeProtos, K::kMessage, kTypeProto);
+  b.set(kAttribute, A::kFloats, K::kPackedFixed32), b.set(kAttribute, A::kInts, K::kPackedVarint);
+
+  namespace T = TensorProto;
+  for (uint32_t n : {T::kDims, T::kInt32Data, T::kInt64Data, T::kUint64Data}) b.set(kTensor, n, K::kPackedVarint);
+  b.set(kTensor, T::kDataType, K::kVarint), b.set(kTensor, T::kDataLocation, K::kVarint);
+  b.set(kTensor, T::kSegment, K::kMessage, kSegment);
+  b.set(kTensor, T::kFloatData, K::kPackedFixed32), b.set(kTensor, T::kDoubleData, K::kPackedFixed64);
+  for (uint32_t n : {T::kStringData, T::kName, T::kRawData, T::kDocString}) b.set(kTensor, n, K::kBytes);
+  b.set(kTensor, T::kExternalData, K::kMessage, kStringStringEntry);
+  b.set(kSegment, T::Segment::kBegin, K::kVarint), b.set(kSegment, T::Segment::kEnd, K::kVarint);
+
+  b.set(kSparseTensor, SparseTensorProto::kValues, K::kMessage, kTensor);
+  b.set(kSparseTensor, SparseTensorProto::kIndices, K::kMessage, kTensor);
+  b.set(kSparseTensor, SparseTensorProto::kDims, K::kPackedVarint);
+
+  b.set(kValueInfo, ValueInfoProto::kName, K::kBytes), b.set(kValueInfo, ValueInfoProto::kDocString, K::kBytes);
+  b.set(kValueInfo, ValueInfoProto::kType, K::kMessage, kTypeProto);
+
+  namespace TP = TypeProto;
+  b.set(kTypeProto, TP::kTensorType, K::kMessage, kTypeTensor);
+  b.set(kTypeProto, TP::kSparseTensorType, K::kMessage, kTypeTensor);
+  b.set(kTypeProto, TP::kSequenceType, K::kMessage, kTypeSequence);
+  b.set(kTypeProto, TP::kOptionalType, K::kMessage, kTypeSequence);
+  b.set(kTypeProto, TP::kMapType, K::kMessage, kTypeMap), b.set(kTypeProto, TP::kOpaqueType, K::kMessage, kOpaque);
+  b.set(kTypeProto, TP::kDenotation, K::kBytes);
+  b.set(kTypeTensor, TP::Tensor::kElemType, K::kVarint), b.set(kTypeTensor, TP::Tensor::kShape, K::kMessage, kShape);
+  b.set(kTypeSequence, TP::Sequence::kElemType, K::kMessage, kTypeProto);
+  b.set(kTypeMap, TP::Map::kKeyType, K::kVarint), b.set(kTypeMap, TP::Map::kValueType, K::kMessage, kTypeProto);
+  b.set(kOpaque, TP::Opaque::kDomain, K::kBytes), b.set(kOpaque, TP::Opaque::kName, K::kBytes);
+
+  b.set(kShape, TensorShapeProto::kDim, K::kMessage, kDimension);
+  namespace D = TensorShapeProto::Dimension;
+  b.set(kDimension, D::kDimValue, K::kVarint), b.set(kDimension, D::kDimParam, K::kBytes);
+  b.set(kDimension, D::kDenotation, K::kBytes);
+
+  b.set(kOperatorSetId, OperatorSetIdProto::kDomain, K::kBytes);
+  b.set(kOperatorSetId, OperatorSetIdProto::kVersion, K::kVarint);
+  b.set(kStringStringEntry, StringStringEntryProto::kKey, K::kBytes);
+  b.set(kStringStringEntry, StringStringEntryProto::kValue, K::kBytes);
+
+  namespace F = FunctionProto;
+  for (uint32_t n : {F::kName, F::kInput, F::kOutput, F::kAttribute, F::kDocString, F::kDomain})
+    b.set(kFunction, n, K::kBytes);
+  b.set(kFunction, F::kNode, K::kMessage, kNode), b.set(kFunction, F::kOpsetImport, K::kMessage, kOperatorSetId);
+
+  namespace TI = TrainingInfoProto;
+  b.set(kTrainingInfo, TI::kInitialization, K::kMessage, kGraph),
+      b.set(kTrainingInfo, TI::kAlgorithm, K::kMessage, kGraph);
+  b.set(kTrainingInfo, TI::kInitializationBinding, K::kMessage, kStringStringEntry);
+  b.set(kTrainingInfo, TI::kUpdateBinding, K::kMessage, kStringStringEntry);
+  b.set(kTensorAnnotation, TensorAnnotation::kTensorName, K::kBytes);
+  b.set(kTensorAnnotation, TensorAnnotation::kQuantParameterTensorNames, K::kMessage, kStringStringEntry);
   return b;
 }
 inline constexpr SchemaBuilder kSchema = make_schema();
@@ -238,11 +280,11 @@ struct ModelView {
   std::vector<Span> opset_import, functions;
   Msg graph;
   void on(const Field& f) {
-    if (f.number == 1 && f.wire == wire::kVarint) ir_version = as_i64(f.u);
+    if (f.number == fields::ModelProto::kIrVersion && f.wire == wire::kVarint) ir_version = as_i64(f.u);
     if (f.wire != wire::kLen) return;
-    if (f.number == 8) opset_import.push_back(f.bytes);
-    if (f.number == 7) graph.add(f.bytes);
-    if (f.number == 25) functions.push_back(f.bytes);
+    if (f.number == fields::ModelProto::kOpsetImport) opset_import.push_back(f.bytes);
+    if (f.number == fields::ModelProto::kGraph) graph.add(f.bytes);
+    if (f.number == fields::ModelProto::kFunctions) functions.push_back(f.bytes);
   }
 };
 
@@ -250,8 +292,8 @@ struct OpsetView {
   std::string_view domain;
   int64_t version = 0;
   void on(const Field& f) {
-    if (f.number == 1 && f.wire == wire::kLen) domain = f.bytes.view();
-    if (f.number == 2 && f.wire == wire::kVarint) version = as_i64(f.u);
+    if (f.number == fields::OperatorSetIdProto::kDomain && f.wire == wire::kLen) domain = f.bytes.view();
+    if (f.number == fields::OperatorSetIdProto::kVersion && f.wire == wire::kVarint) version = as_i64(f.u);
   }
 };
 
@@ -260,8 +302,8 @@ struct ValueInfoView {
   Msg type;
   void on(const Field& f) {
     if (f.wire != wire::kLen) return;
-    if (f.number == 1) name = f.bytes.view();
-    if (f.number == 2) type.add(f.bytes);
+    if (f.number == fields::ValueInfoProto::kName) name = f.bytes.view();
+    if (f.number == fields::ValueInfoProto::kType) type.add(f.bytes);
   }
 };
 
@@ -274,25 +316,25 @@ struct GraphView {
   void on(const Field& f) {
     if (f.wire != wire::kLen) return;
     switch (f.number) {
-      case 1:
+      case fields::GraphProto::kNode:
         node.push_back(f.bytes);
         break;
-      case 2:
+      case fields::GraphProto::kName:
         name = f.bytes.view();
         break;
-      case 5:
+      case fields::GraphProto::kInitializer:
         initializer.push_back(f.bytes);
         break;
-      case 15:
+      case fields::GraphProto::kSparseInitializer:
         sparse_initializer.push_back(f.bytes);
         break;
-      case 11:
+      case fields::GraphProto::kInput:
         input.push_back(decode<ValueInfoView>(f.bytes));
         break;
-      case 12:
+      case fields::GraphProto::kOutput:
         output.push_back(decode<ValueInfoView>(f.bytes));
         break;
-      case 13:
+      case fields::GraphProto::kValueInfo:
         value_info.push_back(f.bytes);
         break;
       default:
@@ -308,22 +350,22 @@ struct NodeView {
   void on(const Field& f) {
     if (f.wire != wire::kLen) return;
     switch (f.number) {
-      case 1:
+      case fields::NodeProto::kInput:
         input.push_back(f.bytes.view());
         break;
-      case 2:
+      case fields::NodeProto::kOutput:
         output.push_back(f.bytes.view());
         break;
-      case 3:
+      case fields::NodeProto::kName:
         name = f.bytes.view();
         break;
-      case 4:
+      case fields::NodeProto::kOpType:
         op_type = f.bytes.view();
         break;
-      case 7:
+      case fields::NodeProto::kDomain:
         domain = f.bytes.view();
         break;
-      case 5:
+      case fields::NodeProto::kAttribute:
         attribute.push_back(f.bytes);
         break;
       default:
@@ -373,7 +415,7 @@ inline std::size_t count_outputs(Span node) {
   std::size_t n = 0;
   wire::Fields it(node);
   Field f;
-  while (it.next(f)) n += f.number == 2 && f.wire == wire::kLen;
+  while (it.next(f)) n += f.number == fields::NodeProto::kOutput && f.wire == wire::kLen;
   return n;
 }
 
@@ -391,54 +433,57 @@ struct AttributeView {
 
   void on(const Field& x) {
     if (x.wire == wire::kLen) return on_len(x);
-    if (x.number == 20 && x.wire == wire::kVarint && as_i32(x.u) >= 0 && as_i32(x.u) <= 14) type = as_i32(x.u);
-    if (x.number == 2 && x.wire == wire::kFixed32) f = as_float(x.u), has_f = true;
-    if (x.number == 3 && x.wire == wire::kVarint) i = as_i64(x.u), has_i = true;
-    if (x.number == 7) add_repeated(x, Elem::kFixed32, [&](uint64_t u) { floats.push_back(as_float(u)); });
-    if (x.number == 8) add_repeated(x, Elem::kVarint, [&](uint64_t u) { ints.push_back(as_i64(u)); });
+    if (x.number == fields::AttributeProto::kType && x.wire == wire::kVarint && as_i32(x.u) >= 0 && as_i32(x.u) <= 14)
+      type = as_i32(x.u);
+    if (x.number == fields::AttributeProto::kF && x.wire == wire::kFixed32) f = as_float(x.u), has_f = true;
+    if (x.number == fields::AttributeProto::kI && x.wire == wire::kVarint) i = as_i64(x.u), has_i = true;
+    if (x.number == fields::AttributeProto::kFloats)
+      add_repeated(x, Elem::kFixed32, [&](uint64_t u) { floats.push_back(as_float(u)); });
+    if (x.number == fields::AttributeProto::kInts)
+      add_repeated(x, Elem::kVarint, [&](uint64_t u) { ints.push_back(as_i64(u)); });
   }
   void on_len(const Field& x) {
     switch (x.number) {
-      case 1:
+      case fields::AttributeProto::kName:
         name = x.bytes.view();
         break;
-      case 21:
+      case fields::AttributeProto::kRefAttrName:
         ref_attr_name = x.bytes.view();
         break;
-      case 4:
+      case fields::AttributeProto::kS:
         s = x.bytes.view(), has_s = true;
         break;
-      case 5:
+      case fields::AttributeProto::kT:
         t.add(x.bytes);
         break;
-      case 6:
+      case fields::AttributeProto::kG:
         g.add(x.bytes);
         break;
-      case 22:
+      case fields::AttributeProto::kSparseTensor:
         sparse_tensor.add(x.bytes);
         break;
-      case 14:
+      case fields::AttributeProto::kTp:
         tp.add(x.bytes);
         break;
-      case 7:
+      case fields::AttributeProto::kFloats:
         add_repeated(x, Elem::kFixed32, [&](uint64_t u) { floats.push_back(as_float(u)); });
         break;
-      case 8:
+      case fields::AttributeProto::kInts:
         add_repeated(x, Elem::kVarint, [&](uint64_t u) { ints.push_back(as_i64(u)); });
         break;
-      case 9:
+      case fields::AttributeProto::kStrings:
         strings.push_back(x.bytes.view());
         break;
-      case 10:
+      case fields::AttributeProto::kTensors:
         tensors.push_back(x.bytes);
         break;
-      case 11:
+      case fields::AttributeProto::kGraphs:
         graphs.push_back(x.bytes);
         break;
-      case 23:
+      case fields::AttributeProto::kSparseTensors:
         sparse_tensors.push_back(x.bytes);
         break;
-      case 15:
+      case fields::AttributeProto::kTypeProtos:
         type_protos.push_back(x.bytes);
         break;
       default:
@@ -463,40 +508,40 @@ struct TensorView {
 
   void on(const Field& f) {
     switch (f.number) {
-      case 1:
+      case fields::TensorProto::kDims:
         add_repeated(f, Elem::kVarint, [&](uint64_t u) { dims.push_back(as_i64(u)); });
         break;
-      case 2:
+      case fields::TensorProto::kDataType:
         if (f.wire == wire::kVarint) data_type = as_i32(f.u);
         break;
-      case 4:
+      case fields::TensorProto::kFloatData:
         float_n += count_repeated(f, Elem::kFixed32);
         break;
-      case 5:
+      case fields::TensorProto::kInt32Data:
         int32_n += count_repeated(f, Elem::kVarint);
         break;
-      case 6:
+      case fields::TensorProto::kStringData:
         string_n += f.wire == wire::kLen;
         break;
-      case 7:
+      case fields::TensorProto::kInt64Data:
         int64_n += count_repeated(f, Elem::kVarint);
         break;
-      case 8:
+      case fields::TensorProto::kName:
         if (f.wire == wire::kLen) name = f.bytes.view();
         break;
-      case 9:
+      case fields::TensorProto::kRawData:
         if (f.wire == wire::kLen) raw_data = f.bytes, has_raw_data = true;
         break;
-      case 10:
+      case fields::TensorProto::kDoubleData:
         double_n += count_repeated(f, Elem::kFixed64);
         break;
-      case 11:
+      case fields::TensorProto::kUint64Data:
         uint64_n += count_repeated(f, Elem::kVarint);
         break;
-      case 13:
+      case fields::TensorProto::kExternalData:
         if (f.wire == wire::kLen) external_data.push_back(f.bytes);
         break;
-      case 14:  // an enum: values outside DataLocation are unknown fields
+      case fields::TensorProto::kDataLocation:  // an enum: values outside DataLocation are unknown fields
         if (f.wire == wire::kVarint && (as_i32(f.u) == static_cast<int>(DataLocation::DEFAULT) ||
                                         as_i32(f.u) == static_cast<int>(DataLocation::EXTERNAL)))
           data_location = as_i32(f.u), has_data_location = true;
@@ -517,7 +562,7 @@ struct TensorView {
   std::vector<std::string> strings() const {
     std::vector<std::string> out;
     msg.for_each([&](const Field& f) {
-      if (f.number == 6 && f.wire == wire::kLen) out.emplace_back(f.bytes.view());
+      if (f.number == fields::TensorProto::kStringData && f.wire == wire::kLen) out.emplace_back(f.bytes.view());
     });
     return out;
   }
@@ -533,8 +578,9 @@ struct SparseTensorView {
   Msg values;
   decltype(Tensor::dims) dims;
   void on(const Field& f) {
-    if (f.number == 1 && f.wire == wire::kLen) values.add(f.bytes);
-    if (f.number == 3) add_repeated(f, Elem::kVarint, [&](uint64_t u) { dims.push_back(as_i64(u)); });
+    if (f.number == fields::SparseTensorProto::kValues && f.wire == wire::kLen) values.add(f.bytes);
+    if (f.number == fields::SparseTensorProto::kDims)
+      add_repeated(f, Elem::kVarint, [&](uint64_t u) { dims.push_back(as_i64(u)); });
   }
 };
 
@@ -542,8 +588,8 @@ struct StringPairView {
   std::string_view key, value;
   void on(const Field& f) {
     if (f.wire != wire::kLen) return;
-    if (f.number == 1) key = f.bytes.view();
-    if (f.number == 2) value = f.bytes.view();
+    if (f.number == fields::StringStringEntryProto::kKey) key = f.bytes.view();
+    if (f.number == fields::StringStringEntryProto::kValue) value = f.bytes.view();
   }
 };
 
@@ -556,12 +602,12 @@ struct TypeView {
   void on(const Field& f) {
     if (f.wire != wire::kLen) return;
     switch (f.number) {
-      case 1:
-      case 4:
-      case 5:
-      case 7:
-      case 8:
-      case 9:
+      case fields::TypeProto::kTensorType:
+      case fields::TypeProto::kSequenceType:
+      case fields::TypeProto::kMapType:
+      case fields::TypeProto::kOpaqueType:
+      case fields::TypeProto::kSparseTensorType:
+      case fields::TypeProto::kOptionalType:
         if (member != f.number) value.reset(), member = f.number;
         value.add(f.bytes);
         break;
@@ -577,22 +623,22 @@ struct TensorTypeView {
   int32_t elem_type = 0;
   Msg shape;
   void on(const Field& f) {
-    if (f.number == 1 && f.wire == wire::kVarint) elem_type = as_i32(f.u);
-    if (f.number == 2 && f.wire == wire::kLen) shape.add(f.bytes);
+    if (f.number == fields::TypeProto::Tensor::kElemType && f.wire == wire::kVarint) elem_type = as_i32(f.u);
+    if (f.number == fields::TypeProto::Tensor::kShape && f.wire == wire::kLen) shape.add(f.bytes);
   }
 };
 struct ElemTypeView {
   Msg elem_type;
   void on(const Field& f) {
-    if (f.number == 1 && f.wire == wire::kLen) elem_type.add(f.bytes);
+    if (f.number == fields::TypeProto::Sequence::kElemType && f.wire == wire::kLen) elem_type.add(f.bytes);
   }
 };
 struct MapTypeView {
   int32_t key_type = 0;
   Msg value_type;
   void on(const Field& f) {
-    if (f.number == 1 && f.wire == wire::kVarint) key_type = as_i32(f.u);
-    if (f.number == 2 && f.wire == wire::kLen) value_type.add(f.bytes);
+    if (f.number == fields::TypeProto::Map::kKeyType && f.wire == wire::kVarint) key_type = as_i32(f.u);
+    if (f.number == fields::TypeProto::Map::kValueType && f.wire == wire::kLen) value_type.add(f.bytes);
   }
 };
 
@@ -602,8 +648,10 @@ struct DimView {
   int64_t value = 0;
   std::string_view param;
   void on(const Field& f) {
-    if (f.number == 1 && f.wire == wire::kVarint) which = 1, value = as_i64(f.u), param = {};
-    if (f.number == 2 && f.wire == wire::kLen) which = 2, param = f.bytes.view(), value = 0;
+    if (f.number == fields::TensorShapeProto::Dimension::kDimValue && f.wire == wire::kVarint)
+      which = 1, value = as_i64(f.u), param = {};
+    if (f.number == fields::TensorShapeProto::Dimension::kDimParam && f.wire == wire::kLen)
+      which = 2, param = f.bytes.view(), value = 0;
   }
 };
 
@@ -615,28 +663,28 @@ struct FunctionView {
   void on(const Field& f) {
     if (f.wire != wire::kLen) return;
     switch (f.number) {
-      case 1:
+      case fields::FunctionProto::kName:
         name = f.bytes.view();
         break;
-      case 10:
+      case fields::FunctionProto::kDomain:
         domain = f.bytes.view();
         break;
-      case 4:
+      case fields::FunctionProto::kInput:
         input.push_back(f.bytes.view());
         break;
-      case 5:
+      case fields::FunctionProto::kOutput:
         output.push_back(f.bytes.view());
         break;
-      case 6:
+      case fields::FunctionProto::kAttribute:
         attribute.push_back(f.bytes.view());
         break;
-      case 7:
+      case fields::FunctionProto::kNode:
         node.push_back(f.bytes);
         break;
-      case 9:
+      case fields::FunctionProto::kOpsetImport:
         opset_import.push_back(f.bytes);
         break;
-      case 11:
+      case fields::FunctionProto::kAttributeProto:
         attribute_proto.push_back(f.bytes);
         break;
       default:
@@ -645,4 +693,4 @@ struct FunctionView {
   }
 };
 
-}  // namespace symshape::io::view
+}  // namespace symshape::onnx::view

@@ -20,7 +20,7 @@
 #include <string_view>
 #include <vector>
 
-namespace symshape::wire {
+namespace symshape::onnx::wire {
 
 enum WireType : uint32_t { kVarint = 0, kFixed64 = 1, kLen = 2, kStartGroup = 3, kEndGroup = 4, kFixed32 = 5 };
 
@@ -311,4 +311,4 @@ inline bool check_message(std::string_view bytes, const MessageSpec* specs, int 
   }
 }
 
-}  // namespace symshape::wire
+}  // namespace symshape::onnx::wire

@@ -11,9 +11,9 @@
 #include <utility>
 
 #include "symshape/ir/graph.hpp"
-#include "symshape/onnx/load.hpp"  // kMaxNesting
+#include "symshape/onnx/load.hpp"  // kMaxSubgraphNesting
 
-namespace symshape::io::detail {
+namespace symshape::onnx::detail {
 
 // Fresh names for unknown dims, avoiding every symbol used in the model.
 class FreshDims {
@@ -49,7 +49,7 @@ inline void collect_type_symbols(const Type& t, std::set<std::string>& out) {
 }
 
 inline void collect_graph_symbols(const Graph& g, std::set<std::string>& out, int depth = 0) {
-  if (depth > kMaxNesting) return;
+  if (depth > kMaxSubgraphNesting) return;
   for (const auto& v : g.values) collect_type_symbols(v->type, out);
   for (const auto& n : g.nodes)
     for (const auto& a : n->attributes)
@@ -84,9 +84,9 @@ inline bool takes_fresh_names(const Type& t) {
   return t.inner() && takes_fresh_names(*t.inner());
 }
 
-}  // namespace symshape::io::detail
+}  // namespace symshape::onnx::detail
 
-namespace symshape::io {
+namespace symshape::onnx {
 
 // Whether the writers write a value_info of their own for the value v of a
 // graph, with v's type as the IR has it: v is a named node output, neither a
@@ -96,4 +96,4 @@ inline bool writes_value_info(const Value& v) {
   return v.producer && !v.name.empty() && !v.is_graph_output && !v.is_graph_input && detail::writable(v.type);
 }
 
-}  // namespace symshape::io
+}  // namespace symshape::onnx

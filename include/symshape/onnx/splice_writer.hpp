@@ -1,4 +1,4 @@
-// The ONNX adapter, splicing writer: the inferred types written into a model
+// The ONNX adapter, splicing writer (its reading side: segment_reader.hpp): the inferred types written into a model
 // file without re-serializing it. The output is the input file's bytes with
 // value_info and graph output types rewritten (in the main graph and in
 // subgraphs), the inputs the caller names rewritten, and relative external
@@ -8,20 +8,19 @@
 // write_inferred_types + relocate_external_data make of the parsed input
 // (save.hpp), fresh dim names included.
 //
-//   Result<Model> model = io::load_model_bytes(bytes, path);
+//   Result<Model> model = onnx::load_model_bytes(bytes, path);
 //   infer_shapes(model.value());
-//   io::Splice splice(bytes, *model);
+//   onnx::Splice splice(bytes, *model);
 //   splice.write_types();
-//   Result<io::SplicedModel> out = splice.finish();
-//   io::PendingFile::prepare(out_path, io::spliced_writer(*out, input_fd));
+//   Result<onnx::SplicedModel> out = splice.finish();
+//   symshape::PendingFile::prepare(out_path, onnx::spliced_writer(*out, input_fd));
 //
 // The input is walked with the loader's wire-format primitives (wire.hpp);
-// no protobuf library is involved. Singular
-// message fields that occur more than once (protobuf merges them) are handled
+// no protobuf library is involved. Singular message fields that occur more than once (protobuf merges them) are handled
 // as the parser does: every occurrence is rewritten in place. Enclosing
 // messages (graph, node, attribute, value info, tensor) get new length
-// prefixes. Subgraphs deeper than kMaxNesting are copied unchanged, as
-// write_inferred_types leaves them.
+// prefixes. Subgraphs are written to the loader's kMaxSubgraphNesting levels,
+// as write_inferred_types writes them.
 #pragma once
 
 #include <fcntl.h>
@@ -44,174 +43,21 @@
 
 #include "symshape/ir/graph.hpp"
 #include "symshape/onnx/external_data_paths.hpp"
+#include "symshape/onnx/fields.hpp"
 #include "symshape/onnx/load.hpp"
-#include "symshape/onnx/output_file.hpp"
+#include "symshape/onnx/segment_reader.hpp"
 #include "symshape/onnx/views.hpp"
 #include "symshape/onnx/wire.hpp"
 #include "symshape/onnx/written_types.hpp"
 #include "symshape/support/name_index.hpp"
+#include "symshape/support/output_file.hpp"
 #include "symshape/support/result.hpp"
 
-namespace symshape::io {
+namespace symshape::onnx {
 
-namespace splicing {
+namespace detail {
 
-namespace pb = symshape::wire;
-
-// One field of a message, as offsets into the file.
-struct Field {
-  uint32_t number = 0;
-  uint32_t wire_type = 0;
-  std::size_t begin = 0;      // the tag
-  std::size_t len_begin = 0;  // length-delimited: the length varint
-  std::size_t content = 0;    // length-delimited: the content
-  std::size_t end = 0;        // one past the field
-  uint64_t varint = 0;        // varint fields: the value
-  bool delimited() const { return wire_type == pb::kLen; }
-};
-
-// A (part of a) message: its content [content, end) in the file. `len_begin`
-// and `parent` place its length prefix, for Editor::frame(); the whole file
-// (the ModelProto) has parent == nullptr and top == true.
-struct Segment {
-  std::size_t len_begin = 0, content = 0, end = 0;
-  const Segment* parent = nullptr;
-  bool top = false;
-  mutable int frame = -1;  // Editor's frame, once registered
-};
-
-// A message as protobuf parses it: a singular message field that occurs more
-// than once is the merge of its occurrences, in order.
-using Message = std::vector<Segment>;
-
-// How many segments on this thread had malformed bytes (the loader accepted
-// the file, so none should: Splice::finish() refuses to write then).
-inline uint64_t& malformed_count() {
-  static thread_local uint64_t count = 0;
-  return count;
-}
-
-// The fields of one segment, in order, read with the loader's wire-format
-// primitives (wire.hpp). next() is false at the end and on malformed bytes
-// (ok() then false, and malformed_count() counts it).
-class FieldReader {
- public:
-  FieldReader(std::string_view file, const Segment& s)
-      : file_(file.data()), c_{file.data() + s.content, file.data() + s.end} {}
-
-  bool next(Field& f) {
-    if (!ok_ || c_.at_end()) return false;
-    f = Field();
-    f.begin = pos();
-    uint32_t tag = 0;
-    bool good = c_.tag(tag) && (tag >> 3) != 0;
-    f.number = tag >> 3;
-    f.wire_type = tag & 7;
-    if (good) good = value(f);
-    f.end = pos();
-    ok_ = good;
-    if (!good) ++malformed_count();
-    return good;
-  }
-  bool ok() const { return ok_; }
-
- private:
-  const char* file_;
-  pb::Cursor c_;
-  bool ok_ = true;
-  std::size_t pos() const { return static_cast<std::size_t>(c_.p - file_); }
-
-  bool value(Field& f) {
-    switch (f.wire_type) {
-      case pb::kVarint:
-        return c_.varint(f.varint);
-      case pb::kLen: {
-        f.len_begin = pos();
-        pb::Span s;
-        if (!c_.len(s)) return false;
-        f.content = static_cast<std::size_t>(s.begin - file_);
-        return true;
-      }
-      case pb::kFixed64:
-        return c_.skip(8);
-      case pb::kFixed32:
-        return c_.skip(4);
-      case pb::kStartGroup:
-        return skip_group(f.number);
-      default:
-        return false;
-    }
-  }
-
-  // Past the end-group tag of a group (nested groups on an explicit stack).
-  bool skip_group(uint32_t number) {
-    std::vector<uint32_t> open{number};
-    while (!open.empty()) {
-      uint32_t tag = 0;
-      if (!c_.tag(tag) || (tag >> 3) == 0) return false;
-      Field inner;
-      inner.wire_type = tag & 7;
-      if (inner.wire_type == pb::kStartGroup) {
-        open.push_back(tag >> 3);
-      } else if (inner.wire_type == pb::kEndGroup) {
-        if (open.back() != tag >> 3) return false;
-        open.pop_back();
-      } else if (!value(inner)) {
-        return false;
-      }
-    }
-    return true;
-  }
-};
-
-// Calls fn(field, segment) for every field of the segment, in file order.
-template <class Fn>
-void for_each_field(std::string_view file, const Segment& s, Fn&& fn) {
-  FieldReader r(file, s);
-  Field f;
-  while (r.next(f)) fn(f, s);
-}
-template <class Fn>
-void for_each_field(std::string_view file, const Message& m, Fn&& fn) {
-  for (const Segment& s : m) for_each_field(file, s, fn);
-}
-
-// A field's content as a segment inside `parent` (which must outlive it, for
-// Editor::frame()).
-inline Segment sub_segment(const Field& f, const Segment& parent) {
-  Segment s;
-  s.len_begin = f.len_begin;
-  s.content = f.content;
-  s.end = f.end;
-  s.parent = &parent;
-  return s;
-}
-
-// The occurrences of message field `number`: the elements of a repeated
-// field, or the parts of a singular one (merged by the parser).
-template <class M>
-Message submessage(std::string_view file, const M& m, uint32_t number) {
-  Message out;
-  for_each_field(file, m, [&](const Field& f, const Segment& s) {
-    if (f.number == number && f.delimited()) out.push_back(sub_segment(f, s));
-  });
-  return out;
-}
-template <class M>
-Message elements(std::string_view file, const M& m, uint32_t number) {
-  return submessage(file, m, number);
-}
-
-// The singular string field `number` (the last occurrence wins), in the file.
-template <class M>
-std::string_view string_field(std::string_view file, const M& m, uint32_t number) {
-  std::string_view out;
-  for_each_field(file, m, [&](const Field& f, const Segment&) {
-    if (f.number == number && f.delimited()) out = file.substr(f.content, f.end - f.content);
-  });
-  return out;
-}
-
+// Protobuf wire-format encoding of the new fields.
 inline void append_varint(std::string& out, uint64_t v) {
   char buf[10];
   std::size_t n = 0;
@@ -226,13 +72,13 @@ inline void append_varint(std::string& out, uint64_t v) {
 inline uint64_t make_tag(uint32_t number, uint32_t wire_type) { return uint64_t{number} << 3 | wire_type; }
 
 inline void append_varint_field(std::string& out, uint32_t number, uint64_t v) {
-  append_varint(out, make_tag(number, pb::kVarint));
+  append_varint(out, make_tag(number, wire::kVarint));
   append_varint(out, v);
 }
 
 // A length-delimited field: tag, length, content.
 inline void append_delimited(std::string& out, uint32_t number, std::string_view content) {
-  append_varint(out, make_tag(number, pb::kLen));
+  append_varint(out, make_tag(number, wire::kLen));
   append_varint(out, content.size());
   out.append(content.data(), content.size());
 }
@@ -243,7 +89,7 @@ inline void append_delimited(std::string& out, uint32_t number, std::string_view
 // messages in strings of their own.
 template <class Fill>
 void append_nested(std::string& out, uint32_t number, Fill&& fill) {
-  append_varint(out, make_tag(number, pb::kLen));
+  append_varint(out, make_tag(number, wire::kLen));
   const std::size_t at = out.size();
   out.push_back('\0');
   fill(out);
@@ -257,7 +103,7 @@ void append_nested(std::string& out, uint32_t number, Fill&& fill) {
   out.replace(at, 1, length);
 }
 
-}  // namespace splicing
+}  // namespace detail
 
 // The output: pieces that are byte ranges of the input or bytes of their own.
 struct SplicedModel {
@@ -283,7 +129,7 @@ class Editor {
   explicit Editor(std::string_view input) : input_(input) {}
 
   // The frame of a segment (and its enclosing ones); -1 for the whole file.
-  int frame(const splicing::Segment& s) {
+  int frame(const segments::Segment& s) {
     if (s.top || s.frame >= 0) return s.frame;
     const int parent = s.parent ? frame(*s.parent) : -1;
     auto [it, fresh] = by_content_.emplace(s.content, static_cast<int>(frames_.size()));
@@ -295,7 +141,7 @@ class Editor {
   }
 
   // Replaces [begin, end) of segment s's content by `bytes`.
-  void replace(const splicing::Segment& s, std::size_t begin, std::size_t end, std::string bytes) {
+  void replace(const segments::Segment& s, std::size_t begin, std::size_t end, std::string bytes) {
     const int f = frame(s);
     edits_.push_back(
         {begin, end, f, f < 0 ? 0 : frames_[static_cast<std::size_t>(f)].depth, edits_.size(), std::move(bytes)});
@@ -342,7 +188,7 @@ inline Result<bool> Editor::add_length_edits() {
     if (size < 0 || size > INT_MAX)
       return Result<bool>::failure("the model is larger than 2 GB and cannot be serialized");
     std::string prefix;
-    splicing::append_varint(prefix, static_cast<uint64_t>(size));
+    detail::append_varint(prefix, static_cast<uint64_t>(size));
     const int64_t change =
         f.delta + static_cast<int64_t>(prefix.size()) - static_cast<int64_t>(f.content - f.len_begin);
     const int parent = f.parent;
@@ -390,32 +236,16 @@ inline Result<SplicedModel> Editor::finish() {
   return Result<SplicedModel>(std::move(out));
 }
 
-// Field numbers of onnx.proto (the fields the splice reads or rewrites).
-namespace onnx_field {
-inline constexpr uint32_t kModelGraph = 7, kModelFunctions = 25;
-inline constexpr uint32_t kGraphNode = 1, kGraphInitializer = 5, kGraphInput = 11, kGraphOutput = 12,
-                          kGraphValueInfo = 13, kGraphSparseInitializer = 15;
-inline constexpr uint32_t kNodeOpType = 4, kNodeAttribute = 5;
-inline constexpr uint32_t kAttrName = 1, kAttrT = 5, kAttrG = 6, kAttrTensors = 10, kAttrGraphs = 11,
-                          kAttrSparseTensor = 22, kAttrSparseTensors = 23;
-inline constexpr uint32_t kValueInfoName = 1, kValueInfoType = 2;
-inline constexpr uint32_t kTensorName = 8, kTensorExternalData = 13, kTensorDataLocation = 14;
-inline constexpr int32_t kDataLocationExternal = 1;  // TensorProto.DataLocation.EXTERNAL
-inline constexpr uint32_t kSparseValues = 1, kSparseIndices = 2;
-inline constexpr uint32_t kEntryKey = 1, kEntryValue = 2;
-inline constexpr uint32_t kFunctionNode = 7;
-}  // namespace onnx_field
-
 // A TypeProto's bytes as detail::write_type (save.hpp) makes it, encoded
-// directly: field numbers of onnx.proto's TypeProto, Tensor, Sequence, Map,
-// Optional, SparseTensor, TensorShapeProto and Dimension.
+// directly.
 inline void append_shape(std::string& out, const Shape& s, FreshDims& fresh) {
+  namespace D = fields::TensorShapeProto::Dimension;
   for (const auto& d : s.dims())
-    splicing::append_nested(out, 1, [&](std::string& dim) {
+    append_nested(out, fields::TensorShapeProto::kDim, [&](std::string& dim) {
       if (d.is_int() && d.value() >= 0)
-        splicing::append_varint_field(dim, 1, static_cast<uint64_t>(d.value()));
+        append_varint_field(dim, D::kDimValue, static_cast<uint64_t>(d.value()));
       else
-        splicing::append_delimited(dim, 2, d.is_known() ? d.to_string() : fresh.next());
+        append_delimited(dim, D::kDimParam, d.is_known() ? d.to_string() : fresh.next());
     });
 }
 
@@ -423,140 +253,35 @@ inline void append_type(std::string& out, const Type& t, FreshDims& fresh) {
   const auto enum_value = [](DataType d) {
     return static_cast<uint64_t>(static_cast<int64_t>(static_cast<int32_t>(d)));
   };
+  namespace TP = fields::TypeProto;
   switch (t.kind()) {
     case Type::Kind::Tensor:
     case Type::Kind::SparseTensor:
-      splicing::append_nested(out, t.kind() == Type::Kind::Tensor ? 1 : 8, [&](std::string& inner) {
-        splicing::append_varint_field(inner, 1, enum_value(t.elem_type()));
-        if (t.shape().has_rank())
-          splicing::append_nested(inner, 2, [&](std::string& shape) { append_shape(shape, t.shape(), fresh); });
-      });
+      append_nested(out, t.kind() == Type::Kind::Tensor ? TP::kTensorType : TP::kSparseTensorType,
+                    [&](std::string& inner) {
+                      append_varint_field(inner, TP::Tensor::kElemType, enum_value(t.elem_type()));
+                      if (t.shape().has_rank())
+                        append_nested(inner, TP::Tensor::kShape,
+                                      [&](std::string& shape) { append_shape(shape, t.shape(), fresh); });
+                    });
       break;
     case Type::Kind::Sequence:
     case Type::Kind::Optional:
-      splicing::append_nested(out, t.kind() == Type::Kind::Sequence ? 4 : 9, [&](std::string& inner) {
-        splicing::append_nested(inner, 1, [&](std::string& elem) { append_type(elem, *t.inner(), fresh); });
-      });
+      append_nested(out, t.kind() == Type::Kind::Sequence ? TP::kSequenceType : TP::kOptionalType,
+                    [&](std::string& inner) {
+                      append_nested(inner, TP::Sequence::kElemType,
+                                    [&](std::string& elem) { append_type(elem, *t.inner(), fresh); });
+                    });
       break;
     case Type::Kind::Map:
-      splicing::append_nested(out, 5, [&](std::string& inner) {
-        splicing::append_varint_field(inner, 1, enum_value(t.elem_type()));
-        splicing::append_nested(inner, 2, [&](std::string& value) { append_type(value, *t.inner(), fresh); });
+      append_nested(out, TP::kMapType, [&](std::string& inner) {
+        append_varint_field(inner, TP::Map::kKeyType, enum_value(t.elem_type()));
+        append_nested(inner, TP::Map::kValueType, [&](std::string& value) { append_type(value, *t.inner(), fresh); });
       });
       break;
     default:
       break;
   }
-}
-
-// Calls fn(Message tensor) for every tensor of the file, in the order of
-// for_each_tensor (save.hpp): initializers, sparse initializers, tensor
-// attributes, in subgraphs (to kMaxNesting) and model-local functions.
-template <class Fn>
-class TensorWalk {
- public:
-  TensorWalk(std::string_view file, Fn& fn) : file_(file), fn_(fn) {}
-
-  void model(const splicing::Message& m) {
-    const splicing::Message graph = splicing::submessage(file_, m, onnx_field::kModelGraph);
-    this->graph(graph, 0);
-    for (const splicing::Segment& f : splicing::elements(file_, m, onnx_field::kModelFunctions)) {
-      const splicing::Message function{f};
-      nodes(function, onnx_field::kFunctionNode, 0);
-    }
-  }
-
- private:
-  std::string_view file_;
-  Fn& fn_;
-
-  void sparse(const splicing::Message& st) {
-    fn_(splicing::submessage(file_, st, onnx_field::kSparseValues));
-    fn_(splicing::submessage(file_, st, onnx_field::kSparseIndices));
-  }
-
-  void graph(const splicing::Message& g, int depth) {
-    if (depth > kMaxNesting) return;
-    for (const splicing::Segment& t : splicing::elements(file_, g, onnx_field::kGraphInitializer))
-      fn_(splicing::Message{t});
-    for (const splicing::Segment& st : splicing::elements(file_, g, onnx_field::kGraphSparseInitializer)) sparse({st});
-    nodes(g, onnx_field::kGraphNode, depth);
-  }
-
-  // Each node and attribute is read once (a graph of a million nodes is
-  // walked without a list of its nodes).
-  void nodes(const splicing::Message& owner, uint32_t node_field, int depth) {
-    splicing::for_each_field(file_, owner, [&](const splicing::Field& f, const splicing::Segment& s) {
-      if (f.number != node_field || !f.delimited()) return;
-      const splicing::Segment n = splicing::sub_segment(f, s);
-      splicing::for_each_field(file_, n, [&](const splicing::Field& af, const splicing::Segment& in) {
-        if (af.number == onnx_field::kNodeAttribute && af.delimited()) attribute(splicing::sub_segment(af, in), depth);
-      });
-    });
-  }
-
-  void attribute(const splicing::Segment& a, int depth) {
-    namespace F = onnx_field;
-    splicing::Message t, tensors, st, sparse_tensors, g, graphs;  // empty (no allocation) for most attributes
-    splicing::for_each_field(file_, a, [&](const splicing::Field& f, const splicing::Segment& s) {
-      if (!f.delimited()) return;
-      splicing::Message* to = f.number == F::kAttrT               ? &t
-                              : f.number == F::kAttrTensors       ? &tensors
-                              : f.number == F::kAttrSparseTensor  ? &st
-                              : f.number == F::kAttrSparseTensors ? &sparse_tensors
-                              : f.number == F::kAttrG             ? &g
-                              : f.number == F::kAttrGraphs        ? &graphs
-                                                                  : nullptr;
-      if (to) to->push_back(splicing::sub_segment(f, s));
-    });
-    if (!t.empty()) fn_(t);
-    for (const splicing::Segment& e : tensors) fn_(splicing::Message{e});
-    if (!st.empty()) sparse(st);
-    for (const splicing::Segment& e : sparse_tensors) sparse({e});
-    if (!g.empty()) graph(g, depth + 1);
-    for (const splicing::Segment& e : graphs) graph({e}, depth + 1);
-  }
-};
-
-// A tensor's external-data facts, as TensorProto's accessors give them.
-struct ExternalInfo {
-  bool external = false;
-  std::string name;
-  bool has_location = false;
-  splicing::Segment entry;  // the first external_data entry keyed "location"
-  std::string location;
-};
-
-inline ExternalInfo external_info(std::string_view file, const splicing::Message& t) {
-  ExternalInfo info;
-  // data_location is a proto2 enum: values other than DEFAULT (0) and
-  // EXTERNAL (1) go to the unknown fields and leave it as it was.
-  bool has = false;
-  int32_t location = 0;
-  splicing::for_each_field(file, t, [&](const splicing::Field& f, const splicing::Segment&) {
-    if (f.number != onnx_field::kTensorDataLocation || f.wire_type != 0) return;
-    const auto v = static_cast<int32_t>(f.varint);
-    if (v == 0 || v == 1) has = true, location = v;
-  });
-  info.external = has && location == onnx_field::kDataLocationExternal;
-  if (!info.external) return info;
-  info.name = std::string(splicing::string_field(file, t, onnx_field::kTensorName));
-  for (const splicing::Segment& e : splicing::elements(file, t, onnx_field::kTensorExternalData))
-    if (splicing::string_field(file, e, onnx_field::kEntryKey) == "location") {
-      info.has_location = true;
-      info.entry = e;
-      info.location = std::string(splicing::string_field(file, e, onnx_field::kEntryValue));
-      break;
-    }
-  return info;
-}
-
-template <class Fn>
-void for_each_tensor_in_file(std::string_view file, Fn fn) {
-  splicing::Segment top;
-  top.end = file.size();
-  top.top = true;
-  TensorWalk<Fn>(file, fn).model({top});
 }
 
 // As collect_proto_symbols (save.hpp) on the parsed TypeProto: the
@@ -565,20 +290,21 @@ void for_each_tensor_in_file(std::string_view file, Fn fn) {
 inline void collect_dim_params(const view::Msg& type, std::set<std::string>& out, int depth = 0) {
   if (depth > kMaxNesting || !type.present) return;
   const auto t = view::decode<view::TypeView>(type);
+  namespace TP = fields::TypeProto;
   switch (t.member) {
-    case 1:  // tensor_type
-    case 8:  // sparse_tensor_type
-      view::decode<view::TensorTypeView>(t.value).shape.for_each([&](const symshape::wire::Field& f) {
-        if (f.number != 1 || f.wire != symshape::wire::kLen) return;  // TensorShapeProto.dim
+    case TP::kTensorType:
+    case TP::kSparseTensorType:
+      view::decode<view::TensorTypeView>(t.value).shape.for_each([&](const wire::Field& f) {
+        if (f.number != fields::TensorShapeProto::kDim || f.wire != wire::kLen) return;
         const auto d = view::decode<view::DimView>(f.bytes);
-        if (d.which == 2) out.insert(std::string(d.param));
+        if (d.which == fields::TensorShapeProto::Dimension::kDimParam) out.insert(std::string(d.param));
       });
       break;
-    case 4:  // sequence_type
-    case 9:  // optional_type
+    case TP::kSequenceType:
+    case TP::kOptionalType:
       collect_dim_params(view::decode<view::ElemTypeView>(t.value).elem_type, out, depth + 1);
       break;
-    case 5:  // map_type
+    case TP::kMapType:
       collect_dim_params(view::decode<view::MapTypeView>(t.value).value_type, out, depth + 1);
       break;
     default:
@@ -587,30 +313,6 @@ inline void collect_dim_params(const view::Msg& type, std::set<std::string>& out
 }
 
 }  // namespace detail
-
-// The external tensors of a model file: how many, and the data files they
-// name (as external_data_files does for a proto), each once; not opened.
-struct ExternalData {
-  std::size_t tensors = 0;  // relocate() changes nothing when there are none
-  std::vector<std::string> files;
-};
-
-inline ExternalData external_data(std::string_view bytes, const std::string& model_dir) {
-  ExternalData out;
-  detail::for_each_tensor_in_file(bytes, [&](const splicing::Message& t) {
-    const detail::ExternalInfo info = detail::external_info(bytes, t);
-    if (!info.external) return;
-    ++out.tensors;
-    if (info.location.empty()) return;
-    const std::string f = detail::external_file(model_dir, info.location).string();
-    if (std::find(out.files.begin(), out.files.end(), f) == out.files.end()) out.files.push_back(f);
-  });
-  return out;
-}
-
-inline std::vector<std::string> external_data_files(std::string_view bytes, const std::string& model_dir) {
-  return external_data(bytes, model_dir).files;
-}
 
 // A value info of the main graph as written: its bytes in the input (a whole
 // ValueInfoProto), or its name and new type (TypeProto bytes).
@@ -632,14 +334,10 @@ struct WrittenValueInfo {
 class Splice {
  public:
   Splice(std::string_view bytes, const Model& model)
-      : in_(bytes),
-        model_(model),
-        editor_(bytes),
-        fresh_([this] { return used_symbols(); }),
-        malformed_(splicing::malformed_count()) {
+      : in_(bytes), file_{bytes}, model_(model), editor_(bytes), fresh_([this] { return used_symbols(); }) {
     top_.end = bytes.size();
     top_.top = true;
-    main_graph_ = splicing::submessage(in_, top_, detail::onnx_field::kModelGraph);
+    main_graph_ = segments::submessage(file_, top_, fields::ModelProto::kGraph);
     main_fields_ = graph_fields(*model_.graph, main_graph_);
   }
   Splice(const Splice&) = delete;
@@ -663,51 +361,50 @@ class Splice {
   const std::vector<WrittenValueInfo>& main_graph_value_infos() const { return written_; }
   Result<SplicedModel> finish() {
     if (!editing_) return Result<SplicedModel>::failure("the types were only recorded (record_types)");
-    if (splicing::malformed_count() != malformed_)
+    if (file_.malformed != 0)
       return Result<SplicedModel>::failure("the model file has malformed protobuf fields (nothing written)");
     return editor_.finish();
   }
 
  private:
-  using FieldIn = std::pair<splicing::Field, const splicing::Segment*>;  // a field and the segment it is in
+  using FieldIn = std::pair<segments::Field, const segments::Segment*>;  // a field and the segment it is in
   // The fields of a GraphProto that the writer reads, from one walk over it.
   struct GraphFields {
-    std::vector<splicing::Segment> inputs, outputs;
+    std::vector<segments::Segment> inputs, outputs;
     std::vector<FieldIn> value_infos;
-    std::vector<std::pair<std::size_t, splicing::Segment>> with_graphs;  // the nodes with a graph attribute, by index
+    std::vector<std::pair<std::size_t, segments::Segment>> with_graphs;  // the nodes with a graph attribute, by index
     std::size_t node_count = 0;
   };
 
   std::string_view in_;
+  segments::File file_;  // in_, and how many of its segments were malformed
   const Model& model_;
   detail::Editor editor_;
   detail::FreshDims fresh_;
-  splicing::Segment top_;
-  splicing::Message main_graph_;  // (segments that main_fields_ and the editor point to: never changed)
+  segments::Segment top_;
+  segments::Message main_graph_;  // (segments that main_fields_ and the editor point to: never changed)
   GraphFields main_fields_;
   std::vector<WrittenValueInfo> written_;
   std::string written_types_;  // the new types of written_
-  uint64_t malformed_;         // splicing::malformed_count() at the start
   bool editing_ = true;        // false after record_types()
 
-  GraphFields graph_fields(const Graph& g, const splicing::Message& p) const;
-  std::set<std::string> used_symbols() const;
-  void collect_proto_symbols(const splicing::Message& g, std::set<std::string>& out, int depth) const;
-  void collect_subgraph_symbols(const splicing::Segment& node, std::set<std::string>& out, int depth) const;
+  GraphFields graph_fields(const Graph& g, const segments::Message& p);
+  std::set<std::string> used_symbols();
+  void collect_proto_symbols(const segments::Message& g, std::set<std::string>& out, int depth);
+  void collect_subgraph_symbols(const segments::Segment& node, std::set<std::string>& out, int depth);
   void collect_value_info_symbols(std::size_t content, std::size_t end, std::set<std::string>& out) const;
   std::string type_bytes(const Type& t);
-  void rewrite_type(const splicing::Segment& vi, std::string_view type);
+  void rewrite_type(const segments::Segment& vi, std::string_view type);
   void add_written(std::string_view input, std::string_view name, std::string_view type, bool rewritten);
   void keep_other_value_infos(const std::vector<const Value*>& values, const std::vector<FieldIn>& infos, bool main);
-  void write_graph(const Graph& g, const splicing::Message& p, const GraphFields& fields, int depth, bool main);
-  void write_node_subgraphs(const Node& n, const splicing::Segment& node, int depth);
+  void write_graph(const Graph& g, const segments::Message& p, const GraphFields& found, int depth, bool main);
+  void write_node_subgraphs(const Node& n, const segments::Segment& node, int depth);
 };
 
 // The fields of GraphProto `p`, which was loaded as `g`. The nodes with a
 // graph attribute are those of g (the loader keeps the file's node order),
 // so that a node's own fields are not read.
-inline Splice::GraphFields Splice::graph_fields(const Graph& g, const splicing::Message& p) const {
-  namespace F = detail::onnx_field;
+inline Splice::GraphFields Splice::graph_fields(const Graph& g, const segments::Message& p) {
   std::vector<std::size_t> with_graphs;
   for (std::size_t i = 0; i < g.nodes.size(); ++i) {
     const std::vector<Attribute>& attributes = g.nodes[i]->attributes;
@@ -716,17 +413,17 @@ inline Splice::GraphFields Splice::graph_fields(const Graph& g, const splicing::
   }
   GraphFields out;
   std::size_t next = 0;  // in with_graphs
-  splicing::for_each_field(in_, p, [&](const splicing::Field& f, const splicing::Segment& s) {
+  segments::for_each_field(file_, p, [&](const segments::Field& f, const segments::Segment& s) {
     if (!f.delimited()) return;
-    if (f.number == F::kGraphNode) {
+    if (f.number == fields::GraphProto::kNode) {
       if (next < with_graphs.size() && with_graphs[next] == out.node_count)
-        out.with_graphs.emplace_back(with_graphs[next++], splicing::sub_segment(f, s));
+        out.with_graphs.emplace_back(with_graphs[next++], segments::sub_segment(f, s));
       ++out.node_count;
-    } else if (f.number == F::kGraphInput) {
-      out.inputs.push_back(splicing::sub_segment(f, s));
-    } else if (f.number == F::kGraphOutput) {
-      out.outputs.push_back(splicing::sub_segment(f, s));
-    } else if (f.number == F::kGraphValueInfo) {
+    } else if (f.number == fields::GraphProto::kInput) {
+      out.inputs.push_back(segments::sub_segment(f, s));
+    } else if (f.number == fields::GraphProto::kOutput) {
+      out.outputs.push_back(segments::sub_segment(f, s));
+    } else if (f.number == fields::GraphProto::kValueInfo) {
       out.value_infos.emplace_back(f, &s);
     }
   });
@@ -736,45 +433,43 @@ inline Splice::GraphFields Splice::graph_fields(const Graph& g, const splicing::
 // Symbols of the model and of the file's types (as write_inferred_types
 // collects them), for fresh dim names: the main graph's from the fields the
 // constructor found, its subgraphs' as collect_proto_symbols reads them.
-inline std::set<std::string> Splice::used_symbols() const {
+inline std::set<std::string> Splice::used_symbols() {
   std::set<std::string> used;
   detail::collect_graph_symbols(*model_.graph, used);
-  for (const splicing::Segment& s : main_fields_.inputs) collect_value_info_symbols(s.content, s.end, used);
-  for (const splicing::Segment& s : main_fields_.outputs) collect_value_info_symbols(s.content, s.end, used);
+  for (const segments::Segment& s : main_fields_.inputs) collect_value_info_symbols(s.content, s.end, used);
+  for (const segments::Segment& s : main_fields_.outputs) collect_value_info_symbols(s.content, s.end, used);
   for (const auto& [f, s] : main_fields_.value_infos) collect_value_info_symbols(f.content, f.end, used);
   for (const auto& [i, node] : main_fields_.with_graphs) collect_subgraph_symbols(node, used, 1);
   return used;
 }
 
 // As collect_proto_graph_symbols: the types of inputs, outputs and value_info
-// (each ValueInfoProto read alone), in subgraphs to kMaxNesting.
-inline void Splice::collect_proto_symbols(const splicing::Message& g, std::set<std::string>& out, int depth) const {
-  namespace F = detail::onnx_field;
-  if (depth > kMaxNesting) return;
-  splicing::for_each_field(in_, g, [&](const splicing::Field& f, const splicing::Segment& s) {
+// (each ValueInfoProto read alone), in subgraphs to kMaxSubgraphNesting.
+inline void Splice::collect_proto_symbols(const segments::Message& g, std::set<std::string>& out, int depth) {
+  if (depth > kMaxSubgraphNesting) return;
+  segments::for_each_field(file_, g, [&](const segments::Field& f, const segments::Segment& s) {
     if (!f.delimited()) return;
-    if (f.number == F::kGraphInput || f.number == F::kGraphOutput || f.number == F::kGraphValueInfo)
+    if (f.number == fields::GraphProto::kInput || f.number == fields::GraphProto::kOutput ||
+        f.number == fields::GraphProto::kValueInfo)
       collect_value_info_symbols(f.content, f.end, out);
-    else if (f.number == F::kGraphNode)
-      collect_subgraph_symbols(splicing::sub_segment(f, s), out, depth + 1);
+    else if (f.number == fields::GraphProto::kNode)
+      collect_subgraph_symbols(segments::sub_segment(f, s), out, depth + 1);
   });
 }
 
 // The symbols of the subgraphs of a NodeProto, at nesting `depth`.
-inline void Splice::collect_subgraph_symbols(const splicing::Segment& node, std::set<std::string>& out,
-                                             int depth) const {
-  namespace F = detail::onnx_field;
-  for (const splicing::Segment& a : splicing::elements(in_, node, F::kNodeAttribute)) {
-    const splicing::Message sub = splicing::submessage(in_, a, F::kAttrG);
+inline void Splice::collect_subgraph_symbols(const segments::Segment& node, std::set<std::string>& out, int depth) {
+  for (const segments::Segment& a : segments::elements(file_, node, fields::NodeProto::kAttribute)) {
+    const segments::Message sub = segments::submessage(file_, a, fields::AttributeProto::kG);
     if (!sub.empty()) collect_proto_symbols(sub, out, depth);
-    for (const splicing::Segment& e : splicing::elements(in_, a, F::kAttrGraphs))
+    for (const segments::Segment& e : segments::elements(file_, a, fields::AttributeProto::kGraphs))
       collect_proto_symbols({e}, out, depth);
   }
 }
 
 // The dim_params of the ValueInfoProto at [content, end).
 inline void Splice::collect_value_info_symbols(std::size_t content, std::size_t end, std::set<std::string>& out) const {
-  const symshape::wire::Span vi{in_.data() + content, in_.data() + end};
+  const wire::Span vi{in_.data() + content, in_.data() + end};
   detail::collect_dim_params(view::decode<view::ValueInfoView>(vi).type, out);
 }
 
@@ -792,23 +487,23 @@ inline void Splice::add_written(std::string_view input, std::string_view name, s
 
 // The ValueInfoProto `vi` with its type replaced (every occurrence removed,
 // the new one appended).
-inline void Splice::rewrite_type(const splicing::Segment& vi, std::string_view type) {
+inline void Splice::rewrite_type(const segments::Segment& vi, std::string_view type) {
   if (!editing_) return;
-  splicing::for_each_field(in_, vi, [&](const splicing::Field& f, const splicing::Segment&) {
-    if (f.number == detail::onnx_field::kValueInfoType && f.delimited()) editor_.replace(vi, f.begin, f.end, {});
+  segments::for_each_field(file_, vi, [&](const segments::Field& f, const segments::Segment&) {
+    if (f.number == fields::ValueInfoProto::kType && f.delimited()) editor_.replace(vi, f.begin, f.end, {});
   });
   std::string field;
-  splicing::append_delimited(field, detail::onnx_field::kValueInfoType, type);
+  detail::append_delimited(field, fields::ValueInfoProto::kType, type);
   editor_.replace(vi, vi.end, vi.end, std::move(field));
 }
 
 inline void Splice::write_types(const std::vector<std::string>& inputs_too) {
-  namespace F = detail::onnx_field;
-  const std::vector<splicing::Segment>& inputs = main_fields_.inputs;
+  const std::vector<segments::Segment>& inputs = main_fields_.inputs;
   std::vector<std::string_view> names(inputs.size());
   std::vector<std::string> types(inputs.size());
   std::vector<bool> rewritten(inputs.size(), false);
-  for (std::size_t i = 0; i < inputs.size(); ++i) names[i] = splicing::string_field(in_, inputs[i], F::kValueInfoName);
+  for (std::size_t i = 0; i < inputs.size(); ++i)
+    names[i] = segments::string_field(file_, inputs[i], fields::ValueInfoProto::kName);
   for (const std::string& name : inputs_too)
     for (std::size_t i = 0; i < inputs.size(); ++i)
       if (names[i] == name) {
@@ -839,7 +534,7 @@ inline void Splice::keep_other_value_infos(const std::vector<const Value*>& valu
   }
   for (const auto& [f, s] : infos) {
     const std::string_view name =
-        splicing::string_field(in_, splicing::sub_segment(f, *s), detail::onnx_field::kValueInfoName);
+        segments::string_field(file_, segments::sub_segment(f, *s), fields::ValueInfoProto::kName);
     if (ours.contains(name)) {
       if (editing_) editor_.replace(*s, f.begin, f.end, {});
     } else if (main) {
@@ -849,11 +544,10 @@ inline void Splice::keep_other_value_infos(const std::vector<const Value*>& valu
 }
 
 // As detail::write_graph (save.hpp), on the segments of GraphProto `p` and
-// its `fields`.
-inline void Splice::write_graph(const Graph& g, const splicing::Message& p, const GraphFields& fields, int depth,
+// the fields `found` in them.
+inline void Splice::write_graph(const Graph& g, const segments::Message& p, const GraphFields& found, int depth,
                                 bool main) {
-  namespace F = detail::onnx_field;
-  if (depth > kMaxNesting || p.empty()) return;
+  if (depth > kMaxSubgraphNesting || p.empty()) return;
   // The node outputs given a value_info of their own, in node order (the
   // loader made their names unique); a list of them only when the file's
   // value_info is to be sorted out.
@@ -862,10 +556,10 @@ inline void Splice::write_graph(const Graph& g, const splicing::Message& p, cons
       for (const Value* v : n->outputs)
         if (v && writes_value_info(*v)) fn(v);
   };
-  if (!fields.value_infos.empty()) {
+  if (!found.value_infos.empty()) {
     std::vector<const Value*> values;
     for_each_written([&values](const Value* v) { values.push_back(v); });
-    keep_other_value_infos(values, fields.value_infos, main);
+    keep_other_value_infos(values, found.value_infos, main);
   }
   std::string added, vi, type;
   if (editing_) added.reserve(g.nodes.size() * 48);
@@ -879,13 +573,13 @@ inline void Splice::write_graph(const Graph& g, const splicing::Message& p, cons
     if (entry) add_written({}, v->name, type, true);
     if (!editing_) return;
     vi.clear();
-    splicing::append_delimited(vi, F::kValueInfoName, v->name);
-    splicing::append_delimited(vi, F::kValueInfoType, type);
-    splicing::append_delimited(added, F::kGraphValueInfo, vi);
+    detail::append_delimited(vi, fields::ValueInfoProto::kName, v->name);
+    detail::append_delimited(vi, fields::ValueInfoProto::kType, type);
+    detail::append_delimited(added, fields::GraphProto::kValueInfo, vi);
   });
   if (!added.empty()) editor_.replace(p.back(), p.back().end, p.back().end, std::move(added));
-  for (const splicing::Segment& out : fields.outputs) {
-    const std::string_view name = splicing::string_field(in_, out, F::kValueInfoName);
+  for (const segments::Segment& out : found.outputs) {
+    const std::string_view name = segments::string_field(file_, out, fields::ValueInfoProto::kName);
     const Value* v = g.find(name);
     const bool rewrite = v && detail::writable(v->type);
     const std::string new_type = rewrite ? type_bytes(v->type) : std::string();
@@ -894,44 +588,42 @@ inline void Splice::write_graph(const Graph& g, const splicing::Message& p, cons
   }
   // Subgraphs: the IR keeps the proto's node and attribute order. (Their
   // fresh dims come after the main graph's: recording skips them.)
-  if (editing_ && fields.node_count == g.nodes.size())
-    for (const auto& [i, node] : fields.with_graphs) write_node_subgraphs(*g.nodes[i], node, depth);
+  if (editing_ && found.node_count == g.nodes.size())
+    for (const auto& [i, node] : found.with_graphs) write_node_subgraphs(*g.nodes[i], node, depth);
 }
 
-inline void Splice::write_node_subgraphs(const Node& n, const splicing::Segment& node, int depth) {
-  namespace F = detail::onnx_field;
-  if (splicing::string_field(in_, node, F::kNodeOpType) != n.op_type) return;
-  for (const splicing::Segment& as : splicing::elements(in_, node, F::kNodeAttribute)) {
-    const Attribute* a = n.attr(splicing::string_field(in_, as, F::kAttrName));
+inline void Splice::write_node_subgraphs(const Node& n, const segments::Segment& node, int depth) {
+  if (segments::string_field(file_, node, fields::NodeProto::kOpType) != n.op_type) return;
+  for (const segments::Segment& as : segments::elements(file_, node, fields::NodeProto::kAttribute)) {
+    const Attribute* a = n.attr(segments::string_field(file_, as, fields::AttributeProto::kName));
     if (!a) continue;
-    const splicing::Message sub = splicing::submessage(in_, as, F::kAttrG);
+    const segments::Message sub = segments::submessage(file_, as, fields::AttributeProto::kG);
     if (!sub.empty() && a->graphs.size() == 1 && a->graphs[0])
       write_graph(*a->graphs[0], sub, graph_fields(*a->graphs[0], sub), depth + 1, false);
-    const std::vector<splicing::Segment> subs = splicing::elements(in_, as, F::kAttrGraphs);
+    const std::vector<segments::Segment> subs = segments::elements(file_, as, fields::AttributeProto::kGraphs);
     if (!subs.empty() && subs.size() == a->graphs.size())
       for (std::size_t k = 0; k < subs.size(); ++k)
         if (a->graphs[k]) {
-          const splicing::Message one{subs[k]};
+          const segments::Message one{subs[k]};
           write_graph(*a->graphs[k], one, graph_fields(*a->graphs[k], one), depth + 1, false);
         }
   }
 }
 
 inline Result<bool> Splice::relocate(const std::string& from_dir, const std::string& to_dir) {
-  namespace F = detail::onnx_field;
   if (!editing_) return Result<bool>::failure("the types were only recorded (record_types)");
   const std::filesystem::path to = detail::canonical_dir(to_dir);
   if (detail::canonical_dir(from_dir) == to) return true;
   std::string error;
   struct Change {
     int frame;  // the external_data entry's
-    splicing::Segment entry;
+    segments::Segment entry;
     std::string location;
   };
   std::vector<Change> changes;
-  detail::for_each_tensor_in_file(in_, [&](const splicing::Message& t) {
+  detail::for_each_tensor_in_file(file_, [&](const segments::Message& t) {
     if (!error.empty()) return;
-    const detail::ExternalInfo info = detail::external_info(in_, t);
+    const detail::ExternalInfo info = detail::external_info(file_, t);
     if (!info.external) return;
     Result<std::optional<std::string>> moved =
         detail::relocated_location(info.name, info.has_location ? &info.location : nullptr, from_dir, to);
@@ -942,14 +634,15 @@ inline Result<bool> Splice::relocate(const std::string& from_dir, const std::str
   });
   if (!error.empty()) return Result<bool>::failure(error);
   for (Change& c : changes) {
-    splicing::Segment entry = c.entry;
+    segments::Segment entry = c.entry;
     entry.parent = nullptr;
     entry.frame = c.frame;
-    splicing::for_each_field(in_, entry, [&](const splicing::Field& f, const splicing::Segment&) {
-      if (f.number == F::kEntryValue && f.delimited()) editor_.replace(entry, f.begin, f.end, {});
+    segments::for_each_field(file_, entry, [&](const segments::Field& f, const segments::Segment&) {
+      if (f.number == fields::StringStringEntryProto::kValue && f.delimited())
+        editor_.replace(entry, f.begin, f.end, {});
     });
     std::string field;
-    splicing::append_delimited(field, F::kEntryValue, c.location);
+    detail::append_delimited(field, fields::StringStringEntryProto::kValue, c.location);
     editor_.replace(entry, entry.end, entry.end, std::move(field));
   }
   return true;
@@ -1000,4 +693,4 @@ inline PendingFile::Writer spliced_writer(const SplicedModel& model, int in_fd =
   return [&model, in_fd](int fd) { return write_spliced(model, fd, in_fd); };
 }
 
-}  // namespace symshape::io
+}  // namespace symshape::onnx

@@ -22,7 +22,7 @@
 
 #include "symshape/support/result.hpp"
 
-namespace symshape::io {
+namespace symshape {
 
 class MappedFile {
  public:
@@ -127,4 +127,4 @@ class MappedFile {
   std::string buffer_;
 };
 
-}  // namespace symshape::io
+}  // namespace symshape

@@ -1,4 +1,4 @@
-// Output files written safely (io::PendingFile): a temporary file beside the
+// Output files written safely (symshape::PendingFile): a temporary file beside the
 // target, renamed over it only when everything was written; a symlink is
 // written through (its target is replaced, the link stays); a special file
 // (device, FIFO, anything under /dev or /proc) is written in place. Used by
@@ -21,7 +21,7 @@
 
 #include "symshape/support/result.hpp"
 
-namespace symshape::io {
+namespace symshape {
 
 // Where an output path is written.
 struct OutputTarget {
@@ -193,4 +193,4 @@ inline PendingFile::Writer bytes_writer(std::string bytes) {
   return [bytes = std::move(bytes)](int fd) { return write_all(fd, bytes.data(), bytes.size()); };
 }
 
-}  // namespace symshape::io
+}  // namespace symshape

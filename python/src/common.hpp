@@ -43,25 +43,3 @@ std::shared_ptr<const RuleSnapshot> current_rules();
 const UserRules* user_rules_of(const std::shared_ptr<const RuleSnapshot>& rules);
 
 }  // namespace symshape::python
-
-namespace symshape::cli {
-class NodeTags;
-}
-
-namespace symshape::python {
-
-// While alive, the node tags of the inference running on this thread (the
-// command's NodeTags rename nodes for the run): Python rules see each node's
-// own name through them.
-class TagsScope {
- public:
-  explicit TagsScope(const cli::NodeTags* tags);
-  ~TagsScope();
-  TagsScope(const TagsScope&) = delete;
-  TagsScope& operator=(const TagsScope&) = delete;
-
- private:
-  const cli::NodeTags* previous_;
-};
-
-}  // namespace symshape::python

@@ -10,7 +10,7 @@
 
 #include "common.hpp"
 #include "infer_commands.hpp"    // listed_values, severity_name, kind_name
-#include "model_io.hpp"          // InputFile, NodeTags, WrittenTypes, one_line
+#include "model_io.hpp"          // InputFile, WrittenTypes, one_line, node_place
 #include "profile_commands.hpp"  // profile_json
 
 namespace symshape::python {
@@ -60,26 +60,21 @@ std::string apply_input_shapes(const InferRequest& r, Model& model) {
 
 // One diagnostic as `symshape infer` prints it, without the "symshape infer: "
 // prefix: "FILE: error: node #2 'proj_out' (MatMul): MESSAGE".
-DiagnosticRow diagnostic_row(const Diagnostic& d, const std::string& file, const cli::NodeTags& tags) {
-  DiagnosticRow row{d, tags.where(d.node), ""};
-  const std::string place = tags.place(d.node, d.op_type);
+DiagnosticRow diagnostic_row(const Diagnostic& d, const std::string& file) {
+  DiagnosticRow row{d, d.where, ""};
+  const std::string place = cli::node_place(d.where, d.node, d.op_type);
   row.line = cli::one_line(file) + ": " + cli::severity_name(d.severity) + ": " +
-             (place.empty() ? "" : cli::one_line(place + ": ")) + cli::one_line(tags.untag(d.message));
-  row.d.node = tags.untag(d.node);
-  row.d.message = tags.untag(d.message);
+             (place.empty() ? "" : cli::one_line(place + ": ")) + cli::one_line(d.message);
   return row;
 }
 
-void collect_report(const Model& model, const Report& report, const cli::NodeTags& tags, const std::string& file,
-                    const cli::WrittenTypes& types, bool want_model_only, InferResult& out) {
+void collect_report(const Model& model, const Report& report, const std::string& file, const cli::WrittenTypes& types,
+                    bool want_model_only, InferResult& out) {
   out.modified = report.modified;
   out.facts = report.facts;
-  for (const Diagnostic& d : report.diagnostics) out.diagnostics.push_back(diagnostic_row(d, file, tags));
+  for (const Diagnostic& d : report.diagnostics) out.diagnostics.push_back(diagnostic_row(d, file));
   for (const Contract& c : report.contracts) {
-    ContractRow row{c, tags.where(c.node)};
-    row.c.node = tags.untag(c.node);
-    row.c.origin = tags.untag(c.origin);
-    out.contracts.push_back(std::move(row));
+    out.contracts.push_back(ContractRow{c, c.where});
   }
   // The model alone (infer_symbolic_shapes) needs no values, unless the run
   // failed and they go with the exception's report.
@@ -130,16 +125,9 @@ InferResult run_inference(std::string_view bytes, const InferRequest& r, const U
     out.usage_problem = true;
     return out;
   }
-  cli::NodeTags tags;
-  tags.tag(model);
-  Report report;
-  {
-    const TagsScope scope(&tags);  // Python rules see the nodes' own names
-    InferenceOptions options = r.options;
-    options.user_rules = user_rules;
-    report = infer_shapes(model, options);
-  }
-  tags.restore();
+  InferenceOptions options = r.options;
+  options.user_rules = user_rules;
+  const Report report = infer_shapes(model, options);
   std::vector<std::string> changed_inputs;
   for (const cli::InputShape& s : r.input_shapes) changed_inputs.push_back(s.name);
   onnx::Splice splice(bytes, model);
@@ -148,7 +136,7 @@ InferResult run_inference(std::string_view bytes, const InferRequest& r, const U
   else
     splice.record_types(changed_inputs);  // the report only reads the types
   const cli::WrittenTypes types(splice.main_graph_value_infos());
-  collect_report(model, report, tags, r.name, types, r.want_model, out);
+  collect_report(model, report, r.name, types, r.want_model, out);
   if (r.profile) add_profile(model, r, out);
   if (r.want_model) {
     Result<onnx::SplicedModel> pieces = splice.finish();

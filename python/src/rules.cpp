@@ -14,7 +14,6 @@
 #include <vector>
 
 #include "common.hpp"
-#include "model_io.hpp"  // NodeTags
 
 namespace symshape::python {
 
@@ -23,8 +22,6 @@ struct RuleSnapshot {
 };
 
 namespace {
-
-thread_local const cli::NodeTags* current_tags = nullptr;
 
 using RuleKey = std::tuple<std::string, std::string, int>;  // domain ("" is ai.onnx), op_type, since_version
 
@@ -123,8 +120,6 @@ py::object attribute_value(const Attribute& a) {
   }
 }
 
-std::string node_name(const Node& n) { return current_tags ? current_tags->untag(n.name) : n.name; }
-
 void bind_value(py::module_& m) {
   py::class_<PyValue> c(m, "Value", "A value (tensor) of the node a Python rule is inferring; valid during the call.");
   c.def_property_readonly("name", [](const PyValue& p) { return (p.live.check(), p.v->name); });
@@ -160,7 +155,7 @@ void bind_value(py::module_& m) {
 
 void bind_node(py::module_& m) {
   py::class_<PyNode> c(m, "Node", "The node a Python rule is inferring; valid during the call.");
-  c.def_property_readonly("name", [](const PyNode& p) { return (p.live.check(), node_name(*p.n)); });
+  c.def_property_readonly("name", [](const PyNode& p) { return (p.live.check(), p.n->name); });
   c.def_property_readonly("op_type", [](const PyNode& p) { return (p.live.check(), p.n->op_type); });
   c.def_property_readonly("domain", [](const PyNode& p) { return (p.live.check(), p.n->domain); });
   c.def_property_readonly(
@@ -389,9 +384,6 @@ std::shared_ptr<const RuleSnapshot> current_rules() {
 const UserRules* user_rules_of(const std::shared_ptr<const RuleSnapshot>& rules) {
   return rules->rules.empty() ? nullptr : &rules->rules;
 }
-
-TagsScope::TagsScope(const cli::NodeTags* tags) : previous_(current_tags) { current_tags = tags; }
-TagsScope::~TagsScope() { current_tags = previous_; }
 
 void bind_rules(py::module_& m) {
   bind_value(m);

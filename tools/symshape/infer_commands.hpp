@@ -273,8 +273,7 @@ inline std::optional<int> apply_input_shapes(const InferArgs& a, Model& model) {
 // The --json report: the run's settings and counts, every diagnostic (with
 // the node's place), and every listed value with its type as written.
 inline std::string infer_report_json(const InferArgs& a, const Model& model, const Report& report,
-                                     const std::vector<Assumption>& assumptions, const NodeTags& tags,
-                                     const WrittenTypes& types) {
+                                     const std::vector<Assumption>& assumptions, const WrittenTypes& types) {
   using Layout = JsonWriter::Layout;
   JsonWriter j;
   j.begin_object();
@@ -287,8 +286,8 @@ inline std::string infer_report_json(const InferArgs& a, const Model& model, con
   for (const Diagnostic& d : report.diagnostics) {
     j.begin_object(Layout::Inline);
     j.key("severity").string(severity_name(d.severity)).key("kind").string(kind_name(d.kind));
-    j.key("node").string(tags.untag(d.node)).key("op_type").string(d.op_type);
-    j.key("where").string(tags.where(d.node)).key("message").string(tags.untag(d.message));
+    j.key("node").string(d.node).key("op_type").string(d.op_type);
+    j.key("where").string(d.where).key("message").string(d.message);
     j.end_object();
   }
   j.end_array();
@@ -298,8 +297,8 @@ inline std::string infer_report_json(const InferArgs& a, const Model& model, con
     j.key("relation").string(c.readable()).key("exact").string(c.relation());
     j.key("kind").string(contract_kind_name(c.kind));
     j.key("lhs").string(c.lhs.to_string()).key("rhs").string(c.rhs.to_string());
-    j.key("node").string(tags.untag(c.node)).key("op_type").string(c.op_type);
-    j.key("where").string(tags.where(c.node)).key("origin").string(tags.untag(c.origin));
+    j.key("node").string(c.node).key("op_type").string(c.op_type);
+    j.key("where").string(c.where).key("origin").string(c.origin);
     j.end_object();
   }
   j.end_array();
@@ -318,7 +317,7 @@ inline std::string infer_report_json(const InferArgs& a, const Model& model, con
       j.key("fact").string(x.fact);
     else
       j.key("symbol").string(x.symbol).key("value").string(x.value.to_string());
-    j.key("relation").string(x.from.relation()).key("where").string(tags.where(x.from.node));
+    j.key("relation").string(x.from.relation()).key("where").string(x.from.where);
     j.end_object();
   }
   j.end_array();
@@ -360,9 +359,9 @@ inline std::string fitted_relation(const Contract& c, const ExprFit& fit, std::s
 // saying there were none), after the summary: "  node #3 'add' (Add): total
 // == past+seq or ... (broadcast)", their expressions cut to `fit`.
 inline void print_contracts(FILE* out, const Report& report, bool assume_contracts,
-                            const std::vector<Assumption>& assumptions, const NodeTags& tags, const ExprFit& fit) {
-  auto place = [&tags](const Contract& c) {
-    const std::string where = tags.place(c.node, c.op_type);
+                            const std::vector<Assumption>& assumptions, const ExprFit& fit) {
+  auto place = [](const Contract& c) {
+    const std::string where = node_place(c.where, c.node, c.op_type);
     return where.empty() ? std::string() : where + ": ";
   };
   if (!assumptions.empty()) std::fprintf(out, "assumed (--assume-contracts): %zu\n", assumptions.size());
@@ -372,11 +371,12 @@ inline void print_contracts(FILE* out, const Report& report, bool assume_contrac
                                           : "no contract determines an input symbol or has a condition");
   for (const Assumption& x : assumptions) {
     const std::string from = place(x.from);
-    if (x.symbol.empty()) {  // a fact: the contract's condition
-      const std::string origin = tags.untag(x.from.origin);
-      std::fprintf(out, "  %s  from %s(%s)\n",
-                   fit.cut(x.fact, display_width("    from " + from + "()" + origin)).c_str(), from.c_str(),
-                   origin.c_str());
+    if (x.symbol.empty()) {  // a fact: the contract's condition, "from node #18 'g' (Gather) (Gather indices)"
+      const std::string node = node_place(x.from.where, x.from.node, x.from.op_type);
+      const std::string origin = x.from.origin;
+      const std::string source = node.empty() ? "(" + origin + ")" : node + " (" + origin + ")";
+      std::fprintf(out, "  %s  from %s\n", fit.cut(x.fact, display_width("    from " + source)).c_str(),
+                   source.c_str());
       continue;
     }
     // "  SYMBOL = VALUE  from PLACE: RELATION": VALUE is one more expression.
@@ -389,7 +389,7 @@ inline void print_contracts(FILE* out, const Report& report, bool assume_contrac
   std::fprintf(out, "contracts: %s that valid inputs satisfy\n",
                count_noun(report.contracts.size(), "relation").c_str());
   for (const Contract& c : report.contracts) {
-    const std::string where = place(c), origin = tags.untag(c.origin);
+    const std::string where = place(c), origin = c.origin;
     const std::string relation = fitted_relation(c, fit, display_width("  " + where + " ()" + origin));
     std::fprintf(out, "  %s%s (%s)\n", where.c_str(), relation.c_str(), origin.c_str());
   }
@@ -427,9 +427,8 @@ inline void print_infer_summary(FILE* out, const InferArgs& a, const Model& mode
 // replaced once nothing else can fail. Returns 0, or 1 after printing the
 // problem.
 inline int write_infer_outputs(const InferArgs& a, const Model& model, const Report& report,
-                               const std::vector<Assumption>& assumptions, const NodeTags& tags,
-                               const WrittenTypes& types, const InputFile& input, onnx::Splice& splice,
-                               bool& wrote_model, bool& wrote_json) {
+                               const std::vector<Assumption>& assumptions, const WrittenTypes& types,
+                               const InputFile& input, onnx::Splice& splice, bool& wrote_model, bool& wrote_json) {
   const char* cmd = "infer";
   const std::string file = display_name(a.model_path);
   int code = kExitOk;
@@ -463,7 +462,7 @@ inline int write_infer_outputs(const InferArgs& a, const Model& model, const Rep
     }
   }
   if (!a.json_path.empty()) {
-    const std::string json = infer_report_json(a, model, report, assumptions, tags, types);
+    const std::string json = infer_report_json(a, model, report, assumptions, types);
     Result<PreparedOutput> p = prepare_output(a.json_path, symshape::bytes_writer(json));
     Result<bool> done = p ? commit_output(p.value()) : Result<bool>::failure(p.error());
     if (!done) {
@@ -481,16 +480,14 @@ inline int write_infer_outputs(const InferArgs& a, const Model& model, const Rep
 }
 
 // --assume-contracts: each further run starts from the model as loaded (with
-// --input-shape applied), its nodes tagged like the first.
-inline Report infer_assuming_contracts(const InferArgs& a, const InputFile& input, Model& model, NodeTags& tags,
+// --input-shape applied).
+inline Report infer_assuming_contracts(const InferArgs& a, const InputFile& input, Model& model,
                                        std::vector<Assumption>& assumptions) {
   auto reload = [&]() {
-    tags.restore();
     Model fresh =
         std::move(onnx::load_model_bytes(input.bytes(), display_name(a.model_path)).value());  // loaded once already
     input.release_pages();  // the load read them back in
     apply_input_shapes(a, fresh);
-    tags.tag(fresh);
     return fresh;
   };
   return infer_shapes_assuming_contracts(model, reload, a.options, assumptions);
@@ -513,17 +510,11 @@ inline int run_infer(const std::vector<std::string>& args) {
   input.release_pages();
   // With -o - or --json -, stdout holds only that file.
   FILE* summary = names_stdout(a.out_path) || names_stdout(a.json_path) ? stderr : stdout;
-  NodeTags tags;
-  tags.tag(model);
-  if (a.trace)
-    a.options.trace = [summary, &tags](const std::string& line) {
-      std::fprintf(summary, "%s\n", tags.untag_trace(line).c_str());
-    };
+  if (a.trace) a.options.trace = [summary](const std::string& line) { std::fprintf(summary, "%s\n", line.c_str()); };
   std::vector<Assumption> assumptions;
-  const Report report = a.assume_contracts ? infer_assuming_contracts(a, input, model, tags, assumptions)
-                                           : infer_shapes(model, a.options);
-  tags.restore();
-  print_diagnostics(cmd, a.model_path, report, tags);
+  const Report report =
+      a.assume_contracts ? infer_assuming_contracts(a, input, model, assumptions) : infer_shapes(model, a.options);
+  print_diagnostics(cmd, a.model_path, report);
 
   std::vector<std::string> changed_inputs;
   for (const InputShape& s : a.input_shapes) changed_inputs.push_back(s.name);
@@ -536,11 +527,10 @@ inline int run_infer(const std::vector<std::string>& args) {
     splice.write_types(changed_inputs);
   const WrittenTypes types(splice.main_graph_value_infos());
   bool wrote_model = false, wrote_json = false;
-  const int code =
-      write_infer_outputs(a, model, report, assumptions, tags, types, input, splice, wrote_model, wrote_json);
+  const int code = write_infer_outputs(a, model, report, assumptions, types, input, splice, wrote_model, wrote_json);
   const ExprFit fit = ExprFit::for_output(summary, a.full);
   print_infer_summary(summary, a, model, report, types, wrote_model, wrote_json, fit);
-  print_contracts(summary, report, a.assume_contracts, assumptions, tags, fit);
+  print_contracts(summary, report, a.assume_contracts, assumptions, fit);
   if (std::fflush(stdout) != 0) return fatal(cmd, "cannot write to standard output");
   return end_without_teardown(code != kExitOk ? code : report.ok() ? kExitOk : kExitInference);
 }
@@ -717,10 +707,7 @@ inline int run_show(const std::vector<std::string>& args) {
   if (!load(cmd, a.model_path, input, model)) return kExitInput;
   onnx::Splice splice(input.bytes(), model);  // (as in run_infer)
   input.release_pages();
-  NodeTags tags;
-  tags.tag(model);
   const Report report = infer_shapes(model, a.options);
-  tags.restore();
   splice.record_types();
   const WrittenTypes types(splice.main_graph_value_infos());
   const std::vector<const Value*> values = listed_values(model, a.with_initializers);
@@ -741,7 +728,7 @@ inline int run_show(const std::vector<std::string>& args) {
   print_table(rows, /*right_align_last=*/a.have_bind);  // the bytes column
   if (a.have_bind)
     std::printf("total bytes of node outputs: %s\n", total.known ? std::to_string(total.bytes).c_str() : "?");
-  print_diagnostics(cmd, a.model_path, report, tags);
+  print_diagnostics(cmd, a.model_path, report);
   if (std::fflush(stdout) != 0) return fatal(cmd, "cannot write to standard output");
   return end_without_teardown(report.ok() ? kExitOk : kExitInference);
 }

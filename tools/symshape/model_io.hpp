@@ -247,160 +247,23 @@ inline Result<bool> commit_output(PreparedOutput& out) {
 
 // ---- where a diagnostic is ----
 
-// Diagnostics carry a node's name and op type only. To name the node exactly
-// (its index, and the subgraph or function around it), every node is renamed
-// for the run to a unique token; tokens in diagnostics and trace lines are
-// then replaced by the node's place. The names are restored afterwards.
-class NodeTags {
- public:
-  NodeTags() = default;
-  NodeTags(const NodeTags&) = delete;
-  NodeTags& operator=(const NodeTags&) = delete;
-  ~NodeTags() { restore(); }
-
-  void tag(Model& m) {
-    std::size_t nodes = m.graph->nodes.size(), name_bytes = 0;  // subgraphs' nodes come on top
-    for (const auto& f : m.functions) nodes += f.body ? f.body->nodes.size() : 0;
-    for (const Node* n : m.graph->nodes) name_bytes += n->name.size();
-    places_.reserve(places_.size() + nodes);
-    names_.reserve(names_.size() + name_bytes);
-    tag_graph(*m.graph, new_scope(std::string()), 0);
-    for (auto& f : m.functions)
-      if (f.body)
-        tag_graph(*f.body, new_scope(" in function '" + (f.domain.empty() ? "" : f.domain + ".") + f.name + "'"), 0);
-  }
-
-  void restore() {
-    for (; restored_ < places_.size(); ++restored_) places_[restored_].node->name = name_of(places_[restored_]);
-  }
-
-  // The place of the node a diagnostic's `node` field names: "node #2
-  // 'proj_out' (MatMul)", "node #0 'add' (Add) in subgraph 'then_branch' of
-  // node #1 'if' (If)"; empty when it names none.
-  std::string where(const std::string& node_field) const {
-    const Place* p = find(node_field);
-    return p ? describe(*p) + scopes_[p->scope] : std::string();
-  }
-  // where(), else "node 'name' (Op)" for a node outside the tagged model;
-  // empty when neither is given.
-  std::string place(const std::string& node_field, const std::string& op_type) const {
-    std::string out = where(node_field);
-    if (out.empty() && (!node_field.empty() || !op_type.empty()))
-      out = "node '" + untag(node_field) + "' (" + op_type + ")";
-    return out;
-  }
-  // `text` with every token replaced by the node's original name.
-  std::string untag(const std::string& text) const {
-    std::string out;
-    for (std::size_t i = 0; i < text.size();) {
-      const std::size_t open = text.find(kOpen, i);
-      if (open == std::string::npos) {
-        out.append(text, i, std::string::npos);
-        break;
-      }
-      const std::size_t close = text.find(kClose, open);
-      if (close == std::string::npos) {
-        out.append(text, i, std::string::npos);
-        break;
-      }
-      out.append(text, i, open - i);
-      const Place* p = find(text.substr(open, close - open + 1));
-      if (p)
-        out += name_of(*p);
-      else
-        out.append(text, open, close - open + 1);
-      i = close + 1;
-    }
-    return out;
-  }
-  // A trace line: the engine appends "  (NAME)"; an unnamed node has none.
-  std::string untag_trace(const std::string& line) const {
-    const std::size_t open = line.rfind("  (" + std::string(1, kOpen));
-    if (open != std::string::npos) {
-      const std::size_t close = line.find(kClose, open);
-      const Place* p = close == std::string::npos ? nullptr : find(line.substr(open + 3, close - open - 2));
-      if (p && name_of(*p).empty()) return line.substr(0, open);
-    }
-    return untag(line);
-  }
-
- private:
-  static constexpr char kOpen = '\x1e', kClose = '\x1f';
-  // A node's place, its text made when a diagnostic asks for it: a large
-  // graph is tagged without a string per node (24 bytes a node; the names
-  // are in one buffer, in the order of the places).
-  struct Place {
-    Node* node = nullptr;  // renamed to its tag until restore() (and not used after it)
-    uint32_t name_at = 0;  // where the node's own name starts in names_ (a protobuf file is below 2 GiB)
-    uint32_t index = 0;    // in its graph (a protobuf graph has fewer than 2^32 nodes)
-    uint32_t scope = 0;    // in scopes_
-    uint32_t op = 0;       // in ops_
-  };
-  std::vector<Place> places_;
-  std::string names_;                // the nodes' names, one after the other (each ends where the next begins)
-  std::vector<std::string> scopes_;  // "", " in subgraph 'body' of node #1 'loop' (Loop)", ...
-  std::vector<std::string> ops_;     // "Add", "com.microsoft.Attention", ...: a model has few
-  std::map<std::string, uint32_t, std::less<>> op_index_;
-  std::size_t restored_ = 0;  // places_ from here on are renamed
-
-  const Place* find(const std::string& token) const {
-    if (token.size() < 3 || token.front() != kOpen || token.back() != kClose) return nullptr;
-    std::size_t k = 0;
-    for (std::size_t i = 1; i + 1 < token.size(); ++i) {
-      if (token[i] < '0' || token[i] > '9') return nullptr;
-      k = k * 10 + static_cast<std::size_t>(token[i] - '0');
-    }
-    return k < places_.size() ? &places_[k] : nullptr;
-  }
-
-  std::string describe(const Place& p) const {
-    std::string s = "node #" + std::to_string(p.index);
-    const std::string_view name = name_of(p);
-    if (!name.empty()) s.append(" '").append(name).append("'");
-    return s + " (" + ops_[p.op] + ")";
-  }
-  std::string_view name_of(const Place& p) const {
-    const std::size_t next = static_cast<std::size_t>(&p - places_.data()) + 1;
-    const std::size_t end = next < places_.size() ? places_[next].name_at : names_.size();
-    return std::string_view(names_).substr(p.name_at, end - p.name_at);
-  }
-  uint32_t op_of(const Node& n) {
-    std::string op = n.domain.empty() ? n.op_type : n.domain + "." + n.op_type;
-    const auto [it, added] = op_index_.try_emplace(op, static_cast<uint32_t>(ops_.size()));
-    if (added) ops_.push_back(std::move(op));
-    return it->second;
-  }
-  uint32_t new_scope(std::string text) {
-    scopes_.push_back(std::move(text));
-    return static_cast<uint32_t>(scopes_.size() - 1);
-  }
-
-  void tag_graph(Graph& g, uint32_t scope, int depth) {
-    if (depth > onnx::kMaxNesting) return;
-    for (std::size_t i = 0; i < g.nodes.size(); ++i) {
-      Node& n = *g.nodes[i];
-      const std::size_t tag = places_.size();  // before the subgraphs' nodes take theirs
-      places_.push_back({&n, static_cast<uint32_t>(names_.size()), static_cast<uint32_t>(i), scope, op_of(n)});
-      names_ += n.name;
-      for (auto& a : n.attributes)
-        for (auto& sub : a.graphs)
-          if (sub) {
-            const std::string here = describe(places_[tag]) + scopes_[scope];
-            tag_graph(*sub, new_scope(" in subgraph '" + sub->name + "' of " + here), depth + 1);
-          }
-      n.name = std::string(1, kOpen) + std::to_string(tag) + kClose;
-    }
-  }
-};
+// The place of a diagnostic's or contract's node: the engine's (`where`:
+// "node #2 'proj_out' (MatMul)", with the subgraph or function around it),
+// else "node 'name' (Op)" from the name and op type alone; empty when there
+// is no node.
+inline std::string node_place(const std::string& where, const std::string& node, const std::string& op_type) {
+  if (!where.empty() || (node.empty() && op_type.empty())) return where;
+  return "node '" + node + "' (" + op_type + ")";
+}
 
 // "symshape CMD: FILE: error: node #2 'proj_out' (MatMul): MESSAGE" on
 // stderr, one line per diagnostic.
-inline void print_diagnostics(const char* cmd, const std::string& model_path, const Report& r, const NodeTags& tags) {
+inline void print_diagnostics(const char* cmd, const std::string& model_path, const Report& r) {
   for (const Diagnostic& d : r.diagnostics) {
-    const std::string where = tags.place(d.node, d.op_type);
+    const std::string where = node_place(d.where, d.node, d.op_type);
     std::fprintf(stderr, "symshape %s: %s: %s: %s%s\n", cmd, one_line(display_name(model_path)).c_str(),
                  d.severity == Severity::Error ? "error" : "warning",
-                 where.empty() ? "" : one_line(where + ": ").c_str(), one_line(tags.untag(d.message)).c_str());
+                 where.empty() ? "" : one_line(where + ": ").c_str(), one_line(d.message).c_str());
   }
 }
 

@@ -475,10 +475,7 @@ inline int run_profile(const std::vector<std::string>& args) {
           cmd, input, {{"--json", a.json_path}, {"--csv", a.csv_path}, {"--plot", a.plot_path}}))
     return *bad;
   input.release_pages();  // not read again
-  NodeTags tags;
-  tags.tag(model);
   const Report report = infer_shapes(model, a.options);
-  tags.restore();
   const std::set<std::string> symbols = inferred_symbols(model);
   if (const std::optional<int> bad = check_bound_symbols(cmd, "--bind", a.model_path, a.bindings, symbols)) return *bad;
   if (const std::string problem = bindings_break_facts(report.facts, a.bindings); !problem.empty())
@@ -487,7 +484,7 @@ inline int run_profile(const std::vector<std::string>& args) {
     if (const std::optional<int> bad =
             check_bound_symbols(cmd, "--sweep", a.model_path, Bindings{{a.sweep->symbol, 0}}, symbols))
       return *bad;
-  print_diagnostics(cmd, a.model_path, report, tags);
+  print_diagnostics(cmd, a.model_path, report);
   // The profile's sums and maxima are built under the facts of the inference.
   const Facts facts = facts_in(report.facts);
   const FactScope scope(facts);

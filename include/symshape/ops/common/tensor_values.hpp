@@ -87,6 +87,20 @@ inline std::optional<std::vector<int64_t>> unique_axes(Context& ctx, const Node&
   return a;
 }
 
+// The input's dims without the axes marked in `reduced` (each kept as 1 with
+// keepdims): the output of a reduction.
+inline std::vector<SymbolicDim> reduced_dims(const Shape& in, const std::vector<bool>& reduced, bool keepdims) {
+  std::vector<SymbolicDim> out;
+  for (std::size_t i = 0; i < reduced.size(); ++i) {
+    if (!reduced[i]) {
+      out.push_back(in[i]);
+    } else if (keepdims) {
+      out.push_back(1);
+    }
+  }
+  return out;
+}
+
 // A list of integers: from an attribute (when `from_input` is false) or from
 // the known value of input `index`. `given` tells whether the attribute or the
 // input is present at all; `values` is empty when present but not known.

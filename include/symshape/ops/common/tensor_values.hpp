@@ -164,7 +164,7 @@ inline std::optional<Dims> unknown_elements(const Value* v) {
 // The least and the largest element of an integer value: the bounds kept
 // beside the graph (a Range's, a ConstantOfShape's fill), else those of its
 // known elements when they are integers or a single one; nullopt otherwise.
-inline std::optional<Context::ElementBounds> value_bounds(const Context& ctx, const Value* v) {
+inline Maybe<Context::ElementBounds> value_bounds(const Context& ctx, const Value* v) {
   if (const Context::ElementBounds* b = ctx.element_bounds(v)) return *b;
   auto values = ctx.symbolic_value(v);
   if (!values || values->empty()) return std::nullopt;

@@ -1,8 +1,9 @@
 // The built-in rule table: every op family's rule list, merged and sorted at
-// compile time. Adding a family: write ops/<family>.hpp with its rules, each
-// registered by SYMSHAPE_RULES beside its function, and a closing
-// `kFamilyRules = family_rules<...>("symshape/ops/<family>.hpp")` list;
-// include it here and add it to merge_all below (docs/adding-a-rule.md).
+// compile time, and the one header that includes every family. Adding a
+// family: write ops/<family>.hpp (com.microsoft: ops/microsoft/<family>.hpp)
+// with its rules, each registered by SYMSHAPE_RULES beside its function, and
+// a closing `kFamilyRules = family_rules<...>("symshape/ops/<family>.hpp")`
+// list; include it here and add it to merge_all below (docs/adding-a-rule.md).
 #pragma once
 
 #include "symshape/infer/registry.hpp"
@@ -19,16 +20,16 @@
 #include "symshape/ops/image.hpp"
 #include "symshape/ops/loss.hpp"
 #include "symshape/ops/matmul.hpp"
-#include "symshape/ops/microsoft_attention.hpp"
-#include "symshape/ops/microsoft_fused.hpp"
-#include "symshape/ops/microsoft_generation.hpp"
-#include "symshape/ops/microsoft_misc.hpp"
-#include "symshape/ops/microsoft_norm.hpp"
-#include "symshape/ops/microsoft_quant.hpp"
-#include "symshape/ops/microsoft_quant_matmul.hpp"
-#include "symshape/ops/microsoft_recurrent.hpp"
-#include "symshape/ops/microsoft_tensor.hpp"
-#include "symshape/ops/microsoft_text.hpp"
+#include "symshape/ops/microsoft/attention.hpp"
+#include "symshape/ops/microsoft/fused.hpp"
+#include "symshape/ops/microsoft/generation.hpp"
+#include "symshape/ops/microsoft/misc.hpp"
+#include "symshape/ops/microsoft/norm.hpp"
+#include "symshape/ops/microsoft/quant.hpp"
+#include "symshape/ops/microsoft/quant_matmul.hpp"
+#include "symshape/ops/microsoft/recurrent.hpp"
+#include "symshape/ops/microsoft/tensor.hpp"
+#include "symshape/ops/microsoft/text.hpp"
 #include "symshape/ops/misc_tensor.hpp"
 #include "symshape/ops/ml.hpp"
 #include "symshape/ops/normalization.hpp"

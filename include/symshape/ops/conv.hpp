@@ -11,7 +11,6 @@
 #include "symshape/infer/helpers.hpp"
 #include "symshape/infer/registry.hpp"
 #include "symshape/ops/common/window.hpp"
-#include "symshape/support/small_vector.hpp"
 
 namespace symshape::ops {
 
@@ -42,65 +41,10 @@ inline void infer_deform_conv(Context& ctx, Node& n) {
 }
 SYMSHAPE_RULES(infer_deform_conv, ai_onnx("DeformConv", 19, 22));
 
-// ConvTranspose: X [N, C, D...], W [C, M/group, k...] -> [N, M, out...] with
-// out = s*(in-1) + output_padding + d*(k-1) + 1 - pb - pe, in*s for SAME_*,
-// or the output_shape attribute (as in the ONNX spec).
-namespace conv_detail {
-// The ConvTranspose output of X (input 0) and W (input 1). `extra_pads`:
-// pads given as an input (begins then ends; nullopt when their values are
-// unknown) added to the pads attribute (com.microsoft ConvTransposeWithDynamicPads).
-inline void conv_transpose(Context& ctx, Node& n, bool pads_input,
-                           const std::optional<std::vector<SymbolicDim>>& extra_pads) {
-  const DataType dtype = dtype_of(n.input(0));
-  const Shape* x = shape_of(n.input(0));
-  const Shape* w = shape_of(n.input(1));
-  const int64_t rank = x ? x->rank() : w ? w->rank() : -1;
-  if (rank < 0) return (void)ctx.set_shape_and_dtype(n.output(0), Shape(), dtype);
-  const auto group = conv_group(ctx, n, x, w, rank);
-  if (!group) return;
-  const std::size_t k = static_cast<std::size_t>(rank - 2);
-  if (x && w && (*x)[1].is_int() && (*w)[0].is_int() && (*x)[1] != (*w)[0])
-    return ctx.record_error(n, {"input channels ", (*x)[1], " do not match weight ", *w});
-  const auto spec = read_window_spec(ctx, n, w, k);
-  if (!spec) return;
-  const auto output_padding = spatial_ints<SmallVector<int64_t, 3>>(ctx, n, "output_padding", k, 0);
-  if (!output_padding) return;
-  std::vector<SymbolicDim> out;
-  out.reserve(static_cast<std::size_t>(rank));
-  out.push_back(dim_at(x, 0));
-  out.push_back(w ? (*w)[1] * SymbolicDim(*group) : SymbolicDim());
-  if (const Attribute* os = n.attr("output_shape")) {
-    if (os->kind != Attribute::Kind::Ints || (os->ints.size() != k && os->ints.size() != k + 2))
-      return ctx.record_error(n, {"output_shape must have ", k, " values"});
-    for (std::size_t i = os->ints.size() - k; i < os->ints.size(); ++i) out.push_back(os->ints[i]);
-  } else if (!x) {
-    out.resize(static_cast<std::size_t>(rank));
-  } else {
-    for (std::size_t i = 0; i < k; ++i) {
-      const SymbolicDim& in = (*x)[i + 2];
-      const SymbolicDim s(spec->strides[i]);
-      if (spec->same_pads()) {
-        out.push_back(in * s);
-        continue;
-      }
-      if (pads_input && !extra_pads) {
-        out.emplace_back();
-        continue;
-      }
-      SymbolicDim d =
-          s * (in - 1) + SymbolicDim((*output_padding)[i]) + spec->effective_kernel(i) - spec->total_pads(i);
-      if (pads_input) d = d - (*extra_pads)[i] - (*extra_pads)[i + k];
-      if (d.is_int() && d.value() < 1) return ctx.record_error(n, {"output spatial dim ", i, " would be ", d});
-      out.push_back(std::move(d));
-    }
-  }
-  ctx.set_shape_and_dtype(n.output(0), Shape(std::move(out)), dtype);
-}
-}  // namespace conv_detail
-
+// ConvTranspose: X, W, [B]; the shape is conv_transpose's (common/window.hpp).
 inline void infer_conv_transpose(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 2, 3)) return;
-  conv_detail::conv_transpose(ctx, n, false, std::nullopt);
+  conv_transpose(ctx, n, false, std::nullopt);
 }
 SYMSHAPE_RULES(infer_conv_transpose, ai_onnx("ConvTranspose", 1, 11, 22));
 

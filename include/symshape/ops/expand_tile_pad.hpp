@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "symshape/infer/registry.hpp"
+#include "symshape/ops/common/pad_shape.hpp"
 #include "symshape/ops/common/tensor_values.hpp"
 
 namespace symshape::ops {
@@ -157,51 +158,12 @@ SYMSHAPE_RULES(infer_tile_v6, ai_onnx("Tile", 6, 13));
 
 namespace expand_tile_pad_detail {
 
-// The padded input: `pads` (begins then ends, one pair per axis; nullopt when
-// not known) along `axes` (all axes when not given).
-inline void pad(Context& ctx, Node& n, const std::optional<Dims>& pads, const IntsArg& axes) {
-  const Shape* in = shape_of(n.input(0));
-  if (!in) {
-    set_like_input(ctx, n, 0, Shape());
-    return;
-  }
-  const int64_t r = in->rank();
-  std::vector<int64_t> ax;
-  if (axes.given) {
-    if (!axes.values) {
-      set_like_input(ctx, n, 0, Shape::of_rank(in->size()));
-      return;
-    }
-    auto norm = unique_axes(ctx, n, *axes.values, r);
-    if (!norm) return;
-    ax = *norm;
-  } else {
-    for (int64_t i = 0; i < r; ++i) ax.push_back(i);
-  }
-  Shape out = *in;
-  if (!pads) {
-    for (int64_t a : ax) out[static_cast<std::size_t>(a)] = SymbolicDim();
-    set_like_input(ctx, n, 0, out);
-    return;
-  }
-  if (pads->size() != 2 * ax.size())
-    return ctx.record_error(
-        n, {"pads has ", pads->size(), " entries; expected ", 2 * ax.size(), " for ", ax.size(), " axes"});
-  for (std::size_t i = 0; i < ax.size(); ++i) {
-    const auto a = static_cast<std::size_t>(ax[i]);
-    SymbolicDim d = out[a] + (*pads)[i] + (*pads)[i + ax.size()];
-    if (d.is_int() && d.value() < 0) return ctx.record_error(n, {"pads make dim ", a, " of ", *in, " negative"});
-    out[a] = d;
-  }
-  set_like_input(ctx, n, 0, out);
-}
-
 // Pad 1 and 2: the pads in the attribute `name` (required).
 inline void pad_with_attribute(Context& ctx, Node& n, const char* name) {
   if (!check_inputs(ctx, n, 1)) return;
   auto p = n.attr_ints(name);
   if (!p) return ctx.usage_error(n, "missing required pads");
-  pad(ctx, n, Dims(p->begin(), p->end()), {});
+  pad_shape(ctx, n, Dims(p->begin(), p->end()), {});
 }
 
 }  // namespace expand_tile_pad_detail
@@ -213,12 +175,12 @@ SYMSHAPE_RULES(infer_pad_v2, ai_onnx("Pad", 2));
 // Pad 11+: pads (and, from 18, axes) as inputs.
 inline void infer_pad_v11(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 2)) return;
-  expand_tile_pad_detail::pad(ctx, n, ctx.symbolic_value(n.input(1)), {});
+  pad_shape(ctx, n, ctx.symbolic_value(n.input(1)), {});
 }
 SYMSHAPE_RULES(infer_pad_v11, ai_onnx("Pad", 11, 13));
 inline void infer_pad_v18(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 2)) return;
-  expand_tile_pad_detail::pad(ctx, n, ctx.symbolic_value(n.input(1)), ints_arg(ctx, n, true, "axes", 3));
+  pad_shape(ctx, n, ctx.symbolic_value(n.input(1)), ints_arg(ctx, n, true, "axes", 3));
 }
 SYMSHAPE_RULES(infer_pad_v18, ai_onnx("Pad", 18, 19, 21, 23, 24, 25));
 

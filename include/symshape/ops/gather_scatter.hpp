@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "symshape/infer/registry.hpp"
+#include "symshape/ops/common/gather_nd_shape.hpp"
 #include "symshape/ops/common/tensor_values.hpp"
 #include "symshape/support/maybe.hpp"
 
@@ -195,33 +196,9 @@ SYMSHAPE_RULES(infer_gather_elements, ai_onnx("GatherElements", 11, 13));
 
 // ---- GatherND ----
 
-inline void gather_nd_impl(Context& ctx, Node& n, int64_t batch_dims) {
-  if (!check_inputs(ctx, n, 2)) return;
-  const Shape* data = shape_of(n.input(0));
-  const Shape* idx = shape_of(n.input(1));
-  if (!data || !idx) {
-    set_like_input(ctx, n, 0, Shape());
-    return;
-  }
-  const int64_t r = data->rank(), q = idx->rank();
-  if (r < 1 || q < 1) return ctx.record_error(n, "data and indices must have rank >= 1");
-  if (batch_dims < 0 || batch_dims >= std::min(r, q))
-    return ctx.record_error(n, {"batch_dims ", batch_dims, " must be in [0, min(rank(data), rank(indices)))"});
-  const SymbolicDim& last = (*idx)[static_cast<std::size_t>(q - 1)];
-  if (!last.is_int()) {
-    set_like_input(ctx, n, 0, Shape());
-    return;
-  }
-  if (last.value() < 1 || last.value() > r - batch_dims)
-    return ctx.record_error(n, {"last indices dim ", last, " must be in [1, rank(data) - batch_dims]"});
-  Dims out(idx->dims().begin(), idx->dims().end() - 1);
-  out.insert(out.end(), data->dims().begin() + static_cast<std::ptrdiff_t>(batch_dims + last.value()),
-             data->dims().end());
-  set_like_input(ctx, n, 0, Shape(std::move(out)));
-}
-inline void infer_gather_nd_v11(Context& ctx, Node& n) { gather_nd_impl(ctx, n, 0); }
+inline void infer_gather_nd_v11(Context& ctx, Node& n) { gather_nd_shape(ctx, n, 0); }
 SYMSHAPE_RULES(infer_gather_nd_v11, ai_onnx("GatherND", 11));
-inline void infer_gather_nd_v12(Context& ctx, Node& n) { gather_nd_impl(ctx, n, n.attr_int("batch_dims", 0)); }
+inline void infer_gather_nd_v12(Context& ctx, Node& n) { gather_nd_shape(ctx, n, n.attr_int("batch_dims", 0)); }
 SYMSHAPE_RULES(infer_gather_nd_v12, ai_onnx("GatherND", 12, 13));
 
 // ---- Scatter, ScatterElements, ScatterND ----

@@ -10,6 +10,7 @@
 
 #include "symshape/infer/helpers.hpp"
 #include "symshape/infer/registry.hpp"
+#include "symshape/ops/common/grid_sample.hpp"
 
 namespace symshape::ops {
 
@@ -55,51 +56,13 @@ inline void infer_center_crop_pad(Context& ctx, Node& n) {
 }
 SYMSHAPE_RULES(infer_center_crop_pad, ai_onnx("CenterCropPad", 18));
 
-namespace image_detail {
-inline void grid_sample(Context& ctx, Node& n, bool only_4d, const std::vector<const char*>& modes) {
-  if (!check_inputs(ctx, n, 2, 2)) return;
-  const std::string mode = n.attr_string("mode", modes[0]);
-  bool ok = false;
-  for (const char* m : modes) ok = ok || mode == m;
-  if (!ok) return ctx.record_error(n, {"unsupported mode '", mode, "'"});
-  const std::string padding = n.attr_string("padding_mode", "zeros");
-  if (padding != "zeros" && padding != "border" && padding != "reflection")
-    return ctx.record_error(n, {"unsupported padding_mode '", padding, "'"});
-  const Shape* x = shape_of(n.input(0));
-  const Shape* grid = shape_of(n.input(1));
-  for (const auto& [s, name] : {std::pair<const Shape*, const char*>{x, "X"}, {grid, "grid"}}) {
-    if (s && (only_4d ? s->rank() != 4 : s->rank() < 3))
-      return ctx.record_error(n, {name, (only_4d ? " must be 4-D" : " must have rank >= 3"), ", got shape ", *s});
-  }
-  if (x && grid && x->rank() != grid->rank())
-    return ctx.record_error(n, {"X ", *x, " and grid ", *grid, " must have the same rank"});
-  const DataType t = dtype_of(n.input(0));
-  if (!x && !grid) {
-    ctx.set_shape_and_dtype(n.output(0), Shape(), t);
-    return;
-  }
-  const int64_t r = x ? x->rank() : grid->rank();
-  if (grid && (*grid)[r - 1].is_int() && (*grid)[r - 1].value() != r - 2)
-    return ctx.record_error(n, {"the last grid dim must be ", r - 2, ", got ", (*grid)[r - 1]});
-  std::vector<SymbolicDim> out(static_cast<std::size_t>(r));
-  out[0] = x ? (*x)[0] : (*grid)[0];
-  if (out[0].is_unknown() && grid) out[0] = (*grid)[0];
-  if (x) out[1] = (*x)[1];
-  for (int64_t i = 2; i < r; ++i)
-    if (grid) out[i] = (*grid)[i - 1];
-  ctx.set_shape_and_dtype(n.output(0), Shape(std::move(out)), t);
-}
-}  // namespace image_detail
-
 // GridSample 16: X [N, C, H, W], grid [N, H_out, W_out, 2] -> [N, C, H_out, W_out].
 inline void infer_grid_sample_16(Context& ctx, Node& n) {
-  image_detail::grid_sample(ctx, n, true, {"bilinear", "nearest", "bicubic"});
+  grid_sample(ctx, n, true, {"bilinear", "nearest", "bicubic"});
 }
 SYMSHAPE_RULES(infer_grid_sample_16, ai_onnx("GridSample", 16));
 // GridSample 20/22: X [N, C, D1..Dr], grid [N, D1_out..Dr_out, r] -> [N, C, D1_out..Dr_out].
-inline void infer_grid_sample_20(Context& ctx, Node& n) {
-  image_detail::grid_sample(ctx, n, false, {"linear", "nearest", "cubic"});
-}
+inline void infer_grid_sample_20(Context& ctx, Node& n) { grid_sample(ctx, n, false, {"linear", "nearest", "cubic"}); }
 SYMSHAPE_RULES(infer_grid_sample_20, ai_onnx("GridSample", 20, 22));
 
 // AffineGrid: theta [N, 2, 3] or [N, 3, 4]; size = (N, C, H, W) or

@@ -42,43 +42,7 @@ SYMSHAPE_RULES(infer_qlinear_matmul, ai_onnx("QLinearMatMul", 10, 21));
 // Gemm: Y[M, N] = alpha * A' B' + beta * C.
 inline void infer_gemm(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 2, 3)) return;
-  const DataType dtype = dtype_of(n.input(0));
-  const Shape* a = shape_of(n.input(0));
-  const Shape* b = shape_of(n.input(1));
-  if (a && a->rank() != 2) return ctx.record_error(n, {"A must be 2-D, got ", *a});
-  if (b && b->rank() != 2) return ctx.record_error(n, {"B must be 2-D, got ", *b});
-  const bool ta = n.attr_int("transA", 0) != 0, tb = n.attr_int("transB", 0) != 0;
-  SymbolicDim m, k_a, k_b, nn;
-  if (a) {
-    m = (*a)[ta ? 1 : 0];
-    k_a = (*a)[ta ? 0 : 1];
-  }
-  if (b) {
-    k_b = (*b)[tb ? 1 : 0];
-    nn = (*b)[tb ? 0 : 1];
-  }
-  if (a && b && !check_inner_dims(ctx, n, k_a, k_b, *a, *b)) return;
-  // C broadcasts (unidirectionally) to [M, N]: it can fill in unknown dims.
-  if (const Shape* c = shape_of(n.input(2))) {
-    if (c->rank() > 2) return ctx.record_error(n, {"C must have rank <= 2, got ", *c});
-    const SymbolicDim* cdims[2] = {nullptr, nullptr};
-    if (c->rank() == 2) cdims[0] = &(*c)[0];
-    if (c->rank() >= 1) cdims[1] = &(*c)[c->size() - 1];
-    SymbolicDim* targets[2] = {&m, &nn};
-    for (int i = 0; i < 2; ++i) {
-      if (!cdims[i] || cdims[i]->is_int(1) || cdims[i]->is_unknown()) continue;
-      SymbolicDim& t = *targets[i];
-      if (t.is_unknown()) {
-        t = *cdims[i];
-      } else if (t.is_int() && cdims[i]->is_int() && t != *cdims[i])
-        return ctx.record_error(n, {"C of shape ", *c, " does not broadcast to [", m, ",", nn, "]"});
-    }
-  }
-  if (!a && !b && !shape_of(n.input(2))) {
-    ctx.set_shape_and_dtype(n.output(0), Shape::of_rank(2), dtype);
-    return;
-  }
-  ctx.set_shape_and_dtype(n.output(0), Shape({m, nn}), dtype);
+  gemm_shape(ctx, n);
 }
 SYMSHAPE_RULES(infer_gemm, ai_onnx("Gemm", 1, 6, 7, 9, 11, 13));
 

@@ -9,39 +9,12 @@
 
 namespace symshape::ops {
 
-namespace pool_detail {
-
-// Shared by the pooling ops: kernel_shape is required; Y [N, C, out...].
-// `max_inputs`: 2 for com.microsoft MaxpoolWithMask (X and its mask).
-inline void pool_common(Context& ctx, Node& n, bool indices, std::size_t max_inputs = 1) {
-  if (!check_inputs(ctx, n, 1, max_inputs)) return;
-  const Attribute* ks = require_attr(ctx, n, "kernel_shape");
-  if (!ks) return;
-  const DataType dtype = dtype_of(n.input(0));
-  const Shape* x = shape_of(n.input(0));
-  Shape out_shape;
-  if (x) {
-    if (x->rank() < 3) return ctx.record_error(n, {"input must have rank >= 3 (N, C, spatial...), got ", *x});
-    const auto spec = read_window_spec(ctx, n, nullptr, x->size() - 2);
-    if (!spec) return;
-    auto out = window_output(ctx, n, *x, *spec, (*x)[1]);
-    if (!out) return;
-    out_shape = std::move(*out);
-  } else if (ks->kind == Attribute::Kind::Ints) {
-    out_shape = Shape::of_rank(ks->ints.size() + 2);
-  }
-  ctx.set_shape_and_dtype(n.output(0), out_shape, dtype);
-  if (indices && n.output(1)) ctx.set_shape_and_dtype(n.output(1), out_shape, DataType::INT64);
-}
-
-}  // namespace pool_detail
-
 // MaxPool: Y and the optional INT64 Indices (8+); ceil_mode and dilations (10+).
-inline void infer_max_pool(Context& ctx, Node& n) { pool_detail::pool_common(ctx, n, true); }
+inline void infer_max_pool(Context& ctx, Node& n) { pool_common(ctx, n, true); }
 SYMSHAPE_RULES(infer_max_pool, ai_onnx("MaxPool", 1, 8, 10, 11, 12, 22));
 
 // AveragePool (count_include_pad 7+, ceil_mode 10+, dilations 19+) and LpPool (ceil_mode, dilations 18+).
-inline void infer_avg_pool(Context& ctx, Node& n) { pool_detail::pool_common(ctx, n, false); }
+inline void infer_avg_pool(Context& ctx, Node& n) { pool_common(ctx, n, false); }
 SYMSHAPE_RULES(infer_avg_pool, ai_onnx("AveragePool", 1, 7, 10, 11, 19, 22), ai_onnx("LpPool", 1, 2, 11, 18, 22));
 
 // GlobalAveragePool, GlobalMaxPool, GlobalLpPool: [N, C, 1, ...].

@@ -52,20 +52,6 @@ inline void propagate_reduce_value(Context& ctx, Node& n, const std::vector<bool
   ctx.set_symbolic_value(n.output(0), std::move(values));
 }
 
-// The input's dims without the axes marked in `reduced` (each kept as 1 with
-// keepdims).
-inline std::vector<SymbolicDim> reduced_dims(const Shape& in, const std::vector<bool>& reduced, bool keepdims) {
-  std::vector<SymbolicDim> out;
-  for (std::size_t i = 0; i < reduced.size(); ++i) {
-    if (!reduced[i]) {
-      out.push_back(in[i]);
-    } else if (keepdims) {
-      out.push_back(1);
-    }
-  }
-  return out;
-}
-
 // The output when the axes input's values are unknown. Each dim is kept or
 // becomes 1 (keepdims), or is dropped; with k (distinct) axes, the dims on
 // which every choice of k axes agrees are known: [3,2,2] without keepdims and

@@ -1,5 +1,6 @@
 // numpy.matmul shapes, shared by MatMul, MatMulInteger, QLinearMatMul and
-// the com.microsoft matmul variants (those with a quantized weight too).
+// the com.microsoft matmul variants (those with a quantized weight too), and
+// Gemm's, shared by ai.onnx Gemm and com.microsoft FusedGemm.
 #pragma once
 
 #include <optional>
@@ -71,6 +72,82 @@ inline void infer_matmul_like(Context& ctx, Node& n, std::size_t ia, std::size_t
   auto s = matmul_shape(ctx, n, a ? *a : Shape(), b ? *b : Shape());
   if (!s) return;
   ctx.set_shape_and_dtype(n.output(0), *s, dtype);
+}
+
+// ---- com.microsoft FusedMatMul ----
+
+// Transposes the last two dims (a 1-D input is left alone).
+inline Shape transpose_last2(const Shape& s) {
+  if (!s.has_rank() || s.rank() < 2) return s;
+  std::vector<SymbolicDim> d = s.dims();
+  std::swap(d[d.size() - 1], d[d.size() - 2]);
+  return Shape(std::move(d));
+}
+// FusedMatMul with transBatchA/B: [b..., M, K] with the batch dims rotated.
+inline Shape trans_batch(const Shape& s, bool trans_batch, bool trans) {
+  if (!s.has_rank() || s.rank() < 3) return trans ? transpose_last2(s) : s;
+  std::vector<SymbolicDim> d = s.dims();
+  if (trans_batch) {
+    // [b1, ..., bk, M, K] read as [M, b1, ..., bk, K] permuted: the first dim moves to position k.
+    SymbolicDim first = d[0];
+    d.erase(d.begin());
+    d.insert(d.end() - 1, first);
+  }
+  Shape r(std::move(d));
+  return trans ? transpose_last2(r) : r;
+}
+
+// FusedMatMul's output (com.microsoft FusedMatMul, TransposeMatMul and
+// FusedMatMulActivation): op(A) @ op(B) with transA/transB/transBatchA/transBatchB.
+inline void fused_matmul_shape(Context& ctx, Node& n) {
+  const Shape* a = shape_of(n.input(0));
+  const Shape* b = shape_of(n.input(1));
+  Shape sa = a ? trans_batch(*a, n.attr_int("transBatchA", 0) != 0, n.attr_int("transA", 0) != 0) : Shape();
+  Shape sb = b ? trans_batch(*b, n.attr_int("transBatchB", 0) != 0, n.attr_int("transB", 0) != 0) : Shape();
+  auto s = matmul_shape(ctx, n, sa, sb);
+  if (!s) return;
+  ctx.set_shape_and_dtype(n.output(0), *s, dtype_of(n.input(0)));
+}
+
+// Gemm's output Y [M, N] (ai.onnx Gemm, com.microsoft FusedGemm).
+inline void gemm_shape(Context& ctx, Node& n) {
+  const DataType dtype = dtype_of(n.input(0));
+  const Shape* a = shape_of(n.input(0));
+  const Shape* b = shape_of(n.input(1));
+  if (a && a->rank() != 2) return ctx.record_error(n, {"A must be 2-D, got ", *a});
+  if (b && b->rank() != 2) return ctx.record_error(n, {"B must be 2-D, got ", *b});
+  const bool ta = n.attr_int("transA", 0) != 0, tb = n.attr_int("transB", 0) != 0;
+  SymbolicDim m, k_a, k_b, nn;
+  if (a) {
+    m = (*a)[ta ? 1 : 0];
+    k_a = (*a)[ta ? 0 : 1];
+  }
+  if (b) {
+    k_b = (*b)[tb ? 1 : 0];
+    nn = (*b)[tb ? 0 : 1];
+  }
+  if (a && b && !check_inner_dims(ctx, n, k_a, k_b, *a, *b)) return;
+  // C broadcasts (unidirectionally) to [M, N]: it can fill in unknown dims.
+  if (const Shape* c = shape_of(n.input(2))) {
+    if (c->rank() > 2) return ctx.record_error(n, {"C must have rank <= 2, got ", *c});
+    const SymbolicDim* cdims[2] = {nullptr, nullptr};
+    if (c->rank() == 2) cdims[0] = &(*c)[0];
+    if (c->rank() >= 1) cdims[1] = &(*c)[c->size() - 1];
+    SymbolicDim* targets[2] = {&m, &nn};
+    for (int i = 0; i < 2; ++i) {
+      if (!cdims[i] || cdims[i]->is_int(1) || cdims[i]->is_unknown()) continue;
+      SymbolicDim& t = *targets[i];
+      if (t.is_unknown()) {
+        t = *cdims[i];
+      } else if (t.is_int() && cdims[i]->is_int() && t != *cdims[i])
+        return ctx.record_error(n, {"C of shape ", *c, " does not broadcast to [", m, ",", nn, "]"});
+    }
+  }
+  if (!a && !b && !shape_of(n.input(2))) {
+    ctx.set_shape_and_dtype(n.output(0), Shape::of_rank(2), dtype);
+    return;
+  }
+  ctx.set_shape_and_dtype(n.output(0), Shape({m, nn}), dtype);
 }
 
 }  // namespace symshape::ops

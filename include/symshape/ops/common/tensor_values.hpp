@@ -87,6 +87,20 @@ inline std::optional<std::vector<int64_t>> unique_axes(Context& ctx, const Node&
   return a;
 }
 
+// The input's dims without the axes marked in `reduced` (each kept as 1 with
+// keepdims): the output of a reduction.
+inline std::vector<SymbolicDim> reduced_dims(const Shape& in, const std::vector<bool>& reduced, bool keepdims) {
+  std::vector<SymbolicDim> out;
+  for (std::size_t i = 0; i < reduced.size(); ++i) {
+    if (!reduced[i]) {
+      out.push_back(in[i]);
+    } else if (keepdims) {
+      out.push_back(1);
+    }
+  }
+  return out;
+}
+
 // A list of integers: from an attribute (when `from_input` is false) or from
 // the known value of input `index`. `given` tells whether the attribute or the
 // input is present at all; `values` is empty when present but not known.
@@ -150,7 +164,7 @@ inline std::optional<Dims> unknown_elements(const Value* v) {
 // The least and the largest element of an integer value: the bounds kept
 // beside the graph (a Range's, a ConstantOfShape's fill), else those of its
 // known elements when they are integers or a single one; nullopt otherwise.
-inline std::optional<Context::ElementBounds> value_bounds(const Context& ctx, const Value* v) {
+inline Maybe<Context::ElementBounds> value_bounds(const Context& ctx, const Value* v) {
   if (const Context::ElementBounds* b = ctx.element_bounds(v)) return *b;
   auto values = ctx.symbolic_value(v);
   if (!values || values->empty()) return std::nullopt;

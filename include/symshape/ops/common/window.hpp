@@ -1,7 +1,7 @@
 // Sliding windows, shared by Conv, ConvTranspose, the pooling ops and their
 // quantized and com.microsoft variants: the window attributes read once into
-// a WindowSpec, the output size of each spatial dim, and the output shape of
-// a convolution.
+// a WindowSpec, the output size of each spatial dim, and the output shapes of
+// a convolution, a transposed convolution and a pooling op.
 //
 // Spatial output sizes are expressions of the input dims whenever kernel,
 // strides, pads and dilations are known:
@@ -251,6 +251,82 @@ inline void nhwc_conv(Context& ctx, Node& n, std::size_t ix, std::size_t iw, Dat
   auto out = window_output(ctx, n, *x, *spec, dim_at(w, 0), /*channels_last=*/true);
   if (!out) return;
   ctx.set_shape_and_dtype(n.output(0), std::move(*out), dt);
+}
+
+// ConvTranspose: X [N, C, D...], W [C, M/group, k...] -> [N, M, out...] with
+// out = s*(in-1) + output_padding + d*(k-1) + 1 - pb - pe, in*s for SAME_*,
+// or the output_shape attribute (as in the ONNX spec). `extra_pads`: pads
+// given as an input (begins then ends; nullopt when their values are unknown)
+// added to the pads attribute (com.microsoft ConvTransposeWithDynamicPads).
+inline void conv_transpose(Context& ctx, Node& n, bool pads_input,
+                           const std::optional<std::vector<SymbolicDim>>& extra_pads) {
+  const DataType dtype = dtype_of(n.input(0));
+  const Shape* x = shape_of(n.input(0));
+  const Shape* w = shape_of(n.input(1));
+  const int64_t rank = x ? x->rank() : w ? w->rank() : -1;
+  if (rank < 0) return (void)ctx.set_shape_and_dtype(n.output(0), Shape(), dtype);
+  const auto group = conv_group(ctx, n, x, w, rank);
+  if (!group) return;
+  const std::size_t k = static_cast<std::size_t>(rank - 2);
+  if (x && w && (*x)[1].is_int() && (*w)[0].is_int() && (*x)[1] != (*w)[0])
+    return ctx.record_error(n, {"input channels ", (*x)[1], " do not match weight ", *w});
+  const auto spec = read_window_spec(ctx, n, w, k);
+  if (!spec) return;
+  const auto output_padding = spatial_ints<SmallVector<int64_t, 3>>(ctx, n, "output_padding", k, 0);
+  if (!output_padding) return;
+  std::vector<SymbolicDim> out;
+  out.reserve(static_cast<std::size_t>(rank));
+  out.push_back(dim_at(x, 0));
+  out.push_back(w ? (*w)[1] * SymbolicDim(*group) : SymbolicDim());
+  if (const Attribute* os = n.attr("output_shape")) {
+    if (os->kind != Attribute::Kind::Ints || (os->ints.size() != k && os->ints.size() != k + 2))
+      return ctx.record_error(n, {"output_shape must have ", k, " values"});
+    for (std::size_t i = os->ints.size() - k; i < os->ints.size(); ++i) out.push_back(os->ints[i]);
+  } else if (!x) {
+    out.resize(static_cast<std::size_t>(rank));
+  } else {
+    for (std::size_t i = 0; i < k; ++i) {
+      const SymbolicDim& in = (*x)[i + 2];
+      const SymbolicDim s(spec->strides[i]);
+      if (spec->same_pads()) {
+        out.push_back(in * s);
+        continue;
+      }
+      if (pads_input && !extra_pads) {
+        out.emplace_back();
+        continue;
+      }
+      SymbolicDim d =
+          s * (in - 1) + SymbolicDim((*output_padding)[i]) + spec->effective_kernel(i) - spec->total_pads(i);
+      if (pads_input) d = d - (*extra_pads)[i] - (*extra_pads)[i + k];
+      if (d.is_int() && d.value() < 1) return ctx.record_error(n, {"output spatial dim ", i, " would be ", d});
+      out.push_back(std::move(d));
+    }
+  }
+  ctx.set_shape_and_dtype(n.output(0), Shape(std::move(out)), dtype);
+}
+
+// Shared by the pooling ops: kernel_shape is required; Y [N, C, out...].
+// `max_inputs`: 2 for com.microsoft MaxpoolWithMask (X and its mask).
+inline void pool_common(Context& ctx, Node& n, bool indices, std::size_t max_inputs = 1) {
+  if (!check_inputs(ctx, n, 1, max_inputs)) return;
+  const Attribute* ks = require_attr(ctx, n, "kernel_shape");
+  if (!ks) return;
+  const DataType dtype = dtype_of(n.input(0));
+  const Shape* x = shape_of(n.input(0));
+  Shape out_shape;
+  if (x) {
+    if (x->rank() < 3) return ctx.record_error(n, {"input must have rank >= 3 (N, C, spatial...), got ", *x});
+    const auto spec = read_window_spec(ctx, n, nullptr, x->size() - 2);
+    if (!spec) return;
+    auto out = window_output(ctx, n, *x, *spec, (*x)[1]);
+    if (!out) return;
+    out_shape = std::move(*out);
+  } else if (ks->kind == Attribute::Kind::Ints) {
+    out_shape = Shape::of_rank(ks->ints.size() + 2);
+  }
+  ctx.set_shape_and_dtype(n.output(0), out_shape, dtype);
+  if (indices && n.output(1)) ctx.set_shape_and_dtype(n.output(1), out_shape, DataType::INT64);
 }
 
 }  // namespace symshape::ops

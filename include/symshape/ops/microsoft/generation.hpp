@@ -18,7 +18,7 @@
 
 #include "symshape/infer/helpers.hpp"
 #include "symshape/infer/registry.hpp"
-#include "symshape/ops/common/microsoft.hpp"
+#include "symshape/ops/microsoft/common.hpp"
 #include "symshape/support/maybe.hpp"
 
 namespace symshape::ops {
@@ -150,6 +150,6 @@ SYMSHAPE_RULES(infer_ms_whisper_beam_search, com_microsoft("WhisperBeamSearch", 
 
 inline constexpr auto kMicrosoftGenerationRules =
     family_rules<infer_ms_greedy_search_rules, infer_ms_sampling_rules, infer_ms_beam_search_rules,
-                 infer_ms_whisper_beam_search_rules>("symshape/ops/microsoft_generation.hpp");
+                 infer_ms_whisper_beam_search_rules>("symshape/ops/microsoft/generation.hpp");
 
 }  // namespace symshape::ops

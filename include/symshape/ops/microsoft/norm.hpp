@@ -14,7 +14,7 @@
 
 #include "symshape/infer/helpers.hpp"
 #include "symshape/infer/registry.hpp"
-#include "symshape/ops/common/microsoft.hpp"
+#include "symshape/ops/microsoft/common.hpp"
 
 namespace symshape::ops {
 
@@ -116,6 +116,6 @@ SYMSHAPE_RULES(infer_ms_embed_layer_norm, com_microsoft("EmbedLayerNormalization
 
 inline constexpr auto kMicrosoftNormRules =
     family_rules<infer_ms_layer_norm_rules, infer_ms_skip_layer_norm_rules, infer_ms_embed_layer_norm_rules>(
-        "symshape/ops/microsoft_norm.hpp");
+        "symshape/ops/microsoft/norm.hpp");
 
 }  // namespace symshape::ops

@@ -15,8 +15,8 @@
 
 #include "symshape/infer/helpers.hpp"
 #include "symshape/infer/registry.hpp"
-#include "symshape/ops/common/microsoft.hpp"
 #include "symshape/ops/common/tensor_values.hpp"
+#include "symshape/ops/microsoft/common.hpp"
 #include "symshape/support/checked_int.hpp"
 #include "symshape/support/maybe.hpp"
 
@@ -145,6 +145,6 @@ SYMSHAPE_RULES(infer_ms_bifurcation_detector, com_microsoft("BifurcationDetector
 inline constexpr auto kMicrosoftTextRules =
     family_rules<infer_ms_tokenizer_rules, infer_ms_word_conv_embedding_rules, infer_ms_ngram_repeat_block_rules,
                  infer_ms_ngram_hash_mapping_rules, infer_ms_varlen_ngram_hash_mapping_rules,
-                 infer_ms_bifurcation_detector_rules>("symshape/ops/microsoft_text.hpp");
+                 infer_ms_bifurcation_detector_rules>("symshape/ops/microsoft/text.hpp");
 
 }  // namespace symshape::ops

@@ -17,13 +17,9 @@
 
 #include "symshape/infer/helpers.hpp"
 #include "symshape/infer/registry.hpp"
-#include "symshape/ops/common/microsoft.hpp"
+#include "symshape/ops/common/matmul_shape.hpp"
 #include "symshape/ops/common/window.hpp"
-#include "symshape/ops/conv.hpp"
-#include "symshape/ops/matmul.hpp"
-#include "symshape/ops/microsoft_misc.hpp"
-#include "symshape/ops/pool.hpp"
-#include "symshape/ops/reduce.hpp"
+#include "symshape/ops/microsoft/common.hpp"
 
 namespace symshape::ops {
 
@@ -53,25 +49,29 @@ inline void infer_ms_conv_transpose_dynamic_pads(Context& ctx, Node& n) {
   if (pads && x && pads->size() != 2 * (x->size() - 2))
     return ctx.record_error(n,
                             {"Pads has ", pads->size(), " values; expected ", 2 * (x->size() - 2), " for input ", *x});
-  conv_detail::conv_transpose(ctx, n, pads_input, pads);
+  conv_transpose(ctx, n, pads_input, pads);
 }
 SYMSHAPE_RULES(infer_ms_conv_transpose_dynamic_pads, com_microsoft("ConvTransposeWithDynamicPads", 1));
 
 // FusedGemm: Gemm followed by an activation.
-inline void infer_ms_fused_gemm(Context& ctx, Node& n) { infer_gemm(ctx, n); }
+inline void infer_ms_fused_gemm(Context& ctx, Node& n) {
+  if (!check_inputs(ctx, n, 2, 3)) return;
+  gemm_shape(ctx, n);
+}
 SYMSHAPE_RULES(infer_ms_fused_gemm, com_microsoft("FusedGemm", 1));
 
 // FusedMatMulActivation: FusedMatMul with the required activation attribute.
 inline void infer_ms_fused_matmul_activation(Context& ctx, Node& n) {
   if (!require_attr(ctx, n, "activation", Attribute::Kind::String)) return;
-  infer_ms_fused_matmul(ctx, n);
+  if (!check_inputs(ctx, n, 2, 2)) return;
+  fused_matmul_shape(ctx, n);
 }
 SYMSHAPE_RULES(infer_ms_fused_matmul_activation, com_microsoft("FusedMatMulActivation", 1));
 
 // MaxpoolWithMask: X, M (int32 mask) -> Y as MaxPool's.
 inline void infer_ms_maxpool_with_mask(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 2, 2)) return;
-  pool_detail::pool_common(ctx, n, false, 2);
+  pool_common(ctx, n, false, 2);
 }
 SYMSHAPE_RULES(infer_ms_maxpool_with_mask, com_microsoft("MaxpoolWithMask", 1));
 
@@ -208,6 +208,6 @@ inline constexpr auto kMicrosoftFusedRules =
                  infer_ms_fused_gemm_rules, infer_ms_fused_matmul_activation_rules, infer_ms_maxpool_with_mask_rules,
                  infer_ms_nhwc_max_pool_rules, infer_ms_bias_dropout_rules, infer_ms_bitmask_dropout_rules,
                  infer_ms_bias_softmax_rules, infer_ms_gated_add_rules, infer_ms_gated_rms_norm_rules,
-                 infer_ms_complex_mul_rules>("symshape/ops/microsoft_fused.hpp");
+                 infer_ms_complex_mul_rules>("symshape/ops/microsoft/fused.hpp");
 
 }  // namespace symshape::ops

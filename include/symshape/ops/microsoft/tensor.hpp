@@ -16,13 +16,12 @@
 
 #include "symshape/infer/helpers.hpp"
 #include "symshape/infer/registry.hpp"
-#include "symshape/ops/common/microsoft.hpp"
+#include "symshape/ops/common/gather_nd_shape.hpp"
+#include "symshape/ops/common/grid_sample.hpp"
+#include "symshape/ops/common/pad_shape.hpp"
+#include "symshape/ops/common/range_shape.hpp"
 #include "symshape/ops/common/tensor_values.hpp"
-#include "symshape/ops/expand_tile_pad.hpp"
-#include "symshape/ops/gather_scatter.hpp"
-#include "symshape/ops/image.hpp"
-#include "symshape/ops/misc_tensor.hpp"
-#include "symshape/ops/range.hpp"
+#include "symshape/ops/microsoft/common.hpp"
 
 namespace symshape::ops {
 
@@ -53,7 +52,7 @@ inline void infer_ms_pad(Context& ctx, Node& n) {
   const Shape* p = shape_of(n.input(1));
   if (p && !(p->rank() == 1 || (p->rank() == 2 && (*p)[0].is_int(1))))
     return ctx.record_error(n, {"pads must be [2*rank] or [1, 2*rank], got shape ", *p});
-  expand_tile_pad_detail::pad(ctx, n, ctx.symbolic_value(n.input(1)), {});
+  pad_shape(ctx, n, ctx.symbolic_value(n.input(1)), {});
 }
 SYMSHAPE_RULES(infer_ms_pad, com_microsoft("Pad", 1));
 
@@ -67,20 +66,22 @@ SYMSHAPE_RULES(infer_ms_range, com_microsoft("Range", 1));
 // GatherND: ai.onnx GatherND 11 (no batch_dims).
 inline void infer_ms_gather_nd(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 2, 2)) return;
-  gather_nd_impl(ctx, n, 0);
+  gather_nd_shape(ctx, n, 0);
 }
 SYMSHAPE_RULES(infer_ms_gather_nd, com_microsoft("GatherND", 1));
 
 // GridSample: X [N, C, H, W], Grid [N, H_out, W_out, 2] -> [N, C, H_out, W_out].
 inline void infer_ms_grid_sample(Context& ctx, Node& n) {
-  image_detail::grid_sample(ctx, n, true, {"bilinear", "nearest", "bicubic"});
+  grid_sample(ctx, n, true, {"bilinear", "nearest", "bicubic"});
 }
 SYMSHAPE_RULES(infer_ms_grid_sample, com_microsoft("GridSample", 1));
 
 // Trilu: X [*, N, M], [k] -> X's type.
 inline void infer_ms_trilu(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 1, 2)) return;
-  infer_trilu(ctx, n);
+  const Shape* s = shape_of(n.input(0));
+  if (s && s->rank() < 2) return ctx.record_error(n, {"input must have rank >= 2, got ", *s});
+  propagate_type(ctx, n, 0, 0);
 }
 SYMSHAPE_RULES(infer_ms_trilu, com_microsoft("Trilu", 1));
 
@@ -293,6 +294,6 @@ inline constexpr auto kMicrosoftTensorRules =
                  infer_ms_torch_embedding_rules, infer_ms_sample_op_rules, infer_ms_is_all_finite_rules,
                  infer_ms_murmur_hash3_rules, infer_ms_rfft_rules, infer_ms_irfft_rules,
                  infer_ms_dynamic_time_warping_rules, infer_ms_ep_context_rules, infer_ms_snpe_rules>(
-        "symshape/ops/microsoft_tensor.hpp");
+        "symshape/ops/microsoft/tensor.hpp");
 
 }  // namespace symshape::ops

@@ -28,11 +28,10 @@
 #include "symshape/infer/helpers.hpp"
 #include "symshape/infer/registry.hpp"
 #include "symshape/ops/common/matmul_shape.hpp"
-#include "symshape/ops/common/microsoft.hpp"
+#include "symshape/ops/common/rnn_shape.hpp"
 #include "symshape/ops/common/tensor_values.hpp"
 #include "symshape/ops/common/window.hpp"
-#include "symshape/ops/reduce.hpp"
-#include "symshape/ops/rnn.hpp"
+#include "symshape/ops/microsoft/common.hpp"
 
 namespace symshape::ops {
 
@@ -307,7 +306,7 @@ inline void reduce_required_axes(Context& ctx, Node& n, DataType dtype) {
   if (!axes) return;
   std::vector<bool> reduced(x->size(), axes->empty());
   for (int64_t a : *axes) reduced[static_cast<std::size_t>(a)] = true;
-  ctx.set_shape_and_dtype(n.output(0), Shape(reduce_detail::reduced_dims(*x, reduced, *keepdims != 0)), dtype);
+  ctx.set_shape_and_dtype(n.output(0), Shape(reduced_dims(*x, reduced, *keepdims != 0)), dtype);
 }
 }  // namespace ms_quant_detail
 
@@ -535,7 +534,7 @@ inline std::optional<SymbolicDim> lstm_hidden(Context& ctx, const Node& n, const
 inline void infer_ms_dynamic_quantize_lstm(Context& ctx, Node& n) {
   if (!check_present(ctx, n, {0, 1, 2, 8, 9, 10, 11}, 12)) return;
   const std::string direction = n.attr_string("direction", "forward");
-  const auto dirs = rnn_detail::num_directions(ctx, n, direction);
+  const auto dirs = num_directions(ctx, n, direction);
   if (!dirs) return;
   const Shape* x = shape_of(n.input(0));
   const Shape* w = shape_of(n.input(1));
@@ -567,6 +566,6 @@ inline constexpr auto kMicrosoftQuantRules =
                  infer_ms_with_order_rules, infer_ms_quantize_bfp_rules, infer_ms_dequantize_bfp_rules,
                  infer_ms_dynamic_quantize_lstm_rules, infer_ms_qattention_rules, infer_ms_qembed_layer_norm_rules,
                  infer_ms_qordered_matmul_rules, infer_ms_qordered_attention_rules, infer_ms_qordered_like_input_rules,
-                 infer_ms_moe_rules, infer_ms_qmoe_rules>("symshape/ops/microsoft_quant.hpp");
+                 infer_ms_moe_rules, infer_ms_qmoe_rules>("symshape/ops/microsoft/quant.hpp");
 
 }  // namespace symshape::ops

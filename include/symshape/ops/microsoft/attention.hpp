@@ -21,7 +21,7 @@
 
 #include "symshape/infer/helpers.hpp"
 #include "symshape/infer/registry.hpp"
-#include "symshape/ops/common/microsoft.hpp"
+#include "symshape/ops/microsoft/common.hpp"
 
 namespace symshape::ops {
 
@@ -506,6 +506,6 @@ inline constexpr auto kMicrosoftAttentionRules = family_rules<
     infer_ms_sparse_attention_rules, infer_ms_longformer_attention_rules, infer_ms_gated_relative_position_bias_rules,
     infer_ms_relative_position_bias_rules, infer_ms_remove_padding_rules, infer_ms_restore_padding_rules,
     infer_ms_decoder_masked_self_attention_rules, infer_ms_decoder_attention_rules, infer_ms_paged_attention_rules,
-    infer_ms_gemma_rotary_embedding_rules, infer_ms_mrotary_embedding_rules>("symshape/ops/microsoft_attention.hpp");
+    infer_ms_gemma_rotary_embedding_rules, infer_ms_mrotary_embedding_rules>("symshape/ops/microsoft/attention.hpp");
 
 }  // namespace symshape::ops

@@ -23,8 +23,8 @@
 #include "symshape/infer/helpers.hpp"
 #include "symshape/infer/registry.hpp"
 #include "symshape/ops/common/matmul_shape.hpp"
-#include "symshape/ops/common/microsoft.hpp"
 #include "symshape/ops/common/window.hpp"
+#include "symshape/ops/microsoft/common.hpp"
 
 namespace symshape::ops {
 
@@ -114,41 +114,10 @@ inline void infer_ms_bias_split_gelu(Context& ctx, Node& n) {
 }
 SYMSHAPE_RULES(infer_ms_bias_split_gelu, com_microsoft("BiasSplitGelu", 1));
 
-namespace ms_misc_detail {
-// Transposes the last two dims (a 1-D input is left alone).
-inline Shape transpose_last2(const Shape& s) {
-  if (!s.has_rank() || s.rank() < 2) return s;
-  std::vector<SymbolicDim> d = s.dims();
-  std::swap(d[d.size() - 1], d[d.size() - 2]);
-  return Shape(std::move(d));
-}
-// FusedMatMul with transBatchA/B: [b..., M, K] with the batch dims rotated.
-inline Shape trans_batch(const Shape& s, bool trans_batch, bool trans) {
-  if (!s.has_rank() || s.rank() < 3) return trans ? transpose_last2(s) : s;
-  std::vector<SymbolicDim> d = s.dims();
-  if (trans_batch) {
-    // [b1, ..., bk, M, K] read as [M, b1, ..., bk, K] permuted: the first dim moves to position k.
-    SymbolicDim first = d[0];
-    d.erase(d.begin());
-    d.insert(d.end() - 1, first);
-  }
-  Shape r(std::move(d));
-  return trans ? transpose_last2(r) : r;
-}
-}  // namespace ms_misc_detail
-
 // FusedMatMul: alpha * op(A) @ op(B) with transA/transB/transBatchA/transBatchB.
 inline void infer_ms_fused_matmul(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 2, 2)) return;
-  const Shape* a = shape_of(n.input(0));
-  const Shape* b = shape_of(n.input(1));
-  Shape sa =
-      a ? ms_misc_detail::trans_batch(*a, n.attr_int("transBatchA", 0) != 0, n.attr_int("transA", 0) != 0) : Shape();
-  Shape sb =
-      b ? ms_misc_detail::trans_batch(*b, n.attr_int("transBatchB", 0) != 0, n.attr_int("transB", 0) != 0) : Shape();
-  auto s = matmul_shape(ctx, n, sa, sb);
-  if (!s) return;
-  ctx.set_shape_and_dtype(n.output(0), *s, dtype_of(n.input(0)));
+  fused_matmul_shape(ctx, n);
 }
 SYMSHAPE_RULES(infer_ms_fused_matmul, com_microsoft("FusedMatMul", 1), com_microsoft("TransposeMatMul", 1));
 
@@ -208,6 +177,6 @@ inline constexpr auto kMicrosoftMiscRules =
                  infer_ms_rotary_embedding_rules, infer_ms_group_norm_rules, infer_ms_skip_group_norm_rules,
                  infer_ms_bias_split_gelu_rules, infer_ms_fused_matmul_rules, infer_ms_gemm_fast_gelu_rules,
                  infer_ms_matmul_integer16_rules, infer_ms_matmul_nbits_rules, infer_ms_nhwc_conv_rules,
-                 infer_ms_sparse_to_dense_matmul_rules>("symshape/ops/microsoft_misc.hpp");
+                 infer_ms_sparse_to_dense_matmul_rules>("symshape/ops/microsoft/misc.hpp");
 
 }  // namespace symshape::ops

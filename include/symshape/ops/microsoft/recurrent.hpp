@@ -16,15 +16,15 @@
 
 #include "symshape/infer/helpers.hpp"
 #include "symshape/infer/registry.hpp"
-#include "symshape/ops/common/microsoft.hpp"
-#include "symshape/ops/rnn.hpp"
+#include "symshape/ops/common/rnn_shape.hpp"
+#include "symshape/ops/microsoft/common.hpp"
 
 namespace symshape::ops {
 
 // AttnLSTM: LSTM inputs (X, W, R, B, sequence_lens, initial_h, initial_c, P)
 // and the attention mechanism's (QW, MW, V, M, memory_seq_lens, AW) -> Y
 // [seq, dirs, B, hidden], Y_h / Y_c [dirs, B, hidden].
-inline void infer_ms_attn_lstm(Context& ctx, Node& n) { rnn_detail::recurrent(ctx, n, 4, 14, false); }
+inline void infer_ms_attn_lstm(Context& ctx, Node& n) { recurrent_layer(ctx, n, 4, 14, false); }
 SYMSHAPE_RULES(infer_ms_attn_lstm, com_microsoft("AttnLSTM", 1));
 
 namespace ms_recurrent_detail {
@@ -266,6 +266,6 @@ inline constexpr auto kMicrosoftRecurrentRules =
     family_rules<infer_ms_attn_lstm_rules, infer_ms_linear_attention_rules, infer_ms_linear_attention_gate_rules,
                  infer_ms_gated_delta_net_rules, infer_ms_causal_conv_with_state_rules,
                  infer_ms_varlen_causal_conv_with_state_rules, infer_ms_engram_gate_rules>(
-        "symshape/ops/microsoft_recurrent.hpp");
+        "symshape/ops/microsoft/recurrent.hpp");
 
 }  // namespace symshape::ops

@@ -18,8 +18,8 @@
 #include "symshape/infer/helpers.hpp"
 #include "symshape/infer/registry.hpp"
 #include "symshape/ops/common/matmul_shape.hpp"
-#include "symshape/ops/common/microsoft.hpp"
 #include "symshape/ops/common/tensor_values.hpp"
+#include "symshape/ops/microsoft/common.hpp"
 #include "symshape/support/checked_int.hpp"
 
 namespace symshape::ops {
@@ -184,6 +184,6 @@ SYMSHAPE_RULES(infer_ms_matmul_block_quantized_weight, com_microsoft("MatMulBloc
 inline constexpr auto kMicrosoftQuantMatMulRules =
     family_rules<infer_ms_matmul_bnb4_rules, infer_ms_matmul_fpq4_rules, infer_ms_matmul_nbits_mlp_rules,
                  infer_ms_matmul_nbits_qkv_rules, infer_ms_matmul_block_quantized_weight_rules>(
-        "symshape/ops/microsoft_quant_matmul.hpp");
+        "symshape/ops/microsoft/quant_matmul.hpp");
 
 }  // namespace symshape::ops

@@ -29,7 +29,7 @@ inline void infer_repeat(symshape::Context& ctx, symshape::Node& n) {
     ctx.set_shape_and_dtype(n.output(0), Shape(), dtype_of(x));
     return;
   }
-  auto axis = normalize_axis(ctx, n, n.attr_int("axis", 0), s->rank());
+  auto axis = normalize_axis(ctx, n, ctx.attr_int(n, "axis", 0), s->rank());
   if (!axis) return;  // semantic error already recorded
   std::vector<SymbolicDim> dims = s->dims();
   dims[static_cast<std::size_t>(*axis)] = dims[static_cast<std::size_t>(*axis)] * repeats->i;

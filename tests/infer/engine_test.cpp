@@ -379,6 +379,23 @@ TEST(AttributeKind, ReadAsAnotherKindIsAUsageError) {
   EXPECT_NE(type_of(*m.graph, "t"), ts(FLOAT, {3, 2}));  // no default perm applied
 }
 
+TEST(AttributeKind, OperatorsWithoutASchemaReportItThroughTheContext) {
+  // com.microsoft operators have no ONNX schema: the rule's own reads
+  // (ctx.attr_int) find the FLOAT transA and the engine reports it.
+  Model m = make_model();
+  m.opset_imports["com.microsoft"] = 1;
+  GraphBuilder g(*m.graph);
+  g.input("a", ts(FLOAT, {2, 3}));
+  g.input("b", ts(FLOAT, {3, 4}));
+  g.node("FusedMatMul", {"a", "b"}, {"y"}, {Attribute::make_float("transA", 1.0)}, "com.microsoft", "fused");
+  g.output("y");
+  Report r = infer_shapes(m);
+  ASSERT_EQ(r.errors(), 1u) << diagnostics_text(r);
+  EXPECT_EQ(r.diagnostics.at(0).to_string(),
+            "error: node 'fused' (FusedMatMul): attribute 'transA' is FLOAT, expected INT");
+  EXPECT_EQ(r.diagnostics.at(0).where, "node #0 'fused' (com.microsoft.FusedMatMul)");
+}
+
 TEST(AttributeKind, UndefinedKindIsAbsent) {
   // An attribute without a kind (an unbound function reference) reads as absent.
   Model m = make_model();

@@ -436,6 +436,48 @@ class Context {
   void set_data_propagation(bool on) { data_propagation_ = on; }
   static constexpr std::size_t kMaxSymbolicValueSize = 64;
 
+  // ---- attributes ----
+  // A node's attribute read as the kind the rule expects. One of another
+  // kind reads as absent, and the first such read of a rule is kept for the
+  // engine, which reports it as a usage error naming the node after the rule
+  // (ONNX's schema check catches most before; this covers operators without
+  // a schema, such as com.microsoft's).
+  struct AttributeMismatch {
+    std::string name;  // empty: none
+    Attribute::Kind actual = Attribute::Kind::Undefined;
+    Attribute::Kind expected = Attribute::Kind::Undefined;
+  };
+  const Attribute* attr_of_kind(const Node& n, std::string_view name, Attribute::Kind k) {
+    const Attribute* a = n.attr(name);
+    if (!a || a->kind == k) return a;
+    if (a->kind != Attribute::Kind::Undefined && attribute_mismatch_.name.empty())
+      attribute_mismatch_ = {a->name, a->kind, k};
+    return nullptr;
+  }
+  int64_t attr_int(const Node& n, std::string_view name, int64_t fallback) {
+    const Attribute* a = attr_of_kind(n, name, Attribute::Kind::Int);
+    return a ? a->i : fallback;
+  }
+  double attr_float(const Node& n, std::string_view name, double fallback) {
+    const Attribute* a = attr_of_kind(n, name, Attribute::Kind::Float);
+    return a ? a->f : fallback;
+  }
+  std::string attr_string(const Node& n, std::string_view name, std::string fallback = {}) {
+    const Attribute* a = attr_of_kind(n, name, Attribute::Kind::String);
+    return a ? a->s : fallback;
+  }
+  std::optional<std::vector<int64_t>> attr_ints(const Node& n, std::string_view name) {
+    const Attribute* a = attr_of_kind(n, name, Attribute::Kind::Ints);
+    if (!a) return std::nullopt;
+    return std::vector<int64_t>(a->ints.begin(), a->ints.end());
+  }
+  // The kept mismatch, replaced by `next` (the engine keeps each rule's apart
+  // from those of the rules of its subgraphs).
+  AttributeMismatch exchange_attribute_mismatch(AttributeMismatch next) {
+    std::swap(next, attribute_mismatch_);
+    return next;
+  }
+
   // ---- subgraphs (the engine infers them) ----
   void set_subgraph_inferer(SubgraphInferer* inferer) { subgraph_ = inferer; }
   // Infers `g` with its inputs typed as given; returns the output types
@@ -549,6 +591,7 @@ class Context {
   std::map<std::string, int64_t> opsets_;
   MergePolicy policy_;
   Report report_;
+  AttributeMismatch attribute_mismatch_;
   const Node* current_ = nullptr;
   std::size_t current_index_ = 0;
   const std::string* current_scope_ = nullptr;

@@ -476,13 +476,12 @@ class Engine final : private SubgraphInferer {
   void run_rule(const Dispatch& d, Node& n) {
     if (d.schema && !check_against_schema(ctx_, n, *d.schema, schemas_)) return;  // outputs stay unknown
     uint64_t& overflows = dim_overflow_count();
-    AttributeMismatch& mismatch = attribute_mismatch();
     const uint64_t outer_overflows = overflows;
-    AttributeMismatch outer_mismatch = std::move(mismatch);
     overflows = 0;
-    mismatch = AttributeMismatch();
+    Context::AttributeMismatch outer_mismatch = ctx_.exchange_attribute_mismatch({});
     ctx_.set_rule_since_version(d.rule.since_version);
     d.rule.fn(ctx_, n);
+    const Context::AttributeMismatch mismatch = ctx_.exchange_attribute_mismatch(std::move(outer_mismatch));
     if (overflows != 0)
       ctx_.usage_error(n,
                        "int64 overflow in a dim computation (a dim or element count beyond 2^63-1); "
@@ -491,7 +490,6 @@ class Engine final : private SubgraphInferer {
       ctx_.usage_error(n, {"attribute '", mismatch.name, "' is ", to_string(mismatch.actual), ", expected ",
                            to_string(mismatch.expected)});
     overflows = outer_overflows;
-    mismatch = std::move(outer_mismatch);
   }
 
   // Types of a subgraph's inputs and node outputs, nested subgraphs included.

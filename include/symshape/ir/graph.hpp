@@ -168,19 +168,6 @@ constexpr std::string_view domain_title(std::string_view domain) {
   return domain.empty() ? std::string_view("ai.onnx") : domain;
 }
 
-// The first attribute that an accessor (attr_int, attr_ints, ...) found with
-// another kind than it reads, on this thread (empty name: none). The engine
-// clears it before each rule and reports it after as a usage error.
-struct AttributeMismatch {
-  std::string name;
-  Attribute::Kind actual = Attribute::Kind::Undefined;
-  Attribute::Kind expected = Attribute::Kind::Undefined;
-};
-inline AttributeMismatch& attribute_mismatch() {
-  static thread_local AttributeMismatch m;
-  return m;
-}
-
 struct Node {
   std::string name;
   std::string op_type;
@@ -194,14 +181,12 @@ struct Node {
       if (a.name == n) return &a;
     return nullptr;
   }
-  // The attribute `n` if it has kind k; else nullptr, and one of another
-  // defined kind is noted in attribute_mismatch().
+  // The attribute `n` if it has kind k; else nullptr. These accessors read
+  // an attribute of another kind as absent, silently: rules read attributes
+  // through Context (ctx.attr_int(n, ...)), which reports such a node.
   const Attribute* attr_of_kind(std::string_view n, Attribute::Kind k) const {
     const Attribute* a = attr(n);
-    if (!a || a->kind == k) return a;
-    AttributeMismatch& m = attribute_mismatch();
-    if (a->kind != Attribute::Kind::Undefined && m.name.empty()) m = {a->name, a->kind, k};
-    return nullptr;
+    return a && a->kind == k ? a : nullptr;
   }
   int64_t attr_int(std::string_view n, int64_t fallback) const {
     const Attribute* a = attr_of_kind(n, Attribute::Kind::Int);

@@ -114,7 +114,9 @@ inline void concat_impl(Context& ctx, Node& n, int64_t axis) {
 
 }  // namespace concat_split_detail
 
-inline void infer_concat_v1(Context& ctx, Node& n) { concat_split_detail::concat_impl(ctx, n, n.attr_int("axis", 1)); }
+inline void infer_concat_v1(Context& ctx, Node& n) {
+  concat_split_detail::concat_impl(ctx, n, ctx.attr_int(n, "axis", 1));
+}
 SYMSHAPE_RULES(infer_concat_v1, ai_onnx("Concat", 1));
 inline void infer_concat_v4(Context& ctx, Node& n) {
   const Attribute* a = require_attr(ctx, n, "axis", Attribute::Kind::Int);
@@ -221,7 +223,7 @@ inline void split_impl(Context& ctx, Node& n, const std::optional<std::vector<Sy
     for (std::size_t i = 0; i < k; ++i) set_like_input(ctx, n, i, Shape());
     return;
   }
-  auto axis = normalize_axis(ctx, n, n.attr_int("axis", 0), s->rank());
+  auto axis = normalize_axis(ctx, n, ctx.attr_int(n, "axis", 0), s->rank());
   if (!axis) return;
   const auto ax = static_cast<std::size_t>(*axis);
   const SymbolicDim d = (*s)[ax];
@@ -244,13 +246,13 @@ inline void infer_split_v1(Context& ctx, Node& n) {
     return;
   }
   std::optional<std::vector<SymbolicDim>> sizes;
-  if (auto sp = n.attr_ints("split")) sizes.emplace(sp->begin(), sp->end());
+  if (auto sp = ctx.attr_ints(n, "split")) sizes.emplace(sp->begin(), sp->end());
   concat_split_detail::split_impl(ctx, n, sizes, sizes.has_value(), std::nullopt);
 }
 SYMSHAPE_RULES(infer_split_v1, ai_onnx("Split", 1));
 inline void infer_split_v2(Context& ctx, Node& n) {
   std::optional<std::vector<SymbolicDim>> sizes;
-  if (auto sp = n.attr_ints("split")) sizes.emplace(sp->begin(), sp->end());
+  if (auto sp = ctx.attr_ints(n, "split")) sizes.emplace(sp->begin(), sp->end());
   concat_split_detail::split_impl(ctx, n, sizes, sizes.has_value(), std::nullopt);
 }
 SYMSHAPE_RULES(infer_split_v2, ai_onnx("Split", 2, 11));

@@ -523,8 +523,8 @@ struct ScanAxes {
 // scan_input_axes and scan_output_axes (0 by default), their counts and
 // those of the direction attributes checked; nullopt after a usage error.
 inline Maybe<ScanAxes> scan_axes(Context& ctx, const Node& n, std::size_t num_scan_in, std::size_t num_scan_out) {
-  ScanAxes axes{n.attr_ints("scan_input_axes").value_or(std::vector<int64_t>(num_scan_in, 0)),
-                n.attr_ints("scan_output_axes").value_or(std::vector<int64_t>(num_scan_out, 0))};
+  ScanAxes axes{ctx.attr_ints(n, "scan_input_axes").value_or(std::vector<int64_t>(num_scan_in, 0)),
+                ctx.attr_ints(n, "scan_output_axes").value_or(std::vector<int64_t>(num_scan_out, 0))};
   if (axes.in.size() != num_scan_in) {
     ctx.usage_error(n, {"scan_input_axes has ", axes.in.size(), " values, expected ", num_scan_in});
     return std::nullopt;
@@ -536,7 +536,7 @@ inline Maybe<ScanAxes> scan_axes(Context& ctx, const Node& n, std::size_t num_sc
   const std::pair<const char*, std::size_t> directions[] = {{"scan_input_directions", num_scan_in},
                                                             {"scan_output_directions", num_scan_out}};
   for (const auto& [dir, count] : directions) {
-    auto d = n.attr_ints(dir);
+    auto d = ctx.attr_ints(n, dir);
     if (d && d->size() != count) {
       ctx.usage_error(n, {dir, " has ", d->size(), " values, expected ", count});
       return std::nullopt;

@@ -92,7 +92,7 @@ inline void infer_causal_conv_with_state(Context& ctx, Node& n) {
   const Shape* w = shape_of(n.input(1));
   if (x && x->rank() != 3) return ctx.record_error(n, {"input must be 3-D [B, C, L], got shape ", *x});
   if (w && w->rank() != 3) return ctx.record_error(n, {"weight must be 3-D [C, 1, k], got shape ", *w});
-  const std::string act = n.attr_string("activation", "none");
+  const std::string act = ctx.attr_string(n, "activation", "none");
   if (act != "none" && act != "silu" && act != "swish")
     return ctx.record_error(n, {"activation must be 'silu', 'swish' or 'none', got '", act, "'"});
   if (x && w && (*x)[1].is_int() && (*w)[0].is_int() && (*x)[1] != (*w)[0])

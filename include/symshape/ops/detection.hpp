@@ -57,10 +57,10 @@ inline void infer_roi_align(Context& ctx, Node& n) {
   if (bi && (num.is_unknown() || (!num.is_int() && (*bi)[0].is_int()))) num = (*bi)[0];
   if (rois && bi && (*rois)[0].is_int() && (*bi)[0].is_int() && (*rois)[0] != (*bi)[0])
     return ctx.record_error(n, {"rois ", *rois, " and batch_indices ", *bi, " disagree"});
-  ctx.set_shape_and_dtype(
-      n.output(0),
-      Shape({num, x ? (*x)[1] : SymbolicDim(), n.attr_int("output_height", 1), n.attr_int("output_width", 1)}),
-      dtype_of(n.input(0)));
+  ctx.set_shape_and_dtype(n.output(0),
+                          Shape({num, x ? (*x)[1] : SymbolicDim(), ctx.attr_int(n, "output_height", 1),
+                                 ctx.attr_int(n, "output_width", 1)}),
+                          dtype_of(n.input(0)));
 }
 SYMSHAPE_RULES(infer_roi_align, ai_onnx("RoiAlign", 10, 16, 22));
 

@@ -177,7 +177,7 @@ inline void propagate_arithmetic(Context& ctx, Node& n) {
     const int64_t limit = exact_integer_limit(dtype);
     out = broadcast([&](const SymbolicDim& x, const SymbolicDim& y) { return float_result(op, x, y, limit); });
   } else if (is_integer_type(dtype)) {
-    const bool fmod = n.attr_int("fmod", 0) != 0;
+    const bool fmod = ctx.attr_int(n, "fmod", 0) != 0;
     out = broadcast([&](const SymbolicDim& x, const SymbolicDim& y) {
       return std::optional<SymbolicDim>(int_result(op, x, y, fmod));
     });

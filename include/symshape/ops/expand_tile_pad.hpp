@@ -161,7 +161,7 @@ namespace expand_tile_pad_detail {
 // Pad 1 and 2: the pads in the attribute `name` (required).
 inline void pad_with_attribute(Context& ctx, Node& n, const char* name) {
   if (!check_inputs(ctx, n, 1)) return;
-  auto p = n.attr_ints(name);
+  auto p = ctx.attr_ints(n, name);
   if (!p) return ctx.usage_error(n, "missing required pads");
   pad_shape(ctx, n, Dims(p->begin(), p->end()), {});
 }

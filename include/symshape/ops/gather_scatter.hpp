@@ -165,7 +165,7 @@ inline void infer_gather(Context& ctx, Node& n) {
   if (!data || !idx) {
     set_like_input(ctx, n, 0, Shape());
   } else {
-    auto axis = normalize_axis(ctx, n, n.attr_int("axis", 0), data->rank());
+    auto axis = normalize_axis(ctx, n, ctx.attr_int(n, "axis", 0), data->rank());
     if (!axis) return;
     const auto a = static_cast<std::ptrdiff_t>(*axis);
     Dims out(data->dims().begin(), data->dims().begin() + a);
@@ -187,7 +187,7 @@ inline void infer_gather_elements(Context& ctx, Node& n) {
   if (data && idx && data->rank() != idx->rank())
     return ctx.record_error(n, {"indices ", *idx, " must have the rank of data ", *data});
   if (!data) return set_like_input(ctx, n, 0, idx ? *idx : Shape());
-  auto axis = normalize_axis(ctx, n, n.attr_int("axis", 0), data->rank());
+  auto axis = normalize_axis(ctx, n, ctx.attr_int(n, "axis", 0), data->rank());
   if (!axis) return;
   set_like_input(ctx, n, 0, idx ? *idx : Shape());
   gather_scatter_detail::gather_elements_values(ctx, n, static_cast<std::size_t>(*axis));
@@ -198,7 +198,7 @@ SYMSHAPE_RULES(infer_gather_elements, ai_onnx("GatherElements", 11, 13));
 
 inline void infer_gather_nd_v11(Context& ctx, Node& n) { gather_nd_shape(ctx, n, 0); }
 SYMSHAPE_RULES(infer_gather_nd_v11, ai_onnx("GatherND", 11));
-inline void infer_gather_nd_v12(Context& ctx, Node& n) { gather_nd_shape(ctx, n, n.attr_int("batch_dims", 0)); }
+inline void infer_gather_nd_v12(Context& ctx, Node& n) { gather_nd_shape(ctx, n, ctx.attr_int(n, "batch_dims", 0)); }
 SYMSHAPE_RULES(infer_gather_nd_v12, ai_onnx("GatherND", 12, 13));
 
 // ---- Scatter, ScatterElements, ScatterND ----
@@ -211,14 +211,14 @@ inline void infer_scatter(Context& ctx, Node& n) {
   if (n.op_type != "ScatterND") {
     if ((data && idx && data->rank() != idx->rank()) || (idx && upd && idx->rank() != upd->rank()))
       return ctx.record_error(n, "data, indices and updates must have the same rank");
-    if (data && !normalize_axis(ctx, n, n.attr_int("axis", 0), data->rank())) return;
+    if (data && !normalize_axis(ctx, n, ctx.attr_int(n, "axis", 0), data->rank())) return;
   } else if (idx && idx->rank() < 1)
     return ctx.record_error(n, "indices must have rank >= 1");
   propagate_type(ctx, n, 0, 0);
   // Values with reduction "none" only (shape vectors edited in place).
-  if (!data || n.attr_string("reduction", "none") != "none") return;
+  if (!data || ctx.attr_string(n, "reduction", "none") != "none") return;
   if (n.op_type == "ScatterND") return gather_scatter_detail::scatter_nd_values(ctx, n);
-  const int64_t a = n.attr_int("axis", 0);
+  const int64_t a = ctx.attr_int(n, "axis", 0);
   gather_scatter_detail::scatter_elements_values(ctx, n, static_cast<std::size_t>(a < 0 ? a + data->rank() : a));
 }
 SYMSHAPE_RULES(infer_scatter, ai_onnx("Scatter", 9, 11), ai_onnx("ScatterElements", 11, 13, 16, 18),
@@ -230,11 +230,11 @@ inline void infer_tensor_scatter(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 2, 3)) return;
   const Shape* past = shape_of(n.input(0));
   const Shape* update = shape_of(n.input(1));
-  const std::string mode = n.attr_string("mode", "linear");
+  const std::string mode = ctx.attr_string(n, "mode", "linear");
   if (mode != "linear" && mode != "circular")
     return ctx.record_error(n, {"mode must be 'linear' or 'circular', got '", mode, "'"});
   if (past) {
-    auto axis = normalize_axis(ctx, n, n.attr_int("axis", -2), past->rank());
+    auto axis = normalize_axis(ctx, n, ctx.attr_int(n, "axis", -2), past->rank());
     if (!axis) return;
     if (update) {
       if (update->rank() != past->rank())

@@ -29,7 +29,7 @@ inline void infer_center_crop_pad(Context& ctx, Node& n) {
     count = static_cast<int64_t>(values->size());
   else if (shape_shape && (*shape_shape)[0].is_int())
     count = (*shape_shape)[0].value();
-  auto axes_attr = n.attr_ints("axes");
+  auto axes_attr = ctx.attr_ints(n, "axes");
   if (!x) {
     if (!axes_attr && values)
       ctx.set_shape_and_dtype(n.output(0), Shape(*values), t);
@@ -107,7 +107,7 @@ inline void infer_image_decoder(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 1, 1)) return;
   const Shape* s = shape_of(n.input(0));
   if (s && s->rank() != 1) return ctx.record_error(n, {"encoded_stream must be 1-D, got shape ", *s});
-  const std::string format = n.attr_string("pixel_format", "RGB");
+  const std::string format = ctx.attr_string(n, "pixel_format", "RGB");
   int64_t channels = 0;
   if (format == "RGB" || format == "BGR")
     channels = 3;

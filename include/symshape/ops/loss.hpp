@@ -20,7 +20,7 @@ enum class Reduction { None, Mean, Sum };
 // The `reduction` attribute (default mean); nullopt after the error for
 // another word.
 inline Maybe<Reduction> reduction_attr(Context& ctx, const Node& n) {
-  const std::string reduction = n.attr_string("reduction", "mean");
+  const std::string reduction = ctx.attr_string(n, "reduction", "mean");
   if (reduction == "none") return Reduction::None;
   if (reduction == "mean") return Reduction::Mean;
   if (reduction == "sum") return Reduction::Sum;

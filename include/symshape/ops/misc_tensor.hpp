@@ -87,7 +87,7 @@ inline void infer_one_hot(Context& ctx, Node& n) {
     ctx.set_shape_and_dtype(n.output(0), Shape(), dtype);
     return;
   }
-  auto axis = normalize_axis(ctx, n, n.attr_int("axis", -1), idx->rank() + 1);
+  auto axis = normalize_axis(ctx, n, ctx.attr_int(n, "axis", -1), idx->rank() + 1);
   if (!axis) return;
   SymbolicDim depth;
   if (auto d = ctx.symbolic_value(n.input(1)); d && d->size() == 1) {
@@ -113,7 +113,7 @@ inline void topk_impl(Context& ctx, Node& n, SymbolicDim k) {
     ctx.set_shape_and_dtype(n.output(1), Shape(), DataType::INT64);
     return;
   }
-  auto axis = normalize_axis(ctx, n, n.attr_int("axis", -1), s->rank());
+  auto axis = normalize_axis(ctx, n, ctx.attr_int(n, "axis", -1), s->rank());
   if (!axis) return;
   const SymbolicDim& d = (*s)[static_cast<std::size_t>(*axis)];
   if (k.is_int() && (k.value() < 0 || (d.is_int() && k.value() > d.value())))
@@ -164,7 +164,7 @@ inline void infer_reverse_sequence(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 2)) return;
   const Shape* s = shape_of(n.input(0));
   if (s && s->rank() < 2) return ctx.record_error(n, {"input must have rank >= 2, got ", *s});
-  const int64_t batch_axis = n.attr_int("batch_axis", 1), time_axis = n.attr_int("time_axis", 0);
+  const int64_t batch_axis = ctx.attr_int(n, "batch_axis", 1), time_axis = ctx.attr_int(n, "time_axis", 0);
   if ((batch_axis != 0 && batch_axis != 1) || (time_axis != 0 && time_axis != 1) || batch_axis == time_axis)
     return ctx.record_error(n, "batch_axis and time_axis must be 0 and 1 in some order");
   propagate_type(ctx, n, 0, 0);

@@ -107,7 +107,7 @@ inline void regressor_output(Context& ctx, Node& n, const SymbolicDim& width, Da
 // n_targets unknown when the attribute is absent.
 inline void tree_ensemble_output(Context& ctx, Node& n, DataType t) {
   if (!check_inputs(ctx, n, 1, 1)) return;
-  const int64_t targets = n.attr_int("n_targets", -1);
+  const int64_t targets = ctx.attr_int(n, "n_targets", -1);
   if (n.attr("n_targets") && targets < 1) return ctx.record_error(n, {"n_targets must be positive, got ", targets});
   regressor_output(ctx, n, targets > 0 ? SymbolicDim(targets) : SymbolicDim(), t);
 }
@@ -197,7 +197,7 @@ inline void infer_cast_map(Context& ctx, Node& n) {
   const Type& in = type_of(n.input(0));
   if (!in.is_unknown() && (in.kind() != Type::Kind::Map || in.elem_type() != DataType::INT64))
     return ctx.record_error(n, {"input must be a map with int64 keys, got ", in});
-  const std::string to = n.attr_string("cast_to", "TO_FLOAT");
+  const std::string to = ctx.attr_string(n, "cast_to", "TO_FLOAT");
   DataType t;
   if (to == "TO_FLOAT") {
     t = DataType::FLOAT;
@@ -208,10 +208,10 @@ inline void infer_cast_map(Context& ctx, Node& n) {
   } else {
     return ctx.record_error(n, {"cast_to must be TO_FLOAT, TO_STRING or TO_INT64, got '", to, "'"});
   }
-  const std::string form = n.attr_string("map_form", "DENSE");
+  const std::string form = ctx.attr_string(n, "map_form", "DENSE");
   SymbolicDim c;
   if (form == "SPARSE") {
-    const int64_t max_map = n.attr_int("max_map", 1);
+    const int64_t max_map = ctx.attr_int(n, "max_map", 1);
     if (max_map < 1) return ctx.record_error(n, {"max_map must be positive, got ", max_map});
     c = SymbolicDim(max_map);
   } else if (form != "DENSE")
@@ -270,7 +270,7 @@ SYMSHAPE_RULES(infer_dict_vectorizer, ai_onnx_ml("DictVectorizer", 1));
 // FeatureVectorizer: inputs [N, C_i] -> FLOAT [N, sum(inputdimensions)].
 inline void infer_feature_vectorizer(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 1)) return;
-  const auto dims = n.attr_ints("inputdimensions");
+  const auto dims = ctx.attr_ints(n, "inputdimensions");
   SymbolicDim total;
   if (dims) {
     if (dims->size() != n.inputs.size())
@@ -349,7 +349,7 @@ inline void infer_svm_classifier(Context& ctx, Node& n) {
   const auto info = ml_detail::classifier_info(ctx, n, "classlabels_ints", /*empty_is_absent=*/false);
   if (!info) return;
   int64_t vectors = 0;
-  if (const auto per_class = n.attr_ints("vectors_per_class")) {
+  if (const auto per_class = ctx.attr_ints(n, "vectors_per_class")) {
     for (int64_t v : *per_class) vectors += v;
   }
   const bool svc = vectors > 0;
@@ -373,7 +373,7 @@ SYMSHAPE_RULES(infer_tree_ensemble_classifier, ai_onnx_ml("TreeEnsembleClassifie
 // LinearRegressor: FLOAT [N, targets].
 inline void infer_linear_regressor(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 1, 1)) return;
-  const int64_t targets = n.attr_int("targets", 1);
+  const int64_t targets = ctx.attr_int(n, "targets", 1);
   if (targets < 1) return ctx.record_error(n, {"targets must be positive, got ", targets});
   ml_detail::regressor_output(ctx, n, SymbolicDim(targets), DataType::FLOAT);
 }

@@ -51,7 +51,7 @@ inline void infer_batch_norm_1(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 5, 5)) return;
   const Shape* x = shape_of(n.input(0));
   const SymbolicDim c = normalization_detail::channel_dim(n, x, 1);
-  const bool spatial = n.attr_int("spatial", 1) != 0;
+  const bool spatial = ctx.attr_int(n, "spatial", 1) != 0;
   if (spatial && !normalization_detail::check_batch_norm_inputs(ctx, n, c, {"scale", "B", "mean", "var"})) return;
   propagate_type(ctx, n);
   Shape stats = Shape({c});
@@ -70,7 +70,7 @@ inline void infer_batch_norm_14(Context& ctx, Node& n) {
   const Shape* x = shape_of(n.input(0));
   const SymbolicDim c = normalization_detail::channel_dim(n, x, 1);
   if (!normalization_detail::check_batch_norm_inputs(ctx, n, c, {"scale", "B", "input_mean", "input_var"})) return;
-  const bool training = n.attr_int("training_mode", 0) != 0;
+  const bool training = ctx.attr_int(n, "training_mode", 0) != 0;
   if (!training && (n.output(1) || n.output(2)))
     return ctx.record_error(n, "running_mean and running_var are outputs only with training_mode=1");
   propagate_type(ctx, n);
@@ -84,12 +84,12 @@ SYMSHAPE_RULES(infer_batch_norm_14, ai_onnx("BatchNormalization", 14, 15));
 inline void infer_layer_norm(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 2, 3)) return;
   const Shape* x = shape_of(n.input(0));
-  const int64_t stash_code = n.attr_int("stash_type", static_cast<int64_t>(DataType::FLOAT));
+  const int64_t stash_code = ctx.attr_int(n, "stash_type", static_cast<int64_t>(DataType::FLOAT));
   const auto stash = element_type_from_code(stash_code);
   if (!stash) return ctx.record_error(n, {"invalid stash_type ", stash_code});
   Shape stats;
   if (x) {
-    auto axis = normalize_axis(ctx, n, n.attr_int("axis", -1), x->rank());
+    auto axis = normalize_axis(ctx, n, ctx.attr_int(n, "axis", -1), x->rank());
     if (!axis) return;
     std::vector<SymbolicDim> d(x->dims().begin(), x->dims().begin() + *axis);
     d.resize(x->size(), SymbolicDim(1));
@@ -142,7 +142,7 @@ SYMSHAPE_RULES(infer_instance_norm, ai_onnx("InstanceNormalization", 1, 6, 22));
 inline void infer_rms_normalization(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 2, 2)) return;
   const Shape* x = shape_of(n.input(0));
-  if (x && !normalize_axis(ctx, n, n.attr_int("axis", -1), x->rank())) return;
+  if (x && !normalize_axis(ctx, n, ctx.attr_int(n, "axis", -1), x->rank())) return;
   DataType t = dtype_of(n.input(1));
   if (t == DataType::UNDEFINED) t = dtype_of(n.input(0));
   ctx.set_shape_and_dtype(n.output(0), x ? *x : Shape(), t);

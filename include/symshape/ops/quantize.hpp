@@ -73,7 +73,7 @@ inline bool check_params(Context& ctx, const Node& n, const QuantVersion& v) {
   const Shape* scale = shape_of(n.input(1));
   const Shape* zp = shape_of(n.input(2));
   if (scale && zp && !check_zero_point_shape(ctx, n, *scale, *zp)) return false;
-  const int64_t block_size = v.blocked ? n.attr_int("block_size", 0) : 0;
+  const int64_t block_size = v.blocked ? ctx.attr_int(n, "block_size", 0) : 0;
   if (block_size < 0) {
     ctx.record_error(n, {"block_size must be >= 0, got ", block_size});
     return false;
@@ -85,7 +85,7 @@ inline bool check_params(Context& ctx, const Node& n, const QuantVersion& v) {
     return scalar;
   }
   if ((scalar && block_size == 0) || !x) return true;
-  auto axis = normalize_axis(ctx, n, n.attr_int("axis", 1), x->rank());
+  auto axis = normalize_axis(ctx, n, ctx.attr_int(n, "axis", 1), x->rank());
   if (!axis) return false;
   const auto a = static_cast<std::size_t>(*axis);
   return block_size == 0 ? check_per_axis_scale(ctx, n, *x, *scale, a)
@@ -96,7 +96,7 @@ inline void quantize(Context& ctx, Node& n, const QuantVersion& v) {
   if (!check_inputs(ctx, n, 2, 3)) return;
   DataType out = DataType::UINT8;
   const DataType zp = dtype_of(n.input(2));
-  const int64_t od = v.output_dtype ? n.attr_int("output_dtype", 0) : 0;
+  const int64_t od = v.output_dtype ? ctx.attr_int(n, "output_dtype", 0) : 0;
   if (od != 0 && !element_type_from_code(od)) return ctx.record_error(n, {"invalid output_dtype ", od});
   if (n.input(2) && zp != DataType::UNDEFINED) {
     if (od != 0 && static_cast<DataType>(od) != zp)
@@ -117,7 +117,7 @@ inline void quantize(Context& ctx, Node& n, const QuantVersion& v) {
 inline void dequantize(Context& ctx, Node& n, const QuantVersion& v, bool scale_type) {
   if (!check_inputs(ctx, n, 2, 3)) return;
   DataType out = scale_type ? dtype_of(n.input(1)) : DataType::FLOAT;
-  const int64_t od = v.output_dtype ? n.attr_int("output_dtype", 0) : 0;
+  const int64_t od = v.output_dtype ? ctx.attr_int(n, "output_dtype", 0) : 0;
   if (od != 0) {
     if (!element_type_from_code(od)) return ctx.record_error(n, {"invalid output_dtype ", od});
     out = static_cast<DataType>(od);

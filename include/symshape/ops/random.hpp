@@ -62,7 +62,7 @@ inline void infer_multinomial(Context& ctx, Node& n) {
   if (!t) return;
   if (*t != DataType::INT32 && *t != DataType::INT64)
     return ctx.record_error(n, {"dtype must be int32 or int64, got ", to_string(*t)});
-  const int64_t samples = n.attr_int("sample_size", 1);
+  const int64_t samples = ctx.attr_int(n, "sample_size", 1);
   if (samples < 1) return ctx.record_error(n, {"sample_size must be positive, got ", samples});
   const Shape* s = shape_of(n.input(0));
   if (s && s->rank() != 2) return ctx.record_error(n, {"input must be 2-D [batch_size, class_size], got shape ", *s});

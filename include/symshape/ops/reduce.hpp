@@ -112,7 +112,7 @@ inline void reduce_known_axes(Context& ctx, Node& n, const Shape& in, const std:
 // `axes`: the reduced axes when known (empty = all, or none with `noop`);
 // `axes_unknown`: an axes input whose values are not known.
 inline void reduce_common(Context& ctx, Node& n, const std::vector<int64_t>& axes, bool axes_unknown, bool noop) {
-  const bool keepdims = n.attr_int("keepdims", 1) != 0;
+  const bool keepdims = ctx.attr_int(n, "keepdims", 1) != 0;
   const Shape* in = shape_of(n.input(0));
   Shape from_value;
   if (!in) {
@@ -151,7 +151,7 @@ SYMSHAPE_RULES(infer_reduce_axes_attr, ai_onnx("ReduceSum", 1, 11), ai_onnx("Red
 inline void infer_reduce_axes_input(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 1, 2)) return;
   if (n.attr("axes")) return ctx.usage_error(n, "'axes' is an input since this opset, not an attribute");
-  const bool noop = n.attr_int("noop_with_empty_axes", 0) != 0;
+  const bool noop = ctx.attr_int(n, "noop_with_empty_axes", 0) != 0;
   std::vector<int64_t> axes;
   bool unknown = false;
   if (n.input(1)) {
@@ -179,9 +179,9 @@ inline void infer_arg_reduce(Context& ctx, Node& n) {
     ctx.set_shape_and_dtype(n.output(0), Shape(), DataType::INT64);
     return;
   }
-  auto axis = normalize_axis(ctx, n, n.attr_int("axis", 0), in->rank());
+  auto axis = normalize_axis(ctx, n, ctx.attr_int(n, "axis", 0), in->rank());
   if (!axis) return;
-  const bool keepdims = n.attr_int("keepdims", 1) != 0;
+  const bool keepdims = ctx.attr_int(n, "keepdims", 1) != 0;
   std::vector<SymbolicDim> out;
   for (std::size_t i = 0; i < in->size(); ++i) {
     if (static_cast<int64_t>(i) != *axis)

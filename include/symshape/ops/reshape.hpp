@@ -147,7 +147,7 @@ inline void reshape_input_impl(Context& ctx, Node& n, bool allowzero) {
 
 inline void infer_reshape_v1(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 1)) return;
-  auto shape = n.attr_ints("shape");
+  auto shape = ctx.attr_ints(n, "shape");
   if (!shape) return ctx.usage_error(n, "missing required attribute 'shape'");
   reshape_detail::reshape_impl(ctx, n, std::vector<SymbolicDim>(shape->begin(), shape->end()), std::nullopt, false);
 }
@@ -161,7 +161,7 @@ SYMSHAPE_RULES(infer_reshape_v5, ai_onnx("Reshape", 5, 13));
 // allowzero appears at 14.
 inline void infer_reshape_v14(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 2)) return;
-  reshape_detail::reshape_input_impl(ctx, n, n.attr_int("allowzero", 0) != 0);
+  reshape_detail::reshape_input_impl(ctx, n, ctx.attr_int(n, "allowzero", 0) != 0);
 }
 SYMSHAPE_RULES(infer_reshape_v14, ai_onnx("Reshape", 14, 19, 21, 23, 24, 25));
 

@@ -212,7 +212,7 @@ inline void resize_from_inputs(Context& ctx, Node& n, bool with_axes) {
       if (a->kind != Attribute::Kind::Ints) return ctx.usage_error(n, "attribute 'axes' must be a list of integers");
       spec.axes = std::vector<int64_t>(a->ints.begin(), a->ints.end());
     }
-    spec.policy = n.attr_string("keep_aspect_ratio_policy", "stretch");
+    spec.policy = ctx.attr_string(n, "keep_aspect_ratio_policy", "stretch");
     if (spec.policy != "stretch" && spec.policy != "not_larger" && spec.policy != "not_smaller")
       return ctx.record_error(n, {"unknown keep_aspect_ratio_policy '", spec.policy, "'"});
   }

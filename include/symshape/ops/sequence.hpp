@@ -58,7 +58,7 @@ SYMSHAPE_RULES(infer_sequence_construct, ai_onnx("SequenceConstruct", 11));
 
 // SequenceEmpty: dtype attribute, default float.
 inline void infer_sequence_empty(Context& ctx, Node& n) {
-  const int64_t code = n.attr_int("dtype", static_cast<int64_t>(DataType::FLOAT));
+  const int64_t code = ctx.attr_int(n, "dtype", static_cast<int64_t>(DataType::FLOAT));
   const Maybe<DataType> dtype = element_type_from_code(code);
   if (!dtype) return ctx.usage_error(n, {"dtype ", code, " is not a valid tensor element type"});
   ctx.set_type(n.output(0), Type::sequence(Type::tensor(*dtype, Shape())));
@@ -199,14 +199,14 @@ inline void infer_split_to_sequence(Context& ctx, Node& n) {
     ctx.set_type(n.output(0), Type::sequence(Type::tensor(dt, Shape())));
     return;
   }
-  const auto axis = normalize_axis(ctx, n, n.attr_int("axis", 0), static_cast<int64_t>(s->size()));
+  const auto axis = normalize_axis(ctx, n, ctx.attr_int(n, "axis", 0), static_cast<int64_t>(s->size()));
   if (!axis) return;
   const auto a = static_cast<std::size_t>(*axis);
   std::vector<SymbolicDim> dims = s->dims();
   const SymbolicDim len = dims[a];  // a copy: dims changes below
   if (!n.input(1)) {
     // Chunks of size 1; keepdims=0 drops the axis.
-    if (n.attr_int("keepdims", 1) == 0) {
+    if (ctx.attr_int(n, "keepdims", 1) == 0) {
       dims.erase(dims.begin() + static_cast<std::ptrdiff_t>(a));
     } else {
       dims[a] = 1;
@@ -234,7 +234,7 @@ inline void infer_concat_from_sequence(Context& ctx, Node& n) {
   if (!axis_attr) return;
   const Type* e = sequence_detail::sequence_element(ctx, n, 0);
   if (!e) return;
-  const bool new_axis = n.attr_int("new_axis", 0) != 0;
+  const bool new_axis = ctx.attr_int(n, "new_axis", 0) != 0;
   if (!e->is_tensor_like() || !e->shape().has_rank()) {
     ctx.set_type(n.output(0), Type::tensor(e->is_tensor_like() ? e->elem_type() : DataType::UNDEFINED, Shape()));
     return;

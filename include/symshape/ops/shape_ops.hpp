@@ -32,8 +32,8 @@ inline void shape_impl(Context& ctx, Node& n, bool has_range) {
   const int64_t r = s->rank();
   int64_t start = 0, end = r;
   if (has_range) {
-    start = clamp_index(n.attr_int("start", 0), r);
-    end = clamp_index(n.attr_int("end", r), r);
+    start = clamp_index(ctx.attr_int(n, "start", 0), r);
+    end = clamp_index(ctx.attr_int(n, "end", r), r);
   }
   Dims values;
   for (int64_t i = start; i < end; ++i) values.push_back((*s)[static_cast<std::size_t>(i)]);
@@ -67,7 +67,7 @@ inline void infer_flatten(Context& ctx, Node& n) {
     return;
   }
   const int64_t r = s->rank();
-  int64_t axis = n.attr_int("axis", 1);
+  int64_t axis = ctx.attr_int(n, "axis", 1);
   if (axis < -r || axis > r) return ctx.record_error(n, {"axis ", axis, " is out of range [", -r, ", ", r, "]"});
   if (axis < 0) axis += r;
   const auto a = static_cast<std::size_t>(axis);
@@ -238,7 +238,7 @@ inline void transpose_values(Context& ctx, Node& n, const std::vector<int64_t>& 
 
 inline void infer_transpose(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 1)) return;
-  auto perm = n.attr_ints("perm");
+  auto perm = ctx.attr_ints(n, "perm");
   const Attribute* given = n.attr("perm");
   if (!perm && given && given->kind != Attribute::Kind::Undefined) return;  // not INTS: usage error (engine)
   const Shape* s = shape_of(n.input(0));

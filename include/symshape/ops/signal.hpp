@@ -39,7 +39,7 @@ inline std::optional<SymbolicDim> scalar_value(Context& ctx, const Node& n, std:
 // The `output_datatype` attribute (default FLOAT); nullopt after the error
 // when it names no element type.
 inline Maybe<DataType> dtype_attr(Context& ctx, const Node& n) {
-  const int64_t code = n.attr_int("output_datatype", 1);
+  const int64_t code = ctx.attr_int(n, "output_datatype", 1);
   auto t = element_type_from_code(code);
   if (!t) ctx.record_error(n, {"invalid output_datatype ", code});
   return t;
@@ -78,8 +78,8 @@ inline std::optional<SymbolicDim> irfft_length(Context& ctx, const Node& n, cons
 // input without a known value).
 inline void dft(Context& ctx, Node& n, std::optional<int64_t> axis) {
   const Shape* x = shape_of(n.input(0));
-  const int64_t onesided = n.attr_int("onesided", 0);
-  const bool irfft = onesided != 0 && n.attr_int("inverse", 0) != 0;
+  const int64_t onesided = ctx.attr_int(n, "onesided", 0);
+  const bool irfft = onesided != 0 && ctx.attr_int(n, "inverse", 0) != 0;
   std::optional<SymbolicDim> length = SymbolicDim();
   const bool has_length = n.input(1) != nullptr;
   if (has_length) {
@@ -129,7 +129,7 @@ inline void dft(Context& ctx, Node& n, std::optional<int64_t> axis) {
 // DFT 17: inputs (input, dft_length?), attributes axis (default 1), inverse, onesided.
 inline void infer_dft_17(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 1, 2)) return;
-  signal_detail::dft(ctx, n, n.attr_int("axis", 1));
+  signal_detail::dft(ctx, n, ctx.attr_int(n, "axis", 1));
 }
 SYMSHAPE_RULES(infer_dft_17, ai_onnx("DFT", 17));
 
@@ -173,7 +173,7 @@ inline void infer_stft(Context& ctx, Node& n) {
   }
   const SymbolicDim batch = x ? (*x)[0] : SymbolicDim();
   const SymbolicDim frames = x ? ((*x)[1] - frame_length) / *step + 1 : SymbolicDim();
-  const SymbolicDim bins = n.attr_int("onesided", 1) != 0 ? frame_length / SymbolicDim(2) + 1 : frame_length;
+  const SymbolicDim bins = ctx.attr_int(n, "onesided", 1) != 0 ? frame_length / SymbolicDim(2) + 1 : frame_length;
   ctx.set_shape_and_dtype(n.output(0), Shape({batch, frames, bins, 2}), dtype_of(n.input(0)));
 }
 SYMSHAPE_RULES(infer_stft, ai_onnx("STFT", 17));

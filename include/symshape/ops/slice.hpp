@@ -217,8 +217,8 @@ inline void slice_impl(Context& ctx, Node& n, const std::optional<std::vector<Sy
 
 inline void infer_slice_v1(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 1)) return;
-  auto starts = n.attr_ints("starts");
-  auto ends = n.attr_ints("ends");
+  auto starts = ctx.attr_ints(n, "starts");
+  auto ends = ctx.attr_ints(n, "ends");
   if (!starts || !ends) return ctx.usage_error(n, "missing required attribute 'starts' or 'ends'");
   IntsArg steps;
   slice_impl(ctx, n, std::vector<SymbolicDim>(starts->begin(), starts->end()),

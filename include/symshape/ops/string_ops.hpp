@@ -27,7 +27,7 @@ inline bool check_string_input(Context& ctx, const Node& n, std::size_t i) {
 inline void infer_string_normalizer(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 1, 1)) return;
   if (!string_detail::check_string_input(ctx, n, 0)) return;
-  const std::string action = n.attr_string("case_change_action", "NONE");
+  const std::string action = ctx.attr_string(n, "case_change_action", "NONE");
   if (action != "NONE" && action != "LOWER" && action != "UPPER")
     return ctx.record_error(n, {"case_change_action must be NONE, LOWER or UPPER, got '", action, "'"});
   const Shape* x = shape_of(n.input(0));

@@ -234,7 +234,7 @@ inline bool check_axis_attr(Context& ctx, Node& n, int64_t default_axis, bool al
   const Shape* s = shape_of(n.input(0));
   if (!s) return true;
   if (!always && !n.attr("axis")) return true;
-  return normalize_axis(ctx, n, n.attr_int("axis", default_axis), s->rank()).has_value();
+  return normalize_axis(ctx, n, ctx.attr_int(n, "axis", default_axis), s->rank()).has_value();
 }
 }  // namespace unary_detail
 
@@ -276,7 +276,7 @@ inline void infer_mvn(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 1)) return;
   const Shape* s = shape_of(n.input(0));
   if (s) {
-    if (auto axes = n.attr_ints("axes")) {
+    if (auto axes = ctx.attr_ints(n, "axes")) {
       if (!normalize_axes(ctx, n, *axes, s->rank())) return;
     }
   }

@@ -16,11 +16,11 @@ namespace symshape::ops {
 // values, the first being the default.
 inline void grid_sample(Context& ctx, Node& n, bool only_4d, const std::vector<const char*>& modes) {
   if (!check_inputs(ctx, n, 2, 2)) return;
-  const std::string mode = n.attr_string("mode", modes[0]);
+  const std::string mode = ctx.attr_string(n, "mode", modes[0]);
   bool ok = false;
   for (const char* m : modes) ok = ok || mode == m;
   if (!ok) return ctx.record_error(n, {"unsupported mode '", mode, "'"});
-  const std::string padding = n.attr_string("padding_mode", "zeros");
+  const std::string padding = ctx.attr_string(n, "padding_mode", "zeros");
   if (padding != "zeros" && padding != "border" && padding != "reflection")
     return ctx.record_error(n, {"unsupported padding_mode '", padding, "'"});
   const Shape* x = shape_of(n.input(0));

@@ -102,8 +102,8 @@ inline Shape trans_batch(const Shape& s, bool trans_batch, bool trans) {
 inline void fused_matmul_shape(Context& ctx, Node& n) {
   const Shape* a = shape_of(n.input(0));
   const Shape* b = shape_of(n.input(1));
-  Shape sa = a ? trans_batch(*a, n.attr_int("transBatchA", 0) != 0, n.attr_int("transA", 0) != 0) : Shape();
-  Shape sb = b ? trans_batch(*b, n.attr_int("transBatchB", 0) != 0, n.attr_int("transB", 0) != 0) : Shape();
+  Shape sa = a ? trans_batch(*a, ctx.attr_int(n, "transBatchA", 0) != 0, ctx.attr_int(n, "transA", 0) != 0) : Shape();
+  Shape sb = b ? trans_batch(*b, ctx.attr_int(n, "transBatchB", 0) != 0, ctx.attr_int(n, "transB", 0) != 0) : Shape();
   auto s = matmul_shape(ctx, n, sa, sb);
   if (!s) return;
   ctx.set_shape_and_dtype(n.output(0), *s, dtype_of(n.input(0)));
@@ -116,7 +116,7 @@ inline void gemm_shape(Context& ctx, Node& n) {
   const Shape* b = shape_of(n.input(1));
   if (a && a->rank() != 2) return ctx.record_error(n, {"A must be 2-D, got ", *a});
   if (b && b->rank() != 2) return ctx.record_error(n, {"B must be 2-D, got ", *b});
-  const bool ta = n.attr_int("transA", 0) != 0, tb = n.attr_int("transB", 0) != 0;
+  const bool ta = ctx.attr_int(n, "transA", 0) != 0, tb = ctx.attr_int(n, "transB", 0) != 0;
   SymbolicDim m, k_a, k_b, nn;
   if (a) {
     m = (*a)[ta ? 1 : 0];

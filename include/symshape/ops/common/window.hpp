@@ -143,7 +143,7 @@ inline Maybe<WindowSpec> read_window_spec(Context& ctx, const Node& n, const Sha
   spec.dilations = std::move(*dilations);
   spec.pads = std::move(*pads);
   spec.auto_pad = n.attr("pads") ? AutoPad::NotSet : *auto_pad;
-  spec.ceil_mode = n.attr_int("ceil_mode", 0) != 0;
+  spec.ceil_mode = ctx.attr_int(n, "ceil_mode", 0) != 0;
   return spec;
 }
 
@@ -202,7 +202,7 @@ inline std::optional<int64_t> conv_group(Context& ctx, const Node& n, const Shap
     ctx.record_error(n, {"input must have rank >= 3 (N, C, spatial...), got rank ", rank});
     return std::nullopt;
   }
-  const int64_t group = n.attr_int("group", 1);
+  const int64_t group = ctx.attr_int(n, "group", 1);
   if (group < 1) {
     ctx.record_error(n, "group must be positive");
     return std::nullopt;

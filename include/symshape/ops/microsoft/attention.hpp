@@ -47,7 +47,7 @@ inline void attention_outputs(Context& ctx, Node& n) {
     return;
   const DataType dt = dtype_of(n.input(0));
   SymbolicDim qh, vh;
-  if (auto q = n.attr_ints("qkv_hidden_sizes")) {
+  if (auto q = ctx.attr_ints(n, "qkv_hidden_sizes")) {
     if (q->size() != 3 || (*q)[0] < 1 || (*q)[1] < 1 || (*q)[2] < 1)
       return ctx.record_error(n, "qkv_hidden_sizes must have 3 positive values");
     qh = (*q)[0];
@@ -60,7 +60,7 @@ inline void attention_outputs(Context& ctx, Node& n) {
   }
   ctx.set_shape_and_dtype(n.output(0), x ? Shape({(*x)[0], (*x)[1], vh}) : Shape(), dt);
   if (!n.output(1)) return;
-  const bool share = past && n.attr_int("past_present_share_buffer", 0) != 0;
+  const bool share = past && ctx.attr_int(n, "past_present_share_buffer", 0) != 0;
   ctx.set_shape_and_dtype(n.output(1), share ? *past : attention_present(x, past, *heads, qh), dt);
 }
 }  // namespace ms_attention_detail
@@ -180,7 +180,7 @@ inline void infer_ms_group_query_attention(Context& ctx, Node& n) {
   if (!heads) return;
   const auto kv_heads = num_heads(ctx, n, "kv_num_heads");
   if (!kv_heads) return;
-  const int64_t qk_output = n.attr_int("qk_output", 0);
+  const int64_t qk_output = ctx.attr_int(n, "qk_output", 0);
   if (n.output(3) && qk_output == 0) return ctx.record_error(n, "output_qk is given but the qk_output attribute is 0");
   if (!n.output(3) && qk_output != 0 && n.outputs.size() > 3)
     return ctx.record_error(n, "qk_output is set but the output_qk output is not given");
@@ -205,7 +205,7 @@ inline void infer_ms_group_query_attention(Context& ctx, Node& n) {
     ctx.set_shape_and_dtype(n.output(0), Shape(), dt);
   }
   const SymbolicDim total = scalar_value(ctx, n, 6);
-  const bool window_cache = n.attr_int("sliding_window_cache", 0) == 1;
+  const bool window_cache = ctx.attr_int(n, "sliding_window_cache", 0) == 1;
   auto present = [&](std::size_t out, const Value* past_value, const Shape* past) {
     if (!n.output(out)) return;
     const DataType pdt = past_value ? dtype_of(past_value) : dt;
@@ -240,7 +240,7 @@ inline void infer_ms_packed_attention(Context& ctx, Node& n) {
       !require_rank(ctx, n, bias, 1, 1, "bias"))
     return;
   SymbolicDim vh;
-  if (auto q = n.attr_ints("qkv_hidden_sizes")) {
+  if (auto q = ctx.attr_ints(n, "qkv_hidden_sizes")) {
     if (q->size() != 3) return ctx.record_error(n, "qkv_hidden_sizes must have 3 values");
     vh = (*q)[2];
   } else if (bias) {
@@ -304,7 +304,7 @@ inline void infer_ms_decoder_masked_mha(Context& ctx, Node& n) {
   else if (v && v->size() == 4)
     vh = (*v)[1] * (*v)[3];
   ctx.set_shape_and_dtype(n.output(0), q ? Shape({(*q)[0], (*q)[1], vh}) : Shape(), dt);
-  const bool share = n.attr_int("past_present_share_buffer", 0) != 0 || (n.input(6) && n.input(8));
+  const bool share = ctx.attr_int(n, "past_present_share_buffer", 0) != 0 || (n.input(6) && n.input(8));
   // New key/value length: 1 for self attention (value [B, 1, Dv]).
   const SymbolicDim L = v && v->size() == 3 ? (*v)[1] : SymbolicDim();
   auto present = [&](std::size_t out, std::size_t in, const Shape* past) {
@@ -458,11 +458,11 @@ inline void infer_ms_paged_attention(Context& ctx, Node& n) {
   if (!kv_heads) return;
   const Shape* q = shape_of(n.input(0));
   if (!require_rank(ctx, n, q, 2, 2, "query") || !require_rank(ctx, n, shape_of(n.input(3)), 4, 4, "key_cache")) return;
-  const bool latent = n.attr_string("kv_cache_layout", "SEPARATE") == "LATENT";
+  const bool latent = ctx.attr_string(n, "kv_cache_layout", "SEPARATE") == "LATENT";
   const bool packed = !n.input(1) && !latent;
   SymbolicDim head;
   if (q) head = (*q)[1] / SymbolicDim(packed ? *heads + 2 * *kv_heads : *heads);
-  if (const int64_t v = n.attr_int("v_head_size", 0); v > 0) head = SymbolicDim(v);
+  if (const int64_t v = ctx.attr_int(n, "v_head_size", 0); v > 0) head = SymbolicDim(v);
   const SymbolicDim width = head.is_known() ? head * SymbolicDim(*heads) : SymbolicDim();
   ctx.set_shape_and_dtype(n.output(0), Shape({dim_at(q, 0), width}), dtype_of(n.input(0)));
   propagate_type(ctx, n, 1, 3);

@@ -148,7 +148,7 @@ inline void infer_ms_bias_softmax(Context& ctx, Node& n) {
   if (data && bias && bias->rank() > data->rank())
     return ctx.record_error(n, {"bias ", *bias, " has a higher rank than data ", *data});
   if (data) {
-    auto axis = normalize_axis(ctx, n, n.attr_int("axis", 1), data->rank());
+    auto axis = normalize_axis(ctx, n, ctx.attr_int(n, "axis", 1), data->rank());
     if (!axis) return;
   }
   propagate_type(ctx, n);

@@ -73,15 +73,15 @@ inline bool greedy_sequences(Context& ctx, Node& n, std::size_t max_inputs) {
 }
 
 // The vocabulary size: the vocab_size attribute, else unknown.
-inline SymbolicDim vocab(const Node& n) {
-  const int64_t v = n.attr_int("vocab_size", -1);
+inline SymbolicDim vocab(Context& ctx, const Node& n) {
+  const int64_t v = ctx.attr_int(n, "vocab_size", -1);
   return v > 0 ? SymbolicDim(v) : SymbolicDim();
 }
 
 // BeamSearch / WhisperBeamSearch outputs 0 to 2; false after an error.
 inline bool beam_outputs(Context& ctx, Node& n, bool whisper) {
   if (!generation_attrs(ctx, n)) return false;
-  const auto ids = prompt(ctx, n, whisper || n.attr_int("model_type", 0) != 0);
+  const auto ids = prompt(ctx, n, whisper || ctx.attr_int(n, "model_type", 0) != 0);
   if (!ids) return false;
   const auto max_length = count_input(ctx, n, 1, "max_length", 1);
   const auto beams = max_length ? count_input(ctx, n, 3, "num_beams", 1) : std::nullopt;
@@ -99,9 +99,9 @@ inline bool beam_outputs(Context& ctx, Node& n, bool whisper) {
   ctx.set_shape_and_dtype(n.output(0), Shape({b, *ret, *max_length}), DataType::INT32);
   ctx.set_shape_and_dtype(n.output(1), Shape({b, *ret}), t);
   // Generated steps: max_length - S for a decoder-only prompt.
-  const bool decoder_only = !whisper && n.attr_int("model_type", 0) == 0;
+  const bool decoder_only = !whisper && ctx.attr_int(n, "model_type", 0) == 0;
   SymbolicDim steps = decoder_only && max_length->is_known() && *ids ? *max_length - (**ids)[1] : SymbolicDim();
-  if (n.output(2)) ctx.set_shape_and_dtype(n.output(2), Shape({steps, b, *beams, vocab(n)}), t);
+  if (n.output(2)) ctx.set_shape_and_dtype(n.output(2), Shape({steps, b, *beams, vocab(ctx, n)}), t);
   return true;
 }
 
@@ -118,7 +118,7 @@ SYMSHAPE_RULES(infer_ms_greedy_search, com_microsoft("GreedySearch", 1));
 inline void infer_ms_sampling(Context& ctx, Node& n) {
   if (!ms_generation_detail::greedy_sequences(ctx, n, 9) || !n.output(1)) return;
   const Shape* ids = shape_of(n.input(0));
-  ctx.set_shape_and_dtype(n.output(1), Shape({dim_at(ids, 0), ms_generation_detail::vocab(n)}), DataType::FLOAT);
+  ctx.set_shape_and_dtype(n.output(1), Shape({dim_at(ids, 0), ms_generation_detail::vocab(ctx, n)}), DataType::FLOAT);
 }
 SYMSHAPE_RULES(infer_ms_sampling, com_microsoft("Sampling", 1));
 

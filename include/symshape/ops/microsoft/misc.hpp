@@ -66,7 +66,7 @@ inline bool group_norm_attrs(Context& ctx, const Node& n) {
   }
   const Shape* x = shape_of(n.input(0));
   if (x && x->size() >= 2) {
-    const SymbolicDim& c = n.attr_int("channels_last", 1) != 0 ? (*x)[x->size() - 1] : (*x)[1];
+    const SymbolicDim& c = ctx.attr_int(n, "channels_last", 1) != 0 ? (*x)[x->size() - 1] : (*x)[1];
     if (c.is_int() && c.value() % *groups != 0) {
       ctx.record_error(n, {"channels ", c, " are not a multiple of groups ", *groups});
       return false;
@@ -164,7 +164,7 @@ inline void infer_ms_sparse_to_dense_matmul(Context& ctx, Node& n) {
   const Shape* a = shape_of(n.input(0));
   const Shape* b = shape_of(n.input(1));
   if (!require_rank(ctx, n, a, 2, 2, "A") || !require_rank(ctx, n, b, 2, 2, "B")) return;
-  const bool ta = n.attr_int("transA", 0) != 0, tb = n.attr_int("transB", 0) != 0;
+  const bool ta = ctx.attr_int(n, "transA", 0) != 0, tb = ctx.attr_int(n, "transB", 0) != 0;
   const SymbolicDim m = dim_at(a, ta ? 1 : 0), ka = dim_at(a, ta ? 0 : 1);
   const SymbolicDim kb = dim_at(b, tb ? 1 : 0), cols = dim_at(b, tb ? 0 : 1);
   if (a && b && !check_inner_dims(ctx, n, ka, kb, *a, *b)) return;

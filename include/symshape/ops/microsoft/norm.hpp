@@ -37,7 +37,7 @@ inline void infer_ms_layer_norm(Context& ctx, Node& n) {
   const bool simplified = n.op_type == "SimplifiedLayerNormalization";
   if (!check_inputs(ctx, n, 2, simplified ? 2 : 3)) return;
   propagate_type(ctx, n);
-  const int64_t stash = n.attr_int("stash_type", 1);
+  const int64_t stash = ctx.attr_int(n, "stash_type", 1);
   const DataType sdt = stash == 1 ? DataType::FLOAT : static_cast<DataType>(stash);
   const Shape* x = shape_of(n.input(0));
   const std::size_t inv_out = simplified ? 1 : 2;
@@ -46,7 +46,7 @@ inline void infer_ms_layer_norm(Context& ctx, Node& n) {
     ctx.set_shape_and_dtype(n.output(inv_out), Shape(), sdt);
     return;
   }
-  auto axis = normalize_axis(ctx, n, n.attr_int("axis", -1), x->rank());
+  auto axis = normalize_axis(ctx, n, ctx.attr_int(n, "axis", -1), x->rank());
   if (!axis) return;
   const Shape st = ms_norm_detail::stats_shape(*x, static_cast<std::size_t>(*axis));
   if (!simplified) ctx.set_shape_and_dtype(n.output(1), st, sdt);

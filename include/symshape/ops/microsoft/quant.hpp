@@ -51,7 +51,7 @@ inline std::optional<Shape> gemm_2d(Context& ctx, const Node& n, std::size_t ia,
   const Shape* a = shape_of(n.input(ia));
   const Shape* b = shape_of(n.input(ib));
   if (!require_rank(ctx, n, a, 2, 2, "A") || !require_rank(ctx, n, b, 2, 2, "B")) return std::nullopt;
-  const bool ta = n.attr_int("transA", 0) != 0, tb = n.attr_int("transB", 0) != 0;
+  const bool ta = ctx.attr_int(n, "transA", 0) != 0, tb = ctx.attr_int(n, "transB", 0) != 0;
   const SymbolicDim m = dim_at(a, ta ? 1 : 0), ka = dim_at(a, ta ? 0 : 1);
   const SymbolicDim kb = dim_at(b, tb ? 1 : 0), nn = dim_at(b, tb ? 0 : 1);
   if (a && b && !check_inner_dims(ctx, n, ka, kb, *a, *b)) return std::nullopt;
@@ -99,7 +99,7 @@ inline void infer_ms_gemm_float8(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 2, 6)) return;
   const auto s = ms_quant_detail::gemm_2d(ctx, n, 0, 1);
   if (!s) return;
-  ctx.set_shape_and_dtype(n.output(0), *s, static_cast<DataType>(n.attr_int("dtype", 1)));
+  ctx.set_shape_and_dtype(n.output(0), *s, static_cast<DataType>(ctx.attr_int(n, "dtype", 1)));
 }
 SYMSHAPE_RULES(infer_ms_gemm_float8, com_microsoft("GemmFloat8", 1));
 
@@ -112,7 +112,7 @@ inline bool is_fp_quantized(DataType t) {
 // UINT8 (bits 2, 4 or 8) and 1 otherwise (INT4/UINT4 need bits 4); nullopt
 // after an error.
 inline std::optional<int64_t> packed_components(Context& ctx, const Node& n, DataType data_t) {
-  const int64_t bits = n.attr_int("bits", 4);
+  const int64_t bits = ctx.attr_int(n, "bits", 4);
   if (data_t == DataType::UINT8) {
     if (bits != 2 && bits != 4 && bits != 8) {
       ctx.record_error(n, {"bits must be 2, 4 or 8 for UINT8 data, got ", bits});
@@ -139,7 +139,7 @@ inline void infer_ms_gather_block_quantized(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 3, 4)) return;
   const DataType data_t = dtype_of(n.input(0));
   const bool fp = ms_quant_detail::is_fp_quantized(data_t);
-  const int64_t block = n.attr_int("block_size", 128);
+  const int64_t block = ctx.attr_int(n, "block_size", 128);
   if (!(power_of_two_at_least_16(block) || (block == 0 && (fp || data_t == DataType::UNDEFINED))))
     return ctx.record_error(n,
                             {"block_size must be a power of 2 and at least 16 (or 0 for FP8/FP4 data), got ", block});
@@ -153,9 +153,9 @@ inline void infer_ms_gather_block_quantized(Context& ctx, Node& n) {
   if (!d) return (void)ctx.set_shape_and_dtype(n.output(0), Shape(), dt);
   const int64_t rank = d->rank();
   if (rank < 1) return ctx.record_error(n, "data must have rank >= 1");
-  auto gaxis = normalize_axis(ctx, n, n.attr_int("gather_axis", 0), rank, "gather_axis");
+  auto gaxis = normalize_axis(ctx, n, ctx.attr_int(n, "gather_axis", 0), rank, "gather_axis");
   if (!gaxis) return;
-  auto qaxis = normalize_axis(ctx, n, n.attr_int("quantize_axis", 1), rank, "quantize_axis");
+  auto qaxis = normalize_axis(ctx, n, ctx.attr_int(n, "quantize_axis", 1), rank, "quantize_axis");
   if (!qaxis) return;
   if (data_t == DataType::UINT8 && (*gaxis != 0 || *qaxis != rank - 1))
     return ctx.record_error(n, "UINT8 data needs gather_axis 0 and quantize_axis the last axis");
@@ -206,7 +206,7 @@ inline void infer_ms_qlinear_softmax(Context& ctx, Node& n) {
   if (!check_present(ctx, n, {0, 1, 3, 4}, 5)) return;
   if (!required_int(ctx, n, "opset")) return;
   const Shape* x = shape_of(n.input(0));
-  if (x && !normalize_axis(ctx, n, n.attr_int("axis", -1), x->rank())) return;
+  if (x && !normalize_axis(ctx, n, ctx.attr_int(n, "axis", -1), x->rank())) return;
   propagate_type(ctx, n);
 }
 SYMSHAPE_RULES(infer_ms_qlinear_softmax, com_microsoft("QLinearSoftmax", 1));
@@ -256,7 +256,7 @@ inline void infer_ms_qlinear_average_pool(Context& ctx, Node& n) {
   const Shape* x = shape_of(n.input(0));
   if (!x) return (void)ctx.set_shape_and_dtype(n.output(0), Shape(), dt);
   if (x->rank() < 3) return ctx.record_error(n, {"input must have rank >= 3, got ", *x});
-  const bool cl = n.attr_int("channels_last", 0) != 0;
+  const bool cl = ctx.attr_int(n, "channels_last", 0) != 0;
   const auto spec = read_window_spec(ctx, n, nullptr, x->size() - 2);
   if (!spec) return;
   auto out = window_output(ctx, n, *x, *spec, cl ? x->dims().back() : (*x)[1], cl);
@@ -273,7 +273,7 @@ inline void infer_ms_qlinear_global_average_pool(Context& ctx, Node& n) {
   const Shape* x = shape_of(n.input(0));
   if (!x) return (void)ctx.set_shape_and_dtype(n.output(0), Shape(), dt);
   if (x->rank() < 2) return ctx.record_error(n, {"input must have rank >= 2, got ", *x});
-  const bool cl = n.attr_int("channels_last", 0) != 0;
+  const bool cl = ctx.attr_int(n, "channels_last", 0) != 0;
   std::vector<SymbolicDim> out(x->size(), SymbolicDim(1));
   out[0] = (*x)[0];
   if (cl)
@@ -288,7 +288,7 @@ SYMSHAPE_RULES(infer_ms_qlinear_global_average_pool, com_microsoft("QLinearGloba
 inline void infer_ms_qlinear_conv(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 8, 9)) return;
   const DataType dt = dtype_of(n.input(7));
-  if (n.attr_int("channels_last", 0) != 0) return nhwc_conv(ctx, n, 0, 3, dt);
+  if (ctx.attr_int(n, "channels_last", 0) != 0) return nhwc_conv(ctx, n, 0, 3, dt);
   conv_common(ctx, n, 0, 3, dt);
 }
 SYMSHAPE_RULES(infer_ms_qlinear_conv, com_microsoft("QLinearConv", 1));
@@ -466,7 +466,7 @@ SYMSHAPE_RULES(infer_ms_with_order, com_microsoft("QuantizeWithOrder", 1), com_m
 inline void infer_ms_quantize_bfp(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 1, 1) || !required_int(ctx, n, "bfp_type")) return;
   const Shape* x = shape_of(n.input(0));
-  if (x && !normalize_axis(ctx, n, n.attr_int("block_dim", -1), x->rank(), "block_dim")) return;
+  if (x && !normalize_axis(ctx, n, ctx.attr_int(n, "block_dim", -1), x->rank(), "block_dim")) return;
   ctx.set_shape_and_dtype(n.output(0), Shape({ctx.new_symbolic_dim()}), DataType::UINT8);
   const SymbolicDim rank = x ? SymbolicDim(x->rank()) : ctx.new_symbolic_dim();
   for (std::size_t o = 1; o < 3; ++o)
@@ -479,7 +479,7 @@ SYMSHAPE_RULES(infer_ms_quantize_bfp, com_microsoft("QuantizeBFP", 1));
 // BFLOAT16; default FLOAT) -> a tensor of the dims held by `shape`.
 inline void infer_ms_dequantize_bfp(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 3, 3) || !required_int(ctx, n, "bfp_type")) return;
-  const int64_t code = n.attr_int("dtype", static_cast<int64_t>(DataType::FLOAT));
+  const int64_t code = ctx.attr_int(n, "dtype", static_cast<int64_t>(DataType::FLOAT));
   if (code != static_cast<int64_t>(DataType::FLOAT) && code != static_cast<int64_t>(DataType::FLOAT16) &&
       code != static_cast<int64_t>(DataType::BFLOAT16))
     return ctx.record_error(n, {"dtype must be FLOAT, FLOAT16 or BFLOAT16, got ", code});
@@ -493,7 +493,7 @@ inline void infer_ms_dequantize_bfp(Context& ctx, Node& n) {
   auto dims = ctx.symbolic_value(n.input(1));
   if (dims && !check_no_negative_dim(ctx, n, *dims, "shape has a negative dim ")) return;
   Shape y = dims ? Shape(std::move(*dims)) : shape_of_length(n.input(1));
-  if (y.has_rank() && !normalize_axis(ctx, n, n.attr_int("block_dim", -1), y.rank(), "block_dim")) return;
+  if (y.has_rank() && !normalize_axis(ctx, n, ctx.attr_int(n, "block_dim", -1), y.rank(), "block_dim")) return;
   ctx.set_shape_and_dtype(n.output(0), std::move(y), static_cast<DataType>(code));
 }
 SYMSHAPE_RULES(infer_ms_dequantize_bfp, com_microsoft("DequantizeBFP", 1));
@@ -533,7 +533,7 @@ inline std::optional<SymbolicDim> lstm_hidden(Context& ctx, const Node& n, const
 // [dirs, batch, hidden], X's dtype (RNNShapeInference).
 inline void infer_ms_dynamic_quantize_lstm(Context& ctx, Node& n) {
   if (!check_present(ctx, n, {0, 1, 2, 8, 9, 10, 11}, 12)) return;
-  const std::string direction = n.attr_string("direction", "forward");
+  const std::string direction = ctx.attr_string(n, "direction", "forward");
   const auto dirs = num_directions(ctx, n, direction);
   if (!dirs) return;
   const Shape* x = shape_of(n.input(0));

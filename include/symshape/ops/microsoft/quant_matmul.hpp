@@ -56,7 +56,7 @@ inline bool check_block_scales(Context& ctx, const Node& n, std::size_t i, const
 }
 // The positive attribute block_size with its default; nullopt after the error.
 inline std::optional<int64_t> positive_block_size(Context& ctx, const Node& n, int64_t fallback) {
-  const int64_t block = n.attr_int("block_size", fallback);
+  const int64_t block = ctx.attr_int(n, "block_size", fallback);
   if (block >= 1) return block;
   ctx.record_error(n, {"block_size must be positive, got ", block});
   return std::nullopt;
@@ -86,7 +86,7 @@ inline void infer_ms_matmul_bnb4(Context& ctx, Node& n) {
       !ms_qmatmul_detail::check_length(ctx, n, 2, fits ? ms_qmatmul_detail::ceil_div(count, *block) : std::nullopt,
                                        "absmax"))
     return;
-  const bool trans_b = n.attr_int("transB", 1) != 0;
+  const bool trans_b = ctx.attr_int(n, "transB", 1) != 0;
   const auto y = matmul_with_weight(ctx, n, shape_of(n.input(0)), SymbolicDim(trans_b ? *k : *nn),
                                     SymbolicDim(trans_b ? *nn : *k), trans_b ? "K" : "N");
   if (!y) return;

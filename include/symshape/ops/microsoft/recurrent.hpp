@@ -30,7 +30,7 @@ SYMSHAPE_RULES(infer_ms_attn_lstm, com_microsoft("AttnLSTM", 1));
 namespace ms_recurrent_detail {
 
 inline bool check_update_rule(Context& ctx, const Node& n) {
-  const std::string rule = n.attr_string("update_rule", "gated_delta");
+  const std::string rule = ctx.attr_string(n, "update_rule", "gated_delta");
   if (rule == "linear" || rule == "gated" || rule == "delta" || rule == "gated_delta") return true;
   ctx.record_error(n, {"update_rule must be linear, gated, delta or gated_delta, got '", rule, "'"});
   return false;
@@ -39,7 +39,7 @@ inline bool check_update_rule(Context& ctx, const Node& n) {
 // An integer attribute in [lo, hi] (default `fallback`); nullopt after an error.
 inline std::optional<int64_t> int_in(Context& ctx, const Node& n, const char* name, int64_t fallback, int64_t lo,
                                      int64_t hi) {
-  const int64_t v = n.attr_int(name, fallback);
+  const int64_t v = ctx.attr_int(n, name, fallback);
   if (v >= lo && v <= hi) return v;
   ctx.record_error(n, {name, " must be in [", lo, ", ", hi, "], got ", v});
   return std::nullopt;
@@ -172,7 +172,7 @@ SYMSHAPE_RULES(infer_ms_gated_delta_net, com_microsoft("GatedDeltaNet", 1));
 namespace ms_recurrent_detail {
 // The activation attribute of the causal convolutions.
 inline bool check_activation(Context& ctx, const Node& n) {
-  const std::string act = n.attr_string("activation", "none");
+  const std::string act = ctx.attr_string(n, "activation", "none");
   if (act == "none" || act == "silu" || act == "swish") return true;
   ctx.record_error(n, {"activation must be 'silu', 'swish' or 'none', got '", act, "'"});
   return false;
@@ -191,7 +191,7 @@ inline void infer_ms_causal_conv_with_state(Context& ctx, Node& n) {
   const auto dilation = ndim ? int_in(ctx, n, "dilation", 1, 1, INT64_MAX) : std::nullopt;
   const auto w = dilation ? int_in(ctx, n, "state_window", 0, 0, 8) : std::nullopt;
   if (!w) return;
-  const bool last = n.attr_int("channels_last", 0) != 0;
+  const bool last = ctx.attr_int(n, "channels_last", 0) != 0;
   if (last && *ndim != 1) return ctx.record_error(n, "channels_last = 1 requires ndim = 1");
   const Shape* x = shape_of(n.input(0));
   const Shape* wt = shape_of(n.input(1));

@@ -46,7 +46,7 @@ SYMSHAPE_RULES(infer_ms_expand_dims, com_microsoft("ExpandDims", 1));
 // Pad: data, pads ([2*r] or [1, 2*r] int64), [value]; mode constant, reflect or edge.
 inline void infer_ms_pad(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 2, 3)) return;
-  const std::string mode = n.attr_string("mode", "constant");
+  const std::string mode = ctx.attr_string(n, "mode", "constant");
   if (mode != "constant" && mode != "reflect" && mode != "edge")
     return ctx.record_error(n, {"mode must be constant, reflect or edge, got '", mode, "'"});
   const Shape* p = shape_of(n.input(1));
@@ -129,11 +129,11 @@ inline void infer_ms_unfold_tensor(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 1, 1)) return;
   const auto size = required_int(ctx, n, "size");
   if (!size) return;
-  const int64_t step = n.attr_int("step", 1);
+  const int64_t step = ctx.attr_int(n, "step", 1);
   if (*size < 1 || step < 1) return ctx.record_error(n, "size and step must be positive");
   const Shape* x = shape_of(n.input(0));
   if (!x) return set_like_input(ctx, n, 0, Shape());
-  auto dim = normalize_axis(ctx, n, n.attr_int("dim", -1), x->rank(), "dim");
+  auto dim = normalize_axis(ctx, n, ctx.attr_int(n, "dim", -1), x->rank(), "dim");
   if (!dim) return;
   std::vector<SymbolicDim> d = x->dims();
   SymbolicDim& in = d[static_cast<std::size_t>(*dim)];
@@ -202,7 +202,7 @@ SYMSHAPE_RULES(infer_ms_is_all_finite, com_microsoft("IsAllFinite", 1));
 // MurmurHash3: X -> X's shape, UINT32 (positive=1, the default) or INT32.
 inline void infer_ms_murmur_hash3(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 1, 1)) return;
-  const int64_t positive = n.attr_int("positive", 1);
+  const int64_t positive = ctx.attr_int(n, "positive", 1);
   if (positive != 0 && positive != 1) return ctx.record_error(n, "positive must be 0 or 1");
   const Shape* x = shape_of(n.input(0));
   ctx.set_shape_and_dtype(n.output(0), x ? *x : Shape(), positive ? DataType::UINT32 : DataType::INT32);
@@ -214,7 +214,7 @@ namespace ms_tensor_detail {
 // in [1, 3] and at most the signal rank. nullopt after an error.
 inline std::optional<int64_t> fft_signal_ndim(Context& ctx, const Node& n, int64_t ndim, const Shape* x,
                                               std::size_t extra) {
-  if (n.attr_int("normalized", 0) != 0 || n.attr_int("onesided", 1) != 1) {
+  if (ctx.attr_int(n, "normalized", 0) != 0 || ctx.attr_int(n, "onesided", 1) != 1) {
     ctx.record_error(n, "only normalized=0 and onesided=1 are supported");
     return std::nullopt;
   }
@@ -232,7 +232,7 @@ inline std::optional<int64_t> fft_signal_ndim(Context& ctx, const Node& n, int64
 inline void infer_ms_rfft(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 1, 1)) return;
   const Shape* x = shape_of(n.input(0));
-  if (!ms_tensor_detail::fft_signal_ndim(ctx, n, n.attr_int("signal_ndim", 1), x, 0)) return;
+  if (!ms_tensor_detail::fft_signal_ndim(ctx, n, ctx.attr_int(n, "signal_ndim", 1), x, 0)) return;
   if (!x) return set_like_input(ctx, n, 0, Shape());
   std::vector<SymbolicDim> d = x->dims();
   d.back() = d.back() / SymbolicDim(2) + 1;
@@ -274,7 +274,7 @@ SYMSHAPE_RULES(infer_ms_dynamic_time_warping, com_microsoft("DynamicTimeWarping"
 // are 0 or 1.
 inline void infer_ms_ep_context(Context& ctx, Node& n) {
   for (const char* a : {"embed_mode", "main_context"}) {
-    const int64_t v = n.attr_int(a, 1);
+    const int64_t v = ctx.attr_int(n, a, 1);
     if (v != 0 && v != 1) return ctx.record_error(n, {a, " must be 0 or 1, got ", v});
   }
 }

@@ -51,7 +51,7 @@ inline void infer_ms_word_conv_embedding(Context& ctx, Node& n) {
   const Shape* w = shape_of(n.input(1));
   if (!require_rank(ctx, n, seq, 2, 2, "Sequence") || !require_rank(ctx, n, w, 4, 4, "W")) return;
   SymbolicDim emb = dim_at(w, 0);
-  if (const int64_t e = n.attr_int("embedding_size", -1); e > 0) {
+  if (const int64_t e = ctx.attr_int(n, "embedding_size", -1); e > 0) {
     if (emb.is_int() && emb.value() != e)
       return ctx.record_error(n, {"embedding_size ", e, " differs from W's filters ", emb});
     emb = SymbolicDim(e);
@@ -134,7 +134,7 @@ SYMSHAPE_RULES(infer_ms_varlen_ngram_hash_mapping, com_microsoft("VarlenNGramHas
 // suffix_match_idx; 1 <= min_ngram_size <= max_ngram_size (defaults 1, 3).
 inline void infer_ms_bifurcation_detector(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 3, 4)) return;
-  const int64_t lo = n.attr_int("min_ngram_size", 1), hi = n.attr_int("max_ngram_size", 3);
+  const int64_t lo = ctx.attr_int(n, "min_ngram_size", 1), hi = ctx.attr_int(n, "max_ngram_size", 3);
   if (lo < 1 || lo > hi)
     return ctx.record_error(n, {"need 1 <= min_ngram_size <= max_ngram_size, got ", lo, " and ", hi});
   ctx.set_shape_and_dtype(n.output(0), Shape({ctx.new_symbolic_dim()}), DataType::INT64);

@@ -1,8 +1,7 @@
 // The inference context: merge policy, diagnostics, contracts, fresh dims and
-// symbolic values. Rules call set_shape / set_dtype / set_type on their outputs
-// and report problems with usage_error (malformed model) or record_error
-// (semantic; severity per policy). How an inferred type merges with the one a
-// value already has (declared in the file, or inferred before):
+// symbolic values (the last two jobs in the headers of its bases). Rules call set_shape / set_dtype / set_type on their
+// outputs and report problems with usage_error (malformed model) or record_error (semantic; severity per policy). How
+// an inferred type merges with the one a value already has (declared in the file, or inferred before):
 //
 // | policy   | existing type                                 | conflicts | semantic errors |
 // | skip     | kept if present (a missing dtype or rank is   | none      | warnings        |
@@ -37,7 +36,9 @@
 #include "symshape/expr/prove.hpp"
 #include "symshape/infer/conditions.hpp"
 #include "symshape/infer/diagnostics.hpp"
+#include "symshape/infer/diagnostics_recorder.hpp"
 #include "symshape/infer/options.hpp"
+#include "symshape/infer/value_store.hpp"
 #include "symshape/ir/graph.hpp"
 #include "symshape/support/message.hpp"
 
@@ -57,12 +58,16 @@ class SubgraphInferer {
   ~SubgraphInferer() = default;  // not deleted through this interface
 };
 
-class Context {
+// What a rule works with: the model's opsets, the merging of inferred types
+// under the policy (below), fresh dims, attributes read by kind and subgraph
+// inference; and, from its bases, diagnostics and contracts
+// (infer/diagnostics_recorder.hpp) and the known values of small tensors
+// (infer/value_store.hpp).
+class Context : public DiagnosticsRecorder, public ValueStore {
  public:
   explicit Context(std::map<std::string, int64_t> opset_imports, MergePolicy policy = MergePolicy::Refine)
-      : opsets_(normalize_opsets(std::move(opset_imports))), policy_(policy) {}
+      : DiagnosticsRecorder(policy), opsets_(normalize_opsets(std::move(opset_imports))) {}
 
-  MergePolicy policy() const { return policy_; }
   // Opset of a domain ("" and "ai.onnx" are the same); 0 when not imported.
   int64_t opset(const std::string& domain) const {
     auto it = opsets_.find(std::string(canonical_domain(domain)));
@@ -77,159 +82,6 @@ class Context {
     o.emplace("", it->second);
     o.erase(it);
     return o;
-  }
-
-  Report& report() { return report_; }
-  const Report& report() const { return report_; }
-
-  // The node being inferred, for messages.
-  // Where the node being inferred is: its index in its graph, and the scope
-  // of that graph (" in subgraph 'body' of node #1 'loop' (Loop)", empty in
-  // the main graph), which the engine keeps alive while the node is current.
-  struct NodePlace {
-    const Node* node = nullptr;
-    std::size_t index = 0;
-    const std::string* scope = nullptr;
-  };
-  void set_current_node(const Node* n, std::size_t index = 0, const std::string* scope = nullptr) {
-    current_ = n;
-    current_index_ = index;
-    current_scope_ = scope;
-  }
-  NodePlace current_place() const { return {current_, current_index_, current_scope_}; }
-  void set_current_place(const NodePlace& p) { set_current_node(p.node, p.index, p.scope); }
-  const Node* current_node() const { return current_; }
-  // The place of a node as diagnostics give it: "node #2 'proj' (MatMul)" and
-  // the scope; without the index for a node other than the current one.
-  std::string place_of(const Node* n) const {
-    if (!n) return {};
-    std::string s = "node";
-    if (n == current_) s += " #" + std::to_string(current_index_);
-    if (!n->name.empty()) s += " '" + n->name + "'";
-    s += " (" + (n->domain.empty() ? n->op_type : n->domain + "." + n->op_type) + ")";
-    return current_scope_ ? s + *current_scope_ : s;
-  }
-  // The since_version of the rule the engine runs for the current node (the
-  // version of the operator it chose at the model's opset).
-  void set_rule_since_version(int v) { rule_since_version_ = v; }
-  int rule_since_version() const { return rule_since_version_; }
-
-  // ---- diagnostics ----
-  void usage_error(const Node& n, std::string message) {
-    add(Severity::Error, DiagnosticKind::Usage, &n, std::move(message));
-  }
-  // A semantic error: a warning under `skip`, an error otherwise.
-  void record_error(const Node& n, std::string message) {
-    add(policy_ == MergePolicy::Skip ? Severity::Warning : Severity::Error, DiagnosticKind::Semantic, &n,
-        std::move(message));
-  }
-  // The same from a literal or from pieces (support/message.hpp), as the
-  // built-in rules write them: out of line, so that a call site only passes
-  // a pointer or a small array instead of building a string.
-  [[gnu::cold]] void usage_error(const Node& n, const char* message) { usage_error(n, std::string(message)); }
-  [[gnu::cold]] void usage_error(const Node& n, std::initializer_list<MessagePiece> pieces) {
-    usage_error(n, join_message(pieces));
-  }
-  [[gnu::cold]] void record_error(const Node& n, const char* message) { record_error(n, std::string(message)); }
-  [[gnu::cold]] void record_error(const Node& n, std::initializer_list<MessagePiece> pieces) {
-    record_error(n, join_message(pieces));
-  }
-  void warn(const Node* n, DiagnosticKind kind, std::string message) {
-    add(Severity::Warning, kind, n, std::move(message));
-  }
-  void error(const Node* n, DiagnosticKind kind, std::string message) {
-    add(Severity::Error, kind, n, std::move(message));
-  }
-
-  // ---- contracts ----
-  // Records that valid runs need `a == b` (Equal) or `a == b or either is 1`
-  // (Broadcast), unless that is known to hold; callers report relations that
-  // can never hold (3 vs 4) as errors instead. Unknown dims give nothing.
-  void record_contract(const Node* n, Contract::Kind kind, const SymbolicDim& a, const SymbolicDim& b,
-                       std::string origin) {
-    if (a.is_unknown() || b.is_unknown() || a == b) return;
-    if (kind == Contract::Kind::Broadcast && (a.is_int(1) || b.is_int(1))) return;
-    if (prove_eq(a.expr(), b.expr())) return;
-    if (detail::active_facts() && breaks_facts(kind, a.expr(), b.expr())) {
-      error(n, DiagnosticKind::Semantic,
-            "the facts in force rule out every valid run: " + a.to_string() + " and " + b.to_string() +
-                (kind == Contract::Kind::Equal ? " must be equal" : " must be equal or one of them 1") + " (" + origin +
-                ")");
-      return;
-    }
-    std::string sa = a.to_string(), sb = b.to_string();
-    const std::string key = (kind == Contract::Kind::Equal ? "=" : "~") + std::min(sa, sb) + "|" + std::max(sa, sb);
-    if (report_.contracts.size() >= kMaxContracts || !contract_keys_.insert(key).second) return;
-    Contract c;
-    c.kind = kind;
-    c.lhs = a;
-    c.rhs = b;
-    if (n) {
-      c.node = n->name;
-      c.op_type = n->op_type;
-      c.where = place_of(n);
-    }
-    c.origin = std::move(origin);
-    if (a.is_symbolic() && b.is_symbolic() && (has_clamp(a.expr()) || has_clamp(b.expr()))) {
-      ClampReading r = read_clamps(a.expr(), b.expr(), kind == Contract::Kind::Broadcast);
-      if (r.always_holds) return;
-      c.condition = std::move(r.condition);
-    }
-    // Two relations of one node that come down to the same condition (a Where
-    // broadcasting three inputs) are listed once.
-    if (!c.condition.empty() &&
-        !contract_keys_.insert("?" + std::to_string(reinterpret_cast<std::uintptr_t>(n)) + "|" + c.condition).second)
-      return;
-    report_.contracts.push_back(std::move(c));
-  }
-  // The contract that a Gather's indices, whose largest value is `largest`,
-  // read rows of a table of `rows`: largest+1 <= rows (when `count`, the
-  // number of indices, is not 0). Recorded only when it does not hold
-  // for every run; a violation that the facts force is an error.
-  void record_index_bound(const Node* n, const SymbolicDim& largest, const SymbolicDim& rows, const SymbolicDim& count,
-                          std::string origin) {
-    if (largest.is_unknown() || rows.is_unknown() || count.is_int(0) || !largest.is_symbolic()) return;
-    const SymbolicDim needed = largest + SymbolicDim(1);
-    if (needed.is_unknown() || prove_ge(rows.expr(), needed.expr())) return;
-    const bool read = !count.is_symbolic() || prove_ge(count.expr(), Expr(1));
-    if (detail::active_facts() && read && prove_ge(needed.expr(), rows.expr() + Expr(1))) {
-      error(n, DiagnosticKind::Semantic,
-            "the facts in force rule out every valid run: index " + largest.to_string() + " into " + rows.to_string() +
-                " rows (" + origin + ")");
-      return;
-    }
-    const std::string key = "<" + needed.to_string() + "|" + rows.to_string();
-    if (report_.contracts.size() >= kMaxContracts || !contract_keys_.insert(key).second) return;
-    Contract c;
-    c.kind = Contract::Kind::AtMost;
-    c.lhs = needed;
-    c.rhs = rows;
-    if (count.is_symbolic() && !read) c.unless_zero = count;
-    if (n) {
-      c.node = n->name;
-      c.op_type = n->op_type;
-      c.where = place_of(n);
-    }
-    c.origin = std::move(origin);
-    c.condition = needed.to_string() + " <= " + rows.to_string();
-    report_.contracts.push_back(std::move(c));
-  }
-  static constexpr std::size_t kMaxContracts = 10000;
-  static bool has_clamp(const Expr& e) {
-    if (e.kind() == ExprKind::Min || e.kind() == ExprKind::Max) return true;
-    for (const auto& t : e.terms())
-      if (has_clamp(t.first)) return true;
-    for (const auto& x : e.args())
-      if (has_clamp(x)) return true;
-    return false;
-  }
-  // Whether the facts in force make `a == b` (Equal; Broadcast: or one is 1) impossible.
-  static bool breaks_facts(Contract::Kind kind, const Expr& a, const Expr& b) {
-    const Expr one(1);
-    const bool unequal = prove_ge(a, b + one) || prove_ge(b, a + one);
-    if (!unequal || kind == Contract::Kind::Equal) return unequal;
-    auto never_one = [](const Expr& x) { return prove_ge(x, Expr(2)) || prove_ge(Expr(0), x); };
-    return never_one(a) && never_one(b);
   }
 
   // The symbols of the graph inputs' dims: an inferred dim over these (and
@@ -319,122 +171,10 @@ class Context {
     return set_type(v, Type::tensor(dtype, v->type.is_tensor() ? v->type.shape() : Shape()));
   }
 
-  // ---- element bounds ----
-  // The smallest and largest element of an integer tensor too long to list
-  // (a Range of symbolic length: `past` and `past+seq-1`), for the rows a
-  // Gather of it reads. Few values have them: they are kept here, not in
-  // every Value.
-  struct ElementBounds {
-    SymbolicDim lo, hi;
-  };
-  void set_element_bounds(const Value* v, const SymbolicDim& lo, const SymbolicDim& hi) {
-    if (v && lo.is_known() && hi.is_known()) element_bounds_[v] = ElementBounds{lo, hi};
-  }
-  // For rules that keep the elements (Unsqueeze, Reshape, Cast to int64,
-  // Expand, ...): the output has the bounds of the input.
-  void keep_element_bounds(const Value* from, const Value* to) {
-    if (!from || !to) return;
-    auto it = element_bounds_.find(from);
-    if (it != element_bounds_.end()) element_bounds_[to] = it->second;
-  }
-  const ElementBounds* element_bounds(const Value* v) const {
-    auto it = element_bounds_.find(v);
-    return it == element_bounds_.end() ? nullptr : &it->second;
-  }
-  // A value inferred again (a subgraph's) starts without bounds.
-  void forget_element_bounds(const Value* v) { element_bounds_.erase(v); }
-
-  // ---- partial data propagation ----
-  // Known element values of a small integer tensor: the propagated symbolic
-  // value, else the data of a constant initializer.
-  std::optional<std::vector<SymbolicDim>> symbolic_value(const Value* v) const {
-    if (!v) return std::nullopt;
-    if (v->symbolic_value) {
-      if (v->fraction) return std::nullopt;  // a fraction: rational_value only
-      return v->symbolic_value;
-    }
-    if (v->initializer && v->initializer->has_data && is_integer_type(v->initializer->dtype) &&
-        v->initializer->int_data.size() <= kMaxSymbolicValueSize) {
-      return std::vector<SymbolicDim>(v->initializer->int_data.begin(), v->initializer->int_data.end());
-    }
-    return std::nullopt;
-  }
-  // Only integer values, or nullopt.
-  std::optional<std::vector<int64_t>> int_values(const Value* v) const {
-    auto s = symbolic_value(v);
-    if (!s) return std::nullopt;
-    std::vector<int64_t> out;
-    for (const auto& d : *s) {
-      if (!d.is_int()) return std::nullopt;
-      out.push_back(d.value());
-    }
-    return out;
-  }
-  void set_symbolic_value(Value* v, std::vector<SymbolicDim> data) { set_rational_value(v, {std::move(data), 1}); }
-
-  // Known values of a float tensor as fractions with one common positive
-  // denominator: element i is num[i] / den (den = 1 for whole numbers, which
-  // symbolic_value also gives). Floats in initializers count when each is
-  // p / 2^k with k <= 10 (exact in binary floating point).
-  using Rationals = symshape::Rationals;
-  // Whether v has data a value can come from (a propagated value, or a
-  // constant initializer's); rational_value and symbolic_value are nullopt
-  // without it, and cost nothing to skip.
-  static bool carries_data(const Value* v) {
-    return v && (v->symbolic_value || (v->initializer && v->initializer->has_data));
-  }
-  std::optional<Rationals> rational_value(const Value* v) const {
-    if (!carries_data(v)) return std::nullopt;
-    if (v->symbolic_value && v->fraction && v->fraction->num.size() == v->symbolic_value->size()) return *v->fraction;
-    if (auto s = symbolic_value(v)) return Rationals{std::move(*s), 1};
-    if (!v->initializer || !v->initializer->has_data || v->initializer->int_data.size() > 0) return std::nullopt;
-    if (v->initializer->float_data.size() > kMaxSymbolicValueSize) return std::nullopt;
-    return exact_rationals(v->initializer->float_data);
-  }
-  // `data` as Rationals when every element is p / 2^k with k <= 10 and |p| < 2^53.
-  static std::optional<Rationals> exact_rationals(const std::vector<double>& data) {
-    // Weights are rarely such fractions: one pass rules them out. If x * den is
-    // whole for some den <= 1024, so is x * 1024 (den divides 1024).
-    for (double x : data)
-      if (!(x * 1024.0 == std::floor(x * 1024.0))) return std::nullopt;
-    for (int64_t den = 1; den <= 1024; den *= 2) {
-      Rationals r{{}, den};
-      for (double x : data) {
-        const double p = x * static_cast<double>(den);  // exact: den is a power of two
-        if (!(p == std::floor(p)) || !(std::fabs(p) < 9007199254740992.0)) break;
-        r.num.emplace_back(static_cast<int64_t>(p));
-      }
-      if (r.num.size() == data.size()) return r;
-    }
-    return std::nullopt;
-  }
-  // Stores `r` reduced (integer numerators and the denominator divided by
-  // their gcd; den = 1 makes it a plain symbolic value). A denominator <= 0
-  // stores nothing.
-  void set_rational_value(Value* v, Rationals r) {
-    if (!v || !data_propagation_ || r.num.size() > kMaxSymbolicValueSize || r.den <= 0) return;
-    // A symbolic numerator gives up the gcd of its coefficients ((4*N+2)/2 is 2*N+1).
-    int64_t g = r.den;
-    for (const auto& d : r.num) {
-      if (g == 1) break;
-      if (d.is_int())
-        g = std::gcd(g, d.value() == INT64_MIN ? int64_t{1} : d.value());
-      else
-        g = d.is_known() ? detail::content_gcd(d.expr(), g) : 1;
-    }
-    if (g > 1)
-      for (auto& d : r.num) d = d.is_int() ? SymbolicDim(d.value() / g) : d / SymbolicDim(g);
-    r.den /= g;
-    if (r.den == 1) {
-      v->symbolic_value = std::move(r.num);
-      v->fraction.reset();
-    } else {
-      v->symbolic_value = std::vector<SymbolicDim>(r.num.size());  // unknown placeholders
-      v->fraction = std::move(r);
-    }
-  }
-  void set_data_propagation(bool on) { data_propagation_ = on; }
-  static constexpr std::size_t kMaxSymbolicValueSize = 64;
+  // The since_version of the rule the engine runs for the current node (the
+  // version of the operator it chose at the model's opset).
+  void set_rule_since_version(int v) { rule_since_version_ = v; }
+  int rule_since_version() const { return rule_since_version_; }
 
   // ---- attributes ----
   // A node's attribute read as the kind the rule expects. One of another
@@ -487,22 +227,9 @@ class Context {
   }
 
  private:
-  void add(Severity s, DiagnosticKind k, const Node* n, std::string message) {
-    Diagnostic d;
-    d.severity = s;
-    d.kind = k;
-    if (n) {
-      d.node = n->name;
-      d.op_type = n->op_type;
-      d.where = place_of(n);
-    }
-    d.message = std::move(message);
-    report_.diagnostics.push_back(std::move(d));
-  }
-
   void conflict(const Value* v, const std::string& what) {
     const Severity s = policy_ == MergePolicy::Strict ? Severity::Error : Severity::Warning;
-    add(s, DiagnosticKind::Conflict, current_, "value '" + (v ? v->name : std::string()) + "': " + what);
+    add(s, DiagnosticKind::Conflict, current_node(), "value '" + (v ? v->name : std::string()) + "': " + what);
   }
 
   Shape merge_shape(const Value* v, const Shape& old, Shape inferred) {
@@ -538,7 +265,7 @@ class Context {
           v, "inferred dim " + std::to_string(i) + " = " + b.to_string() + " conflicts with existing " + a.to_string());
       return a;
     }
-    record_contract(current_, Contract::Kind::Equal, a, b, "declared " + where);
+    record_contract(current_node(), Contract::Kind::Equal, a, b, "declared " + where);
     return b;
   }
 
@@ -555,7 +282,7 @@ class Context {
       std::string text = d.to_string();
       if (text.size() > 80) text = text.substr(0, 77) + "...";
       d = new_symbolic_dim();
-      warn(current_, DiagnosticKind::Semantic,
+      warn(current_node(), DiagnosticKind::Semantic,
            "dim " + std::to_string(i) + " of '" + (v ? v->name : std::string()) +
                "' is exact but too long to keep; it becomes the fresh " + d.to_string() + " (" + text +
                "). Facts the runs satisfy shorten it: add --assume or --assume-contracts");
@@ -589,20 +316,12 @@ class Context {
   }
 
   std::map<std::string, int64_t> opsets_;
-  MergePolicy policy_;
-  Report report_;
   AttributeMismatch attribute_mismatch_;
-  const Node* current_ = nullptr;
-  std::size_t current_index_ = 0;
-  const std::string* current_scope_ = nullptr;
   int rule_since_version_ = 0;
   int64_t next_dim_ = 0;
   int64_t fresh_begin_ = 0;
-  bool data_propagation_ = true;
   SubgraphInferer* subgraph_ = nullptr;
   std::set<std::string> input_symbols_;
-  std::set<std::string> contract_keys_;
-  std::map<const Value*, ElementBounds> element_bounds_;
 };
 
 }  // namespace symshape

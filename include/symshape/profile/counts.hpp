@@ -10,10 +10,13 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
+#include <tuple>
 #include <utility>
 #include <vector>
 
 #include "symshape/infer/helpers.hpp"
+#include "symshape/infer/versioned_lookup.hpp"
 #include "symshape/ir/graph.hpp"
 #include "symshape/support/checked_int.hpp"
 
@@ -533,19 +536,32 @@ inline const std::vector<CountGroup>& structured_groups() {
   return groups;
 }
 
-// The conventions by (domain, op_type); docs/profile.md lists them.
-inline const std::map<std::pair<std::string, std::string>, CountFn>& count_table() {
-  static const std::map<std::pair<std::string, std::string>, CountFn> table = [] {
-    std::map<std::pair<std::string, std::string>, CountFn> t;
+// One operator's convention, as a row of the tables that versioned_lookup.hpp
+// searches. A convention holds for every version of its operator: each row's
+// since_version is 1.
+struct CountRow {
+  std::string domain;
+  std::string op_type;
+  int since_version = 1;
+  CountFn fn = nullptr;
+};
+
+// The conventions sorted by (domain, op_type); docs/profile.md lists them.
+inline const std::vector<CountRow>& count_table() {
+  static const std::vector<CountRow> table = [] {
+    std::vector<CountRow> t;
     for (const auto* groups : {&arithmetic_groups(), &structured_groups()})
       for (const CountGroup& g : *groups) {
         const std::string ops = g.ops;
         for (std::size_t start = 0; start < ops.size();) {
           const std::size_t end = std::min(ops.find(' ', start), ops.size());
-          t[{g.domain, ops.substr(start, end - start)}] = g.fn;
+          t.push_back({g.domain, ops.substr(start, end - start), 1, g.fn});
           start = end + 1;
         }
       }
+    std::stable_sort(t.begin(), t.end(), [](const CountRow& x, const CountRow& y) {
+      return std::tie(x.domain, x.op_type) < std::tie(y.domain, y.op_type);
+    });
     return t;
   }();
   return table;
@@ -554,12 +570,12 @@ inline const std::map<std::pair<std::string, std::string>, CountFn>& count_table
 // The FLOPs of one node (one execution of it); an operator without a
 // convention is NotCounted with the reason, never a silent 0.
 inline FlopCount count_flops(const Node& n, const CountContext& ctx) {
-  const std::string domain(canonical_domain(n.domain));
-  const auto& table = count_table();
-  const auto it = table.find({domain, n.op_type});
-  if (it == table.end())
+  const std::string_view domain = canonical_domain(n.domain);
+  const std::vector<CountRow>& table = count_table();
+  const CountRow* row = newest_at(table.data(), table.size(), domain, n.op_type, 1);
+  if (!row)
     return not_counted("not counted: no FLOP convention for " + std::string(domain_title(domain)) + "::" + n.op_type);
-  return it->second(n, ctx);
+  return row->fn(n, ctx);
 }
 
 }  // namespace symshape::profile

@@ -7,7 +7,6 @@
 #include <vector>
 
 #include "common.hpp"
-#include "expr_commands.hpp"  // divides_by_zero, as `symshape simplify` checks it
 
 namespace symshape::python {
 
@@ -29,7 +28,7 @@ Expr expr_arg(py::handle h) {
     const std::string text = h.cast<std::string>();
     Result<Expr> e = parse_expr(text);
     if (!e) throw py::value_error("'" + text + "': " + e.error());
-    if (cli::divides_by_zero(*e)) throw py::value_error("'" + text + "': division by zero");
+    if (divides_by_zero(*e)) throw py::value_error("'" + text + "': division by zero");
     return *e;
   }
   const SymbolicDim d = to_dim(h);

@@ -1,7 +1,8 @@
 // Inference of a whole ONNX model for the Python package: the model's bytes
 // are loaded (onnx::load_model_bytes), inferred with the GIL released, and the
 // inferred types written into a copy of the bytes by the command's splicing
-// writer (onnx::Splice, as `symshape infer -o` does). The result is plain data
+// writer (onnx::Splice, as `symshape infer -o` does); the diagnostics' lines
+// and the profile's JSON are the library's (include/symshape/report/). The result is plain data
 // (bytes, dicts, lists); python/symshape/__init__.py builds the API on it.
 #include <string>
 #include <string_view>
@@ -9,9 +10,16 @@
 #include <vector>
 
 #include "common.hpp"
-#include "infer_commands.hpp"    // listed_values, severity_name, kind_name
-#include "model_io.hpp"          // InputFile, WrittenTypes, one_line, node_place
-#include "profile_commands.hpp"  // profile_json
+#include "symshape/infer/input_shapes.hpp"
+#include "symshape/onnx/input_file.hpp"
+#include "symshape/onnx/load.hpp"
+#include "symshape/onnx/splice_writer.hpp"
+#include "symshape/onnx/types_as_written.hpp"
+#include "symshape/profile/profile.hpp"
+#include "symshape/report/bindings_check.hpp"
+#include "symshape/report/diagnostic_text.hpp"
+#include "symshape/report/listed_values.hpp"
+#include "symshape/report/profile_json.hpp"
 
 namespace symshape::python {
 
@@ -20,7 +28,7 @@ namespace {
 struct InferRequest {
   std::string name;  // how messages name the model
   InferenceOptions options;
-  std::vector<cli::InputShape> input_shapes;
+  std::vector<InputShape> input_shapes;
   bool want_model = true;
   std::optional<Bindings> profile;  // the profile is wanted, with these bindings
 };
@@ -55,20 +63,16 @@ struct InferResult {
 
 // input_shapes: as `symshape infer --input-shape` (the problem, or "").
 std::string apply_input_shapes(const InferRequest& r, Model& model) {
-  return cli::set_input_shapes("input_shapes", r.input_shapes, r.name, model);
+  return set_input_shapes("input_shapes", r.input_shapes, r.name, model);
 }
 
 // One diagnostic as `symshape infer` prints it, without the "symshape infer: "
 // prefix: "FILE: error: node #2 'proj_out' (MatMul): MESSAGE".
 DiagnosticRow diagnostic_row(const Diagnostic& d, const std::string& file) {
-  DiagnosticRow row{d, d.where, ""};
-  const std::string place = cli::node_place(d.where, d.node, d.op_type);
-  row.line = cli::one_line(file) + ": " + cli::severity_name(d.severity) + ": " +
-             (place.empty() ? "" : cli::one_line(place + ": ")) + cli::one_line(d.message);
-  return row;
+  return DiagnosticRow{d, d.where, report::diagnostic_line(file, d)};
 }
 
-void collect_report(const Model& model, const Report& report, const std::string& file, const cli::WrittenTypes& types,
+void collect_report(const Model& model, const Report& report, const std::string& file, const onnx::WrittenTypes& types,
                     bool want_model_only, InferResult& out) {
   out.modified = report.modified;
   out.facts = report.facts;
@@ -79,7 +83,7 @@ void collect_report(const Model& model, const Report& report, const std::string&
   // The model alone (infer_symbolic_shapes) needs no values, unless the run
   // failed and they go with the exception's report.
   if (want_model_only && report.ok()) return;
-  for (const Value* v : cli::listed_values(model, false)) {
+  for (const Value* v : report::listed_values(model, false)) {
     ValueRow row{v->name,
                  v->producer ? v->producer->name : "",
                  v->producer ? v->producer->op_type : "",
@@ -93,22 +97,20 @@ void collect_report(const Model& model, const Report& report, const std::string&
 // The profile of the inferred model, as `symshape profile --json`; a binding
 // of a symbol the model does not have is a bad argument, as for the command.
 void add_profile(const Model& model, const InferRequest& r, InferResult& out) {
-  out.error = cli::bound_symbols_problem("bindings", r.name, *r.profile, cli::inferred_symbols(model));
+  out.error = report::bound_symbols_problem("bindings", onnx::display_name(r.name), *r.profile,
+                                            report::inferred_symbols(model));
   if (!out.error.empty()) {
     out.usage_problem = true;
     return;
   }
-  cli::ProfileArgs a;
-  a.model_path = r.name;
-  a.bindings = *r.profile;
-  if (const std::string problem = cli::bindings_break_facts(out.facts, a.bindings); !problem.empty()) {
+  if (const std::string problem = report::bindings_break_facts(out.facts, *r.profile); !problem.empty()) {
     out.error = "bindings: " + problem;
     out.usage_problem = true;
     return;
   }
-  const Facts facts = cli::facts_in(out.facts);
+  const Facts facts = report::facts_in(out.facts);
   const FactScope scope(facts);  // the profile's sums and maxima, as inference built its dims
-  out.profile_json = cli::profile_json(a, profile::profile_model(model));
+  out.profile_json = report::profile_json(profile::profile_model(model), {r.name, *r.profile, std::nullopt});
 }
 
 // Runs without the GIL (Python rules take it back for their own call).
@@ -129,13 +131,13 @@ InferResult run_inference(std::string_view bytes, const InferRequest& r, const U
   options.user_rules = user_rules;
   const Report report = infer_shapes(model, options);
   std::vector<std::string> changed_inputs;
-  for (const cli::InputShape& s : r.input_shapes) changed_inputs.push_back(s.name);
+  for (const InputShape& s : r.input_shapes) changed_inputs.push_back(s.name);
   onnx::Splice splice(bytes, model);
   if (r.want_model)
     splice.write_types(changed_inputs);
   else
     splice.record_types(changed_inputs);  // the report only reads the types
-  const cli::WrittenTypes types(splice.main_graph_value_infos());
+  const onnx::WrittenTypes types(splice.main_graph_value_infos());
   collect_report(model, report, r.name, types, r.want_model, out);
   if (r.profile) add_profile(model, r, out);
   if (r.want_model) {
@@ -167,8 +169,8 @@ py::dict result_object(InferResult& r) {
   out["profile"] = r.profile_json.empty() ? py::object(py::none()) : py::object(py::str(r.profile_json));
   py::list diagnostics, contracts, values;
   for (const DiagnosticRow& x : r.diagnostics)
-    diagnostics.append(py::dict(py::arg("severity") = cli::severity_name(x.d.severity),
-                                py::arg("kind") = cli::kind_name(x.d.kind), py::arg("node") = x.d.node,
+    diagnostics.append(py::dict(py::arg("severity") = report::severity_name(x.d.severity),
+                                py::arg("kind") = report::kind_name(x.d.kind), py::arg("node") = x.d.node,
                                 py::arg("op_type") = x.d.op_type, py::arg("where") = x.where,
                                 py::arg("message") = x.d.message, py::arg("line") = x.line));
   for (const ContractRow& x : r.contracts)
@@ -217,7 +219,7 @@ InferRequest make_request(const std::string& name, const std::string& policy, py
   if (!profile_bindings.is_none()) r.profile = to_bindings(profile_bindings);
   if (!input_shapes.is_none())
     for (auto item : py::dict(py::reinterpret_borrow<py::object>(input_shapes))) {
-      cli::InputShape s{py::str(item.first).cast<std::string>(), to_shape(item.second)};
+      InputShape s{py::str(item.first).cast<std::string>(), to_shape(item.second)};
       if (!s.shape.has_rank()) throw py::value_error("input_shapes: '" + s.name + "' needs a list of dims");
       for (const SymbolicDim& d : s.shape.dims())
         if (d.is_int() && d.value() < 0)
@@ -242,7 +244,7 @@ py::dict infer_entry(py::object source, bool is_path, const std::string& name, c
   if (is_path) {
     const std::string path = source.cast<std::string>();
     py::gil_scoped_release released;
-    cli::InputFile input;
+    onnx::InputFile input;
     Result<bool> opened = input.open(path);
     unreadable = !opened;
     if (opened)

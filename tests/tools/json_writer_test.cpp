@@ -1,6 +1,6 @@
-// The JSON writer of `symshape infer --json` (tools/symshape/json_writer.hpp):
+// The JSON writer of the reports (include/symshape/report/json_writer.hpp):
 // string escaping and the Pretty/Inline layout the report uses.
-#include "json_writer.hpp"
+#include "symshape/report/json_writer.hpp"
 
 #include <gtest/gtest.h>
 
@@ -9,8 +9,8 @@
 
 namespace {
 
-using symshape::cli::json_quote;
-using symshape::cli::JsonWriter;
+using symshape::report::json_quote;
+using symshape::report::JsonWriter;
 using Layout = JsonWriter::Layout;
 
 TEST(JsonWriter, QuotesAndEscapes) {

@@ -1,4 +1,4 @@
-// The command's view of the types as written (tools/symshape/model_io.hpp,
+// The types as written (include/symshape/onnx/types_as_written.hpp,
 // WrittenTypes): known(v) answers a node output's entry from its Value, with
 // no lookup, and of(v) gives its type when it takes no fresh name (no entry
 // is kept for it); both must agree with what the file holds, and the types
@@ -9,7 +9,8 @@
 #include <string>
 
 #include "committed_models.hpp"
-#include "model_io.hpp"
+#include "symshape/onnx/splice_writer.hpp"
+#include "symshape/onnx/types_as_written.hpp"
 #include "symshape/symshape.hpp"
 
 namespace {
@@ -29,7 +30,7 @@ std::string check(const std::string& bytes, std::size_t& others) {
   record.record_types();
   onnx::Splice write(bytes, *written);
   write.write_types();
-  const cli::WrittenTypes a(record.main_graph_value_infos()), b(write.main_graph_value_infos());
+  const onnx::WrittenTypes a(record.main_graph_value_infos()), b(write.main_graph_value_infos());
   std::size_t i = 0;
   for (const Node* n : recorded->graph->nodes) {
     const Node* m = written->graph->nodes[i++];
@@ -47,13 +48,13 @@ std::string check(const std::string& bytes, std::size_t& others) {
         if (!read || read->to_string() != v->type.to_string())
           return name + ": " + v->type.to_string() + " is written as " + (read ? read->to_string() : read.error());
       }
-      if (a.known(*v) != cli::WrittenTypes::is_known(a.of(*v))) return name + ": known() disagrees with of()";
+      if (a.known(*v) != onnx::WrittenTypes::is_known(a.of(*v))) return name + ": known() disagrees with of()";
       if (a.of(*v).to_string() != b.of(*m->outputs[k]).to_string())
         return name + ": recorded " + a.of(*v).to_string() + ", written " + b.of(*m->outputs[k]).to_string();
     }
   }
   for (const Value* v : recorded->graph->outputs)
-    if (a.known(*v) != cli::WrittenTypes::is_known(a.of(*v))) return "output '" + v->name + "': known() disagrees";
+    if (a.known(*v) != onnx::WrittenTypes::is_known(a.of(*v))) return "output '" + v->name + "': known() disagrees";
   return "";
 }
 

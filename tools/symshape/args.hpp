@@ -16,6 +16,8 @@
 #include <string>
 #include <vector>
 
+#include "symshape/report/diagnostic_text.hpp"  // one_line
+
 namespace symshape::cli {
 
 // The exit codes of every subcommand.
@@ -45,30 +47,8 @@ inline int end_without_teardown(int code) {
   return code;
 }
 
-// Text for one line of stderr: control characters (a newline in a node or
-// value name) escaped as \n, \t, \xHH, so every diagnostic stays one line.
-inline std::string one_line(const std::string& text) {
-  std::string out;
-  out.reserve(text.size());
-  for (char c : text) {
-    const auto u = static_cast<unsigned char>(c);
-    if (c == '\n') {
-      out += "\\n";
-    } else if (c == '\r') {
-      out += "\\r";
-    } else if (c == '\t') {
-      out += "\\t";
-    } else if (u < 0x20 || u == 0x7f) {
-      static const char kHex[] = "0123456789abcdef";
-      out += "\\x";
-      out += kHex[u >> 4];
-      out += kHex[u & 15];
-    } else {
-      out += c;
-    }
-  }
-  return out;
-}
+// Text for one line of stderr (control characters escaped).
+using report::one_line;
 
 // "1 error", "0 errors", "2 errors": a count and its noun, plural (NOUN + "s")
 // unless the count is 1.

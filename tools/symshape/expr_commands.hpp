@@ -15,6 +15,7 @@
 #include "args.hpp"
 #include "symshape/expr.hpp"
 #include "symshape/expr/facts.hpp"
+#include "symshape/report/bindings_check.hpp"
 #include "symshape/support/mapped_file.hpp"
 
 namespace symshape::cli {
@@ -77,26 +78,8 @@ inline auto assume_text_option(std::vector<std::string>& texts) {
   };
 }
 
-// The facts a report lists, to evaluate or profile under them.
-inline Facts facts_in(const std::vector<Fact>& listed) {
-  Facts facts;
-  for (const Fact& f : listed) facts.add(f.text, f.source);
-  return facts;
-}
-
-// The problem with bindings that break a fact (all of whose symbols they
-// bind), or "" when there is none.
-inline std::string bindings_break_facts(const std::vector<Fact>& listed, const Bindings& bindings) {
-  for (const Fact& f : listed) {
-    Facts one;
-    if (!one.add(f.text, f.source)) continue;
-    const std::set<std::string> names = one.symbols();
-    bool all_bound = true;
-    for (const auto& n : names) all_bound = all_bound && bindings.count(n);
-    if (all_bound && !one.holds_at(bindings)) return "the bindings break the fact '" + f.text + "' (" + f.source + ")";
-  }
-  return std::string();
-}
+using report::bindings_break_facts;
+using report::facts_in;
 
 // "assuming: seq <= 2048 (--assume), batch >= 1 (--assume-nonempty)"; nothing without facts.
 inline void print_facts_line(FILE* out, const std::vector<Fact>& facts) {
@@ -146,17 +129,6 @@ inline constexpr const char* kEvalUsage =
     "exit status: 0 ok; 1 the expression is malformed or cannot be evaluated (unbound\n"
     "  symbol, division by zero, overflow; one line on stderr naming the expression\n"
     "  and the position); 2 bad usage (including a negative or repeated binding).\n";
-
-// Whether e divides by the constant 0 somewhere (the expression engine keeps
-// such a division unevaluated; only evaluation would report it).
-inline bool divides_by_zero(const Expr& e) {
-  if ((e.kind() == ExprKind::FloorDiv || e.kind() == ExprKind::Mod) && e.args()[1].is_int(0)) return true;
-  for (const auto& term : e.terms())
-    if (divides_by_zero(term.first)) return true;
-  for (const auto& a : e.args())
-    if (divides_by_zero(a)) return true;
-  return false;
-}
 
 // A text file's bytes ("-": standard input): a regular file is mapped, so
 // that its pages come from the page cache without a copy (read into a growing

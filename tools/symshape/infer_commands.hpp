@@ -24,10 +24,14 @@
 #include "args.hpp"
 #include "expr_commands.hpp"
 #include "fit.hpp"
-#include "json_writer.hpp"
 #include "model_io.hpp"
+#include "symshape/infer/input_shapes.hpp"
 #include "symshape/onnx/load.hpp"
 #include "symshape/onnx/splice_writer.hpp"
+#include "symshape/report/bindings_check.hpp"
+#include "symshape/report/diagnostic_text.hpp"
+#include "symshape/report/listed_values.hpp"
+#include "symshape/report/report_json.hpp"
 #include "symshape/support/output_file.hpp"
 #include "symshape/symshape.hpp"
 #include "table.hpp"
@@ -54,11 +58,6 @@ inline std::vector<std::string> split_top_level(const std::string& text) {
   out.push_back(cur);
   return out;
 }
-
-struct InputShape {
-  std::string name;
-  Shape shape;
-};
 
 // "NAME=D0,D1,..." with integers, names, expressions or '?' (unknown);
 // "NAME=" is a scalar.
@@ -96,41 +95,9 @@ inline bool parse_input_shape(const std::string& text, InputShape& out, std::str
   return true;
 }
 
-inline const char* severity_name(Severity s) { return s == Severity::Error ? "error" : "warning"; }
-
-inline const char* kind_name(DiagnosticKind k) {
-  switch (k) {
-    case DiagnosticKind::Usage:
-      return "usage";
-    case DiagnosticKind::Semantic:
-      return "semantic";
-    case DiagnosticKind::MissingRule:
-      return "missing_rule";
-    case DiagnosticKind::Graph:
-      return "graph";
-    case DiagnosticKind::Conflict:
-      return "conflict";
-  }
-  return "unknown";
-}
-
-// The values of the main graph shown by `infer --json` and `show`: graph
-// inputs, then node outputs in file order (initializers with --all).
-inline std::vector<const Value*> listed_values(const Model& m, bool with_initializers) {
-  std::vector<const Value*> out;
-  const Graph& g = *m.graph;
-  for (const Value* v : g.inputs)
-    if (v && (!v->initializer || with_initializers)) out.push_back(v);
-  if (with_initializers)
-    for (const auto& t : g.initializers) {
-      const Value* v = g.find(t->name);
-      if (v && !v->is_graph_input && std::find(out.begin(), out.end(), v) == out.end()) out.push_back(v);
-    }
-  for (const auto& n : g.nodes)
-    for (const Value* v : n->outputs)
-      if (v && !v->name.empty()) out.push_back(v);
-  return out;
-}
+using report::kind_name;
+using report::listed_values;
+using report::severity_name;
 
 // ---- symshape infer ----
 
@@ -234,35 +201,6 @@ inline std::optional<int> parse_infer_args(const std::vector<std::string>& args,
   return check_outputs(cmd, a.model_path, {{"-o", a.out_path}, {"--json", a.json_path}});
 }
 
-// Replaces the dims of the graph inputs named in `shapes` (the element type
-// stays). New input shapes make earlier types of node outputs (value_info,
-// declared output types, e.g. from a previous run) stale: those are dropped
-// and inferred afresh. Returns the problem, prefixed by `option`, or "".
-inline std::string set_input_shapes(const char* option, const std::vector<InputShape>& shapes,
-                                    const std::string& model_name, Model& model) {
-  for (const InputShape& s : shapes) {
-    Value* v = nullptr;
-    for (Value* in : model.graph->inputs)
-      if (in && in->name == s.name) v = in;
-    if (!v) {  // most likely a typo: name the inputs there are
-      std::string names;
-      for (const Value* in : model.graph->inputs)
-        if (in && !in->initializer) names += (names.empty() ? "" : ", ") + in->name;
-      return std::string(option) + ": '" + s.name + "' is not an input of " + model_name +
-             " (its inputs: " + (names.empty() ? std::string("none") : names) + ")";
-    }
-    if (!v->type.is_tensor_like() && !v->type.is_unknown())
-      return std::string(option) + ": input '" + s.name + "' is not a tensor";
-    const DataType dt = v->type.is_unknown() ? DataType::UNDEFINED : v->type.elem_type();
-    v->type = v->type.kind() == Type::Kind::SparseTensor ? Type::sparse_tensor(dt, s.shape) : Type::tensor(dt, s.shape);
-  }
-  if (!shapes.empty())
-    for (Node* n : model.graph->nodes)
-      for (Value* out : n->outputs)
-        if (out) out->type = Type();
-  return std::string();
-}
-
 // --input-shape: set_input_shapes(); nothing, or 2 after printing the usage error.
 inline std::optional<int> apply_input_shapes(const InferArgs& a, Model& model) {
   const std::string problem = set_input_shapes("--input-shape", a.input_shapes, display_name(a.model_path), model);
@@ -270,69 +208,10 @@ inline std::optional<int> apply_input_shapes(const InferArgs& a, Model& model) {
   return fatal("infer", problem, kExitUsage);
 }
 
-// The --json report: the run's settings and counts, every diagnostic (with
-// the node's place), and every listed value with its type as written.
+// The --json report (report/report_json.hpp).
 inline std::string infer_report_json(const InferArgs& a, const Model& model, const Report& report,
                                      const std::vector<Assumption>& assumptions, const WrittenTypes& types) {
-  using Layout = JsonWriter::Layout;
-  JsonWriter j;
-  j.begin_object();
-  j.key("model").string(a.model_path);
-  j.key("policy").string(to_string(a.options.policy));
-  j.key("modified").boolean(report.modified);
-  j.key("errors").integer(report.errors());
-  j.key("warnings").integer(report.warnings());
-  j.key("diagnostics").begin_array();
-  for (const Diagnostic& d : report.diagnostics) {
-    j.begin_object(Layout::Inline);
-    j.key("severity").string(severity_name(d.severity)).key("kind").string(kind_name(d.kind));
-    j.key("node").string(d.node).key("op_type").string(d.op_type);
-    j.key("where").string(d.where).key("message").string(d.message);
-    j.end_object();
-  }
-  j.end_array();
-  j.key("contracts").begin_array();
-  for (const Contract& c : report.contracts) {
-    j.begin_object(Layout::Inline);
-    j.key("relation").string(c.readable()).key("exact").string(c.relation());
-    j.key("kind").string(contract_kind_name(c.kind));
-    j.key("lhs").string(c.lhs.to_string()).key("rhs").string(c.rhs.to_string());
-    j.key("node").string(c.node).key("op_type").string(c.op_type);
-    j.key("where").string(c.where).key("origin").string(c.origin);
-    j.end_object();
-  }
-  j.end_array();
-  j.key("facts").begin_array();
-  for (const Fact& f : report.facts) {
-    j.begin_object(Layout::Inline);
-    j.key("fact").string(f.text).key("source").string(f.source);
-    j.end_object();
-  }
-  j.end_array();
-  j.key("undetermined_dims").integer(report.undetermined_dims);
-  j.key("assumptions").begin_array();
-  for (const Assumption& x : assumptions) {
-    j.begin_object(Layout::Inline);
-    if (x.symbol.empty())
-      j.key("fact").string(x.fact);
-    else
-      j.key("symbol").string(x.symbol).key("value").string(x.value.to_string());
-    j.key("relation").string(x.from.relation()).key("where").string(x.from.where);
-    j.end_object();
-  }
-  j.end_array();
-  j.key("values").begin_array();
-  for (const Value* v : listed_values(model, false)) {
-    j.begin_object(Layout::Inline);
-    j.key("name").string(v->name).key("type").string(types.of(*v).to_string());
-    j.key("node").string(v->producer ? v->producer->name : std::string());
-    j.key("op_type").string(v->producer ? v->producer->op_type : std::string());
-    j.key("graph_input").boolean(v->is_graph_input).key("graph_output").boolean(v->is_graph_output);
-    j.end_object();
-  }
-  j.end_array();
-  j.end_object();
-  return j.str() + "\n";
+  return report::report_json(a.model_path, a.options.policy, model, report, assumptions, types);
 }
 
 // "  input  x: float[batch,seq,32]" (`label` padded to the width of "output"),
@@ -659,41 +538,14 @@ inline TableRow show_row(const Value& v, const Type& t, const ShowArgs& a, ByteT
   return row;
 }
 
-inline void collect_symbols(const Type& t, std::set<std::string>& out) {
-  if (t.is_tensor_like()) {
-    for (const std::string& s : t.shape().free_symbols()) out.insert(s);
-  } else if (t.inner()) {
-    collect_symbols(*t.inner(), out);
-  }
-}
+using report::collect_symbols;
+using report::inferred_symbols;
 
-// The symbols of every listed value's inferred type (what --bind may name).
-inline std::set<std::string> inferred_symbols(const Model& model) {
-  std::set<std::string> symbols;
-  for (const Value* v : listed_values(model, true)) collect_symbols(v->type, symbols);
-  return symbols;
-}
-
-// The problem with symbols given to `option` that no value of the model has
-// (most likely a typo), naming the model's symbols; "" when there is none.
-inline std::string bound_symbols_problem(const char* option, const std::string& model_path, const Bindings& bindings,
-                                         const std::set<std::string>& symbols) {
-  std::vector<std::string> unknown;
-  for (const auto& [name, value] : bindings)
-    if (!symbols.count(name)) unknown.push_back(name);
-  if (unknown.empty()) return std::string();
-  std::sort(unknown.begin(), unknown.end());
-  std::string list, known;
-  for (const std::string& u : unknown) list += (list.empty() ? "'" : ", '") + u + "'";
-  for (const std::string& s : symbols) known += (known.empty() ? "" : ", ") + s;
-  return std::string(option) + ": " + display_name(model_path) + " has no symbol " + list +
-         " (its symbols: " + (known.empty() ? std::string("none") : known) + ")";
-}
-
-// bound_symbols_problem() as a usage error (2).
+// A binding of a symbol the model does not have (report/bindings_check.hpp)
+// as a usage error (2).
 inline std::optional<int> check_bound_symbols(const char* cmd, const char* option, const std::string& model_path,
                                               const Bindings& bindings, const std::set<std::string>& symbols) {
-  const std::string problem = bound_symbols_problem(option, model_path, bindings, symbols);
+  const std::string problem = report::bound_symbols_problem(option, display_name(model_path), bindings, symbols);
   if (problem.empty()) return std::nullopt;
   return fatal(cmd, problem, kExitUsage);
 }

@@ -1,12 +1,10 @@
 // What `symshape infer` and `symshape show` share around the inference:
-// reading the model (a file or "-", standard input) as bytes, checking and
-// writing the outputs (-o, --json; "-" is standard output; -o is spliced from
-// the input's bytes, splice.hpp), locating the node of a diagnostic (name, op
-// type, index, enclosing subgraph or function), and the types as the written
-// file holds them.
+// loading the model (a file or "-", standard input; the bytes are the
+// library's onnx::InputFile), checking and writing the outputs (-o, --json;
+// "-" is standard output; -o is spliced from the input's bytes,
+// splice_writer.hpp) and printing the diagnostics (report/diagnostic_text.hpp).
 #pragma once
 
-#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -24,9 +22,11 @@
 #include <vector>
 
 #include "args.hpp"
+#include "symshape/onnx/input_file.hpp"
 #include "symshape/onnx/load.hpp"
 #include "symshape/onnx/splice_writer.hpp"
-#include "symshape/support/name_index.hpp"
+#include "symshape/onnx/types_as_written.hpp"
+#include "symshape/report/diagnostic_text.hpp"
 #include "symshape/support/output_file.hpp"
 #include "symshape/symshape.hpp"
 
@@ -34,68 +34,9 @@ namespace symshape::cli {
 
 // ---- the model ----
 
-// How a model path is named in messages: "-" is standard input.
-inline std::string display_name(const std::string& path) { return path == "-" ? "<stdin>" : path; }
-
-// The folder relative external-data locations of the model at `path` are
-// resolved from ("-": the current directory).
-inline std::string model_dir(const std::string& path) {
-  if (path == "-") return ".";
-  const std::filesystem::path p(path);
-  return p.has_parent_path() ? p.parent_path().string() : std::string(".");
-}
-
-// The model file's bytes (symshape::MappedFile: mapped, or read for standard input
-// and streams) and, when they are mapped, the file's descriptor, from which
-// the writer copies unchanged ranges with copy_file_range.
-class InputFile {
- public:
-  InputFile() = default;
-  InputFile(const InputFile&) = delete;
-  InputFile& operator=(const InputFile&) = delete;
-  ~InputFile() {
-    if (fd_ >= 0) ::close(fd_);
-  }
-
-  // Opens `path` ("-": standard input); failure names the file as the loader does.
-  Result<bool> open(const std::string& path) {
-    path_ = path;
-    if (path == "-") return adopt(symshape::MappedFile::from_fd(STDIN_FILENO, display_name(path)));
-    std::error_code ec;
-    if (std::filesystem::is_directory(path, ec))
-      return Result<bool>::failure("file " + path + ": is a directory, not an ONNX model");
-    fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd_ < 0) return Result<bool>::failure("file " + path + ": cannot open for reading");
-    Result<bool> r = adopt(symshape::MappedFile::from_fd(fd_, path));
-    if (!file_.mapped()) {  // read, not mapped (a FIFO, a device): no kernel copies from it
-      ::close(fd_);
-      fd_ = -1;
-    }
-    return r;
-  }
-
-  std::string_view bytes() const { return file_.bytes(); }
-  void release_pages() const { file_.release_pages(); }
-  int fd() const { return fd_; }
-  // The model's external tensors and their data files, found on the first
-  // call (a walk over every tensor of the file).
-  const onnx::ExternalData& external_data() const {
-    if (!external_) external_ = onnx::external_data(bytes(), model_dir(path_));
-    return *external_;
-  }
-
- private:
-  int fd_ = -1;
-  symshape::MappedFile file_;
-  std::string path_;
-  mutable std::optional<onnx::ExternalData> external_;
-
-  Result<bool> adopt(Result<symshape::MappedFile> f) {
-    if (!f) return Result<bool>::failure(f.error());
-    file_ = std::move(f.value());
-    return true;
-  }
-};
+using onnx::display_name;
+using onnx::InputFile;
+using onnx::model_dir;
 
 // Loads MODEL (a file or "-") into `input` (its bytes) and `model`; false
 // after printing the one-line error (exit 1).
@@ -245,89 +186,18 @@ inline Result<bool> commit_output(PreparedOutput& out) {
   return true;
 }
 
-// ---- where a diagnostic is ----
+// ---- diagnostics ----
 
-// The place of a diagnostic's or contract's node: the engine's (`where`:
-// "node #2 'proj_out' (MatMul)", with the subgraph or function around it),
-// else "node 'name' (Op)" from the name and op type alone; empty when there
-// is no node.
-inline std::string node_place(const std::string& where, const std::string& node, const std::string& op_type) {
-  if (!where.empty() || (node.empty() && op_type.empty())) return where;
-  return "node '" + node + "' (" + op_type + ")";
-}
+using report::node_place;
 
 // "symshape CMD: FILE: error: node #2 'proj_out' (MatMul): MESSAGE" on
 // stderr, one line per diagnostic.
 inline void print_diagnostics(const char* cmd, const std::string& model_path, const Report& r) {
-  for (const Diagnostic& d : r.diagnostics) {
-    const std::string where = node_place(d.where, d.node, d.op_type);
-    std::fprintf(stderr, "symshape %s: %s: %s: %s%s\n", cmd, one_line(display_name(model_path)).c_str(),
-                 d.severity == Severity::Error ? "error" : "warning",
-                 where.empty() ? "" : one_line(where + ": ").c_str(), one_line(d.message).c_str());
-  }
+  for (const Diagnostic& d : r.diagnostics)
+    std::fprintf(stderr, "symshape %s: %s\n", cmd, report::diagnostic_line(display_name(model_path), d).c_str());
 }
 
-// ---- types as the written file holds them ----
-
-// The types of the main graph's values as the written file holds them after
-// the splice's write_types (graph inputs, value_info, graph outputs): what
-// `infer -o` writes and what the summary, the JSON report and `show` print.
-// A value the writer could not write (e.g. a tensor whose element type stayed
-// undefined after an upstream error) keeps what the file had, or is unknown.
-class WrittenTypes {
- public:
-  // Indexes the entries (a later entry of a name wins, as graph outputs come
-  // last), which must outlive it; types are decoded when asked for, so a
-  // summary of a large graph builds no Type it does not print. Most node
-  // outputs have no entry (their types are written as the IR has them).
-  explicit WrittenTypes(const std::vector<onnx::WrittenValueInfo>& infos) {
-    index_.reserve(infos.size());
-    for (const onnx::WrittenValueInfo& w : infos) {
-      // An entry the file had (the loader has read it: it is well formed)
-      // counts when it has a type.
-      if (!w.rewritten &&
-          !onnx::view::decode<onnx::view::ValueInfoView>(onnx::view::msg_of(span_of(w.input))).type.present)
-        continue;
-      index_.assign(&w);
-    }
-  }
-  // An initializer that is no graph input has no TypeProto: its type comes
-  // from its dims, as the IR has it. v: a value of the main graph.
-  Type of(const Value& v) const {
-    const Entry* e = find(v);
-    if (!e && onnx::writes_value_info(v)) return v.type;  // no entry: written as the IR has it
-    if (!e) return v.initializer && !v.is_graph_input ? v.type : Type();
-    if (e->rewritten) {
-      Result<Type> t = onnx::type_from_bytes(e->type, v.name);
-      return t ? *t : Type();
-    }
-    const auto info = onnx::view::decode<onnx::view::ValueInfoView>(onnx::view::msg_of(span_of(e->input)));
-    Result<Type> t = onnx::detail::type_from_view_named(info.type, [&] { return v.name; });
-    return t ? *t : Type();
-  }
-  // Whether of(v) is known: a tensor with a rank, or another type that is
-  // not unknown. A tensor's TypeProto is read without parsing its dims.
-  bool known(const Value& v) const {
-    if (onnx::writes_value_info(v)) return is_known(v.type);  // written as the IR has it
-    const Entry* e = find(v);
-    if (!e) return is_known(of(v));
-    const auto type = onnx::view::decode<onnx::view::TypeView>(type_proto(*e));
-    if (type.member != 1 && type.member != 8) return is_known(of(v));  // not tensor_type or sparse_tensor_type
-    const auto t = onnx::view::decode<onnx::view::TensorTypeView>(type.value);
-    return is_valid_data_type(t.elem_type) && t.shape.present;
-  }
-  static bool is_known(const Type& t) { return t.is_tensor_like() ? t.shape().has_rank() : !t.is_unknown(); }
-
- private:
-  using Entry = onnx::WrittenValueInfo;  // the new TypeProto (rewritten), or the file's ValueInfoProto
-  NameIndex<const Entry> index_;
-
-  static onnx::wire::Span span_of(std::string_view b) { return {b.data(), b.data() + b.size()}; }
-  const Entry* find(const Value& v) const { return index_.find(v.name); }
-  static onnx::view::Msg type_proto(const Entry& e) {
-    if (e.rewritten) return onnx::view::msg_of(span_of(e.type));
-    return onnx::view::decode<onnx::view::ValueInfoView>(onnx::view::msg_of(span_of(e.input))).type;
-  }
-};
+// The types as the written file holds them.
+using onnx::WrittenTypes;
 
 }  // namespace symshape::cli

@@ -18,10 +18,11 @@
 #include "expr_commands.hpp"
 #include "fit.hpp"
 #include "infer_commands.hpp"
-#include "json_writer.hpp"
 #include "model_io.hpp"
 #include "symshape/profile/profile.hpp"
 #include "symshape/profile/svg_plot.hpp"
+#include "symshape/report/profile_json.hpp"
+#include "symshape/report/profile_quantities.hpp"
 #include "table.hpp"
 
 namespace symshape::cli {
@@ -132,12 +133,7 @@ inline std::optional<int> parse_profile_args(const std::vector<std::string>& arg
 
 // ---- quantities ----
 
-// The value of a quantity at the bindings, when they make it concrete.
-inline std::optional<int64_t> value_of(const SymbolicDim& q, const Bindings& b) {
-  if (q.is_unknown()) return std::nullopt;
-  Result<int64_t> v = evaluate(q.expr(), b);
-  return v ? std::optional<int64_t>(*v) : std::nullopt;
-}
+using report::value_of;
 
 // A cell: the value when concrete, else the expression ("?" when unknown).
 inline std::string cell(const SymbolicDim& q, const Bindings& b) {
@@ -145,7 +141,7 @@ inline std::string cell(const SymbolicDim& q, const Bindings& b) {
   return v ? std::to_string(*v) : q.to_string();
 }
 
-enum class Unit { Flop, Count, Bytes };
+using report::Unit;
 
 // "6.74 MFLOP", "21.1 k", "565 KiB": three digits, powers of 1000 (1024 for bytes).
 inline std::string human(int64_t v, Unit unit) {
@@ -166,80 +162,14 @@ inline std::string human(int64_t v, Unit unit) {
   return tail.empty() ? std::string(buf) : std::string(buf) + " " + tail;
 }
 
-struct TotalRow {
-  const char* name;
-  const SymbolicDim* q;
-  Unit unit;  // of the human-readable value
-};
-
-inline std::vector<TotalRow> total_rows(const profile::ModelProfile& p) {
-  return {{"flops", &p.flops, Unit::Flop},
-          {"params", &p.params, Unit::Count},
-          {"param_bytes", &p.param_bytes, Unit::Bytes},
-          {"activation_bytes", &p.activation_bytes, Unit::Bytes},
-          {"peak_activation_bytes", &p.peak_activation_bytes, Unit::Bytes}};
-}
+using report::total_rows;
+using report::TotalRow;
 
 // ---- JSON ----
 
-inline void json_quantity(JsonWriter& j, const char* key, const SymbolicDim& q, const Bindings& b) {
-  j.key(key).begin_object(JsonWriter::Layout::Inline);
-  j.key("expr").string(q.to_string());
-  if (const std::optional<int64_t> v = value_of(q, b)) j.key("value").integer(*v);
-  j.end_object();
-}
-
-inline void json_node(JsonWriter& j, const profile::NodeProfile& n, const Bindings& b) {
-  j.begin_object();
-  j.key("name").string(n.name).key("op_type").string(n.op_type).key("domain").string(n.domain);
-  json_quantity(j, "flops", n.flops.flops, b);
-  if (!n.flops.note.empty()) j.key("flops_note").string(n.flops.note);
-  j.key("outputs").begin_array(JsonWriter::Layout::Inline);
-  for (const profile::OutputProfile& o : n.outputs) {
-    j.begin_object().key("name").string(o.name);
-    json_quantity(j, "bytes", o.bytes, b);
-    j.key("dtype").string(to_string(o.dtype));
-    j.end_object();
-  }
-  j.end_array();
-  json_quantity(j, "params", n.params, b);
-  j.end_object();
-}
-
-inline void json_groups(JsonWriter& j, const std::vector<profile::GroupRow>& groups, const Bindings& b) {
-  j.key("groups").begin_array();
-  for (const profile::GroupRow& g : groups) {
-    j.begin_object(JsonWriter::Layout::Inline).key("key").string(g.key).key("nodes").integer(g.nodes);
-    j.key("not_counted").integer(g.not_counted);
-    json_quantity(j, "flops", g.flops, b);
-    json_quantity(j, "output_bytes", g.output_bytes, b);
-    json_quantity(j, "params", g.params, b);
-    j.end_object();
-  }
-  j.end_array();
-}
-
+// --json (report/profile_json.hpp).
 inline std::string profile_json(const ProfileArgs& a, const profile::ModelProfile& p) {
-  JsonWriter j;
-  j.begin_object();
-  j.key("model").string(a.model_path);
-  j.key("bindings").begin_object(JsonWriter::Layout::Inline);
-  const std::map<std::string, int64_t> sorted(a.bindings.begin(), a.bindings.end());
-  for (const auto& [name, value] : sorted) j.key(name).integer(value);
-  j.end_object();
-  j.key("totals").begin_object();
-  for (const TotalRow& t : total_rows(p)) json_quantity(j, t.name, *t.q, a.bindings);
-  j.key("flops_not_counted").integer(p.not_counted);
-  j.key("notes").begin_array(JsonWriter::Layout::Inline);
-  for (const std::string& note : p.notes) j.string(note);
-  j.end_array();
-  j.end_object();
-  j.key("nodes").begin_array();
-  for (const profile::NodeProfile& n : p.nodes) json_node(j, n, a.bindings);
-  j.end_array();
-  if (a.by) json_groups(j, profile::group_profile(p, *a.by), a.bindings);
-  j.end_object();
-  return j.str() + "\n";
+  return report::profile_json(p, {a.model_path, a.bindings, a.by});
 }
 
 // ---- tables and CSV ----

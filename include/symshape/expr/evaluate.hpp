@@ -100,4 +100,16 @@ inline Result<int64_t> evaluate(const Expr& e, const Bindings& bindings) {
   return *v;
 }
 
+// Whether e divides by the constant 0 somewhere: the engine keeps such a
+// division unevaluated, so only evaluation would report it (`symshape
+// simplify` and the Python package's dims refuse it up front).
+inline bool divides_by_zero(const Expr& e) {
+  if ((e.kind() == ExprKind::FloorDiv || e.kind() == ExprKind::Mod) && e.args()[1].is_int(0)) return true;
+  for (const auto& term : e.terms())
+    if (divides_by_zero(term.first)) return true;
+  for (const auto& a : e.args())
+    if (divides_by_zero(a)) return true;
+  return false;
+}
+
 }  // namespace symshape

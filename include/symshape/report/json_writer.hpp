@@ -1,10 +1,11 @@
-// A small JSON writer for the command's reports (`symshape infer --json`).
+// A small JSON writer for the reports (report_json.hpp, profile_json.hpp:
+// `symshape infer --json`, `symshape profile --json`, the Python package).
 //
 // Each object or array is either Pretty (one member per line, indented two
 // spaces per level) or Inline (one line, members separated by ", "); keys are
 // always followed by ": ". An empty container is "{}" or "[]" in both. Inside
 // an Inline container everything is inline. That is the layout the report
-// had when infer_commands.hpp built it by string concatenation, so moving to
+// had when tools/symshape/infer_commands.hpp built it by string concatenation, so moving to
 // this writer left its bytes as they were.
 //
 // Strings are escaped as RFC 8259 section 7 requires: '"', '\\' and the
@@ -19,7 +20,7 @@
 #include <type_traits>
 #include <vector>
 
-namespace symshape::cli {
+namespace symshape::report {
 
 // `s` as a quoted JSON string.
 inline std::string json_quote(std::string_view s) {
@@ -150,4 +151,4 @@ class JsonWriter {
   bool after_key_ = false;
 };
 
-}  // namespace symshape::cli
+}  // namespace symshape::report

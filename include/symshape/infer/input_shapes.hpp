@@ -34,8 +34,7 @@ inline std::string set_input_shapes(const std::string& option, const std::vector
       return option + ": '" + s.name + "' is not an input of " + model_name +
              " (its inputs: " + (names.empty() ? std::string("none") : names) + ")";
     }
-    if (!v->type.is_tensor_like() && !v->type.is_unknown())
-      return option + ": input '" + s.name + "' is not a tensor";
+    if (!v->type.is_tensor_like() && !v->type.is_unknown()) return option + ": input '" + s.name + "' is not a tensor";
     const DataType dt = v->type.is_unknown() ? DataType::UNDEFINED : v->type.elem_type();
     v->type = v->type.kind() == Type::Kind::SparseTensor ? Type::sparse_tensor(dt, s.shape) : Type::tensor(dt, s.shape);
   }

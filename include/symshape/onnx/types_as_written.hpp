@@ -31,9 +31,7 @@ class WrittenTypes {
     for (const WrittenValueInfo& w : infos) {
       // An entry the file had (the loader has read it: it is well formed)
       // counts when it has a type.
-      if (!w.rewritten &&
-          !view::decode<view::ValueInfoView>(view::msg_of(span_of(w.input))).type.present)
-        continue;
+      if (!w.rewritten && !view::decode<view::ValueInfoView>(view::msg_of(span_of(w.input))).type.present) continue;
       index_.assign(&w);
     }
   }

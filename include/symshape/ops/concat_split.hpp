@@ -210,9 +210,11 @@ inline void split_values(Context& ctx, Node& n, const Dims& parts) {
 
 // sizes: explicit split sizes (values, or given but unknown); num_outputs:
 // the attribute of opset 18 (uneven split allowed, last chunk smaller).
-inline void split_impl(Context& ctx, Node& n, const std::optional<std::vector<SymbolicDim>>& sizes, bool sizes_given,
-                       std::optional<int64_t> num_outputs) {
+enum class SplitSizes { NotGiven, Given };
+inline void split_impl(Context& ctx, Node& n, const std::optional<std::vector<SymbolicDim>>& sizes,
+                       SplitSizes given_sizes, std::optional<int64_t> num_outputs) {
   if (!check_inputs(ctx, n, 1)) return;
+  const bool sizes_given = given_sizes == SplitSizes::Given;
   const std::size_t k = n.outputs.size();
   if (k == 0) return ctx.usage_error(n, "Split has no outputs");
   if (num_outputs && *num_outputs != static_cast<int64_t>(k))
@@ -242,23 +244,30 @@ inline void split_impl(Context& ctx, Node& n, const std::optional<std::vector<Sy
 // Opset 1: split attribute, or an optional second input.
 inline void infer_split_v1(Context& ctx, Node& n) {
   if (n.input(1)) {
-    concat_split_detail::split_impl(ctx, n, ctx.symbolic_value(n.input(1)), true, std::nullopt);
+    concat_split_detail::split_impl(ctx, n, ctx.symbolic_value(n.input(1)), concat_split_detail::SplitSizes::Given,
+                                    std::nullopt);
     return;
   }
   std::optional<std::vector<SymbolicDim>> sizes;
   if (auto sp = ctx.attr_ints(n, "split")) sizes.emplace(sp->begin(), sp->end());
-  concat_split_detail::split_impl(ctx, n, sizes, sizes.has_value(), std::nullopt);
+  concat_split_detail::split_impl(
+      ctx, n, sizes, sizes ? concat_split_detail::SplitSizes::Given : concat_split_detail::SplitSizes::NotGiven,
+      std::nullopt);
 }
 SYMSHAPE_RULES(infer_split_v1, ai_onnx("Split", 1));
 inline void infer_split_v2(Context& ctx, Node& n) {
   std::optional<std::vector<SymbolicDim>> sizes;
   if (auto sp = ctx.attr_ints(n, "split")) sizes.emplace(sp->begin(), sp->end());
-  concat_split_detail::split_impl(ctx, n, sizes, sizes.has_value(), std::nullopt);
+  concat_split_detail::split_impl(
+      ctx, n, sizes, sizes ? concat_split_detail::SplitSizes::Given : concat_split_detail::SplitSizes::NotGiven,
+      std::nullopt);
 }
 SYMSHAPE_RULES(infer_split_v2, ai_onnx("Split", 2, 11));
 inline void infer_split_v13(Context& ctx, Node& n) {
   const bool given = n.input(1) != nullptr;
-  concat_split_detail::split_impl(ctx, n, given ? ctx.symbolic_value(n.input(1)) : std::nullopt, given, std::nullopt);
+  concat_split_detail::split_impl(
+      ctx, n, given ? ctx.symbolic_value(n.input(1)) : std::nullopt,
+      given ? concat_split_detail::SplitSizes::Given : concat_split_detail::SplitSizes::NotGiven, std::nullopt);
 }
 SYMSHAPE_RULES(infer_split_v13, ai_onnx("Split", 13));
 inline void infer_split_v18(Context& ctx, Node& n) {
@@ -266,7 +275,9 @@ inline void infer_split_v18(Context& ctx, Node& n) {
   std::optional<int64_t> num;
   if (const Attribute* a = n.attr("num_outputs")) num = a->i;
   if (!given && !num) return ctx.usage_error(n, "either the split input or the num_outputs attribute is required");
-  concat_split_detail::split_impl(ctx, n, given ? ctx.symbolic_value(n.input(1)) : std::nullopt, given, num);
+  concat_split_detail::split_impl(
+      ctx, n, given ? ctx.symbolic_value(n.input(1)) : std::nullopt,
+      given ? concat_split_detail::SplitSizes::Given : concat_split_detail::SplitSizes::NotGiven, num);
 }
 SYMSHAPE_RULES(infer_split_v18, ai_onnx("Split", 18));
 

@@ -84,7 +84,8 @@ inline Type stack_type(const Type& elem, const SymbolicDim& len, std::size_t axi
   return Type::tensor(elem.elem_type(), Shape(std::move(d)));
 }
 
-inline void infer_if_impl(Context& ctx, Node& n, bool same_shapes) {
+enum class BranchShapes { MustMatch, MayDiffer };
+inline void infer_if_impl(Context& ctx, Node& n, BranchShapes same_shapes) {
   if (!check_inputs(ctx, n, 1, 1)) return;
   Graph* then_g = graph_attribute(ctx, n, "then_branch");
   if (!then_g) return;
@@ -119,7 +120,7 @@ inline void infer_if_impl(Context& ctx, Node& n, bool same_shapes) {
                            " (element types must match)"});
       continue;
     }
-    if (same_shapes && shapes_contradict(t[i], e[i])) {
+    if (same_shapes == BranchShapes::MustMatch && shapes_contradict(t[i], e[i])) {
       ctx.record_error(n, {"output ", i, ": then_branch gives ", t[i], " but else_branch gives ", e[i],
                            " (If before opset 11 requires equal shapes)"});
       continue;
@@ -402,10 +403,14 @@ inline void set_loop_scan_outputs(Context& ctx, Node& n, const std::vector<Type>
 }  // namespace control_flow_detail
 
 // If-1: both branches must give the same shapes.
-inline void infer_if_1(Context& ctx, Node& n) { control_flow_detail::infer_if_impl(ctx, n, true); }
+inline void infer_if_1(Context& ctx, Node& n) {
+  control_flow_detail::infer_if_impl(ctx, n, control_flow_detail::BranchShapes::MustMatch);
+}
 SYMSHAPE_RULES(infer_if_1, ai_onnx("If", 1));
 // If-11 and later: branches may differ in shape; the output covers both.
-inline void infer_if(Context& ctx, Node& n) { control_flow_detail::infer_if_impl(ctx, n, false); }
+inline void infer_if(Context& ctx, Node& n) {
+  control_flow_detail::infer_if_impl(ctx, n, control_flow_detail::BranchShapes::MayDiffer);
+}
 SYMSHAPE_RULES(infer_if, ai_onnx("If", 11, 13, 16, 19, 21, 23, 24, 25));
 
 // Loop(M?, cond?, v_initial...) with body(iter_num, cond, carried...) ->
@@ -553,8 +558,9 @@ struct ScanBodyInputs {
 // The body's input types and the number of iterations, from the node's
 // inputs; nullopt after a semantic error (an axis out of range, a scalar
 // scan input, scan inputs of different lengths).
+enum class NegativeAxes { Rejected, Allowed };  // scan axes below 0 (opset 11+)
 inline Maybe<ScanBodyInputs> scan_body_inputs(Context& ctx, const Node& n, std::size_t num_states,
-                                              const std::vector<int64_t>& in_axes, bool negative_axes) {
+                                              const std::vector<int64_t>& in_axes, NegativeAxes negative_axes) {
   ScanBodyInputs in;
   for (std::size_t i = 0; i < n.inputs.size(); ++i) {
     const Type& t = n.inputs[i]->type;
@@ -565,7 +571,7 @@ inline Maybe<ScanBodyInputs> scan_body_inputs(Context& ctx, const Node& n, std::
     const Shape* s = shape_of(n.inputs[i]);
     const int64_t axis = in_axes[i - num_states];
     if (!s) {
-      if (!negative_axes && axis < 0) {
+      if (negative_axes == NegativeAxes::Rejected && axis < 0) {
         ctx.record_error(n, {"scan_input_axes value ", axis, " must be >= 0 before opset 11"});
         return std::nullopt;
       }
@@ -577,7 +583,7 @@ inline Maybe<ScanBodyInputs> scan_body_inputs(Context& ctx, const Node& n, std::
       ctx.record_error(n, {"scan input ", i - num_states, " is a scalar; it needs a scan axis"});
       return std::nullopt;
     }
-    if (axis < (negative_axes ? -rank : 0) || axis >= rank) {
+    if (axis < (negative_axes == NegativeAxes::Allowed ? -rank : 0) || axis >= rank) {
       ctx.record_error(n, {"scan_input_axes value ", axis, " is out of range for rank ", rank});
       return std::nullopt;
     }
@@ -606,7 +612,7 @@ inline void set_scan_state_outputs(Context& ctx, Node& n, const std::vector<Type
 // The scan outputs: the body's per-iteration values stacked along their
 // scan_output_axes, `seq` long.
 inline void set_scan_outputs(Context& ctx, Node& n, const std::vector<Type>& out, std::size_t num_states,
-                             const std::vector<int64_t>& out_axes, const SymbolicDim& seq, bool negative_axes) {
+                             const std::vector<int64_t>& out_axes, const SymbolicDim& seq, NegativeAxes negative_axes) {
   for (std::size_t j = 0; j < out_axes.size(); ++j) {
     const Type& o = out[num_states + j];
     if (o.is_unknown()) continue;
@@ -620,7 +626,7 @@ inline void set_scan_outputs(Context& ctx, Node& n, const std::vector<Type>& out
       continue;
     }
     const auto rank = static_cast<int64_t>(o.shape().size()) + 1;
-    if (axis < (negative_axes ? -rank : 0) || axis >= rank) {
+    if (axis < (negative_axes == NegativeAxes::Allowed ? -rank : 0) || axis >= rank) {
       ctx.record_error(n, {"scan_output_axes value ", axis, " is out of range for rank ", rank});
       continue;
     }
@@ -631,7 +637,7 @@ inline void set_scan_outputs(Context& ctx, Node& n, const std::vector<Type>& out
 
 // Scan-9 and later: Scan(states..., scan_inputs...) with per-input scan axes
 // and per-output stacking axes; negative axes from opset 11.
-inline void infer_scan_impl(Context& ctx, Node& n, bool negative_axes) {
+inline void infer_scan_impl(Context& ctx, Node& n, NegativeAxes negative_axes) {
   Graph* body = graph_attribute(ctx, n, "body");
   if (!body) return;
   const Maybe<std::size_t> num_states = scan_state_count(ctx, n, *body, n.inputs.size(), "");
@@ -652,9 +658,13 @@ inline void infer_scan_impl(Context& ctx, Node& n, bool negative_axes) {
 
 inline void infer_scan_8(Context& ctx, Node& n) { control_flow_detail::infer_scan_8(ctx, n); }
 SYMSHAPE_RULES(infer_scan_8, ai_onnx("Scan", 8));
-inline void infer_scan_9(Context& ctx, Node& n) { control_flow_detail::infer_scan_impl(ctx, n, false); }
+inline void infer_scan_9(Context& ctx, Node& n) {
+  control_flow_detail::infer_scan_impl(ctx, n, control_flow_detail::NegativeAxes::Rejected);
+}
 SYMSHAPE_RULES(infer_scan_9, ai_onnx("Scan", 9));
-inline void infer_scan(Context& ctx, Node& n) { control_flow_detail::infer_scan_impl(ctx, n, true); }
+inline void infer_scan(Context& ctx, Node& n) {
+  control_flow_detail::infer_scan_impl(ctx, n, control_flow_detail::NegativeAxes::Allowed);
+}
 SYMSHAPE_RULES(infer_scan, ai_onnx("Scan", 11, 16, 19, 21, 23, 24, 25));
 
 // Later since-versions only extend the allowed types; they share a rule.

@@ -44,7 +44,7 @@ SYMSHAPE_RULES(infer_deform_conv, ai_onnx("DeformConv", 19, 22));
 // ConvTranspose: X, W, [B]; the shape is conv_transpose's (common/window.hpp).
 inline void infer_conv_transpose(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 2, 3)) return;
-  conv_transpose(ctx, n, false, std::nullopt);
+  conv_transpose(ctx, n, ExtraPads::None, std::nullopt);
 }
 SYMSHAPE_RULES(infer_conv_transpose, ai_onnx("ConvTranspose", 1, 11, 22));
 

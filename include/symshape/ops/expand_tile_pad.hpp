@@ -180,7 +180,7 @@ inline void infer_pad_v11(Context& ctx, Node& n) {
 SYMSHAPE_RULES(infer_pad_v11, ai_onnx("Pad", 11, 13));
 inline void infer_pad_v18(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 2)) return;
-  pad_shape(ctx, n, ctx.symbolic_value(n.input(1)), ints_arg(ctx, n, true, "axes", 3));
+  pad_shape(ctx, n, ctx.symbolic_value(n.input(1)), ints_arg(ctx, n, IntsFrom::Input, "axes", 3));
 }
 SYMSHAPE_RULES(infer_pad_v18, ai_onnx("Pad", 18, 19, 21, 23, 24, 25));
 

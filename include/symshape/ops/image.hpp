@@ -58,11 +58,13 @@ SYMSHAPE_RULES(infer_center_crop_pad, ai_onnx("CenterCropPad", 18));
 
 // GridSample 16: X [N, C, H, W], grid [N, H_out, W_out, 2] -> [N, C, H_out, W_out].
 inline void infer_grid_sample_16(Context& ctx, Node& n) {
-  grid_sample(ctx, n, true, {"bilinear", "nearest", "bicubic"});
+  grid_sample(ctx, n, GridRank::Only4D, {"bilinear", "nearest", "bicubic"});
 }
 SYMSHAPE_RULES(infer_grid_sample_16, ai_onnx("GridSample", 16));
 // GridSample 20/22: X [N, C, D1..Dr], grid [N, D1_out..Dr_out, r] -> [N, C, D1_out..Dr_out].
-inline void infer_grid_sample_20(Context& ctx, Node& n) { grid_sample(ctx, n, false, {"linear", "nearest", "cubic"}); }
+inline void infer_grid_sample_20(Context& ctx, Node& n) {
+  grid_sample(ctx, n, GridRank::AtLeast3D, {"linear", "nearest", "cubic"});
+}
 SYMSHAPE_RULES(infer_grid_sample_20, ai_onnx("GridSample", 20, 22));
 
 // AffineGrid: theta [N, 2, 3] or [N, 3, 4]; size = (N, C, H, W) or

@@ -173,7 +173,8 @@ SYMSHAPE_RULES(infer_reverse_sequence, ai_onnx("ReverseSequence", 10));
 
 // ---- DepthToSpace / SpaceToDepth ----
 
-inline void space_depth_impl(Context& ctx, Node& n, bool to_space) {
+enum class BlockMove { DepthToSpace, SpaceToDepth };
+inline void space_depth_impl(Context& ctx, Node& n, BlockMove to_space) {
   if (!check_inputs(ctx, n, 1)) return;
   const Attribute* bs = require_attr(ctx, n, "blocksize", Attribute::Kind::Int);
   if (!bs) return;
@@ -188,7 +189,7 @@ inline void space_depth_impl(Context& ctx, Node& n, bool to_space) {
   const SymbolicDim bb(b), b2(b * b);
   const Shape& x = *s;
   Shape out;
-  if (to_space) {
+  if (to_space == BlockMove::DepthToSpace) {
     if (x[1].is_int() && x[1].value() % (b * b) != 0)
       return ctx.record_error(n, {"channels ", x[1], " are not divisible by blocksize^2 = ", b2});
     out = Shape{x[0], x[1] / b2, x[2] * bb, x[3] * bb};
@@ -200,9 +201,9 @@ inline void space_depth_impl(Context& ctx, Node& n, bool to_space) {
   }
   set_like_input(ctx, n, 0, out);
 }
-inline void infer_depth_to_space(Context& ctx, Node& n) { space_depth_impl(ctx, n, true); }
+inline void infer_depth_to_space(Context& ctx, Node& n) { space_depth_impl(ctx, n, BlockMove::DepthToSpace); }
 SYMSHAPE_RULES(infer_depth_to_space, ai_onnx("DepthToSpace", 1, 11, 13));
-inline void infer_space_to_depth(Context& ctx, Node& n) { space_depth_impl(ctx, n, false); }
+inline void infer_space_to_depth(Context& ctx, Node& n) { space_depth_impl(ctx, n, BlockMove::SpaceToDepth); }
 SYMSHAPE_RULES(infer_space_to_depth, ai_onnx("SpaceToDepth", 1, 13));
 
 // ---- Compress ----

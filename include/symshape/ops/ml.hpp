@@ -56,10 +56,12 @@ inline int64_t attr_len(const Node& n, const char* name) {
 struct LabelLists {
   int64_t ints = -1, strs = -1;
 };
-inline LabelLists label_lists(const Node& n, const char* ints_attr, bool empty_is_absent = true) {
+enum class EmptyLabels { CountAsAbsent, CountAsGiven };  // a list given with no entries
+inline LabelLists label_lists(const Node& n, const char* ints_attr,
+                              EmptyLabels empty_is_absent = EmptyLabels::CountAsAbsent) {
   LabelLists l{attr_len(n, ints_attr), attr_len(n, "classlabels_strings")};
-  if (empty_is_absent && l.ints == 0 && l.strs > 0) l.ints = -1;
-  if (empty_is_absent && l.strs == 0 && l.ints > 0) l.strs = -1;
+  if (empty_is_absent == EmptyLabels::CountAsAbsent && l.ints == 0 && l.strs > 0) l.ints = -1;
+  if (empty_is_absent == EmptyLabels::CountAsAbsent && l.strs == 0 && l.ints > 0) l.strs = -1;
   return l;
 }
 
@@ -74,7 +76,7 @@ struct ClassifierInfo {
   SymbolicDim batch;
 };
 inline Maybe<ClassifierInfo> classifier_info(Context& ctx, const Node& n, const char* ints_attr,
-                                             bool empty_is_absent = true) {
+                                             EmptyLabels empty_is_absent = EmptyLabels::CountAsAbsent) {
   if (!check_inputs(ctx, n, 1, 1)) return std::nullopt;
   const LabelLists l = label_lists(n, ints_attr, empty_is_absent);
   if (l.ints >= 0 && l.strs >= 0) {
@@ -346,7 +348,7 @@ SYMSHAPE_RULES(infer_linear_classifier, ai_onnx_ml("LinearClassifier", 1));
 // the scores are the E*(E-1)/2 pairwise votes, and 2 for E <= 2
 // (onnxruntime's svmclassifier.cc, final_scores_per_batch).
 inline void infer_svm_classifier(Context& ctx, Node& n) {
-  const auto info = ml_detail::classifier_info(ctx, n, "classlabels_ints", /*empty_is_absent=*/false);
+  const auto info = ml_detail::classifier_info(ctx, n, "classlabels_ints", ml_detail::EmptyLabels::CountAsGiven);
   if (!info) return;
   int64_t vectors = 0;
   if (const auto per_class = ctx.attr_ints(n, "vectors_per_class")) {

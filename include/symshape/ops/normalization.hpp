@@ -103,7 +103,8 @@ SYMSHAPE_RULES(infer_layer_norm, ai_onnx("LayerNormalization", 17));
 
 namespace normalization_detail {
 // GroupNormalization: X [N, C, ...]; scale and bias have num_groups (18) or C (21) elements.
-inline void group_norm(Context& ctx, Node& n, bool per_channel) {
+enum class GroupNormParams { PerGroup, PerChannel };
+inline void group_norm(Context& ctx, Node& n, GroupNormParams per_channel) {
   if (!check_inputs(ctx, n, 3, 3)) return;
   const Attribute* g = require_attr(ctx, n, "num_groups");
   if (!g) return;
@@ -113,15 +114,19 @@ inline void group_norm(Context& ctx, Node& n, bool per_channel) {
   const SymbolicDim c = x ? (*x)[1] : SymbolicDim();
   if (c.is_int() && c.value() % g->i != 0)
     return ctx.record_error(n, {"channels ", c, " are not divisible by num_groups ", g->i});
-  const SymbolicDim expected = per_channel ? c : SymbolicDim(g->i);
+  const SymbolicDim expected = per_channel == GroupNormParams::PerChannel ? c : SymbolicDim(g->i);
   if (!check_per_channel(ctx, n, 1, expected, "scale") || !check_per_channel(ctx, n, 2, expected, "bias")) return;
   propagate_type(ctx, n);
 }
 }  // namespace normalization_detail
 
-inline void infer_group_norm_18(Context& ctx, Node& n) { normalization_detail::group_norm(ctx, n, false); }
+inline void infer_group_norm_18(Context& ctx, Node& n) {
+  normalization_detail::group_norm(ctx, n, normalization_detail::GroupNormParams::PerGroup);
+}
 SYMSHAPE_RULES(infer_group_norm_18, ai_onnx("GroupNormalization", 18));
-inline void infer_group_norm_21(Context& ctx, Node& n) { normalization_detail::group_norm(ctx, n, true); }
+inline void infer_group_norm_21(Context& ctx, Node& n) {
+  normalization_detail::group_norm(ctx, n, normalization_detail::GroupNormParams::PerChannel);
+}
 SYMSHAPE_RULES(infer_group_norm_21, ai_onnx("GroupNormalization", 21));
 
 // InstanceNormalization: input, scale [C], B [C]; Y like input.

@@ -25,7 +25,9 @@ SYMSHAPE_RULES(infer_optional, ai_onnx("Optional", 15));
 
 namespace optional_detail {
 
-inline void infer_optional_has_element_impl(Context& ctx, Node& n, bool opset18) {
+enum class OptionalOpset { Before18, From18 };  // 18+: the input may be absent or not an optional
+inline void infer_optional_has_element_impl(Context& ctx, Node& n, OptionalOpset opset) {
+  const bool opset18 = opset == OptionalOpset::From18;
   if (!check_inputs(ctx, n, opset18 ? 0 : 1, 1)) return;
   const Value* in = n.input(0);
   if (!opset18 && in && !in->type.is_unknown() && in->type.kind() != Type::Kind::Optional)
@@ -33,7 +35,7 @@ inline void infer_optional_has_element_impl(Context& ctx, Node& n, bool opset18)
   ctx.set_shape_and_dtype(n.output(0), Shape::scalar(), DataType::BOOL);
 }
 
-inline void infer_optional_get_element_impl(Context& ctx, Node& n, bool opset18) {
+inline void infer_optional_get_element_impl(Context& ctx, Node& n, OptionalOpset opset) {
   if (!check_inputs(ctx, n, 1, 1)) return;
   const Type& t = n.inputs[0]->type;
   if (t.is_unknown()) return;
@@ -41,7 +43,8 @@ inline void infer_optional_get_element_impl(Context& ctx, Node& n, bool opset18)
     if (t.inner()) ctx.set_type(n.output(0), *t.inner());
     return;
   }
-  if (!opset18) return ctx.record_error(n, {"input must be an optional before opset 18, got ", t});
+  if (opset == OptionalOpset::Before18)
+    return ctx.record_error(n, {"input must be an optional before opset 18, got ", t});
   // From opset 18 a tensor or sequence input is returned as it is.
   ctx.set_type(n.output(0), t);
 }
@@ -49,19 +52,19 @@ inline void infer_optional_get_element_impl(Context& ctx, Node& n, bool opset18)
 }  // namespace optional_detail
 
 inline void infer_optional_has_element_15(Context& ctx, Node& n) {
-  optional_detail::infer_optional_has_element_impl(ctx, n, false);
+  optional_detail::infer_optional_has_element_impl(ctx, n, optional_detail::OptionalOpset::Before18);
 }
 SYMSHAPE_RULES(infer_optional_has_element_15, ai_onnx("OptionalHasElement", 15));
 inline void infer_optional_has_element(Context& ctx, Node& n) {
-  optional_detail::infer_optional_has_element_impl(ctx, n, true);
+  optional_detail::infer_optional_has_element_impl(ctx, n, optional_detail::OptionalOpset::From18);
 }
 SYMSHAPE_RULES(infer_optional_has_element, ai_onnx("OptionalHasElement", 18));
 inline void infer_optional_get_element_15(Context& ctx, Node& n) {
-  optional_detail::infer_optional_get_element_impl(ctx, n, false);
+  optional_detail::infer_optional_get_element_impl(ctx, n, optional_detail::OptionalOpset::Before18);
 }
 SYMSHAPE_RULES(infer_optional_get_element_15, ai_onnx("OptionalGetElement", 15));
 inline void infer_optional_get_element(Context& ctx, Node& n) {
-  optional_detail::infer_optional_get_element_impl(ctx, n, true);
+  optional_detail::infer_optional_get_element_impl(ctx, n, optional_detail::OptionalOpset::From18);
 }
 SYMSHAPE_RULES(infer_optional_get_element, ai_onnx("OptionalGetElement", 18));
 

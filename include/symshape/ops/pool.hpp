@@ -10,11 +10,11 @@
 namespace symshape::ops {
 
 // MaxPool: Y and the optional INT64 Indices (8+); ceil_mode and dilations (10+).
-inline void infer_max_pool(Context& ctx, Node& n) { pool_common(ctx, n, true); }
+inline void infer_max_pool(Context& ctx, Node& n) { pool_common(ctx, n, PoolOutputs::WithIndices); }
 SYMSHAPE_RULES(infer_max_pool, ai_onnx("MaxPool", 1, 8, 10, 11, 12, 22));
 
 // AveragePool (count_include_pad 7+, ceil_mode 10+, dilations 19+) and LpPool (ceil_mode, dilations 18+).
-inline void infer_avg_pool(Context& ctx, Node& n) { pool_common(ctx, n, false); }
+inline void infer_avg_pool(Context& ctx, Node& n) { pool_common(ctx, n, PoolOutputs::ValuesOnly); }
 SYMSHAPE_RULES(infer_avg_pool, ai_onnx("AveragePool", 1, 7, 10, 11, 19, 22), ai_onnx("LpPool", 1, 2, 11, 18, 22));
 
 // GlobalAveragePool, GlobalMaxPool, GlobalLpPool: [N, C, 1, ...].

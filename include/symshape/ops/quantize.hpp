@@ -113,10 +113,11 @@ inline void quantize(Context& ctx, Node& n, const QuantVersion& v) {
   ctx.set_shape_and_dtype(n.output(0), x ? *x : Shape(), out);
 }
 
-// `scale_type`: the output has the scale's element type (19+), else FLOAT.
-inline void dequantize(Context& ctx, Node& n, const QuantVersion& v, bool scale_type) {
+// The output's element type: FLOAT, or the scale's (19+).
+enum class DequantOutput { Float, ScaleType };
+inline void dequantize(Context& ctx, Node& n, const QuantVersion& v, DequantOutput scale_type) {
   if (!check_inputs(ctx, n, 2, 3)) return;
-  DataType out = scale_type ? dtype_of(n.input(1)) : DataType::FLOAT;
+  DataType out = scale_type == DequantOutput::ScaleType ? dtype_of(n.input(1)) : DataType::FLOAT;
   const int64_t od = v.output_dtype ? ctx.attr_int(n, "output_dtype", 0) : 0;
   if (od != 0) {
     if (!element_type_from_code(od)) return ctx.record_error(n, {"invalid output_dtype ", od});
@@ -137,23 +138,23 @@ inline void infer_quantize_linear_21(Context& ctx, Node& n) { quant_detail::quan
 SYMSHAPE_RULES(infer_quantize_linear_21, ai_onnx("QuantizeLinear", 21, 23, 24, 25));
 
 inline void infer_dequantize_linear_10(Context& ctx, Node& n) {
-  quant_detail::dequantize(ctx, n, {false, false, false}, false);
+  quant_detail::dequantize(ctx, n, {false, false, false}, quant_detail::DequantOutput::Float);
 }
 SYMSHAPE_RULES(infer_dequantize_linear_10, ai_onnx("DequantizeLinear", 10));
 inline void infer_dequantize_linear_13(Context& ctx, Node& n) {
-  quant_detail::dequantize(ctx, n, {true, false, false}, false);
+  quant_detail::dequantize(ctx, n, {true, false, false}, quant_detail::DequantOutput::Float);
 }
 SYMSHAPE_RULES(infer_dequantize_linear_13, ai_onnx("DequantizeLinear", 13));
 inline void infer_dequantize_linear_19(Context& ctx, Node& n) {
-  quant_detail::dequantize(ctx, n, {true, false, false}, true);
+  quant_detail::dequantize(ctx, n, {true, false, false}, quant_detail::DequantOutput::ScaleType);
 }
 SYMSHAPE_RULES(infer_dequantize_linear_19, ai_onnx("DequantizeLinear", 19));
 inline void infer_dequantize_linear_21(Context& ctx, Node& n) {
-  quant_detail::dequantize(ctx, n, {true, true, false}, true);
+  quant_detail::dequantize(ctx, n, {true, true, false}, quant_detail::DequantOutput::ScaleType);
 }
 SYMSHAPE_RULES(infer_dequantize_linear_21, ai_onnx("DequantizeLinear", 21));
 inline void infer_dequantize_linear_23(Context& ctx, Node& n) {
-  quant_detail::dequantize(ctx, n, {true, true, true}, true);
+  quant_detail::dequantize(ctx, n, {true, true, true}, quant_detail::DequantOutput::ScaleType);
 }
 SYMSHAPE_RULES(infer_dequantize_linear_23, ai_onnx("DequantizeLinear", 23, 24, 25));
 

@@ -111,7 +111,11 @@ inline void reduce_known_axes(Context& ctx, Node& n, const Shape& in, const std:
 
 // `axes`: the reduced axes when known (empty = all, or none with `noop`);
 // `axes_unknown`: an axes input whose values are not known.
-inline void reduce_common(Context& ctx, Node& n, const std::vector<int64_t>& axes, bool axes_unknown, bool noop) {
+enum class AxesValues { Known, Unknown };
+enum class EmptyAxes { ReduceAll, Noop };
+inline void reduce_common(Context& ctx, Node& n, const std::vector<int64_t>& axes, AxesValues axes_unknown,
+                          EmptyAxes empty_axes) {
+  const bool noop = empty_axes == EmptyAxes::Noop;
   const bool keepdims = ctx.attr_int(n, "keepdims", 1) != 0;
   const Shape* in = shape_of(n.input(0));
   Shape from_value;
@@ -125,7 +129,7 @@ inline void reduce_common(Context& ctx, Node& n, const std::vector<int64_t>& axe
     from_value = Shape({SymbolicDim(static_cast<int64_t>(v->size()))});
     in = &from_value;
   }
-  if (axes_unknown) return reduce_unknown_axes(ctx, n, *in, keepdims, noop);
+  if (axes_unknown == AxesValues::Unknown) return reduce_unknown_axes(ctx, n, *in, keepdims, noop);
   reduce_known_axes(ctx, n, *in, axes, keepdims, noop);
 }
 
@@ -139,7 +143,7 @@ inline void infer_reduce_axes_attr(Context& ctx, Node& n) {
     if (a->kind != Attribute::Kind::Ints) return ctx.usage_error(n, "attribute 'axes' must be a list of integers");
     axes.assign(a->ints.begin(), a->ints.end());
   }
-  reduce_detail::reduce_common(ctx, n, axes, false, false);
+  reduce_detail::reduce_common(ctx, n, axes, reduce_detail::AxesValues::Known, reduce_detail::EmptyAxes::ReduceAll);
 }
 SYMSHAPE_RULES(infer_reduce_axes_attr, ai_onnx("ReduceSum", 1, 11), ai_onnx("ReduceMean", 1, 11, 13),
                ai_onnx("ReduceMax", 1, 11, 12, 13), ai_onnx("ReduceMin", 1, 11, 12, 13),
@@ -164,7 +168,9 @@ inline void infer_reduce_axes_input(Context& ctx, Node& n) {
     else
       unknown = true;
   }
-  reduce_detail::reduce_common(ctx, n, axes, unknown, noop);
+  reduce_detail::reduce_common(ctx, n, axes,
+                               unknown ? reduce_detail::AxesValues::Unknown : reduce_detail::AxesValues::Known,
+                               noop ? reduce_detail::EmptyAxes::Noop : reduce_detail::EmptyAxes::ReduceAll);
 }
 SYMSHAPE_RULES(infer_reduce_axes_input, ai_onnx("ReduceSum", 13), ai_onnx("ReduceMean", 18),
                ai_onnx("ReduceMax", 18, 20), ai_onnx("ReduceMin", 18, 20), ai_onnx("ReduceProd", 18),

@@ -37,10 +37,13 @@ inline void reshape_unknown_target(Context& ctx, Node& n, std::optional<int64_t>
   copy_value(ctx, n);
 }
 
+// What a 0 in the target means: copy the input dim, or a literal 0 (allowzero, 14+).
+enum class ZeroDims { CopyInput, Literal };
+
 // Checks the target's integers and copies the input dims its 0s stand for
 // (unless allowzero); nullopt after an error.
 inline Maybe<ReshapeTarget> resolve_target(Context& ctx, const Node& n, const std::vector<SymbolicDim>& target,
-                                           const Shape* in, bool allowzero) {
+                                           const Shape* in, ZeroDims allowzero) {
   ReshapeTarget r;
   r.dims.resize(target.size());
   for (std::size_t i = 0; i < target.size(); ++i) {
@@ -59,7 +62,7 @@ inline Maybe<ReshapeTarget> resolve_target(Context& ctx, const Node& n, const st
     } else if (v < -1) {
       ctx.record_error(n, {"target shape has invalid dim ", v});
       return std::nullopt;
-    } else if (v == 0 && !allowzero) {
+    } else if (v == 0 && allowzero == ZeroDims::CopyInput) {
       r.has_zero = true;
       if (in) {
         if (i >= in->size()) {
@@ -73,7 +76,7 @@ inline Maybe<ReshapeTarget> resolve_target(Context& ctx, const Node& n, const st
       r.dims[i] = v;
     }
   }
-  if (allowzero && r.has_zero && r.infer_at) {
+  if (allowzero == ZeroDims::Literal && r.has_zero && r.infer_at) {
     ctx.record_error(n, "target shape has both 0 and -1 with allowzero=1");
     return std::nullopt;
   }
@@ -126,7 +129,7 @@ inline std::optional<Dims> complete_target(Context& ctx, const Node& n, const Sh
 }
 
 inline void reshape_impl(Context& ctx, Node& n, const std::optional<std::vector<SymbolicDim>>& target,
-                         std::optional<int64_t> target_length, bool allowzero) {
+                         std::optional<int64_t> target_length, ZeroDims allowzero) {
   if (!target) return reshape_unknown_target(ctx, n, target_length);
   const Shape* in = shape_of(n.input(0));
   auto resolved = resolve_target(ctx, n, *target, in, allowzero);
@@ -137,7 +140,7 @@ inline void reshape_impl(Context& ctx, Node& n, const std::optional<std::vector<
   copy_value(ctx, n);
 }
 
-inline void reshape_input_impl(Context& ctx, Node& n, bool allowzero) {
+inline void reshape_input_impl(Context& ctx, Node& n, ZeroDims allowzero) {
   const Shape* ts = shape_of(n.input(1));
   if (ts && ts->rank() != 1) return ctx.record_error(n, {"shape input must be 1-D, got ", *ts});
   reshape_impl(ctx, n, ctx.symbolic_value(n.input(1)), static_length(n.input(1)), allowzero);
@@ -149,19 +152,22 @@ inline void infer_reshape_v1(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 1)) return;
   auto shape = ctx.attr_ints(n, "shape");
   if (!shape) return ctx.usage_error(n, "missing required attribute 'shape'");
-  reshape_detail::reshape_impl(ctx, n, std::vector<SymbolicDim>(shape->begin(), shape->end()), std::nullopt, false);
+  reshape_detail::reshape_impl(ctx, n, std::vector<SymbolicDim>(shape->begin(), shape->end()), std::nullopt,
+                               reshape_detail::ZeroDims::CopyInput);
 }
 SYMSHAPE_RULES(infer_reshape_v1, ai_onnx("Reshape", 1));
 
 inline void infer_reshape_v5(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 2)) return;
-  reshape_detail::reshape_input_impl(ctx, n, false);
+  reshape_detail::reshape_input_impl(ctx, n, reshape_detail::ZeroDims::CopyInput);
 }
 SYMSHAPE_RULES(infer_reshape_v5, ai_onnx("Reshape", 5, 13));
 // allowzero appears at 14.
 inline void infer_reshape_v14(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 2)) return;
-  reshape_detail::reshape_input_impl(ctx, n, ctx.attr_int(n, "allowzero", 0) != 0);
+  reshape_detail::reshape_input_impl(
+      ctx, n,
+      ctx.attr_int(n, "allowzero", 0) != 0 ? reshape_detail::ZeroDims::Literal : reshape_detail::ZeroDims::CopyInput);
 }
 SYMSHAPE_RULES(infer_reshape_v14, ai_onnx("Reshape", 14, 19, 21, 23, 24, 25));
 

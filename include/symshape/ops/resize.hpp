@@ -197,7 +197,8 @@ inline Maybe<std::vector<double>> scales_input(const Context& ctx, const Node& n
   return out;
 }
 
-inline void resize_from_inputs(Context& ctx, Node& n, bool with_axes) {
+enum class ResizeAttrs { Basic, WithAxesAndPolicy };  // 18+: axes and keep_aspect_ratio_policy
+inline void resize_from_inputs(Context& ctx, Node& n, ResizeAttrs with_axes) {
   ResizeSpec spec;
   const bool has_sizes = !is_empty_input(n.input(3));
   const bool has_scales = !is_empty_input(n.input(2));
@@ -207,7 +208,7 @@ inline void resize_from_inputs(Context& ctx, Node& n, bool with_axes) {
   spec.use_sizes = has_sizes;
   if (has_sizes) spec.sizes = input_dims(ctx, n, 3);
   if (!has_sizes) spec.scales = scales_input(ctx, n, 2);
-  if (with_axes) {
+  if (with_axes == ResizeAttrs::WithAxesAndPolicy) {
     if (const Attribute* a = n.attr("axes")) {
       if (a->kind != Attribute::Kind::Ints) return ctx.usage_error(n, "attribute 'axes' must be a list of integers");
       spec.axes = std::vector<int64_t>(a->ints.begin(), a->ints.end());
@@ -233,21 +234,21 @@ SYMSHAPE_RULES(infer_resize_10, ai_onnx("Resize", 10), ai_onnx("Upsample", 9, 10
 // Resize 11: X, roi, scales (required, may be empty), sizes (optional).
 inline void infer_resize_11(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 3, 4)) return;
-  resize_detail::resize_from_inputs(ctx, n, false);
+  resize_detail::resize_from_inputs(ctx, n, resize_detail::ResizeAttrs::Basic);
 }
 SYMSHAPE_RULES(infer_resize_11, ai_onnx("Resize", 11));
 
 // Resize 13: roi and scales optional.
 inline void infer_resize_13(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 1, 4)) return;
-  resize_detail::resize_from_inputs(ctx, n, false);
+  resize_detail::resize_from_inputs(ctx, n, resize_detail::ResizeAttrs::Basic);
 }
 SYMSHAPE_RULES(infer_resize_13, ai_onnx("Resize", 13));
 
 // Resize 18/19: axes and keep_aspect_ratio_policy.
 inline void infer_resize_18(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 1, 4)) return;
-  resize_detail::resize_from_inputs(ctx, n, true);
+  resize_detail::resize_from_inputs(ctx, n, resize_detail::ResizeAttrs::WithAxesAndPolicy);
 }
 SYMSHAPE_RULES(infer_resize_18, ai_onnx("Resize", 18, 19));
 

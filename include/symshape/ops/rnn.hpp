@@ -17,17 +17,17 @@
 
 namespace symshape::ops {
 
-inline void infer_rnn_1(Context& ctx, Node& n) { recurrent_layer(ctx, n, 1, 6, false); }
+inline void infer_rnn_1(Context& ctx, Node& n) { recurrent_layer(ctx, n, 1, 6, LayoutAttr::Absent); }
 SYMSHAPE_RULES(infer_rnn_1, ai_onnx("RNN", 1, 7));
-inline void infer_rnn_14(Context& ctx, Node& n) { recurrent_layer(ctx, n, 1, 6, true); }
+inline void infer_rnn_14(Context& ctx, Node& n) { recurrent_layer(ctx, n, 1, 6, LayoutAttr::Present); }
 SYMSHAPE_RULES(infer_rnn_14, ai_onnx("RNN", 14, 22));
-inline void infer_gru_1(Context& ctx, Node& n) { recurrent_layer(ctx, n, 3, 6, false); }
+inline void infer_gru_1(Context& ctx, Node& n) { recurrent_layer(ctx, n, 3, 6, LayoutAttr::Absent); }
 SYMSHAPE_RULES(infer_gru_1, ai_onnx("GRU", 1, 3, 7));
-inline void infer_gru_14(Context& ctx, Node& n) { recurrent_layer(ctx, n, 3, 6, true); }
+inline void infer_gru_14(Context& ctx, Node& n) { recurrent_layer(ctx, n, 3, 6, LayoutAttr::Present); }
 SYMSHAPE_RULES(infer_gru_14, ai_onnx("GRU", 14, 22));
-inline void infer_lstm_1(Context& ctx, Node& n) { recurrent_layer(ctx, n, 4, 8, false); }
+inline void infer_lstm_1(Context& ctx, Node& n) { recurrent_layer(ctx, n, 4, 8, LayoutAttr::Absent); }
 SYMSHAPE_RULES(infer_lstm_1, ai_onnx("LSTM", 1, 7));
-inline void infer_lstm_14(Context& ctx, Node& n) { recurrent_layer(ctx, n, 4, 8, true); }
+inline void infer_lstm_14(Context& ctx, Node& n) { recurrent_layer(ctx, n, 4, 8, LayoutAttr::Present); }
 SYMSHAPE_RULES(infer_lstm_14, ai_onnx("LSTM", 14, 22));
 
 inline constexpr auto kRnnRules =

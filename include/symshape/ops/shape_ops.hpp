@@ -22,7 +22,8 @@ namespace symshape::ops {
 
 // ---- Shape ----
 
-inline void shape_impl(Context& ctx, Node& n, bool has_range) {
+enum class ShapeRange { Whole, StartEndAttrs };  // StartEndAttrs: Shape 15's start and end
+inline void shape_impl(Context& ctx, Node& n, ShapeRange has_range) {
   if (!check_inputs(ctx, n, 1)) return;
   const Shape* s = shape_of(n.input(0));
   if (!s) {
@@ -31,7 +32,7 @@ inline void shape_impl(Context& ctx, Node& n, bool has_range) {
   }
   const int64_t r = s->rank();
   int64_t start = 0, end = r;
-  if (has_range) {
+  if (has_range == ShapeRange::StartEndAttrs) {
     start = clamp_index(ctx.attr_int(n, "start", 0), r);
     end = clamp_index(ctx.attr_int(n, "end", r), r);
   }
@@ -40,9 +41,9 @@ inline void shape_impl(Context& ctx, Node& n, bool has_range) {
   ctx.set_shape_and_dtype(n.output(0), Shape{SymbolicDim(static_cast<int64_t>(values.size()))}, DataType::INT64);
   ctx.set_symbolic_value(n.output(0), std::move(values));
 }
-inline void infer_shape_v1(Context& ctx, Node& n) { shape_impl(ctx, n, false); }
+inline void infer_shape_v1(Context& ctx, Node& n) { shape_impl(ctx, n, ShapeRange::Whole); }
 SYMSHAPE_RULES(infer_shape_v1, ai_onnx("Shape", 1, 13));
-inline void infer_shape_v15(Context& ctx, Node& n) { shape_impl(ctx, n, true); }
+inline void infer_shape_v15(Context& ctx, Node& n) { shape_impl(ctx, n, ShapeRange::StartEndAttrs); }
 SYMSHAPE_RULES(infer_shape_v15, ai_onnx("Shape", 15, 19, 21, 23, 24, 25));
 
 // ---- Size ----
@@ -147,12 +148,12 @@ inline void squeeze_impl(Context& ctx, Node& n, const IntsArg& axes) {
 }
 inline void infer_squeeze_v1(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 1)) return;
-  squeeze_impl(ctx, n, ints_arg(ctx, n, false, "axes", 1));
+  squeeze_impl(ctx, n, ints_arg(ctx, n, IntsFrom::Attribute, "axes", 1));
 }
 SYMSHAPE_RULES(infer_squeeze_v1, ai_onnx("Squeeze", 1, 11));
 inline void infer_squeeze_v13(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 1)) return;
-  squeeze_impl(ctx, n, ints_arg(ctx, n, true, "axes", 1));
+  squeeze_impl(ctx, n, ints_arg(ctx, n, IntsFrom::Input, "axes", 1));
 }
 SYMSHAPE_RULES(infer_squeeze_v13, ai_onnx("Squeeze", 13, 21, 23, 24, 25));
 
@@ -205,12 +206,12 @@ inline void unsqueeze_impl(Context& ctx, Node& n, const IntsArg& axes) {
 
 inline void infer_unsqueeze_v1(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 1)) return;
-  unsqueeze_impl(ctx, n, ints_arg(ctx, n, false, "axes", 1));
+  unsqueeze_impl(ctx, n, ints_arg(ctx, n, IntsFrom::Attribute, "axes", 1));
 }
 SYMSHAPE_RULES(infer_unsqueeze_v1, ai_onnx("Unsqueeze", 1, 11));
 inline void infer_unsqueeze_v13(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 2)) return;
-  unsqueeze_impl(ctx, n, ints_arg(ctx, n, true, "axes", 1));
+  unsqueeze_impl(ctx, n, ints_arg(ctx, n, IntsFrom::Input, "axes", 1));
 }
 SYMSHAPE_RULES(infer_unsqueeze_v13, ai_onnx("Unsqueeze", 13, 21, 23, 24, 25));
 

@@ -67,8 +67,9 @@ inline SymbolicDim clamp_count(const SymbolicDim& diff, int64_t m) {
 
 // Whether an integer bound is one of the "to the end" / "to the beginning"
 // sentinels (INT_MAX, INT64_MIN, ...): beyond any dim, so no arithmetic with it.
-inline bool boundless(const SymbolicDim& v, bool positive) {
-  return v.is_int() && (positive ? v.value() >= kBoundlessIndex : v.value() <= -kBoundlessIndex);
+enum class Sentinel { PastEnd, BeforeStart };
+inline bool boundless(const SymbolicDim& v, Sentinel positive) {
+  return v.is_int() && (positive == Sentinel::PastEnd ? v.value() >= kBoundlessIndex : v.value() <= -kBoundlessIndex);
 }
 
 // Number of elements along a dim `d` (any SymbolicDim) for start s, end e
@@ -79,11 +80,12 @@ inline SymbolicDim length(const SymbolicDim& d, const SymbolicDim& s, const Symb
   const Sign ss = sign_of(s), se = sign_of(e);
   if (ss == Sign::Unknown || se == Sign::Unknown) return {};
   if (k > 0) {
-    if (boundless(s, true) || boundless(e, false)) return 0;  // starts past the end, or ends before the start
-    const SymbolicDim from = boundless(s, false) ? SymbolicDim(0) : s;
+    if (boundless(s, Sentinel::PastEnd) || boundless(e, Sentinel::BeforeStart))
+      return 0;  // starts past the end, or ends before the start
+    const SymbolicDim from = boundless(s, Sentinel::BeforeStart) ? SymbolicDim(0) : s;
     // e'' = d, min(e, d) or d + e (unclamped below: s'' >= 0 keeps the count at 0).
     SymbolicDim end;
-    if (boundless(e, true))
+    if (boundless(e, Sentinel::PastEnd))
       end = d;
     else if (se == Sign::NonNegative)
       end = dim_min(e, d);
@@ -95,18 +97,18 @@ inline SymbolicDim length(const SymbolicDim& d, const SymbolicDim& s, const Symb
   }
   if (k == std::numeric_limits<int64_t>::min()) return {};
   const int64_t m = -k;
-  if (boundless(e, true)) return 0;  // ends at d-1: nothing after any start
+  if (boundless(e, Sentinel::PastEnd)) return 0;  // ends at d-1: nothing after any start
   // Clamped into [0, d-1] (-1 when d is 0, so that nothing is selected).
   SymbolicDim start;
-  if (boundless(s, true))
+  if (boundless(s, Sentinel::PastEnd))
     start = d - 1;
-  else if (boundless(s, false))
+  else if (boundless(s, Sentinel::BeforeStart))
     start = dim_min(SymbolicDim(0), d - 1);
   else if (ss == Sign::NonNegative)
     start = dim_min(s, d - 1);
   else
     start = dim_min(dim_max(d + s, SymbolicDim(0)), d - 1);
-  if (boundless(e, false)) return clamp_count(start + 1, m);
+  if (boundless(e, Sentinel::BeforeStart)) return clamp_count(start + 1, m);
   if (se == Sign::NonNegative) return clamp_count(start - dim_min(e, d - 1), m);
   // e' = max(d + e, -1): start - e' = min(start - d - e, start + 1)
   return clamp_count(dim_min(start - d - e, start + 1), m);
@@ -222,14 +224,15 @@ inline void infer_slice_v1(Context& ctx, Node& n) {
   if (!starts || !ends) return ctx.usage_error(n, "missing required attribute 'starts' or 'ends'");
   IntsArg steps;
   slice_impl(ctx, n, std::vector<SymbolicDim>(starts->begin(), starts->end()),
-             std::vector<SymbolicDim>(ends->begin(), ends->end()), ints_arg(ctx, n, false, "axes", 0), steps);
+             std::vector<SymbolicDim>(ends->begin(), ends->end()), ints_arg(ctx, n, IntsFrom::Attribute, "axes", 0),
+             steps);
 }
 SYMSHAPE_RULES(infer_slice_v1, ai_onnx("Slice", 1));
 
 inline void infer_slice_v10(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 3)) return;
-  slice_impl(ctx, n, ctx.symbolic_value(n.input(1)), ctx.symbolic_value(n.input(2)), ints_arg(ctx, n, true, "axes", 3),
-             ints_arg(ctx, n, true, "steps", 4));
+  slice_impl(ctx, n, ctx.symbolic_value(n.input(1)), ctx.symbolic_value(n.input(2)),
+             ints_arg(ctx, n, IntsFrom::Input, "axes", 3), ints_arg(ctx, n, IntsFrom::Input, "steps", 4));
 }
 SYMSHAPE_RULES(infer_slice_v10, ai_onnx("Slice", 10, 11, 13));
 

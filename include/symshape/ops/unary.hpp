@@ -213,12 +213,14 @@ inline void infer_clip(Context& ctx, Node& n) {
 SYMSHAPE_RULES(infer_clip, ai_onnx("Clip", 1, 6, 11, 12, 13));
 
 namespace unary_detail {
-inline void infer_dropout(Context& ctx, Node& n, bool bool_mask, std::size_t max_inputs) {
+enum class DropoutMask { InputType, Bool };  // the mask's element type
+inline void infer_dropout(Context& ctx, Node& n, DropoutMask bool_mask, std::size_t max_inputs) {
   if (!check_inputs(ctx, n, 1, max_inputs)) return;
   propagate_type(ctx, n);
   if (n.output(1)) {
     const Shape* s = shape_of(n.input(0));
-    ctx.set_shape_and_dtype(n.output(1), s ? *s : Shape(), bool_mask ? DataType::BOOL : dtype_of(n.input(0)));
+    ctx.set_shape_and_dtype(n.output(1), s ? *s : Shape(),
+                            bool_mask == DropoutMask::Bool ? DataType::BOOL : dtype_of(n.input(0)));
   }
   if (n.inputs.size() > 1) {  // opset 12: ratio and training_mode are scalars
     for (std::size_t i = 1; i < 3; ++i) {
@@ -229,36 +231,43 @@ inline void infer_dropout(Context& ctx, Node& n, bool bool_mask, std::size_t max
   }
 }
 
-// Checks an axis attribute against the input rank. `always`: also check the default.
-inline bool check_axis_attr(Context& ctx, Node& n, int64_t default_axis, bool always) {
+// Checks an axis attribute against the input rank; Always: also the default.
+enum class AxisCheck { WhenGiven, Always };
+inline bool check_axis_attr(Context& ctx, Node& n, int64_t default_axis, AxisCheck always) {
   const Shape* s = shape_of(n.input(0));
   if (!s) return true;
-  if (!always && !n.attr("axis")) return true;
+  if (always == AxisCheck::WhenGiven && !n.attr("axis")) return true;
   return normalize_axis(ctx, n, ctx.attr_int(n, "axis", default_axis), s->rank()).has_value();
 }
 }  // namespace unary_detail
 
 // Dropout 1..7: the optional mask has the input's element type.
-inline void infer_dropout_1(Context& ctx, Node& n) { unary_detail::infer_dropout(ctx, n, false, 1); }
+inline void infer_dropout_1(Context& ctx, Node& n) {
+  unary_detail::infer_dropout(ctx, n, unary_detail::DropoutMask::InputType, 1);
+}
 SYMSHAPE_RULES(infer_dropout_1, ai_onnx("Dropout", 1, 6, 7));
 // Dropout 10: BOOL mask.
-inline void infer_dropout_10(Context& ctx, Node& n) { unary_detail::infer_dropout(ctx, n, true, 1); }
+inline void infer_dropout_10(Context& ctx, Node& n) {
+  unary_detail::infer_dropout(ctx, n, unary_detail::DropoutMask::Bool, 1);
+}
 SYMSHAPE_RULES(infer_dropout_10, ai_onnx("Dropout", 10));
 // Dropout 12: optional ratio and training_mode inputs.
-inline void infer_dropout_12(Context& ctx, Node& n) { unary_detail::infer_dropout(ctx, n, true, 3); }
+inline void infer_dropout_12(Context& ctx, Node& n) {
+  unary_detail::infer_dropout(ctx, n, unary_detail::DropoutMask::Bool, 3);
+}
 SYMSHAPE_RULES(infer_dropout_12, ai_onnx("Dropout", 12, 13, 22));
 
 // Softmax, LogSoftmax, Hardmax 1 and 11: 2-D coercion at `axis` (default 1).
 inline void infer_softmax_1(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 1)) return;
-  if (!unary_detail::check_axis_attr(ctx, n, 1, false)) return;
+  if (!unary_detail::check_axis_attr(ctx, n, 1, unary_detail::AxisCheck::WhenGiven)) return;
   propagate_type(ctx, n);
 }
 SYMSHAPE_RULES(infer_softmax_1, ai_onnx("Softmax", 1, 11), ai_onnx("LogSoftmax", 1, 11), ai_onnx("Hardmax", 1, 11));
 // 13: along one axis (default -1); the shape is unchanged either way.
 inline void infer_softmax_13(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 1)) return;
-  if (!unary_detail::check_axis_attr(ctx, n, -1, true)) return;
+  if (!unary_detail::check_axis_attr(ctx, n, -1, unary_detail::AxisCheck::Always)) return;
   propagate_type(ctx, n);
 }
 SYMSHAPE_RULES(infer_softmax_13, ai_onnx("Softmax", 13), ai_onnx("LogSoftmax", 13), ai_onnx("Hardmax", 13));
@@ -266,7 +275,7 @@ SYMSHAPE_RULES(infer_softmax_13, ai_onnx("Softmax", 13), ai_onnx("LogSoftmax", 1
 // LpNormalization: along `axis` (default -1).
 inline void infer_lp_normalization(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 1)) return;
-  if (!unary_detail::check_axis_attr(ctx, n, -1, false)) return;
+  if (!unary_detail::check_axis_attr(ctx, n, -1, unary_detail::AxisCheck::WhenGiven)) return;
   propagate_type(ctx, n);
 }
 SYMSHAPE_RULES(infer_lp_normalization, ai_onnx("LpNormalization", 1, 22));

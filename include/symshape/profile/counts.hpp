@@ -138,19 +138,20 @@ inline FlopCount count_lrn(const Node& n, const CountContext&) {
 // ---- matrix products ----
 
 // 2 x numel(Y) x K, K the contracted dim of A (input a_index).
-inline FlopCount count_matmul_k(const Node& n, std::size_t a_index, bool trans_a) {
+enum class AOrder { AsIs, Transposed };
+inline FlopCount count_matmul_k(const Node& n, std::size_t a_index, AOrder trans_a) {
   const Value* a = n.input(a_index);
   const Shape* s = shape_of(a);
   if (s && s->rank() == 0) return not_counted("MatMul of a scalar is invalid");
-  const SymbolicDim k = trans_a && s && s->rank() >= 2 ? dim(a, -2) : dim(a, -1);
+  const SymbolicDim k = trans_a == AOrder::Transposed && s && s->rank() >= 2 ? dim(a, -2) : dim(a, -1);
   return counted(SymbolicDim(2) * numel(n.output(0)) * k);
 }
 // MatMul, MatMulInteger, QLinearMatMul, MatMulIntegerToFloat...: A is input 0.
-inline FlopCount count_matmul(const Node& n, const CountContext&) { return count_matmul_k(n, 0, false); }
+inline FlopCount count_matmul(const Node& n, const CountContext&) { return count_matmul_k(n, 0, AOrder::AsIs); }
 inline FlopCount count_fused_matmul(const Node& n, const CountContext&) {
   if (n.attr_int("transBatchA", 0) || n.attr_int("transBatchB", 0))
     return not_counted("not counted: FusedMatMul with transBatchA/transBatchB");
-  return count_matmul_k(n, 0, n.attr_int("transA", 0) != 0);
+  return count_matmul_k(n, 0, n.attr_int("transA", 0) != 0 ? AOrder::Transposed : AOrder::AsIs);
 }
 // MatMulNBits, MatMulBnb4: K is an attribute (B is packed).
 inline FlopCount count_matmul_k_attr(const Node& n, const CountContext&) {

@@ -79,7 +79,9 @@ struct Axis {
 
 // A y axis starts at 0 (linear) or at the power of ten below its data (log)
 // and ends at the power of ten above; the x axis spans its data exactly.
-inline Axis make_axis(const std::vector<double>& data, double p0, double p1, bool is_y) {
+enum class PlotAxis { X, Y };
+inline Axis make_axis(const std::vector<double>& data, double p0, double p1, PlotAxis which) {
+  const bool is_y = which == PlotAxis::Y;
   Axis a;
   a.p0 = p0;
   a.p1 = p1;
@@ -140,9 +142,9 @@ inline std::string polyline(const Axis& x, const Axis& y, const std::vector<doub
 inline std::string svg_plot(const PlotSpec& p) {
   using namespace svg_detail;
   const double left = 90, right = 710, top = 60, bottom = 400;
-  const Axis x = make_axis(p.x, left, right, false);
-  const Axis yl = make_axis(p.left.y, bottom, top, true);
-  const Axis yr = make_axis(p.right.y, bottom, top, true);
+  const Axis x = make_axis(p.x, left, right, PlotAxis::X);
+  const Axis yl = make_axis(p.left.y, bottom, top, PlotAxis::Y);
+  const Axis yr = make_axis(p.right.y, bottom, top, PlotAxis::Y);
   std::string s =
       "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"800\" height=\"480\" viewBox=\"0 0 800 480\" "
       "font-family=\"sans-serif\" font-size=\"12\">\n<rect width=\"800\" height=\"480\" fill=\"white\"/>\n";

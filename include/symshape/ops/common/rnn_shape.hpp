@@ -50,14 +50,15 @@ inline std::optional<SymbolicDim> rnn_hidden_size(Context& ctx, const Node& n, c
 }
 
 // The outputs of a recurrent layer with `gates` gates (RNN 1, GRU 3, LSTM 4)
-// and up to `max_inputs` inputs; `has_layout`: the layout attribute (14+).
-inline void recurrent_layer(Context& ctx, Node& n, int64_t gates, std::size_t max_inputs, bool has_layout) {
+// and up to `max_inputs` inputs; `has_layout`: whether the layout attribute exists (14+).
+enum class LayoutAttr { Absent, Present };
+inline void recurrent_layer(Context& ctx, Node& n, int64_t gates, std::size_t max_inputs, LayoutAttr has_layout) {
   if (!check_inputs(ctx, n, 3, max_inputs)) return;
   const DataType dtype = dtype_of(n.input(0));
   const std::string direction = ctx.attr_string(n, "direction", "forward");
   const auto num_dir = num_directions(ctx, n, direction);
   if (!num_dir) return;
-  const int64_t layout = has_layout ? ctx.attr_int(n, "layout", 0) : 0;
+  const int64_t layout = has_layout == LayoutAttr::Present ? ctx.attr_int(n, "layout", 0) : 0;
   if (layout != 0 && layout != 1) return ctx.record_error(n, {"layout must be 0 or 1, got ", layout});
   const Shape* x = shape_of(n.input(0));
   const Shape* w = shape_of(n.input(1));

@@ -101,8 +101,8 @@ inline std::vector<SymbolicDim> reduced_dims(const Shape& in, const std::vector<
   return out;
 }
 
-// A list of integers: from an attribute (when `from_input` is false) or from
-// the known value of input `index`. `given` tells whether the attribute or the
+// A list of integers: from attribute `attr_name` or from the known value of
+// input `index`. `given` tells whether the attribute or the
 // input is present at all; `values` is empty when present but not known.
 struct IntsArg {
   bool given = false;
@@ -110,9 +110,11 @@ struct IntsArg {
   std::optional<int64_t> length;  // known length even when the values are not
 };
 
-inline IntsArg ints_arg(const Context& ctx, const Node& n, bool from_input, const char* attr_name, std::size_t index) {
+enum class IntsFrom { Attribute, Input };
+inline IntsArg ints_arg(const Context& ctx, const Node& n, IntsFrom from_input, const char* attr_name,
+                        std::size_t index) {
   IntsArg r;
-  if (!from_input) {
+  if (from_input == IntsFrom::Attribute) {
     if (const Attribute* a = n.attr(attr_name)) {
       r.given = true;
       if (a->kind == Attribute::Kind::Ints)

@@ -258,7 +258,8 @@ inline void nhwc_conv(Context& ctx, Node& n, std::size_t ix, std::size_t iw, Dat
 // or the output_shape attribute (as in the ONNX spec). `extra_pads`: pads
 // given as an input (begins then ends; nullopt when their values are unknown)
 // added to the pads attribute (com.microsoft ConvTransposeWithDynamicPads).
-inline void conv_transpose(Context& ctx, Node& n, bool pads_input,
+enum class ExtraPads { None, FromInput };  // pads also given as an input
+inline void conv_transpose(Context& ctx, Node& n, ExtraPads pads_input,
                            const std::optional<std::vector<SymbolicDim>>& extra_pads) {
   const DataType dtype = dtype_of(n.input(0));
   const Shape* x = shape_of(n.input(0));
@@ -292,13 +293,13 @@ inline void conv_transpose(Context& ctx, Node& n, bool pads_input,
         out.push_back(in * s);
         continue;
       }
-      if (pads_input && !extra_pads) {
+      if (pads_input == ExtraPads::FromInput && !extra_pads) {
         out.emplace_back();
         continue;
       }
       SymbolicDim d =
           s * (in - 1) + SymbolicDim((*output_padding)[i]) + spec->effective_kernel(i) - spec->total_pads(i);
-      if (pads_input) d = d - (*extra_pads)[i] - (*extra_pads)[i + k];
+      if (pads_input == ExtraPads::FromInput) d = d - (*extra_pads)[i] - (*extra_pads)[i + k];
       if (d.is_int() && d.value() < 1) return ctx.record_error(n, {"output spatial dim ", i, " would be ", d});
       out.push_back(std::move(d));
     }
@@ -308,7 +309,8 @@ inline void conv_transpose(Context& ctx, Node& n, bool pads_input,
 
 // Shared by the pooling ops: kernel_shape is required; Y [N, C, out...].
 // `max_inputs`: 2 for com.microsoft MaxpoolWithMask (X and its mask).
-inline void pool_common(Context& ctx, Node& n, bool indices, std::size_t max_inputs = 1) {
+enum class PoolOutputs { ValuesOnly, WithIndices };  // WithIndices: output 1 is MaxPool's INT64 indices
+inline void pool_common(Context& ctx, Node& n, PoolOutputs indices, std::size_t max_inputs = 1) {
   if (!check_inputs(ctx, n, 1, max_inputs)) return;
   const Attribute* ks = require_attr(ctx, n, "kernel_shape");
   if (!ks) return;
@@ -326,7 +328,8 @@ inline void pool_common(Context& ctx, Node& n, bool indices, std::size_t max_inp
     out_shape = Shape::of_rank(ks->ints.size() + 2);
   }
   ctx.set_shape_and_dtype(n.output(0), out_shape, dtype);
-  if (indices && n.output(1)) ctx.set_shape_and_dtype(n.output(1), out_shape, DataType::INT64);
+  if (indices == PoolOutputs::WithIndices && n.output(1))
+    ctx.set_shape_and_dtype(n.output(1), out_shape, DataType::INT64);
 }
 
 }  // namespace symshape::ops

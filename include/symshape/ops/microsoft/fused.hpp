@@ -49,7 +49,7 @@ inline void infer_ms_conv_transpose_dynamic_pads(Context& ctx, Node& n) {
   if (pads && x && pads->size() != 2 * (x->size() - 2))
     return ctx.record_error(n,
                             {"Pads has ", pads->size(), " values; expected ", 2 * (x->size() - 2), " for input ", *x});
-  conv_transpose(ctx, n, pads_input, pads);
+  conv_transpose(ctx, n, pads_input ? ExtraPads::FromInput : ExtraPads::None, pads);
 }
 SYMSHAPE_RULES(infer_ms_conv_transpose_dynamic_pads, com_microsoft("ConvTransposeWithDynamicPads", 1));
 
@@ -71,7 +71,7 @@ SYMSHAPE_RULES(infer_ms_fused_matmul_activation, com_microsoft("FusedMatMulActiv
 // MaxpoolWithMask: X, M (int32 mask) -> Y as MaxPool's.
 inline void infer_ms_maxpool_with_mask(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 2, 2)) return;
-  pool_common(ctx, n, false, 2);
+  pool_common(ctx, n, PoolOutputs::ValuesOnly, 2);
 }
 SYMSHAPE_RULES(infer_ms_maxpool_with_mask, com_microsoft("MaxpoolWithMask", 1));
 
@@ -105,11 +105,13 @@ inline bool check_dropout_bias(Context& ctx, const Node& n, const Shape* data, c
 }
 // Output 0 has data's type; the mask (output 1) is BOOL of data's shape, or,
 // bit-packed, UINT32 [ceil(elements / 32)].
-inline void dropout_outputs(Context& ctx, Node& n, bool bitmask) {
+enum class MaskKind { Bool, Bitmask };
+inline void dropout_outputs(Context& ctx, Node& n, MaskKind bitmask) {
   propagate_type(ctx, n);
   if (!n.output(1)) return;
   const Shape* data = shape_of(n.input(0));
-  if (!bitmask) return (void)ctx.set_shape_and_dtype(n.output(1), data ? *data : Shape(), DataType::BOOL);
+  if (bitmask == MaskKind::Bool)
+    return (void)ctx.set_shape_and_dtype(n.output(1), data ? *data : Shape(), DataType::BOOL);
   const SymbolicDim count = data ? product(data->dims()) : SymbolicDim();
   ctx.set_shape_and_dtype(n.output(1), Shape({count.is_known() ? (count + 31) / SymbolicDim(32) : SymbolicDim()}),
                           DataType::UINT32);
@@ -123,7 +125,8 @@ inline void infer_ms_bias_dropout(Context& ctx, Node& n) {
   if (!ms_fused_detail::check_dropout_bias(ctx, n, data, shape_of(n.input(1)))) return;
   const Shape* residual = shape_of(n.input(2));
   if (data && residual && !broadcast_shapes(ctx, n, *data, *residual)) return;
-  ms_fused_detail::dropout_outputs(ctx, n, n.op_type == "BitmaskBiasDropout");
+  ms_fused_detail::dropout_outputs(
+      ctx, n, n.op_type == "BitmaskBiasDropout" ? ms_fused_detail::MaskKind::Bitmask : ms_fused_detail::MaskKind::Bool);
 }
 SYMSHAPE_RULES(infer_ms_bias_dropout, com_microsoft("BiasDropout", 1), com_microsoft("BitmaskBiasDropout", 1));
 
@@ -135,7 +138,7 @@ inline void infer_ms_bitmask_dropout(Context& ctx, Node& n) {
     if (s && !(s->rank() == 0 || (s->rank() == 1 && (*s)[0].is_int(1))))
       return ctx.record_error(n, {(i == 1 ? "ratio" : "training_mode"), " must be a scalar, got shape ", *s});
   }
-  ms_fused_detail::dropout_outputs(ctx, n, true);
+  ms_fused_detail::dropout_outputs(ctx, n, ms_fused_detail::MaskKind::Bitmask);
 }
 SYMSHAPE_RULES(infer_ms_bitmask_dropout, com_microsoft("BitmaskDropout", 1));
 

@@ -52,9 +52,10 @@ inline std::optional<SymbolicDim> count_input(Context& ctx, const Node& n, std::
 
 // The prompt input_ids [B, S] (or, for encoder-decoder models whose encoder
 // takes features, [B, ...]); nullopt after an error.
-inline Maybe<const Shape*> prompt(Context& ctx, const Node& n, bool features_allowed) {
+enum class PromptForm { IdsOnly, IdsOrFeatures };
+inline Maybe<const Shape*> prompt(Context& ctx, const Node& n, PromptForm features_allowed) {
   const Shape* ids = shape_of(n.input(0));
-  if (ids && ids->rank() != 2 && !(features_allowed && ids->rank() == 3)) {
+  if (ids && ids->rank() != 2 && !(features_allowed == PromptForm::IdsOrFeatures && ids->rank() == 3)) {
     ctx.record_error(n, {"input_ids must be [batch_size, sequence_length], got ", *ids});
     return std::nullopt;
   }
@@ -64,7 +65,7 @@ inline Maybe<const Shape*> prompt(Context& ctx, const Node& n, bool features_all
 // GreedySearch / Sampling: sequences [B, max_length] (INT32).
 inline bool greedy_sequences(Context& ctx, Node& n, std::size_t max_inputs) {
   if (!check_inputs(ctx, n, 2, max_inputs) || !generation_attrs(ctx, n)) return false;
-  const auto ids = prompt(ctx, n, false);
+  const auto ids = prompt(ctx, n, PromptForm::IdsOnly);
   if (!ids) return false;
   const auto max_length = count_input(ctx, n, 1, "max_length", 1);
   if (!max_length) return false;
@@ -79,9 +80,12 @@ inline SymbolicDim vocab(Context& ctx, const Node& n) {
 }
 
 // BeamSearch / WhisperBeamSearch outputs 0 to 2; false after an error.
-inline bool beam_outputs(Context& ctx, Node& n, bool whisper) {
+enum class BeamModel { Generic, Whisper };
+inline bool beam_outputs(Context& ctx, Node& n, BeamModel model) {
+  const bool whisper = model == BeamModel::Whisper;
   if (!generation_attrs(ctx, n)) return false;
-  const auto ids = prompt(ctx, n, whisper || ctx.attr_int(n, "model_type", 0) != 0);
+  const auto ids = prompt(
+      ctx, n, whisper || ctx.attr_int(n, "model_type", 0) != 0 ? PromptForm::IdsOrFeatures : PromptForm::IdsOnly);
   if (!ids) return false;
   const auto max_length = count_input(ctx, n, 1, "max_length", 1);
   const auto beams = max_length ? count_input(ctx, n, 3, "num_beams", 1) : std::nullopt;
@@ -127,7 +131,7 @@ SYMSHAPE_RULES(infer_ms_sampling, com_microsoft("Sampling", 1));
 // [prefix_vocab_mask], [attention_mask], [decoder_input_ids], [logits_processor].
 inline void infer_ms_beam_search(Context& ctx, Node& n) {
   if (!check_present(ctx, n, {0, 1, 3, 4}, 12)) return;
-  ms_generation_detail::beam_outputs(ctx, n, false);
+  ms_generation_detail::beam_outputs(ctx, n, ms_generation_detail::BeamModel::Generic);
 }
 SYMSHAPE_RULES(infer_ms_beam_search, com_microsoft("BeamSearch", 1));
 
@@ -136,7 +140,7 @@ SYMSHAPE_RULES(infer_ms_beam_search, com_microsoft("BeamSearch", 1));
 // [B, R, L*H or cross_qk_layer_head rows, T, F] (FLOAT) and non_speech_probs [B].
 inline void infer_ms_whisper_beam_search(Context& ctx, Node& n) {
   if (!check_present(ctx, n, {0, 1, 3, 4}, 15)) return;
-  if (!ms_generation_detail::beam_outputs(ctx, n, true)) return;
+  if (!ms_generation_detail::beam_outputs(ctx, n, ms_generation_detail::BeamModel::Whisper)) return;
   const Shape* ids = shape_of(n.input(0));
   const auto ret = ms_generation_detail::count_input(ctx, n, 4, "num_return_sequences", 1);
   const Shape* layer_head = shape_of(n.input(12));

@@ -24,7 +24,7 @@ namespace symshape::ops {
 // AttnLSTM: LSTM inputs (X, W, R, B, sequence_lens, initial_h, initial_c, P)
 // and the attention mechanism's (QW, MW, V, M, memory_seq_lens, AW) -> Y
 // [seq, dirs, B, hidden], Y_h / Y_c [dirs, B, hidden].
-inline void infer_ms_attn_lstm(Context& ctx, Node& n) { recurrent_layer(ctx, n, 4, 14, false); }
+inline void infer_ms_attn_lstm(Context& ctx, Node& n) { recurrent_layer(ctx, n, 4, 14, LayoutAttr::Absent); }
 SYMSHAPE_RULES(infer_ms_attn_lstm, com_microsoft("AttnLSTM", 1));
 
 namespace ms_recurrent_detail {

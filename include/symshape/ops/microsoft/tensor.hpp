@@ -72,7 +72,7 @@ SYMSHAPE_RULES(infer_ms_gather_nd, com_microsoft("GatherND", 1));
 
 // GridSample: X [N, C, H, W], Grid [N, H_out, W_out, 2] -> [N, C, H_out, W_out].
 inline void infer_ms_grid_sample(Context& ctx, Node& n) {
-  grid_sample(ctx, n, true, {"bilinear", "nearest", "bicubic"});
+  grid_sample(ctx, n, GridRank::Only4D, {"bilinear", "nearest", "bicubic"});
 }
 SYMSHAPE_RULES(infer_ms_grid_sample, com_microsoft("GridSample", 1));
 

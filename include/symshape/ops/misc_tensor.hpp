@@ -174,7 +174,7 @@ SYMSHAPE_RULES(infer_reverse_sequence, ai_onnx("ReverseSequence", 10));
 // ---- DepthToSpace / SpaceToDepth ----
 
 enum class BlockMove { DepthToSpace, SpaceToDepth };
-inline void space_depth_impl(Context& ctx, Node& n, BlockMove to_space) {
+inline void space_depth_impl(Context& ctx, Node& n, BlockMove move) {
   if (!check_inputs(ctx, n, 1)) return;
   const Attribute* bs = require_attr(ctx, n, "blocksize", Attribute::Kind::Int);
   if (!bs) return;
@@ -189,7 +189,7 @@ inline void space_depth_impl(Context& ctx, Node& n, BlockMove to_space) {
   const SymbolicDim bb(b), b2(b * b);
   const Shape& x = *s;
   Shape out;
-  if (to_space == BlockMove::DepthToSpace) {
+  if (move == BlockMove::DepthToSpace) {
     if (x[1].is_int() && x[1].value() % (b * b) != 0)
       return ctx.record_error(n, {"channels ", x[1], " are not divisible by blocksize^2 = ", b2});
     out = Shape{x[0], x[1] / b2, x[2] * bb, x[3] * bb};

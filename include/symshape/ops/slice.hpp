@@ -68,8 +68,8 @@ inline SymbolicDim clamp_count(const SymbolicDim& diff, int64_t m) {
 // Whether an integer bound is one of the "to the end" / "to the beginning"
 // sentinels (INT_MAX, INT64_MIN, ...): beyond any dim, so no arithmetic with it.
 enum class Sentinel { PastEnd, BeforeStart };
-inline bool boundless(const SymbolicDim& v, Sentinel positive) {
-  return v.is_int() && (positive == Sentinel::PastEnd ? v.value() >= kBoundlessIndex : v.value() <= -kBoundlessIndex);
+inline bool boundless(const SymbolicDim& v, Sentinel which) {
+  return v.is_int() && (which == Sentinel::PastEnd ? v.value() >= kBoundlessIndex : v.value() <= -kBoundlessIndex);
 }
 
 // Number of elements along a dim `d` (any SymbolicDim) for start s, end e

@@ -214,13 +214,13 @@ SYMSHAPE_RULES(infer_clip, ai_onnx("Clip", 1, 6, 11, 12, 13));
 
 namespace unary_detail {
 enum class DropoutMask { InputType, Bool };  // the mask's element type
-inline void infer_dropout(Context& ctx, Node& n, DropoutMask bool_mask, std::size_t max_inputs) {
+inline void infer_dropout(Context& ctx, Node& n, DropoutMask mask, std::size_t max_inputs) {
   if (!check_inputs(ctx, n, 1, max_inputs)) return;
   propagate_type(ctx, n);
   if (n.output(1)) {
     const Shape* s = shape_of(n.input(0));
     ctx.set_shape_and_dtype(n.output(1), s ? *s : Shape(),
-                            bool_mask == DropoutMask::Bool ? DataType::BOOL : dtype_of(n.input(0)));
+                            mask == DropoutMask::Bool ? DataType::BOOL : dtype_of(n.input(0)));
   }
   if (n.inputs.size() > 1) {  // opset 12: ratio and training_mode are scalars
     for (std::size_t i = 1; i < 3; ++i) {

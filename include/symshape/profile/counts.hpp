@@ -139,11 +139,11 @@ inline FlopCount count_lrn(const Node& n, const CountContext&) {
 
 // 2 x numel(Y) x K, K the contracted dim of A (input a_index).
 enum class AOrder { AsIs, Transposed };
-inline FlopCount count_matmul_k(const Node& n, std::size_t a_index, AOrder trans_a) {
+inline FlopCount count_matmul_k(const Node& n, std::size_t a_index, AOrder a_order) {
   const Value* a = n.input(a_index);
   const Shape* s = shape_of(a);
   if (s && s->rank() == 0) return not_counted("MatMul of a scalar is invalid");
-  const SymbolicDim k = trans_a == AOrder::Transposed && s && s->rank() >= 2 ? dim(a, -2) : dim(a, -1);
+  const SymbolicDim k = a_order == AOrder::Transposed && s && s->rank() >= 2 ? dim(a, -2) : dim(a, -1);
   return counted(SymbolicDim(2) * numel(n.output(0)) * k);
 }
 // MatMul, MatMulInteger, QLinearMatMul, MatMulIntegerToFloat...: A is input 0.

@@ -11,11 +11,11 @@
 
 namespace symshape::ops {
 
-// X [N, C, D...] and grid [N, D_out..., r] give [N, C, D_out...]; `only_4d`:
+// X [N, C, D...] and grid [N, D_out..., r] give [N, C, D_out...]; `rank`:
 // 4-D inputs only for GridSample 16; `modes`: the accepted mode attribute
 // values, the first being the default.
 enum class GridRank { Only4D, AtLeast3D };
-inline void grid_sample(Context& ctx, Node& n, GridRank only_4d, const std::vector<const char*>& modes) {
+inline void grid_sample(Context& ctx, Node& n, GridRank rank, const std::vector<const char*>& modes) {
   if (!check_inputs(ctx, n, 2, 2)) return;
   const std::string mode = ctx.attr_string(n, "mode", modes[0]);
   bool ok = false;
@@ -27,9 +27,9 @@ inline void grid_sample(Context& ctx, Node& n, GridRank only_4d, const std::vect
   const Shape* x = shape_of(n.input(0));
   const Shape* grid = shape_of(n.input(1));
   for (const auto& [s, name] : {std::pair<const Shape*, const char*>{x, "X"}, {grid, "grid"}}) {
-    if (s && (only_4d == GridRank::Only4D ? s->rank() != 4 : s->rank() < 3))
+    if (s && (rank == GridRank::Only4D ? s->rank() != 4 : s->rank() < 3))
       return ctx.record_error(
-          n, {name, (only_4d == GridRank::Only4D ? " must be 4-D" : " must have rank >= 3"), ", got shape ", *s});
+          n, {name, (rank == GridRank::Only4D ? " must be 4-D" : " must have rank >= 3"), ", got shape ", *s});
   }
   if (x && grid && x->rank() != grid->rank())
     return ctx.record_error(n, {"X ", *x, " and grid ", *grid, " must have the same rank"});

@@ -22,6 +22,11 @@ struct QuantVersion {
   bool blocked = false;       // 21+: block_size attribute
   bool output_dtype = false;  // output_dtype attribute (QuantizeLinear 21+, DequantizeLinear 23+)
 };
+// The versions' features by name, for the rules' calls.
+inline constexpr QuantVersion kPerTensor{false, false, false};
+inline constexpr QuantVersion kPerAxis{true, false, false};
+inline constexpr QuantVersion kBlocked{true, true, false};
+inline constexpr QuantVersion kBlockedWithOutputDtype{true, true, true};
 
 // The zero point, when given, has the scale's shape; false after an error.
 inline bool check_zero_point_shape(Context& ctx, const Node& n, const Shape& scale, const Shape& zp) {
@@ -130,31 +135,35 @@ inline void dequantize(Context& ctx, Node& n, const QuantVersion& v, DequantOutp
 
 }  // namespace quant_detail
 
-inline void infer_quantize_linear_10(Context& ctx, Node& n) { quant_detail::quantize(ctx, n, {false, false, false}); }
+inline void infer_quantize_linear_10(Context& ctx, Node& n) {
+  quant_detail::quantize(ctx, n, quant_detail::kPerTensor);
+}
 SYMSHAPE_RULES(infer_quantize_linear_10, ai_onnx("QuantizeLinear", 10));
-inline void infer_quantize_linear_13(Context& ctx, Node& n) { quant_detail::quantize(ctx, n, {true, false, false}); }
+inline void infer_quantize_linear_13(Context& ctx, Node& n) { quant_detail::quantize(ctx, n, quant_detail::kPerAxis); }
 SYMSHAPE_RULES(infer_quantize_linear_13, ai_onnx("QuantizeLinear", 13, 19));
-inline void infer_quantize_linear_21(Context& ctx, Node& n) { quant_detail::quantize(ctx, n, {true, true, true}); }
+inline void infer_quantize_linear_21(Context& ctx, Node& n) {
+  quant_detail::quantize(ctx, n, quant_detail::kBlockedWithOutputDtype);
+}
 SYMSHAPE_RULES(infer_quantize_linear_21, ai_onnx("QuantizeLinear", 21, 23, 24, 25));
 
 inline void infer_dequantize_linear_10(Context& ctx, Node& n) {
-  quant_detail::dequantize(ctx, n, {false, false, false}, quant_detail::DequantOutput::Float);
+  quant_detail::dequantize(ctx, n, quant_detail::kPerTensor, quant_detail::DequantOutput::Float);
 }
 SYMSHAPE_RULES(infer_dequantize_linear_10, ai_onnx("DequantizeLinear", 10));
 inline void infer_dequantize_linear_13(Context& ctx, Node& n) {
-  quant_detail::dequantize(ctx, n, {true, false, false}, quant_detail::DequantOutput::Float);
+  quant_detail::dequantize(ctx, n, quant_detail::kPerAxis, quant_detail::DequantOutput::Float);
 }
 SYMSHAPE_RULES(infer_dequantize_linear_13, ai_onnx("DequantizeLinear", 13));
 inline void infer_dequantize_linear_19(Context& ctx, Node& n) {
-  quant_detail::dequantize(ctx, n, {true, false, false}, quant_detail::DequantOutput::ScaleType);
+  quant_detail::dequantize(ctx, n, quant_detail::kPerAxis, quant_detail::DequantOutput::ScaleType);
 }
 SYMSHAPE_RULES(infer_dequantize_linear_19, ai_onnx("DequantizeLinear", 19));
 inline void infer_dequantize_linear_21(Context& ctx, Node& n) {
-  quant_detail::dequantize(ctx, n, {true, true, false}, quant_detail::DequantOutput::ScaleType);
+  quant_detail::dequantize(ctx, n, quant_detail::kBlocked, quant_detail::DequantOutput::ScaleType);
 }
 SYMSHAPE_RULES(infer_dequantize_linear_21, ai_onnx("DequantizeLinear", 21));
 inline void infer_dequantize_linear_23(Context& ctx, Node& n) {
-  quant_detail::dequantize(ctx, n, {true, true, true}, quant_detail::DequantOutput::ScaleType);
+  quant_detail::dequantize(ctx, n, quant_detail::kBlockedWithOutputDtype, quant_detail::DequantOutput::ScaleType);
 }
 SYMSHAPE_RULES(infer_dequantize_linear_23, ai_onnx("DequantizeLinear", 23, 24, 25));
 

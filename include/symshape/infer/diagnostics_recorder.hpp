@@ -108,11 +108,7 @@ class DiagnosticsRecorder {
     c.kind = kind;
     c.lhs = a;
     c.rhs = b;
-    if (n) {
-      c.node = n->name;
-      c.op_type = n->op_type;
-      c.where = place_of(n);
-    }
+    name_node(c, n);
     c.origin = std::move(origin);
     if (a.is_symbolic() && b.is_symbolic() && (has_clamp(a.expr()) || has_clamp(b.expr()))) {
       ClampReading r = read_clamps(a.expr(), b.expr(), kind == Contract::Kind::Broadcast);
@@ -149,11 +145,7 @@ class DiagnosticsRecorder {
     c.lhs = needed;
     c.rhs = rows;
     if (count.is_symbolic() && !read) c.unless_zero = count;
-    if (n) {
-      c.node = n->name;
-      c.op_type = n->op_type;
-      c.where = place_of(n);
-    }
+    name_node(c, n);
     c.origin = std::move(origin);
     c.condition = needed.to_string() + " <= " + rows.to_string();
     report_.contracts.push_back(std::move(c));
@@ -177,15 +169,19 @@ class DiagnosticsRecorder {
   }
 
  protected:
+  // A diagnostic's or contract's node: its name, op type and place.
+  template <class Record>
+  void name_node(Record& r, const Node* n) const {
+    if (!n) return;
+    r.node = n->name;
+    r.op_type = n->op_type;
+    r.where = place_of(n);
+  }
   void add(Severity s, DiagnosticKind k, const Node* n, std::string message) {
     Diagnostic d;
     d.severity = s;
     d.kind = k;
-    if (n) {
-      d.node = n->name;
-      d.op_type = n->op_type;
-      d.where = place_of(n);
-    }
+    name_node(d, n);
     d.message = std::move(message);
     report_.diagnostics.push_back(std::move(d));
   }

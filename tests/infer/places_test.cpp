@@ -111,3 +111,29 @@ TEST(Places, CycleNamesItsNodeByIndex) {
   EXPECT_NE(r.diagnostics[0].where.find("node #"), std::string::npos) << diagnostics_text(r);
   EXPECT_NE(r.diagnostics[0].message.find("has a cycle"), std::string::npos) << diagnostics_text(r);
 }
+
+TEST(Places, TraceLinesOfAFunctionBodyNameTheFunction) {
+  Model m = make_model();
+  m.opset_imports["com.local"] = 1;
+  Function f;
+  f.domain = "com.local";
+  f.name = "Twice";
+  f.opset_imports[""] = 18;
+  {
+    GraphBuilder b(*f.body);
+    b.input("x", Type());
+    b.node("Add", {"x", "x"}, {"y"}, {}, "", "body_add");
+    b.output("y");
+  }
+  m.functions.push_back(std::move(f));
+  GraphBuilder g(*m.graph);
+  g.input("a", ts(FLOAT, {"N"}));
+  g.node("Twice", {"a"}, {"b"}, {}, "com.local", "call");
+  std::vector<std::string> lines;
+  InferenceOptions o;
+  o.trace = [&](const std::string& l) { lines.push_back(l); };
+  infer_shapes(m, o);
+  ASSERT_EQ(lines.size(), 2u);
+  EXPECT_NE(lines[0].find("[N], [N] -> [N]  (body_add) in function 'com.local.Twice'"), std::string::npos) << lines[0];
+  EXPECT_EQ(lines[1].find(" in "), std::string::npos) << lines[1];  // the call, in the main graph
+}

@@ -3,6 +3,8 @@
 // no lookup, and of(v) gives its type when it takes no fresh name (no entry
 // is kept for it); both must agree with what the file holds, and the types
 // recorded without an output (record_types) must be those written.
+#include "symshape/onnx/types_as_written.hpp"
+
 #include <gtest/gtest.h>
 
 #include <set>
@@ -10,7 +12,6 @@
 
 #include "committed_models.hpp"
 #include "symshape/onnx/splice_writer.hpp"
-#include "symshape/onnx/types_as_written.hpp"
 #include "symshape/symshape.hpp"
 
 namespace {

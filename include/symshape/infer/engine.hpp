@@ -467,7 +467,7 @@ class Engine final : private SubgraphInferer {
         break;
       }
     ctx_.set_current_node(nullptr);
-    if (options_.trace) trace(n);
+    if (options_.trace) trace(n, scope);
   }
 
   // Runs the rule. Meanwhile (in this node, not in the nodes of its
@@ -524,13 +524,16 @@ class Engine final : private SubgraphInferer {
     return a == b || without_fresh_numbers(a.to_string()) == without_fresh_numbers(b.to_string());
   }
 
-  void trace(const Node& n) {
+  // "Reshape  [b,s,768], [3] -> [b,s,12,64]  (name)", and where the node is
+  // when it is not in the main graph (" in function 'local.f'").
+  void trace(const Node& n, const std::string* scope) {
     std::string line = n.op_type;
     line.resize(std::max<std::size_t>(line.size() + 2, 18), ' ');
     for (std::size_t i = 0; i < n.inputs.size(); ++i) line += (i ? ", " : "") + detail::type_brief(n.inputs[i]);
     line += " -> ";
     for (std::size_t i = 0; i < n.outputs.size(); ++i) line += (i ? ", " : "") + detail::type_brief(n.outputs[i]);
     if (!n.name.empty()) line += "  (" + n.name + ")";
+    if (scope) line += (n.name.empty() ? " " : "") + *scope;
     options_.trace(line);
   }
 

@@ -242,7 +242,7 @@ inline void infer_prelu(Context& ctx, Node& n) {
 SYMSHAPE_RULES(infer_prelu, ai_onnx("PRelu", 1, 6, 7, 9, 16));
 
 inline constexpr auto kElementwiseRules =
-    family_rules<infer_legacy_broadcast_rules, infer_arithmetic_rules, infer_prelu_rules, infer_comparison_rules,
-                 infer_logical_rules, infer_variadic_rules>("symshape/ops/elementwise.hpp");
+    family_rules<infer_arithmetic_rules, infer_comparison_rules, infer_logical_rules, infer_variadic_rules,
+                 infer_legacy_broadcast_rules, infer_prelu_rules>("symshape/ops/elementwise.hpp");
 
 }  // namespace symshape::ops

@@ -267,8 +267,8 @@ SYMSHAPE_RULES(infer_unique, ai_onnx("Unique", 11));
 
 inline constexpr auto kMiscTensorRules =
     family_rules<infer_where_rules, infer_non_zero_rules, infer_one_hot_rules, infer_topk_v1_rules,
-                 infer_topk_v10_rules, infer_trilu_rules, infer_cumsum_rules, infer_depth_to_space_rules,
-                 infer_space_to_depth_rules, infer_reverse_sequence_rules, infer_compress_rules, infer_unique_rules>(
+                 infer_topk_v10_rules, infer_trilu_rules, infer_cumsum_rules, infer_reverse_sequence_rules,
+                 infer_depth_to_space_rules, infer_space_to_depth_rules, infer_compress_rules, infer_unique_rules>(
         "symshape/ops/misc_tensor.hpp");
 
 }  // namespace symshape::ops

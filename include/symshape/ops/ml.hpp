@@ -437,12 +437,12 @@ inline void infer_zip_map(Context& ctx, Node& n) {
 }
 SYMSHAPE_RULES(infer_zip_map, ai_onnx_ml("ZipMap", 1));
 
-inline constexpr auto kMlRules = family_rules<
-    infer_array_feature_extractor_rules, infer_ml_same_rules, infer_cast_map_rules, infer_category_mapper_rules,
-    infer_dict_vectorizer_rules, infer_feature_vectorizer_rules, infer_label_encoder_1_rules, infer_label_encoder_rules,
-    infer_linear_classifier_rules, infer_linear_regressor_rules, infer_normalizer_rules, infer_one_hot_encoder_rules,
-    infer_svm_classifier_rules, infer_svm_regressor_rules, infer_ml_same_float_rules, infer_tree_ensemble_rules,
-    infer_tree_ensemble_classifier_rules, infer_tree_ensemble_regressor_rules, infer_zip_map_rules>(
-    "symshape/ops/ml.hpp");
+inline constexpr auto kMlRules =
+    family_rules<infer_array_feature_extractor_rules, infer_ml_same_rules, infer_ml_same_float_rules,
+                 infer_normalizer_rules, infer_cast_map_rules, infer_category_mapper_rules, infer_dict_vectorizer_rules,
+                 infer_feature_vectorizer_rules, infer_label_encoder_1_rules, infer_label_encoder_rules,
+                 infer_linear_classifier_rules, infer_svm_classifier_rules, infer_tree_ensemble_classifier_rules,
+                 infer_linear_regressor_rules, infer_svm_regressor_rules, infer_tree_ensemble_regressor_rules,
+                 infer_tree_ensemble_rules, infer_one_hot_encoder_rules, infer_zip_map_rules>("symshape/ops/ml.hpp");
 
 }  // namespace symshape::ops

@@ -62,7 +62,7 @@ inline void infer_gradient(Context& ctx, Node& n) {
 SYMSHAPE_RULES(infer_gradient, ai_onnx_preview_training("Gradient", 1));
 
 inline constexpr auto kTrainingRules =
-    family_rules<infer_adagrad_rules, infer_adam_rules, infer_gradient_rules, infer_momentum_rules>(
+    family_rules<infer_adagrad_rules, infer_momentum_rules, infer_adam_rules, infer_gradient_rules>(
         "symshape/ops/training.hpp");
 
 }  // namespace symshape::ops

@@ -311,7 +311,7 @@ inline void infer_identity(Context& ctx, Node& n) {
 SYMSHAPE_RULES(infer_identity, ai_onnx("Identity", 1, 13, 14, 16, 19, 21, 23, 24, 25));
 
 inline constexpr auto kUnaryRules =
-    family_rules<infer_neg_abs_rules, infer_unary_rules, infer_clip_rules, infer_unary_bool_rules,
+    family_rules<infer_unary_rules, infer_neg_abs_rules, infer_unary_bool_rules, infer_clip_rules,
                  infer_dropout_1_rules, infer_dropout_10_rules, infer_dropout_12_rules, infer_softmax_1_rules,
                  infer_softmax_13_rules, infer_lp_normalization_rules, infer_mvn_rules, infer_lrn_rules,
                  infer_identity_rules>("symshape/ops/unary.hpp");

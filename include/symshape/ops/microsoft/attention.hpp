@@ -501,11 +501,11 @@ inline void infer_ms_mrotary_embedding(Context& ctx, Node& n) {
 SYMSHAPE_RULES(infer_ms_mrotary_embedding, com_microsoft("MRotaryEmbedding", 1));
 
 inline constexpr auto kMicrosoftAttentionRules = family_rules<
-    infer_ms_attention_rules, infer_ms_multi_head_attention_rules, infer_ms_group_query_attention_rules,
-    infer_ms_packed_attention_rules, infer_ms_packed_multi_head_attention_rules, infer_ms_decoder_masked_mha_rules,
-    infer_ms_sparse_attention_rules, infer_ms_longformer_attention_rules, infer_ms_gated_relative_position_bias_rules,
-    infer_ms_relative_position_bias_rules, infer_ms_remove_padding_rules, infer_ms_restore_padding_rules,
-    infer_ms_decoder_masked_self_attention_rules, infer_ms_decoder_attention_rules, infer_ms_paged_attention_rules,
+    infer_ms_attention_rules, infer_ms_decoder_masked_self_attention_rules, infer_ms_multi_head_attention_rules,
+    infer_ms_group_query_attention_rules, infer_ms_packed_attention_rules, infer_ms_packed_multi_head_attention_rules,
+    infer_ms_decoder_masked_mha_rules, infer_ms_sparse_attention_rules, infer_ms_longformer_attention_rules,
+    infer_ms_gated_relative_position_bias_rules, infer_ms_relative_position_bias_rules, infer_ms_remove_padding_rules,
+    infer_ms_restore_padding_rules, infer_ms_decoder_attention_rules, infer_ms_paged_attention_rules,
     infer_ms_gemma_rotary_embedding_rules, infer_ms_mrotary_embedding_rules>("symshape/ops/microsoft/attention.hpp");
 
 }  // namespace symshape::ops

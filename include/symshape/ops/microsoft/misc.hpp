@@ -173,8 +173,8 @@ inline void infer_ms_sparse_to_dense_matmul(Context& ctx, Node& n) {
 SYMSHAPE_RULES(infer_ms_sparse_to_dense_matmul, com_microsoft("SparseToDenseMatMul", 1));
 
 inline constexpr auto kMicrosoftMiscRules =
-    family_rules<infer_ms_passthrough2_rules, infer_ms_passthrough1_rules, infer_ms_bias_add_rules,
-                 infer_ms_rotary_embedding_rules, infer_ms_group_norm_rules, infer_ms_skip_group_norm_rules,
+    family_rules<infer_ms_passthrough1_rules, infer_ms_passthrough2_rules, infer_ms_rotary_embedding_rules,
+                 infer_ms_bias_add_rules, infer_ms_group_norm_rules, infer_ms_skip_group_norm_rules,
                  infer_ms_bias_split_gelu_rules, infer_ms_fused_matmul_rules, infer_ms_gemm_fast_gelu_rules,
                  infer_ms_matmul_integer16_rules, infer_ms_matmul_nbits_rules, infer_ms_nhwc_conv_rules,
                  infer_ms_sparse_to_dense_matmul_rules>("symshape/ops/microsoft/misc.hpp");

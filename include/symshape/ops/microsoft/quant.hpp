@@ -563,9 +563,10 @@ inline constexpr auto kMicrosoftQuantRules =
                  infer_ms_qlinear_concat_rules, infer_ms_qlinear_average_pool_rules,
                  infer_ms_qlinear_global_average_pool_rules, infer_ms_qlinear_conv_rules,
                  infer_ms_qlinear_reduce_mean_rules, infer_ms_reduce_sum_integer_rules, infer_ms_mul_integer_rules,
-                 infer_ms_with_order_rules, infer_ms_quantize_bfp_rules, infer_ms_dequantize_bfp_rules,
-                 infer_ms_dynamic_quantize_lstm_rules, infer_ms_qattention_rules, infer_ms_qembed_layer_norm_rules,
-                 infer_ms_qordered_matmul_rules, infer_ms_qordered_attention_rules, infer_ms_qordered_like_input_rules,
-                 infer_ms_moe_rules, infer_ms_qmoe_rules>("symshape/ops/microsoft/quant.hpp");
+                 infer_ms_qattention_rules, infer_ms_qembed_layer_norm_rules, infer_ms_qordered_matmul_rules,
+                 infer_ms_qordered_like_input_rules, infer_ms_qordered_attention_rules, infer_ms_moe_rules,
+                 infer_ms_qmoe_rules, infer_ms_with_order_rules, infer_ms_quantize_bfp_rules,
+                 infer_ms_dequantize_bfp_rules, infer_ms_dynamic_quantize_lstm_rules>(
+        "symshape/ops/microsoft/quant.hpp");
 
 }  // namespace symshape::ops

@@ -167,6 +167,17 @@ def test_a_python_rule_replaces_the_builtin_of_its_key(rule):
     assert ("", "Relu", 14, doubled) in symshape.registry.rules()
 
 
+def test_a_python_rule_comes_before_newer_builtin_versions(rule):
+    # Python rules are a user table consulted before the built-ins: Relu-6 from
+    # Python serves opset 14 too, where the built-in table has Relu-14.
+    @rule("ai.onnx", "Relu", 6)
+    def tripled(ctx, node):
+        ctx.set_output(node, 0, [node.inputs[0].shape[0] * 3], node.inputs[0].dtype)
+
+    assert infer("Relu", [ts(FLOAT, ["n"])], opset=14) == [ts(FLOAT, ["3*n"])]
+    assert infer("Relu", [ts(FLOAT, ["n"])], opset=5) == [ts(FLOAT, ["n"])]  # below it: the built-in Relu-1
+
+
 def test_unregistered_rules_stop_taking_part(rule):
     symshape.registry.add("com.custom", "Gone", 1, lambda ctx, node: ctx.set_output(node, 0, [1], FLOAT))
     assert custom("Gone", [ts(FLOAT, [2])]) == [ts(FLOAT, [1])]

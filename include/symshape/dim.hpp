@@ -13,27 +13,16 @@
 
 namespace symshape {
 
-// How many dims on this thread became unknown because their arithmetic
-// overflowed int64. The engine reads it around each rule and turns an increase
-// into an error naming the node.
-inline uint64_t& dim_overflow_count() {
-  static thread_local uint64_t count = 0;
-  return count;
-}
-
 class SymbolicDim {
  public:
   SymbolicDim() = default;                           // unknown
   SymbolicDim(int64_t value) : expr_(value) {}       // NOLINT
   SymbolicDim(int value) : expr_(int64_t{value}) {}  // NOLINT
-  // An Error expression gives an unknown dim; an overflow is also counted
-  // (dim_overflow_count) so that the engine reports it.
+  // An Error expression gives an unknown dim. An overflow stays marked in it
+  // (overflowed()), through the arithmetic that follows, so that the engine
+  // finds it in the rule's outputs and reports it naming the node.
   SymbolicDim(Expr e) {  // NOLINT
-    if (!e.is_error()) {
-      expr_ = std::move(e);
-    } else if (e.name() == kOverflowMessage) {
-      ++dim_overflow_count();
-    }
+    if (!e.is_error() || e.name() == kOverflowMessage) expr_ = std::move(e);
   }
   // A name, or text that parses as an expression ("past+seq"); text that is
   // not an expression (e.g. "batch size") is kept as one opaque symbol.
@@ -45,8 +34,10 @@ class SymbolicDim {
     return e ? *e : Expr::symbol(text);
   }
 
-  bool is_known() const { return !expr_.is_none(); }
-  bool is_unknown() const { return expr_.is_none(); }
+  bool is_known() const { return !expr_.is_none() && !expr_.is_error(); }
+  bool is_unknown() const { return !is_known(); }
+  // Unknown because int64 arithmetic overflowed on the way to it.
+  bool overflowed() const { return expr_.is_error(); }
   bool is_int() const { return is_known() && expr_.is_int(); }
   bool is_int(int64_t v) const { return is_known() && expr_.is_int(v); }
   bool is_symbolic() const { return is_known() && !expr_.is_int(); }
@@ -63,13 +54,14 @@ class SymbolicDim {
 
   template <class F>
   static SymbolicDim combine(const SymbolicDim& a, const SymbolicDim& b, F&& f) {
-    if (a.is_unknown() || b.is_unknown()) return {};
+    if (a.is_unknown() || b.is_unknown()) return a.overflowed() ? a : b.overflowed() ? b : SymbolicDim();
     return SymbolicDim(f(a.expr_, b.expr_));
   }
 
  private:
-  // Unknown is the expression's empty state (Expr::none()), so that a dim is
-  // one word, like an Expr: shapes are the bulk of a large model's memory.
+  // Unknown is the expression's empty state (Expr::none()), or the overflow
+  // error, so that a dim is one word, like an Expr: shapes are the bulk of a
+  // large model's memory.
   Expr expr_ = Expr::none();
 };
 

@@ -72,7 +72,6 @@ py::object arith(const SymbolicDim& self, py::handle other, Op op, bool reflecte
     PyErr_SetString(PyExc_ZeroDivisionError, "division of a dim by zero");
     throw py::error_already_set();
   }
-  const uint64_t overflows = dim_overflow_count();
   SymbolicDim r;
   switch (op) {
     case Op::Add:
@@ -91,7 +90,7 @@ py::object arith(const SymbolicDim& self, py::handle other, Op op, bool reflecte
       r = x % y;
       break;
   }
-  if (dim_overflow_count() != overflows) {
+  if (r.overflowed()) {
     PyErr_SetString(PyExc_OverflowError, "dim arithmetic overflows int64");
     throw py::error_already_set();
   }

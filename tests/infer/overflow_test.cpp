@@ -76,3 +76,31 @@ TEST(Overflow, ReportedOnceAtTheInnerNode) {
       EXPECT_NE(d.node, "if") << d.to_string();
     }
 }
+
+TEST(Overflow, SizeBeyondInt64) {
+  // The overflow is in the output's value, not in its shape.
+  EXPECT_ERROR(Op("Size").opset(13).run({ts(FLOAT, {k2p62, 4})}).report, kOverflow);
+}
+
+TEST(Overflow, TheMarkFollowsTheArithmeticThenClears) {
+  const SymbolicDim big = SymbolicDim(k2p62) * SymbolicDim(4);
+  EXPECT_TRUE(big.is_unknown());
+  EXPECT_TRUE(big.overflowed());
+  EXPECT_TRUE((big + SymbolicDim("N")).overflowed());
+  EXPECT_TRUE((SymbolicDim(1) + big).overflowed());
+  EXPECT_TRUE((SymbolicDim() * big).overflowed());
+  EXPECT_FALSE(SymbolicDim().overflowed());
+  EXPECT_FALSE((SymbolicDim() + SymbolicDim(1)).overflowed());
+  EXPECT_EQ(big, SymbolicDim());  // unknown like any other
+  EXPECT_EQ(big.to_string(), "?");
+  // Nothing is left behind on the thread: the next dims are ordinary.
+  EXPECT_FALSE((SymbolicDim(k2p62) + SymbolicDim(1)).overflowed());
+}
+
+TEST(Overflow, TheOutputDimsAreNamedAfterTheError) {
+  const RunResult r = Op("Tile").opset(13).run({ts(FLOAT, {k2p62}), vec({3})});
+  EXPECT_ERROR(r.report, kOverflow);
+  ASSERT_EQ(r.outputs.size(), 1u);
+  ASSERT_TRUE(r.outputs[0].shape().has_rank());
+  EXPECT_FALSE(r.outputs[0].shape()[0].overflowed());
+}

@@ -74,6 +74,13 @@ class DiagnosticsRecorder {
   [[gnu::cold]] void usage_error(const Node& n, std::initializer_list<MessagePiece> pieces) {
     usage_error(n, join_message(pieces));
   }
+  // A dim or element count of the node went beyond int64 (the engine finds
+  // overflowed dims in the outputs; a rule calls it for a count it keeps).
+  [[gnu::cold]] void overflow_error(const Node& n) {
+    usage_error(n,
+                "int64 overflow in a dim computation (a dim or element count beyond 2^63-1); "
+                "the dims it affects are left unknown");
+  }
   [[gnu::cold]] void record_error(const Node& n, const char* message) { record_error(n, std::string(message)); }
   [[gnu::cold]] void record_error(const Node& n, std::initializer_list<MessagePiece> pieces) {
     record_error(n, join_message(pieces));

@@ -470,26 +470,37 @@ class Engine final : private SubgraphInferer {
     if (options_.trace) trace(n, scope);
   }
 
-  // Runs the rule. Meanwhile (in this node, not in the nodes of its
-  // subgraphs), a dim whose arithmetic overflowed int64 or an attribute read
-  // as another kind than it has is a usage error naming the node.
+  // Runs the rule. A dim of its outputs that overflowed int64 on the way, or
+  // an attribute it read as another kind than it has, is a usage error naming
+  // the node (attribute reads in the node's subgraphs are theirs).
   void run_rule(const Dispatch& d, Node& n) {
     if (d.schema && !check_against_schema(ctx_, n, *d.schema, schemas_)) return;  // outputs stay unknown
-    uint64_t& overflows = dim_overflow_count();
-    const uint64_t outer_overflows = overflows;
-    overflows = 0;
     Context::AttributeMismatch outer_mismatch = ctx_.exchange_attribute_mismatch({});
     ctx_.set_rule_since_version(d.rule.since_version);
     d.rule.fn(ctx_, n);
     const Context::AttributeMismatch mismatch = ctx_.exchange_attribute_mismatch(std::move(outer_mismatch));
-    if (overflows != 0)
-      ctx_.usage_error(n,
-                       "int64 overflow in a dim computation (a dim or element count beyond 2^63-1); "
-                       "the dims it affects are left unknown");
+    if (clear_overflow_marks(n)) ctx_.overflow_error(n);
     if (!mismatch.name.empty())
       ctx_.usage_error(n, {"attribute '", mismatch.name, "' is ", to_string(mismatch.actual), ", expected ",
                            to_string(mismatch.expected)});
-    overflows = outer_overflows;
+  }
+  // Makes the overflowed dims of n's output shapes and values plain unknowns
+  // (named afterwards like any other); true when there was one.
+  static bool clear_overflow_marks(Node& n) {
+    bool found = false;
+    auto clear = [&found](std::vector<SymbolicDim>& dims) {
+      for (SymbolicDim& d : dims)
+        if (d.overflowed()) {
+          d = SymbolicDim();
+          found = true;
+        }
+    };
+    for (Value* out : n.outputs) {
+      if (!out) continue;
+      if (out->type.is_tensor_like() && out->type.shape().has_rank()) clear(out->type.shape().dims());
+      if (out->symbolic_value) clear(*out->symbolic_value);
+    }
+    return found;
   }
 
   // Types of a subgraph's inputs and node outputs, nested subgraphs included.

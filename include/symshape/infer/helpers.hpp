@@ -149,7 +149,7 @@ inline std::optional<std::vector<SymbolicDim>> input_dims(const Context& ctx, co
 inline SymbolicDim product(const std::vector<SymbolicDim>& dims, std::size_t begin = 0, std::size_t end = SIZE_MAX) {
   std::vector<Expr> factors;
   for (std::size_t i = begin; i < dims.size() && i < end; ++i) {
-    if (dims[i].is_unknown()) return SymbolicDim();
+    if (dims[i].is_unknown()) return dims[i];  // (keeping an overflow mark)
     factors.push_back(dims[i].expr());
   }
   return SymbolicDim(product_of(factors));

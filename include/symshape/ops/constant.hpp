@@ -118,6 +118,7 @@ inline void infer_constant_of_shape(Context& ctx, Node& n) {
   std::optional<SymbolicDim> count;
   if (fill) count = product(*target);
   ctx.set_shape_and_dtype(n.output(0), Shape(std::move(*target)), dtype);
+  if (count && count->overflowed()) return ctx.overflow_error(n);  // a tensor that cannot exist
   if (count && count->is_int() && count->value() <= static_cast<int64_t>(Context::kMaxSymbolicValueSize))
     ctx.set_symbolic_value(n.output(0), std::vector<SymbolicDim>(static_cast<std::size_t>(count->value()), *fill));
   else if (fill)

@@ -122,8 +122,8 @@ inline std::optional<Dims> complete_target(Context& ctx, const Node& n, const Sh
       return std::nullopt;
     }
     inferred = total / known;
-  } else if (known.is_known() && total.is_known()) {
-    inferred = total / known;
+  } else {
+    inferred = total / known;  // unknown, or marked as overflowed, when one of them is
   }
   return std::move(out);
 }

@@ -71,10 +71,8 @@ inline NodeProfile profile_node(const Node& n, const CountContext& ctx, std::uno
   p.name = n.name;
   p.op_type = n.op_type;
   p.domain = n.domain;
-  const uint64_t overflows = dim_overflow_count();
   p.flops = count_flops(n, ctx);
-  if (dim_overflow_count() != overflows && p.flops.flops.is_unknown())
-    p.flops.note = "unknown: the count overflows int64";
+  if (p.flops.flops.overflowed()) p.flops.note = "unknown: the count overflows int64";
   for (const Value* v : n.outputs)
     if (v)
       p.outputs.push_back(
@@ -114,7 +112,6 @@ inline ModelProfile profile_model(const Model& model) {
   const CountContext ctx{model.opset("")};
   std::unordered_set<const Value*> params;
   for (const Node* n : g.nodes) m.nodes.push_back(profile_node(*n, ctx, params));
-  const uint64_t overflows = dim_overflow_count();
   total_flops(m);
   m.params = SymbolicDim(0);
   m.param_bytes = SymbolicDim(0);
@@ -124,7 +121,11 @@ inline ModelProfile profile_model(const Model& model) {
   m.peak_activation_bytes = peak_activation_bytes(candidates);
   if (candidates) m.peak_candidates = std::move(*candidates);
   if (m.activation_bytes.is_unknown()) m.notes.push_back("activation bytes unknown: a node output has no known size");
-  if (dim_overflow_count() != overflows) m.notes.push_back("a total overflows int64 and is shown as unknown");
+  for (const SymbolicDim* total : {&m.flops, &m.params, &m.param_bytes, &m.activation_bytes, &m.peak_activation_bytes})
+    if (total->overflowed()) {
+      m.notes.push_back("a total overflows int64 and is shown as unknown");
+      break;
+    }
   return m;
 }
 

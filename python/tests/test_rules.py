@@ -64,7 +64,7 @@ def test_a_rule_that_raises_is_that_nodes_error(rule):
 
     r = infer_with_report("Boom", [ts(FLOAT, [2])], domain="com.custom")
     assert [d.message for d in r.errors] == ["Python rule test_a_rule_that_raises_is_that_nodes_error.<locals>.infer_boom raised ValueError: no shape for you"]
-    assert r.errors[0].where == "node #0 'node' (com.custom.Boom)"
+    assert r.errors[0].where == "node #0 'node' (com.custom::Boom)"
     assert r.values["y0"].type == "?"
     with pytest.raises(symshape.ShapeInferenceError, match="raised ValueError: no shape for you"):
         custom("Boom", [ts(FLOAT, [2])])
@@ -96,7 +96,7 @@ def test_record_error_and_usage_error(rule):
         else:
             ctx.record_error(node, "rank 1 only")
 
-    with pytest.raises(symshape.OpUsageError, match="node #0 'node' \\(com.custom.Picky\\): needs no usage"):
+    with pytest.raises(symshape.OpUsageError, match="node #0 'node' \\(com.custom::Picky\\): needs no usage"):
         custom("Picky", [ts(FLOAT, [2])], {"usage": 1})
     with pytest.raises(symshape.ShapeInferenceError, match="rank 1 only"):
         custom("Picky", [ts(FLOAT, [2])])

@@ -393,7 +393,7 @@ TEST(AttributeKind, OperatorsWithoutASchemaReportItThroughTheContext) {
   ASSERT_EQ(r.errors(), 1u) << diagnostics_text(r);
   EXPECT_EQ(r.diagnostics.at(0).to_string(),
             "error: node 'fused' (FusedMatMul): attribute 'transA' is FLOAT, expected INT");
-  EXPECT_EQ(r.diagnostics.at(0).where, "node #0 'fused' (com.microsoft.FusedMatMul)");
+  EXPECT_EQ(r.diagnostics.at(0).where, "node #0 'fused' (com.microsoft::FusedMatMul)");
 }
 
 TEST(AttributeKind, UndefinedKindIsAbsent) {

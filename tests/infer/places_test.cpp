@@ -34,7 +34,7 @@ TEST(Places, UnnamedNodeAndDomain) {
   g.node("Mystery", {"x"}, {"y"}, {}, "com.acme", "");
   const Report r = infer_shapes(m);
   ASSERT_EQ(r.diagnostics.size(), 1u) << diagnostics_text(r);
-  EXPECT_EQ(r.diagnostics[0].where, "node #0 (com.acme.Mystery)");
+  EXPECT_EQ(r.diagnostics[0].where, "node #0 (com.acme::Mystery)");
 }
 
 TEST(Places, NodeInAnIfBranch) {
@@ -85,7 +85,7 @@ TEST(Places, NodeInAFunctionBody) {
   g.node("Bad", {"three", "four"}, {"y"}, {}, "com.local", "call");
   const Report r = infer_shapes(m);
   ASSERT_GE(r.diagnostics.size(), 1u) << diagnostics_text(r);
-  EXPECT_EQ(r.diagnostics[0].where, "node #0 'body_add' (Add) in function 'com.local.Bad'") << diagnostics_text(r);
+  EXPECT_EQ(r.diagnostics[0].where, "node #0 'body_add' (Add) in function 'com.local::Bad'") << diagnostics_text(r);
 }
 
 TEST(Places, ContractsToo) {
@@ -134,6 +134,6 @@ TEST(Places, TraceLinesOfAFunctionBodyNameTheFunction) {
   o.trace = [&](const std::string& l) { lines.push_back(l); };
   infer_shapes(m, o);
   ASSERT_EQ(lines.size(), 2u);
-  EXPECT_NE(lines[0].find("[N], [N] -> [N]  (body_add) in function 'com.local.Twice'"), std::string::npos) << lines[0];
+  EXPECT_NE(lines[0].find("[N], [N] -> [N]  (body_add) in function 'com.local::Twice'"), std::string::npos) << lines[0];
   EXPECT_EQ(lines[1].find(" in "), std::string::npos) << lines[1];  // the call, in the main graph
 }

@@ -997,13 +997,13 @@ def calls_function(functions):
 
 
 @case(SEMANTIC, "a model-local function f whose body calls f", 3, ["recursion"],
-      "node #0 'call' (local.f) in function")
+      "node #0 'call' (local::f) in function")
 def recursive_function(d):
     return calls_function([local_function("f", "f")])
 
 
 @case(SEMANTIC, "model-local functions f and g that call each other", 3, ["recursion"],
-      "node #0 'call' (local.f) in function")
+      "node #0 'call' (local::f) in function")
 def mutually_recursive_functions(d):
     return calls_function([local_function("f", "g"), local_function("g", "f")])
 

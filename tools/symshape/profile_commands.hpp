@@ -309,9 +309,10 @@ inline int run_sweep(const ProfileArgs& a, const profile::ModelProfile& p, FILE*
 // ---- the command ----
 
 // "node #97 '/h.1/attn/Softmax' (Softmax)", as diagnostics name a node.
-inline std::string node_place(const profile::ModelProfile& p, std::size_t index) {
+inline std::string place_in_profile(const profile::ModelProfile& p, std::size_t index) {
   const profile::NodeProfile& n = p.nodes[index];
-  return "node #" + std::to_string(index) + (n.name.empty() ? "" : " '" + n.name + "'") + " (" + n.op_type + ")";
+  return "node #" + std::to_string(index) + (n.name.empty() ? "" : " '" + n.name + "'") + " (" +
+         qualified_op(n.domain, n.op_type) + ")";
 }
 
 // The candidate of the peak where it occurs at the bindings (the only one
@@ -358,7 +359,7 @@ inline void print_totals(const ProfileArgs& a, const profile::ModelProfile& p, c
   const std::optional<std::size_t> winner = peak_winner(p, a.bindings);
   if (peak_cut && p.peak_candidates.size() > 1) rows.back().back() = cut_peak_cell(p, winner, fit, used);
   print_table(rows, false, out);
-  if (winner) std::fprintf(out, "peak at %s\n", node_place(p, p.peak_candidates[*winner].step).c_str());
+  if (winner) std::fprintf(out, "peak at %s\n", place_in_profile(p, p.peak_candidates[*winner].step).c_str());
 }
 
 inline void print_profile(const ProfileArgs& a, const profile::ModelProfile& p, FILE* out) {

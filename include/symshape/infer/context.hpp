@@ -187,29 +187,23 @@ class Context : public DiagnosticsRecorder, public ValueStore {
     Attribute::Kind actual = Attribute::Kind::Undefined;
     Attribute::Kind expected = Attribute::Kind::Undefined;
   };
-  const Attribute* attr_of_kind(const Node& n, std::string_view name, Attribute::Kind k) {
-    const Attribute* a = n.attr(name);
-    if (!a || a->kind == k) return a;
-    if (a->kind != Attribute::Kind::Undefined && attribute_mismatch_.name.empty())
-      attribute_mismatch_ = {a->name, a->kind, k};
-    return nullptr;
-  }
+  // The reads are Node's (one of another kind reads as absent); Context
+  // keeps the first mismatch.
   int64_t attr_int(const Node& n, std::string_view name, int64_t fallback) {
-    const Attribute* a = attr_of_kind(n, name, Attribute::Kind::Int);
-    return a ? a->i : fallback;
+    note_kind(n, name, Attribute::Kind::Int);
+    return n.attr_int(name, fallback);
   }
   double attr_float(const Node& n, std::string_view name, double fallback) {
-    const Attribute* a = attr_of_kind(n, name, Attribute::Kind::Float);
-    return a ? a->f : fallback;
+    note_kind(n, name, Attribute::Kind::Float);
+    return n.attr_float(name, fallback);
   }
   std::string attr_string(const Node& n, std::string_view name, std::string fallback = {}) {
-    const Attribute* a = attr_of_kind(n, name, Attribute::Kind::String);
-    return a ? a->s : fallback;
+    note_kind(n, name, Attribute::Kind::String);
+    return n.attr_string(name, std::move(fallback));
   }
   std::optional<std::vector<int64_t>> attr_ints(const Node& n, std::string_view name) {
-    const Attribute* a = attr_of_kind(n, name, Attribute::Kind::Ints);
-    if (!a) return std::nullopt;
-    return std::vector<int64_t>(a->ints.begin(), a->ints.end());
+    note_kind(n, name, Attribute::Kind::Ints);
+    return n.attr_ints(name);
   }
   // The kept mismatch, replaced by `next` (the engine keeps each rule's apart
   // from those of the rules of its subgraphs).
@@ -227,6 +221,11 @@ class Context : public DiagnosticsRecorder, public ValueStore {
   }
 
  private:
+  void note_kind(const Node& n, std::string_view name, Attribute::Kind expected) {
+    const Attribute* a = n.attr(name);
+    if (a && a->kind != expected && a->kind != Attribute::Kind::Undefined && attribute_mismatch_.name.empty())
+      attribute_mismatch_ = {a->name, a->kind, expected};
+  }
   void conflict(const Value* v, const std::string& what) {
     const Severity s = policy_ == MergePolicy::Strict ? Severity::Error : Severity::Warning;
     add(s, DiagnosticKind::Conflict, current_node(), "value '" + (v ? v->name : std::string()) + "': " + what);

@@ -54,7 +54,7 @@ class DiagnosticsRecorder {
     std::string s = "node";
     if (n == current_) s += " #" + std::to_string(current_index_);
     if (!n->name.empty()) s += " '" + n->name + "'";
-    s += " (" + (n->domain.empty() ? n->op_type : n->domain + "." + n->op_type) + ")";
+    s += " (" + qualified_op(n->domain, n->op_type) + ")";
     return current_scope_ ? s + *current_scope_ : s;
   }
 

@@ -536,7 +536,7 @@ class Engine final : private SubgraphInferer {
   }
 
   // "Reshape  [b,s,768], [3] -> [b,s,12,64]  (name)", and where the node is
-  // when it is not in the main graph (" in function 'local.f'").
+  // when it is not in the main graph (" in function 'local::f'").
   void trace(const Node& n, const std::string* scope) {
     std::string line = n.op_type;
     line.resize(std::max<std::size_t>(line.size() + 2, 18), ' ');
@@ -634,7 +634,7 @@ class Engine final : private SubgraphInferer {
     ctx_.set_opsets(merged);
     resolved_.clear();
     ++function_depth_;
-    const std::string scope = " in function '" + (f.domain.empty() ? "" : f.domain + ".") + f.name + "'";
+    const std::string scope = " in function '" + qualified_op(f.domain, f.name) + "'";
     std::vector<Type> outs = infer_subgraph_in(body, in, scope);
     --function_depth_;
     ctx_.set_opsets(outer_opsets);

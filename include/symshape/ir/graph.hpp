@@ -168,6 +168,15 @@ constexpr std::string_view domain_title(std::string_view domain) {
   return domain.empty() ? std::string_view("ai.onnx") : domain;
 }
 
+// An operator or function as messages and tables name it: "MatMul" in
+// ai.onnx, "com.microsoft::Attention" in another domain.
+inline std::string qualified_op(std::string_view domain, std::string_view op_type) {
+  domain = canonical_domain(domain);
+  std::string s;
+  if (!domain.empty()) s.append(domain).append("::");
+  return s.append(op_type);
+}
+
 struct Node {
   std::string name;
   std::string op_type;

@@ -830,7 +830,7 @@ class Loader {
     Function f;
     f.domain = std::string(canonical_domain(p.domain));
     f.name = std::string(p.name);
-    const std::string scope = "function " + quote((f.domain.empty() ? std::string() : f.domain + "::") + f.name);
+    const std::string scope = "function " + quote(qualified_op(f.domain, f.name));
     if (m.function(f.domain, f.name)) return set_error(scope + " is defined twice");
     f.attribute_names.assign(p.attribute.begin(), p.attribute.end());
     if (!load_opset_imports(p.opset_import, f.opset_imports, scope)) return false;

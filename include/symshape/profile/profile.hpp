@@ -155,9 +155,7 @@ inline std::vector<GroupRow> group_profile(const ModelProfile& m, GroupBy by) {
   std::vector<GroupRow> rows;
   std::map<std::string, std::size_t> index;
   for (const NodeProfile& n : m.nodes) {
-    std::string key = by == GroupBy::Scope                 ? node_scope(n.name)
-                      : canonical_domain(n.domain).empty() ? n.op_type
-                                                           : n.domain + "::" + n.op_type;
+    std::string key = by == GroupBy::Scope ? node_scope(n.name) : qualified_op(n.domain, n.op_type);
     auto [it, fresh] = index.emplace(key, rows.size());
     if (fresh) rows.push_back(GroupRow{key});
     GroupRow& r = rows[it->second];

@@ -427,6 +427,8 @@ inline constexpr const char* kShowUsage =
     "  node outputs. Diagnostics go to stderr. MODEL '-' reads standard input.\n"
     "  Binding values are integers >= 0; binding a symbol twice, or a symbol that\n"
     "  no shown shape has, is a usage error, and so are bindings that break a fact.\n"
+    "  The model is also inferred at the bound input dims: an error there (a\n"
+    "  broadcast that fails at those values) is reported, exit status 3.\n"
     "  A shape longer than the room left by the terminal's width (60 characters\n"
     "  when stdout is not a terminal) is cut, ending in '…'; --full prints every\n"
     "  shape whole.\n" SYMSHAPE_CLI_ASSUME_HELP
@@ -550,6 +552,34 @@ inline std::optional<int> check_bound_symbols(const char* cmd, const char* optio
   return fatal(cmd, problem, kExitUsage);
 }
 
+// "batch=1, frames=3000", sorted by name.
+inline std::string bindings_text(const Bindings& bindings) {
+  const std::map<std::string, int64_t> sorted(bindings.begin(), bindings.end());
+  std::string list;
+  for (const auto& [name, value] : sorted) list += (list.empty() ? "" : ", ") + name + "=" + std::to_string(value);
+  return list;
+}
+
+// --bind of show and profile: the model inferred again with its input dims at
+// the bindings, as `infer --input-shape` at those dims would; an error there
+// that the symbolic inference did not report (a broadcast that fails at those
+// values) is printed. True when there is one (exit status 3).
+inline bool report_errors_at_bindings(const char* cmd, const std::string& model_path, const InputFile& input,
+                                      const Bindings& bindings, const InferenceOptions& options,
+                                      const Report& symbolic) {
+  if (bindings.empty()) return false;
+  Result<Model> fresh = onnx::load_model_bytes(input.bytes(), display_name(model_path));
+  input.release_pages();     // the load read them back in
+  if (!fresh) return false;  // (it loaded once already)
+  report::bind_input_dims(fresh.value(), bindings);
+  const Report bound = infer_shapes(fresh.value(), options);
+  const std::vector<Diagnostic> errors = report::errors_only_at_bindings(symbolic, bound);
+  for (const Diagnostic& d : errors)
+    std::fprintf(stderr, "symshape %s: %s (at %s)\n", cmd, report::diagnostic_line(display_name(model_path), d).c_str(),
+                 bindings_text(bindings).c_str());
+  return !errors.empty();
+}
+
 inline int run_show(const std::vector<std::string>& args) {
   const char* cmd = "show";
   ShowArgs a;
@@ -581,8 +611,9 @@ inline int run_show(const std::vector<std::string>& args) {
   if (a.have_bind)
     std::printf("total bytes of node outputs: %s\n", total.known ? std::to_string(total.bytes).c_str() : "?");
   print_diagnostics(cmd, a.model_path, report);
+  const bool fails_at_bindings = report_errors_at_bindings(cmd, a.model_path, input, a.bindings, a.options, report);
   if (std::fflush(stdout) != 0) return fatal(cmd, "cannot write to standard output");
-  return end_without_teardown(report.ok() ? kExitOk : kExitInference);
+  return end_without_teardown(report.ok() && !fails_at_bindings ? kExitOk : kExitInference);
 }
 
 }  // namespace symshape::cli

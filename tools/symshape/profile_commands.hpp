@@ -41,7 +41,8 @@ inline constexpr const char* kProfileUsage =
     "  '?' is a quantity that an unknown dim makes unknown; 'not counted' an\n"
     "  operator without a FLOP convention (left out of the total and named).\n"
     "  --bind      evaluate at these values (integers >= 0; a symbol the model\n"
-    "              does not have is a usage error)\n"
+    "              does not have is a usage error); the model is also inferred at\n"
+    "              the bound input dims, and an error there is reported (exit 3)\n"
     "  --by        one row per operator type or per node-name scope ('/blocks.3/attn')\n"
     "              instead of one per node\n"
     "  --json      the profile as JSON: {bindings, totals, nodes}, each quantity\n"
@@ -365,12 +366,7 @@ inline void print_totals(const ProfileArgs& a, const profile::ModelProfile& p, c
 inline void print_profile(const ProfileArgs& a, const profile::ModelProfile& p, FILE* out) {
   std::fprintf(out, "%s: %s, %zu not counted\n", display_name(a.model_path).c_str(),
                count_noun(p.nodes.size(), "node").c_str(), p.not_counted);
-  if (!a.bindings.empty()) {
-    const std::map<std::string, int64_t> sorted(a.bindings.begin(), a.bindings.end());
-    std::string list;
-    for (const auto& [name, value] : sorted) list += (list.empty() ? "" : ", ") + name + "=" + std::to_string(value);
-    std::fprintf(out, "bindings: %s\n", list.c_str());
-  }
+  if (!a.bindings.empty()) std::fprintf(out, "bindings: %s\n", bindings_text(a.bindings).c_str());
   const ExprFit fit = ExprFit::for_output(out, a.full);
   print_totals(a, p, fit, out);
   for (const std::string& note : p.notes) std::fprintf(out, "note: %s\n", note.c_str());
@@ -416,6 +412,7 @@ inline int run_profile(const std::vector<std::string>& args) {
             check_bound_symbols(cmd, "--sweep", a.model_path, Bindings{{a.sweep->symbol, 0}}, symbols))
       return *bad;
   print_diagnostics(cmd, a.model_path, report);
+  const bool fails_at_bindings = report_errors_at_bindings(cmd, a.model_path, input, a.bindings, a.options, report);
   // The profile's sums and maxima are built under the facts of the inference.
   const Facts facts = facts_in(report.facts);
   const FactScope scope(facts);
@@ -428,7 +425,7 @@ inline int run_profile(const std::vector<std::string>& args) {
   if (a.sweep)
     if (const int code = run_sweep(a, p, out)) return code;
   if (std::fflush(stdout) != 0) return fatal(cmd, "cannot write to standard output");
-  return end_without_teardown(report.ok() ? kExitOk : kExitInference);
+  return end_without_teardown(report.ok() && !fails_at_bindings ? kExitOk : kExitInference);
 }
 
 }  // namespace symshape::cli

@@ -28,7 +28,7 @@ struct Diagnostic {
   std::string message;
   // The node's place, set by the engine: "node #2 'proj' (MatMul)", "node #0
   // 'add' (Add) in subgraph 'then_branch' of node #1 'if' (If)", "... in
-  // function 'local.f'"; empty for a diagnostic about no node.
+  // function 'local::f'"; empty for a diagnostic about no node.
   std::string where;
 
   // "error: node 'conv1' (Conv): ..."

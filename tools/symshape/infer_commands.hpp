@@ -148,30 +148,36 @@ struct InferArgs {
   bool full = false;  // --full: no expression cut
 };
 
-// Returns nothing when inference is to run, else the exit code (after
-// printing the usage or the usage error).
-inline std::optional<int> parse_infer_args(const std::vector<std::string>& args, InferArgs& a) {
-  const char* cmd = "infer";
-  auto policy = [&a](const std::string& value, std::string& error) {
+// The options infer and profile share: --policy and --input-shape.
+inline auto policy_option(MergePolicy& policy) {
+  return [&policy](const std::string& value, std::string& error) {
     auto p = parse_merge_policy(value);
     if (!p) {
       error = "bad --policy '" + value + "', expected skip, override, refine or strict";
       return false;
     }
-    a.options.policy = *p;
+    policy = *p;
     return true;
   };
-  auto input_shape = [&a](const std::string& value, std::string& error) {
+}
+inline auto input_shape_option(std::vector<InputShape>& shapes) {
+  return [&shapes](const std::string& value, std::string& error) {
     InputShape s;
     if (!parse_input_shape(value, s, error)) return false;
-    for (const InputShape& other : a.input_shapes)
+    for (const InputShape& other : shapes)
       if (other.name == s.name) {
         error = "--input-shape: '" + s.name + "' is given twice";
         return false;
       }
-    a.input_shapes.push_back(std::move(s));
+    shapes.push_back(std::move(s));
     return true;
   };
+}
+
+// Returns nothing when inference is to run, else the exit code (after
+// printing the usage or the usage error).
+inline std::optional<int> parse_infer_args(const std::vector<std::string>& args, InferArgs& a) {
+  const char* cmd = "infer";
   auto path = [](std::string& target, const char* option) {
     return [&target, option](const std::string& value, std::string& error) {
       if (value.empty()) {
@@ -186,8 +192,8 @@ inline std::optional<int> parse_infer_args(const std::vector<std::string>& args,
                      kInferUsage,
                      {{{"-o", "--output"}, "OUT.onnx", path(a.out_path, "-o")},
                       {{"--json"}, "REPORT.json", path(a.json_path, "--json")},
-                      {{"--policy"}, "skip|override|refine|strict", policy},
-                      {{"--input-shape"}, "NAME=D0,D1,...", input_shape},
+                      {{"--policy"}, "skip|override|refine|strict", policy_option(a.options.policy)},
+                      {{"--input-shape"}, "NAME=D0,D1,...", input_shape_option(a.input_shapes)},
                       {{"--trace"}, nullptr, set_flag(a.trace)},
                       {{"--allow-errors"}, nullptr, set_flag(a.allow_errors)},
                       {{"--assume-contracts"}, nullptr, set_flag(a.assume_contracts)},
@@ -202,10 +208,11 @@ inline std::optional<int> parse_infer_args(const std::vector<std::string>& args,
 }
 
 // --input-shape: set_input_shapes(); nothing, or 2 after printing the usage error.
-inline std::optional<int> apply_input_shapes(const InferArgs& a, Model& model) {
-  const std::string problem = set_input_shapes("--input-shape", a.input_shapes, display_name(a.model_path), model);
+inline std::optional<int> apply_input_shapes(const char* cmd, const std::string& model_path,
+                                             const std::vector<InputShape>& shapes, Model& model) {
+  const std::string problem = set_input_shapes("--input-shape", shapes, display_name(model_path), model);
   if (problem.empty()) return std::nullopt;
-  return fatal("infer", problem, kExitUsage);
+  return fatal(cmd, problem, kExitUsage);
 }
 
 // The --json report (report/report_json.hpp).
@@ -237,14 +244,16 @@ inline std::string fitted_relation(const Contract& c, const ExprFit& fit, std::s
 // The contracts (and, with --assume-contracts, the assumptions, or a line
 // saying there were none), after the summary: "  node #3 'add' (Add): total
 // == past+seq or ... (broadcast)", their expressions cut to `fit`.
-inline void print_contracts(FILE* out, const Report& report, bool assume_contracts,
-                            const std::vector<Assumption>& assumptions, const ExprFit& fit) {
-  auto place = [](const Contract& c) {
-    const std::string where = node_place(c.where, c.node, c.op_type);
-    return where.empty() ? std::string() : where + ": ";
-  };
+inline std::string contract_place(const Contract& c) {
+  const std::string where = node_place(c.where, c.node, c.op_type);
+  return where.empty() ? std::string() : where + ": ";
+}
+// With --assume-contracts: what was assumed, or a line saying nothing was.
+inline void print_assumptions(FILE* out, const Report& report, const std::vector<Assumption>& assumptions,
+                              const ExprFit& fit) {
+  const auto& place = contract_place;
   if (!assumptions.empty()) std::fprintf(out, "assumed (--assume-contracts): %zu\n", assumptions.size());
-  if (assume_contracts && assumptions.empty())  // say so, rather than nothing
+  if (assumptions.empty())  // say so, rather than nothing
     std::fprintf(out, "assumed (--assume-contracts): none, %s\n",
                  report.contracts.empty() ? "the model has no contracts to assume"
                                           : "no contract determines an input symbol or has a condition");
@@ -264,6 +273,11 @@ inline void print_contracts(FILE* out, const Report& report, bool assume_contrac
     const std::string value = fit.cut(x.value.to_string(), used + display_width(relation));
     std::fprintf(out, "  %s = %s  from %s%s\n", x.symbol.c_str(), value.c_str(), from.c_str(), relation.c_str());
   }
+}
+inline void print_contracts(FILE* out, const Report& report, bool assume_contracts,
+                            const std::vector<Assumption>& assumptions, const ExprFit& fit) {
+  const auto& place = contract_place;
+  if (assume_contracts) print_assumptions(out, report, assumptions, fit);
   if (report.contracts.empty()) return;
   std::fprintf(out, "contracts: %s that valid inputs satisfy\n",
                count_noun(report.contracts.size(), "relation").c_str());
@@ -360,16 +374,16 @@ inline int write_infer_outputs(const InferArgs& a, const Model& model, const Rep
 
 // --assume-contracts: each further run starts from the model as loaded (with
 // --input-shape applied).
-inline Report infer_assuming_contracts(const InferArgs& a, const InputFile& input, Model& model,
-                                       std::vector<Assumption>& assumptions) {
+inline Report infer_assuming_contracts(const char* cmd, const std::string& model_path,
+                                       const std::vector<InputShape>& shapes, const InputFile& input, Model& model,
+                                       const InferenceOptions& options, std::vector<Assumption>& assumptions) {
   auto reload = [&]() {
-    Model fresh =
-        std::move(onnx::load_model_bytes(input.bytes(), display_name(a.model_path)).value());  // loaded once already
+    Model fresh = std::move(onnx::load_model_bytes(input.bytes(), display_name(model_path)).value());  // loaded once
     input.release_pages();  // the load read them back in
-    apply_input_shapes(a, fresh);
+    apply_input_shapes(cmd, model_path, shapes, fresh);
     return fresh;
   };
-  return infer_shapes_assuming_contracts(model, reload, a.options, assumptions);
+  return infer_shapes_assuming_contracts(model, reload, options, assumptions);
 }
 
 inline int run_infer(const std::vector<std::string>& args) {
@@ -382,7 +396,7 @@ inline int run_infer(const std::vector<std::string>& args) {
   if (const std::optional<int> bad =
           check_outputs_against_data(cmd, input, {{"-o", a.out_path}, {"--json", a.json_path}}))
     return *bad;
-  if (const std::optional<int> bad = apply_input_shapes(a, model)) return *bad;
+  if (const std::optional<int> bad = apply_input_shapes(cmd, a.model_path, a.input_shapes, model)) return *bad;
   // The splice reads the file's graph now, so that its pages need not stay
   // in memory while the model is inferred.
   onnx::Splice splice(input.bytes(), model);
@@ -391,8 +405,9 @@ inline int run_infer(const std::vector<std::string>& args) {
   FILE* summary = names_stdout(a.out_path) || names_stdout(a.json_path) ? stderr : stdout;
   if (a.trace) a.options.trace = [summary](const std::string& line) { std::fprintf(summary, "%s\n", line.c_str()); };
   std::vector<Assumption> assumptions;
-  const Report report =
-      a.assume_contracts ? infer_assuming_contracts(a, input, model, assumptions) : infer_shapes(model, a.options);
+  const Report report = a.assume_contracts ? infer_assuming_contracts(cmd, a.model_path, a.input_shapes, input, model,
+                                                                      a.options, assumptions)
+                                           : infer_shapes(model, a.options);
   print_diagnostics(cmd, a.model_path, report);
 
   std::vector<std::string> changed_inputs;
@@ -565,12 +580,13 @@ inline std::string bindings_text(const Bindings& bindings) {
 // that the symbolic inference did not report (a broadcast that fails at those
 // values) is printed. True when there is one (exit status 3).
 inline bool report_errors_at_bindings(const char* cmd, const std::string& model_path, const InputFile& input,
-                                      const Bindings& bindings, const InferenceOptions& options,
-                                      const Report& symbolic) {
+                                      const std::vector<InputShape>& input_shapes, const Bindings& bindings,
+                                      const InferenceOptions& options, const Report& symbolic) {
   if (bindings.empty()) return false;
   Result<Model> fresh = onnx::load_model_bytes(input.bytes(), display_name(model_path));
-  input.release_pages();     // the load read them back in
-  if (!fresh) return false;  // (it loaded once already)
+  input.release_pages();                                             // the load read them back in
+  if (!fresh) return false;                                          // (it loaded once already)
+  apply_input_shapes(cmd, model_path, input_shapes, fresh.value());  // (applied once already)
   report::bind_input_dims(fresh.value(), bindings);
   const Report bound = infer_shapes(fresh.value(), options);
   const std::vector<Diagnostic> errors = report::errors_only_at_bindings(symbolic, bound);
@@ -611,7 +627,7 @@ inline int run_show(const std::vector<std::string>& args) {
   if (a.have_bind)
     std::printf("total bytes of node outputs: %s\n", total.known ? std::to_string(total.bytes).c_str() : "?");
   print_diagnostics(cmd, a.model_path, report);
-  const bool fails_at_bindings = report_errors_at_bindings(cmd, a.model_path, input, a.bindings, a.options, report);
+  const bool fails_at_bindings = report_errors_at_bindings(cmd, a.model_path, input, {}, a.bindings, a.options, report);
   if (std::fflush(stdout) != 0) return fatal(cmd, "cannot write to standard output");
   return end_without_teardown(report.ok() && !fails_at_bindings ? kExitOk : kExitInference);
 }

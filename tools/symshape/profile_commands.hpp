@@ -30,7 +30,8 @@ namespace symshape::cli {
 inline constexpr const char* kProfileUsage =
     "usage: symshape profile MODEL.onnx|- [--bind SYM=INT,...]... [--by op|scope] [--json FILE|-]\n"
     "                        [--csv FILE|-] [--sweep SYM=LO..HI [--plot FILE.svg]]\n"
-    "                        [--assume FACT]... [--assume-nonempty] [--full]\n"
+    "                        [--input-shape NAME=D0,D1,...]... [--policy skip|override|refine|strict]\n"
+    "                        [--assume-contracts] [--assume FACT]... [--assume-nonempty] [--full]\n"
     "  Infers every shape, then prints the model's FLOPs, parameters and memory as\n"
     "  expressions of its input symbols (docs/profile.md states the conventions):\n"
     "  the totals (flops, params, param_bytes, activation_bytes: every node output,\n"
@@ -52,6 +53,9 @@ inline constexpr const char* kProfileUsage =
     "              of two between; every value when there are at most 16), the\n"
     "              other symbols bound by --bind; prints a table\n"
     "  --plot      with --sweep: an SVG of FLOPs and peak activation memory against SYM\n"
+    "  --input-shape, --policy, --assume-contracts  as for `symshape infer`: replace an\n"
+    "              input's dims, how inferred types merge with the file's, assume the\n"
+    "              contracts (the assumptions are listed before the totals)\n"
     "  --full      print every expression whole. Without it one longer than the room\n"
     "              left by the terminal's width (60 characters when not a terminal)\n"
     "              is cut, ending in '…', and a cut peak shows its largest candidate\n"
@@ -70,8 +74,10 @@ struct ProfileArgs {
   Bindings bindings;
   std::optional<profile::GroupBy> by;
   std::optional<Sweep> sweep;
-  InferenceOptions options;  // --assume, --assume-nonempty
-  bool full = false;         // --full: no expression cut
+  std::vector<InputShape> input_shapes;
+  InferenceOptions options;  // --policy, --assume, --assume-nonempty
+  bool assume_contracts = false;
+  bool full = false;  // --full: no expression cut
 };
 
 // "SYM=LO..HI" with 0 <= LO <= HI.
@@ -119,6 +125,9 @@ inline std::optional<int> parse_profile_args(const std::vector<std::string>& arg
                       {{"--csv"}, "FILE", path(a.csv_path, "--csv")},
                       {{"--sweep"}, "SYM=LO..HI", sweep},
                       {{"--plot"}, "FILE.svg", path(a.plot_path, "--plot")},
+                      {{"--input-shape"}, "NAME=D0,D1,...", input_shape_option(a.input_shapes)},
+                      {{"--policy"}, "skip|override|refine|strict", policy_option(a.options.policy)},
+                      {{"--assume-contracts"}, nullptr, set_flag(a.assume_contracts)},
                       {{"--assume"}, "FACT", assume_text_option(a.options.assume)},
                       {{"--assume-nonempty"}, nullptr, set_flag(a.options.assume_nonempty)},
                       {{"--full"}, nullptr, set_flag(a.full)}},
@@ -401,8 +410,12 @@ inline int run_profile(const std::vector<std::string>& args) {
   if (const std::optional<int> bad = check_outputs_against_data(
           cmd, input, {{"--json", a.json_path}, {"--csv", a.csv_path}, {"--plot", a.plot_path}}))
     return *bad;
-  input.release_pages();  // not read again
-  const Report report = infer_shapes(model, a.options);
+  if (const std::optional<int> bad = apply_input_shapes(cmd, a.model_path, a.input_shapes, model)) return *bad;
+  input.release_pages();  // read again only by --assume-contracts and --bind
+  std::vector<Assumption> assumptions;
+  const Report report = a.assume_contracts ? infer_assuming_contracts(cmd, a.model_path, a.input_shapes, input, model,
+                                                                      a.options, assumptions)
+                                           : infer_shapes(model, a.options);
   const std::set<std::string> symbols = inferred_symbols(model);
   if (const std::optional<int> bad = check_bound_symbols(cmd, "--bind", a.model_path, a.bindings, symbols)) return *bad;
   if (const std::string problem = bindings_break_facts(report.facts, a.bindings); !problem.empty())
@@ -412,7 +425,8 @@ inline int run_profile(const std::vector<std::string>& args) {
             check_bound_symbols(cmd, "--sweep", a.model_path, Bindings{{a.sweep->symbol, 0}}, symbols))
       return *bad;
   print_diagnostics(cmd, a.model_path, report);
-  const bool fails_at_bindings = report_errors_at_bindings(cmd, a.model_path, input, a.bindings, a.options, report);
+  const bool fails_at_bindings =
+      report_errors_at_bindings(cmd, a.model_path, input, a.input_shapes, a.bindings, a.options, report);
   // The profile's sums and maxima are built under the facts of the inference.
   const Facts facts = facts_in(report.facts);
   const FactScope scope(facts);
@@ -420,6 +434,7 @@ inline int run_profile(const std::vector<std::string>& args) {
   print_facts_line(names_stdout(a.json_path) || names_stdout(a.csv_path) ? stderr : stdout, report.facts);
   // With --json - or --csv -, stdout holds only that file.
   FILE* out = names_stdout(a.json_path) || names_stdout(a.csv_path) ? stderr : stdout;
+  if (a.assume_contracts) print_assumptions(out, report, assumptions, ExprFit::for_output(out, a.full));
   print_profile(a, p, out);
   if (const int code = write_profile_files(a, p)) return code;
   if (a.sweep)

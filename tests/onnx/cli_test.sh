@@ -627,8 +627,13 @@ case_show_bindings() {
   run 2 show "$models/small_cnn.onnx" --bind N=1,Q=3,H=2
   one_error "--bind: $models/small_cnn.onnx has no symbol 'Q' \(its symbols: H, N, W\)$"
   stdout_empty
-  run 0 show "$models/small_cnn.onnx" --bind N=0,H=0,W=0
+  # An empty batch is a valid binding; H=W=0 is not (the first Conv's padded
+  # input is smaller than its kernel), which inferring at the bindings finds.
+  run 0 show "$models/small_cnn.onnx" --bind N=0,H=8,W=8
   has '^total bytes of node outputs: 0$'
+  run 3 show "$models/small_cnn.onnx" --bind N=0,H=0,W=0
+  has '^total bytes of node outputs: 0$'
+  one_error "node #0 'conv1' \(Conv\): spatial dim 0 of size 0 is smaller than the kernel .* \(at H=0, N=0, W=0\)$"
 }
 
 "case_$case"

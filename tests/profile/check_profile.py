@@ -11,9 +11,10 @@ For every model of tests/exported/models/manifest.json and each of its three bin
     (tests/exported/truth.json) and the element type from the model's own value_info-free
     inference by symshape (reported as "dtype"); an output symshape leaves unknown is counted,
     never a wrong value;
-  - activation_bytes is the sum of the output bytes, when all are known;
-  - params and param_bytes equal the floating-point initializers the graph's nodes read,
-    counted here from the ONNX file.
+  - activation_bytes is the sum of the output bytes, when all are known, but for the outputs
+    marked "parameter" (exactly the Constant nodes' float tensors of more than one element);
+  - params and param_bytes equal the floating-point initializers and those Constant tensors
+    the graph's nodes read, counted here from the ONNX file.
 
     check_profile.py SYMSHAPE [--dir tests/exported]
 Exit status 1 on any mismatch.
@@ -76,8 +77,21 @@ def graph_nodes(graph):
                 yield from graph_nodes(g)
 
 
+def constant_parameters(model):
+    """The main graph's Constant nodes whose `value` is a float tensor of more than one element:
+    parameters, as Paddle2ONNX writes weights (output name -> tensor)."""
+    out = {}
+    for node in model.graph.node:
+        if node.op_type == "Constant" and node.domain in ("", "ai.onnx"):
+            for a in node.attribute:
+                if a.name == "value" and a.t.data_type in FLOAT_TYPES and int(np.prod(a.t.dims, dtype=np.int64)) > 1:
+                    out[node.output[0]] = a.t
+    return out
+
+
 def params_of(model):
-    """Elements and bytes of the float initializers any node reads (subgraphs included)."""
+    """Elements and bytes of the float initializers and Constant parameters any node reads
+    (subgraphs included)."""
     read = {name for node in graph_nodes(model.graph) for name in node.input}
     count = nbytes = 0
     for init in model.graph.initializer:
@@ -85,6 +99,11 @@ def params_of(model):
             n = int(np.prod(init.dims, dtype=np.int64)) if init.dims else 1
             count += n
             nbytes += n * onnx.mapping.TENSOR_TYPE_TO_NP_TYPE[init.data_type].itemsize
+    for name, t in constant_parameters(model).items():
+        if name in read:
+            n = int(np.prod(t.dims, dtype=np.int64))
+            count += n
+            nbytes += n * onnx.mapping.TENSOR_TYPE_TO_NP_TYPE[t.data_type].itemsize
     return count, nbytes
 
 
@@ -112,13 +131,17 @@ def check_run(c, name, model, truth, bindings, index, out):
                 all_known = False
                 c.outputs_unknown += 1
                 continue
-            total += got
+            if not o.get("parameter"):  # a Constant's weights: a parameter, not an activation
+                total += got
             if dims is None or dims[index] is None:
                 continue
             want = int(np.prod(dims[index], dtype=np.int64)) * SIZE[o["dtype"]]
             c.outputs_checked += 1
             if got != want:
                 c.fail(where, f"output {o['name']}: {got} bytes, onnxruntime's dims {dims[index]} give {want}")
+    marked = {o["name"] for node in out["nodes"] for o in node["outputs"] if o.get("parameter")}
+    if marked != set(constant_parameters(model)):
+        c.fail(where, f"outputs marked as parameters {sorted(marked)}, Constant weights {sorted(constant_parameters(model))}")
     act = out["totals"]["activation_bytes"].get("value")
     if all_known and act != total:
         c.fail(where, f"activation_bytes {act}, sum of outputs {total}")

@@ -11,7 +11,8 @@
 # random inputs (floats in [0.5, 1.5), integers in the manifest's range).
 #   - memory, exact: every node output's bytes in `symshape profile --json`
 #     equal the byte length of the tensor onnxruntime returns, and
-#     activation_bytes equals their sum; a data-dependent size (NonZero,
+#     activation_bytes equals their sum (without the outputs marked as
+#     parameters: the weights of Constant nodes); a data-dependent size (NonZero,
 #     Unique, TopK with a k from the data: a fresh symbol _dN) has no value
 #     and is counted apart, as is the total then;
 #   - FLOPs, exact: for the GPT-2- and BERT-like models the FLOPs of the MatMul
@@ -97,7 +98,8 @@ for c in cases:
                 if want is None:
                     failures.append(f"{where}: onnxruntime returned no tensor for {o['name']}")
                     continue
-                total += want
+                if not o.get("parameter"):  # a Constant's weights: a parameter, not an activation
+                    total += want
                 if got is None:  # a data-dependent size (a fresh symbol such as _d0): no value, never a wrong one
                     open_outputs += 1
                     all_known = False

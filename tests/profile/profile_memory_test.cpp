@@ -148,6 +148,37 @@ TEST(ProfileParams, SharedInitializerCountedOnceInTheTotal) {
   EXPECT_EQ(p.flops.to_string(), canon("2*N*4*4 + 2*N*4*4"));
 }
 
+// Paddle2ONNX writes every weight as a Constant node: its float tensors of
+// more than one element are parameters (not activations); a one-element
+// Constant (an epsilon, a scale) is neither.
+TEST(ProfileParams, ConstantNodeWeightsAreParameters) {
+  Model m = make_model(13);
+  GraphBuilder g(*m.graph);
+  g.input("x", ts(FLOAT, {"N", 3, 8, 8}));
+  g.node("Constant", {}, {"w"},
+         {Attribute::make_tensor("value", Tensor::floats(std::vector<double>(4 * 3 * 9, 0.5), {4, 3, 3, 3}))}, "",
+         "w_const");
+  g.node("Constant", {}, {"b"}, {Attribute::make_tensor("value", Tensor::floats({1, 2, 3, 4}, {4}, FLOAT16))}, "",
+         "b_const");
+  g.node("Constant", {}, {"eps"}, {Attribute::make_tensor("value", Tensor::floats({0.5}, {}))}, "", "eps_const");
+  g.node("Conv", {"x", "w", "b"}, {"y"}, {}, "", "conv");
+  g.node("Add", {"y", "eps"}, {"z"}, {}, "", "add");
+  g.output("z");
+  const profile::ModelProfile p = infer_and_profile(m);
+  EXPECT_EQ(p.params.to_string(), "112");           // 108 + 4
+  EXPECT_EQ(p.param_bytes.to_string(), "440");      // 108*4 + 4*2
+  EXPECT_EQ(p.nodes[3].params.to_string(), "112");  // the Conv reads both
+  EXPECT_EQ(p.nodes[4].params.to_string(), "0");
+  EXPECT_EQ(p.nodes[0].params.to_string(), "0");  // the Constant itself reads nothing
+  EXPECT_TRUE(p.nodes[0].outputs[0].parameter);
+  EXPECT_FALSE(p.nodes[2].outputs[0].parameter);
+  // Activations: the conv's and the add's outputs (4*N*6*6 floats each) and the 4-byte eps.
+  EXPECT_EQ(p.activation_bytes.to_string(), canon("2*4*N*6*6*4 + 4"));
+  EXPECT_EQ(p.nodes[0].outputs[0].bytes.to_string(), "432");  // still shown per node
+  // The peak holds no weight: at the Add, eps, y and z are live.
+  EXPECT_EQ(p.peak_activation_bytes.to_string(), canon("2*4*N*6*6*4 + 4"));
+}
+
 // Loop(M, , s0) over a body s_out = Relu(s) on s [N,4]: 4N per iteration.
 Model loop_model(bool known_trip_count) {
   Model m = make_model(13);

@@ -17,6 +17,7 @@
 #include "symshape/expr/prove.hpp"
 #include "symshape/infer/helpers.hpp"
 #include "symshape/ir/graph.hpp"
+#include "symshape/ops/common/tensor_values.hpp"
 
 namespace symshape::profile {
 
@@ -30,6 +31,22 @@ inline SymbolicDim value_bytes(const Value* v) {
   const SymbolicDim count = product(s->dims());
   if (bits % 8 == 0) return count * SymbolicDim(bits / 8);
   return (count * SymbolicDim(bits) + SymbolicDim(7)) / SymbolicDim(8);
+}
+
+// The tensor of a value that is a parameter although a node produces it: a
+// float tensor of more than one element written as a Constant node, as
+// Paddle2ONNX writes every weight. Like an initializer it is not an
+// activation. A single element is a hyper-parameter (an epsilon, a scale, a
+// clip bound), which exporters write as Constant nodes beside weights kept
+// as initializers.
+inline const Tensor* constant_parameter(const Value* v) {
+  const Node* p = v ? v->producer : nullptr;
+  if (!p || p->op_type != "Constant" || !canonical_domain(p->domain).empty()) return nullptr;
+  const Attribute* a = p->attr("value");
+  if (!a || a->kind != Attribute::Kind::Tensor || a->tensors.empty()) return nullptr;
+  const Tensor& t = a->tensors[0];
+  const std::optional<int64_t> count = t.element_count();
+  return ops::is_float_type(t.dtype) && count && *count > 1 ? &t : nullptr;
 }
 
 // Every value a node reads: its inputs and, through its subgraphs, the
@@ -48,7 +65,7 @@ inline SymbolicDim activation_bytes(const Graph& g) {
   std::vector<Expr> terms;
   for (const Node* n : g.nodes)
     for (const Value* v : n->outputs) {
-      if (!v) continue;
+      if (!v || constant_parameter(v)) continue;
       const SymbolicDim b = value_bytes(v);
       if (b.is_unknown()) return {};
       terms.push_back(b.expr());
@@ -63,7 +80,7 @@ inline std::unordered_map<const Value*, std::size_t> last_uses(const Graph& g) {
   std::size_t i = 0;
   for (const Node* n : g.nodes) {
     for (const Value* v : n->outputs)
-      if (v) last[v] = i;
+      if (v && !constant_parameter(v)) last[v] = i;
     std::unordered_set<const Value*> read;
     values_read(*n, read);
     for (const Value* v : read) {
@@ -109,7 +126,7 @@ inline std::optional<std::vector<PeakCandidate>> peak_candidates(const Graph& g)
   std::size_t i = 0;
   for (const Node* n : g.nodes) {
     for (const Value* v : n->outputs)
-      if (v) live = live + value_bytes(v);
+      if (v && !constant_parameter(v)) live = live + value_bytes(v);
     if (live.is_unknown()) return std::nullopt;
     keep_maximal(peaks, {i, live.expr()});
     for (const Value* v : dies[i]) live = live - value_bytes(v);

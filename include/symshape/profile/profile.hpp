@@ -2,7 +2,7 @@
 // canonical expression of its input symbols (unknown, printed "?", when a dim
 // it needs is unknown). Counts per node (counts.hpp), bytes of every output
 // and the activation totals (memory.hpp), parameters (elements of the
-// floating-point initializers the graph reads), and grouping by operator type
+// floating-point initializers and Constant tensors the graph reads), and grouping by operator type
 // or by the node-name scope exporters write (`/blocks.3/attn/MatMul` ->
 // `/blocks.3/attn`). docs/profile.md states the conventions.
 #pragma once
@@ -23,6 +23,7 @@ struct OutputProfile {
   std::string name;
   SymbolicDim bytes;
   DataType dtype = DataType::UNDEFINED;  // of a tensor output
+  bool parameter = false;                // a Constant's weights (memory.hpp, constant_parameter)
 };
 
 struct NodeProfile {
@@ -55,13 +56,20 @@ inline void add_param(const Tensor& t, SymbolicDim& params, SymbolicDim& bytes) 
   bytes = bytes + c * SymbolicDim(element_bits(t.dtype) / 8);
 }
 
-// The float initializers a node reads (through its subgraphs too).
+// The tensor of a parameter: a float initializer, or a Constant node's
+// float tensor (memory.hpp, constant_parameter); null for other values.
+inline const Tensor* parameter_tensor(const Value* v) {
+  if (v->initializer) return ops::is_float_type(v->initializer->dtype) ? v->initializer : nullptr;
+  return constant_parameter(v);
+}
+
+// The parameters a node reads (through its subgraphs too).
 inline std::vector<const Value*> float_params(const Node& n) {
   std::unordered_set<const Value*> read;
   values_read(n, read);
   std::vector<const Value*> out;
   for (const Value* v : read)
-    if (v->initializer && ops::is_float_type(v->initializer->dtype)) out.push_back(v);
+    if (parameter_tensor(v)) out.push_back(v);
   return out;
 }
 
@@ -75,10 +83,11 @@ inline NodeProfile profile_node(const Node& n, const CountContext& ctx, std::uno
   if (p.flops.flops.overflowed()) p.flops.note = "unknown: the count overflows int64";
   for (const Value* v : n.outputs)
     if (v)
-      p.outputs.push_back(
-          {v->name, value_bytes(v), v->type.is_tensor_like() ? v->type.elem_type() : DataType::UNDEFINED});
+      p.outputs.push_back({v->name, value_bytes(v),
+                           v->type.is_tensor_like() ? v->type.elem_type() : DataType::UNDEFINED,
+                           constant_parameter(v) != nullptr});
   for (const Value* v : float_params(n)) {
-    add_param(*v->initializer, p.params, p.param_bytes);
+    add_param(*parameter_tensor(v), p.params, p.param_bytes);
     params.insert(v);
   }
   return p;
@@ -115,7 +124,7 @@ inline ModelProfile profile_model(const Model& model) {
   total_flops(m);
   m.params = SymbolicDim(0);
   m.param_bytes = SymbolicDim(0);
-  for (const Value* v : params) add_param(*v->initializer, m.params, m.param_bytes);
+  for (const Value* v : params) add_param(*parameter_tensor(v), m.params, m.param_bytes);
   m.activation_bytes = activation_bytes(g);
   std::optional<std::vector<PeakCandidate>> candidates = peak_candidates(g);
   m.peak_activation_bytes = peak_activation_bytes(candidates);

@@ -37,6 +37,7 @@ inline void json_node(JsonWriter& j, const profile::NodeProfile& n, const Bindin
     j.begin_object().key("name").string(o.name);
     json_quantity(j, "bytes", o.bytes, b);
     j.key("dtype").string(to_string(o.dtype));
+    if (o.parameter) j.key("parameter").boolean(true);  // a Constant's weights: not an activation
     j.end_object();
   }
   j.end_array();

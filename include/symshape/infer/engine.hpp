@@ -49,7 +49,12 @@ class Engine final : private SubgraphInferer {
   // built-in rule runs (none when empty); options.user_rules are consulted
   // before `table`.
   Engine(RuleTable table, Model& model, const InferenceOptions& options, SchemaTable schemas)
-      : table_(table), schemas_(schemas), model_(model), options_(options), ctx_(model.opset_imports, options.policy) {
+      : table_(table),
+        schemas_(schemas),
+        model_(model),
+        options_(options),
+        ctx_(model.opset_imports, options.policy),
+        by_key_(table.index.keys) {
     ctx_.set_data_propagation(options.data_propagation);
     ctx_.set_subgraph_inferer(this);
   }
@@ -139,9 +144,6 @@ class Engine final : private SubgraphInferer {
   Model& model_;
   const InferenceOptions& options_;
   Context ctx_;
-  // Rules resolved since the opsets last changed, by (domain, op_type): an
-  // open-addressing table over views into the nodes' strings, which outlive
-  // the run (one hash of the op_type per node, no allocation after warm-up).
   // A node's rule and the schema it is checked against (none for custom rules
   // and for versions the schema table does not have), resolved together.
   struct Dispatch {
@@ -149,6 +151,10 @@ class Engine final : private SubgraphInferer {
     const OperatorSchema* schema = nullptr;
     explicit operator bool() const { return static_cast<bool>(rule); }
   };
+  // Rules resolved since the opsets last changed, of operators the built-in
+  // table does not have (user rules, or none), by (domain, op_type): an
+  // open-addressing table over views into the nodes' strings, which outlive
+  // the run (one hash of the op_type per node, no allocation after warm-up).
   class ResolvedCache {
    public:
     Dispatch* find(std::string_view domain, std::string_view op_type, std::size_t& slot) {
@@ -190,6 +196,15 @@ class Engine final : private SubgraphInferer {
     std::size_t size_ = 0;
   };
   ResolvedCache resolved_;
+  // The resolved rules of the built-in table's operators, by the operator's
+  // number in the table's index (RuleTable::find). An entry is current when
+  // its generation is; a change of the opsets starts a new generation.
+  struct KeyedDispatch {
+    uint64_t generation = 0;
+    Dispatch dispatch;
+  };
+  std::vector<KeyedDispatch> by_key_;
+  uint64_t generation_ = 1;
   int function_depth_ = 0;
   int subgraph_depth_ = 0;
   bool reported_no_ai_onnx_ = false;
@@ -368,14 +383,28 @@ class Engine final : private SubgraphInferer {
     }
   }
 
-  // The opset of a domain is fixed until resolved_ is cleared (function
-  // calls), so (domain, op_type) identifies the rule.
+  // The opset of a domain is fixed until the opsets change (function calls,
+  // forget_resolved), so (domain, op_type) identifies the rule. An operator
+  // of the built-in table is found by its index (one hash of the node's
+  // strings, one comparison with the table's) and its rule, user rules
+  // first, resolved once per generation; other operators by resolved_.
   Dispatch resolve(const Node& n) {
+    if (const KeyRows key = table_.find(n.domain, n.op_type)) {
+      KeyedDispatch& known = by_key_[key.key];
+      if (known.generation != generation_)
+        known = {generation_,
+                 with_schema(n, resolve_rule(table_, options_.user_rules, n.domain, n.op_type, ctx_.opset(n.domain)))};
+      return known.dispatch;
+    }
     std::size_t slot = 0;
     if (const Dispatch* cached = resolved_.find(n.domain, n.op_type, slot)) return *cached;
     Dispatch d = with_schema(n, resolve_rule(table_, options_.user_rules, n.domain, n.op_type, ctx_.opset(n.domain)));
     resolved_.put(slot, n.domain, n.op_type, d);
     return d;
+  }
+  void forget_resolved() {
+    resolved_.clear();
+    ++generation_;
   }
   Dispatch with_schema(const Node& n, ResolvedRule rule) const {
     const bool checked = rule && !rule.user;
@@ -632,13 +661,13 @@ class Engine final : private SubgraphInferer {
     auto merged = outer_opsets;
     for (const auto& [d, v] : f.opset_imports) merged[std::string(canonical_domain(d))] = v;
     ctx_.set_opsets(merged);
-    resolved_.clear();
+    forget_resolved();
     ++function_depth_;
     const std::string scope = " in function '" + qualified_op(f.domain, f.name) + "'";
     std::vector<Type> outs = infer_subgraph_in(body, in, scope);
     --function_depth_;
     ctx_.set_opsets(outer_opsets);
-    resolved_.clear();
+    forget_resolved();
     for (auto& [ptr, original] : saved) *ptr = original;
     for (std::size_t i = 0; i < call.outputs.size() && i < outs.size(); ++i) {
       ctx_.set_type(call.outputs[i], outs[i]);

@@ -8,9 +8,13 @@
 // which expands the registrations into {domain, op_type, since_version,
 // function} entries. ops/all.hpp merges the families into one table, sorted
 // at compile time, whose order and uniqueness are checked by static_assert.
-// Lookup picks the largest since_version <= the model's opset of the domain
-// (versioned_lookup.hpp). Rules added at run time are a UserRules table that
-// InferenceOptions points to, consulted before the built-ins.
+// merge_rules and make_rules also build the table's index at compile time
+// (rule_index.hpp, a perfect hash of the (domain, op_type) keys): lookup
+// hashes the node's strings, compares them once with the row the hash points
+// to, and picks among that operator's rows the largest since_version <= the
+// model's opset of the domain. Rules added at run time are a UserRules table
+// that InferenceOptions points to, consulted before the built-ins (a binary
+// search, versioned_lookup.hpp).
 #pragma once
 
 #include <algorithm>
@@ -23,6 +27,7 @@
 #include <vector>
 
 #include "symshape/infer/context.hpp"
+#include "symshape/infer/rule_index.hpp"
 #include "symshape/infer/versioned_lookup.hpp"
 
 namespace symshape {
@@ -37,6 +42,12 @@ struct RuleEntry {
   std::string_view rule = {};    // the function's name, for docs/operators.md
   std::string_view header = {};  // the header that defines it, relative to include/
 };
+
+// A rule table sorted by (domain, op_type, since_version) with its
+// compile-time index (rule_index.hpp): what merge_rules and make_rules return
+// and what dispatch looks operators up in. It is an std::array of its entries.
+template <std::size_t N>
+using SortedRules = IndexedTable<RuleEntry, N>;
 
 // One operator of one domain and the since_versions a rule serves it at.
 struct OpVersions {
@@ -180,17 +191,17 @@ constexpr std::array<RuleEntry, N> sorted_rules(const std::array<RuleEntry, N>& 
   return out;
 }
 
-// Tables merged into one sorted table. They need not be sorted: the families'
-// tables are not, so that the entries are sorted once, here.
+// Tables merged into one sorted table, with its index. They need not be
+// sorted: the families' tables are not, so that the entries are sorted once, here.
 template <std::size_t... Ns>
-constexpr auto merge_all(const std::array<RuleEntry, Ns>&... tables) {
+constexpr SortedRules<(Ns + ...)> merge_all(const std::array<RuleEntry, Ns>&... tables) {
   std::array<RuleEntry, (Ns + ...)> all{};
   std::size_t size = 0;
   auto append = [&](const auto& table) {
     for (const RuleEntry& e : table) all[size++] = e;
   };
   (append(tables), ...);
-  return sorted_rules(all);
+  return with_index(sorted_rules(all));
 }
 
 template <std::size_t N>
@@ -215,10 +226,10 @@ constexpr bool all_versions_valid(const std::array<RuleEntry, N>& a) {
 // users who build a table of their own):
 //   constexpr auto kRules = make_rules({RuleEntry{"", "Add", 7, &infer_add, "infer_add"}, ...});
 template <std::size_t N>
-constexpr std::array<RuleEntry, N> make_rules(const RuleEntry (&entries)[N]) {
+constexpr SortedRules<N> make_rules(const RuleEntry (&entries)[N]) {
   std::array<RuleEntry, N> a{};
   for (std::size_t i = 0; i < N; ++i) a[i] = entries[i];
-  return detail::sorted_rules(a);
+  return with_index(detail::sorted_rules(a));
 }
 
 // A family's table, from the registrations of its header (each a
@@ -261,6 +272,11 @@ constexpr auto merge_rules(const std::array<RuleEntry, Ns>&... tables) {
 template <std::size_t N>
 constexpr bool valid_rule_table(const std::array<RuleEntry, N>& table) {
   return detail::strictly_sorted(table) && detail::all_versions_valid(table);
+}
+// ... and its index gives every operator a slot of its own.
+template <std::size_t N>
+constexpr bool valid_rule_table(const SortedRules<N>& table) {
+  return valid_rule_table(static_cast<const std::array<RuleEntry, N>&>(table)) && table.index.complete;
 }
 
 // Rules a user adds at run time (C++ rules of custom operators, Python
@@ -315,13 +331,22 @@ struct ResolvedRule {
   explicit operator bool() const { return fn != nullptr; }
 };
 
-// A sorted built-in table, as a pointer and a length.
+// A sorted built-in table with its index, as pointers and a length.
 struct RuleTable {
   const RuleEntry* entries = nullptr;
   std::size_t size = 0;
+  RuleIndexView index;
   template <std::size_t N>
-  constexpr RuleTable(const std::array<RuleEntry, N>& a) : entries(a.data()), size(N) {}  // NOLINT
+  constexpr RuleTable(const SortedRules<N>& a) : entries(a.data()), size(N), index(a.index.view()) {}  // NOLINT
   constexpr RuleTable() = default;
+
+  // The entries of (domain, op_type): one hash and one comparison of strings.
+  constexpr KeyRows find(std::string_view domain, std::string_view op_type) const {
+    return index.find(entries, domain, op_type);
+  }
+  const RuleEntry* newest_at(std::string_view domain, std::string_view op_type, int64_t opset) const {
+    return newest_in(entries, find(domain, op_type), opset);
+  }
 };
 
 // The rule for (domain, op_type) at `opset`: a user rule first, else the
@@ -331,8 +356,7 @@ inline ResolvedRule resolve_rule(RuleTable table, const UserRules* user, std::st
   domain = canonical_domain(domain);
   if (user)
     if (const RuleEntry* e = user->newest_at(domain, op_type, opset)) return {e->fn, e->since_version, true};
-  if (const RuleEntry* e = newest_at(table.entries, table.size, domain, op_type, opset))
-    return {e->fn, e->since_version, false};
+  if (const RuleEntry* e = table.newest_at(domain, op_type, opset)) return {e->fn, e->since_version, false};
   return {};
 }
 // The built-in rule alone.

@@ -3,7 +3,8 @@
 // since_version <= that opset. Every table of operators in symshape (the rule
 // table, the user rules, the schemas) is an array of rows sorted by (domain,
 // op_type, since_version), each row with those three fields, and is searched
-// by newest_at.
+// by newest_at; a table built at compile time with its index (rule_index.hpp:
+// the rule tables of merge_rules and make_rules) is searched by the index.
 #pragma once
 
 #include <cstddef>

@@ -65,5 +65,6 @@ static_assert(symshape::detail::strictly_sorted(kBuiltinRules),
               "two built-in rules share a (domain, op_type, since_version)");
 static_assert(symshape::detail::all_versions_valid(kBuiltinRules),
               "a built-in rule has no op type or a since_version below 1");
+static_assert(kBuiltinRules.index.complete, "the index of the built-in rules could not give each operator a slot");
 
 }  // namespace symshape::ops

@@ -623,7 +623,7 @@ inline int run_show(const std::vector<std::string>& args) {
   ByteTotal total;
   for (const Value* v : values) rows.push_back(show_row(*v, types.of(*v), a, total));
   ExprFit::for_output(stdout, a.full).fit_table(rows, {kShowShapeColumn});
-  print_table(rows, /*right_align_last=*/a.have_bind);  // the bytes column
+  print_table(rows);
   if (a.have_bind)
     std::printf("total bytes of node outputs: %s\n", total.known ? std::to_string(total.bytes).c_str() : "?");
   print_diagnostics(cmd, a.model_path, report);

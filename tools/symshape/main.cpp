@@ -28,7 +28,7 @@ int usage(FILE* out) {
       "                 [--full]\n"
       "                                         print a table of every value's symbolic shape; with\n"
       "                                         --bind also the concrete shape and size in bytes\n"
-      "  symshape profile MODEL.onnx|- [--bind SYM=INT,...] [--by op|scope] [--json FILE|-]\n"
+      "  symshape profile MODEL.onnx|- [--bind SYM=INT,...] [--by op|scope] [--top N] [--json FILE|-]\n"
       "                 [--csv FILE|-] [--sweep SYM=LO..HI [--plot FILE.svg]] [--input-shape NAME=D0,D1,...]...\n"
       "                 [--policy skip|override|refine|strict] [--assume-contracts] [--assume FACT]...\n"
       "                 [--assume-nonempty] [--full]\n"

@@ -28,7 +28,7 @@
 namespace symshape::cli {
 
 inline constexpr const char* kProfileUsage =
-    "usage: symshape profile MODEL.onnx|- [--bind SYM=INT,...]... [--by op|scope] [--json FILE|-]\n"
+    "usage: symshape profile MODEL.onnx|- [--bind SYM=INT,...]... [--by op|scope] [--top N] [--json FILE|-]\n"
     "                        [--csv FILE|-] [--sweep SYM=LO..HI [--plot FILE.svg]]\n"
     "                        [--input-shape NAME=D0,D1,...]... [--policy skip|override|refine|strict]\n"
     "                        [--assume-contracts] [--assume FACT]... [--assume-nonempty] [--full]\n"
@@ -45,13 +45,16 @@ inline constexpr const char* kProfileUsage =
     "              does not have is a usage error); the model is also inferred at\n"
     "              the bound input dims, and an error there is reported (exit 3)\n"
     "  --by        one row per operator type or per node-name scope ('/blocks.3/attn')\n"
-    "              instead of one per node\n"
+    "              instead of one per node; the rows with most FLOPs first when the\n"
+    "              bindings make them concrete\n"
+    "  --top       only the N rows with the most FLOPs at the bindings\n"
     "  --json      the profile as JSON: {bindings, totals, nodes}, each quantity\n"
     "              {\"expr\": ..., \"value\": ...} (value when the bindings make it concrete)\n"
     "  --csv       the node (or --by group) table as CSV\n"
     "  --sweep     evaluate the totals for SYM from LO to HI (the ends and the powers\n"
     "              of two between; every value when there are at most 16), the\n"
-    "              other symbols bound by --bind; prints a table\n"
+    "              other symbols bound by --bind; prints only that table, and --json\n"
+    "              adds it as \"sweep\", --csv holds it instead of the node table\n"
     "  --plot      with --sweep: an SVG of FLOPs and peak activation memory against SYM\n"
     "  --input-shape, --policy, --assume-contracts  as for `symshape infer`: replace an\n"
     "              input's dims, how inferred types merge with the file's, assume the\n"
@@ -73,6 +76,7 @@ struct ProfileArgs {
   std::string model_path, json_path, csv_path, plot_path;
   Bindings bindings;
   std::optional<profile::GroupBy> by;
+  std::optional<std::size_t> top;  // --top N
   std::optional<Sweep> sweep;
   std::vector<InputShape> input_shapes;
   InferenceOptions options;  // --policy, --assume, --assume-nonempty
@@ -104,6 +108,13 @@ inline std::optional<int> parse_profile_args(const std::vector<std::string>& arg
     a.by = value == "op" ? profile::GroupBy::Op : profile::GroupBy::Scope;
     return true;
   };
+  auto top = [&a](const std::string& value, std::string& error) {
+    Result<Expr> n = parse_expr(value);
+    error = "bad --top '" + value + "', expected an integer >= 1";
+    if (!n || !n->is_int() || n->as_int() < 1) return false;
+    a.top = static_cast<std::size_t>(n->as_int());
+    return true;
+  };
   auto sweep = [&a](const std::string& value, std::string& error) {
     Sweep s;
     if (!parse_sweep(value, s, error)) return false;
@@ -121,6 +132,7 @@ inline std::optional<int> parse_profile_args(const std::vector<std::string>& arg
                      kProfileUsage,
                      {{{"--bind"}, "SYM=INT,...", bind},
                       {{"--by"}, "op|scope", by},
+                      {{"--top"}, "N", top},
                       {{"--json"}, "FILE", path(a.json_path, "--json")},
                       {{"--csv"}, "FILE", path(a.csv_path, "--csv")},
                       {{"--sweep"}, "SYM=LO..HI", sweep},
@@ -175,94 +187,7 @@ inline std::string human(int64_t v, Unit unit) {
 using report::total_rows;
 using report::TotalRow;
 
-// ---- JSON ----
-
-// --json (report/profile_json.hpp).
-inline std::string profile_json(const ProfileArgs& a, const profile::ModelProfile& p) {
-  return report::profile_json(p, {a.model_path, a.bindings, a.by});
-}
-
-// ---- tables and CSV ----
-
-inline std::string flops_cell(const profile::FlopCount& f, const Bindings& b) {
-  if (f.kind == profile::FlopKind::NoArithmetic) return "-";
-  return f.kind == profile::FlopKind::NotCounted ? "not counted" : cell(f.flops, b);
-}
-
-inline SymbolicDim output_bytes(const profile::NodeProfile& n) {
-  SymbolicDim total(0);
-  for (const profile::OutputProfile& o : n.outputs) total = total + o.bytes;
-  return total;
-}
-
-// The node rows (or the group rows with --by), header first; `csv` keeps
-// expression and value in separate columns.
-inline std::vector<TableRow> detail_rows(const ProfileArgs& a, const profile::ModelProfile& p, bool csv) {
-  const Bindings& b = a.bindings;
-  auto q = [&](TableRow& row, const SymbolicDim& x) {
-    if (!csv) return row.push_back(cell(x, b));
-    row.push_back(x.to_string());
-    const std::optional<int64_t> v = value_of(x, b);
-    row.push_back(v ? std::to_string(*v) : std::string());
-  };
-  std::vector<TableRow> rows;
-  if (a.by) {
-    rows.push_back(
-        csv ? TableRow{"group", "nodes", "not_counted", "flops", "flops_value", "output_bytes", "output_bytes_value",
-                       "params", "params_value"}
-            : TableRow{a.by == profile::GroupBy::Op ? "op" : "scope", "nodes", "flops", "output bytes", "params"});
-    for (const profile::GroupRow& g : profile::group_profile(p, *a.by)) {
-      TableRow row{g.key.empty() && !csv ? "(none)" : g.key, std::to_string(g.nodes)};
-      if (csv) row.push_back(std::to_string(g.not_counted));
-      q(row, g.flops);
-      if (!csv && g.not_counted) row.back() += " (+" + std::to_string(g.not_counted) + " not counted)";
-      q(row, g.output_bytes);
-      q(row, g.params);
-      rows.push_back(row);
-    }
-    return rows;
-  }
-  rows.push_back(csv ? TableRow{"node", "op_type", "flops", "flops_value", "flops_note", "output_bytes",
-                                "output_bytes_value", "params", "params_value"}
-                     : TableRow{"node", "op", "flops", "output bytes", "params", "note"});
-  for (const profile::NodeProfile& n : p.nodes) {
-    TableRow row{n.name.empty() && !csv ? "-" : n.name, n.op_type};
-    if (csv) {
-      q(row, n.flops.flops);
-      row.push_back(n.flops.note);
-    } else {
-      row.push_back(flops_cell(n.flops, b));
-    }
-    q(row, output_bytes(n));
-    q(row, n.params);
-    if (!csv) row.push_back(n.flops.kind == profile::FlopKind::NoArithmetic ? std::string() : n.flops.note);
-    rows.push_back(row);
-  }
-  // The note column only when a node has a note.
-  const bool notes =
-      csv || std::any_of(rows.begin() + 1, rows.end(), [](const TableRow& r) { return !r.back().empty(); });
-  if (!notes)
-    for (TableRow& r : rows) r.pop_back();
-  return rows;
-}
-
-inline std::string csv_field(const std::string& s) {
-  if (s.find_first_of(",\"\n\r") == std::string::npos) return s;
-  std::string out = "\"";
-  for (char c : s) out += c == '"' ? std::string("\"\"") : std::string(1, c);
-  return out + "\"";
-}
-
-inline std::string profile_csv(const ProfileArgs& a, const profile::ModelProfile& p) {
-  std::string out;
-  for (const TableRow& row : detail_rows(a, p, true)) {
-    for (std::size_t i = 0; i < row.size(); ++i) out += (i ? "," : "") + csv_field(row[i]);
-    out += '\n';
-  }
-  return out;
-}
-
-// ---- sweep ----
+// ---- sweep points ----
 
 // The values of the swept symbol: every one from LO to HI when there are at
 // most 16, else LO, the powers of two strictly between, and HI.
@@ -279,12 +204,184 @@ inline std::vector<int64_t> sweep_points(const Sweep& s) {
   return out;
 }
 
-// The totals at each point (the --bind values plus SYM = point); prints the
-// table on `out` and, with --plot, writes the chart. Returns 0 or 1.
-inline int run_sweep(const ProfileArgs& a, const profile::ModelProfile& p, FILE* out) {
+// ---- JSON ----
+
+// --json (report/profile_json.hpp).
+inline std::string profile_json(const ProfileArgs& a, const profile::ModelProfile& p) {
+  report::ProfileJsonOptions options{a.model_path, a.bindings, a.by, {}, {}};
+  if (a.sweep) {
+    options.sweep_symbol = a.sweep->symbol;
+    options.sweep_values = sweep_points(*a.sweep);
+  }
+  return report::profile_json(p, options);
+}
+
+// ---- tables and CSV ----
+
+inline std::string flops_cell(const profile::FlopCount& f, const Bindings& b) {
+  if (f.kind == profile::FlopKind::NoArithmetic) return "-";
+  return f.kind == profile::FlopKind::NotCounted ? "not counted" : cell(f.flops, b);
+}
+
+inline SymbolicDim output_bytes(const profile::NodeProfile& n) {
+  SymbolicDim total(0);
+  for (const profile::OutputProfile& o : n.outputs) total = total + o.bytes;
+  return total;
+}
+
+// The share of the total FLOPs ("12.5%"), when both are concrete.
+inline std::string share_cell(std::optional<int64_t> part, std::optional<int64_t> total) {
+  if (!part || !total || *total <= 0) return "";
+  char buf[24];
+  std::snprintf(buf, sizeof buf, "%.1f%%", 100.0 * static_cast<double>(*part) / static_cast<double>(*total));
+  return buf;
+}
+
+// A body row of the node or group table and its FLOPs at the bindings (for
+// the order and --top).
+struct DetailRow {
+  TableRow cells;
+  std::optional<int64_t> flops;
+};
+
+// The rows of the tables in their order: groups by FLOPs, largest first, when
+// the bindings make every group's concrete (else in order of first
+// appearance); nodes in graph order. --top N keeps the N with the most FLOPs
+// (those without a value last) in that order; `left_out` counts the others.
+inline std::vector<DetailRow> ordered(const ProfileArgs& a, std::vector<DetailRow> rows, std::size_t& left_out) {
+  auto more_flops = [](const DetailRow& x, const DetailRow& y) {
+    return x.flops.has_value() != y.flops.has_value() ? x.flops.has_value() : x.flops && *x.flops > *y.flops;
+  };
+  const bool all_known = std::all_of(rows.begin(), rows.end(), [](const DetailRow& r) { return r.flops.has_value(); });
+  if (a.by && all_known) std::stable_sort(rows.begin(), rows.end(), more_flops);
+  left_out = 0;
+  if (a.top && *a.top < rows.size()) {
+    std::vector<std::size_t> order(rows.size());
+    for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+    std::stable_sort(order.begin(), order.end(),
+                     [&](std::size_t x, std::size_t y) { return more_flops(rows[x], rows[y]); });
+    std::vector<bool> keep(rows.size(), false);
+    for (std::size_t k = 0; k < *a.top; ++k) keep[order[k]] = true;
+    std::vector<DetailRow> kept;
+    for (std::size_t i = 0; i < rows.size(); ++i)
+      if (keep[i]) kept.push_back(std::move(rows[i]));
+    left_out = rows.size() - kept.size();
+    rows = std::move(kept);
+  }
+  return rows;
+}
+
+// The node rows (or the group rows with --by), header first; `csv` keeps
+// expression and value in separate columns, the table has a "%" column of
+// the total FLOPs when the bindings make it concrete. `left_out`: the rows
+// --top leaves out.
+inline std::vector<TableRow> detail_rows(const ProfileArgs& a, const profile::ModelProfile& p, bool csv,
+                                         std::size_t* left_out = nullptr) {
+  const Bindings& b = a.bindings;
+  const std::optional<int64_t> total_flops = value_of(p.flops, b);
+  const bool share = !csv && total_flops && *total_flops > 0;
+  auto q = [&](TableRow& row, const SymbolicDim& x) {
+    if (!csv) return row.push_back(cell(x, b));
+    row.push_back(x.to_string());
+    const std::optional<int64_t> v = value_of(x, b);
+    row.push_back(v ? std::to_string(*v) : std::string());
+  };
+  TableRow header;
+  std::vector<DetailRow> body;
+  if (a.by) {
+    header = csv ? TableRow{"group",       "nodes",        "not_counted",        "flops",
+                            "flops_value", "output_bytes", "output_bytes_value", "params",
+                            "params_value"}
+                 : TableRow{a.by == profile::GroupBy::Op ? "op" : "scope", "nodes", "flops", "output bytes", "params"};
+    for (const profile::GroupRow& g : profile::group_profile(p, *a.by)) {
+      TableRow row{g.key.empty() && !csv ? "(none)" : g.key, std::to_string(g.nodes)};
+      if (csv) row.push_back(std::to_string(g.not_counted));
+      q(row, g.flops);
+      if (!csv && g.not_counted) row.back() += " (+" + std::to_string(g.not_counted) + " not counted)";
+      if (share) row.push_back(share_cell(value_of(g.flops, b), total_flops));
+      q(row, g.output_bytes);
+      q(row, g.params);
+      body.push_back({std::move(row), value_of(g.flops, b)});
+    }
+  } else {
+    header = csv ? TableRow{"node",
+                            "op_type",
+                            "flops",
+                            "flops_value",
+                            "flops_note",
+                            "output_bytes",
+                            "output_bytes_value",
+                            "params",
+                            "params_value"}
+                 : TableRow{"node", "op", "flops", "output bytes", "params", "note"};
+    for (const profile::NodeProfile& n : p.nodes) {
+      TableRow row{n.name.empty() && !csv ? "-" : n.name, n.op_type};
+      const bool counted = n.flops.kind == profile::FlopKind::Counted;
+      if (csv) {
+        q(row, n.flops.flops);
+        row.push_back(n.flops.note);
+      } else {
+        row.push_back(flops_cell(n.flops, b));
+      }
+      if (share) row.push_back(counted ? share_cell(value_of(n.flops.flops, b), total_flops) : "");
+      q(row, output_bytes(n));
+      q(row, n.params);
+      if (!csv) row.push_back(n.flops.kind == profile::FlopKind::NoArithmetic ? std::string() : n.flops.note);
+      body.push_back({std::move(row), counted ? value_of(n.flops.flops, b) : std::nullopt});
+    }
+  }
+  if (share) header.insert(header.begin() + 3, "%");
+  std::size_t dropped = 0;
+  std::vector<TableRow> rows{header};
+  for (DetailRow& r : csv ? body : ordered(a, std::move(body), dropped)) rows.push_back(std::move(r.cells));
+  if (left_out) *left_out = dropped;
+  // The note column only when a node has a note.
+  const bool notes =
+      csv || a.by || std::any_of(rows.begin() + 1, rows.end(), [](const TableRow& r) { return !r.back().empty(); });
+  if (!notes)
+    for (TableRow& r : rows) r.pop_back();
+  return rows;
+}
+
+inline std::string csv_field(const std::string& s) {
+  if (s.find_first_of(",\"\n\r") == std::string::npos) return s;
+  std::string out = "\"";
+  for (char c : s) out += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return out + "\"";
+}
+
+// The sweep's table: the symbol's value, then each total (its value, or its
+// expression where other symbols stay unbound).
+inline std::vector<TableRow> sweep_rows(const ProfileArgs& a, const profile::ModelProfile& p) {
   const std::vector<TotalRow> totals = total_rows(p);
   std::vector<TableRow> rows{{a.sweep->symbol}};
   for (const TotalRow& t : totals) rows[0].push_back(t.name);
+  for (int64_t point : sweep_points(*a.sweep)) {
+    Bindings b = a.bindings;
+    b[a.sweep->symbol] = point;
+    TableRow row{std::to_string(point)};
+    for (const TotalRow& t : totals) row.push_back(cell(*t.q, b));
+    rows.push_back(row);
+  }
+  return rows;
+}
+
+// --csv: the node (or group) table, or with --sweep the sweep's table.
+inline std::string profile_csv(const ProfileArgs& a, const profile::ModelProfile& p) {
+  std::string out;
+  for (const TableRow& row : a.sweep ? sweep_rows(a, p) : detail_rows(a, p, true)) {
+    for (std::size_t i = 0; i < row.size(); ++i) out += (i ? "," : "") + csv_field(row[i]);
+    out += '\n';
+  }
+  return out;
+}
+
+// ---- sweep ----
+
+// The totals at each point (the --bind values plus SYM = point); prints the
+// table on `out` and, with --plot, writes the chart. Returns 0 or 1.
+inline int run_sweep(const ProfileArgs& a, const profile::ModelProfile& p, FILE* out) {
+  std::vector<TableRow> rows = sweep_rows(a, p);
   profile::PlotSpec plot;
   plot.x_label = a.sweep->symbol;
   plot.left = {"FLOPs", "#1f77b4", {}};
@@ -292,17 +389,15 @@ inline int run_sweep(const ProfileArgs& a, const profile::ModelProfile& p, FILE*
   for (int64_t point : sweep_points(*a.sweep)) {
     Bindings b = a.bindings;
     b[a.sweep->symbol] = point;
-    TableRow row{std::to_string(point)};
-    for (const TotalRow& t : totals) row.push_back(cell(*t.q, b));
-    rows.push_back(row);
     const std::optional<int64_t> flops = value_of(p.flops, b), peak = value_of(p.peak_activation_bytes, b);
     plot.x.push_back(static_cast<double>(point));
     plot.left.y.push_back(flops ? static_cast<double>(*flops) : NAN);
     plot.right.y.push_back(peak ? static_cast<double>(*peak) : NAN);
   }
-  std::fprintf(out, "\nsweep of %s:\n", a.sweep->symbol.c_str());
+  std::fprintf(out, "%s: the totals over %s%s\n", display_name(a.model_path).c_str(), a.sweep->symbol.c_str(),
+               a.bindings.empty() ? "" : (" at " + bindings_text(a.bindings)).c_str());
   ExprFit::for_output(out, a.full).fit_table(rows, {1, 2, 3, 4, 5});  // a total that stays an expression
-  print_table(rows, false, out);
+  print_table(rows, out);
   if (a.plot_path.empty()) return kExitOk;
   const std::string file = std::filesystem::path(display_name(a.model_path)).filename().string();
   plot.title = "FLOPs and peak activation memory of " + file + " against " + a.sweep->symbol;
@@ -368,7 +463,7 @@ inline void print_totals(const ProfileArgs& a, const profile::ModelProfile& p, c
   fit.fit_table(rows, {expr_column});
   const std::optional<std::size_t> winner = peak_winner(p, a.bindings);
   if (peak_cut && p.peak_candidates.size() > 1) rows.back().back() = cut_peak_cell(p, winner, fit, used);
-  print_table(rows, false, out);
+  print_table(rows, out);
   if (winner) std::fprintf(out, "peak at %s\n", place_in_profile(p, p.peak_candidates[*winner].step).c_str());
 }
 
@@ -380,9 +475,16 @@ inline void print_profile(const ProfileArgs& a, const profile::ModelProfile& p, 
   print_totals(a, p, fit, out);
   for (const std::string& note : p.notes) std::fprintf(out, "note: %s\n", note.c_str());
   std::fprintf(out, "\n");
-  std::vector<TableRow> rows = detail_rows(a, p, false);
-  fit.fit_table(rows, {2, 3, 4});  // flops, output bytes, params
-  print_table(rows, false, out);
+  std::size_t left_out = 0;
+  std::vector<TableRow> rows = detail_rows(a, p, false, &left_out);
+  const bool share = rows[0].size() > 3 && rows[0][3] == "%";
+  if (share)
+    fit.fit_table(rows, {2, 4, 5});  // flops, output bytes, params
+  else
+    fit.fit_table(rows, {2, 3, 4});
+  print_table(rows, out);
+  if (left_out)
+    std::fprintf(out, "(%s with fewer FLOPs left out by --top)\n", count_noun(left_out, a.by ? "row" : "node").c_str());
   if (!a.by) std::fprintf(out, "flops '-': no arithmetic (data movement); '?': a dim it needs is unknown\n");
 }
 
@@ -435,7 +537,7 @@ inline int run_profile(const std::vector<std::string>& args) {
   // With --json - or --csv -, stdout holds only that file.
   FILE* out = names_stdout(a.json_path) || names_stdout(a.csv_path) ? stderr : stdout;
   if (a.assume_contracts) print_assumptions(out, report, assumptions, ExprFit::for_output(out, a.full));
-  print_profile(a, p, out);
+  if (!a.sweep) print_profile(a, p, out);  // --sweep prints its table only
   if (const int code = write_profile_files(a, p)) return code;
   if (a.sweep)
     if (const int code = run_sweep(a, p, out)) return code;

@@ -62,11 +62,13 @@ inline void json_groups(JsonWriter& j, const std::vector<profile::GroupRow>& gro
 
 // What the JSON says beside the profile: the model as given, the bindings
 // the quantities are evaluated at, and the grouping of the "groups" member
-// (none without).
+// (none without), and a sweep: the totals at each value of one symbol.
 struct ProfileJsonOptions {
   std::string model_path;
   Bindings bindings;
   std::optional<profile::GroupBy> by;
+  std::string sweep_symbol;           // none when empty
+  std::vector<int64_t> sweep_values;  // each with the bindings
 };
 
 inline std::string profile_json(const profile::ModelProfile& p, const ProfileJsonOptions& a) {
@@ -88,6 +90,28 @@ inline std::string profile_json(const profile::ModelProfile& p, const ProfileJso
   for (const profile::NodeProfile& n : p.nodes) detail::json_node(j, n, a.bindings);
   j.end_array();
   if (a.by) detail::json_groups(j, profile::group_profile(p, *a.by), a.bindings);
+  if (!a.sweep_symbol.empty()) {
+    j.key("sweep").begin_object();
+    j.key("symbol").string(a.sweep_symbol);
+    j.key("points").begin_array();
+    for (int64_t v : a.sweep_values) {
+      Bindings b = a.bindings;
+      b[a.sweep_symbol] = v;
+      j.begin_object(JsonWriter::Layout::Inline);
+      j.key(a.sweep_symbol).integer(v);
+      for (const TotalRow& t : total_rows(p)) {
+        const std::optional<int64_t> value = value_of(*t.q, b);
+        j.key(t.name);
+        if (value)
+          j.integer(*value);
+        else
+          j.null();
+      }
+      j.end_object();
+    }
+    j.end_array();
+    j.end_object();
+  }
   j.end_object();
   return j.str() + "\n";
 }

@@ -143,10 +143,12 @@ class Engine final : private SubgraphInferer {
   // open-addressing table over views into the nodes' strings, which outlive
   // the run (one hash of the op_type per node, no allocation after warm-up).
   // A node's rule and the schema it is checked against (none for custom rules
-  // and for versions the schema table does not have), resolved together.
+  // and for versions the schema table does not have), resolved together;
+  // `formals` names the rule's inputs (Context::inputs), for user rules too.
   struct Dispatch {
     ResolvedRule rule;
     const OperatorSchema* schema = nullptr;
+    const OperatorSchema* formals = nullptr;
     explicit operator bool() const { return static_cast<bool>(rule); }
   };
   class ResolvedCache {
@@ -379,7 +381,8 @@ class Engine final : private SubgraphInferer {
   }
   Dispatch with_schema(const Node& n, ResolvedRule rule) const {
     const bool checked = rule && !rule.user;
-    return {rule, checked ? schemas_.find(n.domain, n.op_type, rule.since_version) : nullptr};
+    return {rule, checked ? schemas_.find(n.domain, n.op_type, rule.since_version) : nullptr,
+            rule ? schemas_.newest(n.domain, n.op_type, rule.since_version) : nullptr};
   }
 
   // A node of a domain the model does not import (onnxruntime's own tests
@@ -480,7 +483,9 @@ class Engine final : private SubgraphInferer {
     overflows = 0;
     Context::AttributeMismatch outer_mismatch = ctx_.exchange_attribute_mismatch({});
     ctx_.set_rule_since_version(d.rule.since_version);
+    const Context::RuleSchema outer_schema = ctx_.exchange_rule_schema({&n, d.formals, d.rule.since_version});
     d.rule.fn(ctx_, n);
+    ctx_.exchange_rule_schema(outer_schema);
     const Context::AttributeMismatch mismatch = ctx_.exchange_attribute_mismatch(std::move(outer_mismatch));
     if (overflows != 0)
       ctx_.usage_error(n,

@@ -256,6 +256,26 @@ void bind_context_checks(py::class_<PyContext>& c) {
       py::arg("node"), py::arg("min_count"), py::arg("max_count") = py::none(),
       "Whether the node has min_count..max_count inputs, the required ones present; records a usage error if not.");
   c.def(
+      "check_inputs",
+      [](PyContext& p, const PyNode& n, const py::args& names) {
+        n.live.check();
+        if (names.empty()) throw py::type_error("check_inputs(node, name, ...) names at least one input");
+        std::vector<std::string> wanted;
+        for (py::handle name : names) wanted.push_back(name.cast<std::string>());
+        // Context::inputs' checks, for any count of names.
+        py::tuple out(wanted.size());
+        for (std::size_t k = 0; k < wanted.size(); ++k) out[k] = py::none();
+        std::vector<Value*> values(wanted.size(), nullptr);
+        std::vector<std::string_view> views(wanted.begin(), wanted.end());
+        if (!p.ctx->inputs_by_name(*n.n, views.data(), views.size(), values.data())) return out;
+        for (std::size_t k = 0; k < wanted.size(); ++k) out[k] = value_object(values[k], p.ctx, p.live);
+        return out;
+      },
+      py::arg("node"),
+      "The inputs of the node named as its ONNX schema names them, one per name (None for an absent optional "
+      "input); all None after recording an error: a required input absent, a name the schema does not have, or an "
+      "operator without a schema.");
+  c.def(
       "require_attr",
       [](PyContext& p, const PyNode& n, const std::string& name) -> py::object {
         n.live.check();

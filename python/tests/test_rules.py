@@ -276,3 +276,42 @@ def test_concurrent_inference_with_python_rules(rule):
     with ThreadPoolExecutor(max_workers=4) as pool:
         results = list(pool.map(one, range(40)))
     assert results == [[ts(FLOAT, [f"2*n{i % 3}", 2 * i])] for i in range(40)]
+
+
+def test_check_inputs_by_name(rule):
+    seen = {}
+
+    @rule("", "Gemm", 13)
+    def infer_gemm(ctx, node):
+        a, b, c = ctx.check_inputs(node, "A", "B", "C")
+        seen["values"] = (a, b, c)
+        if a is None:
+            return
+        seen["names"] = (a.name, b.name, c)
+        ctx.set_shape_and_dtype(node.outputs[0], [a.shape[0], b.shape[1]], a.dtype)
+
+    assert infer("Gemm", [ts(FLOAT, ["M", 3]), ts(FLOAT, [3, 4])]) == [ts(FLOAT, ["M", 4])]
+    assert seen["names"] == ("x0", "x1", None)  # C is optional
+
+    # An absent required input: a usage error naming the node and the input, every value None.
+    r = infer_with_report("Gemm", [ts(FLOAT, ["M", 3]), None])
+    assert [d.message for d in r.errors] == ["missing required input 'B' (input 1 of Gemm-13)"]
+    assert r.errors[0].where.startswith("node #0 'node'")
+    assert seen["values"] == (None, None, None)
+
+
+def test_check_inputs_by_name_errors(rule):
+    @rule("", "Gemm", 13)
+    def infer_gemm(ctx, node):
+        assert ctx.check_inputs(node, "A", "W") == (None, None)
+
+    r = infer_with_report("Gemm", [ts(FLOAT, [2, 3]), ts(FLOAT, [3, 4])])
+    assert [d.message for d in r.errors] == ["inputs by name: 'W' is not an input of Gemm-13 (its inputs: A B C)"]
+
+    @rule("com.custom", "Named")
+    def infer_named(ctx, node):
+        assert ctx.check_inputs(node, "X") == (None,)
+        assert ctx.check_inputs(node, 1, 1)  # by count, as before
+
+    r = infer_with_report("Named", [ts(FLOAT, [2])], domain="com.custom")
+    assert len(r.errors) == 1 and "com.custom::Named has no ONNX schema in symshape's table" in r.errors[0].message

@@ -117,6 +117,9 @@ TEST(RegistryCoverage, SchemaTableMatchesLibonnx) {
     EXPECT_EQ(row->max_outputs, bounded(s.max_output())) << label;
     EXPECT_EQ(row->inputs, options_of(s.inputs())) << label;
     EXPECT_EQ(row->outputs, options_of(s.outputs())) << label;
+    std::string names;  // as Context::inputs reads them
+    for (const auto& formal : s.inputs()) names += (names.empty() ? "" : " ") + formal.GetName();
+    EXPECT_EQ(row->input_names, names) << label;
     EXPECT_EQ(row->attribute_count, static_cast<int>(s.attributes().size())) << label;
     for (const auto& [name, attribute] : s.attributes()) {
       const symshape::SchemaAttribute* a = table.attribute(*row, name);

@@ -22,6 +22,7 @@
 // (is_fresh) never conflicts.
 #pragma once
 
+#include <array>
 #include <cmath>
 #include <cstdint>
 #include <initializer_list>
@@ -38,6 +39,7 @@
 #include "symshape/infer/diagnostics.hpp"
 #include "symshape/infer/diagnostics_recorder.hpp"
 #include "symshape/infer/options.hpp"
+#include "symshape/infer/schema_table.hpp"
 #include "symshape/infer/value_store.hpp"
 #include "symshape/ir/graph.hpp"
 #include "symshape/support/message.hpp"
@@ -175,6 +177,82 @@ class Context : public DiagnosticsRecorder, public ValueStore {
   // version of the operator it chose at the model's opset).
   void set_rule_since_version(int v) { rule_since_version_ = v; }
   int rule_since_version() const { return rule_since_version_; }
+
+  // ---- inputs by name ----
+  // The inputs of n that its schema names, in the order asked:
+  //   auto [x, w, b] = ctx.inputs(n, "X", "W", "B");
+  //   if (!x) return;
+  // Each name is a formal input of the operator's ONNX schema at the rule's
+  // since_version (a variadic one gives its first value); an optional input
+  // that is absent is nullptr. A required input that is absent is a usage
+  // error naming it; a name the schema does not have, or an operator without
+  // a schema (com.microsoft's, custom ones), is an error naming the rule's
+  // mistake. After any error every value is nullptr, so testing a required
+  // input tells whether to go on.
+  template <class... Names>
+  std::array<const Value*, sizeof...(Names)> inputs(const Node& n, Names... names) {
+    static_assert(sizeof...(Names) > 0, "name at least one input");
+    const std::array<std::string_view, sizeof...(Names)> wanted{std::string_view(names)...};
+    std::array<Value*, sizeof...(Names)> found{};
+    std::array<const Value*, sizeof...(Names)> values{};  // all null after an error
+    if (inputs_by_name(n, wanted.data(), wanted.size(), found.data()))
+      for (std::size_t k = 0; k < found.size(); ++k) values[k] = found[k];
+    return values;
+  }
+
+  // The schema whose formal inputs name the inputs of the node whose rule
+  // runs (the engine sets it around each rule, and restores the outer one
+  // after a rule that infers subgraphs): the ONNX schema of the rule's
+  // version or, for a version newer than the table, the newest it has.
+  struct RuleSchema {
+    const Node* node = nullptr;
+    const OperatorSchema* schema = nullptr;
+    int rule_since_version = 0;
+  };
+  RuleSchema exchange_rule_schema(RuleSchema next) {
+    std::swap(next, rule_schema_);
+    return next;
+  }
+
+  // Context::inputs for a count known at run time (and its one copy out of
+  // line): the values of `count` names into `out`; false after an error.
+  bool inputs_by_name(const Node& n, const std::string_view* names, std::size_t count, Value** out) {
+    const OperatorSchema* s = rule_schema_.node == &n ? rule_schema_.schema : nullptr;
+    if (!s) {
+      if (rule_schema_.node != &n)
+        usage_error(n,
+                    "inputs by name: this node's rule is not the one running (Context::inputs reads the inputs "
+                    "of the node whose rule runs)");
+      else
+        usage_error(n, {"inputs by name: ", domain_title(n.domain), "::", n.op_type,
+                        " has no ONNX schema in symshape's table, so its inputs have no names; its rule reads them "
+                        "by position (n.input(i))"});
+      return false;
+    }
+    for (std::size_t k = 0; k < count; ++k) {
+      const int position = s->input_position(names[k]);
+      if (position < 0) {
+        // A rule newer than the table reads the names of the newest schema it has.
+        const std::string newest =
+            s->since_version == rule_schema_.rule_since_version
+                ? std::string()
+                : ", the newest schema symshape has for version " + std::to_string(rule_schema_.rule_since_version);
+        usage_error(n, {"inputs by name: '", names[k], "' is not an input of ", s->op_type, "-", s->since_version,
+                        " (its inputs: ", s->input_names, newest, ")"});
+        return false;
+      }
+      out[k] = n.input(static_cast<std::size_t>(position));
+      if (out[k]) continue;
+      // A variadic input is required up to the schema's minimum count.
+      const char option = schema_detail::option_at(s->inputs, static_cast<std::size_t>(position));
+      if (option == 'S' || (option == 'V' && position < s->min_inputs)) {
+        usage_error(n, {"missing required input '", names[k], "' (input ", position, " of ", s->op_type, "-",
+                        s->since_version, ")"});
+        return false;
+      }
+    }
+    return true;
+  }
 
   // ---- attributes ----
   // A node's attribute read as the kind the rule expects. One of another
@@ -315,6 +393,7 @@ class Context : public DiagnosticsRecorder, public ValueStore {
   }
 
   std::map<std::string, int64_t> opsets_;
+  RuleSchema rule_schema_;
   AttributeMismatch attribute_mismatch_;
   int rule_since_version_ = 0;
   int64_t next_dim_ = 0;

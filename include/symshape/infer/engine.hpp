@@ -145,10 +145,12 @@ class Engine final : private SubgraphInferer {
   const InferenceOptions& options_;
   Context ctx_;
   // A node's rule and the schema it is checked against (none for custom rules
-  // and for versions the schema table does not have), resolved together.
+  // and for versions the schema table does not have), resolved together;
+  // `formals` names the rule's inputs (Context::inputs), for user rules too.
   struct Dispatch {
     ResolvedRule rule;
     const OperatorSchema* schema = nullptr;
+    const OperatorSchema* formals = nullptr;
     explicit operator bool() const { return static_cast<bool>(rule); }
   };
   // Rules resolved since the opsets last changed, of operators the built-in
@@ -408,7 +410,8 @@ class Engine final : private SubgraphInferer {
   }
   Dispatch with_schema(const Node& n, ResolvedRule rule) const {
     const bool checked = rule && !rule.user;
-    return {rule, checked ? schemas_.find(n.domain, n.op_type, rule.since_version) : nullptr};
+    return {rule, checked ? schemas_.find(n.domain, n.op_type, rule.since_version) : nullptr,
+            rule ? schemas_.newest(n.domain, n.op_type, rule.since_version) : nullptr};
   }
 
   // A node of a domain the model does not import (onnxruntime's own tests
@@ -506,7 +509,9 @@ class Engine final : private SubgraphInferer {
     if (d.schema && !check_against_schema(ctx_, n, *d.schema, schemas_)) return;  // outputs stay unknown
     Context::AttributeMismatch outer_mismatch = ctx_.exchange_attribute_mismatch({});
     ctx_.set_rule_since_version(d.rule.since_version);
+    const Context::RuleSchema outer_schema = ctx_.exchange_rule_schema({&n, d.formals, d.rule.since_version});
     d.rule.fn(ctx_, n);
+    ctx_.exchange_rule_schema(outer_schema);
     const Context::AttributeMismatch mismatch = ctx_.exchange_attribute_mismatch(std::move(outer_mismatch));
     if (clear_overflow_marks(n)) ctx_.overflow_error(n);
     if (!mismatch.name.empty())

@@ -3,7 +3,8 @@
 // its attributes with their kinds. The engine checks every node against its
 // schema before the rule runs, so a rule never sees Add with three inputs or a
 // 'perm' given as floats. The table of ONNX's schemas is generated into
-// ops/schemas.hpp; an operator version not in it is not checked.
+// ops/schemas.hpp (its rows: infer/schema_table.hpp); an operator version
+// not in it is not checked.
 #pragma once
 
 #include <algorithm>
@@ -13,60 +14,12 @@
 #include <string_view>
 
 #include "symshape/infer/context.hpp"
-#include "symshape/infer/versioned_lookup.hpp"
+#include "symshape/infer/schema_table.hpp"
 #include "symshape/ir/graph.hpp"
 
 namespace symshape {
 
-struct SchemaAttribute {
-  std::string_view name;
-  Attribute::Kind kind = Attribute::Kind::Undefined;
-  bool required = false;
-};
-
-inline constexpr int kUnbounded = INT_MAX;
-
-struct OperatorSchema {
-  std::string_view domain;  // "" is ai.onnx
-  std::string_view op_type;
-  int since_version = 1;
-  int min_inputs = 0, max_inputs = 0, min_outputs = 0, max_outputs = 0;
-  // One letter per formal parameter: S single (required), O optional,
-  // V variadic (repeats for every later position).
-  std::string_view inputs, outputs;
-  int first_attribute = 0, attribute_count = 0;  // a range of SchemaTable::attributes
-};
-
-// The rows sorted by (domain, op_type, since_version), as pointers and lengths.
-struct SchemaTable {
-  const OperatorSchema* rows = nullptr;
-  std::size_t size = 0;
-  const SchemaAttribute* attributes = nullptr;
-  std::size_t attribute_size = 0;
-
-  constexpr SchemaTable() = default;
-  template <std::size_t N, std::size_t M>
-  constexpr SchemaTable(const OperatorSchema (&r)[N], const SchemaAttribute (&a)[M])
-      : rows(r), size(N), attributes(a), attribute_size(M) {}
-
-  // The schema of exactly that version; nullptr when the table has none.
-  const OperatorSchema* find(std::string_view domain, std::string_view op_type, int since_version) const {
-    return exact_version(rows, size, canonical_domain(domain), op_type, since_version);
-  }
-  const SchemaAttribute* attribute(const OperatorSchema& s, std::string_view name) const {
-    for (int i = 0; i < s.attribute_count; ++i)
-      if (attributes[s.first_attribute + i].name == name) return &attributes[s.first_attribute + i];
-    return nullptr;
-  }
-};
-
 namespace schema_detail {
-
-// The option letter of position i ('V' repeats a trailing variadic parameter).
-inline char option_at(std::string_view formals, std::size_t i) {
-  if (i < formals.size()) return formals[i];
-  return !formals.empty() && formals.back() == 'V' ? 'V' : 'O';
-}
 
 inline std::string plural(int n, const char* word) { return std::to_string(n) + " " + word + (n == 1 ? "" : "s"); }
 

@@ -70,13 +70,14 @@ inline void tile_values(Context& ctx, Node& n, const Shape& out) {
 }  // namespace expand_tile_pad_detail
 
 inline void infer_expand(Context& ctx, Node& n) {
-  if (!check_inputs(ctx, n, 2)) return;
-  const Shape* ss = shape_of(n.input(1));
+  const auto [input, shape] = ctx.inputs(n, "input", "shape");
+  if (!input) return;
+  const Shape* ss = shape_of(shape);
   if (ss && ss->rank() != 1) return ctx.record_error(n, {"shape input must be 1-D, got ", *ss});
-  const Shape* in = shape_of(n.input(0));
-  auto target = ctx.symbolic_value(n.input(1));
+  const Shape* in = shape_of(input);
+  auto target = ctx.symbolic_value(shape);
   if (target && !check_no_negative_dim(ctx, n, *target, "target shape has a negative dim ")) return;
-  Shape tt = target ? Shape(std::move(*target)) : shape_of_length(n.input(1));
+  Shape tt = target ? Shape(std::move(*target)) : shape_of_length(shape);
   if (!in || !tt.has_rank()) {
     set_like_input(ctx, n, 0, Shape());
     return;
@@ -97,8 +98,8 @@ inline void infer_expand(Context& ctx, Node& n) {
   set_like_input(ctx, n, 0, *b);
   expand_tile_pad_detail::expand_values(ctx, n, *b);
   // The same elements, repeated: too many to list, they keep their bounds.
-  if (!n.output(0)->symbolic_value && is_integer_type(dtype_of(n.input(0))))
-    if (auto bounds = value_bounds(ctx, n.input(0))) ctx.set_element_bounds(n.output(0), bounds->lo, bounds->hi);
+  if (!n.output(0)->symbolic_value && is_integer_type(dtype_of(input)))
+    if (auto bounds = value_bounds(ctx, input)) ctx.set_element_bounds(n.output(0), bounds->lo, bounds->hi);
 }
 SYMSHAPE_RULES(infer_expand, ai_onnx("Expand", 8, 13));
 

@@ -158,9 +158,10 @@ inline void gather_index_contracts(Context& ctx, Node& n, const SymbolicDim& row
 }  // namespace gather_scatter_detail
 
 inline void infer_gather(Context& ctx, Node& n) {
-  if (!check_inputs(ctx, n, 2)) return;
-  const Shape* data = shape_of(n.input(0));
-  const Shape* idx = shape_of(n.input(1));
+  const auto [data_input, indices] = ctx.inputs(n, "data", "indices");
+  if (!data_input) return;
+  const Shape* data = shape_of(data_input);
+  const Shape* idx = shape_of(indices);
   if (data && data->rank() == 0) return ctx.record_error(n, "data must have rank >= 1");
   if (!data || !idx) {
     set_like_input(ctx, n, 0, Shape());

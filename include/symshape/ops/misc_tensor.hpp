@@ -43,20 +43,17 @@ inline void where_values(Context& ctx, Node& n) {
 }  // namespace misc_tensor_detail
 
 inline void infer_where(Context& ctx, Node& n) {
-  if (!check_inputs(ctx, n, 3)) return;
+  const auto [condition, x, y] = ctx.inputs(n, "condition", "X", "Y");
+  if (!condition) return;
   Shape shape;
-  const Value* in[3] = {n.input(0), n.input(1), n.input(2)};
-  bool all_ranked = true;
-  for (const Value* v : in)
-    if (!shape_of(v)) all_ranked = false;
-  if (all_ranked) {
-    auto b = broadcast_shapes(ctx, n, *shape_of(in[0]), *shape_of(in[1]));
+  if (shape_of(condition) && shape_of(x) && shape_of(y)) {
+    auto b = broadcast_shapes(ctx, n, *shape_of(condition), *shape_of(x));
     if (!b) return;
-    b = broadcast_shapes(ctx, n, *b, *shape_of(in[2]));
+    b = broadcast_shapes(ctx, n, *b, *shape_of(y));
     if (!b) return;
     shape = *b;
   }
-  ctx.set_shape_and_dtype(n.output(0), shape, dtype_of(in[1]));
+  ctx.set_shape_and_dtype(n.output(0), shape, dtype_of(x));
   misc_tensor_detail::where_values(ctx, n);
 }
 SYMSHAPE_RULES(infer_where, ai_onnx("Where", 9, 16));
@@ -74,15 +71,16 @@ SYMSHAPE_RULES(infer_non_zero, ai_onnx("NonZero", 9, 13));
 // ---- OneHot ----
 
 inline void infer_one_hot(Context& ctx, Node& n) {
-  if (!check_inputs(ctx, n, 3)) return;
-  const Shape* idx = shape_of(n.input(0));
-  const Shape* ds = shape_of(n.input(1));
-  const Shape* vs = shape_of(n.input(2));
+  const auto [indices, depth_input, values] = ctx.inputs(n, "indices", "depth", "values");
+  if (!indices) return;
+  const Shape* idx = shape_of(indices);
+  const Shape* ds = shape_of(depth_input);
+  const Shape* vs = shape_of(values);
   if (ds && !is_scalar_like(*ds))
     return ctx.record_error(n, {"depth must be a scalar or a 1-element tensor, got ", *ds});
   if (vs && !(vs->rank() == 1 && !(vs->dims()[0].is_int() && !vs->dims()[0].is_int(2))))
     return ctx.record_error(n, {"values must be a 2-element 1-D tensor, got ", *vs});
-  const DataType dtype = dtype_of(n.input(2));
+  const DataType dtype = dtype_of(values);
   if (!idx) {
     ctx.set_shape_and_dtype(n.output(0), Shape(), dtype);
     return;
@@ -90,10 +88,10 @@ inline void infer_one_hot(Context& ctx, Node& n) {
   auto axis = normalize_axis(ctx, n, ctx.attr_int(n, "axis", -1), idx->rank() + 1);
   if (!axis) return;
   SymbolicDim depth;
-  if (auto d = ctx.symbolic_value(n.input(1)); d && d->size() == 1) {
+  if (auto d = ctx.symbolic_value(depth_input); d && d->size() == 1) {
     depth = (*d)[0];
-  } else if (const Value* v = n.input(1); v->initializer && v->initializer->float_data.size() == 1) {
-    const double f = v->initializer->float_data[0];
+  } else if (depth_input->initializer && depth_input->initializer->float_data.size() == 1) {
+    const double f = depth_input->initializer->float_data[0];
     if (f >= 0 && f < 9.0e18) depth = static_cast<int64_t>(f);
   }
   if (depth.is_int() && depth.value() < 0) return ctx.record_error(n, "depth must not be negative");

@@ -82,8 +82,9 @@ SYMSHAPE_RULES(infer_batch_norm_14, ai_onnx("BatchNormalization", 14, 15));
 // LayerNormalization 17: Y like X; Mean and InvStdDev of shape
 // X[:axis] + [1]*(rank-axis) with the stash_type element type (FLOAT).
 inline void infer_layer_norm(Context& ctx, Node& n) {
-  if (!check_inputs(ctx, n, 2, 3)) return;
-  const Shape* x = shape_of(n.input(0));
+  const auto [input, scale] = ctx.inputs(n, "X", "Scale");
+  if (!input) return;
+  const Shape* x = shape_of(input);
   const int64_t stash_code = ctx.attr_int(n, "stash_type", static_cast<int64_t>(DataType::FLOAT));
   const auto stash = element_type_from_code(stash_code);
   if (!stash) return ctx.record_error(n, {"invalid stash_type ", stash_code});

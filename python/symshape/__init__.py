@@ -53,6 +53,9 @@ __all__ = [
 #: ONNX element types, numbered as onnx.TensorProto (DataType.FLOAT == 1).
 DataType = enum.IntEnum("DataType", {name.upper(): code for name, code in _symshape._data_types().items()})
 DataType.__doc__ = "ONNX element types, numbered as onnx.TensorProto.DataType (DataType.FLOAT == 1)."
+# Printed as ONNX writes types ("float"), not as the number an IntEnum prints.
+DataType.__str__ = lambda self: self.name.lower()  # type: ignore[assignment]
+DataType.__format__ = lambda self, spec: format(str(self), spec)  # type: ignore[assignment]
 
 POLICIES = ("skip", "override", "refine", "strict")
 
@@ -147,6 +150,14 @@ class Report:
     @property
     def errors(self) -> List[Diagnostic]:
         return [d for d in self.diagnostics if d.severity == "error"]
+
+    def __repr__(self) -> str:
+        # A summary: the fields are lists of hundreds of values.
+        modified = ", modified" if self.modified else ""
+        return (
+            f"<Report: {len(self.values)} values, {len(self.errors)} errors, {len(self.warnings)} warnings, "
+            f"{len(self.contracts)} contracts{modified}>"
+        )
 
     @property
     def warnings(self) -> List[Diagnostic]:
@@ -312,6 +323,31 @@ def prove(relation: str, *, assume: Optional[Sequence[str]] = None) -> Proof:
     verdict, counterexample = _symshape._prove(relation, None if assume is None else list(assume))
     return Proof(verdict, counterexample)
 
+
+def _dim_comparison(op: str, negation: str) -> Callable[[SymbolicDim, object], bool]:
+    """SymbolicDim < int and its kin: True or False when it holds, or fails, for every
+    value of the symbols (>= 0); TypeError when that depends on the values (use
+    prove() and its counterexample then) or a dim is unknown."""
+
+    def compare(self: SymbolicDim, other: object) -> bool:
+        if isinstance(other, bool) or not isinstance(other, (int, SymbolicDim)):
+            return NotImplemented
+        other_dim = other if isinstance(other, SymbolicDim) else SymbolicDim(other)
+        if self.is_unknown or other_dim.is_unknown:
+            raise TypeError(f"cannot compare an unknown dim: {self} {op} {other_dim}")
+        if prove(f"{self} {op} {other_dim}"):
+            return True
+        if prove(f"{self} {negation} {other_dim}"):
+            return False
+        raise TypeError(f"'{self} {op} {other_dim}' depends on the values of the symbols; see symshape.prove")
+
+    return compare
+
+
+SymbolicDim.__lt__ = _dim_comparison("<", ">=")  # type: ignore[assignment]
+SymbolicDim.__le__ = _dim_comparison("<=", ">")  # type: ignore[assignment]
+SymbolicDim.__gt__ = _dim_comparison(">", "<=")  # type: ignore[assignment]
+SymbolicDim.__ge__ = _dim_comparison(">=", "<")  # type: ignore[assignment]
 
 RuleFunction = Callable[[Context, Node], None]
 

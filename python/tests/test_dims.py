@@ -160,3 +160,21 @@ def test_prove():
         symshape.prove_ge("a+", "a")
     with pytest.raises(ValueError):
         symshape.prove_ge(SymbolicDim(None), 1)
+
+
+def test_dim_comparisons_decided_for_every_value():
+    assert SymbolicDim(3) < 4 and not SymbolicDim(3) > 4 and SymbolicDim(4) >= 4 and 4 <= SymbolicDim(4)
+    seq = SymbolicDim("seq")
+    assert seq + 1 > seq and seq <= seq * 2 and not seq < 0 and (seq + 1) // 2 <= seq + 1
+    assert sorted([SymbolicDim(5), SymbolicDim(2), 3]) == [2, 3, 5]
+    with pytest.raises(TypeError, match="depends on the values"):
+        seq < 4
+    with pytest.raises(TypeError, match="unknown"):
+        SymbolicDim(None) < 4
+    with pytest.raises(TypeError):
+        seq < "seq"
+
+
+def test_data_type_prints_as_onnx_writes_it():
+    assert str(symshape.DataType.FLOAT) == "float" and f"{symshape.DataType.INT64}" == "int64"
+    assert symshape.DataType.FLOAT == 1 and repr(symshape.DataType.FLOAT) == "<DataType.FLOAT: 1>"

@@ -196,3 +196,10 @@ def test_exported_models_infer_without_errors():
         r = symshape.infer_report(os.path.join(folder, name))
         assert r.ok, (name, [d.line for d in r.errors])
         assert all(v.type != "?" for v in r.values.values() if v.node), name
+
+
+def test_report_repr_is_a_summary(block):
+    report = symshape.infer_report(block)
+    text = repr(report)
+    assert text.startswith(f"<Report: {len(report.values)} values, 0 errors, 0 warnings, ")
+    assert len(text) < 120

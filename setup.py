@@ -13,11 +13,27 @@ from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
 
 ROOT = Path(__file__).resolve().parent
+BUILD_BASE = os.environ.get("SYMSHAPE_PIP_BUILD_BASE", "build-pip")
+os.makedirs(BUILD_BASE, exist_ok=True)  # egg_info needs its folder to exist
 
 
 def project_version() -> str:
     text = (ROOT / "CMakeLists.txt").read_text()
     return re.search(r"project\(symshape VERSION ([0-9.]+)", text).group(1)
+
+
+def default_jobs() -> int:
+    """One compilation per core, at most one per 1.5 GiB of available memory: a unit
+    that includes every rule takes about 0.5-1 GiB, so every core of a large machine
+    with little memory would swap (SYMSHAPE_JOBS overrides)."""
+    cores = os.cpu_count() or 1
+    try:
+        with open("/proc/meminfo") as f:
+            fields = dict(line.split(":", 1) for line in f)
+        available_kib = int(fields["MemAvailable"].split()[0])
+    except (OSError, KeyError, ValueError):
+        return cores
+    return max(1, min(cores, int(available_kib / (1.5 * 1024 * 1024))))
 
 
 class CMakeExtension(Extension):
@@ -39,7 +55,7 @@ class CMakeBuild(build_ext):
             "-DSYMSHAPE_BUILD_EXAMPLES=OFF", "-DSYMSHAPE_BUILD_TOOLS=OFF",
         ]
         subprocess.run(configure, check=True)
-        jobs = os.environ.get("SYMSHAPE_JOBS", str(os.cpu_count() or 1))
+        jobs = os.environ.get("SYMSHAPE_JOBS", str(default_jobs()))
         subprocess.run(["cmake", "--build", str(build_dir), "--target", "symshape_python", "-j", jobs], check=True)
         built = sorted((build_dir / "python" / "symshape").glob("_symshape*.so"))
         if not built:
@@ -62,7 +78,8 @@ setup(
     ext_modules=[CMakeExtension("symshape._symshape")],
     cmdclass={"build_ext": CMakeBuild},
     extras_require={"onnx": ["onnx"]},
-    # The CMake build goes to build-pip/ (or $SYMSHAPE_PIP_BUILD_BASE), apart from build/.
-    options={"build": {"build_base": os.environ.get("SYMSHAPE_PIP_BUILD_BASE", "build-pip")}},
+    # The CMake build goes to build-pip/ (or $SYMSHAPE_PIP_BUILD_BASE), apart from build/,
+    # and so does the egg-info, which setuptools would otherwise write into python/.
+    options={"build": {"build_base": BUILD_BASE}, "egg_info": {"egg_base": BUILD_BASE}},
     zip_safe=False,
 )

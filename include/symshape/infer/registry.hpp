@@ -6,7 +6,8 @@
 // `infer_conv_rules`, and the family header ends with
 //   inline constexpr auto kConvRules = family_rules<infer_conv_rules, ...>("symshape/ops/conv.hpp");
 // which expands the registrations into {domain, op_type, since_version,
-// function} entries. ops/all.hpp merges the families into one table, sorted
+// function} entries. An operator's `.cost(count_fn)` names its FLOP count
+// (infer/cost.hpp), copied into each of its entries. ops/all.hpp merges the families into one table, sorted
 // at compile time, whose order and uniqueness are checked by static_assert.
 // Lookup picks the largest since_version <= the model's opset of the domain
 // (versioned_lookup.hpp). Rules added at run time are a UserRules table that
@@ -23,6 +24,7 @@
 #include <vector>
 
 #include "symshape/infer/context.hpp"
+#include "symshape/infer/cost.hpp"
 #include "symshape/infer/versioned_lookup.hpp"
 
 namespace symshape {
@@ -36,6 +38,7 @@ struct RuleEntry {
   InferFn fn = nullptr;
   std::string_view rule = {};    // the function's name, for docs/operators.md
   std::string_view header = {};  // the header that defines it, relative to include/
+  CostFn cost = nullptr;         // its FLOP count; none: `symshape profile` says "not counted"
 };
 
 // One operator of one domain and the since_versions a rule serves it at.
@@ -45,6 +48,13 @@ struct OpVersions {
   std::string_view op_type;
   std::array<int, kMaxVersions> versions{};
   std::size_t count = 0;
+  CostFn cost_fn = nullptr;
+  // The same operator with its FLOP count: ai_onnx("Conv", 1, 11, 22).cost(count_conv).
+  constexpr OpVersions cost(CostFn fn) const {
+    OpVersions with = *this;
+    with.cost_fn = fn;
+    return with;
+  }
 };
 
 // OpVersions of each domain: ai_onnx("Conv", 1, 11, 22).
@@ -235,7 +245,7 @@ constexpr auto family_rules(std::string_view header) {
   auto append = [&](const auto& reg) {
     for (const OpVersions& o : reg.ops)
       for (std::size_t i = 0; i < o.count; ++i)
-        out[k++] = RuleEntry{o.domain, o.op_type, o.versions[i], reg.fn, reg.rule, header};
+        out[k++] = RuleEntry{o.domain, o.op_type, o.versions[i], reg.fn, reg.rule, header, o.cost_fn};
   };
   (append(Registrations), ...);
   return out;

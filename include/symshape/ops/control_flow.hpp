@@ -403,18 +403,17 @@ inline void set_loop_scan_outputs(Context& ctx, Node& n, const std::vector<Type>
 
 }  // namespace control_flow_detail
 
-// If-1: both branches must give the same shapes.
-inline void infer_if_1(Context& ctx, Node& n) {
-  control_flow_detail::infer_if_impl(ctx, n, control_flow_detail::BranchShapes::MustMatch);
-}
+// ---- FLOP counts (infer/cost.hpp) ----
+
 // The FLOPs of one execution of a subgraph: the sum of its counted nodes,
-// each counted by the profile (ctx.count_node).
-// Nodes without a count are named in the note (the count is then partial).
+// each counted as the profile counts a node (ctx.count_node). Nodes without a
+// count are named in the note (the count is then partial).
 inline FlopCount subgraph_flops(const Graph& g, const CountContext& ctx) {
   SymbolicDim total(0);
   std::size_t missing = 0;
   for (const Node* n : g.nodes) {
-    const FlopCount c = ctx.count_node ? ctx.count_node(*n, ctx) : not_counted("not counted: no count of nodes");
+    const FlopCount c =
+        ctx.count_node ? ctx.count_node(*n, ctx) : not_counted("not counted: no CountContext::count_node");
     if (c.kind == FlopKind::NotCounted) {
       ++missing;
     } else {
@@ -451,28 +450,9 @@ inline FlopCount repeat_body(const Node& n, const char* body, const SymbolicDim&
   return counted(trips * once.flops, note);
 }
 
-// Loop: M iterations when the trip count M is a known (possibly symbolic)
-// value; the condition may stop it earlier, so the count is an upper bound.
-inline FlopCount count_loop(const Node& n, const CountContext& ctx) {
-  const Value* m = n.input(0);
-  SymbolicDim trips;
-  if (m && m->symbolic_value && !m->fraction && m->symbolic_value->size() == 1) {
-    trips = (*m->symbolic_value)[0];
-  } else if (m && m->initializer && m->initializer->has_data && m->initializer->int_data.size() == 1) {
-    trips = SymbolicDim(m->initializer->int_data[0]);
-  }
-  return repeat_body(n, "body", trips, ctx);
-}
-
-// Scan-9 and later: the length of the first scan input along its scan axis;
-// Scan-8: its batch x sequence dims (the body runs per batch element).
-inline FlopCount count_scan(const Node& n, const CountContext& ctx) {
-  const auto scans = static_cast<std::size_t>(n.attr_int("num_scan_inputs", 0));
-  if (scans == 0 || scans > n.inputs.size()) return not_counted("not counted: trip count unknown");
-  const Value* first = n.inputs[n.inputs.size() - scans];
-  if (ctx.onnx_opset > 0 && ctx.onnx_opset < 9) return repeat_body(n, "body", dim(first, 0) * dim(first, 1), ctx);
-  const auto axes = n.attr_ints("scan_input_axes");
-  return repeat_body(n, "body", dim(first, axes && !axes->empty() ? (*axes)[0] : 0), ctx);
+// If-1: both branches must give the same shapes.
+inline void infer_if_1(Context& ctx, Node& n) {
+  control_flow_detail::infer_if_impl(ctx, n, control_flow_detail::BranchShapes::MustMatch);
 }
 SYMSHAPE_RULES(infer_if_1, ai_onnx("If", 1).cost(count_if));
 // If-11 and later: branches may differ in shape; the output covers both.
@@ -501,6 +481,18 @@ inline void infer_loop(Context& ctx, Node& n) {
   const SymbolicDim trip = cf::loop_trip_count(ctx, n, *body);
   cf::set_carried_sequence_lengths(ctx, n, *body, arity->carried, trip);
   cf::set_loop_scan_outputs(ctx, n, out, *arity, trip, fresh);
+}
+// Loop: M iterations when the trip count M is a known (possibly symbolic)
+// value; the condition may stop it earlier, so the count is an upper bound.
+inline FlopCount count_loop(const Node& n, const CountContext& ctx) {
+  const Value* m = n.input(0);
+  SymbolicDim trips;
+  if (m && m->symbolic_value && !m->fraction && m->symbolic_value->size() == 1) {
+    trips = (*m->symbolic_value)[0];
+  } else if (m && m->initializer && m->initializer->has_data && m->initializer->int_data.size() == 1) {
+    trips = SymbolicDim(m->initializer->int_data[0]);
+  }
+  return repeat_body(n, "body", trips, ctx);
 }
 SYMSHAPE_RULES(infer_loop, ai_onnx("Loop", 1, 11, 13, 16, 19, 21, 23, 24, 25).cost(count_loop));
 
@@ -725,6 +717,16 @@ inline void infer_scan_impl(Context& ctx, Node& n, NegativeAxes negative_axes) {
 }  // namespace control_flow_detail
 
 inline void infer_scan_8(Context& ctx, Node& n) { control_flow_detail::infer_scan_8(ctx, n); }
+// Scan-9 and later: the length of the first scan input along its scan axis;
+// Scan-8: its batch x sequence dims (the body runs per batch element).
+inline FlopCount count_scan(const Node& n, const CountContext& ctx) {
+  const auto scans = static_cast<std::size_t>(n.attr_int("num_scan_inputs", 0));
+  if (scans == 0 || scans > n.inputs.size()) return not_counted("not counted: trip count unknown");
+  const Value* first = n.inputs[n.inputs.size() - scans];
+  if (ctx.onnx_opset > 0 && ctx.onnx_opset < 9) return repeat_body(n, "body", dim(first, 0) * dim(first, 1), ctx);
+  const auto axes = n.attr_ints("scan_input_axes");
+  return repeat_body(n, "body", dim(first, axes && !axes->empty() ? (*axes)[0] : 0), ctx);
+}
 SYMSHAPE_RULES(infer_scan_8, ai_onnx("Scan", 8).cost(count_scan));
 inline void infer_scan_9(Context& ctx, Node& n) {
   control_flow_detail::infer_scan_impl(ctx, n, control_flow_detail::NegativeAxes::Rejected);

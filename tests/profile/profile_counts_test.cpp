@@ -151,7 +151,7 @@ TEST(ProfileCounts, AnOpsetBeforeTheOperatorStillCountsIt) {
   // unknown), but its count is the operator's.
   Model m = Op("Gelu").opset(17).model({ts(FLOAT, {"B", 3})});
   infer_shapes(m);
-  const profile::ModelProfile p = profile::profile_model(m);
+  const profile::ModelProfile p = profile::profile_model(m, builtin_rule_table());
   ASSERT_EQ(p.nodes.size(), 1u);
   EXPECT_EQ(p.nodes[0].flops.kind, FlopKind::Counted);
   EXPECT_EQ(p.nodes[0].flops.note, "unknown: a dim the count needs is unknown");
@@ -166,7 +166,7 @@ TEST(ProfileCounts, CountsWithoutARuleHaveNoRuleRow) {
   // Inferred without a rule (outputs unknown), still counted from its input.
   Model m = Op("com.microsoft", "LayerNormalization").model({ts(FLOAT, {"B", 8}), ts(FLOAT, {8})});
   infer_shapes(m);
-  const profile::ModelProfile p = profile::profile_model(m);
+  const profile::ModelProfile p = profile::profile_model(m, builtin_rule_table());
   ASSERT_EQ(p.nodes.size(), 1u);
   expect_counted(p.nodes[0].flops, "6*B*8");
 }

@@ -175,7 +175,6 @@ inline void attention(Context& ctx, Node& n, std::size_t max_inputs) {
 
 }  // namespace attention_detail
 
-inline void infer_attention_23(Context& ctx, Node& n) { attention_detail::attention(ctx, n, 6); }
 // ai.onnx Attention (opset 23): Q [B,N,S,H] or [B,S,N*H]; T from present_key,
 // else K's sequence dim.
 inline FlopCount count_onnx_attention(const Node& n, const CountContext&) {
@@ -190,6 +189,8 @@ inline FlopCount count_onnx_attention(const Node& n, const CountContext&) {
   const SymbolicDim t = attention_keys(n, 1, ks->rank() == 4 ? dim(k, 2) : dim(k, 1));
   return counted(attention_core(numel(q), numel(n.output(0)), rows, t));
 }
+
+inline void infer_attention_23(Context& ctx, Node& n) { attention_detail::attention(ctx, n, 6); }
 SYMSHAPE_RULES(infer_attention_23, ai_onnx("Attention", 23).cost(count_onnx_attention));
 inline void infer_attention_24(Context& ctx, Node& n) { attention_detail::attention(ctx, n, 7); }
 SYMSHAPE_RULES(infer_attention_24, ai_onnx("Attention", 24).cost(count_onnx_attention));

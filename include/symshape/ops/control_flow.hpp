@@ -716,7 +716,6 @@ inline void infer_scan_impl(Context& ctx, Node& n, NegativeAxes negative_axes) {
 
 }  // namespace control_flow_detail
 
-inline void infer_scan_8(Context& ctx, Node& n) { control_flow_detail::infer_scan_8(ctx, n); }
 // Scan-9 and later: the length of the first scan input along its scan axis;
 // Scan-8: its batch x sequence dims (the body runs per batch element).
 inline FlopCount count_scan(const Node& n, const CountContext& ctx) {
@@ -727,6 +726,8 @@ inline FlopCount count_scan(const Node& n, const CountContext& ctx) {
   const auto axes = n.attr_ints("scan_input_axes");
   return repeat_body(n, "body", dim(first, axes && !axes->empty() ? (*axes)[0] : 0), ctx);
 }
+
+inline void infer_scan_8(Context& ctx, Node& n) { control_flow_detail::infer_scan_8(ctx, n); }
 SYMSHAPE_RULES(infer_scan_8, ai_onnx("Scan", 8).cost(count_scan));
 inline void infer_scan_9(Context& ctx, Node& n) {
   control_flow_detail::infer_scan_impl(ctx, n, control_flow_detail::NegativeAxes::Rejected);

@@ -13,8 +13,6 @@
 
 namespace symshape::ops {
 
-// MaxPool: Y and the optional INT64 Indices (8+); ceil_mode and dilations (10+).
-inline void infer_max_pool(Context& ctx, Node& n) { pool_common(ctx, n, PoolOutputs::WithIndices); }
 // One comparison or add per window element: numel(Y) x prod(kernel_shape);
 // LpPool twice that (the power).
 inline FlopCount count_pool(const Node& n, const CountContext&) {
@@ -25,6 +23,9 @@ inline FlopCount count_pool(const Node& n, const CountContext&) {
     if (!checked::mul(window, k, window)) return not_counted("not counted: kernel_shape overflows int64");
   return counted(per_element(n.output(0), window));
 }
+
+// MaxPool: Y and the optional INT64 Indices (8+); ceil_mode and dilations (10+).
+inline void infer_max_pool(Context& ctx, Node& n) { pool_common(ctx, n, PoolOutputs::WithIndices); }
 SYMSHAPE_RULES(infer_max_pool, ai_onnx("MaxPool", 1, 8, 10, 11, 12, 22).cost(count_pool));
 
 // AveragePool (count_include_pad 7+, ceil_mode 10+, dilations 19+) and LpPool (ceil_mode, dilations 18+).

@@ -18,7 +18,6 @@
 
 namespace symshape::ops {
 
-inline void infer_rnn_1(Context& ctx, Node& n) { recurrent_layer(ctx, n, 1, 6, LayoutAttr::Absent); }
 // Per step and direction, the gate products X W^T and H R^T:
 // 2 x seq x batch x dirs x gates*H x (I + H); the biases (Wb + Rb) add
 // 2 x gates*H per step when B is given, and the gate activations one per gate
@@ -35,6 +34,8 @@ inline FlopCount count_rnn(const Node& n, const CountContext&) {
   if (n.input(3)) flops = flops + SymbolicDim(2) * steps;
   return counted(flops);
 }
+
+inline void infer_rnn_1(Context& ctx, Node& n) { recurrent_layer(ctx, n, 1, 6, LayoutAttr::Absent); }
 SYMSHAPE_RULES(infer_rnn_1, ai_onnx("RNN", 1, 7).cost(count_rnn));
 inline void infer_rnn_14(Context& ctx, Node& n) { recurrent_layer(ctx, n, 1, 6, LayoutAttr::Present); }
 SYMSHAPE_RULES(infer_rnn_14, ai_onnx("RNN", 14, 22).cost(count_rnn));

@@ -17,7 +17,6 @@
 #include "symshape/ops/common/tensor_values.hpp"
 #include "symshape/profile/counts.hpp"
 #include "symshape/profile/memory.hpp"
-#include "symshape/symshape.hpp"  // builtin_rule_table, the table infer_shapes uses
 
 namespace symshape::profile {
 
@@ -111,9 +110,10 @@ inline void total_flops(ModelProfile& m) {
 }
 
 // The profile of an inferred model, with the FLOP counts of the rule table
-// that inferred it: the built-in one unless a build chose its families
-// (profile_model(model, kMyRules)).
-inline ModelProfile profile_model(const Model& model, RuleTable rules = builtin_rule_table()) {
+// that inferred it: builtin_rule_table() after infer_shapes (symshape.hpp),
+// the build's own table when it chose its families. A parameter rather than
+// a default, so that this header does not include every family.
+inline ModelProfile profile_model(const Model& model, RuleTable rules) {
   ModelProfile m;
   const Graph& g = *model.graph;
   const CountContext ctx = count_context(model, rules);

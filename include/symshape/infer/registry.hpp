@@ -7,8 +7,9 @@
 //   inline constexpr auto kConvRules = family_rules<infer_conv_rules, ...>("symshape/ops/conv.hpp");
 // which expands the registrations into {domain, op_type, since_version,
 // function} entries. An operator's `.cost(count_fn)` names its FLOP count
-// (infer/cost.hpp), copied into each of its entries. ops/all.hpp merges the families into one table, sorted
-// at compile time, whose order and uniqueness are checked by static_assert.
+// (infer/cost.hpp), copied into each of its entries. ops/all.hpp merges the
+// families into one table, sorted at compile time, whose order and
+// uniqueness are checked by static_assert.
 // Lookup picks the largest since_version <= the model's opset of the domain
 // (versioned_lookup.hpp). Rules added at run time are a UserRules table that
 // InferenceOptions points to, consulted before the built-ins.

@@ -29,10 +29,11 @@ using symshape::no_arithmetic;
 using symshape::not_counted;
 using CountFn = CostFn;
 
-// Conventions of operators that have a count but no shape rule to register it
-// with: onnxruntime's contrib LayerNormalization and
-// SimplifiedLayerNormalization written in com.microsoft (the rules serve them
-// in ai.onnx). Sorted; a test checks that no rule row exists for them.
+// Counts of operators without a shape rule to register them with:
+// LayerNormalization and SimplifiedLayerNormalization written in
+// com.microsoft (the rules serve them in ai.onnx, where onnxruntime registers
+// them), counted as before the counts moved to the rules. Sorted; a test
+// checks that no rule row exists for them.
 struct CostWithoutRule {
   std::string_view domain;
   std::string_view op_type;
@@ -48,7 +49,8 @@ inline constexpr CostWithoutRule kCostsWithoutRule[] = {
 // largest since_version <= the model's opset of the domain). A count holds
 // for every version of its operator, so a node that opset does not reach (a
 // domain not imported, an opset below the first version) takes the
-// operator's first row.
+// operator's first row. User rules (UserRules) have no counts: a node one of
+// them serves is counted by its operator's row in the table.
 inline const RuleEntry* cost_row(const Node& n, const CountContext& ctx) {
   const std::string_view domain = canonical_domain(n.domain);
   const int64_t opset = ctx.model ? ctx.model->opset(std::string(domain)) : 0;

@@ -110,7 +110,8 @@ void add_profile(const Model& model, const InferRequest& r, InferResult& out) {
   }
   const Facts facts = report::facts_in(out.facts);
   const FactScope scope(facts);  // the profile's sums and maxima, as inference built its dims
-  out.profile_json = report::profile_json(profile::profile_model(model), {r.name, *r.profile, std::nullopt});
+  out.profile_json =
+      report::profile_json(profile::profile_model(model, builtin_rule_table()), {r.name, *r.profile, std::nullopt});
 }
 
 // Runs without the GIL (Python rules take it back for their own call).

@@ -129,4 +129,60 @@ TEST(ProfileCounts, OverflowIsUnknownAndSaysSo) {
   EXPECT_TRUE(p.flops.is_unknown());
 }
 
+TEST(ProfileCounts, EveryVersionOfAnOperatorHasTheSameCount) {
+  // count_flops gives a node its operator's first row when the model's opset
+  // does not reach one: sound because a count holds for every version.
+  const RuleTable table = builtin_rule_table();
+  std::size_t with_cost = 0;
+  for (std::size_t i = 0; i < table.size; ++i) {
+    const RuleEntry& e = table.entries[i];
+    with_cost += e.cost != nullptr;
+    if (i == 0) continue;
+    const RuleEntry& before = table.entries[i - 1];
+    if (before.domain == e.domain && before.op_type == e.op_type) {
+      EXPECT_EQ(before.cost, e.cost) << e.domain << "::" << e.op_type << " " << e.since_version;
+    }
+  }
+  EXPECT_GT(with_cost, 0u);
+}
+
+TEST(ProfileCounts, AnOpsetBeforeTheOperatorStillCountsIt) {
+  // Gelu is ai.onnx 20: at opset 17 no rule serves it (its output stays
+  // unknown), but its count is the operator's.
+  Model m = Op("Gelu").opset(17).model({ts(FLOAT, {"B", 3})});
+  infer_shapes(m);
+  const profile::ModelProfile p = profile::profile_model(m, builtin_rule_table());
+  ASSERT_EQ(p.nodes.size(), 1u);
+  EXPECT_EQ(p.nodes[0].flops.kind, FlopKind::Counted);
+  EXPECT_EQ(p.nodes[0].flops.note, "unknown: a dim the count needs is unknown");
+}
+
+TEST(ProfileCounts, CountsWithoutARuleHaveNoRuleRow) {
+  // Once such an operator gets a rule, its count moves to the registration.
+  const RuleTable table = builtin_rule_table();
+  for (const profile::CostWithoutRule& c : profile::kCostsWithoutRule)
+    EXPECT_EQ(newest_at(table.entries, table.size, c.domain, c.op_type, 1000), nullptr)
+        << c.domain << "::" << c.op_type;
+  // Inferred without a rule (outputs unknown), still counted from its input.
+  Model m = Op("com.microsoft", "LayerNormalization").model({ts(FLOAT, {"B", 8}), ts(FLOAT, {8})});
+  infer_shapes(m);
+  const profile::ModelProfile p = profile::profile_model(m, builtin_rule_table());
+  ASSERT_EQ(p.nodes.size(), 1u);
+  expect_counted(p.nodes[0].flops, "6*B*8");
+}
+
+void no_shapes(Context&, Node&) {}
+
+TEST(ProfileCounts, ATableWithoutTheOperatorDoesNotCountIt) {
+  // A build that chose its families profiles with their table: the others' operators are not counted.
+  static constexpr auto kOnlyAdd =
+      make_rules({RuleEntry{"", "Add", 14, &no_shapes, "no_shapes", "", &ops::count_elementwise}});
+  Model m = Op("Relu").model({ts(FLOAT, {"B", 3})});
+  infer_shapes(m);
+  const profile::ModelProfile p = profile::profile_model(m, kOnlyAdd);
+  ASSERT_EQ(p.nodes.size(), 1u);
+  EXPECT_EQ(p.nodes[0].flops.kind, FlopKind::NotCounted);
+  EXPECT_EQ(p.nodes[0].flops.note, "not counted: no FLOP convention for ai.onnx::Relu");
+}
+
 }  // namespace

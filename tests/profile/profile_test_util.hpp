@@ -19,7 +19,7 @@ inline std::string canon(const std::string& text) {
 inline profile::ModelProfile infer_and_profile(Model& m) {
   const Report r = infer_shapes(m);
   EXPECT_TRUE(r.ok()) << diagnostics_text(r);
-  return profile::profile_model(m);
+  return profile::profile_model(m, builtin_rule_table());
 }
 
 // The FLOP count of the one node of Op(...).model(inputs, attrs).

@@ -532,7 +532,7 @@ inline int run_profile(const std::vector<std::string>& args) {
   // The profile's sums and maxima are built under the facts of the inference.
   const Facts facts = facts_in(report.facts);
   const FactScope scope(facts);
-  const profile::ModelProfile p = profile::profile_model(model);
+  const profile::ModelProfile p = profile::profile_model(model, builtin_rule_table());
   print_facts_line(names_stdout(a.json_path) || names_stdout(a.csv_path) ? stderr : stdout, report.facts);
   // With --json - or --csv -, stdout holds only that file.
   FILE* out = names_stdout(a.json_path) || names_stdout(a.csv_path) ? stderr : stdout;

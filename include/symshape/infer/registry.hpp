@@ -6,15 +6,16 @@
 // `infer_conv_rules`, and the family header ends with
 //   inline constexpr auto kConvRules = family_rules<infer_conv_rules, ...>("symshape/ops/conv.hpp");
 // which expands the registrations into {domain, op_type, since_version,
-// function} entries. ops/all.hpp merges the families into one table, sorted
-// at compile time, whose order and uniqueness are checked by static_assert.
-// merge_rules and make_rules also build the table's index at compile time
-// (rule_index.hpp, a perfect hash of the (domain, op_type) keys): lookup
-// hashes the node's strings, compares them once with the row the hash points
-// to, and picks among that operator's rows the largest since_version <= the
-// model's opset of the domain. Rules added at run time are a UserRules table
-// that InferenceOptions points to, consulted before the built-ins (a binary
-// search, versioned_lookup.hpp).
+// function, cost} entries. An operator's `.cost(count_fn)` names its FLOP
+// count (infer/cost.hpp), copied into each of its entries. ops/all.hpp merges
+// the families into one table, sorted at compile time, whose order and
+// uniqueness are checked by static_assert. merge_rules and make_rules also
+// build the table's index at compile time (rule_index.hpp, a perfect hash of
+// the (domain, op_type) keys): lookup hashes the node's strings, compares them
+// once with the row the hash points to, and picks among that operator's rows
+// the largest since_version <= the model's opset of the domain. Rules added at
+// run time are a UserRules table that InferenceOptions points to, consulted
+// before the built-ins (a binary search, versioned_lookup.hpp).
 #pragma once
 
 #include <algorithm>
@@ -27,6 +28,7 @@
 #include <vector>
 
 #include "symshape/infer/context.hpp"
+#include "symshape/infer/cost.hpp"
 #include "symshape/infer/rule_index.hpp"
 #include "symshape/infer/versioned_lookup.hpp"
 
@@ -41,6 +43,7 @@ struct RuleEntry {
   InferFn fn = nullptr;
   std::string_view rule = {};    // the function's name, for docs/operators.md
   std::string_view header = {};  // the header that defines it, relative to include/
+  CostFn cost = nullptr;         // its FLOP count; none: `symshape profile` says "not counted"
 };
 
 // A rule table sorted by (domain, op_type, since_version) with its
@@ -56,6 +59,13 @@ struct OpVersions {
   std::string_view op_type;
   std::array<int, kMaxVersions> versions{};
   std::size_t count = 0;
+  CostFn cost_fn = nullptr;
+  // The same operator with its FLOP count: ai_onnx("Conv", 1, 11, 22).cost(count_conv).
+  constexpr OpVersions cost(CostFn fn) const {
+    OpVersions with = *this;
+    with.cost_fn = fn;
+    return with;
+  }
 };
 
 // OpVersions of each domain: ai_onnx("Conv", 1, 11, 22).
@@ -246,7 +256,7 @@ constexpr auto family_rules(std::string_view header) {
   auto append = [&](const auto& reg) {
     for (const OpVersions& o : reg.ops)
       for (std::size_t i = 0; i < o.count; ++i)
-        out[k++] = RuleEntry{o.domain, o.op_type, o.versions[i], reg.fn, reg.rule, header};
+        out[k++] = RuleEntry{o.domain, o.op_type, o.versions[i], reg.fn, reg.rule, header, o.cost_fn};
   };
   (append(Registrations), ...);
   return out;

@@ -14,6 +14,7 @@
 
 #include "symshape/infer/helpers.hpp"
 #include "symshape/infer/registry.hpp"
+#include "symshape/ops/common/costs.hpp"
 #include "symshape/support/maybe.hpp"
 
 namespace symshape::ops {
@@ -174,10 +175,25 @@ inline void attention(Context& ctx, Node& n, std::size_t max_inputs) {
 
 }  // namespace attention_detail
 
+// ai.onnx Attention (opset 23): Q [B,N,S,H] or [B,S,N*H]; T from present_key,
+// else K's sequence dim.
+inline FlopCount count_onnx_attention(const Node& n, const CountContext&) {
+  const Value* q = n.input(0);
+  const Value* k = n.input(1);
+  const Shape* qs = shape_of(q);
+  const Shape* ks = shape_of(k);
+  if (!qs || !ks) return counted(SymbolicDim());
+  const bool four_d = qs->rank() == 4;
+  const SymbolicDim rows =
+      four_d ? dim(q, 0) * dim(q, 1) * dim(q, 2) : dim(q, 0) * dim(q, 1) * SymbolicDim(n.attr_int("q_num_heads", 0));
+  const SymbolicDim t = attention_keys(n, 1, ks->rank() == 4 ? dim(k, 2) : dim(k, 1));
+  return counted(attention_core(numel(q), numel(n.output(0)), rows, t));
+}
+
 inline void infer_attention_23(Context& ctx, Node& n) { attention_detail::attention(ctx, n, 6); }
-SYMSHAPE_RULES(infer_attention_23, ai_onnx("Attention", 23));
+SYMSHAPE_RULES(infer_attention_23, ai_onnx("Attention", 23).cost(count_onnx_attention));
 inline void infer_attention_24(Context& ctx, Node& n) { attention_detail::attention(ctx, n, 7); }
-SYMSHAPE_RULES(infer_attention_24, ai_onnx("Attention", 24));
+SYMSHAPE_RULES(infer_attention_24, ai_onnx("Attention", 24).cost(count_onnx_attention));
 
 // RotaryEmbedding (23): X is [B, H, S, D] or [B, S, H*D] (then num_heads is
 // required); Y has X's type.
@@ -196,7 +212,7 @@ inline void infer_rotary_embedding(Context& ctx, Node& n) {
     return ctx.record_error(n, {"position_ids must be 2-D [batch, sequence], got shape ", *pos});
   propagate_type(ctx, n);
 }
-SYMSHAPE_RULES(infer_rotary_embedding, ai_onnx("RotaryEmbedding", 23));
+SYMSHAPE_RULES(infer_rotary_embedding, ai_onnx("RotaryEmbedding", 23).cost(count_rotary));
 
 // LinearAttention (27): query [B, T, Hq*dk], key [B, T, Hkv*dk], value
 // [B, T, Hkv*dv], optional past_state [B, Hkv, dk, dv]. Outputs: output

@@ -10,6 +10,7 @@
 #include <string>
 
 #include "symshape/infer/registry.hpp"
+#include "symshape/ops/common/costs.hpp"
 #include "symshape/ops/common/tensor_values.hpp"
 #include "symshape/support/maybe.hpp"
 
@@ -133,13 +134,13 @@ inline void infer_cast(Context& ctx, Node& n) {
   if (!to) return;
   cast_detail::cast_to(ctx, n, *to);
 }
-SYMSHAPE_RULES(infer_cast, ai_onnx("Cast", 1, 6, 9, 13, 19, 21, 23, 24, 25));
+SYMSHAPE_RULES(infer_cast, ai_onnx("Cast", 1, 6, 9, 13, 19, 21, 23, 24, 25).cost(count_none));
 
 inline void infer_cast_like(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 2)) return;
   cast_detail::cast_to(ctx, n, dtype_of(n.input(1)));
 }
-SYMSHAPE_RULES(infer_cast_like, ai_onnx("CastLike", 15, 19, 21, 23, 24, 25));
+SYMSHAPE_RULES(infer_cast_like, ai_onnx("CastLike", 15, 19, 21, 23, 24, 25).cost(count_none));
 
 inline constexpr auto kCastRules = family_rules<infer_cast_rules, infer_cast_like_rules>("symshape/ops/cast.hpp");
 

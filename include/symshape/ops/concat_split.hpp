@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "symshape/infer/registry.hpp"
+#include "symshape/ops/common/costs.hpp"
 #include "symshape/ops/common/tensor_values.hpp"
 
 namespace symshape::ops {
@@ -117,13 +118,13 @@ inline void concat_impl(Context& ctx, Node& n, int64_t axis) {
 inline void infer_concat_v1(Context& ctx, Node& n) {
   concat_split_detail::concat_impl(ctx, n, ctx.attr_int(n, "axis", 1));
 }
-SYMSHAPE_RULES(infer_concat_v1, ai_onnx("Concat", 1));
+SYMSHAPE_RULES(infer_concat_v1, ai_onnx("Concat", 1).cost(count_none));
 inline void infer_concat_v4(Context& ctx, Node& n) {
   const Attribute* a = require_attr(ctx, n, "axis", Attribute::Kind::Int);
   if (!a) return;
   concat_split_detail::concat_impl(ctx, n, a->i);
 }
-SYMSHAPE_RULES(infer_concat_v4, ai_onnx("Concat", 4, 11, 13));
+SYMSHAPE_RULES(infer_concat_v4, ai_onnx("Concat", 4, 11, 13).cost(count_none));
 
 // ---- Split ----
 
@@ -254,7 +255,7 @@ inline void infer_split_v1(Context& ctx, Node& n) {
       ctx, n, sizes, sizes ? concat_split_detail::SplitSizes::Given : concat_split_detail::SplitSizes::NotGiven,
       std::nullopt);
 }
-SYMSHAPE_RULES(infer_split_v1, ai_onnx("Split", 1));
+SYMSHAPE_RULES(infer_split_v1, ai_onnx("Split", 1).cost(count_none));
 inline void infer_split_v2(Context& ctx, Node& n) {
   std::optional<std::vector<SymbolicDim>> sizes;
   if (auto sp = ctx.attr_ints(n, "split")) sizes.emplace(sp->begin(), sp->end());
@@ -262,14 +263,14 @@ inline void infer_split_v2(Context& ctx, Node& n) {
       ctx, n, sizes, sizes ? concat_split_detail::SplitSizes::Given : concat_split_detail::SplitSizes::NotGiven,
       std::nullopt);
 }
-SYMSHAPE_RULES(infer_split_v2, ai_onnx("Split", 2, 11));
+SYMSHAPE_RULES(infer_split_v2, ai_onnx("Split", 2, 11).cost(count_none));
 inline void infer_split_v13(Context& ctx, Node& n) {
   const bool given = n.input(1) != nullptr;
   concat_split_detail::split_impl(
       ctx, n, given ? ctx.symbolic_value(n.input(1)) : std::nullopt,
       given ? concat_split_detail::SplitSizes::Given : concat_split_detail::SplitSizes::NotGiven, std::nullopt);
 }
-SYMSHAPE_RULES(infer_split_v13, ai_onnx("Split", 13));
+SYMSHAPE_RULES(infer_split_v13, ai_onnx("Split", 13).cost(count_none));
 inline void infer_split_v18(Context& ctx, Node& n) {
   const bool given = n.input(1) != nullptr;
   std::optional<int64_t> num;
@@ -279,7 +280,7 @@ inline void infer_split_v18(Context& ctx, Node& n) {
       ctx, n, given ? ctx.symbolic_value(n.input(1)) : std::nullopt,
       given ? concat_split_detail::SplitSizes::Given : concat_split_detail::SplitSizes::NotGiven, num);
 }
-SYMSHAPE_RULES(infer_split_v18, ai_onnx("Split", 18));
+SYMSHAPE_RULES(infer_split_v18, ai_onnx("Split", 18).cost(count_none));
 
 inline constexpr auto kConcatSplitRules =
     family_rules<infer_concat_v1_rules, infer_concat_v4_rules, infer_split_v1_rules, infer_split_v2_rules,

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "symshape/infer/registry.hpp"
+#include "symshape/ops/common/costs.hpp"
 #include "symshape/ops/common/tensor_values.hpp"
 
 namespace symshape::ops {
@@ -89,7 +90,7 @@ inline void infer_constant(Context& ctx, Node& n) {
     ctx.set_shape_and_dtype(out, length(found->strings.size()), DataType::STRING);
   }
 }
-SYMSHAPE_RULES(infer_constant, ai_onnx("Constant", 1, 9, 11, 12, 13, 19, 21, 23, 24, 25));
+SYMSHAPE_RULES(infer_constant, ai_onnx("Constant", 1, 9, 11, 12, 13, 19, 21, 23, 24, 25).cost(count_none));
 
 // ---- ConstantOfShape ----
 
@@ -124,7 +125,7 @@ inline void infer_constant_of_shape(Context& ctx, Node& n) {
   else if (fill)
     ctx.set_element_bounds(n.output(0), *fill, *fill);  // too long to list: every element is the fill
 }
-SYMSHAPE_RULES(infer_constant_of_shape, ai_onnx("ConstantOfShape", 9, 20, 21, 23, 24, 25));
+SYMSHAPE_RULES(infer_constant_of_shape, ai_onnx("ConstantOfShape", 9, 20, 21, 23, 24, 25).cost(count_none));
 
 // ---- EyeLike ----
 
@@ -140,7 +141,7 @@ inline void infer_eye_like(Context& ctx, Node& n) {
   }
   ctx.set_shape_and_dtype(n.output(0), s ? *s : Shape::of_rank(2), dtype);
 }
-SYMSHAPE_RULES(infer_eye_like, ai_onnx("EyeLike", 9, 22));
+SYMSHAPE_RULES(infer_eye_like, ai_onnx("EyeLike", 9, 22).cost(count_none));
 
 inline constexpr auto kConstantRules =
     family_rules<infer_constant_rules, infer_constant_of_shape_rules, infer_eye_like_rules>(

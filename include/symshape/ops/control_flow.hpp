@@ -21,6 +21,7 @@
 
 #include "symshape/infer/helpers.hpp"
 #include "symshape/infer/registry.hpp"
+#include "symshape/ops/common/costs.hpp"
 #include "symshape/ops/common/subgraphs.hpp"
 #include "symshape/support/maybe.hpp"
 
@@ -402,16 +403,63 @@ inline void set_loop_scan_outputs(Context& ctx, Node& n, const std::vector<Type>
 
 }  // namespace control_flow_detail
 
+// ---- FLOP counts (infer/cost.hpp) ----
+
+// The FLOPs of one execution of a subgraph: the sum of its counted nodes,
+// each counted as the profile counts a node (ctx.count_node). Nodes without a
+// count are named in the note (the count is then partial).
+inline FlopCount subgraph_flops(const Graph& g, const CountContext& ctx) {
+  SymbolicDim total(0);
+  std::size_t missing = 0;
+  for (const Node* n : g.nodes) {
+    const FlopCount c =
+        ctx.count_node ? ctx.count_node(*n, ctx) : not_counted("not counted: no CountContext::count_node");
+    if (c.kind == FlopKind::NotCounted) {
+      ++missing;
+    } else {
+      total = total + c.flops;
+    }
+  }
+  if (missing == 0) return counted(total);
+  return counted(total, "partial: " + std::to_string(missing) + " node(s) of the subgraph not counted");
+}
+
+inline const Graph* graph_attr(const Node& n, const char* name) {
+  const Attribute* a = n.attr(name);
+  return a && a->kind == Attribute::Kind::Graph && !a->graphs.empty() ? a->graphs[0].get() : nullptr;
+}
+
+// If: the larger of the two branches (which one runs is data-dependent).
+inline FlopCount count_if(const Node& n, const CountContext& ctx) {
+  const Graph* then_g = graph_attr(n, "then_branch");
+  const Graph* else_g = graph_attr(n, "else_branch");
+  if (!then_g || !else_g) return not_counted("not counted: a branch is missing");
+  FlopCount a = subgraph_flops(*then_g, ctx), b = subgraph_flops(*else_g, ctx);
+  const std::string partial = a.note.empty() && b.note.empty() ? "" : "; partial: a branch has nodes not counted";
+  return counted(dim_max(a.flops, b.flops), "the larger branch" + partial);
+}
+
+// The body once per execution, times the number of executions when known.
+inline FlopCount repeat_body(const Node& n, const char* body, const SymbolicDim& trips, const CountContext& ctx) {
+  const Graph* g = graph_attr(n, body);
+  if (!g) return not_counted("not counted: no body");
+  if (trips.is_unknown()) return not_counted("not counted: trip count unknown");
+  const FlopCount once = subgraph_flops(*g, ctx);
+  std::string note = "body x " + trips.to_string();
+  if (!once.note.empty()) note += "; " + once.note;
+  return counted(trips * once.flops, note);
+}
+
 // If-1: both branches must give the same shapes.
 inline void infer_if_1(Context& ctx, Node& n) {
   control_flow_detail::infer_if_impl(ctx, n, control_flow_detail::BranchShapes::MustMatch);
 }
-SYMSHAPE_RULES(infer_if_1, ai_onnx("If", 1));
+SYMSHAPE_RULES(infer_if_1, ai_onnx("If", 1).cost(count_if));
 // If-11 and later: branches may differ in shape; the output covers both.
 inline void infer_if(Context& ctx, Node& n) {
   control_flow_detail::infer_if_impl(ctx, n, control_flow_detail::BranchShapes::MayDiffer);
 }
-SYMSHAPE_RULES(infer_if, ai_onnx("If", 11, 13, 16, 19, 21, 23, 24, 25));
+SYMSHAPE_RULES(infer_if, ai_onnx("If", 11, 13, 16, 19, 21, 23, 24, 25).cost(count_if));
 
 // Loop(M?, cond?, v_initial...) with body(iter_num, cond, carried...) ->
 // (cond, carried..., scan_outputs...); outputs: final carried values, then
@@ -434,7 +482,19 @@ inline void infer_loop(Context& ctx, Node& n) {
   cf::set_carried_sequence_lengths(ctx, n, *body, arity->carried, trip);
   cf::set_loop_scan_outputs(ctx, n, out, *arity, trip, fresh);
 }
-SYMSHAPE_RULES(infer_loop, ai_onnx("Loop", 1, 11, 13, 16, 19, 21, 23, 24, 25));
+// Loop: M iterations when the trip count M is a known (possibly symbolic)
+// value; the condition may stop it earlier, so the count is an upper bound.
+inline FlopCount count_loop(const Node& n, const CountContext& ctx) {
+  const Value* m = n.input(0);
+  SymbolicDim trips;
+  if (m && m->symbolic_value && !m->fraction && m->symbolic_value->size() == 1) {
+    trips = (*m->symbolic_value)[0];
+  } else if (m && m->initializer && m->initializer->has_data && m->initializer->int_data.size() == 1) {
+    trips = SymbolicDim(m->initializer->int_data[0]);
+  }
+  return repeat_body(n, "body", trips, ctx);
+}
+SYMSHAPE_RULES(infer_loop, ai_onnx("Loop", 1, 11, 13, 16, 19, 21, 23, 24, 25).cost(count_loop));
 
 namespace control_flow_detail {
 
@@ -656,16 +716,27 @@ inline void infer_scan_impl(Context& ctx, Node& n, NegativeAxes negative_axes) {
 
 }  // namespace control_flow_detail
 
+// Scan-9 and later: the length of the first scan input along its scan axis;
+// Scan-8: its batch x sequence dims (the body runs per batch element).
+inline FlopCount count_scan(const Node& n, const CountContext& ctx) {
+  const auto scans = static_cast<std::size_t>(n.attr_int("num_scan_inputs", 0));
+  if (scans == 0 || scans > n.inputs.size()) return not_counted("not counted: trip count unknown");
+  const Value* first = n.inputs[n.inputs.size() - scans];
+  if (ctx.onnx_opset > 0 && ctx.onnx_opset < 9) return repeat_body(n, "body", dim(first, 0) * dim(first, 1), ctx);
+  const auto axes = n.attr_ints("scan_input_axes");
+  return repeat_body(n, "body", dim(first, axes && !axes->empty() ? (*axes)[0] : 0), ctx);
+}
+
 inline void infer_scan_8(Context& ctx, Node& n) { control_flow_detail::infer_scan_8(ctx, n); }
-SYMSHAPE_RULES(infer_scan_8, ai_onnx("Scan", 8));
+SYMSHAPE_RULES(infer_scan_8, ai_onnx("Scan", 8).cost(count_scan));
 inline void infer_scan_9(Context& ctx, Node& n) {
   control_flow_detail::infer_scan_impl(ctx, n, control_flow_detail::NegativeAxes::Rejected);
 }
-SYMSHAPE_RULES(infer_scan_9, ai_onnx("Scan", 9));
+SYMSHAPE_RULES(infer_scan_9, ai_onnx("Scan", 9).cost(count_scan));
 inline void infer_scan(Context& ctx, Node& n) {
   control_flow_detail::infer_scan_impl(ctx, n, control_flow_detail::NegativeAxes::Allowed);
 }
-SYMSHAPE_RULES(infer_scan, ai_onnx("Scan", 11, 16, 19, 21, 23, 24, 25));
+SYMSHAPE_RULES(infer_scan, ai_onnx("Scan", 11, 16, 19, 21, 23, 24, 25).cost(count_scan));
 
 // Later since-versions only extend the allowed types; they share a rule.
 inline constexpr auto kControlFlowRules =

@@ -10,6 +10,7 @@
 
 #include "symshape/infer/helpers.hpp"
 #include "symshape/infer/registry.hpp"
+#include "symshape/ops/common/costs.hpp"
 #include "symshape/ops/common/window.hpp"
 
 namespace symshape::ops {
@@ -18,21 +19,21 @@ inline void infer_conv(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 2, 3)) return;
   conv_common(ctx, n, 0, 1, dtype_of(n.input(0)));
 }
-SYMSHAPE_RULES(infer_conv, ai_onnx("Conv", 1, 11, 22));
+SYMSHAPE_RULES(infer_conv, ai_onnx("Conv", 1, 11, 22).cost(count_conv));
 
 // ConvInteger: x, w, optional zero points; INT32 output.
 inline void infer_conv_integer(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 2, 4)) return;
   conv_common(ctx, n, 0, 1, DataType::INT32);
 }
-SYMSHAPE_RULES(infer_conv_integer, ai_onnx("ConvInteger", 10));
+SYMSHAPE_RULES(infer_conv_integer, ai_onnx("ConvInteger", 10).cost(count_conv));
 
 // QLinearConv: x, x_scale, x_zero_point, w, w_scale, w_zero_point, y_scale, y_zero_point, B.
 inline void infer_qlinear_conv(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 8, 9)) return;
   conv_common(ctx, n, 0, 3, dtype_of(n.input(7)));
 }
-SYMSHAPE_RULES(infer_qlinear_conv, ai_onnx("QLinearConv", 10));
+SYMSHAPE_RULES(infer_qlinear_conv, ai_onnx("QLinearConv", 10).cost(count_conv));
 
 // DeformConv: X, W, offset, B, mask; explicit pads only.
 inline void infer_deform_conv(Context& ctx, Node& n) {
@@ -46,7 +47,15 @@ inline void infer_conv_transpose(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 2, 3)) return;
   conv_transpose(ctx, n, ExtraPads::None, std::nullopt);
 }
-SYMSHAPE_RULES(infer_conv_transpose, ai_onnx("ConvTranspose", 1, 11, 22));
+// Every input element is multiplied by a kernel of M/group x prod(kernel)
+// outputs (W is [C, M/group, k...]): 2 x numel(X) x M/group x prod(kernel),
+// plus numel(Y) for the bias.
+inline FlopCount count_conv_transpose(const Node& n, const CountContext&) {
+  SymbolicDim flops = SymbolicDim(2) * numel(n.input(0)) * dims_from(n.input(1), 1);
+  if (n.input(2)) flops = flops + numel(n.output(0));
+  return counted(flops);
+}
+SYMSHAPE_RULES(infer_conv_transpose, ai_onnx("ConvTranspose", 1, 11, 22).cost(count_conv_transpose));
 
 // Col2Im: input [N, C*prod(block_shape), L], image_shape, block_shape -> [N, C, image_shape...].
 inline void infer_col2im(Context& ctx, Node& n) {

@@ -9,6 +9,7 @@
 
 #include "symshape/infer/helpers.hpp"
 #include "symshape/infer/registry.hpp"
+#include "symshape/ops/common/costs.hpp"
 #include "symshape/ops/common/tensor_values.hpp"
 
 namespace symshape::ops {
@@ -192,29 +193,41 @@ inline void infer_arithmetic(Context& ctx, Node& n) {
   elementwise_detail::infer_broadcast(ctx, n, DataType::UNDEFINED, 2);
   elementwise_detail::propagate_arithmetic(ctx, n);
 }
-SYMSHAPE_RULES(infer_arithmetic, ai_onnx("Add", 7, 13, 14), ai_onnx("Sub", 7, 13, 14), ai_onnx("Mul", 7, 13, 14),
-               ai_onnx("Div", 7, 13, 14), ai_onnx("Mod", 10, 13), ai_onnx("Pow", 7, 12, 13, 15),
-               ai_onnx("BitShift", 11), ai_onnx("BitwiseAnd", 18), ai_onnx("BitwiseOr", 18), ai_onnx("BitwiseXor", 18));
+SYMSHAPE_RULES(infer_arithmetic, ai_onnx("Add", 7, 13, 14).cost(count_elementwise),
+               ai_onnx("Sub", 7, 13, 14).cost(count_elementwise), ai_onnx("Mul", 7, 13, 14).cost(count_elementwise),
+               ai_onnx("Div", 7, 13, 14).cost(count_elementwise), ai_onnx("Mod", 10, 13).cost(count_elementwise),
+               ai_onnx("Pow", 7, 12, 13, 15).cost(count_elementwise), ai_onnx("BitShift", 11).cost(count_elementwise),
+               ai_onnx("BitwiseAnd", 18).cost(count_elementwise), ai_onnx("BitwiseOr", 18).cost(count_elementwise),
+               ai_onnx("BitwiseXor", 18).cost(count_elementwise));
 
 inline void infer_comparison(Context& ctx, Node& n) {
   elementwise_detail::infer_broadcast(ctx, n, DataType::BOOL, 2);
   elementwise_detail::propagate_arithmetic(ctx, n);
 }
-SYMSHAPE_RULES(infer_comparison, ai_onnx("Equal", 7, 11, 13, 19), ai_onnx("Less", 7, 9, 13),
-               ai_onnx("Greater", 7, 9, 13), ai_onnx("LessOrEqual", 12, 16), ai_onnx("GreaterOrEqual", 12, 16));
+SYMSHAPE_RULES(infer_comparison, ai_onnx("Equal", 7, 11, 13, 19).cost(count_elementwise),
+               ai_onnx("Less", 7, 9, 13).cost(count_elementwise), ai_onnx("Greater", 7, 9, 13).cost(count_elementwise),
+               ai_onnx("LessOrEqual", 12, 16).cost(count_elementwise),
+               ai_onnx("GreaterOrEqual", 12, 16).cost(count_elementwise));
 
 inline void infer_logical(Context& ctx, Node& n) {
   elementwise_detail::infer_broadcast(ctx, n, DataType::BOOL, 2);
   elementwise_detail::propagate_arithmetic(ctx, n);
 }
-SYMSHAPE_RULES(infer_logical, ai_onnx("And", 7), ai_onnx("Or", 7), ai_onnx("Xor", 7));
+SYMSHAPE_RULES(infer_logical, ai_onnx("And", 7).cost(count_elementwise), ai_onnx("Or", 7).cost(count_elementwise),
+               ai_onnx("Xor", 7).cost(count_elementwise));
 
 inline void infer_variadic(Context& ctx, Node& n) {
   elementwise_detail::infer_broadcast(ctx, n, DataType::UNDEFINED, 1);
   if (n.inputs.size() == 2) elementwise_detail::propagate_arithmetic(ctx, n);
 }
-SYMSHAPE_RULES(infer_variadic, ai_onnx("Max", 8, 12, 13), ai_onnx("Min", 8, 12, 13), ai_onnx("Sum", 8, 13),
-               ai_onnx("Mean", 8, 13));
+// Sum/Max/Min over k inputs: k-1 per output element; Mean: k (the divide).
+inline FlopCount count_variadic(const Node& n, const CountContext&) {
+  const auto k = static_cast<int64_t>(present_inputs(n));
+  return counted(per_element(n.output(0), n.op_type == "Mean" ? k : k - 1));
+}
+SYMSHAPE_RULES(infer_variadic, ai_onnx("Max", 8, 12, 13).cost(count_variadic),
+               ai_onnx("Min", 8, 12, 13).cost(count_variadic), ai_onnx("Sum", 8, 13).cost(count_variadic),
+               ai_onnx("Mean", 8, 13).cost(count_variadic));
 
 // Before opset 7 (and Max/Min/Sum/Mean before 8), B was broadcast to A only
 // when the `broadcast` attribute said so (else the shapes had to be equal):
@@ -229,17 +242,21 @@ inline void infer_legacy_broadcast(Context& ctx, Node& n) {
   // With `axis`, B is aligned at that axis rather than at the end (not numpy).
   if (!n.attr("axis")) elementwise_detail::propagate_arithmetic(ctx, n);
 }
-SYMSHAPE_RULES(infer_legacy_broadcast, ai_onnx("Add", 1, 6), ai_onnx("Sub", 1, 6), ai_onnx("Mul", 1, 6),
-               ai_onnx("Div", 1, 6), ai_onnx("Pow", 1), ai_onnx("Equal", 1), ai_onnx("Less", 1), ai_onnx("Greater", 1),
-               ai_onnx("And", 1), ai_onnx("Or", 1), ai_onnx("Xor", 1), ai_onnx("Max", 1, 6), ai_onnx("Min", 1, 6),
-               ai_onnx("Sum", 1, 6), ai_onnx("Mean", 1, 6));
+SYMSHAPE_RULES(infer_legacy_broadcast, ai_onnx("Add", 1, 6).cost(count_elementwise),
+               ai_onnx("Sub", 1, 6).cost(count_elementwise), ai_onnx("Mul", 1, 6).cost(count_elementwise),
+               ai_onnx("Div", 1, 6).cost(count_elementwise), ai_onnx("Pow", 1).cost(count_elementwise),
+               ai_onnx("Equal", 1).cost(count_elementwise), ai_onnx("Less", 1).cost(count_elementwise),
+               ai_onnx("Greater", 1).cost(count_elementwise), ai_onnx("And", 1).cost(count_elementwise),
+               ai_onnx("Or", 1).cost(count_elementwise), ai_onnx("Xor", 1).cost(count_elementwise),
+               ai_onnx("Max", 1, 6).cost(count_variadic), ai_onnx("Min", 1, 6).cost(count_variadic),
+               ai_onnx("Sum", 1, 6).cost(count_variadic), ai_onnx("Mean", 1, 6).cost(count_variadic));
 
 // PRelu: slope is broadcast to X (unidirectionally): the output is X.
 inline void infer_prelu(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 2)) return;
   propagate_type(ctx, n);
 }
-SYMSHAPE_RULES(infer_prelu, ai_onnx("PRelu", 1, 6, 7, 9, 16));
+SYMSHAPE_RULES(infer_prelu, ai_onnx("PRelu", 1, 6, 7, 9, 16).cost(count_elementwise));
 
 inline constexpr auto kElementwiseRules =
     family_rules<infer_arithmetic_rules, infer_comparison_rules, infer_logical_rules, infer_variadic_rules,

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "symshape/infer/registry.hpp"
+#include "symshape/ops/common/costs.hpp"
 #include "symshape/ops/common/pad_shape.hpp"
 #include "symshape/ops/common/tensor_values.hpp"
 
@@ -101,7 +102,7 @@ inline void infer_expand(Context& ctx, Node& n) {
   if (!n.output(0)->symbolic_value && is_integer_type(dtype_of(input)))
     if (auto bounds = value_bounds(ctx, input)) ctx.set_element_bounds(n.output(0), bounds->lo, bounds->hi);
 }
-SYMSHAPE_RULES(infer_expand, ai_onnx("Expand", 8, 13));
+SYMSHAPE_RULES(infer_expand, ai_onnx("Expand", 8, 13).cost(count_none));
 
 // ---- Tile ----
 
@@ -126,7 +127,7 @@ inline void infer_tile_v1(Context& ctx, Node& n) {
       tiles && tiles->size() == 1 ? out[static_cast<std::size_t>(*a)] * (*tiles)[0] : SymbolicDim();
   set_like_input(ctx, n, 0, out);
 }
-SYMSHAPE_RULES(infer_tile_v1, ai_onnx("Tile", 1));
+SYMSHAPE_RULES(infer_tile_v1, ai_onnx("Tile", 1).cost(count_none));
 
 inline void infer_tile_v6(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 2)) return;
@@ -153,7 +154,7 @@ inline void infer_tile_v6(Context& ctx, Node& n) {
   set_like_input(ctx, n, 0, Shape(out));
   expand_tile_pad_detail::tile_values(ctx, n, Shape(std::move(out)));
 }
-SYMSHAPE_RULES(infer_tile_v6, ai_onnx("Tile", 6, 13));
+SYMSHAPE_RULES(infer_tile_v6, ai_onnx("Tile", 6, 13).cost(count_none));
 
 // ---- Pad ----
 
@@ -170,20 +171,20 @@ inline void pad_with_attribute(Context& ctx, Node& n, const char* name) {
 }  // namespace expand_tile_pad_detail
 
 inline void infer_pad_v1(Context& ctx, Node& n) { expand_tile_pad_detail::pad_with_attribute(ctx, n, "paddings"); }
-SYMSHAPE_RULES(infer_pad_v1, ai_onnx("Pad", 1));
+SYMSHAPE_RULES(infer_pad_v1, ai_onnx("Pad", 1).cost(count_none));
 inline void infer_pad_v2(Context& ctx, Node& n) { expand_tile_pad_detail::pad_with_attribute(ctx, n, "pads"); }
-SYMSHAPE_RULES(infer_pad_v2, ai_onnx("Pad", 2));
+SYMSHAPE_RULES(infer_pad_v2, ai_onnx("Pad", 2).cost(count_none));
 // Pad 11+: pads (and, from 18, axes) as inputs.
 inline void infer_pad_v11(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 2)) return;
   pad_shape(ctx, n, ctx.symbolic_value(n.input(1)), {});
 }
-SYMSHAPE_RULES(infer_pad_v11, ai_onnx("Pad", 11, 13));
+SYMSHAPE_RULES(infer_pad_v11, ai_onnx("Pad", 11, 13).cost(count_none));
 inline void infer_pad_v18(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 2)) return;
   pad_shape(ctx, n, ctx.symbolic_value(n.input(1)), ints_arg(ctx, n, IntsFrom::Input, "axes", 3));
 }
-SYMSHAPE_RULES(infer_pad_v18, ai_onnx("Pad", 18, 19, 21, 23, 24, 25));
+SYMSHAPE_RULES(infer_pad_v18, ai_onnx("Pad", 18, 19, 21, 23, 24, 25).cost(count_none));
 
 inline constexpr auto kExpandTilePadRules =
     family_rules<infer_expand_rules, infer_tile_v1_rules, infer_tile_v6_rules, infer_pad_v1_rules, infer_pad_v2_rules,

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "symshape/infer/registry.hpp"
+#include "symshape/ops/common/costs.hpp"
 #include "symshape/ops/common/gather_nd_shape.hpp"
 #include "symshape/ops/common/tensor_values.hpp"
 #include "symshape/support/maybe.hpp"
@@ -177,7 +178,7 @@ inline void infer_gather(Context& ctx, Node& n) {
     gather_scatter_detail::gather_index_contracts(ctx, n, data->dims()[*axis], *idx);
   }
 }
-SYMSHAPE_RULES(infer_gather, ai_onnx("Gather", 1, 11, 13));
+SYMSHAPE_RULES(infer_gather, ai_onnx("Gather", 1, 11, 13).cost(count_none));
 
 // ---- GatherElements ----
 
@@ -193,14 +194,14 @@ inline void infer_gather_elements(Context& ctx, Node& n) {
   set_like_input(ctx, n, 0, idx ? *idx : Shape());
   gather_scatter_detail::gather_elements_values(ctx, n, static_cast<std::size_t>(*axis));
 }
-SYMSHAPE_RULES(infer_gather_elements, ai_onnx("GatherElements", 11, 13));
+SYMSHAPE_RULES(infer_gather_elements, ai_onnx("GatherElements", 11, 13).cost(count_none));
 
 // ---- GatherND ----
 
 inline void infer_gather_nd_v11(Context& ctx, Node& n) { gather_nd_shape(ctx, n, 0); }
-SYMSHAPE_RULES(infer_gather_nd_v11, ai_onnx("GatherND", 11));
+SYMSHAPE_RULES(infer_gather_nd_v11, ai_onnx("GatherND", 11).cost(count_none));
 inline void infer_gather_nd_v12(Context& ctx, Node& n) { gather_nd_shape(ctx, n, ctx.attr_int(n, "batch_dims", 0)); }
-SYMSHAPE_RULES(infer_gather_nd_v12, ai_onnx("GatherND", 12, 13));
+SYMSHAPE_RULES(infer_gather_nd_v12, ai_onnx("GatherND", 12, 13).cost(count_none));
 
 // ---- Scatter, ScatterElements, ScatterND ----
 
@@ -222,8 +223,15 @@ inline void infer_scatter(Context& ctx, Node& n) {
   const int64_t a = ctx.attr_int(n, "axis", 0);
   gather_scatter_detail::scatter_elements_values(ctx, n, static_cast<std::size_t>(a < 0 ? a + data->rank() : a));
 }
-SYMSHAPE_RULES(infer_scatter, ai_onnx("Scatter", 9, 11), ai_onnx("ScatterElements", 11, 13, 16, 18),
-               ai_onnx("ScatterND", 11, 13, 16, 18));
+// Scatter with a reduction adds into the data: one per update element.
+inline FlopCount count_scatter(const Node& n, const CountContext&) {
+  const std::string r = n.attr_string("reduction", "none");
+  if (r == "none") return no_arithmetic();
+  return counted(per_element(n.input(2), 1));
+}
+SYMSHAPE_RULES(infer_scatter, ai_onnx("Scatter", 9, 11).cost(count_none),
+               ai_onnx("ScatterElements", 11, 13, 16, 18).cost(count_scatter),
+               ai_onnx("ScatterND", 11, 13, 16, 18).cost(count_scatter));
 
 // TensorScatter (24): present_cache has past_cache's type; update matches it
 // except along `axis` (default -2); write_indices is [batch].

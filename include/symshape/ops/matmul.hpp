@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <array>
+#include <map>
 #include <optional>
 #include <string>
 #include <utility>
@@ -14,6 +15,7 @@
 
 #include "symshape/infer/helpers.hpp"
 #include "symshape/infer/registry.hpp"
+#include "symshape/ops/common/costs.hpp"
 #include "symshape/ops/common/matmul_shape.hpp"
 #include "symshape/support/maybe.hpp"
 
@@ -23,28 +25,35 @@ inline void infer_matmul(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 2, 2)) return;
   infer_matmul_like(ctx, n, 0, 1, dtype_of(n.input(0)));
 }
-SYMSHAPE_RULES(infer_matmul, ai_onnx("MatMul", 1, 9, 13));
+SYMSHAPE_RULES(infer_matmul, ai_onnx("MatMul", 1, 9, 13).cost(count_matmul));
 
 // MatMulInteger: A, B, optional zero points; INT32 output.
 inline void infer_matmul_integer(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 2, 4)) return;
   infer_matmul_like(ctx, n, 0, 1, DataType::INT32);
 }
-SYMSHAPE_RULES(infer_matmul_integer, ai_onnx("MatMulInteger", 10));
+SYMSHAPE_RULES(infer_matmul_integer, ai_onnx("MatMulInteger", 10).cost(count_matmul));
 
 // QLinearMatMul: a, a_scale, a_zero_point, b, b_scale, b_zero_point, y_scale, y_zero_point.
 inline void infer_qlinear_matmul(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 8, 8)) return;
   infer_matmul_like(ctx, n, 0, 3, dtype_of(n.input(7)));
 }
-SYMSHAPE_RULES(infer_qlinear_matmul, ai_onnx("QLinearMatMul", 10, 21));
+SYMSHAPE_RULES(infer_qlinear_matmul, ai_onnx("QLinearMatMul", 10, 21).cost(count_matmul));
 
 // Gemm: Y[M, N] = alpha * A' B' + beta * C.
 inline void infer_gemm(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 2, 3)) return;
   gemm_shape(ctx, n);
 }
-SYMSHAPE_RULES(infer_gemm, ai_onnx("Gemm", 1, 6, 7, 9, 11, 13));
+// 2 x M x N x K, plus M x N for the added C when given (alpha, beta not counted).
+inline FlopCount count_gemm(const Node& n, const CountContext&) {
+  const SymbolicDim k = n.attr_int("transA", 0) ? dim(n.input(0), 0) : dim(n.input(0), 1);
+  SymbolicDim flops = SymbolicDim(2) * numel(n.output(0)) * k;
+  if (n.input(2)) flops = flops + numel(n.output(0));
+  return counted(flops);
+}
+SYMSHAPE_RULES(infer_gemm, ai_onnx("Gemm", 1, 6, 7, 9, 11, 13).cost(count_gemm));
 
 // ---- Einsum ----
 
@@ -240,7 +249,82 @@ inline void infer_einsum(Context& ctx, Node& n) {
   if (!out_labels) return;
   ctx.set_shape_and_dtype(n.output(0), einsum_detail::einsum_output_shape(*out_labels, *labels), dtype_of(n.input(0)));
 }
-SYMSHAPE_RULES(infer_einsum, ai_onnx("Einsum", 12));
+// ---- the FLOP count of Einsum ----
+
+namespace einsum_count {
+
+// The letters of one Einsum term and the dims they name; "..." stands for
+// the dims left over, named by their position from the right.
+struct EinsumTerm {
+  std::vector<std::string> labels;  // "a", or "...0" (last ellipsis dim), "...1", ...
+};
+
+inline std::optional<EinsumTerm> einsum_term(const std::string& text, int64_t rank) {
+  EinsumTerm t;
+  const std::size_t e = text.find("...");
+  const std::string before = e == std::string::npos ? text : text.substr(0, e);
+  const std::string after = e == std::string::npos ? std::string() : text.substr(e + 3);
+  const int64_t letters = static_cast<int64_t>(before.size() + after.size());
+  if (e == std::string::npos ? letters != rank : letters > rank) return std::nullopt;
+  for (char c : before) t.labels.push_back(std::string(1, c));
+  for (int64_t i = rank - letters - 1; e != std::string::npos && i >= 0; --i)
+    t.labels.push_back("..." + std::to_string(i));
+  for (char c : after) t.labels.push_back(std::string(1, c));
+  return t;
+}
+
+// Splits "ij,jk->ik" (spaces dropped) into its input terms and output.
+inline void einsum_split(std::string eq, std::vector<std::string>& inputs, std::optional<std::string>& output) {
+  eq.erase(std::remove(eq.begin(), eq.end(), ' '), eq.end());
+  const std::size_t arrow = eq.find("->");
+  if (arrow != std::string::npos) output = eq.substr(arrow + 2);
+  const std::string lhs = eq.substr(0, arrow);
+  std::size_t start = 0;
+  for (std::size_t comma = lhs.find(',');; comma = lhs.find(',', start)) {
+    inputs.push_back(lhs.substr(start, comma == std::string::npos ? std::string::npos : comma - start));
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+}
+
+}  // namespace einsum_count
+
+// The full index space P (every distinct label once; a broadcast label takes
+// its dim that is not 1): (n-1) multiplies per point for n operands, plus one
+// add per point when a label is summed.
+inline FlopCount count_einsum(const Node& n, const CountContext&) {
+  std::vector<std::string> terms;
+  std::optional<std::string> output;
+  einsum_count::einsum_split(n.attr_string("equation"), terms, output);
+  if (terms.size() != n.inputs.size()) return not_counted("not counted: equation does not match the inputs");
+  std::map<std::string, SymbolicDim> size;
+  std::map<std::string, int> uses;
+  for (std::size_t i = 0; i < terms.size(); ++i) {
+    const Shape* s = shape_of(n.input(i));
+    if (!s) return counted(SymbolicDim());
+    const auto t = einsum_count::einsum_term(terms[i], s->rank());
+    if (!t) return not_counted("not counted: equation does not match the input ranks");
+    for (std::size_t j = 0; j < t->labels.size(); ++j) {
+      ++uses[t->labels[j]];
+      auto it = size.find(t->labels[j]);
+      if (it == size.end() || it->second.is_int(1)) size[t->labels[j]] = (*s)[j];
+    }
+  }
+  bool summed = false;
+  for (const auto& [label, count] : uses) {
+    const bool ellipsis = label.size() > 1;
+    const bool kept =
+        output ? ellipsis ? output->find("...") != std::string::npos : output->find(label) != std::string::npos
+               : ellipsis || count == 1;
+    summed = summed || !kept;
+  }
+  std::vector<SymbolicDim> dims;
+  for (const auto& [label, d] : size) dims.push_back(d);
+  const auto per_point = static_cast<int64_t>(terms.size()) - 1 + (summed ? 1 : 0);
+  if (per_point == 0) return no_arithmetic();
+  return counted(SymbolicDim(per_point) * product(dims));
+}
+SYMSHAPE_RULES(infer_einsum, ai_onnx("Einsum", 12).cost(count_einsum));
 
 // Det: [*, M, M] -> [*].
 inline void infer_det(Context& ctx, Node& n) {

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "symshape/infer/registry.hpp"
+#include "symshape/ops/common/costs.hpp"
 #include "symshape/ops/common/tensor_values.hpp"
 
 namespace symshape::ops {
@@ -56,7 +57,7 @@ inline void infer_where(Context& ctx, Node& n) {
   ctx.set_shape_and_dtype(n.output(0), shape, dtype_of(x));
   misc_tensor_detail::where_values(ctx, n);
 }
-SYMSHAPE_RULES(infer_where, ai_onnx("Where", 9, 16));
+SYMSHAPE_RULES(infer_where, ai_onnx("Where", 9, 16).cost(count_elementwise));
 
 // ---- NonZero ----
 
@@ -66,7 +67,7 @@ inline void infer_non_zero(Context& ctx, Node& n) {
   ctx.set_shape_and_dtype(n.output(0), Shape{s ? SymbolicDim(s->rank()) : SymbolicDim(), SymbolicDim()},
                           DataType::INT64);
 }
-SYMSHAPE_RULES(infer_non_zero, ai_onnx("NonZero", 9, 13));
+SYMSHAPE_RULES(infer_non_zero, ai_onnx("NonZero", 9, 13).cost(count_none));
 
 // ---- OneHot ----
 
@@ -99,7 +100,7 @@ inline void infer_one_hot(Context& ctx, Node& n) {
   out.insert(out.begin() + static_cast<std::ptrdiff_t>(*axis), depth);
   ctx.set_shape_and_dtype(n.output(0), Shape(std::move(out)), dtype);
 }
-SYMSHAPE_RULES(infer_one_hot, ai_onnx("OneHot", 9, 11));
+SYMSHAPE_RULES(infer_one_hot, ai_onnx("OneHot", 9, 11).cost(count_none));
 
 // ---- TopK ----
 
@@ -147,7 +148,7 @@ inline void infer_trilu(Context& ctx, Node& n) {
   if (s && s->rank() < 2) return ctx.record_error(n, {"input must have rank >= 2, got ", *s});
   propagate_type(ctx, n, 0, 0);
 }
-SYMSHAPE_RULES(infer_trilu, ai_onnx("Trilu", 14));
+SYMSHAPE_RULES(infer_trilu, ai_onnx("Trilu", 14).cost(count_none));
 
 inline void infer_cumsum(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 2)) return;
@@ -156,7 +157,7 @@ inline void infer_cumsum(Context& ctx, Node& n) {
     if (!normalize_axis(ctx, n, (*axis)[0], s->rank())) return;
   propagate_type(ctx, n, 0, 0);
 }
-SYMSHAPE_RULES(infer_cumsum, ai_onnx("CumSum", 11, 14), ai_onnx("CumProd", 26));
+SYMSHAPE_RULES(infer_cumsum, ai_onnx("CumSum", 11, 14).cost(count_per_input), ai_onnx("CumProd", 26));
 
 inline void infer_reverse_sequence(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 2)) return;
@@ -167,7 +168,7 @@ inline void infer_reverse_sequence(Context& ctx, Node& n) {
     return ctx.record_error(n, "batch_axis and time_axis must be 0 and 1 in some order");
   propagate_type(ctx, n, 0, 0);
 }
-SYMSHAPE_RULES(infer_reverse_sequence, ai_onnx("ReverseSequence", 10));
+SYMSHAPE_RULES(infer_reverse_sequence, ai_onnx("ReverseSequence", 10).cost(count_none));
 
 // ---- DepthToSpace / SpaceToDepth ----
 
@@ -200,9 +201,9 @@ inline void space_depth_impl(Context& ctx, Node& n, BlockMove move) {
   set_like_input(ctx, n, 0, out);
 }
 inline void infer_depth_to_space(Context& ctx, Node& n) { space_depth_impl(ctx, n, BlockMove::DepthToSpace); }
-SYMSHAPE_RULES(infer_depth_to_space, ai_onnx("DepthToSpace", 1, 11, 13));
+SYMSHAPE_RULES(infer_depth_to_space, ai_onnx("DepthToSpace", 1, 11, 13).cost(count_none));
 inline void infer_space_to_depth(Context& ctx, Node& n) { space_depth_impl(ctx, n, BlockMove::SpaceToDepth); }
-SYMSHAPE_RULES(infer_space_to_depth, ai_onnx("SpaceToDepth", 1, 13));
+SYMSHAPE_RULES(infer_space_to_depth, ai_onnx("SpaceToDepth", 1, 13).cost(count_none));
 
 // ---- Compress ----
 
@@ -233,7 +234,7 @@ inline void infer_compress(Context& ctx, Node& n) {
   out[static_cast<std::size_t>(*a)] = count;
   set_like_input(ctx, n, 0, out);
 }
-SYMSHAPE_RULES(infer_compress, ai_onnx("Compress", 9, 11));
+SYMSHAPE_RULES(infer_compress, ai_onnx("Compress", 9, 11).cost(count_none));
 
 // ---- Unique ----
 

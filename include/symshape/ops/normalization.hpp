@@ -9,6 +9,7 @@
 
 #include "symshape/infer/helpers.hpp"
 #include "symshape/infer/registry.hpp"
+#include "symshape/ops/common/costs.hpp"
 #include "symshape/ops/common/tensor_values.hpp"
 
 namespace symshape::ops {
@@ -61,7 +62,9 @@ inline void infer_batch_norm_1(Context& ctx, Node& n) {
   for (std::size_t o = 1; o < 5; ++o)
     if (n.output(o)) ctx.set_shape_and_dtype(n.output(o), stats, dtype_of(n.input(0)));
 }
-SYMSHAPE_RULES(infer_batch_norm_1, ai_onnx("BatchNormalization", 1, 6, 7, 9));
+// (x - mean) / sqrt(var + eps) * scale + B with given statistics: 4 per element.
+inline FlopCount count_batch_norm(const Node& n, const CountContext&) { return counted(per_element(n.input(0), 4)); }
+SYMSHAPE_RULES(infer_batch_norm_1, ai_onnx("BatchNormalization", 1, 6, 7, 9).cost(count_batch_norm));
 
 // BatchNormalization 14/15: training_mode; running_mean and running_var
 // ([C], type of input_mean) only in training mode.
@@ -77,7 +80,7 @@ inline void infer_batch_norm_14(Context& ctx, Node& n) {
   for (std::size_t o = 1; o < 3; ++o)
     if (n.output(o)) ctx.set_shape_and_dtype(n.output(o), Shape({c}), dtype_of(n.input(3)));
 }
-SYMSHAPE_RULES(infer_batch_norm_14, ai_onnx("BatchNormalization", 14, 15));
+SYMSHAPE_RULES(infer_batch_norm_14, ai_onnx("BatchNormalization", 14, 15).cost(count_batch_norm));
 
 // LayerNormalization 17: Y like X; Mean and InvStdDev of shape
 // X[:axis] + [1]*(rank-axis) with the stash_type element type (FLOAT).
@@ -100,7 +103,7 @@ inline void infer_layer_norm(Context& ctx, Node& n) {
   for (std::size_t o = 1; o < 3; ++o)
     if (n.output(o)) ctx.set_shape_and_dtype(n.output(o), stats, *stash);
 }
-SYMSHAPE_RULES(infer_layer_norm, ai_onnx("LayerNormalization", 17));
+SYMSHAPE_RULES(infer_layer_norm, ai_onnx("LayerNormalization", 17).cost(count_layer_norm));
 
 namespace normalization_detail {
 // GroupNormalization: X [N, C, ...]; scale and bias have num_groups (18) or C (21) elements.
@@ -124,11 +127,11 @@ inline void group_norm(Context& ctx, Node& n, GroupNormParams per_channel) {
 inline void infer_group_norm_18(Context& ctx, Node& n) {
   normalization_detail::group_norm(ctx, n, normalization_detail::GroupNormParams::PerGroup);
 }
-SYMSHAPE_RULES(infer_group_norm_18, ai_onnx("GroupNormalization", 18));
+SYMSHAPE_RULES(infer_group_norm_18, ai_onnx("GroupNormalization", 18).cost(count_instance_norm));
 inline void infer_group_norm_21(Context& ctx, Node& n) {
   normalization_detail::group_norm(ctx, n, normalization_detail::GroupNormParams::PerChannel);
 }
-SYMSHAPE_RULES(infer_group_norm_21, ai_onnx("GroupNormalization", 21));
+SYMSHAPE_RULES(infer_group_norm_21, ai_onnx("GroupNormalization", 21).cost(count_instance_norm));
 
 // InstanceNormalization: input, scale [C], B [C]; Y like input.
 inline void infer_instance_norm(Context& ctx, Node& n) {
@@ -141,7 +144,7 @@ inline void infer_instance_norm(Context& ctx, Node& n) {
     return;
   propagate_type(ctx, n);
 }
-SYMSHAPE_RULES(infer_instance_norm, ai_onnx("InstanceNormalization", 1, 6, 22));
+SYMSHAPE_RULES(infer_instance_norm, ai_onnx("InstanceNormalization", 1, 6, 22).cost(count_instance_norm));
 
 // RMSNormalization (23): Y has X's shape and the scale's element type;
 // `axis` (default -1) must be in range.
@@ -153,7 +156,7 @@ inline void infer_rms_normalization(Context& ctx, Node& n) {
   if (t == DataType::UNDEFINED) t = dtype_of(n.input(0));
   ctx.set_shape_and_dtype(n.output(0), x ? *x : Shape(), t);
 }
-SYMSHAPE_RULES(infer_rms_normalization, ai_onnx("RMSNormalization", 23));
+SYMSHAPE_RULES(infer_rms_normalization, ai_onnx("RMSNormalization", 23).cost(count_layer_norm));
 
 inline constexpr auto kNormalizationRules =
     family_rules<infer_batch_norm_1_rules, infer_batch_norm_14_rules, infer_layer_norm_rules, infer_group_norm_18_rules,

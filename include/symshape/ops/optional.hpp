@@ -5,6 +5,7 @@
 
 #include "symshape/infer/helpers.hpp"
 #include "symshape/infer/registry.hpp"
+#include "symshape/ops/common/costs.hpp"
 
 namespace symshape::ops {
 
@@ -21,7 +22,7 @@ inline void infer_optional(Context& ctx, Node& n) {
     return ctx.usage_error(n, "an Optional without input needs the 'type' attribute");
   ctx.set_type(n.output(0), Type::optional(a->types[0]));
 }
-SYMSHAPE_RULES(infer_optional, ai_onnx("Optional", 15));
+SYMSHAPE_RULES(infer_optional, ai_onnx("Optional", 15).cost(count_none));
 
 namespace optional_detail {
 
@@ -54,19 +55,19 @@ inline void infer_optional_get_element_impl(Context& ctx, Node& n, OptionalOpset
 inline void infer_optional_has_element_15(Context& ctx, Node& n) {
   optional_detail::infer_optional_has_element_impl(ctx, n, optional_detail::OptionalOpset::Before18);
 }
-SYMSHAPE_RULES(infer_optional_has_element_15, ai_onnx("OptionalHasElement", 15));
+SYMSHAPE_RULES(infer_optional_has_element_15, ai_onnx("OptionalHasElement", 15).cost(count_none));
 inline void infer_optional_has_element(Context& ctx, Node& n) {
   optional_detail::infer_optional_has_element_impl(ctx, n, optional_detail::OptionalOpset::From18);
 }
-SYMSHAPE_RULES(infer_optional_has_element, ai_onnx("OptionalHasElement", 18));
+SYMSHAPE_RULES(infer_optional_has_element, ai_onnx("OptionalHasElement", 18).cost(count_none));
 inline void infer_optional_get_element_15(Context& ctx, Node& n) {
   optional_detail::infer_optional_get_element_impl(ctx, n, optional_detail::OptionalOpset::Before18);
 }
-SYMSHAPE_RULES(infer_optional_get_element_15, ai_onnx("OptionalGetElement", 15));
+SYMSHAPE_RULES(infer_optional_get_element_15, ai_onnx("OptionalGetElement", 15).cost(count_none));
 inline void infer_optional_get_element(Context& ctx, Node& n) {
   optional_detail::infer_optional_get_element_impl(ctx, n, optional_detail::OptionalOpset::From18);
 }
-SYMSHAPE_RULES(infer_optional_get_element, ai_onnx("OptionalGetElement", 18));
+SYMSHAPE_RULES(infer_optional_get_element, ai_onnx("OptionalGetElement", 18).cost(count_none));
 
 // 18: OptionalHasElement's input became optional, and both accept tensors and
 // sequences as well as optionals.

@@ -2,20 +2,36 @@
 // ops and MaxUnpool. Window output sizes: common/window.hpp.
 #pragma once
 
+#include <cstdint>
+
 #include "symshape/infer/helpers.hpp"
 #include "symshape/infer/registry.hpp"
+#include "symshape/ops/common/costs.hpp"
 #include "symshape/ops/common/tensor_values.hpp"
 #include "symshape/ops/common/window.hpp"
+#include "symshape/support/checked_int.hpp"
 
 namespace symshape::ops {
 
+// One comparison or add per window element: numel(Y) x prod(kernel_shape);
+// LpPool twice that (the power).
+inline FlopCount count_pool(const Node& n, const CountContext&) {
+  const auto kernel = n.attr_ints("kernel_shape");
+  if (!kernel) return not_counted("not counted: no kernel_shape");
+  int64_t window = n.op_type == "LpPool" ? 2 : 1;
+  for (int64_t k : *kernel)
+    if (!checked::mul(window, k, window)) return not_counted("not counted: kernel_shape overflows int64");
+  return counted(per_element(n.output(0), window));
+}
+
 // MaxPool: Y and the optional INT64 Indices (8+); ceil_mode and dilations (10+).
 inline void infer_max_pool(Context& ctx, Node& n) { pool_common(ctx, n, PoolOutputs::WithIndices); }
-SYMSHAPE_RULES(infer_max_pool, ai_onnx("MaxPool", 1, 8, 10, 11, 12, 22));
+SYMSHAPE_RULES(infer_max_pool, ai_onnx("MaxPool", 1, 8, 10, 11, 12, 22).cost(count_pool));
 
 // AveragePool (count_include_pad 7+, ceil_mode 10+, dilations 19+) and LpPool (ceil_mode, dilations 18+).
 inline void infer_avg_pool(Context& ctx, Node& n) { pool_common(ctx, n, PoolOutputs::ValuesOnly); }
-SYMSHAPE_RULES(infer_avg_pool, ai_onnx("AveragePool", 1, 7, 10, 11, 19, 22), ai_onnx("LpPool", 1, 2, 11, 18, 22));
+SYMSHAPE_RULES(infer_avg_pool, ai_onnx("AveragePool", 1, 7, 10, 11, 19, 22).cost(count_pool),
+               ai_onnx("LpPool", 1, 2, 11, 18, 22).cost(count_pool));
 
 // GlobalAveragePool, GlobalMaxPool, GlobalLpPool: [N, C, 1, ...].
 inline void infer_global_pool(Context& ctx, Node& n) {
@@ -31,8 +47,9 @@ inline void infer_global_pool(Context& ctx, Node& n) {
   out.resize(x->size(), SymbolicDim(1));
   ctx.set_shape_and_dtype(n.output(0), Shape(std::move(out)), dtype);
 }
-SYMSHAPE_RULES(infer_global_pool, ai_onnx("GlobalAveragePool", 1, 22), ai_onnx("GlobalMaxPool", 1, 22),
-               ai_onnx("GlobalLpPool", 1, 2, 22));
+SYMSHAPE_RULES(infer_global_pool, ai_onnx("GlobalAveragePool", 1, 22).cost(count_per_input),
+               ai_onnx("GlobalMaxPool", 1, 22).cost(count_per_input),
+               ai_onnx("GlobalLpPool", 1, 2, 22).cost(count_reduce_two));
 
 // MaxUnpool: the output_shape input when given, else (in-1)*s + k - pb - pe.
 inline void infer_max_unpool(Context& ctx, Node& n) {
@@ -77,7 +94,7 @@ inline void infer_max_unpool(Context& ctx, Node& n) {
                   SymbolicDim((*pads)[i + k]));
   ctx.set_shape_and_dtype(n.output(0), Shape(std::move(out)), dtype);
 }
-SYMSHAPE_RULES(infer_max_unpool, ai_onnx("MaxUnpool", 9, 11, 22));
+SYMSHAPE_RULES(infer_max_unpool, ai_onnx("MaxUnpool", 9, 11, 22).cost(count_none));
 
 inline constexpr auto kPoolRules =
     family_rules<infer_max_pool_rules, infer_avg_pool_rules, infer_global_pool_rules, infer_max_unpool_rules>(

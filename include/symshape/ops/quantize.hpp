@@ -11,6 +11,7 @@
 
 #include "symshape/infer/helpers.hpp"
 #include "symshape/infer/registry.hpp"
+#include "symshape/ops/common/costs.hpp"
 #include "symshape/ops/common/tensor_values.hpp"
 
 namespace symshape::ops {
@@ -138,34 +139,34 @@ inline void dequantize(Context& ctx, Node& n, const QuantVersion& v, DequantOutp
 inline void infer_quantize_linear_10(Context& ctx, Node& n) {
   quant_detail::quantize(ctx, n, quant_detail::kPerTensor);
 }
-SYMSHAPE_RULES(infer_quantize_linear_10, ai_onnx("QuantizeLinear", 10));
+SYMSHAPE_RULES(infer_quantize_linear_10, ai_onnx("QuantizeLinear", 10).cost(count_two_per_element));
 inline void infer_quantize_linear_13(Context& ctx, Node& n) { quant_detail::quantize(ctx, n, quant_detail::kPerAxis); }
-SYMSHAPE_RULES(infer_quantize_linear_13, ai_onnx("QuantizeLinear", 13, 19));
+SYMSHAPE_RULES(infer_quantize_linear_13, ai_onnx("QuantizeLinear", 13, 19).cost(count_two_per_element));
 inline void infer_quantize_linear_21(Context& ctx, Node& n) {
   quant_detail::quantize(ctx, n, quant_detail::kBlockedWithOutputDtype);
 }
-SYMSHAPE_RULES(infer_quantize_linear_21, ai_onnx("QuantizeLinear", 21, 23, 24, 25));
+SYMSHAPE_RULES(infer_quantize_linear_21, ai_onnx("QuantizeLinear", 21, 23, 24, 25).cost(count_two_per_element));
 
 inline void infer_dequantize_linear_10(Context& ctx, Node& n) {
   quant_detail::dequantize(ctx, n, quant_detail::kPerTensor, quant_detail::DequantOutput::Float);
 }
-SYMSHAPE_RULES(infer_dequantize_linear_10, ai_onnx("DequantizeLinear", 10));
+SYMSHAPE_RULES(infer_dequantize_linear_10, ai_onnx("DequantizeLinear", 10).cost(count_two_per_element));
 inline void infer_dequantize_linear_13(Context& ctx, Node& n) {
   quant_detail::dequantize(ctx, n, quant_detail::kPerAxis, quant_detail::DequantOutput::Float);
 }
-SYMSHAPE_RULES(infer_dequantize_linear_13, ai_onnx("DequantizeLinear", 13));
+SYMSHAPE_RULES(infer_dequantize_linear_13, ai_onnx("DequantizeLinear", 13).cost(count_two_per_element));
 inline void infer_dequantize_linear_19(Context& ctx, Node& n) {
   quant_detail::dequantize(ctx, n, quant_detail::kPerAxis, quant_detail::DequantOutput::ScaleType);
 }
-SYMSHAPE_RULES(infer_dequantize_linear_19, ai_onnx("DequantizeLinear", 19));
+SYMSHAPE_RULES(infer_dequantize_linear_19, ai_onnx("DequantizeLinear", 19).cost(count_two_per_element));
 inline void infer_dequantize_linear_21(Context& ctx, Node& n) {
   quant_detail::dequantize(ctx, n, quant_detail::kBlocked, quant_detail::DequantOutput::ScaleType);
 }
-SYMSHAPE_RULES(infer_dequantize_linear_21, ai_onnx("DequantizeLinear", 21));
+SYMSHAPE_RULES(infer_dequantize_linear_21, ai_onnx("DequantizeLinear", 21).cost(count_two_per_element));
 inline void infer_dequantize_linear_23(Context& ctx, Node& n) {
   quant_detail::dequantize(ctx, n, quant_detail::kBlockedWithOutputDtype, quant_detail::DequantOutput::ScaleType);
 }
-SYMSHAPE_RULES(infer_dequantize_linear_23, ai_onnx("DequantizeLinear", 23, 24, 25));
+SYMSHAPE_RULES(infer_dequantize_linear_23, ai_onnx("DequantizeLinear", 23, 24, 25).cost(count_two_per_element));
 
 // DynamicQuantizeLinear: y (UINT8, x's shape), y_scale (FLOAT scalar), y_zero_point (UINT8 scalar).
 inline void infer_dynamic_quantize_linear(Context& ctx, Node& n) {

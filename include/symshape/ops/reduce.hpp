@@ -13,6 +13,7 @@
 
 #include "symshape/infer/helpers.hpp"
 #include "symshape/infer/registry.hpp"
+#include "symshape/ops/common/costs.hpp"
 #include "symshape/ops/common/tensor_values.hpp"
 
 namespace symshape::ops {
@@ -145,11 +146,16 @@ inline void infer_reduce_axes_attr(Context& ctx, Node& n) {
   }
   reduce_detail::reduce_common(ctx, n, axes, reduce_detail::AxesValues::Known, reduce_detail::EmptyAxes::ReduceAll);
 }
-SYMSHAPE_RULES(infer_reduce_axes_attr, ai_onnx("ReduceSum", 1, 11), ai_onnx("ReduceMean", 1, 11, 13),
-               ai_onnx("ReduceMax", 1, 11, 12, 13), ai_onnx("ReduceMin", 1, 11, 12, 13),
-               ai_onnx("ReduceProd", 1, 11, 13), ai_onnx("ReduceL1", 1, 11, 13), ai_onnx("ReduceL2", 1, 11, 13),
-               ai_onnx("ReduceLogSum", 1, 11, 13), ai_onnx("ReduceLogSumExp", 1, 11, 13),
-               ai_onnx("ReduceSumSquare", 1, 11, 13));
+SYMSHAPE_RULES(infer_reduce_axes_attr, ai_onnx("ReduceSum", 1, 11).cost(count_per_input),
+               ai_onnx("ReduceMean", 1, 11, 13).cost(count_per_input),
+               ai_onnx("ReduceMax", 1, 11, 12, 13).cost(count_per_input),
+               ai_onnx("ReduceMin", 1, 11, 12, 13).cost(count_per_input),
+               ai_onnx("ReduceProd", 1, 11, 13).cost(count_per_input),
+               ai_onnx("ReduceL1", 1, 11, 13).cost(count_reduce_two),
+               ai_onnx("ReduceL2", 1, 11, 13).cost(count_reduce_two),
+               ai_onnx("ReduceLogSum", 1, 11, 13).cost(count_per_input),
+               ai_onnx("ReduceLogSumExp", 1, 11, 13).cost(count_reduce_two),
+               ai_onnx("ReduceSumSquare", 1, 11, 13).cost(count_reduce_two));
 
 // Axes from the optional second input; noop_with_empty_axes.
 inline void infer_reduce_axes_input(Context& ctx, Node& n) {
@@ -172,10 +178,12 @@ inline void infer_reduce_axes_input(Context& ctx, Node& n) {
                                unknown ? reduce_detail::AxesValues::Unknown : reduce_detail::AxesValues::Known,
                                noop ? reduce_detail::EmptyAxes::Noop : reduce_detail::EmptyAxes::ReduceAll);
 }
-SYMSHAPE_RULES(infer_reduce_axes_input, ai_onnx("ReduceSum", 13), ai_onnx("ReduceMean", 18),
-               ai_onnx("ReduceMax", 18, 20), ai_onnx("ReduceMin", 18, 20), ai_onnx("ReduceProd", 18),
-               ai_onnx("ReduceL1", 18), ai_onnx("ReduceL2", 18), ai_onnx("ReduceLogSum", 18),
-               ai_onnx("ReduceLogSumExp", 18), ai_onnx("ReduceSumSquare", 18));
+SYMSHAPE_RULES(infer_reduce_axes_input, ai_onnx("ReduceSum", 13).cost(count_per_input),
+               ai_onnx("ReduceMean", 18).cost(count_per_input), ai_onnx("ReduceMax", 18, 20).cost(count_per_input),
+               ai_onnx("ReduceMin", 18, 20).cost(count_per_input), ai_onnx("ReduceProd", 18).cost(count_per_input),
+               ai_onnx("ReduceL1", 18).cost(count_reduce_two), ai_onnx("ReduceL2", 18).cost(count_reduce_two),
+               ai_onnx("ReduceLogSum", 18).cost(count_per_input), ai_onnx("ReduceLogSumExp", 18).cost(count_reduce_two),
+               ai_onnx("ReduceSumSquare", 18).cost(count_reduce_two));
 
 // ArgMax/ArgMin: one axis (default 0), keepdims (default 1), INT64 indices.
 inline void infer_arg_reduce(Context& ctx, Node& n) {
@@ -197,7 +205,8 @@ inline void infer_arg_reduce(Context& ctx, Node& n) {
   }
   ctx.set_shape_and_dtype(n.output(0), Shape(std::move(out)), DataType::INT64);
 }
-SYMSHAPE_RULES(infer_arg_reduce, ai_onnx("ArgMax", 1, 11, 12, 13), ai_onnx("ArgMin", 1, 11, 12, 13));
+SYMSHAPE_RULES(infer_arg_reduce, ai_onnx("ArgMax", 1, 11, 12, 13).cost(count_per_input),
+               ai_onnx("ArgMin", 1, 11, 12, 13).cost(count_per_input));
 
 inline constexpr auto kReduceRules =
     family_rules<infer_reduce_axes_attr_rules, infer_reduce_axes_input_rules, infer_arg_reduce_rules>(

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "symshape/infer/registry.hpp"
+#include "symshape/ops/common/costs.hpp"
 #include "symshape/ops/common/tensor_values.hpp"
 #include "symshape/support/maybe.hpp"
 
@@ -155,13 +156,13 @@ inline void infer_reshape_v1(Context& ctx, Node& n) {
   reshape_detail::reshape_impl(ctx, n, std::vector<SymbolicDim>(shape->begin(), shape->end()), std::nullopt,
                                reshape_detail::ZeroDims::CopyInput);
 }
-SYMSHAPE_RULES(infer_reshape_v1, ai_onnx("Reshape", 1));
+SYMSHAPE_RULES(infer_reshape_v1, ai_onnx("Reshape", 1).cost(count_none));
 
 inline void infer_reshape_v5(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 2)) return;
   reshape_detail::reshape_input_impl(ctx, n, reshape_detail::ZeroDims::CopyInput);
 }
-SYMSHAPE_RULES(infer_reshape_v5, ai_onnx("Reshape", 5, 13));
+SYMSHAPE_RULES(infer_reshape_v5, ai_onnx("Reshape", 5, 13).cost(count_none));
 // allowzero appears at 14.
 inline void infer_reshape_v14(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 2)) return;
@@ -169,7 +170,7 @@ inline void infer_reshape_v14(Context& ctx, Node& n) {
       ctx, n,
       ctx.attr_int(n, "allowzero", 0) != 0 ? reshape_detail::ZeroDims::Literal : reshape_detail::ZeroDims::CopyInput);
 }
-SYMSHAPE_RULES(infer_reshape_v14, ai_onnx("Reshape", 14, 19, 21, 23, 24, 25));
+SYMSHAPE_RULES(infer_reshape_v14, ai_onnx("Reshape", 14, 19, 21, 23, 24, 25).cost(count_none));
 
 inline constexpr auto kReshapeRules =
     family_rules<infer_reshape_v1_rules, infer_reshape_v5_rules, infer_reshape_v14_rules>("symshape/ops/reshape.hpp");

@@ -18,6 +18,7 @@
 
 #include "symshape/infer/helpers.hpp"
 #include "symshape/infer/registry.hpp"
+#include "symshape/ops/common/costs.hpp"
 #include "symshape/support/maybe.hpp"
 
 namespace symshape::ops {
@@ -229,28 +230,34 @@ inline void infer_resize_10(Context& ctx, Node& n) {
   spec.scales = resize_detail::scales_input(ctx, n, 1);
   resize_detail::resize_output(ctx, n, spec);
 }
-SYMSHAPE_RULES(infer_resize_10, ai_onnx("Resize", 10), ai_onnx("Upsample", 9, 10));
+// Resize / Upsample: nearest copies; the interpolating modes have no count.
+inline FlopCount count_resize(const Node& n, const CountContext&) {
+  if (n.attr_string("mode", "nearest") == "nearest") return no_arithmetic();
+  return not_counted("not counted: no convention for " + n.attr_string("mode") + " interpolation");
+}
+SYMSHAPE_RULES(infer_resize_10, ai_onnx("Resize", 10).cost(count_resize),
+               ai_onnx("Upsample", 9, 10).cost(count_resize));
 
 // Resize 11: X, roi, scales (required, may be empty), sizes (optional).
 inline void infer_resize_11(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 3, 4)) return;
   resize_detail::resize_from_inputs(ctx, n, resize_detail::ResizeAttrs::Basic);
 }
-SYMSHAPE_RULES(infer_resize_11, ai_onnx("Resize", 11));
+SYMSHAPE_RULES(infer_resize_11, ai_onnx("Resize", 11).cost(count_resize));
 
 // Resize 13: roi and scales optional.
 inline void infer_resize_13(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 1, 4)) return;
   resize_detail::resize_from_inputs(ctx, n, resize_detail::ResizeAttrs::Basic);
 }
-SYMSHAPE_RULES(infer_resize_13, ai_onnx("Resize", 13));
+SYMSHAPE_RULES(infer_resize_13, ai_onnx("Resize", 13).cost(count_resize));
 
 // Resize 18/19: axes and keep_aspect_ratio_policy.
 inline void infer_resize_18(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 1, 4)) return;
   resize_detail::resize_from_inputs(ctx, n, resize_detail::ResizeAttrs::WithAxesAndPolicy);
 }
-SYMSHAPE_RULES(infer_resize_18, ai_onnx("Resize", 18, 19));
+SYMSHAPE_RULES(infer_resize_18, ai_onnx("Resize", 18, 19).cost(count_resize));
 
 // Upsample 7: the scales attribute.
 inline void infer_upsample_7(Context& ctx, Node& n) {
@@ -262,7 +269,7 @@ inline void infer_upsample_7(Context& ctx, Node& n) {
   spec.scales = a->floats.get();
   resize_detail::resize_output(ctx, n, spec);
 }
-SYMSHAPE_RULES(infer_upsample_7, ai_onnx("Upsample", 7));
+SYMSHAPE_RULES(infer_upsample_7, ai_onnx("Upsample", 7).cost(count_resize));
 
 // Upsample 1: 4-D [N, C, H, W] -> [N, C, floor(H*height_scale), floor(W*width_scale)].
 inline void infer_upsample_1(Context& ctx, Node& n) {
@@ -288,7 +295,7 @@ inline void infer_upsample_1(Context& ctx, Node& n) {
   };
   ctx.set_shape_and_dtype(n.output(0), Shape({(*s)[0], (*s)[1], scaled((*s)[2], hs->f), scaled((*s)[3], ws->f)}), t);
 }
-SYMSHAPE_RULES(infer_upsample_1, ai_onnx("Upsample", 1));
+SYMSHAPE_RULES(infer_upsample_1, ai_onnx("Upsample", 1).cost(count_resize));
 
 inline constexpr auto kResizeRules =
     family_rules<infer_resize_10_rules, infer_resize_11_rules, infer_resize_13_rules, infer_resize_18_rules,

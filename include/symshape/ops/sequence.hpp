@@ -16,6 +16,7 @@
 
 #include "symshape/infer/helpers.hpp"
 #include "symshape/infer/registry.hpp"
+#include "symshape/ops/common/costs.hpp"
 #include "symshape/ops/common/subgraphs.hpp"
 #include "symshape/ops/common/tensor_values.hpp"
 #include "symshape/support/maybe.hpp"
@@ -54,7 +55,7 @@ inline void infer_sequence_construct(Context& ctx, Node& n) {
   ctx.set_type(n.output(0), Type::sequence(elem));
   set_sequence_length(ctx, n.output(0), static_cast<int64_t>(n.inputs.size()));
 }
-SYMSHAPE_RULES(infer_sequence_construct, ai_onnx("SequenceConstruct", 11));
+SYMSHAPE_RULES(infer_sequence_construct, ai_onnx("SequenceConstruct", 11).cost(count_none));
 
 // SequenceEmpty: dtype attribute, default float.
 inline void infer_sequence_empty(Context& ctx, Node& n) {
@@ -64,7 +65,7 @@ inline void infer_sequence_empty(Context& ctx, Node& n) {
   ctx.set_type(n.output(0), Type::sequence(Type::tensor(*dtype, Shape())));
   set_sequence_length(ctx, n.output(0), 0);
 }
-SYMSHAPE_RULES(infer_sequence_empty, ai_onnx("SequenceEmpty", 11));
+SYMSHAPE_RULES(infer_sequence_empty, ai_onnx("SequenceEmpty", 11).cost(count_none));
 
 // SequenceAt(seq, position): an element. Elements whose bounds the sequence
 // keeps (SplitToSequence of a ConstantOfShape or an Expand of a constant)
@@ -86,7 +87,7 @@ inline void infer_sequence_at(Context& ctx, Node& n) {
   if (elements <= static_cast<int64_t>(Context::kMaxSymbolicValueSize))
     ctx.set_symbolic_value(n.output(0), Dims(static_cast<std::size_t>(elements), b->lo));
 }
-SYMSHAPE_RULES(infer_sequence_at, ai_onnx("SequenceAt", 11));
+SYMSHAPE_RULES(infer_sequence_at, ai_onnx("SequenceAt", 11).cost(count_none));
 
 // SequenceLength(seq): an int64 scalar.
 inline void infer_sequence_length(Context& ctx, Node& n) {
@@ -95,7 +96,7 @@ inline void infer_sequence_length(Context& ctx, Node& n) {
   ctx.set_shape_and_dtype(n.output(0), Shape::scalar(), DataType::INT64);
   if (auto len = sequence_length(ctx, n.input(0))) ctx.set_symbolic_value(n.output(0), {*len});
 }
-SYMSHAPE_RULES(infer_sequence_length, ai_onnx("SequenceLength", 11));
+SYMSHAPE_RULES(infer_sequence_length, ai_onnx("SequenceLength", 11).cost(count_none));
 
 // SequenceInsert(seq, tensor, position?): the sequence type covers the new element.
 inline void infer_sequence_insert(Context& ctx, Node& n) {
@@ -109,7 +110,7 @@ inline void infer_sequence_insert(Context& ctx, Node& n) {
   ctx.set_type(n.output(0), Type::sequence(empty ? t : union_type(*e, t)));
   if (len) set_sequence_length(ctx, n.output(0), *len + 1);
 }
-SYMSHAPE_RULES(infer_sequence_insert, ai_onnx("SequenceInsert", 11));
+SYMSHAPE_RULES(infer_sequence_insert, ai_onnx("SequenceInsert", 11).cost(count_none));
 
 // SequenceErase(seq, position?): same type.
 inline void infer_sequence_erase(Context& ctx, Node& n) {
@@ -120,7 +121,7 @@ inline void infer_sequence_erase(Context& ctx, Node& n) {
   if (len && len->is_int(0)) return ctx.record_error(n, "cannot erase from an empty sequence");
   if (len) set_sequence_length(ctx, n.output(0), *len - 1);
 }
-SYMSHAPE_RULES(infer_sequence_erase, ai_onnx("SequenceErase", 11));
+SYMSHAPE_RULES(infer_sequence_erase, ai_onnx("SequenceErase", 11).cost(count_none));
 
 namespace sequence_detail {
 
@@ -223,7 +224,7 @@ inline void infer_split_to_sequence(Context& ctx, Node& n) {
   if (is_integer_type(dt))  // the pieces hold the same elements
     if (auto b = value_bounds(ctx, x)) ctx.set_element_bounds(n.output(0), b->lo, b->hi);
 }
-SYMSHAPE_RULES(infer_split_to_sequence, ai_onnx("SplitToSequence", 11, 24));
+SYMSHAPE_RULES(infer_split_to_sequence, ai_onnx("SplitToSequence", 11, 24).cost(count_none));
 
 // ConcatFromSequence(seq; axis, new_axis): the concatenated axis is the
 // number of elements (new_axis) or its product with the elements' common dim
@@ -253,7 +254,7 @@ inline void infer_concat_from_sequence(Context& ctx, Node& n) {
   }
   ctx.set_type(n.output(0), Type::tensor(e->elem_type(), Shape(std::move(dims))));
 }
-SYMSHAPE_RULES(infer_concat_from_sequence, ai_onnx("ConcatFromSequence", 11));
+SYMSHAPE_RULES(infer_concat_from_sequence, ai_onnx("ConcatFromSequence", 11).cost(count_none));
 
 // SequenceMap(seq, additional...; body): the body runs on one element of each
 // sequence input (tensor inputs as they are); outputs are sequences.

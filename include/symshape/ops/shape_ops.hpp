@@ -15,6 +15,7 @@
 
 #include "symshape/infer/helpers.hpp"
 #include "symshape/infer/registry.hpp"
+#include "symshape/ops/common/costs.hpp"
 #include "symshape/ops/common/tensor_values.hpp"
 #include "symshape/support/checked_int.hpp"
 
@@ -42,9 +43,9 @@ inline void shape_impl(Context& ctx, Node& n, ShapeRange has_range) {
   ctx.set_symbolic_value(n.output(0), std::move(values));
 }
 inline void infer_shape_v1(Context& ctx, Node& n) { shape_impl(ctx, n, ShapeRange::Whole); }
-SYMSHAPE_RULES(infer_shape_v1, ai_onnx("Shape", 1, 13));
+SYMSHAPE_RULES(infer_shape_v1, ai_onnx("Shape", 1, 13).cost(count_none));
 inline void infer_shape_v15(Context& ctx, Node& n) { shape_impl(ctx, n, ShapeRange::StartEndAttrs); }
-SYMSHAPE_RULES(infer_shape_v15, ai_onnx("Shape", 15, 19, 21, 23, 24, 25));
+SYMSHAPE_RULES(infer_shape_v15, ai_onnx("Shape", 15, 19, 21, 23, 24, 25).cost(count_none));
 
 // ---- Size ----
 
@@ -56,7 +57,7 @@ inline void infer_size(Context& ctx, Node& n) {
     ctx.set_symbolic_value(n.output(0), {p});
   }
 }
-SYMSHAPE_RULES(infer_size, ai_onnx("Size", 1, 13, 19, 21, 23, 24, 25));
+SYMSHAPE_RULES(infer_size, ai_onnx("Size", 1, 13, 19, 21, 23, 24, 25).cost(count_none));
 
 // ---- Flatten ----
 
@@ -75,7 +76,7 @@ inline void infer_flatten(Context& ctx, Node& n) {
   set_like_input(ctx, n, 0, Shape{product(s->dims(), 0, a), product(s->dims(), a)});
   copy_value(ctx, n);
 }
-SYMSHAPE_RULES(infer_flatten, ai_onnx("Flatten", 1, 9, 11, 13, 21, 23, 24, 25));
+SYMSHAPE_RULES(infer_flatten, ai_onnx("Flatten", 1, 9, 11, 13, 21, 23, 24, 25).cost(count_none));
 
 // ---- Squeeze ----
 
@@ -150,12 +151,12 @@ inline void infer_squeeze_v1(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 1)) return;
   squeeze_impl(ctx, n, ints_arg(ctx, n, IntsFrom::Attribute, "axes", 1));
 }
-SYMSHAPE_RULES(infer_squeeze_v1, ai_onnx("Squeeze", 1, 11));
+SYMSHAPE_RULES(infer_squeeze_v1, ai_onnx("Squeeze", 1, 11).cost(count_none));
 inline void infer_squeeze_v13(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 1)) return;
   squeeze_impl(ctx, n, ints_arg(ctx, n, IntsFrom::Input, "axes", 1));
 }
-SYMSHAPE_RULES(infer_squeeze_v13, ai_onnx("Squeeze", 13, 21, 23, 24, 25));
+SYMSHAPE_RULES(infer_squeeze_v13, ai_onnx("Squeeze", 13, 21, 23, 24, 25).cost(count_none));
 
 // ---- Unsqueeze ----
 
@@ -208,12 +209,12 @@ inline void infer_unsqueeze_v1(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 1)) return;
   unsqueeze_impl(ctx, n, ints_arg(ctx, n, IntsFrom::Attribute, "axes", 1));
 }
-SYMSHAPE_RULES(infer_unsqueeze_v1, ai_onnx("Unsqueeze", 1, 11));
+SYMSHAPE_RULES(infer_unsqueeze_v1, ai_onnx("Unsqueeze", 1, 11).cost(count_none));
 inline void infer_unsqueeze_v13(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 2)) return;
   unsqueeze_impl(ctx, n, ints_arg(ctx, n, IntsFrom::Input, "axes", 1));
 }
-SYMSHAPE_RULES(infer_unsqueeze_v13, ai_onnx("Unsqueeze", 13, 21, 23, 24, 25));
+SYMSHAPE_RULES(infer_unsqueeze_v13, ai_onnx("Unsqueeze", 13, 21, 23, 24, 25).cost(count_none));
 
 // ---- Transpose ----
 
@@ -267,7 +268,7 @@ inline void infer_transpose(Context& ctx, Node& n) {
   set_like_input(ctx, n, 0, Shape(std::move(out)));
   transpose_values(ctx, n, p);
 }
-SYMSHAPE_RULES(infer_transpose, ai_onnx("Transpose", 1, 13, 21, 23, 24, 25));
+SYMSHAPE_RULES(infer_transpose, ai_onnx("Transpose", 1, 13, 21, 23, 24, 25).cost(count_none));
 
 inline constexpr auto kShapeOpsRules =
     family_rules<infer_shape_v1_rules, infer_shape_v15_rules, infer_size_rules, infer_flatten_rules,

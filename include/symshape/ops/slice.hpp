@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "symshape/infer/registry.hpp"
+#include "symshape/ops/common/costs.hpp"
 #include "symshape/ops/common/tensor_values.hpp"
 
 namespace symshape::ops {
@@ -227,14 +228,14 @@ inline void infer_slice_v1(Context& ctx, Node& n) {
              std::vector<SymbolicDim>(ends->begin(), ends->end()), ints_arg(ctx, n, IntsFrom::Attribute, "axes", 0),
              steps);
 }
-SYMSHAPE_RULES(infer_slice_v1, ai_onnx("Slice", 1));
+SYMSHAPE_RULES(infer_slice_v1, ai_onnx("Slice", 1).cost(count_none));
 
 inline void infer_slice_v10(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 3)) return;
   slice_impl(ctx, n, ctx.symbolic_value(n.input(1)), ctx.symbolic_value(n.input(2)),
              ints_arg(ctx, n, IntsFrom::Input, "axes", 3), ints_arg(ctx, n, IntsFrom::Input, "steps", 4));
 }
-SYMSHAPE_RULES(infer_slice_v10, ai_onnx("Slice", 10, 11, 13));
+SYMSHAPE_RULES(infer_slice_v10, ai_onnx("Slice", 10, 11, 13).cost(count_none));
 
 inline constexpr auto kSliceRules = family_rules<infer_slice_v1_rules, infer_slice_v10_rules>("symshape/ops/slice.hpp");
 

@@ -13,6 +13,7 @@
 
 #include "symshape/infer/helpers.hpp"
 #include "symshape/infer/registry.hpp"
+#include "symshape/ops/common/costs.hpp"
 #include "symshape/ops/common/tensor_values.hpp"
 
 namespace symshape::ops {
@@ -112,17 +113,27 @@ inline void infer_unary(Context& ctx, Node& n) {
   propagate_type(ctx, n);
   unary_detail::propagate_values(ctx, n);
 }
-SYMSHAPE_RULES(infer_unary, ai_onnx("Ceil", 1, 6, 13), ai_onnx("Floor", 1, 6, 13), ai_onnx("Round", 11, 22),
-               ai_onnx("Relu", 1, 6, 13, 14), ai_onnx("LeakyRelu", 1, 6, 16), ai_onnx("Elu", 1, 6, 22),
-               ai_onnx("Selu", 1, 6, 22), ai_onnx("Celu", 12), ai_onnx("Sigmoid", 1, 6, 13),
-               ai_onnx("HardSigmoid", 1, 6, 22), ai_onnx("HardSwish", 14, 22), ai_onnx("Tanh", 1, 6, 13),
-               ai_onnx("Exp", 1, 6, 13), ai_onnx("Log", 1, 6, 13), ai_onnx("Sqrt", 1, 6, 13),
-               ai_onnx("Reciprocal", 1, 6, 13), ai_onnx("Sin", 7, 22), ai_onnx("Cos", 7, 22), ai_onnx("Tan", 7, 22),
-               ai_onnx("Asin", 7, 22), ai_onnx("Acos", 7, 22), ai_onnx("Atan", 7, 22), ai_onnx("Sinh", 9, 22),
-               ai_onnx("Cosh", 9, 22), ai_onnx("Asinh", 9, 22), ai_onnx("Acosh", 9, 22), ai_onnx("Atanh", 9, 22),
-               ai_onnx("Erf", 9, 13), ai_onnx("Sign", 9, 13), ai_onnx("Softplus", 1, 22), ai_onnx("Softsign", 1, 22),
-               ai_onnx("Shrink", 9), ai_onnx("ThresholdedRelu", 10, 22), ai_onnx("Mish", 18, 22), ai_onnx("Swish", 24),
-               ai_onnx("Gelu", 20), ai_onnx("BitwiseNot", 18));
+SYMSHAPE_RULES(infer_unary, ai_onnx("Ceil", 1, 6, 13).cost(count_elementwise),
+               ai_onnx("Floor", 1, 6, 13).cost(count_elementwise), ai_onnx("Round", 11, 22).cost(count_elementwise),
+               ai_onnx("Relu", 1, 6, 13, 14).cost(count_elementwise),
+               ai_onnx("LeakyRelu", 1, 6, 16).cost(count_elementwise), ai_onnx("Elu", 1, 6, 22).cost(count_elementwise),
+               ai_onnx("Selu", 1, 6, 22).cost(count_elementwise), ai_onnx("Celu", 12).cost(count_elementwise),
+               ai_onnx("Sigmoid", 1, 6, 13).cost(count_elementwise),
+               ai_onnx("HardSigmoid", 1, 6, 22).cost(count_elementwise),
+               ai_onnx("HardSwish", 14, 22).cost(count_elementwise), ai_onnx("Tanh", 1, 6, 13).cost(count_elementwise),
+               ai_onnx("Exp", 1, 6, 13).cost(count_elementwise), ai_onnx("Log", 1, 6, 13).cost(count_elementwise),
+               ai_onnx("Sqrt", 1, 6, 13).cost(count_elementwise),
+               ai_onnx("Reciprocal", 1, 6, 13).cost(count_elementwise), ai_onnx("Sin", 7, 22).cost(count_elementwise),
+               ai_onnx("Cos", 7, 22).cost(count_elementwise), ai_onnx("Tan", 7, 22).cost(count_elementwise),
+               ai_onnx("Asin", 7, 22).cost(count_elementwise), ai_onnx("Acos", 7, 22).cost(count_elementwise),
+               ai_onnx("Atan", 7, 22).cost(count_elementwise), ai_onnx("Sinh", 9, 22).cost(count_elementwise),
+               ai_onnx("Cosh", 9, 22).cost(count_elementwise), ai_onnx("Asinh", 9, 22).cost(count_elementwise),
+               ai_onnx("Acosh", 9, 22).cost(count_elementwise), ai_onnx("Atanh", 9, 22).cost(count_elementwise),
+               ai_onnx("Erf", 9, 13).cost(count_elementwise), ai_onnx("Sign", 9, 13).cost(count_elementwise),
+               ai_onnx("Softplus", 1, 22).cost(count_elementwise), ai_onnx("Softsign", 1, 22).cost(count_elementwise),
+               ai_onnx("Shrink", 9).cost(count_elementwise), ai_onnx("ThresholdedRelu", 10, 22).cost(count_elementwise),
+               ai_onnx("Mish", 18, 22).cost(count_elementwise), ai_onnx("Swish", 24),
+               ai_onnx("Gelu", 20).cost(count_elementwise), ai_onnx("BitwiseNot", 18).cost(count_elementwise));
 
 // Neg and Abs also carry values (shape arithmetic such as -seq, in integers
 // or in floats: arange(seq - 1, -seq, -1.0)): Neg negates; Abs is max(x,-x)
@@ -147,7 +158,8 @@ inline void infer_neg_abs(Context& ctx, Node& n) {
   }
   ctx.set_rational_value(n.output(0), {std::move(out), v->den});
 }
-SYMSHAPE_RULES(infer_neg_abs, ai_onnx("Abs", 1, 6, 13), ai_onnx("Neg", 1, 6, 13));
+SYMSHAPE_RULES(infer_neg_abs, ai_onnx("Abs", 1, 6, 13).cost(count_elementwise),
+               ai_onnx("Neg", 1, 6, 13).cost(count_elementwise));
 
 // Same shape, BOOL elements (Not, IsNaN, IsInf); Not negates known booleans.
 inline void infer_unary_bool(Context& ctx, Node& n) {
@@ -160,7 +172,8 @@ inline void infer_unary_bool(Context& ctx, Node& n) {
   for (const SymbolicDim& x : *v) out.push_back(x.is_int() ? SymbolicDim(x.value() == 0 ? 1 : 0) : SymbolicDim());
   ctx.set_symbolic_value(n.output(0), std::move(out));
 }
-SYMSHAPE_RULES(infer_unary_bool, ai_onnx("Not", 1), ai_onnx("IsNaN", 9, 13, 20), ai_onnx("IsInf", 10, 20));
+SYMSHAPE_RULES(infer_unary_bool, ai_onnx("Not", 1).cost(count_elementwise),
+               ai_onnx("IsNaN", 9, 13, 20).cost(count_elementwise), ai_onnx("IsInf", 10, 20).cost(count_elementwise));
 
 // Clip 1/6 (min/max attributes) and 11+ (min/max optional inputs, which must be scalars).
 namespace unary_detail {
@@ -210,7 +223,7 @@ inline void infer_clip(Context& ctx, Node& n) {
   propagate_type(ctx, n);
   unary_detail::clip_values(ctx, n);
 }
-SYMSHAPE_RULES(infer_clip, ai_onnx("Clip", 1, 6, 11, 12, 13));
+SYMSHAPE_RULES(infer_clip, ai_onnx("Clip", 1, 6, 11, 12, 13).cost(count_elementwise));
 
 namespace unary_detail {
 enum class DropoutMask { InputType, Bool };  // the mask's element type
@@ -245,17 +258,17 @@ inline bool check_axis_attr(Context& ctx, Node& n, int64_t default_axis, AxisChe
 inline void infer_dropout_1(Context& ctx, Node& n) {
   unary_detail::infer_dropout(ctx, n, unary_detail::DropoutMask::InputType, 1);
 }
-SYMSHAPE_RULES(infer_dropout_1, ai_onnx("Dropout", 1, 6, 7));
+SYMSHAPE_RULES(infer_dropout_1, ai_onnx("Dropout", 1, 6, 7).cost(count_none));
 // Dropout 10: BOOL mask.
 inline void infer_dropout_10(Context& ctx, Node& n) {
   unary_detail::infer_dropout(ctx, n, unary_detail::DropoutMask::Bool, 1);
 }
-SYMSHAPE_RULES(infer_dropout_10, ai_onnx("Dropout", 10));
+SYMSHAPE_RULES(infer_dropout_10, ai_onnx("Dropout", 10).cost(count_none));
 // Dropout 12: optional ratio and training_mode inputs.
 inline void infer_dropout_12(Context& ctx, Node& n) {
   unary_detail::infer_dropout(ctx, n, unary_detail::DropoutMask::Bool, 3);
 }
-SYMSHAPE_RULES(infer_dropout_12, ai_onnx("Dropout", 12, 13, 22));
+SYMSHAPE_RULES(infer_dropout_12, ai_onnx("Dropout", 12, 13, 22).cost(count_none));
 
 // Softmax, LogSoftmax, Hardmax 1 and 11: 2-D coercion at `axis` (default 1).
 inline void infer_softmax_1(Context& ctx, Node& n) {
@@ -263,14 +276,18 @@ inline void infer_softmax_1(Context& ctx, Node& n) {
   if (!unary_detail::check_axis_attr(ctx, n, 1, unary_detail::AxisCheck::WhenGiven)) return;
   propagate_type(ctx, n);
 }
-SYMSHAPE_RULES(infer_softmax_1, ai_onnx("Softmax", 1, 11), ai_onnx("LogSoftmax", 1, 11), ai_onnx("Hardmax", 1, 11));
+// max, subtract, exp, sum, divide: 5 per element.
+inline FlopCount count_softmax(const Node& n, const CountContext&) { return counted(per_element(n.input(0), 5)); }
+SYMSHAPE_RULES(infer_softmax_1, ai_onnx("Softmax", 1, 11).cost(count_softmax),
+               ai_onnx("LogSoftmax", 1, 11).cost(count_softmax), ai_onnx("Hardmax", 1, 11).cost(count_per_input));
 // 13: along one axis (default -1); the shape is unchanged either way.
 inline void infer_softmax_13(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 1)) return;
   if (!unary_detail::check_axis_attr(ctx, n, -1, unary_detail::AxisCheck::Always)) return;
   propagate_type(ctx, n);
 }
-SYMSHAPE_RULES(infer_softmax_13, ai_onnx("Softmax", 13), ai_onnx("LogSoftmax", 13), ai_onnx("Hardmax", 13));
+SYMSHAPE_RULES(infer_softmax_13, ai_onnx("Softmax", 13).cost(count_softmax),
+               ai_onnx("LogSoftmax", 13).cost(count_softmax), ai_onnx("Hardmax", 13).cost(count_per_input));
 
 // LpNormalization: along `axis` (default -1).
 inline void infer_lp_normalization(Context& ctx, Node& n) {
@@ -278,7 +295,9 @@ inline void infer_lp_normalization(Context& ctx, Node& n) {
   if (!unary_detail::check_axis_attr(ctx, n, -1, unary_detail::AxisCheck::WhenGiven)) return;
   propagate_type(ctx, n);
 }
-SYMSHAPE_RULES(infer_lp_normalization, ai_onnx("LpNormalization", 1, 22));
+// Square, add, divide per element.
+inline FlopCount count_lp_norm(const Node& n, const CountContext&) { return counted(per_element(n.input(0), 3)); }
+SYMSHAPE_RULES(infer_lp_normalization, ai_onnx("LpNormalization", 1, 22).cost(count_lp_norm));
 
 // MeanVarianceNormalization: axes attribute (default {0, 2, 3}).
 inline void infer_mvn(Context& ctx, Node& n) {
@@ -291,7 +310,8 @@ inline void infer_mvn(Context& ctx, Node& n) {
   }
   propagate_type(ctx, n);
 }
-SYMSHAPE_RULES(infer_mvn, ai_onnx("MeanVarianceNormalization", 9, 13));
+inline FlopCount count_mvn(const Node& n, const CountContext&) { return counted(per_element(n.input(0), 5)); }
+SYMSHAPE_RULES(infer_mvn, ai_onnx("MeanVarianceNormalization", 9, 13).cost(count_mvn));
 
 // LRN: `size` is required.
 inline void infer_lrn(Context& ctx, Node& n) {
@@ -301,14 +321,18 @@ inline void infer_lrn(Context& ctx, Node& n) {
   if (size->kind != Attribute::Kind::Int || size->i < 1) return ctx.record_error(n, "size must be a positive integer");
   propagate_type(ctx, n);
 }
-SYMSHAPE_RULES(infer_lrn, ai_onnx("LRN", 1, 13));
+// A square-sum over `size` channels, then a scale, power and divide.
+inline FlopCount count_lrn(const Node& n, const CountContext&) {
+  return counted(per_element(n.input(0), n.attr_int("size", 1) + 3));
+}
+SYMSHAPE_RULES(infer_lrn, ai_onnx("LRN", 1, 13).cost(count_lrn));
 
 inline void infer_identity(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 1)) return;
   propagate_type(ctx, n, 0, 0);
   copy_value(ctx, n);
 }
-SYMSHAPE_RULES(infer_identity, ai_onnx("Identity", 1, 13, 14, 16, 19, 21, 23, 24, 25));
+SYMSHAPE_RULES(infer_identity, ai_onnx("Identity", 1, 13, 14, 16, 19, 21, 23, 24, 25).cost(count_none));
 
 inline constexpr auto kUnaryRules =
     family_rules<infer_unary_rules, infer_neg_abs_rules, infer_unary_bool_rules, infer_clip_rules,

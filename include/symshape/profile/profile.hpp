@@ -1,6 +1,7 @@
 // `profile_model`: FLOPs, parameters and memory of an inferred model, each a
 // canonical expression of its input symbols (unknown, printed "?", when a dim
-// it needs is unknown). Counts per node (counts.hpp), bytes of every output
+// it needs is unknown). Counts per node (the counts registered with the
+// rules, counts.hpp), bytes of every output
 // and the activation totals (memory.hpp), parameters (elements of the
 // floating-point initializers and Constant tensors the graph reads), and grouping by operator type
 // or by the node-name scope exporters write (`/blocks.3/attn/MatMul` ->
@@ -115,10 +116,14 @@ inline void total_flops(ModelProfile& m) {
     m.notes.push_back("flops leave out " + std::to_string(count) + " " + op + " node(s): not counted");
 }
 
-inline ModelProfile profile_model(const Model& model) {
+// The profile of an inferred model, with the FLOP counts of the rule table
+// that inferred it: builtin_rule_table() after infer_shapes (symshape.hpp),
+// the build's own table when it chose its families. A parameter rather than
+// a default, so that this header does not include every family.
+inline ModelProfile profile_model(const Model& model, RuleTable rules) {
   ModelProfile m;
   const Graph& g = *model.graph;
-  const CountContext ctx{model.opset("")};
+  const CountContext ctx = count_context(model, rules);
   std::unordered_set<const Value*> params;
   for (const Node* n : g.nodes) m.nodes.push_back(profile_node(*n, ctx, params));
   total_flops(m);

@@ -21,6 +21,7 @@
 
 #include "symshape/infer/helpers.hpp"
 #include "symshape/infer/registry.hpp"
+#include "symshape/ops/common/costs.hpp"
 #include "symshape/ops/microsoft/common.hpp"
 
 namespace symshape::ops {
@@ -69,7 +70,26 @@ inline void infer_ms_attention(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 2, 7)) return;
   ms_attention_detail::attention_outputs(ctx, n);
 }
-SYMSHAPE_RULES(infer_ms_attention, com_microsoft("Attention", 1));
+// com.microsoft Attention: input [B,S,In] x weights [In,W] (+ bias [W]), then
+// the core with Dq = qkv_hidden_sizes[0] or W/3 and T = present's dim 3.
+inline FlopCount count_ms_attention(const Node& n, const CountContext&) {
+  const Value* x = n.input(0);
+  const SymbolicDim w = dim(n.input(1), 1);
+  const SymbolicDim bs = dim(x, 0) * dim(x, 1);
+  SymbolicDim flops = SymbolicDim(2) * numel(x) * w;
+  if (n.input(2)) flops = flops + bs * w;
+  const auto sizes = n.attr_ints("qkv_hidden_sizes");
+  const SymbolicDim dq = sizes && sizes->size() == 3 ? SymbolicDim((*sizes)[0]) : w / SymbolicDim(3);
+  SymbolicDim t = dim(x, 1);
+  if (n.output(1)) {
+    t = dim(n.output(1), 3);
+  } else if (n.input(4)) {
+    t = t + dim(n.input(4), 3);
+  }
+  const SymbolicDim rows = bs * SymbolicDim(n.attr_int("num_heads", 0));
+  return counted(flops + attention_core(bs * dq, numel(n.output(0)), rows, t));
+}
+SYMSHAPE_RULES(infer_ms_attention, com_microsoft("Attention", 1).cost(count_ms_attention));
 
 // DecoderMaskedSelfAttention: input [B, 1, in_hidden], weights, bias,
 // [mask_index], past [2, B, N, P, H], [attention_bias], past_sequence_length,
@@ -160,7 +180,24 @@ inline void infer_ms_multi_head_attention(Context& ctx, Node& n) {
   }
   ctx.set_shape(n.output(3), Shape({b, H, dim_at(q, 1), total}));
 }
-SYMSHAPE_RULES(infer_ms_multi_head_attention, com_microsoft("MultiHeadAttention", 1));
+// com.microsoft MultiHeadAttention (query [B,S,D] or packed [B,S,N,3,H]) and
+// GroupQueryAttention (query [B,S,D], packed QKV too): the core only (bias
+// adds, rotary and masks not counted).
+inline FlopCount count_ms_mha(const Node& n, const CountContext&) {
+  const Value* q = n.input(0);
+  const Value* k = n.input(1);
+  const Shape* qs = shape_of(q);
+  if (!qs) return counted(SymbolicDim());
+  const bool gqa = n.op_type == "GroupQueryAttention";
+  SymbolicDim from_key = dim(q, 1);  // packed QKV: the query's own sequence
+  if (k && shape_of(k)) from_key = shape_of(k)->rank() == 4 && !gqa ? dim(k, 2) : dim(k, 1);
+  const SymbolicDim t = attention_keys(n, 1, from_key);
+  const SymbolicDim heads(n.attr_int("num_heads", 0));
+  const SymbolicDim y = numel(n.output(0));
+  const SymbolicDim q_elems = qs->rank() == 5 ? dim(q, 0) * dim(q, 1) * dim(q, 2) * dim(q, 4) : (gqa ? y : numel(q));
+  return counted(attention_core(q_elems, y, dim(q, 0) * dim(q, 1) * heads, t));
+}
+SYMSHAPE_RULES(infer_ms_multi_head_attention, com_microsoft("MultiHeadAttention", 1).cost(count_ms_mha));
 
 // GroupQueryAttention: query [B, S, N*H] (or packed [B, S, (N+2*Nkv)*H] with
 // key/value omitted), key/value [B, S, Nkv*H], past_key/past_value
@@ -224,7 +261,7 @@ inline void infer_ms_group_query_attention(Context& ctx, Node& n) {
   present(2, n.input(4), pv);
   if (n.output(3)) ctx.set_shape_and_dtype(n.output(3), Shape({dim_at(q, 0), *heads, dim_at(q, 1), total}), dt);
 }
-SYMSHAPE_RULES(infer_ms_group_query_attention, com_microsoft("GroupQueryAttention", 1));
+SYMSHAPE_RULES(infer_ms_group_query_attention, com_microsoft("GroupQueryAttention", 1).cost(count_ms_mha));
 
 // PackedAttention: input [T, in_hidden], weights, bias, token_offset [B, S],
 // cumulative_sequence_length, [attention_bias] -> output [T, v_hidden].

@@ -17,6 +17,7 @@
 
 #include "symshape/infer/helpers.hpp"
 #include "symshape/infer/registry.hpp"
+#include "symshape/ops/common/costs.hpp"
 #include "symshape/ops/common/matmul_shape.hpp"
 #include "symshape/ops/common/window.hpp"
 #include "symshape/ops/microsoft/common.hpp"
@@ -28,7 +29,7 @@ inline void infer_ms_fused_conv(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 2, 4)) return;
   conv_common(ctx, n, 0, 1, dtype_of(n.input(0)));
 }
-SYMSHAPE_RULES(infer_ms_fused_conv, com_microsoft("FusedConv", 1));
+SYMSHAPE_RULES(infer_ms_fused_conv, com_microsoft("FusedConv", 1).cost(count_conv));
 
 // NhwcFusedConv: X [N, D..., C], W [M, C/group, k...], [B], [Z] -> [N, out..., M].
 inline void infer_ms_nhwc_fused_conv(Context& ctx, Node& n) {

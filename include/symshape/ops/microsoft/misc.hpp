@@ -22,6 +22,7 @@
 
 #include "symshape/infer/helpers.hpp"
 #include "symshape/infer/registry.hpp"
+#include "symshape/ops/common/costs.hpp"
 #include "symshape/ops/common/matmul_shape.hpp"
 #include "symshape/ops/common/window.hpp"
 #include "symshape/ops/microsoft/common.hpp"
@@ -34,25 +35,28 @@ inline void infer_ms_passthrough1(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 1)) return;
   propagate_type(ctx, n);
 }
-SYMSHAPE_RULES(infer_ms_passthrough1, com_microsoft("FastGelu", 1), com_microsoft("Gelu", 1),
-               com_microsoft("QuickGelu", 1));
+inline FlopCount count_fast_gelu(const Node& n, const CountContext&) {
+  return counted(per_element(n.output(0), n.input(1) ? 2 : 1));
+}
+SYMSHAPE_RULES(infer_ms_passthrough1, com_microsoft("FastGelu", 1).cost(count_fast_gelu),
+               com_microsoft("Gelu", 1).cost(count_fast_gelu), com_microsoft("QuickGelu", 1).cost(count_fast_gelu));
 inline void infer_ms_passthrough2(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 2)) return;
   propagate_type(ctx, n);
 }
-SYMSHAPE_RULES(infer_ms_passthrough2, com_microsoft("BiasGelu", 1));
+SYMSHAPE_RULES(infer_ms_passthrough2, com_microsoft("BiasGelu", 1).cost(count_two_per_element));
 // RotaryEmbedding: input, position_ids, cos_cache, sin_cache.
 inline void infer_ms_rotary_embedding(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 4, 4)) return;
   propagate_type(ctx, n);
 }
-SYMSHAPE_RULES(infer_ms_rotary_embedding, com_microsoft("RotaryEmbedding", 1));
+SYMSHAPE_RULES(infer_ms_rotary_embedding, com_microsoft("RotaryEmbedding", 1).cost(count_rotary));
 // BiasAdd: X [N, HW, C], bias [C], skip [N, HW, C] -> X's shape.
 inline void infer_ms_bias_add(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 3, 3)) return;
   propagate_type(ctx, n);
 }
-SYMSHAPE_RULES(infer_ms_bias_add, com_microsoft("BiasAdd", 1));
+SYMSHAPE_RULES(infer_ms_bias_add, com_microsoft("BiasAdd", 1).cost(count_two_per_element));
 namespace ms_misc_detail {
 // GroupNorm / SkipGroupNorm attributes: groups and activation are required
 // (no default in diffusion_defs.cc); channels_last (default 1) picks C, which
@@ -81,7 +85,7 @@ inline void infer_ms_group_norm(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 3, 3) || !ms_misc_detail::group_norm_attrs(ctx, n)) return;
   propagate_type(ctx, n);
 }
-SYMSHAPE_RULES(infer_ms_group_norm, com_microsoft("GroupNorm", 1));
+SYMSHAPE_RULES(infer_ms_group_norm, com_microsoft("GroupNorm", 1).cost(count_instance_norm));
 // SkipGroupNorm: X, gamma, beta, skip, [bias] -> Y and optional S, both X's type.
 inline void infer_ms_skip_group_norm(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 4, 5) || !ms_misc_detail::group_norm_attrs(ctx, n)) return;
@@ -119,7 +123,13 @@ inline void infer_ms_fused_matmul(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 2, 2)) return;
   fused_matmul_shape(ctx, n);
 }
-SYMSHAPE_RULES(infer_ms_fused_matmul, com_microsoft("FusedMatMul", 1), com_microsoft("TransposeMatMul", 1));
+inline FlopCount count_fused_matmul(const Node& n, const CountContext&) {
+  if (n.attr_int("transBatchA", 0) || n.attr_int("transBatchB", 0))
+    return not_counted("not counted: FusedMatMul with transBatchA/transBatchB");
+  return count_matmul_k(n, 0, n.attr_int("transA", 0) != 0 ? AOrder::Transposed : AOrder::AsIs);
+}
+SYMSHAPE_RULES(infer_ms_fused_matmul, com_microsoft("FusedMatMul", 1).cost(count_fused_matmul),
+               com_microsoft("TransposeMatMul", 1));
 
 // GemmFastGelu: X [M, K], W [K, N], optional bias [N] -> [M, N] (matmul semantics).
 inline void infer_ms_gemm_fast_gelu(Context& ctx, Node& n) {
@@ -133,7 +143,7 @@ inline void infer_ms_matmul_integer16(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 2, 2)) return;
   infer_matmul_like(ctx, n, 0, 1, DataType::INT32);
 }
-SYMSHAPE_RULES(infer_ms_matmul_integer16, com_microsoft("MatMulInteger16", 1));
+SYMSHAPE_RULES(infer_ms_matmul_integer16, com_microsoft("MatMulInteger16", 1).cost(count_matmul));
 
 // MatMulNBits: A [..., K], B (packed), scales, [zero_points], [g_idx], [bias];
 // attributes K, N and block_size required (block_size a power of 2, >= 16)
@@ -148,14 +158,14 @@ inline void infer_ms_matmul_nbits(Context& ctx, Node& n) {
   if (!y) return;
   ctx.set_shape_and_dtype(n.output(0), *y, dtype_of(n.input(0)));
 }
-SYMSHAPE_RULES(infer_ms_matmul_nbits, com_microsoft("MatMulNBits", 1));
+SYMSHAPE_RULES(infer_ms_matmul_nbits, com_microsoft("MatMulNBits", 1).cost(count_matmul_k_attr));
 
 // NhwcConv: X [N, H.., C], W [M, C/group, k...], [B] -> [N, out..., M].
 inline void infer_ms_nhwc_conv(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 2, 3)) return;
   nhwc_conv(ctx, n, 0, 1, dtype_of(n.input(0)));
 }
-SYMSHAPE_RULES(infer_ms_nhwc_conv, com_microsoft("NhwcConv", 1));
+SYMSHAPE_RULES(infer_ms_nhwc_conv, com_microsoft("NhwcConv", 1).cost(count_conv));
 
 // SparseToDenseMatMul: A (sparse, 2-D) and B (dense, 2-D) with transA /
 // transB -> [M, N] of B's type.

@@ -14,6 +14,7 @@
 
 #include "symshape/infer/helpers.hpp"
 #include "symshape/infer/registry.hpp"
+#include "symshape/ops/common/costs.hpp"
 #include "symshape/ops/microsoft/common.hpp"
 
 namespace symshape::ops {
@@ -55,7 +56,8 @@ inline void infer_ms_layer_norm(Context& ctx, Node& n) {
 // onnxruntime's contrib LayerNormalization / SimplifiedLayerNormalization
 // are ai.onnx v1 schemas (contrib_defs.cc: SetDomain(kOnnxDomain)); ONNX's
 // own LayerNormalization-17 takes over from opset 17.
-SYMSHAPE_RULES(infer_ms_layer_norm, ai_onnx("LayerNormalization", 1), ai_onnx("SimplifiedLayerNormalization", 1));
+SYMSHAPE_RULES(infer_ms_layer_norm, ai_onnx("LayerNormalization", 1).cost(count_layer_norm),
+               ai_onnx("SimplifiedLayerNormalization", 1).cost(count_layer_norm));
 
 // SkipLayerNormalization: input [B, S, H] (or 2-D), skip, gamma, [beta], [bias]
 // -> output, mean [B, S, 1], inv_std_var [B, S, 1] (FLOAT), input_skip_bias_sum.
@@ -73,8 +75,8 @@ inline void infer_ms_skip_layer_norm(Context& ctx, Node& n) {
   ctx.set_shape_and_dtype(n.output(2), st, DataType::FLOAT);
   propagate_type(ctx, n, 3, 0);
 }
-SYMSHAPE_RULES(infer_ms_skip_layer_norm, com_microsoft("SkipLayerNormalization", 1),
-               com_microsoft("SkipSimplifiedLayerNormalization", 1));
+SYMSHAPE_RULES(infer_ms_skip_layer_norm, com_microsoft("SkipLayerNormalization", 1).cost(count_layer_norm),
+               com_microsoft("SkipSimplifiedLayerNormalization", 1).cost(count_layer_norm));
 
 // EmbedLayerNormalization: input_ids [B, S], segment_ids, word_embedding [V, H],
 // position_embedding, segment_embedding, gamma, beta, [mask], [position_ids]

@@ -27,6 +27,7 @@
 
 #include "symshape/infer/helpers.hpp"
 #include "symshape/infer/registry.hpp"
+#include "symshape/ops/common/costs.hpp"
 #include "symshape/ops/common/matmul_shape.hpp"
 #include "symshape/ops/common/rnn_shape.hpp"
 #include "symshape/ops/common/tensor_values.hpp"
@@ -77,13 +78,13 @@ inline void infer_ms_dynamic_quantize_matmul(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 3, 5)) return;
   infer_matmul_like(ctx, n, 0, 1, dtype_of(n.input(0)));
 }
-SYMSHAPE_RULES(infer_ms_dynamic_quantize_matmul, com_microsoft("DynamicQuantizeMatMul", 1));
+SYMSHAPE_RULES(infer_ms_dynamic_quantize_matmul, com_microsoft("DynamicQuantizeMatMul", 1).cost(count_matmul));
 // MatMulIntegerToFloat: A, B, a_scale, b_scale, [a_zp], [b_zp], [bias] -> A @ B, a_scale's dtype.
 inline void infer_ms_matmul_integer_to_float(Context& ctx, Node& n) {
   if (!check_inputs(ctx, n, 4, 7)) return;
   infer_matmul_like(ctx, n, 0, 1, dtype_of(n.input(2)));
 }
-SYMSHAPE_RULES(infer_ms_matmul_integer_to_float, com_microsoft("MatMulIntegerToFloat", 1));
+SYMSHAPE_RULES(infer_ms_matmul_integer_to_float, com_microsoft("MatMulIntegerToFloat", 1).cost(count_matmul));
 // QGemm: A, a_scale, a_zp, B, b_scale, b_zp, [C], [y_scale], [y_zp] -> [M, N];
 // y_zp's dtype when y_zp is given, FLOAT otherwise (quantization_defs.cc:
 // TY is bound by no input, the inference function looks at input 8 only).

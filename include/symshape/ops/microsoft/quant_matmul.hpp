@@ -17,6 +17,7 @@
 
 #include "symshape/infer/helpers.hpp"
 #include "symshape/infer/registry.hpp"
+#include "symshape/ops/common/costs.hpp"
 #include "symshape/ops/common/matmul_shape.hpp"
 #include "symshape/ops/common/tensor_values.hpp"
 #include "symshape/ops/microsoft/common.hpp"
@@ -92,7 +93,7 @@ inline void infer_ms_matmul_bnb4(Context& ctx, Node& n) {
   if (!y) return;
   ctx.set_shape_and_dtype(n.output(0), *y, dtype_of(n.input(0)));
 }
-SYMSHAPE_RULES(infer_ms_matmul_bnb4, com_microsoft("MatMulBnb4", 1));
+SYMSHAPE_RULES(infer_ms_matmul_bnb4, com_microsoft("MatMulBnb4", 1).cost(count_matmul_k_attr));
 
 // MatMulFpQ4: A, B (packed int4 blob), B_shape (int64 [K, N]) -> A @ [K, N]
 // (numpy.matmul), A's dtype. With B_shape's values unknown, the last dim is.

@@ -44,8 +44,15 @@ class SymbolicDim {
   int64_t value() const { return is_known() ? expr_.as_int() : -1; }  // when is_int()
   const Expr& expr() const { return expr_; }                          // when is_known() (else it reads as 0)
 
-  // "?" for unknown, else the canonical expression text.
-  std::string to_string() const { return is_known() ? symshape::to_string(expr_) : "?"; }
+  // "?" for unknown, else the canonical expression text. A dim that is one
+  // symbol whose name is not an expression (a dim_param such as "H/2" or
+  // "batch size") is its name as written; inside an expression such a name
+  // is quoted ("2*`H/2`"), so that either text reads back as the same dim.
+  std::string to_string() const {
+    if (is_unknown()) return "?";
+    if (expr_.is_symbol() && !is_plain_name(expr_.name()) && !parse_expr(expr_.name())) return expr_.name();
+    return symshape::to_string(expr_);
+  }
 
   friend bool operator==(const SymbolicDim& a, const SymbolicDim& b) {
     return a.is_known() == b.is_known() && (a.is_unknown() || a.expr_ == b.expr_);

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "expr_test_util.hpp"
+#include "symshape/dim.hpp"
 #include "symshape/expr.hpp"
 
 namespace symshape {
@@ -334,6 +335,37 @@ TEST(Print, Int64MinRoundTrips) {
     EXPECT_EQ(*back, e) << text;
   }
   EXPECT_EQ(to_string(Expr(kMin)), "(-9223372036854775807-1)");
+}
+
+// A symbol whose name is not a plain name (an ONNX dim_param such as "H/2"
+// or Paddle2ONNX's "p2o.DynamicDimension.0") is quoted with backticks inside
+// an expression, so that the text reads back as the same expression.
+TEST(Print, OtherNamesAreQuoted) {
+  EXPECT_EQ(to_string(sym("H/2") * Expr(2)), "2*`H/2`");
+  EXPECT_EQ(to_string(sym("p2o.DynamicDimension.0") + Expr(31)), "`p2o.DynamicDimension.0`+31");
+  EXPECT_EQ(to_string(sym("a+b")), "`a+b`");
+  EXPECT_EQ(to_string(sym("seq_len2")), "seq_len2");
+  EXPECT_EQ(P("2*`H/2`"), sym("H/2") * Expr(2));
+  EXPECT_EQ(P("(`batch size` + 1)//2"), dim_div(sym("batch size") + Expr(1), Expr(2)));
+  for (const Expr& e : {sym("H/2") * Expr(2), sym("a+b") + sym("x"), dim_div(sym("p2o.D.0") + Expr(31), Expr(32))})
+    EXPECT_EQ(P(to_string(e)), e) << to_string(e);
+  EXPECT_EQ(parse_error("2*`H/2"), "position 2: a quoted name has no closing '`'");
+  EXPECT_EQ(parse_error("``"), "position 0: empty quoted name");
+}
+
+// A dim that is one such symbol prints as its name as written (the dim_param
+// it came from), and reads back as the same dim; inside an expression it is
+// quoted.
+TEST(Print, DimOfOneOtherNameIsItsName) {
+  const SymbolicDim h("H/2");
+  EXPECT_EQ(h.to_string(), "H/2");
+  EXPECT_EQ((h * SymbolicDim(2)).to_string(), "2*`H/2`");
+  EXPECT_EQ(SymbolicDim((h * SymbolicDim(2)).to_string()), h * SymbolicDim(2));
+  EXPECT_EQ(SymbolicDim("batch size").to_string(), "batch size");
+  // A name that would read as an expression is quoted even alone.
+  const SymbolicDim ab(Expr::symbol("a+b"));
+  EXPECT_EQ(ab.to_string(), "`a+b`");
+  EXPECT_EQ(SymbolicDim(ab.to_string()), ab);
 }
 
 TEST(Print, RoundTrips) {

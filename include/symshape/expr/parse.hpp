@@ -4,10 +4,13 @@
 //   sum     := product (('+'|'-') product)*
 //   product := unary (('*'|'//'|'%') unary)*
 //   unary   := ('+'|'-')* atom
-//   atom    := INTEGER | NAME | '(' expr ')' | CALL
+//   atom    := INTEGER | NAME | '`' QUOTED '`' | '(' expr ')' | CALL
 //   CALL    := ('CeilToInt' | 'Max' | 'max' | 'Min' | 'min') '(' expr (',' expr)* ')'
-// Names are [A-Za-z_][A-Za-z0-9_]*. Errors name the 0-based position and what
-// was expected; nesting deeper than kMaxParseDepth is an error.
+// Names are [A-Za-z_][A-Za-z0-9_]*; any other symbol name (an ONNX dim_param
+// such as "H/2" or "p2o.DynamicDimension.0") is written between backticks,
+// as the printer writes it, and holds no backtick. Errors name the 0-based
+// position and what was expected; nesting deeper than kMaxParseDepth is an
+// error.
 #pragma once
 
 #include <cstdint>
@@ -263,6 +266,16 @@ class Parser {
       if (!failed_ && !accept(')')) fail("expected ')'");
       --depth_;
       return e;
+    }
+    if (c == '`') {
+      const std::size_t close = text_.find('`', pos_ + 1);
+      if (close == std::string_view::npos || close == pos_ + 1) {
+        fail(close == std::string_view::npos ? "a quoted name has no closing '`'" : "empty quoted name");
+        return 0;
+      }
+      std::string_view name = text_.substr(pos_ + 1, close - pos_ - 1);
+      pos_ = close + 1;
+      return Expr::symbol(name);
     }
     if (is_name_start(c)) {
       const std::size_t start = pos_;

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 
 #include "symshape/expr/expr.hpp"
 #include "symshape/support/checked_int.hpp"
@@ -14,6 +15,17 @@ namespace symshape {
 std::string to_string(const Expr& e);
 // Appends the canonical text of e to out (to_string without a new string).
 void print_to(const Expr& e, std::string& out);
+
+// Whether a symbol name is written bare in expressions: [A-Za-z_][A-Za-z0-9_]*.
+inline bool is_plain_name(std::string_view name) {
+  if (name.empty()) return false;
+  for (std::size_t i = 0; i < name.size(); ++i) {
+    const char c = name[i];
+    const bool letter = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
+    if (!letter && !(i > 0 && c >= '0' && c <= '9')) return false;
+  }
+  return true;
+}
 
 namespace detail {
 
@@ -215,6 +227,19 @@ inline int print_sum(const Expr& e, std::string& out) {
   return e.terms().size() == 1 ? kPrecMul : kPrecAdd;
 }
 
+// Appends a symbol's name: bare when it is a plain name
+// ([A-Za-z_][A-Za-z0-9_]*), else between backticks ("2*`H/2`"), so that the
+// text reads back as the same expression (parse.hpp).
+inline void print_symbol(const std::string& name, std::string& out) {
+  if (is_plain_name(name) || name.find('`') != std::string::npos) {  // (a backtick cannot be quoted)
+    out += name;
+    return;
+  }
+  out += '`';
+  out += name;
+  out += '`';
+}
+
 // Appends e to out; returns the precedence of what it printed.
 inline int print_expr(const Expr& e, std::string& out) {
   switch (e.kind()) {
@@ -227,7 +252,7 @@ inline int print_expr(const Expr& e, std::string& out) {
       append_unsigned(out, magnitude(e.as_int()));
       return e.as_int() < 0 ? kPrecUnary : kPrecAtom;
     case ExprKind::Symbol:
-      out += e.name();
+      print_symbol(e.name(), out);
       return kPrecAtom;
     case ExprKind::Error:
       out += "<error: " + e.name() + ">";

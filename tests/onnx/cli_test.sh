@@ -152,7 +152,7 @@ case_infer_json() {
   grep -Fq '"model": "'"$models/small_cnn.onnx"'"' "$tmp/r.json" || fail "no model"
   grep -Fq '"modified": true' "$tmp/r.json" || fail "no modified"
   grep -Fq '"diagnostics": []' "$tmp/r.json" || fail "diagnostics not empty"
-  grep -Fq '{"name": "c1", "type": "float[N,8,(H+1)//2,(W+1)//2]", "node": "conv1", "op_type": "Conv"' "$tmp/r.json" ||
+  grep -Fq '{"name": "c1", "type": "float[N,8,(H+1)//2,(W+1)//2]", "dtype": "float", "dims": ["N", 8, "(H+1)//2", "(W+1)//2"], "node": "conv1", "op_type": "Conv"' "$tmp/r.json" ||
     fail "no c1 entry"
   run 3 infer "$models/shape_bug.onnx" --json "$tmp/bug.json"
   grep -Fq '{"severity": "error", "kind": "semantic", "node": "proj_out", "op_type": "MatMul", "where": "node #2 '"'proj_out'"' (MatMul)", "message": ' "$tmp/bug.json" ||

@@ -105,7 +105,7 @@ inline constexpr const char* kInferUsage =
     "usage: symshape infer MODEL.onnx|- [-o OUT.onnx|-] [--input-shape NAME=D0,D1,...]...\n"
     "                      [--policy skip|override|refine|strict] [--trace] [--json REPORT.json|-]\n"
     "                      [--allow-errors] [--assume-contracts] [--assume FACT]...\n"
-    "                      [--assume-nonempty] [--full]\n"
+    "                      [--assume-nonempty] [--full] [--quiet]\n"
     "  Infers every value's shape. Prints a summary on stdout (counts, inputs and\n"
     "  outputs with their types as written, '?' for an unknown dim, _dN for a fresh\n"
     "  symbol), then the model's contracts: relations between input dims that\n"
@@ -121,9 +121,11 @@ inline constexpr const char* kInferUsage =
     "                  are rewritten to resolve from OUT's folder\n"
     "  --allow-errors  write -o even when inference reports errors (exit 3)\n"
     "  --json REPORT   write a JSON report, also when inference reports errors\n"
+    "                  (docs/json.md: \"schema\": \"symshape/infer/1\")\n"
     "  --input-shape   replace an input's dims (integers, names, expressions, '?')\n"
     "  --policy        how inferred types merge with existing ones (default refine)\n"
     "  --trace         one line per node\n"
+    "  --quiet, -q     no summary and no contracts: the diagnostics and files only\n"
     "  --assume-contracts  assume the contracts hold: substitute the input symbols\n"
     "                  they determine (keeping the names the model declares) and\n"
     "                  infer again; lists every assumption made. Without it every\n"
@@ -145,7 +147,8 @@ struct InferArgs {
   bool trace = false;
   bool allow_errors = false;
   bool assume_contracts = false;
-  bool full = false;  // --full: no expression cut
+  bool full = false;   // --full: no expression cut
+  bool quiet = false;  // --quiet: no summary (diagnostics and files only)
 };
 
 // The options infer and profile share: --policy and --input-shape.
@@ -195,6 +198,7 @@ inline std::optional<int> parse_infer_args(const std::vector<std::string>& args,
                       {{"--policy"}, "skip|override|refine|strict", policy_option(a.options.policy)},
                       {{"--input-shape"}, "NAME=D0,D1,...", input_shape_option(a.input_shapes)},
                       {{"--trace"}, nullptr, set_flag(a.trace)},
+                      {{"-q", "--quiet"}, nullptr, set_flag(a.quiet)},
                       {{"--allow-errors"}, nullptr, set_flag(a.allow_errors)},
                       {{"--assume-contracts"}, nullptr, set_flag(a.assume_contracts)},
                       {{"--assume"}, "FACT", assume_text_option(a.options.assume)},
@@ -423,8 +427,10 @@ inline int run_infer(const std::vector<std::string>& args) {
   bool wrote_model = false, wrote_json = false;
   const int code = write_infer_outputs(a, model, report, assumptions, types, input, splice, wrote_model, wrote_json);
   const ExprFit fit = ExprFit::for_output(summary, a.full);
-  print_infer_summary(summary, a, model, report, types, wrote_model, wrote_json, fit);
-  print_contracts(summary, report, a.assume_contracts, assumptions, fit);
+  if (!a.quiet) {
+    print_infer_summary(summary, a, model, report, types, wrote_model, wrote_json, fit);
+    print_contracts(summary, report, a.assume_contracts, assumptions, fit);
+  }
   if (std::fflush(stdout) != 0) return fatal(cmd, "cannot write to standard output");
   return end_without_teardown(code != kExitOk ? code : report.ok() ? kExitOk : kExitInference);
 }
@@ -432,8 +438,8 @@ inline int run_infer(const std::vector<std::string>& args) {
 // ---- symshape show ----
 
 inline constexpr const char* kShowUsage =
-    "usage: symshape show MODEL.onnx|- [--bind SYM=INT,...]... [--all] [--assume FACT]...\n"
-    "                     [--assume-nonempty] [--full]\n"
+    "usage: symshape show MODEL.onnx|- [--bind SYM=INT,...]... [--all] [--json FILE|-] [--quiet]\n"
+    "                     [--assume FACT]... [--assume-nonempty] [--full]\n"
     "  Infers every value's shape and prints one aligned row per value on stdout\n"
     "  (graph inputs and node outputs; --all adds initializers): name, producing\n"
     "  node, op, dtype, symbolic shape as `infer -o` would write it ('?' for an\n"
@@ -446,7 +452,10 @@ inline constexpr const char* kShowUsage =
     "  broadcast that fails at those values) is reported, exit status 3.\n"
     "  A shape longer than the room left by the terminal's width (60 characters\n"
     "  when stdout is not a terminal) is cut, ending in '…'; --full prints every\n"
-    "  shape whole.\n" SYMSHAPE_CLI_ASSUME_HELP
+    "  shape whole. --json writes the rows as JSON (docs/json.md: each value's\n"
+    "  dtype and dims, and with --bind its concrete dims and bytes); '-' is\n"
+    "  standard output, and the table then goes to stderr. --quiet (-q) prints no\n"
+    "  table.\n" SYMSHAPE_CLI_ASSUME_HELP
     "exit status: 0 ok; 1 unreadable or malformed input; 2 bad usage; 3 inference\n"
     "  reported errors (the table is still printed).\n";
 
@@ -478,12 +487,13 @@ inline std::string concrete_shape(const Shape& s, const Bindings& b, std::option
 }
 
 struct ShowArgs {
-  std::string model_path;
+  std::string model_path, json_path;
   Bindings bindings;
   bool have_bind = false;  // adds the concrete and bytes columns
   bool with_initializers = false;
   InferenceOptions options;  // --assume, --assume-nonempty
   bool full = false;         // --full: no expression cut
+  bool quiet = false;        // --quiet: no table
 };
 
 // Returns nothing when the command is to run, else the exit code.
@@ -497,6 +507,14 @@ inline std::optional<int> parse_show_args(const std::vector<std::string>& args, 
                      kShowUsage,
                      {{{"--bind"}, "SYM=INT,...", bind},
                       {{"--all"}, nullptr, set_flag(a.with_initializers)},
+                      {{"--json"},
+                       "FILE",
+                       [&a](const std::string& value, std::string& error) {
+                         error = "--json needs a file name";
+                         a.json_path = value;
+                         return !value.empty();
+                       }},
+                      {{"-q", "--quiet"}, nullptr, set_flag(a.quiet)},
                       {{"--assume"}, "FACT", assume_text_option(a.options.assume)},
                       {{"--assume-nonempty"}, nullptr, set_flag(a.options.assume_nonempty)},
                       {{"--full"}, nullptr, set_flag(a.full)}},
@@ -504,7 +522,7 @@ inline std::optional<int> parse_show_args(const std::vector<std::string>& args, 
   if (const std::optional<int> done = parse_args(spec, args)) return done;
   if (a.model_path.empty())
     return fatal(cmd, "expected a model file (symshape show MODEL.onnx [--bind SYM=INT,...])", kExitUsage);
-  return std::nullopt;
+  return check_outputs(cmd, a.model_path, {{"--json", a.json_path}});
 }
 
 // The sum of the sizes of node outputs; unknown once one size is.
@@ -513,22 +531,89 @@ struct ByteTotal {
   bool known = true;
 };
 
+// The bytes of a tensor of `count` elements of type t; nothing when unknown
+// or beyond int64. Node outputs add theirs to `total`.
+inline std::optional<int64_t> concrete_bytes(const Value& v, const Type& t, std::optional<int64_t> count,
+                                             ByteTotal& total) {
+  const int bits = t.is_tensor_like() ? element_bits(t.elem_type()) : 0;
+  int64_t bytes = 0;
+  if (count && bits > 0 && checked::mul(*count, int64_t{bits}, bytes)) {
+    bytes = (bytes + 7) / 8;
+    if (v.producer && !checked::add(total.bytes, bytes, total.bytes)) total.known = false;
+    return bytes;
+  }
+  if (v.producer) total.known = false;
+  return std::nullopt;
+}
+
 // The "concrete" and "bytes" cells of `v` at the bindings; node outputs add
 // their size to `total`.
 inline void append_concrete_cells(const Value& v, const Type& t, const Bindings& bindings, TableRow& row,
                                   ByteTotal& total) {
   std::optional<int64_t> count;
   row.push_back(t.is_tensor_like() ? concrete_shape(t.shape(), bindings, count) : "-");
-  const int bits = t.is_tensor_like() ? element_bits(t.elem_type()) : 0;
-  int64_t bytes = 0;
-  if (count && bits > 0 && checked::mul(*count, int64_t{bits}, bytes)) {
-    bytes = (bytes + 7) / 8;
-    row.push_back(std::to_string(bytes));
-    if (v.producer && !checked::add(total.bytes, bytes, total.bytes)) total.known = false;
-  } else {
-    row.push_back("?");
-    if (v.producer) total.known = false;
+  const std::optional<int64_t> bytes = concrete_bytes(v, t, count, total);
+  row.push_back(bytes ? std::to_string(*bytes) : "?");
+}
+
+// --json of show: each value's type (also as dtype and dims) and, with
+// --bind, its concrete dims (null where one does not evaluate) and bytes.
+inline std::string show_json(const ShowArgs& a, const std::vector<const Value*>& values, const WrittenTypes& types) {
+  using Layout = report::JsonWriter::Layout;
+  report::JsonWriter j;
+  j.begin_object();
+  j.key("schema").string(report::kShowJsonSchema);
+  j.key("model").string(a.model_path);
+  j.key("bindings").begin_object(Layout::Inline);
+  for (const auto& [name, value] : std::map<std::string, int64_t>(a.bindings.begin(), a.bindings.end()))
+    j.key(name).integer(value);
+  j.end_object();
+  ByteTotal total;
+  j.key("values").begin_array();
+  for (const Value* v : values) {
+    const Type& t = types.of(*v);
+    j.begin_object(Layout::Inline);
+    j.key("name").string(v->name);
+    j.key("node").string(v->producer ? v->producer->name : std::string());
+    j.key("op_type").string(v->producer ? v->producer->op_type : std::string());
+    j.key("type").string(t.to_string());
+    report::json_dtype_and_dims(j, t);
+    if (a.have_bind) {
+      std::optional<int64_t> count;
+      j.key("concrete");
+      if (t.is_tensor_like() && t.shape().has_rank()) {
+        concrete_shape(t.shape(), a.bindings, count);
+        j.begin_array(Layout::Inline);
+        for (const SymbolicDim& d : t.shape().dims()) {
+          const Result<int64_t> x = d.is_known() ? evaluate(d.expr(), a.bindings) : Result<int64_t>::failure("?");
+          if (x && *x >= 0)
+            j.integer(*x);
+          else
+            j.null();
+        }
+        j.end_array();
+      } else {
+        j.null();
+      }
+      const std::optional<int64_t> bytes = concrete_bytes(*v, t, count, total);
+      j.key("bytes");
+      if (bytes)
+        j.integer(*bytes);
+      else
+        j.null();
+    }
+    j.end_object();
   }
+  j.end_array();
+  if (a.have_bind) {
+    j.key("total_bytes");
+    if (total.known)
+      j.integer(total.bytes);
+    else
+      j.null();
+  }
+  j.end_object();
+  return j.str() + "\n";
 }
 
 inline constexpr std::size_t kShowShapeColumn = 4;  // the column cut to fit (fit.hpp)
@@ -617,15 +702,24 @@ inline int run_show(const std::vector<std::string>& args) {
   if (const std::string problem = bindings_break_facts(report.facts, a.bindings); !problem.empty())
     return fatal(cmd, "--bind: " + problem, kExitUsage);
 
-  print_facts_line(stdout, report.facts);
-  std::vector<TableRow> rows{{"value", "node", "op", "dtype", "shape"}};
-  if (a.have_bind) rows[0].insert(rows[0].end(), {"concrete", "bytes"});
-  ByteTotal total;
-  for (const Value* v : values) rows.push_back(show_row(*v, types.of(*v), a, total));
-  ExprFit::for_output(stdout, a.full).fit_table(rows, {kShowShapeColumn});
-  print_table(rows);
-  if (a.have_bind)
-    std::printf("total bytes of node outputs: %s\n", total.known ? std::to_string(total.bytes).c_str() : "?");
+  // With --json -, stdout holds only the JSON.
+  FILE* out = names_stdout(a.json_path) ? stderr : stdout;
+  if (!a.quiet) {
+    print_facts_line(out, report.facts);
+    std::vector<TableRow> rows{{"value", "node", "op", "dtype", "shape"}};
+    if (a.have_bind) rows[0].insert(rows[0].end(), {"concrete", "bytes"});
+    ByteTotal total;
+    for (const Value* v : values) rows.push_back(show_row(*v, types.of(*v), a, total));
+    ExprFit::for_output(out, a.full).fit_table(rows, {kShowShapeColumn});
+    print_table(rows, out);
+    if (a.have_bind)
+      std::fprintf(out, "total bytes of node outputs: %s\n", total.known ? std::to_string(total.bytes).c_str() : "?");
+  }
+  if (!a.json_path.empty()) {
+    Result<PreparedOutput> prepared = prepare_output(a.json_path, symshape::bytes_writer(show_json(a, values, types)));
+    Result<bool> done = prepared ? commit_output(prepared.value()) : Result<bool>::failure(prepared.error());
+    if (!done) return fatal(cmd, done.error());
+  }
   print_diagnostics(cmd, a.model_path, report);
   const bool fails_at_bindings = report_errors_at_bindings(cmd, a.model_path, input, {}, a.bindings, a.options, report);
   if (std::fflush(stdout) != 0) return fatal(cmd, "cannot write to standard output");

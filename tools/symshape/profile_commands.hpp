@@ -31,7 +31,7 @@ inline constexpr const char* kProfileUsage =
     "usage: symshape profile MODEL.onnx|- [--bind SYM=INT,...]... [--by op|scope] [--top N] [--json FILE|-]\n"
     "                        [--csv FILE|-] [--sweep SYM=LO..HI [--plot FILE.svg]]\n"
     "                        [--input-shape NAME=D0,D1,...]... [--policy skip|override|refine|strict]\n"
-    "                        [--assume-contracts] [--assume FACT]... [--assume-nonempty] [--full]\n"
+    "                        [--assume-contracts] [--assume FACT]... [--assume-nonempty] [--full] [--quiet]\n"
     "  Infers every shape, then prints the model's FLOPs, parameters and memory as\n"
     "  expressions of its input symbols (docs/profile.md states the conventions):\n"
     "  the totals (flops, params, param_bytes, activation_bytes: every node output,\n"
@@ -59,6 +59,7 @@ inline constexpr const char* kProfileUsage =
     "  --input-shape, --policy, --assume-contracts  as for `symshape infer`: replace an\n"
     "              input's dims, how inferred types merge with the file's, assume the\n"
     "              contracts (the assumptions are listed before the totals)\n"
+    "  --quiet     (-q) print no table: the diagnostics and the files only\n"
     "  --full      print every expression whole. Without it one longer than the room\n"
     "              left by the terminal's width (60 characters when not a terminal)\n"
     "              is cut, ending in '…', and a cut peak shows its largest candidate\n"
@@ -81,7 +82,8 @@ struct ProfileArgs {
   std::vector<InputShape> input_shapes;
   InferenceOptions options;  // --policy, --assume, --assume-nonempty
   bool assume_contracts = false;
-  bool full = false;  // --full: no expression cut
+  bool full = false;   // --full: no expression cut
+  bool quiet = false;  // --quiet: no tables (diagnostics and files only)
 };
 
 // "SYM=LO..HI" with 0 <= LO <= HI.
@@ -140,6 +142,7 @@ inline std::optional<int> parse_profile_args(const std::vector<std::string>& arg
                       {{"--input-shape"}, "NAME=D0,D1,...", input_shape_option(a.input_shapes)},
                       {{"--policy"}, "skip|override|refine|strict", policy_option(a.options.policy)},
                       {{"--assume-contracts"}, nullptr, set_flag(a.assume_contracts)},
+                      {{"-q", "--quiet"}, nullptr, set_flag(a.quiet)},
                       {{"--assume"}, "FACT", assume_text_option(a.options.assume)},
                       {{"--assume-nonempty"}, nullptr, set_flag(a.options.assume_nonempty)},
                       {{"--full"}, nullptr, set_flag(a.full)}},
@@ -394,10 +397,12 @@ inline int run_sweep(const ProfileArgs& a, const profile::ModelProfile& p, FILE*
     plot.left.y.push_back(flops ? static_cast<double>(*flops) : NAN);
     plot.right.y.push_back(peak ? static_cast<double>(*peak) : NAN);
   }
-  std::fprintf(out, "%s: the totals over %s%s\n", display_name(a.model_path).c_str(), a.sweep->symbol.c_str(),
-               a.bindings.empty() ? "" : (" at " + bindings_text(a.bindings)).c_str());
-  ExprFit::for_output(out, a.full).fit_table(rows, {1, 2, 3, 4, 5});  // a total that stays an expression
-  print_table(rows, out);
+  if (!a.quiet) {
+    std::fprintf(out, "%s: the totals over %s%s\n", display_name(a.model_path).c_str(), a.sweep->symbol.c_str(),
+                 a.bindings.empty() ? "" : (" at " + bindings_text(a.bindings)).c_str());
+    ExprFit::for_output(out, a.full).fit_table(rows, {1, 2, 3, 4, 5});  // a total that stays an expression
+    print_table(rows, out);
+  }
   if (a.plot_path.empty()) return kExitOk;
   const std::string file = std::filesystem::path(display_name(a.model_path)).filename().string();
   plot.title = "FLOPs and peak activation memory of " + file + " against " + a.sweep->symbol;
@@ -407,7 +412,7 @@ inline int run_sweep(const ProfileArgs& a, const profile::ModelProfile& p, FILE*
   Result<PreparedOutput> prepared = prepare_output(a.plot_path, symshape::bytes_writer(profile::svg_plot(plot)));
   Result<bool> done = prepared ? commit_output(prepared.value()) : Result<bool>::failure(prepared.error());
   if (!done) return fatal("profile", done.error());
-  std::fprintf(out, "wrote %s\n", a.plot_path.c_str());
+  if (!a.quiet) std::fprintf(out, "wrote %s\n", a.plot_path.c_str());
   return kExitOk;
 }
 
@@ -533,11 +538,11 @@ inline int run_profile(const std::vector<std::string>& args) {
   const Facts facts = facts_in(report.facts);
   const FactScope scope(facts);
   const profile::ModelProfile p = profile::profile_model(model, builtin_rule_table());
-  print_facts_line(names_stdout(a.json_path) || names_stdout(a.csv_path) ? stderr : stdout, report.facts);
+  if (!a.quiet) print_facts_line(names_stdout(a.json_path) || names_stdout(a.csv_path) ? stderr : stdout, report.facts);
   // With --json - or --csv -, stdout holds only that file.
   FILE* out = names_stdout(a.json_path) || names_stdout(a.csv_path) ? stderr : stdout;
-  if (a.assume_contracts) print_assumptions(out, report, assumptions, ExprFit::for_output(out, a.full));
-  if (!a.sweep) print_profile(a, p, out);  // --sweep prints its table only
+  if (!a.quiet && a.assume_contracts) print_assumptions(out, report, assumptions, ExprFit::for_output(out, a.full));
+  if (!a.quiet && !a.sweep) print_profile(a, p, out);  // --sweep prints its table only
   if (const int code = write_profile_files(a, p)) return code;
   if (a.sweep)
     if (const int code = run_sweep(a, p, out)) return code;

@@ -25,6 +25,7 @@ struct OutputProfile {
   SymbolicDim bytes;
   DataType dtype = DataType::UNDEFINED;  // of a tensor output
   bool parameter = false;                // a Constant's weights (memory.hpp, constant_parameter)
+  const Value* value = nullptr;
 };
 
 struct NodeProfile {
@@ -86,7 +87,7 @@ inline NodeProfile profile_node(const Node& n, const CountContext& ctx, std::uno
     if (v)
       p.outputs.push_back({v->name, value_bytes(v),
                            v->type.is_tensor_like() ? v->type.elem_type() : DataType::UNDEFINED,
-                           constant_parameter(v) != nullptr});
+                           constant_parameter(v) != nullptr, v});
   for (const Value* v : float_params(n)) {
     add_param(*parameter_tensor(v), p.params, p.param_bytes);
     params.insert(v);

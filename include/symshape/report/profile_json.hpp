@@ -12,6 +12,8 @@
 
 #include "symshape/expr/evaluate.hpp"
 #include "symshape/profile/profile.hpp"
+#include "symshape/report/json_schemas.hpp"
+#include "symshape/report/json_types.hpp"
 #include "symshape/report/json_writer.hpp"
 #include "symshape/report/profile_quantities.hpp"
 
@@ -37,6 +39,7 @@ inline void json_node(JsonWriter& j, const profile::NodeProfile& n, const Bindin
     j.begin_object().key("name").string(o.name);
     json_quantity(j, "bytes", o.bytes, b);
     j.key("dtype").string(to_string(o.dtype));
+    if (o.value) json_dims(j, o.value->type);
     if (o.parameter) j.key("parameter").boolean(true);  // a Constant's weights: not an activation
     j.end_object();
   }
@@ -74,6 +77,7 @@ struct ProfileJsonOptions {
 inline std::string profile_json(const profile::ModelProfile& p, const ProfileJsonOptions& a) {
   JsonWriter j;
   j.begin_object();
+  j.key("schema").string(kProfileJsonSchema);
   j.key("model").string(a.model_path);
   j.key("bindings").begin_object(JsonWriter::Layout::Inline);
   const std::map<std::string, int64_t> sorted(a.bindings.begin(), a.bindings.end());

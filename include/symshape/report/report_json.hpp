@@ -13,6 +13,8 @@
 #include "symshape/ir/graph.hpp"
 #include "symshape/onnx/types_as_written.hpp"
 #include "symshape/report/diagnostic_text.hpp"
+#include "symshape/report/json_schemas.hpp"
+#include "symshape/report/json_types.hpp"
 #include "symshape/report/json_writer.hpp"
 #include "symshape/report/listed_values.hpp"
 
@@ -26,6 +28,7 @@ inline std::string report_json(const std::string& model_path, MergePolicy policy
   using Layout = JsonWriter::Layout;
   JsonWriter j;
   j.begin_object();
+  j.key("schema").string(kInferJsonSchema);
   j.key("model").string(model_path);
   j.key("policy").string(to_string(policy));
   j.key("modified").boolean(report.modified);
@@ -74,6 +77,7 @@ inline std::string report_json(const std::string& model_path, MergePolicy policy
   for (const Value* v : listed_values(model, false)) {
     j.begin_object(Layout::Inline);
     j.key("name").string(v->name).key("type").string(types.of(*v).to_string());
+    json_dtype_and_dims(j, types.of(*v));
     j.key("node").string(v->producer ? v->producer->name : std::string());
     j.key("op_type").string(v->producer ? v->producer->op_type : std::string());
     j.key("graph_input").boolean(v->is_graph_input).key("graph_output").boolean(v->is_graph_output);

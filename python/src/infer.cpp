@@ -31,6 +31,7 @@ struct InferRequest {
   std::vector<InputShape> input_shapes;
   bool want_model = true;
   std::optional<Bindings> profile;  // the profile is wanted, with these bindings
+  std::optional<profile::GroupBy> profile_by;  // and its "groups"
 };
 
 struct DiagnosticRow {
@@ -111,7 +112,7 @@ void add_profile(const Model& model, const InferRequest& r, InferResult& out) {
   const Facts facts = report::facts_in(out.facts);
   const FactScope scope(facts);  // the profile's sums and maxima, as inference built its dims
   out.profile_json =
-      report::profile_json(profile::profile_model(model, builtin_rule_table()), {r.name, *r.profile, std::nullopt});
+      report::profile_json(profile::profile_model(model, builtin_rule_table()), {r.name, *r.profile, r.profile_by, {}, {}});
 }
 
 // Runs without the GIL (Python rules take it back for their own call).
@@ -199,7 +200,7 @@ py::dict result_object(InferResult& r) {
 
 InferRequest make_request(const std::string& name, const std::string& policy, py::handle input_shapes,
                           bool data_propagation, bool want_model, py::handle profile_bindings, py::handle assume,
-                          bool assume_nonempty) {
+                          bool assume_nonempty, py::handle profile_by) {
   InferRequest r;
   r.name = name;
   if (!assume.is_none()) {
@@ -218,6 +219,11 @@ InferRequest make_request(const std::string& name, const std::string& policy, py
   r.options.data_propagation = data_propagation;
   r.want_model = want_model;
   if (!profile_bindings.is_none()) r.profile = to_bindings(profile_bindings);
+  if (!profile_by.is_none()) {
+    const std::string by = py::str(profile_by).cast<std::string>();
+    if (by != "op" && by != "scope") throw py::value_error("bad by '" + by + "', expected 'op', 'scope' or None");
+    r.profile_by = by == "op" ? profile::GroupBy::Op : profile::GroupBy::Scope;
+  }
   if (!input_shapes.is_none())
     for (auto item : py::dict(py::reinterpret_borrow<py::object>(input_shapes))) {
       InputShape s{py::str(item.first).cast<std::string>(), to_shape(item.second)};
@@ -236,9 +242,9 @@ InferRequest make_request(const std::string& name, const std::string& policy, py
 // (unreadable file). Inference errors are in the dict's diagnostics.
 py::dict infer_entry(py::object source, bool is_path, const std::string& name, const std::string& policy,
                      py::handle input_shapes, bool data_propagation, bool want_model, py::handle profile_bindings,
-                     py::handle assume, bool assume_nonempty) {
-  const InferRequest request =
-      make_request(name, policy, input_shapes, data_propagation, want_model, profile_bindings, assume, assume_nonempty);
+                     py::handle assume, bool assume_nonempty, py::handle profile_by) {
+  const InferRequest request = make_request(name, policy, input_shapes, data_propagation, want_model, profile_bindings,
+                                            assume, assume_nonempty, profile_by);
   const std::shared_ptr<const RuleSnapshot> rules = current_rules();
   InferResult result;
   bool unreadable = false;
@@ -273,6 +279,7 @@ void bind_infer(py::module_& m) {
   m.def("_infer", &infer_entry, py::arg("source"), py::arg("is_path"), py::arg("name"), py::arg("policy"),
         py::arg("input_shapes"), py::arg("data_propagation"), py::arg("want_model"),
         py::arg("profile_bindings") = py::none(), py::arg("assume") = py::none(), py::arg("assume_nonempty") = false,
+        py::arg("profile_by") = py::none(),
         "Inference of one model (the package's infer_symbolic_shapes, infer_report and profile call it).");
   m.def(
       "_data_types",

@@ -207,11 +207,13 @@ def _value_info(d: dict) -> ValueInfo:
 
 
 def _infer(model: ModelLike, policy: str, input_shapes, data_propagation: bool, want_model: bool,
-           profile_bindings=None, assume: Optional[Sequence[str]] = None, assume_nonempty: bool = False) -> dict:
+           profile_bindings=None, assume: Optional[Sequence[str]] = None, assume_nonempty: bool = False,
+           profile_by: Optional[str] = None) -> dict:
     _check_policy(policy)
     source, is_path, name = _source(model)
     return _symshape._infer(source, is_path, name, policy, input_shapes, bool(data_propagation), want_model,
-                            profile_bindings, None if assume is None else list(assume), bool(assume_nonempty))
+                            profile_bindings, None if assume is None else list(assume), bool(assume_nonempty),
+                            profile_by)
 
 
 def _report(raw: dict) -> Report:
@@ -287,7 +289,8 @@ def infer_symbolic_shapes(
 
 
 def profile(model: ModelLike, bindings: Optional[Mapping[str, int]] = None, *, allow_errors: bool = False,
-            assume: Optional[Sequence[str]] = None, assume_nonempty: bool = False) -> dict:
+            assume: Optional[Sequence[str]] = None, assume_nonempty: bool = False, by: Optional[str] = None,
+            input_shapes: Optional[Mapping[str, Sequence[DimLike]]] = None, policy: str = "refine") -> dict:
     """The profile ``symshape profile MODEL --json -`` prints, as a dict: FLOPs,
     parameters and activation memory (total and peak) of the model, per node and in
     total, each quantity ``{"expr": canonical expression of the input symbols,
@@ -296,8 +299,10 @@ def profile(model: ModelLike, bindings: Optional[Mapping[str, int]] = None, *, a
     inference. Raises ValueError for a binding of a symbol the model does not have,
     a malformed model or a bad argument; ShapeInferenceError (OpUsageError) when
     inference reports errors, unless ``allow_errors``. ``assume``, ``assume_nonempty``:
-    facts, as for infer_report (bindings that break one are a ValueError)."""
-    raw = _infer(model, "refine", None, True, False, dict(bindings or {}), assume, assume_nonempty)
+    facts, as for infer_report (bindings that break one are a ValueError). ``by``: "op" or
+    "scope" adds the "groups" of ``symshape profile --by``; ``input_shapes`` and
+    ``policy``: as for infer_report."""
+    raw = _infer(model, policy, input_shapes, True, False, dict(bindings or {}), assume, assume_nonempty, by)
     if not allow_errors:
         _raise_for_errors(_report(raw))
     return json.loads(raw["profile"])

@@ -59,3 +59,19 @@ def test_inference_errors_raise_unless_allowed():
         symshape.profile(broken_model())
     p = symshape.profile(broken_model(), allow_errors=True)
     assert [n["name"] for n in p["nodes"]] == ["add", "mm"]
+
+
+def test_by_and_input_shapes_as_the_command(symshape_cli):
+    ours = symshape.profile(GPT2, {"batch": 1, "seq": 16, "past": 4}, by="op")
+    out = subprocess.run([symshape_cli, "profile", GPT2, "--bind", "batch=1,seq=16,past=4", "--by", "op", "--json", "-"],
+                         capture_output=True, text=True, check=True).stdout
+    assert ours == json.loads(out)
+    assert ours["schema"] == "symshape/profile/1"
+    assert {g["key"] for g in ours["groups"]} >= {"MatMul", "Softmax"}
+    with pytest.raises(ValueError, match="bad by 'layer'"):
+        symshape.profile(GPT2, by="layer")
+
+
+def test_input_shapes_make_the_profile_concrete(block):
+    p = symshape.profile(block, input_shapes={"x": [2, 5, 32]})
+    assert p["totals"]["flops"] == {"expr": str(4096 * 10 + 640), "value": 4096 * 10 + 640}

@@ -30,7 +30,7 @@ struct InferRequest {
   InferenceOptions options;
   std::vector<InputShape> input_shapes;
   bool want_model = true;
-  std::optional<Bindings> profile;  // the profile is wanted, with these bindings
+  std::optional<Bindings> profile;             // the profile is wanted, with these bindings
   std::optional<profile::GroupBy> profile_by;  // and its "groups"
 };
 
@@ -111,8 +111,8 @@ void add_profile(const Model& model, const InferRequest& r, InferResult& out) {
   }
   const Facts facts = report::facts_in(out.facts);
   const FactScope scope(facts);  // the profile's sums and maxima, as inference built its dims
-  out.profile_json =
-      report::profile_json(profile::profile_model(model, builtin_rule_table()), {r.name, *r.profile, r.profile_by, {}, {}});
+  out.profile_json = report::profile_json(profile::profile_model(model, builtin_rule_table()),
+                                          {r.name, *r.profile, r.profile_by, {}, {}});
 }
 
 // Runs without the GIL (Python rules take it back for their own call).

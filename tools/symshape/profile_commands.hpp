@@ -56,6 +56,7 @@ inline constexpr const char* kProfileUsage =
     "              other symbols bound by --bind; prints only that table, and --json\n"
     "              adds it as \"sweep\", --csv holds it instead of the node table\n"
     "  --plot      with --sweep: an SVG of FLOPs and peak activation memory against SYM\n"
+    "              (one panel each, sharing the x axis)\n"
     "  --input-shape, --policy, --assume-contracts  as for `symshape infer`: replace an\n"
     "              input's dims, how inferred types merge with the file's, assume the\n"
     "              contracts (the assumptions are listed before the totals)\n"
@@ -387,15 +388,15 @@ inline int run_sweep(const ProfileArgs& a, const profile::ModelProfile& p, FILE*
   std::vector<TableRow> rows = sweep_rows(a, p);
   profile::PlotSpec plot;
   plot.x_label = a.sweep->symbol;
-  plot.left = {"FLOPs", "#1f77b4", {}};
-  plot.right = {"peak activation memory (bytes)", "#d62728", {}};
+  plot.series = {{"FLOPs", "#1f77b4", {}, profile::PlotUnit::Count},
+                 {"peak activation memory", "#d62728", {}, profile::PlotUnit::Bytes}};
   for (int64_t point : sweep_points(*a.sweep)) {
     Bindings b = a.bindings;
     b[a.sweep->symbol] = point;
     const std::optional<int64_t> flops = value_of(p.flops, b), peak = value_of(p.peak_activation_bytes, b);
     plot.x.push_back(static_cast<double>(point));
-    plot.left.y.push_back(flops ? static_cast<double>(*flops) : NAN);
-    plot.right.y.push_back(peak ? static_cast<double>(*peak) : NAN);
+    plot.series[0].y.push_back(flops ? static_cast<double>(*flops) : NAN);
+    plot.series[1].y.push_back(peak ? static_cast<double>(*peak) : NAN);
   }
   if (!a.quiet) {
     std::fprintf(out, "%s: the totals over %s%s\n", display_name(a.model_path).c_str(), a.sweep->symbol.c_str(),

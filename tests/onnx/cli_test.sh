@@ -513,6 +513,35 @@ PY
   one_error "file $g/other/out.onnx: tensor 'w': its external data file .*weights.bin is not inside .*other.*'\.\.'"
   [[ ! -e $g/other/out.onnx ]] || fail "written although the data could not be located"
   [[ -s $g/other/r.json ]] || fail "no report"
+  # --external-data copy|link: the data file placed beside -o at the model's
+  # location, which stays; the copy is a new file with the same bytes, the link
+  # the same file.
+  run 0 infer "$g/ext/model.onnx" -o "$g/other/copied.onnx" --external-data copy
+  has "^copied $g/other/weights.bin$"
+  cmp -s "$g/ext/weights.bin" "$g/other/weights.bin" || fail "the copy differs"
+  [[ $(stat -c %i "$g/ext/weights.bin") != $(stat -c %i "$g/other/weights.bin") ]] || fail "not a copy"
+  mkdir "$g/linked"
+  run 0 infer "$g/ext/model.onnx" -o "$g/linked/out.onnx" --external-data link
+  has "^linked $g/linked/weights.bin$"
+  [[ $(stat -L -c %i "$g/ext/weights.bin") == $(stat -L -c %i "$g/linked/weights.bin") ]] || fail "not a link"
+  "$python" - "$g" <<'PY' || fail "the models with placed data do not load"
+import sys, numpy as np, onnx, onnx.numpy_helper
+g = sys.argv[1]
+for path in (g + "/other/copied.onnx", g + "/linked/out.onnx"):
+    m = onnx.load(path, load_external_data=False)
+    assert sorted({e.value for t in m.graph.initializer for e in t.external_data if e.key == "location"}) == ["weights.bin"]
+    m = onnx.load(path)  # reads the placed data
+    w = {t.name: onnx.numpy_helper.to_array(t) for t in m.graph.initializer}
+    assert (w["w"] == np.arange(12, dtype=np.float32).reshape(4, 3)).all(), w["w"]
+PY
+  # Into the model's own folder nothing is placed; a different file in the way is refused.
+  run 0 infer "$g/ext/model.onnx" -o "$g/ext/copy_same.onnx" --external-data copy
+  has_not "^copied"
+  run 1 infer "$g/ext/model.onnx" -o "$g/other/again.onnx" --external-data link
+  one_error "external data file $g/other/weights.bin exists and is not the model's .*weights.bin \(not overwritten\)"
+  [[ ! -e $g/other/again.onnx ]] || fail "written although the data could not be placed"
+  run 2 infer "$g/ext/model.onnx" -o "$g/x.onnx" --external-data move
+  one_error "bad --external-data 'move', expected keep, copy or link"
   # A tensor marked external without a location.
   run 1 infer "$g/ext/no_location.onnx" -o "$g/nl.onnx"
   one_error "initializer 'w': external data without a 'location'"

@@ -1,10 +1,10 @@
 // The sweep's chart (profile/svg_plot.hpp): one panel per series over a
 // shared x axis labelled at every swept value, byte axes in binary units.
+#include "symshape/profile/svg_plot.hpp"
+
 #include <gtest/gtest.h>
 
 #include <string>
-
-#include "symshape/profile/svg_plot.hpp"
 
 namespace symshape::profile {
 namespace {
@@ -28,7 +28,8 @@ PlotSpec sweep(std::vector<double> x, std::vector<double> flops, std::vector<dou
 TEST(SvgPlot, OnePanelPerSeriesAndEverySweptValueLabelled) {
   const std::string svg = svg_plot(sweep({1, 2, 4, 8192}, {1e3, 2e3, 4e3, 8.2e6}, {1024, 2048, 4096, 8.6e9}));
   EXPECT_EQ(count(svg, "stroke=\"#333\""), 2u);  // two frames
-  for (const char* label : {">1</text>", ">2</text>", ">4</text>", ">8192</text>"}) EXPECT_NE(svg.find(label), std::string::npos) << label;
+  for (const char* label : {">1</text>", ">2</text>", ">4</text>", ">8192</text>"})
+    EXPECT_NE(svg.find(label), std::string::npos) << label;
   EXPECT_NE(svg.find("seq (log scale)"), std::string::npos);
   EXPECT_NE(svg.find("GiB</text>"), std::string::npos);  // bytes in binary units
   EXPECT_EQ(svg.find("G</text>", svg.find("peak activation memory")), std::string::npos);

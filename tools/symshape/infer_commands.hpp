@@ -104,7 +104,8 @@ using report::severity_name;
 inline constexpr const char* kInferUsage =
     "usage: symshape infer MODEL.onnx|- [-o OUT.onnx|-] [--input-shape NAME=D0,D1,...]...\n"
     "                      [--policy skip|override|refine|strict] [--trace] [--json REPORT.json|-]\n"
-    "                      [--allow-errors] [--assume-contracts] [--assume FACT]...\n"
+    "                      [--allow-errors] [--external-data keep|copy|link] [--assume-contracts]\n"
+    "                      [--assume FACT]...\n"
     "                      [--assume-nonempty] [--full] [--quiet]\n"
     "  Infers every value's shape. Prints a summary on stdout (counts, inputs and\n"
     "  outputs with their types as written, '?' for an unknown dim, _dN for a fresh\n"
@@ -119,6 +120,11 @@ inline constexpr const char* kInferUsage =
     "                  file beside OUT renamed over it; a symlink is written through,\n"
     "                  a device or FIFO in place); relative external-data locations\n"
     "                  are rewritten to resolve from OUT's folder\n"
+    "  --external-data keep|copy|link  what -o does with external data files:\n"
+    "                  keep (default) rewrites their relative locations to resolve\n"
+    "                  from OUT's folder, refused when that would go up with '..';\n"
+    "                  copy or link places each file beside OUT at the location the\n"
+    "                  model has (a hard link, else a symbolic one)\n"
     "  --allow-errors  write -o even when inference reports errors (exit 3)\n"
     "  --json REPORT   write a JSON report, also when inference reports errors\n"
     "                  (docs/json.md: \"schema\": \"symshape/infer/1\")\n"
@@ -140,8 +146,17 @@ inline constexpr const char* kInferUsage =
     "  be written; 2 bad usage; 3 inference reported errors. On a non-zero exit -o\n"
     "  is neither created nor modified (except 3 with --allow-errors).\n";
 
+// --external-data: what -o does with the model's external data files.
+enum class ExternalDataMode {
+  Keep,  // the locations rewritten to resolve from -o's folder (refused when they would go up)
+  Copy,  // the files copied beside -o at the same relative locations, which stay
+  Link,  // the same with links (hard links, else symbolic ones)
+};
+
 struct InferArgs {
   std::string model_path, out_path, json_path;
+  ExternalDataMode external_data = ExternalDataMode::Keep;
+  std::vector<std::string> placed_data;  // (written by write_infer_outputs, for the summary)
   std::vector<InputShape> input_shapes;
   InferenceOptions options;  // --policy; the trace callback is set by run_infer
   bool trace = false;
@@ -199,6 +214,20 @@ inline std::optional<int> parse_infer_args(const std::vector<std::string>& args,
                       {{"--input-shape"}, "NAME=D0,D1,...", input_shape_option(a.input_shapes)},
                       {{"--trace"}, nullptr, set_flag(a.trace)},
                       {{"-q", "--quiet"}, nullptr, set_flag(a.quiet)},
+                      {{"--external-data"},
+                       "keep|copy|link",
+                       [&a](const std::string& value, std::string& error) {
+                         error = "bad --external-data '" + value + "', expected keep, copy or link";
+                         if (value == "keep")
+                           a.external_data = ExternalDataMode::Keep;
+                         else if (value == "copy")
+                           a.external_data = ExternalDataMode::Copy;
+                         else if (value == "link")
+                           a.external_data = ExternalDataMode::Link;
+                         else
+                           return false;
+                         return true;
+                       }},
                       {{"--allow-errors"}, nullptr, set_flag(a.allow_errors)},
                       {{"--assume-contracts"}, nullptr, set_flag(a.assume_contracts)},
                       {{"--assume"}, "FACT", assume_text_option(a.options.assume)},
@@ -315,8 +344,51 @@ inline void print_infer_summary(FILE* out, const InferArgs& a, const Model& mode
     if (v && !v->initializer) print_value_line(out, "input", *v, types, fit);
   for (const Value* v : g.outputs)
     if (v) print_value_line(out, "output", *v, types, fit);
+  for (const std::string& f : a.placed_data)
+    std::fprintf(out, "%s %s\n", a.external_data == ExternalDataMode::Copy ? "copied" : "linked", f.c_str());
   if (wrote_model) std::fprintf(out, "wrote %s\n", names_stdout(a.out_path) ? "standard output" : a.out_path.c_str());
   if (wrote_json) std::fprintf(out, "wrote %s\n", names_stdout(a.json_path) ? "standard output" : a.json_path.c_str());
+}
+
+// --external-data copy|link: each external data file at a relative location
+// placed beside OUT at the same location (so the model's locations stay as
+// they are): copied (as cp does, std::filesystem::copy_file) or linked (a hard
+// link, else a symbolic one to the file). A file already there is kept when it
+// is the data file itself, else refused, as is a location that goes up
+// ("../w.bin"). The files placed go to `placed`; on failure the message.
+inline Result<bool> place_external_data(const InferArgs& a, const InputFile& input, std::vector<std::string>& placed) {
+  namespace fs = std::filesystem;
+  const fs::path out_dir = model_dir(a.out_path).empty() ? fs::path(".") : fs::path(model_dir(a.out_path));
+  for (const std::string& location : input.external_data().relative_locations) {
+    const fs::path source = onnx::detail::external_file(model_dir(a.model_path), location);
+    const fs::path target = (out_dir / location).lexically_normal();
+    if (target.lexically_relative(out_dir.lexically_normal()).empty() ||
+        *target.lexically_relative(out_dir.lexically_normal()).begin() == "..")
+      return Result<bool>::failure("external data location '" + location + "' goes up out of the folder of -o");
+    std::error_code ec;
+    if (fs::exists(target, ec)) {
+      if (fs::equivalent(source, target, ec)) continue;  // the data file itself (the same folder)
+      return Result<bool>::failure("external data file " + target.string() + " exists and is not the model's " +
+                                   source.string() + " (not overwritten)");
+    }
+    fs::create_directories(target.parent_path(), ec);
+    ec.clear();
+    if (a.external_data == ExternalDataMode::Copy) {
+      fs::copy_file(source, target, ec);
+    } else {
+      fs::create_hard_link(source, target, ec);
+      if (ec) {
+        ec.clear();
+        fs::create_symlink(fs::absolute(source, ec), target, ec);
+      }
+    }
+    if (ec)
+      return Result<bool>::failure(
+          "cannot " + std::string(a.external_data == ExternalDataMode::Copy ? "copy" : "link") +
+          " external data file " + source.string() + " to " + target.string() + ": " + ec.message());
+    placed.push_back(target.string());
+  }
+  return true;
 }
 
 // Writes --json (always) and -o (when inference had no errors, or with
@@ -325,7 +397,8 @@ inline void print_infer_summary(FILE* out, const InferArgs& a, const Model& mode
 // problem.
 inline int write_infer_outputs(const InferArgs& a, const Model& model, const Report& report,
                                const std::vector<Assumption>& assumptions, const WrittenTypes& types,
-                               const InputFile& input, onnx::Splice& splice, bool& wrote_model, bool& wrote_json) {
+                               const InputFile& input, onnx::Splice& splice, bool& wrote_model, bool& wrote_json,
+                               std::vector<std::string>& placed_data) {
   const char* cmd = "infer";
   const std::string file = display_name(a.model_path);
   int code = kExitOk;
@@ -339,9 +412,16 @@ inline int write_infer_outputs(const InferArgs& a, const Model& model, const Rep
     // Relative external-data locations are re-expressed from the folder of -o
     // (as given, not through its symlinks); standard output and special files
     // have no folder of their own, their locations stay as they were.
+    // With --external-data copy|link the files go beside -o instead, at the
+    // locations the model has.
     Result<bool> moved = true;
-    if (!names_stdout(a.out_path) && !symshape::resolve_output(a.out_path).special && input.external_data().tensors > 0)
-      moved = splice.relocate(model_dir(a.model_path), model_dir(a.out_path));
+    const bool to_file = !names_stdout(a.out_path) && !symshape::resolve_output(a.out_path).special;
+    if (to_file && input.external_data().tensors > 0) {
+      if (a.external_data == ExternalDataMode::Keep)
+        moved = splice.relocate(model_dir(a.model_path), model_dir(a.out_path));
+      else
+        moved = place_external_data(a, input, placed_data);
+    }
     Result<onnx::SplicedModel> pieces = moved ? splice.finish() : Result<onnx::SplicedModel>::failure("(not spliced)");
     if (!moved) {
       code = fatal(cmd, "file " + a.out_path + ": " + moved.error() + " (nothing written)");
@@ -425,7 +505,8 @@ inline int run_infer(const std::vector<std::string>& args) {
     splice.write_types(changed_inputs);
   const WrittenTypes types(splice.main_graph_value_infos());
   bool wrote_model = false, wrote_json = false;
-  const int code = write_infer_outputs(a, model, report, assumptions, types, input, splice, wrote_model, wrote_json);
+  const int code =
+      write_infer_outputs(a, model, report, assumptions, types, input, splice, wrote_model, wrote_json, a.placed_data);
   const ExprFit fit = ExprFit::for_output(summary, a.full);
   if (!a.quiet) {
     print_infer_summary(summary, a, model, report, types, wrote_model, wrote_json, fit);

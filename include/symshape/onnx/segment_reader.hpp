@@ -5,7 +5,9 @@
 // Standard library only.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
+#include <filesystem>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -297,6 +299,7 @@ void for_each_tensor_in_file(segments::File& file, Fn fn) {
 struct ExternalData {
   std::size_t tensors = 0;  // relocate() changes nothing when there are none
   std::vector<std::string> files;
+  std::vector<std::string> relative_locations;  // each once, as the file writes them
 };
 
 inline ExternalData external_data(std::string_view bytes, const std::string& model_dir) {
@@ -309,6 +312,11 @@ inline ExternalData external_data(std::string_view bytes, const std::string& mod
     if (info.location.empty()) return;
     const std::string f = detail::external_file(model_dir, info.location).string();
     if (std::find(out.files.begin(), out.files.end(), f) == out.files.end()) out.files.push_back(f);
+    const std::string location(info.location);
+    if (!std::filesystem::path(location).is_absolute() &&
+        std::find(out.relative_locations.begin(), out.relative_locations.end(), location) ==
+            out.relative_locations.end())
+      out.relative_locations.push_back(location);
   });
   return out;
 }

@@ -540,6 +540,9 @@ PY
   run 1 infer "$g/ext/model.onnx" -o "$g/other/again.onnx" --external-data link
   one_error "external data file $g/other/weights.bin exists and is not the model's .*weights.bin \(not overwritten\)"
   [[ ! -e $g/other/again.onnx ]] || fail "written although the data could not be placed"
+  run 1 infer "$g/ext/model.onnx" -o "$g/missing/out.onnx" --external-data copy
+  one_error "file $g/missing/out.onnx: cannot write it: folder $g/missing does not exist"
+  [[ ! -e $g/missing ]] || fail "a folder was made for -o"
   run 2 infer "$g/ext/model.onnx" -o "$g/x.onnx" --external-data move
   one_error "bad --external-data 'move', expected keep, copy or link"
   # A tensor marked external without a location.

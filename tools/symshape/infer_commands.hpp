@@ -359,6 +359,9 @@ inline void print_infer_summary(FILE* out, const InferArgs& a, const Model& mode
 inline Result<bool> place_external_data(const InferArgs& a, const InputFile& input, std::vector<std::string>& placed) {
   namespace fs = std::filesystem;
   const fs::path out_dir = model_dir(a.out_path).empty() ? fs::path(".") : fs::path(model_dir(a.out_path));
+  std::error_code missing;
+  if (!fs::is_directory(out_dir, missing))  // (as writing -o would say; no folder is made for it)
+    return Result<bool>::failure("cannot write it: folder " + out_dir.string() + " does not exist");
   for (const std::string& location : input.external_data().relative_locations) {
     const fs::path source = onnx::detail::external_file(model_dir(a.model_path), location);
     const fs::path target = (out_dir / location).lexically_normal();

@@ -670,31 +670,19 @@ inline std::string show_json(const ShowArgs& a, const std::vector<const Value*>&
         j.begin_array(Layout::Inline);
         for (const SymbolicDim& d : t.shape().dims()) {
           const Result<int64_t> x = d.is_known() ? evaluate(d.expr(), a.bindings) : Result<int64_t>::failure("?");
-          if (x && *x >= 0)
-            j.integer(*x);
-          else
-            j.null();
+          j.integer_or_null(x && *x >= 0 ? std::optional<int64_t>(*x) : std::nullopt);
         }
         j.end_array();
       } else {
         j.null();
       }
-      const std::optional<int64_t> bytes = concrete_bytes(*v, t, count, total);
-      j.key("bytes");
-      if (bytes)
-        j.integer(*bytes);
-      else
-        j.null();
+      j.key("bytes").integer_or_null(concrete_bytes(*v, t, count, total));
     }
     j.end_object();
   }
   j.end_array();
   if (a.have_bind) {
-    j.key("total_bytes");
-    if (total.known)
-      j.integer(total.bytes);
-    else
-      j.null();
+    j.key("total_bytes").integer_or_null(total.known ? std::optional<int64_t>(total.bytes) : std::nullopt);
   }
   j.end_object();
   return j.str() + "\n";

@@ -14,7 +14,9 @@
 // UTF-8 protobuf strings).
 #pragma once
 
+#include <cstdint>
 #include <cstdio>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <type_traits>
@@ -100,6 +102,8 @@ class JsonWriter {
     out_ += "null";
     return *this;
   }
+  // The integer, or null when there is none.
+  JsonWriter& integer_or_null(const std::optional<int64_t>& n) { return n ? integer(*n) : null(); }
 
   // The text so far; complete once every container is closed.
   const std::string& str() const { return out_; }

@@ -104,12 +104,7 @@ inline std::string profile_json(const profile::ModelProfile& p, const ProfileJso
       j.begin_object(JsonWriter::Layout::Inline);
       j.key(a.sweep_symbol).integer(v);
       for (const TotalRow& t : total_rows(p)) {
-        const std::optional<int64_t> value = value_of(*t.q, b);
-        j.key(t.name);
-        if (value)
-          j.integer(*value);
-        else
-          j.null();
+        j.key(t.name).integer_or_null(value_of(*t.q, b));
       }
       j.end_object();
     }

@@ -104,6 +104,19 @@ inline auto set_flag(bool& flag) {
   };
 }
 
+// A file name stored in `target` (infer's -o, the --json, --csv and --plot
+// files); an empty one is refused.
+inline auto file_option(std::string& target, const char* option) {
+  return [&target, option](const std::string& value, std::string& error) {
+    if (value.empty()) {
+      error = std::string(option) + " needs a file name";
+      return false;
+    }
+    target = value;
+    return true;
+  };
+}
+
 // One positional argument, stored in `target`. An empty argument leaves the
 // place free for the next one (so `infer "" M.onnx` reads M.onnx), as the
 // commands did before they shared this parser.

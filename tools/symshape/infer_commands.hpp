@@ -156,7 +156,6 @@ enum class ExternalDataMode {
 struct InferArgs {
   std::string model_path, out_path, json_path;
   ExternalDataMode external_data = ExternalDataMode::Keep;
-  std::vector<std::string> placed_data;  // (written by write_infer_outputs, for the summary)
   std::vector<InputShape> input_shapes;
   InferenceOptions options;  // --policy; the trace callback is set by run_infer
   bool trace = false;
@@ -196,20 +195,10 @@ inline auto input_shape_option(std::vector<InputShape>& shapes) {
 // printing the usage or the usage error).
 inline std::optional<int> parse_infer_args(const std::vector<std::string>& args, InferArgs& a) {
   const char* cmd = "infer";
-  auto path = [](std::string& target, const char* option) {
-    return [&target, option](const std::string& value, std::string& error) {
-      if (value.empty()) {
-        error = std::string(option) + " needs a file name";
-        return false;
-      }
-      target = value;
-      return true;
-    };
-  };
   const ArgSpec spec{cmd,
                      kInferUsage,
-                     {{{"-o", "--output"}, "OUT.onnx", path(a.out_path, "-o")},
-                      {{"--json"}, "REPORT.json", path(a.json_path, "--json")},
+                     {{{"-o", "--output"}, "OUT.onnx", file_option(a.out_path, "-o")},
+                      {{"--json"}, "REPORT.json", file_option(a.json_path, "--json")},
                       {{"--policy"}, "skip|override|refine|strict", policy_option(a.options.policy)},
                       {{"--input-shape"}, "NAME=D0,D1,...", input_shape_option(a.input_shapes)},
                       {{"--trace"}, nullptr, set_flag(a.trace)},
@@ -324,7 +313,8 @@ inline void print_contracts(FILE* out, const Report& report, bool assume_contrac
 // The summary: counts, graph inputs and outputs with their types as written
 // (cut to `fit`), and the files written.
 inline void print_infer_summary(FILE* out, const InferArgs& a, const Model& model, const Report& report,
-                                const WrittenTypes& types, bool wrote_model, bool wrote_json, const ExprFit& fit) {
+                                const WrittenTypes& types, const std::vector<std::string>& placed_data,
+                                bool wrote_model, bool wrote_json, const ExprFit& fit) {
   const Graph& g = *model.graph;
   std::size_t values = 0, known = 0;
   for (const auto& n : g.nodes)
@@ -344,7 +334,7 @@ inline void print_infer_summary(FILE* out, const InferArgs& a, const Model& mode
     if (v && !v->initializer) print_value_line(out, "input", *v, types, fit);
   for (const Value* v : g.outputs)
     if (v) print_value_line(out, "output", *v, types, fit);
-  for (const std::string& f : a.placed_data)
+  for (const std::string& f : placed_data)
     std::fprintf(out, "%s %s\n", a.external_data == ExternalDataMode::Copy ? "copied" : "linked", f.c_str());
   if (wrote_model) std::fprintf(out, "wrote %s\n", names_stdout(a.out_path) ? "standard output" : a.out_path.c_str());
   if (wrote_json) std::fprintf(out, "wrote %s\n", names_stdout(a.json_path) ? "standard output" : a.json_path.c_str());
@@ -508,11 +498,12 @@ inline int run_infer(const std::vector<std::string>& args) {
     splice.write_types(changed_inputs);
   const WrittenTypes types(splice.main_graph_value_infos());
   bool wrote_model = false, wrote_json = false;
+  std::vector<std::string> placed_data;  // --external-data copy|link
   const int code =
-      write_infer_outputs(a, model, report, assumptions, types, input, splice, wrote_model, wrote_json, a.placed_data);
+      write_infer_outputs(a, model, report, assumptions, types, input, splice, wrote_model, wrote_json, placed_data);
   const ExprFit fit = ExprFit::for_output(summary, a.full);
   if (!a.quiet) {
-    print_infer_summary(summary, a, model, report, types, wrote_model, wrote_json, fit);
+    print_infer_summary(summary, a, model, report, types, placed_data, wrote_model, wrote_json, fit);
     print_contracts(summary, report, a.assume_contracts, assumptions, fit);
   }
   if (std::fflush(stdout) != 0) return fatal(cmd, "cannot write to standard output");
@@ -545,28 +536,35 @@ inline constexpr const char* kShowUsage =
 
 // "[2,128,32]" with '?' for dims that do not evaluate; sets the element count
 // when every dim evaluates.
+// Each dim of a shape of known rank at the bindings; nothing for one that
+// does not evaluate (or to a negative value). Sets the element count when
+// every dim evaluates and their product fits int64.
+inline std::vector<std::optional<int64_t>> concrete_dims(const Shape& s, const Bindings& b,
+                                                         std::optional<int64_t>& count) {
+  std::vector<std::optional<int64_t>> dims;
+  int64_t n = 1;
+  bool all = true;
+  for (const SymbolicDim& d : s.dims()) {
+    std::optional<int64_t> v;
+    if (d.is_known()) {
+      Result<int64_t> r = evaluate(d.expr(), b);
+      if (r && *r >= 0) v = *r;
+    }
+    if (!v || (all && !checked::mul(n, *v, n))) all = false;
+    dims.push_back(v);
+  }
+  count = all ? std::optional<int64_t>(n) : std::nullopt;
+  return dims;
+}
+
 inline std::string concrete_shape(const Shape& s, const Bindings& b, std::optional<int64_t>& count) {
   count.reset();
   if (!s.has_rank()) return "?";
   std::string out = "[";
-  int64_t n = 1;
-  bool all = true;
-  for (std::size_t i = 0; i < s.size(); ++i) {
-    if (i) out += ',';
-    std::optional<int64_t> v;
-    if (s[i].is_known()) {
-      Result<int64_t> r = evaluate(s[i].expr(), b);
-      if (r) v = *r;
-    }
-    if (v && *v >= 0) {
-      out += std::to_string(*v);
-      if (all && !checked::mul(n, *v, n)) all = false;
-    } else {
-      out += '?';
-      all = false;
-    }
+  for (const std::optional<int64_t>& v : concrete_dims(s, b, count)) {
+    if (out.size() > 1) out += ',';
+    out += v ? std::to_string(*v) : "?";
   }
-  if (all) count = n;
   return out + "]";
 }
 
@@ -591,13 +589,7 @@ inline std::optional<int> parse_show_args(const std::vector<std::string>& args, 
                      kShowUsage,
                      {{{"--bind"}, "SYM=INT,...", bind},
                       {{"--all"}, nullptr, set_flag(a.with_initializers)},
-                      {{"--json"},
-                       "FILE",
-                       [&a](const std::string& value, std::string& error) {
-                         error = "--json needs a file name";
-                         a.json_path = value;
-                         return !value.empty();
-                       }},
+                      {{"--json"}, "FILE", file_option(a.json_path, "--json")},
                       {{"-q", "--quiet"}, nullptr, set_flag(a.quiet)},
                       {{"--assume"}, "FACT", assume_text_option(a.options.assume)},
                       {{"--assume-nonempty"}, nullptr, set_flag(a.options.assume_nonempty)},
@@ -666,12 +658,8 @@ inline std::string show_json(const ShowArgs& a, const std::vector<const Value*>&
       std::optional<int64_t> count;
       j.key("concrete");
       if (t.is_tensor_like() && t.shape().has_rank()) {
-        concrete_shape(t.shape(), a.bindings, count);
         j.begin_array(Layout::Inline);
-        for (const SymbolicDim& d : t.shape().dims()) {
-          const Result<int64_t> x = d.is_known() ? evaluate(d.expr(), a.bindings) : Result<int64_t>::failure("?");
-          j.integer_or_null(x && *x >= 0 ? std::optional<int64_t>(*x) : std::nullopt);
-        }
+        for (const std::optional<int64_t>& x : concrete_dims(t.shape(), a.bindings, count)) j.integer_or_null(x);
         j.end_array();
       } else {
         j.null();

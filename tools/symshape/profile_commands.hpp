@@ -124,22 +124,15 @@ inline std::optional<int> parse_profile_args(const std::vector<std::string>& arg
     a.sweep = s;
     return true;
   };
-  auto path = [](std::string& target, const char* option) {
-    return [&target, option](const std::string& value, std::string& error) {
-      error = std::string(option) + " needs a file name";
-      target = value;
-      return !value.empty();
-    };
-  };
   const ArgSpec spec{cmd,
                      kProfileUsage,
                      {{{"--bind"}, "SYM=INT,...", bind},
                       {{"--by"}, "op|scope", by},
                       {{"--top"}, "N", top},
-                      {{"--json"}, "FILE", path(a.json_path, "--json")},
-                      {{"--csv"}, "FILE", path(a.csv_path, "--csv")},
+                      {{"--json"}, "FILE", file_option(a.json_path, "--json")},
+                      {{"--csv"}, "FILE", file_option(a.csv_path, "--csv")},
                       {{"--sweep"}, "SYM=LO..HI", sweep},
-                      {{"--plot"}, "FILE.svg", path(a.plot_path, "--plot")},
+                      {{"--plot"}, "FILE.svg", file_option(a.plot_path, "--plot")},
                       {{"--input-shape"}, "NAME=D0,D1,...", input_shape_option(a.input_shapes)},
                       {{"--policy"}, "skip|override|refine|strict", policy_option(a.options.policy)},
                       {{"--assume-contracts"}, nullptr, set_flag(a.assume_contracts)},

@@ -283,6 +283,49 @@ TEST(ProfileGroups, ByOpAndByScope) {
   EXPECT_EQ(ops[2].key, "MatMul");
   EXPECT_EQ(profile::node_scope("/blocks.3/attn/MatMul"), "/blocks.3/attn");
   EXPECT_EQ(profile::node_scope("MatMul_12"), "");
+  EXPECT_EQ(profile::node_scope("p2o.Conv.0"), "p2o.Conv");
+  EXPECT_EQ(profile::node_scope("/blocks.3/MatMul.1"), "/blocks.3");
+  EXPECT_EQ(profile::parent_scope("/blocks.3/attn"), "/blocks.3");
+  EXPECT_EQ(profile::parent_scope("/blocks.3"), "");
+  EXPECT_EQ(profile::parent_scope("p2o.Conv"), "p2o");
+}
+
+// A scope's row holds the nodes of the scopes inside it; rows in tree order.
+TEST(ProfileGroups, ScopesRollUpIntoTheirParents) {
+  Model m = make_model(13);
+  GraphBuilder g(*m.graph);
+  g.input("x", ts(FLOAT, {"N", 4}));
+  g.node("Relu", {"x"}, {"a"}, {}, "", "/blocks.0/attn/Relu");
+  g.node("Exp", {"a"}, {"b"}, {}, "", "/blocks.1/mlp/Exp");
+  g.node("Neg", {"b"}, {"c"}, {}, "", "/blocks.0/mlp/Neg");
+  g.node("Abs", {"c"}, {"d"}, {}, "", "/blocks.0/Abs");
+  g.node("Sqrt", {"d"}, {"e"}, {}, "", "last");
+  g.output("e");
+  const profile::ModelProfile p = infer_and_profile(m);
+  const auto rows = profile::group_profile(p, profile::GroupBy::Scope);
+  std::vector<std::string> keys;
+  for (const auto& r : rows) keys.push_back(r.key + "@" + std::to_string(r.depth) + ":" + std::to_string(r.nodes));
+  EXPECT_EQ(keys, (std::vector<std::string>{"/blocks.0@0:3", "/blocks.0/attn@1:1", "/blocks.0/mlp@1:1", "/blocks.1@0:1",
+                                            "/blocks.1/mlp@1:1", "@0:1"}));
+  EXPECT_EQ(rows[0].flops.to_string(), canon("4*N + 4*N + 4*N"));
+  EXPECT_EQ(rows[2].parent, "/blocks.0");
+}
+
+// Paddle2ONNX names nodes "p2o.Conv.0": without '/', '.' separates scopes.
+TEST(ProfileGroups, DotsSeparateScopesInNamesWithoutSlashes) {
+  Model m = make_model(13);
+  GraphBuilder g(*m.graph);
+  g.input("x", ts(FLOAT, {"N", 4}));
+  g.node("Relu", {"x"}, {"a"}, {}, "", "p2o.Relu.0");
+  g.node("Exp", {"a"}, {"b"}, {}, "", "p2o.Exp.0");
+  g.node("Relu", {"b"}, {"c"}, {}, "", "p2o.Relu.1");
+  g.node("Neg", {"c"}, {"d"});
+  g.output("d");
+  const profile::ModelProfile p = infer_and_profile(m);
+  const auto rows = profile::group_profile(p, profile::GroupBy::Scope);
+  std::vector<std::string> keys;
+  for (const auto& r : rows) keys.push_back(r.key + "@" + std::to_string(r.depth) + ":" + std::to_string(r.nodes));
+  EXPECT_EQ(keys, (std::vector<std::string>{"p2o@0:3", "p2o.Relu@1:2", "p2o.Exp@1:1", "@0:1"}));
 }
 
 }  // namespace

@@ -235,22 +235,53 @@ inline std::string share_cell(std::optional<int64_t> part, std::optional<int64_t
 }
 
 // A body row of the node or group table and its FLOPs at the bindings (for
-// the order and --top).
+// the order and --top); by scope, its scope and the one holding it.
 struct DetailRow {
   TableRow cells;
   std::optional<int64_t> flops;
+  std::string scope, parent;
 };
 
-// The rows of the tables in their order: groups by FLOPs, largest first, when
-// the bindings make every group's concrete (else in order of first
-// appearance); nodes in graph order. --top N keeps the N with the most FLOPs
+// Scope rows in tree order with the scopes of each level by FLOPs, largest
+// first (group_profile gives the tree order, each level by first appearance).
+inline std::vector<DetailRow> scope_tree_by_flops(std::vector<DetailRow> rows,
+                                                  bool (*more_flops)(const DetailRow&, const DetailRow&)) {
+  std::map<std::string, std::vector<std::size_t>> children;
+  std::vector<std::size_t> tops;
+  for (std::size_t i = 0; i < rows.size(); ++i)
+    (rows[i].scope.empty() || rows[i].parent.empty() ? tops : children[rows[i].parent]).push_back(i);
+  auto by_flops = [&](std::vector<std::size_t>& level) {
+    std::stable_sort(level.begin(), level.end(),
+                     [&](std::size_t x, std::size_t y) { return more_flops(rows[x], rows[y]); });
+  };
+  std::vector<DetailRow> out;
+  std::vector<std::size_t> stack;
+  by_flops(tops);
+  stack.assign(tops.rbegin(), tops.rend());
+  while (!stack.empty()) {
+    const std::size_t i = stack.back();
+    stack.pop_back();
+    out.push_back(std::move(rows[i]));
+    auto kids = children.find(out.back().scope);
+    if (out.back().scope.empty() || kids == children.end()) continue;
+    by_flops(kids->second);
+    stack.insert(stack.end(), kids->second.rbegin(), kids->second.rend());
+  }
+  return out;
+}
+
+// The rows of the tables in their order: op groups by FLOPs, largest first,
+// when the bindings make every group's concrete (else in order of first
+// appearance); scope groups in tree order, each level by FLOPs when they are
+// concrete; nodes in graph order. --top N keeps the N with the most FLOPs
 // (those without a value last) in that order; `left_out` counts the others.
 inline std::vector<DetailRow> ordered(const ProfileArgs& a, std::vector<DetailRow> rows, std::size_t& left_out) {
   auto more_flops = [](const DetailRow& x, const DetailRow& y) {
     return x.flops.has_value() != y.flops.has_value() ? x.flops.has_value() : x.flops && *x.flops > *y.flops;
   };
   const bool all_known = std::all_of(rows.begin(), rows.end(), [](const DetailRow& r) { return r.flops.has_value(); });
-  if (a.by && all_known) std::stable_sort(rows.begin(), rows.end(), more_flops);
+  if (a.by == profile::GroupBy::Op && all_known) std::stable_sort(rows.begin(), rows.end(), more_flops);
+  if (a.by == profile::GroupBy::Scope && all_known) rows = scope_tree_by_flops(std::move(rows), more_flops);
   left_out = 0;
   if (a.top && *a.top < rows.size()) {
     std::vector<std::size_t> order(rows.size());
@@ -266,6 +297,15 @@ inline std::vector<DetailRow> ordered(const ProfileArgs& a, std::vector<DetailRo
     rows = std::move(kept);
   }
   return rows;
+}
+
+// A group's first cell: "(none)" for the nodes without a scope; a nested
+// scope indented under the one holding it, by the rest of its name
+// ("/blocks.3/attn" under "/blocks.3" is "  /attn").
+inline std::string group_label(const profile::GroupRow& g) {
+  if (g.key.empty()) return "(none)";
+  if (g.parent.empty()) return g.key;
+  return std::string(2 * static_cast<std::size_t>(g.depth), ' ') + g.key.substr(g.parent.size());
 }
 
 // The node rows (or the group rows with --by), header first; `csv` keeps
@@ -290,15 +330,18 @@ inline std::vector<TableRow> detail_rows(const ProfileArgs& a, const profile::Mo
                             "flops_value", "output_bytes", "output_bytes_value", "params",
                             "params_value"}
                  : TableRow{a.by == profile::GroupBy::Op ? "op" : "scope", "nodes", "flops", "output bytes", "params"};
+    const bool parent_column = csv && a.by == profile::GroupBy::Scope;
+    if (parent_column) header.push_back("parent");
     for (const profile::GroupRow& g : profile::group_profile(p, *a.by)) {
-      TableRow row{g.key.empty() && !csv ? "(none)" : g.key, std::to_string(g.nodes)};
+      TableRow row{csv ? g.key : group_label(g), std::to_string(g.nodes)};
       if (csv) row.push_back(std::to_string(g.not_counted));
       q(row, g.flops);
       if (!csv && g.not_counted) row.back() += " (+" + std::to_string(g.not_counted) + " not counted)";
       if (share) row.push_back(share_cell(value_of(g.flops, b), total_flops));
       q(row, g.output_bytes);
       q(row, g.params);
-      body.push_back({std::move(row), value_of(g.flops, b)});
+      if (parent_column) row.push_back(g.parent);
+      body.push_back({std::move(row), value_of(g.flops, b), g.key, g.parent});
     }
   } else {
     header = csv ? TableRow{"node",
@@ -324,7 +367,7 @@ inline std::vector<TableRow> detail_rows(const ProfileArgs& a, const profile::Mo
       q(row, output_bytes(n));
       q(row, n.params);
       if (!csv) row.push_back(n.flops.kind == profile::FlopKind::NoArithmetic ? std::string() : n.flops.note);
-      body.push_back({std::move(row), counted ? value_of(n.flops.flops, b) : std::nullopt});
+      body.push_back({std::move(row), counted ? value_of(n.flops.flops, b) : std::nullopt, {}, {}});
     }
   }
   if (share) header.insert(header.begin() + 3, "%");

@@ -149,11 +149,19 @@ inline ModelProfile profile_model(const Model& model, RuleTable rules) {
 enum class GroupBy { Op, Scope };
 
 // The scope exporters write in node names: everything before the last '/'
-// ("/blocks.3/attn/MatMul" -> "/blocks.3/attn"); "" for a name without one.
+// ("/blocks.3/attn/MatMul" -> "/blocks.3/attn"). In a name without '/' the
+// '.' separates scopes ("p2o.Conv.0", as Paddle2ONNX names nodes, ->
+// "p2o.Conv"); "" for a name with neither.
+inline char scope_separator(const std::string& name) { return name.find('/') != std::string::npos ? '/' : '.'; }
+
 inline std::string node_scope(const std::string& name) {
-  const std::size_t slash = name.rfind('/');
-  return slash == std::string::npos ? std::string() : name.substr(0, slash);
+  const std::size_t cut = name.rfind(scope_separator(name));
+  return cut == std::string::npos ? std::string() : name.substr(0, cut);
 }
+
+// The scope that holds `scope` ("/blocks.3/attn" -> "/blocks.3", "p2o.Conv"
+// -> "p2o"), "" at the top.
+inline std::string parent_scope(const std::string& scope) { return node_scope(scope); }
 
 struct GroupRow {
   std::string key;
@@ -162,18 +170,23 @@ struct GroupRow {
   SymbolicDim flops = SymbolicDim(0);         // of the counted nodes
   SymbolicDim output_bytes = SymbolicDim(0);  // of their outputs
   SymbolicDim params = SymbolicDim(0);        // read by its nodes (a shared one in each group)
+  std::string parent;                         // by scope: the scope holding this one ("" at the top)
+  int depth = 0;                              // by scope: how many scopes hold this one
 };
 
-// One row per op type (domain-qualified outside ai.onnx) or scope, in order
-// of first appearance.
+// One row per op type (domain-qualified outside ai.onnx), in order of first
+// appearance; or one row per scope, each holding its nested scopes' nodes
+// too, in tree order (a scope, then the scopes inside it, each level in
+// order of first appearance; nodes without a scope in a last row "").
 inline std::vector<GroupRow> group_profile(const ModelProfile& m, GroupBy by) {
   std::vector<GroupRow> rows;
   std::map<std::string, std::size_t> index;
-  for (const NodeProfile& n : m.nodes) {
-    std::string key = by == GroupBy::Scope ? node_scope(n.name) : qualified_op(n.domain, n.op_type);
+  auto row_of = [&](const std::string& key) -> std::size_t {
     auto [it, fresh] = index.emplace(key, rows.size());
-    if (fresh) rows.push_back(GroupRow{key});
-    GroupRow& r = rows[it->second];
+    if (fresh) rows.emplace_back().key = key;
+    return it->second;
+  };
+  auto add = [](GroupRow& r, const NodeProfile& n) {
     ++r.nodes;
     if (n.flops.kind == FlopKind::NotCounted)
       ++r.not_counted;
@@ -181,8 +194,53 @@ inline std::vector<GroupRow> group_profile(const ModelProfile& m, GroupBy by) {
       r.flops = r.flops + n.flops.flops;
     for (const OutputProfile& o : n.outputs) r.output_bytes = r.output_bytes + o.bytes;
     r.params = r.params + n.params;
+  };
+  if (by == GroupBy::Op) {
+    for (const NodeProfile& n : m.nodes) add(rows[row_of(qualified_op(n.domain, n.op_type))], n);
+    return rows;
   }
-  return rows;
+  // Every scope and the scopes holding it get the node.
+  std::map<std::string, std::vector<std::string>> children;  // in order of first appearance
+  std::vector<std::string> tops;
+  bool unscoped = false;
+  for (const NodeProfile& n : m.nodes) {
+    std::string scope = node_scope(n.name);
+    if (scope.empty()) {
+      unscoped = true;
+      continue;
+    }
+    for (; !scope.empty(); scope = parent_scope(scope)) {
+      const bool fresh = index.count(scope) == 0;
+      add(rows[row_of(scope)], n);
+      if (fresh) {
+        const std::string parent = parent_scope(scope);
+        (parent.empty() ? tops : children[parent]).push_back(scope);
+      }
+    }
+  }
+  // Tree order.
+  std::vector<GroupRow> ordered;
+  ordered.reserve(rows.size() + 1);
+  std::vector<std::pair<std::string, int>> stack;
+  for (auto it = tops.rbegin(); it != tops.rend(); ++it) stack.emplace_back(*it, 0);
+  while (!stack.empty()) {
+    auto [key, depth] = stack.back();
+    stack.pop_back();
+    GroupRow r = rows[index.at(key)];
+    r.parent = parent_scope(key);
+    r.depth = depth;
+    ordered.push_back(std::move(r));
+    const auto kids = children.find(key);
+    if (kids == children.end()) continue;
+    for (auto it = kids->second.rbegin(); it != kids->second.rend(); ++it) stack.emplace_back(*it, depth + 1);
+  }
+  if (unscoped) {
+    GroupRow none;
+    for (const NodeProfile& n : m.nodes)
+      if (node_scope(n.name).empty()) add(none, n);
+    ordered.push_back(std::move(none));
+  }
+  return ordered;
 }
 
 }  // namespace symshape::profile

@@ -48,10 +48,14 @@ inline void json_node(JsonWriter& j, const profile::NodeProfile& n, const Bindin
   j.end_object();
 }
 
-inline void json_groups(JsonWriter& j, const std::vector<profile::GroupRow>& groups, const Bindings& b) {
+// By scope, each group also names the scope holding it ("parent", "" at the
+// top) and its depth; a scope's quantities include its nested scopes'.
+inline void json_groups(JsonWriter& j, const std::vector<profile::GroupRow>& groups, profile::GroupBy by,
+                        const Bindings& b) {
   j.key("groups").begin_array();
   for (const profile::GroupRow& g : groups) {
     j.begin_object(JsonWriter::Layout::Inline).key("key").string(g.key).key("nodes").integer(g.nodes);
+    if (by == profile::GroupBy::Scope) j.key("parent").string(g.parent).key("depth").integer(g.depth);
     j.key("not_counted").integer(g.not_counted);
     json_quantity(j, "flops", g.flops, b);
     json_quantity(j, "output_bytes", g.output_bytes, b);
@@ -93,7 +97,7 @@ inline std::string profile_json(const profile::ModelProfile& p, const ProfileJso
   j.key("nodes").begin_array();
   for (const profile::NodeProfile& n : p.nodes) detail::json_node(j, n, a.bindings);
   j.end_array();
-  if (a.by) detail::json_groups(j, profile::group_profile(p, *a.by), a.bindings);
+  if (a.by) detail::json_groups(j, profile::group_profile(p, *a.by), *a.by, a.bindings);
   if (!a.sweep_symbol.empty()) {
     j.key("sweep").begin_object();
     j.key("symbol").string(a.sweep_symbol);

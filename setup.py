@@ -52,17 +52,28 @@ class CMakeBuild(build_ext):
             "-DCMAKE_BUILD_TYPE=Release",
             f"-DPython3_EXECUTABLE={sys.executable}",
             "-DSYMSHAPE_BUILD_PYTHON=ON", "-DSYMSHAPE_BUILD_TESTS=OFF", "-DSYMSHAPE_BUILD_BENCH=OFF",
-            "-DSYMSHAPE_BUILD_EXAMPLES=OFF", "-DSYMSHAPE_BUILD_TOOLS=OFF",
+            "-DSYMSHAPE_BUILD_EXAMPLES=OFF", "-DSYMSHAPE_BUILD_TOOLS=ON",
+            # The command links the module's precompiled rules (python/CMakeLists.txt):
+            # the rules are compiled once, not twice.
+            "-DSYMSHAPE_BUILD_COMPILED=OFF",
         ]
         subprocess.run(configure, check=True)
         jobs = os.environ.get("SYMSHAPE_JOBS", str(default_jobs()))
-        subprocess.run(["cmake", "--build", str(build_dir), "--target", "symshape_python", "-j", jobs], check=True)
+        subprocess.run(["cmake", "--build", str(build_dir), "--target", "symshape_python", "symshape_cli", "-j", jobs],
+                       check=True)
         built = sorted((build_dir / "python" / "symshape").glob("_symshape*.so"))
         if not built:
             raise RuntimeError(f"the CMake build left no _symshape module in {build_dir / 'python' / 'symshape'}")
         target = Path(self.get_ext_fullpath(ext.name))
         target.parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(built[0], target)
+        # The command, run by `python -m symshape` and the console script (symshape/__main__.py).
+        command = build_dir / "bin" / "symshape"
+        if not command.exists():
+            raise RuntimeError(f"the CMake build left no symshape command at {command}")
+        packaged = target.parent / "bin" / "symshape"
+        packaged.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(command, packaged)
 
 
 setup(
@@ -77,7 +88,9 @@ setup(
     package_data={"symshape": ["py.typed", "*.pyi"]},
     ext_modules=[CMakeExtension("symshape._symshape")],
     cmdclass={"build_ext": CMakeBuild},
-    extras_require={"onnx": ["onnx"]},
+    # ModelProto in and out; bytes and paths work without it.
+    install_requires=["onnx"],
+    entry_points={"console_scripts": ["symshape = symshape.__main__:main"]},
     # The CMake build goes to build-pip/ (or $SYMSHAPE_PIP_BUILD_BASE), apart from build/,
     # and so does the egg-info, which setuptools would otherwise write into python/.
     options={"build": {"build_base": BUILD_BASE}, "egg_info": {"egg_base": BUILD_BASE}},

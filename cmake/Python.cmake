@@ -1,14 +1,17 @@
 # symshape_python_default(VAR): VAR is ON when the Python package can be built
-# here (symshape is the top-level project and builds symshape::compiled, not
-# sanitized, pybind11 and Python's development files found), else OFF with a
+# here (symshape is the top-level project, not sanitized, C++ exceptions and
+# RTTI not turned off, pybind11 and Python's development files found), else OFF with a
 # STATUS message saying why. Prefers /usr/bin/python3 (Debian's pybind11-dev,
 # python3-dev and python3-onnx belong to it, not to another python3 on PATH);
 # -DPython3_EXECUTABLE=... chooses another. A macro: pybind11_add_module needs
 # the variables that find_package sets, in the top directory's scope.
 macro(symshape_python_default var)
   set(${var} OFF)
-  if(NOT SYMSHAPE_TOP_LEVEL OR NOT SYMSHAPE_BUILD_COMPILED)
-    # a consumer's add_subdirectory, or no precompiled library to link: nothing to say
+  if(NOT SYMSHAPE_TOP_LEVEL)
+    # a consumer's add_subdirectory: nothing to say
+  elseif(CMAKE_CXX_FLAGS MATCHES "-fno-exceptions|-fno-rtti")
+    message(STATUS "symshape: Python package off (pybind11 needs C++ exceptions and RTTI, which "
+                   "CMAKE_CXX_FLAGS turns off; the library and the command do not need them)")
   elseif(SYMSHAPE_SANITIZE)
     message(STATUS "symshape: Python package off in the sanitizer build (a sanitized extension needs the "
                    "sanitizer runtime preloaded into python)")

@@ -26,6 +26,18 @@ assert os.path.exists(os.path.join(sys.argv[1], "symshape", "_symshape.pyi"))
 print("pip install check: the installed package imports and infers")
 """
 
+# The command, as `python -m symshape` and as the console script pip writes.
+COMMAND_SMOKE = """
+import subprocess, sys
+version = subprocess.run([sys.executable, "-m", "symshape", "--version"], capture_output=True, text=True, check=True)
+assert version.stdout.startswith("symshape "), version.stdout
+script = subprocess.run([sys.argv[1] + "/bin/symshape", "simplify", "2*b//b"], capture_output=True, text=True, check=True)
+assert script.stdout == "2\\n", script.stdout
+bad = subprocess.run([sys.executable, "-m", "symshape", "infer", "/nonexistent.onnx"], capture_output=True, text=True)
+assert bad.returncode == 1 and "cannot open" in bad.stderr, (bad.returncode, bad.stderr)
+print("pip install check: python -m symshape and the symshape script run the command")
+"""
+
 
 def main() -> int:
     out = os.path.abspath(sys.argv[1])
@@ -37,6 +49,7 @@ def main() -> int:
            "--disable-pip-version-check", "--target", site]
     subprocess.run(cmd, check=True, env=env, cwd=out)
     subprocess.run([sys.executable, "-c", SMOKE, site], check=True, env=dict(env, PYTHONPATH=site), cwd=out)
+    subprocess.run([sys.executable, "-c", COMMAND_SMOKE, site], check=True, env=dict(env, PYTHONPATH=site), cwd=out)
     return 0
 
 

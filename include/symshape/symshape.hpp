@@ -23,6 +23,7 @@
 #include "symshape/ir/builder.hpp"
 #include "symshape/ir/graph.hpp"
 #include "symshape/shape.hpp"
+#include "symshape/support/build_mode.hpp"  // mixing the modes fails at link time
 #include "symshape/types.hpp"
 
 // The library's own translation unit (src/symshape.cpp) defines

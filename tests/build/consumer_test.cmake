@@ -33,10 +33,16 @@ set(common -G ${GENERATOR} -DCMAKE_CXX_COMPILER=${CXX_COMPILER} -DCMAKE_BUILD_TY
 
 if(MODE STREQUAL "find_package")
   set(prefix ${WORK_DIR}/prefix)
+  # The README's install recipe, as an embedded toolchain runs it: without C++
+  # exceptions and RTTI (the library needs neither; the Python package, which
+  # does, is left out with a message).
   run(${CMAKE_COMMAND} -S ${SOURCE_DIR} -B ${WORK_DIR}/symshape-build ${common}
-    -DCMAKE_INSTALL_PREFIX=${prefix}
+    -DCMAKE_INSTALL_PREFIX=${prefix} "-DCMAKE_CXX_FLAGS=-fno-exceptions -fno-rtti"
     -DSYMSHAPE_BUILD_TESTS=OFF -DSYMSHAPE_BUILD_BENCH=OFF
     -DSYMSHAPE_BUILD_EXAMPLES=OFF -DSYMSHAPE_BUILD_TOOLS=OFF)
+  if(NOT last_output MATCHES "Python package off \\(pybind11 needs C\\+\\+ exceptions and RTTI")
+    message(FATAL_ERROR "configuring with -fno-exceptions -fno-rtti did not say the Python package is off:\n${last_output}")
+  endif()
   run(${CMAKE_COMMAND} --build ${WORK_DIR}/symshape-build -j2)
   run(${CMAKE_COMMAND} --install ${WORK_DIR}/symshape-build --prefix ${prefix})
   file(GLOB_RECURSE installed RELATIVE ${prefix} ${prefix}/*)

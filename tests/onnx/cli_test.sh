@@ -613,20 +613,26 @@ case_types_as_written() {
   type_is 'output y: 1[?,?]'
   grep -Fq '{"name": "y", "type": "float[?,?]"' "$g/u.json" || fail "the report does not say what the file holds"
   ! grep -Fq 'undefined' "$g/u.json" || fail "the report shows an unwritten type"
-  # An anonymous input dim stays '?' in the file; the output gets a fresh symbol.
+  # An anonymous input dim is written with the fresh symbol inference gave
+  # it, which the output shares; inferring the output again keeps the names.
   run 0 infer "$g/anonymous.onnx" -o "$g/a.onnx"
-  has '^  input  x: float\[\?,3\]$'
+  has '^  input  x: float\[_d0,3\]$'
   has '^  output y: float\[_d0,3\]$'
   checked "$g/a.onnx"
-  type_is 'input x: 1[?,3]'
+  type_is 'input x: 1[_d0,3]'
+  type_is 'output y: 1[_d0,3]'
+  run 0 infer "$g/a.onnx" -o "$g/a2.onnx"
+  has '^  input  x: float\[_d0,3\]$'
+  has '^  output y: float\[_d0,3\]$'
+  checked "$g/a2.onnx"
   type_is 'output y: 1[_d0,3]'
   run 0 show "$g/anonymous.onnx"
-  has '^x +\(input\) +- +float +\[\?,3\]$'
+  has '^x +\(input\) +- +float +\[_d0,3\]$'
   has '^y +relu +Relu +float +\[_d0,3\]$'
-  # The fresh symbol can be bound; the unknown dim cannot be.
+  # The fresh symbol can be bound, for the input and the output.
   run 0 show "$g/anonymous.onnx" --bind _d0=5
   has '^y +relu +Relu +float +\[_d0,3\] +\[5,3\] +60$'
-  has '^x +\(input\) +- +float +\[\?,3\] +\[\?,3\] +\?$'
+  has '^x +\(input\) +- +float +\[_d0,3\] +\[5,3\] +60$'
 }
 
 # The summary counts the node outputs whose written type is known: a tensor

@@ -229,6 +229,23 @@ inline std::optional<int> parse_infer_args(const std::vector<std::string>& args,
   return check_outputs(cmd, a.model_path, {{"-o", a.out_path}, {"--json", a.json_path}});
 }
 
+// The graph inputs with a dim that inference named (_dN for a dim the file
+// leaves unknown): they are written with those names, so that the inputs and
+// the values computed from them share the symbol, and inferring the output
+// again gives the same names.
+inline std::vector<std::string> inputs_with_fresh_dims(const Model& model) {
+  std::vector<std::string> names;
+  for (const Value* v : model.graph->inputs) {
+    if (!v || !v->type.is_tensor_like() || !v->type.shape().has_rank()) continue;
+    for (const SymbolicDim& d : v->type.shape().dims())
+      if (d.is_symbolic() && d.expr().is_symbol() && Context::fresh_index(d.expr().name())) {
+        names.push_back(v->name);
+        break;
+      }
+  }
+  return names;
+}
+
 // --input-shape: set_input_shapes(); nothing, or 2 after printing the usage error.
 inline std::optional<int> apply_input_shapes(const char* cmd, const std::string& model_path,
                                              const std::vector<InputShape>& shapes, Model& model) {
@@ -487,7 +504,7 @@ inline int run_infer(const std::vector<std::string>& args) {
                                            : infer_shapes(model, a.options);
   print_diagnostics(cmd, a.model_path, report);
 
-  std::vector<std::string> changed_inputs;
+  std::vector<std::string> changed_inputs = inputs_with_fresh_dims(model);
   for (const InputShape& s : a.input_shapes) changed_inputs.push_back(s.name);
   if (!assumptions.empty())  // the inputs are written as assumed
     for (const Value* v : model.graph->inputs)
@@ -751,7 +768,7 @@ inline int run_show(const std::vector<std::string>& args) {
   onnx::Splice splice(input.bytes(), model);  // (as in run_infer)
   input.release_pages();
   const Report report = infer_shapes(model, a.options);
-  splice.record_types();
+  splice.record_types(inputs_with_fresh_dims(model));
   const WrittenTypes types(splice.main_graph_value_infos());
   const std::vector<const Value*> values = listed_values(model, a.with_initializers);
 

@@ -179,6 +179,28 @@ TEST(ProfileParams, ConstantNodeWeightsAreParameters) {
   EXPECT_EQ(p.peak_activation_bytes.to_string(), canon("2*4*N*6*6*4 + 4"));
 }
 
+// Exporters write shared weights as an Identity of an initializer (and
+// converted ones as a Cast): such a value holds weights, not activations; the
+// weights count once, as the initializer.
+TEST(ProfileParams, IdentityAndCastOfWeightsAreNoActivations) {
+  Model m = make_model(13);
+  GraphBuilder g(*m.graph);
+  g.input("x", ts(FLOAT, {"N", 4}));
+  g.initializer("W", Tensor::floats(std::vector<double>(32, 0.5), {4, 8}, FLOAT16));
+  g.node("Cast", {"W"}, {"W32"}, {attr("to", static_cast<int64_t>(FLOAT))}, "", "cast_w");
+  g.node("Identity", {"W32"}, {"W_shared"}, {}, "", "tie");
+  g.node("MatMul", {"x", "W_shared"}, {"y"}, {}, "", "mm");
+  g.node("Identity", {"y"}, {"z"}, {}, "", "out");
+  g.output("z");
+  const profile::ModelProfile p = infer_and_profile(m);
+  EXPECT_TRUE(p.nodes[0].outputs[0].parameter);
+  EXPECT_TRUE(p.nodes[1].outputs[0].parameter);
+  EXPECT_FALSE(p.nodes[3].outputs[0].parameter);  // an Identity of an activation
+  EXPECT_EQ(p.params.to_string(), "32");          // W, once
+  EXPECT_EQ(p.activation_bytes.to_string(), canon("2*N*8*4"));
+  EXPECT_EQ(p.peak_activation_bytes.to_string(), canon("2*N*8*4"));
+}
+
 // Loop(M, , s0) over a body s_out = Relu(s) on s [N,4]: 4N per iteration.
 Model loop_model(bool known_trip_count) {
   Model m = make_model(13);

@@ -33,6 +33,9 @@ inline SymbolicDim value_bytes(const Value* v) {
   return (count * SymbolicDim(bits) + SymbolicDim(7)) / SymbolicDim(8);
 }
 
+// How many Identity and Cast nodes holds_weights follows back to weights.
+inline constexpr int kMaxWeightChain = 8;
+
 // The tensor of a value that is a parameter although a node produces it: a
 // float tensor of more than one element written as a Constant node, as
 // Paddle2ONNX writes every weight. Like an initializer it is not an
@@ -47,6 +50,24 @@ inline const Tensor* constant_parameter(const Value* v) {
   const Tensor& t = a->tensors[0];
   const std::optional<int64_t> count = t.element_count();
   return ops::is_float_type(t.dtype) && count && *count > 1 ? &t : nullptr;
+}
+
+// Whether a node's output holds weights rather than activations: a Constant
+// node's parameter (above), or an Identity or Cast of a float initializer or
+// of such a value, as exporters write shared or converted weights
+// (onnxruntime folds both when it loads the model). The weights are counted
+// once, as the parameter the chain starts from.
+inline bool holds_weights(const Value* v) {
+  for (int depth = 0; v && depth < kMaxWeightChain; ++depth) {
+    if (v->initializer) return ops::is_float_type(v->initializer->dtype);
+    if (constant_parameter(v)) return true;
+    const Node* p = v->producer;
+    if (!p || !canonical_domain(p->domain).empty() || (p->op_type != "Identity" && p->op_type != "Cast") ||
+        p->inputs.empty())
+      return false;
+    v = p->inputs[0];
+  }
+  return false;
 }
 
 // Every value a node reads: its inputs and, through its subgraphs, the
@@ -65,7 +86,7 @@ inline SymbolicDim activation_bytes(const Graph& g) {
   std::vector<Expr> terms;
   for (const Node* n : g.nodes)
     for (const Value* v : n->outputs) {
-      if (!v || constant_parameter(v)) continue;
+      if (!v || holds_weights(v)) continue;
       const SymbolicDim b = value_bytes(v);
       if (b.is_unknown()) return {};
       terms.push_back(b.expr());
@@ -80,7 +101,7 @@ inline std::unordered_map<const Value*, std::size_t> last_uses(const Graph& g) {
   std::size_t i = 0;
   for (const Node* n : g.nodes) {
     for (const Value* v : n->outputs)
-      if (v && !constant_parameter(v)) last[v] = i;
+      if (v && !holds_weights(v)) last[v] = i;
     std::unordered_set<const Value*> read;
     values_read(*n, read);
     for (const Value* v : read) {
@@ -126,7 +147,7 @@ inline std::optional<std::vector<PeakCandidate>> peak_candidates(const Graph& g)
   std::size_t i = 0;
   for (const Node* n : g.nodes) {
     for (const Value* v : n->outputs)
-      if (v && !constant_parameter(v)) live = live + value_bytes(v);
+      if (v && !holds_weights(v)) live = live + value_bytes(v);
     if (live.is_unknown()) return std::nullopt;
     keep_maximal(peaks, {i, live.expr()});
     for (const Value* v : dies[i]) live = live - value_bytes(v);

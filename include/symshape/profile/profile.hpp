@@ -24,7 +24,7 @@ struct OutputProfile {
   std::string name;
   SymbolicDim bytes;
   DataType dtype = DataType::UNDEFINED;  // of a tensor output
-  bool parameter = false;                // a Constant's weights (memory.hpp, constant_parameter)
+  bool parameter = false;                // holds weights, not activations (memory.hpp, holds_weights)
   const Value* value = nullptr;
 };
 
@@ -86,8 +86,7 @@ inline NodeProfile profile_node(const Node& n, const CountContext& ctx, std::uno
   for (const Value* v : n.outputs)
     if (v)
       p.outputs.push_back({v->name, value_bytes(v),
-                           v->type.is_tensor_like() ? v->type.elem_type() : DataType::UNDEFINED,
-                           constant_parameter(v) != nullptr, v});
+                           v->type.is_tensor_like() ? v->type.elem_type() : DataType::UNDEFINED, holds_weights(v), v});
   for (const Value* v : float_params(n)) {
     add_param(*parameter_tensor(v), p.params, p.param_bytes);
     params.insert(v);

@@ -46,14 +46,17 @@ Written report_of(Model& m, report::ReportDataOptions options = {}) {
   return w;
 }
 
-bool has_line(const std::string& json, const std::string& line) { return json.find("\n" + line + "\n") != std::string::npos; }
+bool has_line(const std::string& json, const std::string& line) {
+  return json.find("\n" + line + "\n") != std::string::npos;
+}
 
 TEST(ReportData, EveryValueWithDimsBytesAndRole) {
   Model m = if_model();
   const Written w = report_of(m);
   ASSERT_TRUE(w.report.ok()) << diagnostics_text(w.report);
   const std::string& j = w.json;
-  EXPECT_EQ(j.rfind("{\n  \"schema\": \"symshape/report/1\",\n  \"model\": \"m.onnx\",\n  \"policy\": \"refine\",\n", 0), 0u)
+  EXPECT_EQ(
+      j.rfind("{\n  \"schema\": \"symshape/report/1\",\n  \"model\": \"m.onnx\",\n  \"policy\": \"refine\",\n", 0), 0u)
       << j;
   EXPECT_TRUE(has_line(j, "  \"symbols\": [\"N\"],")) << j;
   EXPECT_TRUE(has_line(j, "  \"bindings\": {},")) << j;

@@ -15,9 +15,9 @@ namespace symshape::report {
 
 namespace detail {
 
-inline constexpr std::size_t kListedItems = 8;    // a longer list shows these and its length
-inline constexpr std::size_t kStringBytes = 60;   // a longer string is cut (at a UTF-8 boundary)
-inline constexpr std::size_t kTensorValues = 8;   // a tensor with at most these shows its values
+inline constexpr std::size_t kListedItems = 8;   // a longer list shows these and its length
+inline constexpr std::size_t kStringBytes = 60;  // a longer string is cut (at a UTF-8 boundary)
+inline constexpr std::size_t kTensorValues = 8;  // a tensor with at most these shows its values
 
 inline std::string number_text(double x) {
   char buf[32];

@@ -36,7 +36,7 @@ namespace symshape::report {
 struct ReportDataOptions {
   std::string model_path;  // as given (the page names it so)
   MergePolicy policy = MergePolicy::Refine;
-  Bindings bindings;  // --bind: the page's starting values
+  Bindings bindings;                    // --bind: the page's starting values
   std::vector<Assumption> assumptions;  // of --assume-contracts
   // The type of a main-graph value as the written model holds it
   // (onnx::WrittenTypes::of: what `show` and `infer --json` print, fresh `_dN`

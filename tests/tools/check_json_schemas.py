@@ -1,7 +1,8 @@
 #!/usr/bin/python3
 """Checks the JSON documents of the command against their JSON Schemas (docs/json/):
-`infer --json`, `show --json` (with and without --bind) and `profile --json` (with --by
-and --sweep) of every model in examples/models/ and tests/exported/models/.
+`infer --json`, `show --json` (with and without --bind), `profile --json` (with --by
+and --sweep) and `report --json` (the data of the report page, with and without --bind)
+of every model in examples/models/ and tests/exported/models/.
 
     check_json_schemas.py SYMSHAPE ROOT
 
@@ -64,7 +65,7 @@ def run(symshape, args):
 def main():
     symshape, root = sys.argv[1], sys.argv[2]
     schemas = {}
-    for name in ("infer", "show", "profile"):
+    for name in ("infer", "show", "profile", "report"):
         with open(os.path.join(root, "docs", "json", f"{name}.schema.json")) as f:
             schemas[name] = json.load(f)
     # A mutant schema must fail: the check can fail.
@@ -77,10 +78,12 @@ def main():
         symbols = sorted({d for v in infer["values"] for d in (v["dims"] or []) if isinstance(d, str) and d.isidentifier()})
         bind = ",".join(f"{s}=2" for s in symbols)
         docs = [("infer", infer), ("show", run(symshape, ["show", model])),
-                ("profile", run(symshape, ["profile", model, "--by", "op"]))]
+                ("profile", run(symshape, ["profile", model, "--by", "op"])),
+                ("report", run(symshape, ["report", model]))]
         if bind:
             docs.append(("show", run(symshape, ["show", model, "--bind", bind])))
             docs.append(("profile", run(symshape, ["profile", model, "--sweep", f"{symbols[0]}=1..4"])))
+            docs.append(("report", run(symshape, ["report", model, "--bind", bind])))
         for name, doc in docs:
             checked += 1
             problems += [f"{os.path.basename(model)} {name}: {p}" for p in validate(doc, schemas[name], schemas[name])]

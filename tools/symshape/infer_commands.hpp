@@ -480,6 +480,19 @@ inline Report infer_assuming_contracts(const char* cmd, const std::string& model
   return infer_shapes_assuming_contracts(model, reload, options, assumptions);
 }
 
+// The graph inputs whose types the written model changes: those with a dim
+// inference named (inputs_with_fresh_dims), those given by --input-shape,
+// and after assumptions every input (written as assumed).
+inline std::vector<std::string> rewritten_inputs(const std::vector<InputShape>& input_shapes,
+                                                 const std::vector<Assumption>& assumptions, const Model& model) {
+  std::vector<std::string> names = inputs_with_fresh_dims(model);
+  for (const InputShape& s : input_shapes) names.push_back(s.name);
+  if (!assumptions.empty())
+    for (const Value* v : model.graph->inputs)
+      if (v) names.push_back(v->name);
+  return names;
+}
+
 inline int run_infer(const std::vector<std::string>& args) {
   const char* cmd = "infer";
   InferArgs a;
@@ -504,11 +517,7 @@ inline int run_infer(const std::vector<std::string>& args) {
                                            : infer_shapes(model, a.options);
   print_diagnostics(cmd, a.model_path, report);
 
-  std::vector<std::string> changed_inputs = inputs_with_fresh_dims(model);
-  for (const InputShape& s : a.input_shapes) changed_inputs.push_back(s.name);
-  if (!assumptions.empty())  // the inputs are written as assumed
-    for (const Value* v : model.graph->inputs)
-      if (v) changed_inputs.push_back(v->name);
+  const std::vector<std::string> changed_inputs = rewritten_inputs(a.input_shapes, assumptions, model);
   if (a.out_path.empty())
     splice.record_types(changed_inputs);  // the summary and --json read the types; nothing is written
   else

@@ -1,5 +1,5 @@
 // The symshape command: shape inference over ONNX files (infer, show), their
-// profile (FLOPs, parameters, memory) and
+// profile (FLOPs, parameters, memory), a report page of both (report) and
 // dimension expressions (simplify, eval, prove).
 #include <cstdio>
 #include <string>
@@ -9,6 +9,7 @@
 #include "expr_commands.hpp"
 #include "infer_commands.hpp"
 #include "profile_commands.hpp"
+#include "report_commands.hpp"
 
 #ifndef SYMSHAPE_VERSION
 #error "SYMSHAPE_VERSION is defined by tools/symshape/CMakeLists.txt (the CMake project version)"
@@ -35,6 +36,12 @@ int usage(FILE* out) {
       "                 [--assume-nonempty] [--full] [--quiet]\n"
       "                                         FLOPs, parameters and memory as expressions of\n"
       "                                         the input dims, evaluated with --bind\n"
+      "  symshape report MODEL.onnx|- [-o REPORT.html|-] [--json FILE|-] [--bind SYM=INT,...]\n"
+      "                 [--input-shape NAME=D0,D1,...]... [--policy skip|override|refine|strict]\n"
+      "                 [--assume-contracts] [--assume FACT]... [--assume-nonempty] [--quiet]\n"
+      "                                         one self-contained HTML page of the model: its\n"
+      "                                         graph with the symbolic shapes, evaluated in the\n"
+      "                                         page at the symbols' values, and its profile\n"
       "  symshape simplify EXPR... [--file F|-] [--assume FACT]...\n"
       "                                         print each canonical form, one per line\n"
       "  symshape eval EXPR --bind SYM=INT,... [--assume FACT]...\n"
@@ -75,6 +82,7 @@ int main(int argc, char** argv) {
   if (cmd == "infer") return symshape::cli::run_infer(args);
   if (cmd == "show") return symshape::cli::run_show(args);
   if (cmd == "profile") return symshape::cli::run_profile(args);
+  if (cmd == "report") return symshape::cli::run_report(args);
   if (cmd == "simplify") return symshape::cli::run_simplify(args);
   if (cmd == "eval") return symshape::cli::run_eval(args);
   if (cmd == "prove") return symshape::cli::run_prove(args);

@@ -74,15 +74,82 @@ struct Sweep {
   int64_t lo = 0, hi = 0;
 };
 
-struct ProfileArgs {
-  std::string model_path, json_path, csv_path, plot_path;
+// ---- what profile and report share: inferring the model at --bind ----
+
+// The model and the inference options of a command that evaluates the model
+// at --bind (profile, report): infer's --input-shape, --policy,
+// --assume-contracts, --assume and --assume-nonempty.
+struct InferRunArgs {
+  std::string model_path;
   Bindings bindings;
-  std::optional<profile::GroupBy> by;
-  std::optional<std::size_t> top;  // --top N
-  std::optional<Sweep> sweep;
   std::vector<InputShape> input_shapes;
   InferenceOptions options;  // --policy, --assume, --assume-nonempty
   bool assume_contracts = false;
+};
+
+// Their options, for the command's ArgSpec.
+inline std::vector<Option> infer_run_options(InferRunArgs& a) {
+  auto bind = [&a](const std::string& value, std::string& error) { return parse_bindings(value, a.bindings, error); };
+  return {{{"--bind"}, "SYM=INT,...", bind},
+          {{"--input-shape"}, "NAME=D0,D1,...", input_shape_option(a.input_shapes)},
+          {{"--policy"}, "skip|override|refine|strict", policy_option(a.options.policy)},
+          {{"--assume-contracts"}, nullptr, set_flag(a.assume_contracts)},
+          {{"--assume"}, "FACT", assume_text_option(a.options.assume)},
+          {{"--assume-nonempty"}, nullptr, set_flag(a.options.assume_nonempty)}};
+}
+
+// A model loaded and inferred.
+struct InferredRun {
+  InputFile input;
+  Model model;
+  std::optional<onnx::Splice> splice;  // with the types written (load_and_infer's written_types)
+  Report report;
+  std::vector<Assumption> assumptions;  // of --assume-contracts
+};
+
+// Loads the model, checks `outputs` against its external data files, applies
+// --input-shape and infers it (assuming its contracts with
+// --assume-contracts); with `written_types` the splice records the types the
+// written model would have (onnx::WrittenTypes, as `show` prints them).
+// Nothing, or the exit code after printing the problem.
+inline std::optional<int> load_and_infer(const char* cmd, const InferRunArgs& a, const std::vector<OutputArg>& outputs,
+                                         bool written_types, InferredRun& run) {
+  if (!load(cmd, a.model_path, run.input, run.model)) return kExitInput;
+  if (const std::optional<int> bad = check_outputs_against_data(cmd, run.input, outputs)) return bad;
+  if (const std::optional<int> bad = apply_input_shapes(cmd, a.model_path, a.input_shapes, run.model)) return bad;
+  if (written_types) run.splice.emplace(run.input.bytes(), run.model);  // (it reads the file's graph now)
+  run.input.release_pages();  // read again only by --assume-contracts and --bind
+  run.report = a.assume_contracts ? infer_assuming_contracts(cmd, a.model_path, a.input_shapes, run.input, run.model,
+                                                             a.options, run.assumptions)
+                                  : infer_shapes(run.model, a.options);
+  if (written_types) run.splice->record_types(rewritten_inputs(a.input_shapes, run.assumptions, run.model));
+  return std::nullopt;
+}
+
+// --bind: a symbol that none of `symbols` (the model's) is, or bindings that
+// break a fact in force, is a usage error. Nothing, or 2 after printing it.
+inline std::optional<int> check_bindings(const char* cmd, const InferRunArgs& a, const Report& report,
+                                         const std::set<std::string>& symbols) {
+  if (const std::optional<int> bad = check_bound_symbols(cmd, "--bind", a.model_path, a.bindings, symbols)) return bad;
+  if (const std::string problem = bindings_break_facts(report.facts, a.bindings); !problem.empty())
+    return fatal(cmd, "--bind: " + problem, kExitUsage);
+  return std::nullopt;
+}
+
+// Prints the diagnostics, and the errors of the inference at the bindings
+// (report_errors_at_bindings); true when there are such errors (exit 3).
+inline bool print_inference_problems(const char* cmd, const InferRunArgs& a, const InferredRun& run) {
+  print_diagnostics(cmd, a.model_path, run.report);
+  return report_errors_at_bindings(cmd, a.model_path, run.input, a.input_shapes, a.bindings, a.options, run.report);
+}
+
+// ---- profile's arguments ----
+
+struct ProfileArgs : InferRunArgs {
+  std::string json_path, csv_path, plot_path;
+  std::optional<profile::GroupBy> by;
+  std::optional<std::size_t> top;  // --top N
+  std::optional<Sweep> sweep;
   bool full = false;   // --full: no expression cut
   bool quiet = false;  // --quiet: no tables (diagnostics and files only)
 };
@@ -102,7 +169,6 @@ inline bool parse_sweep(const std::string& text, Sweep& out, std::string& error)
 
 inline std::optional<int> parse_profile_args(const std::vector<std::string>& args, ProfileArgs& a) {
   const char* cmd = "profile";
-  auto bind = [&a](const std::string& value, std::string& error) { return parse_bindings(value, a.bindings, error); };
   auto by = [&a](const std::string& value, std::string& error) {
     if (value != "op" && value != "scope") {
       error = "bad --by '" + value + "', expected op or scope";
@@ -124,23 +190,18 @@ inline std::optional<int> parse_profile_args(const std::vector<std::string>& arg
     a.sweep = s;
     return true;
   };
-  const ArgSpec spec{cmd,
-                     kProfileUsage,
-                     {{{"--bind"}, "SYM=INT,...", bind},
-                      {{"--by"}, "op|scope", by},
-                      {{"--top"}, "N", top},
-                      {{"--json"}, "FILE", file_option(a.json_path, "--json")},
-                      {{"--csv"}, "FILE", file_option(a.csv_path, "--csv")},
-                      {{"--sweep"}, "SYM=LO..HI", sweep},
-                      {{"--plot"}, "FILE.svg", file_option(a.plot_path, "--plot")},
-                      {{"--input-shape"}, "NAME=D0,D1,...", input_shape_option(a.input_shapes)},
-                      {{"--policy"}, "skip|override|refine|strict", policy_option(a.options.policy)},
-                      {{"--assume-contracts"}, nullptr, set_flag(a.assume_contracts)},
-                      {{"-q", "--quiet"}, nullptr, set_flag(a.quiet)},
-                      {{"--assume"}, "FACT", assume_text_option(a.options.assume)},
-                      {{"--assume-nonempty"}, nullptr, set_flag(a.options.assume_nonempty)},
-                      {{"--full"}, nullptr, set_flag(a.full)}},
-                     one_positional(a.model_path)};
+  ArgSpec spec{cmd,
+               kProfileUsage,
+               {{{"--by"}, "op|scope", by},
+                {{"--top"}, "N", top},
+                {{"--json"}, "FILE", file_option(a.json_path, "--json")},
+                {{"--csv"}, "FILE", file_option(a.csv_path, "--csv")},
+                {{"--sweep"}, "SYM=LO..HI", sweep},
+                {{"--plot"}, "FILE.svg", file_option(a.plot_path, "--plot")},
+                {{"-q", "--quiet"}, nullptr, set_flag(a.quiet)},
+                {{"--full"}, nullptr, set_flag(a.full)}},
+               one_positional(a.model_path)};
+  for (Option& option : infer_run_options(a)) spec.options.push_back(std::move(option));
   if (const std::optional<int> done = parse_args(spec, args)) return done;
   if (a.model_path.empty()) return fatal(cmd, "expected a model file (symshape profile MODEL.onnx ...)", kExitUsage);
   if (!a.plot_path.empty() && !a.sweep) return fatal(cmd, "--plot needs --sweep SYM=LO..HI", kExitUsage);
@@ -548,33 +609,23 @@ inline int run_profile(const std::vector<std::string>& args) {
   const char* cmd = "profile";
   ProfileArgs a;
   if (const std::optional<int> done = parse_profile_args(args, a)) return *done;
-  InputFile input;
-  Model model;
-  if (!load(cmd, a.model_path, input, model)) return kExitInput;
-  if (const std::optional<int> bad = check_outputs_against_data(
-          cmd, input, {{"--json", a.json_path}, {"--csv", a.csv_path}, {"--plot", a.plot_path}}))
+  InferredRun run;
+  if (const std::optional<int> bad =
+          load_and_infer(cmd, a, {{"--json", a.json_path}, {"--csv", a.csv_path}, {"--plot", a.plot_path}}, false, run))
     return *bad;
-  if (const std::optional<int> bad = apply_input_shapes(cmd, a.model_path, a.input_shapes, model)) return *bad;
-  input.release_pages();  // read again only by --assume-contracts and --bind
-  std::vector<Assumption> assumptions;
-  const Report report = a.assume_contracts ? infer_assuming_contracts(cmd, a.model_path, a.input_shapes, input, model,
-                                                                      a.options, assumptions)
-                                           : infer_shapes(model, a.options);
-  const std::set<std::string> symbols = inferred_symbols(model);
-  if (const std::optional<int> bad = check_bound_symbols(cmd, "--bind", a.model_path, a.bindings, symbols)) return *bad;
-  if (const std::string problem = bindings_break_facts(report.facts, a.bindings); !problem.empty())
-    return fatal(cmd, "--bind: " + problem, kExitUsage);
+  const Report& report = run.report;
+  const std::vector<Assumption>& assumptions = run.assumptions;
+  const std::set<std::string> symbols = inferred_symbols(run.model);
+  if (const std::optional<int> bad = check_bindings(cmd, a, report, symbols)) return *bad;
   if (a.sweep)
     if (const std::optional<int> bad =
             check_bound_symbols(cmd, "--sweep", a.model_path, Bindings{{a.sweep->symbol, 0}}, symbols))
       return *bad;
-  print_diagnostics(cmd, a.model_path, report);
-  const bool fails_at_bindings =
-      report_errors_at_bindings(cmd, a.model_path, input, a.input_shapes, a.bindings, a.options, report);
+  const bool fails_at_bindings = print_inference_problems(cmd, a, run);
   // The profile's sums and maxima are built under the facts of the inference.
   const Facts facts = facts_in(report.facts);
   const FactScope scope(facts);
-  const profile::ModelProfile p = profile::profile_model(model, builtin_rule_table());
+  const profile::ModelProfile p = profile::profile_model(run.model, builtin_rule_table());
   if (!a.quiet) print_facts_line(names_stdout(a.json_path) || names_stdout(a.csv_path) ? stderr : stdout, report.facts);
   // With --json - or --csv -, stdout holds only that file.
   FILE* out = names_stdout(a.json_path) || names_stdout(a.csv_path) ? stderr : stdout;

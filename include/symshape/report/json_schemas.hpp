@@ -8,5 +8,6 @@ namespace symshape::report {
 inline constexpr const char* kInferJsonSchema = "symshape/infer/1";
 inline constexpr const char* kShowJsonSchema = "symshape/show/1";
 inline constexpr const char* kProfileJsonSchema = "symshape/profile/1";
+inline constexpr const char* kReportJsonSchema = "symshape/report/1";
 
 }  // namespace symshape::report

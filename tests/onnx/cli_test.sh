@@ -264,7 +264,7 @@ case_terminal_width() {
   command -v script >/dev/null || { echo "no script(1): skipped"; return 0; }
   script -qc "stty cols 120; '$exe' profile '$models/gpt2_like.onnx' --bind batch=1,seq=128,past=0" /dev/null \
     </dev/null | tr -d '\r' >"$tmp/out"
-  has '^peak_activation_bytes +705556 +689 KiB +max of 19 candidates, largest at bindings: .*…$'
+  has '^peak_activation_bytes +704532 +688 KiB +max of 16 candidates, largest at bindings: .*…$'
   has "^peak at node #148 '/blocks.1/Div' \(Div\)$"
   [[ $(head -n 9 "$tmp/out" | LC_ALL=C.UTF-8 wc -L) -le 120 ]] || fail "a line of the totals is wider than the terminal"
   # Wider than the 60 columns of a pipe: the flops expression (84) is whole at 120 columns.

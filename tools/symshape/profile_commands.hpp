@@ -360,6 +360,28 @@ inline std::vector<DetailRow> ordered(const ProfileArgs& a, std::vector<DetailRo
   return rows;
 }
 
+// The shapes of a node's inputs or outputs, space-separated: at the
+// bindings when there are any ("[1,128,64] [64,192]"), else symbolic; "?"
+// for a value without a known shape, "-" for an absent optional input.
+template <class Values>
+inline std::string shapes_cell(const Values& values, const Bindings& b) {
+  std::string out;
+  for (const Value* v : values) {
+    if (!out.empty()) out += ' ';
+    if (!v) {
+      out += '-';
+    } else if (!v->type.is_tensor_like() || !v->type.shape().has_rank()) {
+      out += '?';
+    } else if (b.empty()) {
+      out += v->type.shape().to_string();
+    } else {
+      std::optional<int64_t> count;
+      out += concrete_shape(v->type.shape(), b, count);
+    }
+  }
+  return out;
+}
+
 // A group's first cell: "(none)" for the nodes without a scope; a nested
 // scope indented under the one holding it, by the rest of its name
 // ("/blocks.3/attn" under "/blocks.3" is "  /attn").
@@ -414,7 +436,11 @@ inline std::vector<TableRow> detail_rows(const ProfileArgs& a, const profile::Mo
                             "output_bytes_value",
                             "params",
                             "params_value"}
-                 : TableRow{"node", "op", "flops", "output bytes", "params", "note"};
+                 : TableRow{"node", "op", "flops", "output bytes", "params"};
+    // The table shows the shapes at the bindings, where they are short.
+    const bool shapes = csv || !b.empty();
+    if (shapes) header.insert(header.end(), {csv ? "input_shapes" : "inputs", csv ? "output_shapes" : "outputs"});
+    if (!csv) header.push_back("note");
     for (const profile::NodeProfile& n : p.nodes) {
       TableRow row{n.name.empty() && !csv ? "-" : n.name, n.op_type};
       const bool counted = n.flops.kind == profile::FlopKind::Counted;
@@ -427,6 +453,11 @@ inline std::vector<TableRow> detail_rows(const ProfileArgs& a, const profile::Mo
       if (share) row.push_back(counted ? share_cell(value_of(n.flops.flops, b), total_flops) : "");
       q(row, output_bytes(n));
       q(row, n.params);
+      // Symbolic in the CSV, whose quantities have their own value columns.
+      if (shapes) {
+        row.push_back(shapes_cell(n.node->inputs, csv ? Bindings{} : b));
+        row.push_back(shapes_cell(n.node->outputs, csv ? Bindings{} : b));
+      }
       if (!csv) row.push_back(n.flops.kind == profile::FlopKind::NoArithmetic ? std::string() : n.flops.note);
       body.push_back({std::move(row), counted ? value_of(n.flops.flops, b) : std::nullopt, {}, {}});
     }
@@ -581,10 +612,11 @@ inline void print_profile(const ProfileArgs& a, const profile::ModelProfile& p, 
   std::size_t left_out = 0;
   std::vector<TableRow> rows = detail_rows(a, p, false, &left_out);
   const bool share = rows[0].size() > 3 && rows[0][3] == "%";
-  if (share)
-    fit.fit_table(rows, {2, 4, 5});  // flops, output bytes, params
-  else
-    fit.fit_table(rows, {2, 3, 4});
+  // flops, output bytes, params, and a node's input and output shapes
+  const std::size_t shift = share ? 1 : 0;  // the "%" column after the flops
+  std::vector<std::size_t> expr_columns{2, 3 + shift, 4 + shift};
+  if (!a.by && !a.bindings.empty()) expr_columns.insert(expr_columns.end(), {5 + shift, 6 + shift});
+  fit.fit_table(rows, expr_columns);
   print_table(rows, out);
   if (left_out)
     std::fprintf(out, "(%s with fewer FLOPs left out by --top)\n", count_noun(left_out, a.by ? "row" : "node").c_str());

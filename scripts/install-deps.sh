@@ -14,6 +14,7 @@ PACKAGES=(
   python3-onnx python3-sympy                  # reference implementations for comparisons
   pybind11-dev python3-dev python3-pytest     # the Python package (python/) and its tests
   python3-setuptools python3-wheel python3-pip  # pip install . of the Python package
+  nodejs chromium                             # the report page's tests (tests/report/): Node and headless Chromium
 )
 
 missing=()

@@ -1,0 +1,165 @@
+// Headless Chromium driven over the DevTools protocol on a pipe
+// (--remote-debugging-pipe: the browser reads commands on fd 3 and writes
+// replies and events on fd 4, each a JSON message ended by '\0'), so that the
+// browser tests need no WebSocket client and no npm package.
+'use strict';
+const fs = require('fs');
+const os = require('os');
+const path = require('path');
+const {spawn} = require('child_process');
+
+class Chromium {
+  // Starts the browser; fails with a clear message when it is missing.
+  static async launch(options = {}) {
+    const binary = options.binary || process.env.SYMSHAPE_CHROMIUM || '/usr/bin/chromium';
+    if (!fs.existsSync(binary))
+      throw new Error(`chromium not found at ${binary} (install it with scripts/install-deps.sh, or set SYMSHAPE_CHROMIUM)`);
+    const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'symshape-chromium-'));
+    const args = ['--headless', '--remote-debugging-pipe', '--no-sandbox', '--disable-gpu', '--no-first-run',
+                  '--no-default-browser-check', '--disable-extensions', '--disable-background-networking',
+                  '--disable-dev-shm-usage', '--hide-scrollbars', '--mute-audio', `--user-data-dir=${profile}`,
+                  `--window-size=${options.width || 1400},${options.height || 900}`, 'about:blank'];
+    const child = spawn(binary, args, {stdio: ['ignore', 'ignore', 'pipe', 'pipe', 'pipe']});
+    const browser = new Chromium(child, profile);
+    await browser.attach(options);
+    return browser;
+  }
+
+  constructor(child, profile) {
+    this.child = child;
+    this.profile = profile;
+    this.nextId = 1;
+    this.pending = new Map();
+    this.listeners = [];
+    this.stderr = '';
+    this.exited = null;
+    child.stderr.on('data', (d) => (this.stderr = (this.stderr + d).slice(-4000)));
+    child.on('exit', (code, signal) => {
+      this.exited = `chromium exited (${signal || code}); its stderr: ${this.stderr.trim()}`;
+      for (const {reject} of this.pending.values()) reject(new Error(this.exited));
+      this.pending.clear();
+    });
+    this.input = child.stdio[3];
+    let buffer = '';
+    child.stdio[4].on('data', (chunk) => {
+      buffer += chunk.toString('utf8');
+      let end;
+      while ((end = buffer.indexOf('\0')) >= 0) {
+        const message = JSON.parse(buffer.slice(0, end));
+        buffer = buffer.slice(end + 1);
+        this.dispatch(message);
+      }
+    });
+  }
+
+  dispatch(message) {
+    if (message.id !== undefined) {
+      const p = this.pending.get(message.id);
+      if (!p) return;
+      this.pending.delete(message.id);
+      if (message.error) p.reject(new Error(`${p.method}: ${message.error.message}`));
+      else p.resolve(message.result);
+      return;
+    }
+    for (const l of this.listeners.slice()) l(message);
+  }
+
+  // One command; with sessionId, to the attached page.
+  send(method, params = {}, sessionId = this.sessionId) {
+    if (this.exited) return Promise.reject(new Error(this.exited));
+    const id = this.nextId++;
+    const message = {id: id, method: method, params: params};
+    if (sessionId) message.sessionId = sessionId;
+    return new Promise((resolve, reject) => {
+      this.pending.set(id, {resolve, reject, method});
+      this.input.write(JSON.stringify(message) + '\0');
+    });
+  }
+
+  on(listener) {
+    this.listeners.push(listener);
+  }
+
+  // Resolves with the first event of that method the predicate accepts.
+  waitFor(method, predicate = () => true, timeoutMs = 30000) {
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.listeners = this.listeners.filter((l) => l !== listener);
+        reject(new Error(`timed out after ${timeoutMs} ms waiting for ${method}`));
+      }, timeoutMs);
+      const listener = (m) => {
+        if (m.method !== method || !predicate(m.params)) return;
+        clearTimeout(timer);
+        this.listeners = this.listeners.filter((l) => l !== listener);
+        resolve(m.params);
+      };
+      this.listeners.push(listener);
+    });
+  }
+
+  async attach(options) {
+    const {targetId} = await this.send('Target.createTarget', {url: 'about:blank'}, null);
+    const {sessionId} = await this.send('Target.attachToTarget', {targetId: targetId, flatten: true}, null);
+    this.sessionId = sessionId;
+    await this.send('Page.enable');
+    await this.send('Runtime.enable');
+    await this.send('Log.enable');
+    await this.send('Emulation.setDeviceMetricsOverride',
+                    {width: options.width || 1400, height: options.height || 900, deviceScaleFactor: 1, mobile: false});
+  }
+
+  // Loads url and waits for its load event.
+  async navigate(url) {
+    const loaded = this.waitFor('Page.loadEventFired', () => true, 60000);
+    const r = await this.send('Page.navigate', {url: url});
+    if (r.errorText) throw new Error(`cannot open ${url}: ${r.errorText}`);
+    await loaded;
+  }
+
+  // The value of a JavaScript expression in the page (awaited when a promise).
+  async evaluate(expression) {
+    const r = await this.send('Runtime.evaluate', {expression: expression, returnByValue: true, awaitPromise: true});
+    if (r.exceptionDetails) {
+      const d = r.exceptionDetails;
+      throw new Error(`in the page: ${(d.exception && d.exception.description) || d.text} (evaluating ${expression.slice(0, 200)})`);
+    }
+    return r.result.value;
+  }
+
+  // Polls a page expression until it is truthy.
+  async until(expression, timeoutMs = 30000) {
+    const start = Date.now();
+    for (;;) {
+      const v = await this.evaluate(expression);
+      if (v) return v;
+      if (Date.now() - start > timeoutMs) throw new Error(`timed out waiting for ${expression}`);
+      await new Promise((r) => setTimeout(r, 25));
+    }
+  }
+
+  async click(x, y) {
+    await this.send('Input.dispatchMouseEvent', {type: 'mouseMoved', x: x, y: y});
+    await this.send('Input.dispatchMouseEvent', {type: 'mousePressed', x: x, y: y, button: 'left', buttons: 1, clickCount: 1});
+    await this.send('Input.dispatchMouseEvent', {type: 'mouseReleased', x: x, y: y, button: 'left', buttons: 0, clickCount: 1});
+  }
+
+  async screenshot(file) {
+    const {data} = await this.send('Page.captureScreenshot', {format: 'png'});
+    fs.writeFileSync(file, Buffer.from(data, 'base64'));
+  }
+
+  async close() {
+    if (!this.exited) {
+      try {
+        await Promise.race([this.send('Browser.close', {}, null), new Promise((r) => setTimeout(r, 3000))]);
+      } catch (e) {
+        // closing anyway
+      }
+      if (!this.exited) this.child.kill('SIGKILL');
+    }
+    await new Promise((r) => (this.exited ? r() : this.child.once('exit', r)));
+    fs.rmSync(this.profile, {recursive: true, force: true, maxRetries: 5});
+  }
+}
+
+module.exports = {Chromium};

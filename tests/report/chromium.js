@@ -158,7 +158,12 @@ class Chromium {
       if (!this.exited) this.child.kill('SIGKILL');
     }
     await new Promise((r) => (this.exited ? r() : this.child.once('exit', r)));
-    fs.rmSync(this.profile, {recursive: true, force: true, maxRetries: 5});
+    // Chromium's helper processes may still write there for a moment.
+    try {
+      fs.rmSync(this.profile, {recursive: true, force: true, maxRetries: 30, retryDelay: 100});
+    } catch (e) {
+      console.error(`note: could not remove ${this.profile}: ${e.message}`);
+    }
   }
 }
 

@@ -636,23 +636,24 @@ var SymshapeReport = (function () {
       }
       for (let i = 0; i < n; ++i) X[i] -= minX;
       // Ports: inputs along the top of a box, outputs along the bottom.
-      const slot = new Map();  // item * values + value -> its output slot
-      const nv = m.values.length;
-      const outCount = new Int32Array(n);
+      const outValues = new Array(n);  // per item, the values its edges leave with: their slots
+      const outSlot = new Int32Array(from.length);
       const inCount = new Int32Array(n);
       const inSlot = new Int32Array(from.length);
       for (let e = 0; e < from.length; ++e) {
-        const key = from[e] * nv + edgeValue[e];
-        if (!slot.has(key)) slot.set(key, outCount[from[e]]++);
+        const list = outValues[from[e]] || (outValues[from[e]] = []);
+        let k = list.indexOf(edgeValue[e]);
+        if (k < 0) k = list.push(edgeValue[e]) - 1;
+        outSlot[e] = k;
         inSlot[e] = inCount[to[e]]++;
       }
+      const outCount = (item) => (outValues[item] ? outValues[item].length : 0);
       const m4 = from.length;
       const ex = new Float64Array(m4 * 4);
       for (let e = 0; e < m4; ++e) {
         const a = from[e];
         const b = to[e];
-        const sa = slot.get(a * nv + edgeValue[e]);
-        ex[4 * e] = X[a] + (widths[a] * (sa + 1)) / (outCount[a] + 1);
+        ex[4 * e] = X[a] + (widths[a] * (outSlot[e] + 1)) / (outCount(a) + 1);
         ex[4 * e + 1] = Y[a] + NODE_H;
         ex[4 * e + 2] = X[b] + (widths[b] * (inSlot[e] + 1)) / (inCount[b] + 1);
         ex[4 * e + 3] = Y[b];
@@ -674,11 +675,11 @@ var SymshapeReport = (function () {
       }
       // Each value's label sits below its producer's port, once.
       const labels = [];
-      for (const [key, s] of slot) {
-        const item = Math.floor(key / nv);
-        const v = key - item * nv;
-        labels.push({item: item, value: v, x: X[item] + (widths[item] * (s + 1)) / (outCount[item] + 1) + 4,
-                     y: Y[item] + NODE_H + 12, slot: s});
+      for (let item = 0; item < n; ++item) {
+        const list = outValues[item];
+        if (!list) continue;
+        list.forEach((v, s) => labels.push({item: item, value: v, x: X[item] + (widths[item] * (s + 1)) / (list.length + 1) + 4,
+                                            y: Y[item] + NODE_H + 12, slot: s}));
       }
       this.layout = {items: items, X: X, Y: Y, W: widths, itemOfNode: itemOfNode, from: from, to: to, edgeValue: edgeValue,
                      edgeImplicit: edgeImplicit, ex: ex, clusters: clusters, labels: labels, width: maxX - minX,
@@ -1423,5 +1424,6 @@ var SymshapeReport = (function () {
     else autoRender();
   }
 
-  return {render: render, humanBytes: humanBytes, humanCount: humanCount, layoutGraph: layoutGraph, current: null};
+  return {render: render, humanBytes: humanBytes, humanCount: humanCount, layoutGraph: layoutGraph, Model: Model, Report: Report,
+          current: null};
 })();

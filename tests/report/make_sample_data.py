@@ -146,7 +146,7 @@ def build(model_path, symshape, bind):
         typed = {vi.name: vi for vi in list(g.value_info) + list(g.output) + list(g.input)}
         initializers = {t.name: t for t in g.initializer}
         outputs = {o.name for o in g.output}
-        doc = {'name': g.name or ('main' if is_main else ''), 'inputs': [], 'outputs': [], 'nodes': []}
+        doc = {'name': g.name or ('main' if is_main else ''), 'inputs': [], 'outputs': [], 'initializers': [], 'nodes': []}
 
         def typed_value(name, role, parameter=False):
             if is_main and name in main_types:
@@ -159,6 +159,7 @@ def build(model_path, symshape, bind):
 
         for t in g.initializer:
             scope[t.name] = add_value(t.name, dtype_name(t.data_type), list(t.dims), 'initializer', True)
+            doc['initializers'].append(scope[t.name])
         for i in g.input:
             if i.name in initializers:
                 continue

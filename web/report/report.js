@@ -86,6 +86,7 @@ var SymshapeReport = (function () {
 
     addGraph(graph, parent, graphPath, depth) {
       const ids = [];
+      for (const v of graph.initializers || []) if (this.valueGraph[v] === '') this.valueGraph[v] = graphPath;
       for (const v of graph.inputs || []) {
         if (this.valueGraph[v] === '') this.valueGraph[v] = graphPath;
         if (depth === 0) this.graphInputs.push(v);
@@ -346,7 +347,14 @@ var SymshapeReport = (function () {
       for (const s of this.symbols)
         if (this.bindings[s] !== null) parts.push(encodeURIComponent(s) + '=' + this.bindings[s]);
       const hash = parts.length ? '#' + parts.join('&') : '';
-      if (hash !== location.hash) history.replaceState(null, '', hash || location.pathname + location.search);
+      if (hash === location.hash) return;
+      try {
+        history.replaceState(null, '', hash || location.pathname + location.search);
+      } catch (e) {
+        // A browser that refuses it for file:// pages: set the fragment (the
+        // hashchange it fires reads the same values back).
+        location.hash = hash;
+      }
     }
 
     value(expr) {
@@ -1076,7 +1084,7 @@ var SymshapeReport = (function () {
         rows.push(`<tr data-value="${esc(v.name)}" data-graph="${esc(m.valueGraph[i])}" data-role="${esc(v.role || '')}" ` +
                   `data-concrete="${esc(concrete)}" data-bytes="${bytes === null ? '' : bytes}">` +
                   `<td class="mono">${esc(v.name)}</td><td>${esc(v.role || '')}${v.parameter ? ' (parameter)' : ''}</td>` +
-                  `<td class="mono">${producer ? esc(producer.name || producer.op_type) : ''}</td>` +
+                  `<td class="mono">${producer ? `<span class="sr-link" data-select="${m.producer[i]}">${esc(producer.name || producer.op_type)}</span>` : ''}</td>` +
                   `<td class="shape-sym">${esc((v.dtype || '?') + symbolicShape(v.dims))}</td>` +
                   `<td class="shape-concrete">${esc(concrete)}</td>` +
                   `<td class="bytes num" title="${esc(v.bytes)}">${bytes === null ? '?' : bytes}</td>` +
@@ -1085,6 +1093,13 @@ var SymshapeReport = (function () {
       panel.innerHTML = '<table class="sr-table" id="values-table"><thead><tr><th>value</th><th>role</th><th>node</th>' +
                         '<th>symbolic shape</th><th>at bindings</th><th class="num">bytes</th><th></th></tr></thead><tbody>' +
                         rows.join('') + '</tbody></table>';
+      if (!panel.hasAttribute('data-clicks')) {
+        panel.setAttribute('data-clicks', '1');
+        panel.addEventListener('click', (ev) => {
+          const link = ev.target.closest('[data-select]');
+          if (link) this.selectNode(Number(link.getAttribute('data-select')), true);
+        });
+      }
     }
 
     // ------------------------------------------------------- the profile

@@ -357,6 +357,25 @@ async function testAll() {
     check(/Relu/.test(panel) && /in a subgraph of/.test(panel), `control_flow.onnx: the Relu's panel: ${panel.slice(0, 200)}`);
     const concrete = await browser.evaluate(`[...document.querySelectorAll('#node-outputs tr[data-value]')].map((tr) => tr.getAttribute('data-concrete')).join(';')`);
     equal(concrete, '[2,16]', 'control_flow.onnx: the then branch output at batch=2');
+    // Diagnostics: shape_bug.onnx's MatMul error, in its tab, its node's panel and its box.
+    context.name = 'shape_bug.onnx diagnostics';
+    const bug = path.join(models, 'shape_bug.onnx');
+    const bugInfer = JSON.parse(run(binary, ['infer', bug, '--json', '-', '--quiet'], [0, 3]).stdout);
+    check(bugInfer.diagnostics.length >= 1, 'shape_bug.onnx: infer --json lists no diagnostic');
+    await open(browser, makeReport(bug, path.join(work, 'shape_bug.html')), {batch: 2, seq: 3});
+    const listed = await browser.evaluate(`(() => { document.getElementById('tab-diagnostics').click();
+      return [...document.querySelectorAll('#diagnostics-table tbody tr')].map((tr) => tr.textContent); })()`);
+    equal(listed.length, bugInfer.diagnostics.length, 'shape_bug.onnx: diagnostics listed');
+    for (const d of bugInfer.diagnostics)
+      check(listed.some((t) => t.includes(d.message) && t.includes(d.severity)), `shape_bug.onnx: diagnostic '${d.message}' not listed`);
+    const first = bugInfer.diagnostics[0];
+    await browser.evaluate(`document.querySelector('#diagnostics-table tbody tr .sr-link').click()`);
+    const bugPanel = await browser.evaluate(`(() => { const p = document.getElementById('node-panel');
+      return {name: p.getAttribute('data-node-name'), diagnostics: [...p.querySelectorAll('#node-diagnostics li')].map((li) => li.textContent),
+              boxed: !!document.querySelector('#graph-svg .g-node.diag[data-node-name=' + JSON.stringify(p.getAttribute('data-node-name')) + ']')}; })()`);
+    equal(bugPanel.name, first.node, 'shape_bug.onnx: the node a click on the diagnostic selects');
+    check(bugPanel.diagnostics.some((t) => t.includes(first.message)), `shape_bug.onnx: the node panel's diagnostics: ${bugPanel.diagnostics}`);
+    check(bugPanel.boxed, 'shape_bug.onnx: the node with an error is not marked in the graph');
   } finally {
     await browser.close();
   }

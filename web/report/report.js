@@ -146,6 +146,7 @@ var SymshapeReport = (function () {
 
   // ------------------------------------------------------------ the layout
 
+  const ROW_LIMIT = 2000;  // rows of the values and profile tables before "show all"
   const NODE_H = 38;
   const LAYER_GAP = 62;
   const NODE_GAP = 26;
@@ -1077,7 +1078,9 @@ var SymshapeReport = (function () {
       const m = this.model;
       const panel = this.tabs.values;
       const rows = [];
+      const limit = this.allRows ? m.values.length : ROW_LIMIT;
       m.values.forEach((v, i) => {
+        if (i >= limit) return;
         const concrete = this.concreteShape(v.dims);
         const bytes = this.value(v.bytes);
         const producer = m.producer[i] >= 0 ? m.nodes[m.producer[i]].doc : null;
@@ -1093,6 +1096,7 @@ var SymshapeReport = (function () {
       panel.innerHTML = '<table class="sr-table" id="values-table"><thead><tr><th>value</th><th>role</th><th>node</th>' +
                         '<th>symbolic shape</th><th>at bindings</th><th class="num">bytes</th><th></th></tr></thead><tbody>' +
                         rows.join('') + '</tbody></table>';
+      this.moreRows(panel, m.values.length);
       if (!panel.hasAttribute('data-clicks')) {
         panel.setAttribute('data-clicks', '1');
         panel.addEventListener('click', (ev) => {
@@ -1100,6 +1104,17 @@ var SymshapeReport = (function () {
           if (link) this.selectNode(Number(link.getAttribute('data-select')), true);
         });
       }
+    }
+
+    // A button under a table cut at ROW_LIMIT rows: a 20,000-row table takes
+    // a second or more to lay out.
+    moreRows(panel, total) {
+      if (this.allRows || total <= ROW_LIMIT) return;
+      panel.append(el('div', {className: 'sr-note'}, [`the first ${ROW_LIMIT} of ${total} rows `,
+        el('button', {className: 'sr-button', id: 'show-all-rows', text: 'show all', onclick: () => {
+          this.allRows = true;
+          this.renderTab(this.activeTab);
+        }})]));
     }
 
     // ------------------------------------------------------- the profile
@@ -1112,7 +1127,7 @@ var SymshapeReport = (function () {
         const d = node.doc;
         const key = this.profileGroup === 'node' ? String(node.id)
                   : this.profileGroup === 'op' ? d.op_type
-                  : (d.name || '').includes('/') ? d.name.slice(0, d.name.lastIndexOf('/')) : '(top)';
+                  : (d.name || '').includes('/') ? d.name.slice(0, d.name.lastIndexOf('/')) || '/' : '(no scope)';
         let g = groups.get(key);
         if (!g) {
           g = {key: key, name: this.profileGroup === 'node' ? m.nodeName(node.id) : key, op: d.op_type, nodes: 0,
@@ -1187,7 +1202,7 @@ var SymshapeReport = (function () {
         return th;
       }));
       const html = [];
-      for (const r of rows) {
+      for (const r of this.allRows ? rows : rows.slice(0, ROW_LIMIT)) {
         const pct = r.flops === null || totalFlops === null || totalFlops === 0n ? '' : (Number(r.flops) * 100 / Number(totalFlops)).toFixed(1) + '%';
         const nameCell = byNode ? `<td class="mono"><span class="sr-link" data-select="${r.id}">${esc(r.name)}</span></td>`
                                 : `<td class="mono">${esc(r.name)}</td>`;
@@ -1212,6 +1227,7 @@ var SymshapeReport = (function () {
         byNode ? el('td', {}) : null])]);
       panel.append(el('table', {className: 'sr-table', id: 'profile-table', 'data-group-by': this.profileGroup},
                       [el('thead', {}, [head]), tbody, foot]));
+      this.moreRows(panel, rows.length);
     }
 
     // --------------------------------------------------------- the sweep

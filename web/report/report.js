@@ -643,6 +643,7 @@ var SymshapeReport = (function () {
         minX = Math.min(minX, X[i]);
         maxX = Math.max(maxX, X[i] + widths[i]);
       }
+      if (n === 0) minX = maxX = 0;
       for (let i = 0; i < n; ++i) X[i] -= minX;
       // Ports: inputs along the top of a box, outputs along the bottom.
       const outValues = new Array(n);  // per item, the values its edges leave with: their slots

@@ -387,7 +387,7 @@ var SymshapeReport = (function () {
       const m = this.model;
       this.totalsBox = el('div', {className: 'sr-totals', id: 'totals-summary'});
       root.append(el('div', {className: 'sr-header'}, [
-        el('h1', {text: d.model || 'model', id: 'model-name'}),
+        el('h1', {text: (d.model || 'model').replace(/^.*[\\/]/, ''), id: 'model-name', title: d.model || ''}),
         el('span', {className: 'sr-meta',
                     text: `${m.nodes.length} nodes · ${m.values.length} values · policy ${d.policy || '?'}`}),
         this.totalsBox,
@@ -488,10 +488,10 @@ var SymshapeReport = (function () {
       const t = this.data.totals || {};
       this.totalsBox.textContent = '';
       const shown = [['flops', 'FLOPs', humanCount], ['params', 'params', humanCount],
-                     ['peak_activation_bytes', 'peak activations', humanBytes], ['output_bytes', 'outputs', humanBytes],
-                     ['activation_bytes', 'activations', humanBytes]];
+                     ['peak_activation_bytes', 'peak activations', humanBytes], ['activation_bytes', 'activations', humanBytes],
+                     ['output_bytes', 'outputs', humanBytes]];
       for (const [key, label, fmt] of shown) {
-        if (!(key in t)) continue;
+        if (!(key in t) || (key === 'output_bytes' && 'activation_bytes' in t)) continue;
         const v = this.value(t[key]);
         this.totalsBox.append(el('span', {className: 'sr-total', 'data-total': key, 'data-value': v === null ? '' : String(v),
                                           title: String(t[key])},

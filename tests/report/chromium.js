@@ -19,7 +19,8 @@ class Chromium {
                   '--no-default-browser-check', '--disable-extensions', '--disable-background-networking',
                   '--disable-dev-shm-usage', '--hide-scrollbars', '--mute-audio', `--user-data-dir=${profile}`,
                   `--window-size=${options.width || 1400},${options.height || 900}`, 'about:blank'];
-    const child = spawn(binary, args, {stdio: ['ignore', 'ignore', 'pipe', 'pipe', 'pipe']});
+    // Its own process group: close() ends the browser's helper processes with it.
+    const child = spawn(binary, args, {stdio: ['ignore', 'ignore', 'pipe', 'pipe', 'pipe'], detached: true});
     const browser = new Chromium(child, profile);
     await browser.attach(options);
     return browser;
@@ -158,6 +159,11 @@ class Chromium {
       if (!this.exited) this.child.kill('SIGKILL');
     }
     await new Promise((r) => (this.exited ? r() : this.child.once('exit', r)));
+    try {
+      process.kill(-this.child.pid, 'SIGKILL');  // helpers left in the browser's group (crash handler)
+    } catch (e) {
+      // none left
+    }
     // Chromium's helper processes may still write there for a moment.
     try {
       fs.rmSync(this.profile, {recursive: true, force: true, maxRetries: 30, retryDelay: 100});

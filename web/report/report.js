@@ -278,8 +278,9 @@ var SymshapeReport = (function () {
       for (let i = 0; i < layerCount; ++i) {
         const list = layers[down ? i : layerCount - 1 - i];
         for (const u of list) {
-          let b = down && !isSource(u) ? barycenter(u, inStart, inAdj, true) : barycenter(u, outStart, outAdj, false);
-          if (Number.isNaN(b)) b = down ? barycenter(u, inStart, inAdj, false) : NaN;
+          // Going down, a source stays: its consumers below have not moved yet.
+          let b = !down ? barycenter(u, outStart, outAdj, false) : isSource(u) ? NaN : barycenter(u, inStart, inAdj, true);
+          if (Number.isNaN(b) && down && !isSource(u)) b = barycenter(u, inStart, inAdj, false);
           desired[u] = Number.isNaN(b) ? x[u] : b;
         }
         list.sort((p, q) => desired[p] - desired[q]);
@@ -289,6 +290,40 @@ var SymshapeReport = (function () {
     sweep(true);
     sweep(false);
     sweep(true);
+    // A model repeats blocks whose branches are not symmetric, and the
+    // barycenters move each block a little to one side: over hundreds of
+    // blocks the graph slants across the page. Take away the drift, the
+    // centre of the layers averaged over a window of layers, keeping the
+    // alignment within the window.
+    const centre = new Float64Array(layerCount + 1);  // prefix sums of layer centres
+    for (let l = 0; l < layerCount; ++l) {
+      let sum = 0;
+      let count = 0;
+      for (const u of layers[l]) {
+        if (isSource(u)) continue;
+        sum += x[u];
+        ++count;
+      }
+      if (!count) for (const u of layers[l]) sum += x[u];
+      centre[l + 1] = centre[l] + (count ? sum / count : layers[l].length ? sum / layers[l].length : 0);
+    }
+    const window = 80;
+    for (let l = 0; l < layerCount; ++l) {
+      const a = Math.max(0, l - window);
+      const b = Math.min(layerCount, l + window + 1);
+      const drift = (centre[b] - centre[a]) / (b - a);
+      for (const u of layers[l]) x[u] -= drift;
+    }
+    // Then the sources go above their consumers, now in place.
+    for (const list of layers) {
+      if (!list.some(isSource)) continue;
+      for (const u of list) {
+        const b = isSource(u) ? barycenter(u, outStart, outAdj, false) : NaN;
+        desired[u] = Number.isNaN(b) ? x[u] : b;
+      }
+      list.sort((p, q) => desired[p] - desired[q]);
+      pack(list, desired);
+    }
     return {x: x, layer: layer, layerCount: layerCount};
   }
 

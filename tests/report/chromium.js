@@ -81,21 +81,29 @@ class Chromium {
     this.listeners.push(listener);
   }
 
-  // Resolves with the first event of that method the predicate accepts.
+  // Resolves with the first event of that method the predicate accepts;
+  // `cancel` stops waiting (the promise then never settles).
   waitFor(method, predicate = () => true, timeoutMs = 30000) {
-    return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => {
+    let cancel;
+    const promise = new Promise((resolve, reject) => {
+      const stop = () => {
+        clearTimeout(timer);
         this.listeners = this.listeners.filter((l) => l !== listener);
+      };
+      const timer = setTimeout(() => {
+        stop();
         reject(new Error(`timed out after ${timeoutMs} ms waiting for ${method}`));
       }, timeoutMs);
       const listener = (m) => {
         if (m.method !== method || !predicate(m.params)) return;
-        clearTimeout(timer);
-        this.listeners = this.listeners.filter((l) => l !== listener);
+        stop();
         resolve(m.params);
       };
       this.listeners.push(listener);
+      cancel = stop;
     });
+    promise.cancel = cancel;
+    return promise;
   }
 
   async attach(options) {
@@ -112,7 +120,12 @@ class Chromium {
   // Loads url and waits for its load event.
   async navigate(url) {
     const loaded = this.waitFor('Page.loadEventFired', () => true, 60000);
-    const r = await this.send('Page.navigate', {url: url});
+    let r;
+    try {
+      r = await this.send('Page.navigate', {url: url});
+    } finally {
+      if (!r || r.errorText) loaded.cancel();
+    }
     if (r.errorText) throw new Error(`cannot open ${url}: ${r.errorText}`);
     await loaded;
   }

@@ -350,6 +350,14 @@ async function testAll() {
     check(/Relu/.test(panel) && /in a subgraph of/.test(panel), `control_flow.onnx: the Relu's panel: ${panel.slice(0, 200)}`);
     const concrete = await browser.evaluate(`[...document.querySelectorAll('#node-outputs tr[data-value]')].map((tr) => tr.getAttribute('data-concrete')).join(';')`);
     equal(concrete, '[2,16]', 'control_flow.onnx: the then branch output at batch=2');
+    // A graph input's box: its panel shows the value, and follows the bindings.
+    const inputBox = await browser.evaluate(`(() => { const r = document.querySelector('#graph-svg [data-input="a"] rect.box').getBoundingClientRect();
+      return {x: r.left + r.width / 2, y: r.top + r.height / 2}; })()`);
+    await browser.click(inputBox.x, inputBox.y);
+    const inputRow = `document.querySelector('#node-panel tr[data-value="a"]').getAttribute('data-concrete')`;
+    equal(await browser.evaluate(inputRow), '[2,16]', 'control_flow.onnx: the panel of input a at batch=2');
+    await setFields(browser, {batch: 5});
+    equal(await browser.evaluate(inputRow), '[5,16]', 'control_flow.onnx: the panel of input a after typing batch=5');
     // Diagnostics: shape_bug.onnx's MatMul error, in its tab, its node's panel and its box.
     context.name = 'shape_bug.onnx diagnostics';
     const bug = path.join(models, 'shape_bug.onnx');

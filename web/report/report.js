@@ -517,6 +517,7 @@ var SymshapeReport = (function () {
       this.renderTotalsSummary();
       this.renderTab(this.activeTab);
       if (this.selectedNode >= 0) this.renderNodePanel(this.selectedNode);
+      else if (this.selectedValue) this.renderValuePanel(this.selectedValue.value, this.selectedValue.kind);
     }
 
     renderTotalsSummary() {
@@ -927,6 +928,7 @@ var SymshapeReport = (function () {
         return;
       }
       this.selectedNode = -1;
+      this.selectedValue = {value: it.value, kind: it.kind};
       this.renderValuePanel(it.value, it.kind);
       if (centre) this.centreOn(item);
       else this.scheduleDraw();
@@ -945,6 +947,7 @@ var SymshapeReport = (function () {
       }
       if (grew) this.relayout();
       this.selectedNode = id;
+      this.selectedValue = null;
       this.selected = this.layout.itemOfNode[id];
       this.renderNodePanel(id);
       if (this.activeTab !== 'graph' && centre) this.showTab('graph');

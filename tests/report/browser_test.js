@@ -123,6 +123,19 @@ async function checkValues(browser, name, model, bindings) {
     ++compared;
   }
   check(compared >= 5, `${name}: only ${compared} values compared`);
+  // The filter keeps the rows whose name holds the text.
+  const probe = shown.values[shown.values.length - 1].name;
+  const filtered = await browser.evaluate(`(() => {
+    const box = document.getElementById('values-filter');
+    box.value = ${JSON.stringify(probe)};
+    box.dispatchEvent(new Event('input'));
+    const names = [...document.querySelectorAll('#values-table tbody tr')].map((tr) => tr.getAttribute('data-value'));
+    box.value = '';
+    box.dispatchEvent(new Event('input'));
+    return names;
+  })()`);
+  check(filtered.length >= 1 && filtered.every((n) => n.toLowerCase().includes(probe.toLowerCase())),
+        `${name}: values filtered by '${probe}': ${filtered.join(', ')}`);
   return shown;
 }
 

@@ -1118,8 +1118,11 @@ var SymshapeReport = (function () {
       const panel = this.tabs.values;
       const rows = [];
       const limit = this.allRows ? m.values.length : ROW_LIMIT;
+      const filter = (this.valuesFilter || '').toLowerCase();
+      let matching = 0;
       m.values.forEach((v, i) => {
-        if (i >= limit) return;
+        if (filter && !(v.name || '').toLowerCase().includes(filter)) return;
+        if (matching++ >= limit) return;
         const concrete = this.concreteShape(v.dims);
         const bytes = this.value(v.bytes);
         const producer = m.producer[i] >= 0 ? m.nodes[m.producer[i]].doc : null;
@@ -1132,10 +1135,20 @@ var SymshapeReport = (function () {
                   `<td class="bytes num" title="${esc(v.bytes)}">${bytes === null ? '?' : bytes}</td>` +
                   `<td class="num">${bytes === null ? '' : humanBytes(bytes)}</td></tr>`);
       });
-      panel.innerHTML = '<table class="sr-table" id="values-table"><thead><tr><th>value</th><th>role</th><th>node</th>' +
-                        '<th>symbolic shape</th><th>at bindings</th><th class="num">bytes</th><th></th></tr></thead><tbody>' +
-                        rows.join('') + '</tbody></table>';
-      this.moreRows(panel, m.values.length);
+      if (!this.valuesTable) {
+        // The filter stays (and keeps its focus) while the table is redrawn.
+        const box = el('input', {type: 'search', id: 'values-filter', placeholder: 'filter by name'});
+        box.addEventListener('input', () => {
+          this.valuesFilter = box.value;
+          this.renderValues();
+        });
+        this.valuesTable = el('div');
+        panel.append(el('div', {className: 'sr-controls'}, [box]), this.valuesTable);
+      }
+      this.valuesTable.innerHTML = '<table class="sr-table" id="values-table"><thead><tr><th>value</th><th>role</th><th>node</th>' +
+                                   '<th>symbolic shape</th><th>at bindings</th><th class="num">bytes</th><th></th></tr></thead><tbody>' +
+                                   rows.join('') + '</tbody></table>';
+      this.moreRows(this.valuesTable, matching);
       if (!panel.hasAttribute('data-clicks')) {
         panel.setAttribute('data-clicks', '1');
         panel.addEventListener('click', (ev) => {

@@ -343,6 +343,13 @@ async function testAll() {
         .catch(() => check(false, `${c.file}: the fields did not follow a new fragment`));
       await checkValues(browser, c.file, model, b1);
     }
+    // A fragment that is not all bindings: the good ones are taken, the rest left.
+    context.name = 'small_cnn.onnx odd fragment';
+    await browser.navigate('about:blank');
+    await browser.navigate('file://' + path.join(work, 'small_cnn.html') + '#N=3&H=%E0%A4%A&W=x&junk&=5&W=8');
+    await browser.until('document.body.getAttribute("data-report-ready") === "1"');
+    const odd = await browser.evaluate(`Object.fromEntries([...document.querySelectorAll('#bindings input[data-symbol]')].map((i) => [i.getAttribute('data-symbol'), i.value]))`);
+    equal(JSON.stringify(odd), JSON.stringify({H: '', N: '3', W: '8'}), 'small_cnn.onnx: fields from an odd fragment');
     // Subgraphs: the If of control_flow.onnx is folded; its "+" shows the branches.
     context.name = 'control_flow.onnx subgraphs';
     const file = path.join(work, 'control_flow.html');

@@ -360,18 +360,25 @@ var SymshapeReport = (function () {
     // ---------------------------------------------------------- bindings
 
     readBindings() {
-      const fromHash = {};
+      const fromHash = new Map();
+      const decode = (t) => {
+        try {
+          return decodeURIComponent(t);
+        } catch (e) {
+          return null;  // a malformed %-escape: not a binding
+        }
+      };
       for (const part of (location.hash || '').replace(/^#/, '').split('&')) {
         const eq = part.indexOf('=');
         if (eq <= 0) continue;
-        const name = decodeURIComponent(part.slice(0, eq));
-        const text = decodeURIComponent(part.slice(eq + 1));
-        if (/^[0-9]+$/.test(text)) fromHash[name] = BigInt(text);
+        const name = decode(part.slice(0, eq));
+        const text = decode(part.slice(eq + 1));
+        if (name !== null && text !== null && /^[0-9]+$/.test(text)) fromHash.set(name, BigInt(text));
       }
       const defaults = this.data.bindings || {};
       this.bindings = {};
       for (const s of this.symbols) {
-        if (s in fromHash) this.bindings[s] = fromHash[s];
+        if (fromHash.has(s)) this.bindings[s] = fromHash.get(s);
         else if (defaults[s] !== undefined && defaults[s] !== null) this.bindings[s] = BigInt(defaults[s]);
         else this.bindings[s] = null;
       }

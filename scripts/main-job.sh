@@ -43,6 +43,11 @@ echo "symshape simplify: a stride-2 convolution's output size, and a cancelling 
 echo
 echo "symshape profile: FLOPs and memory of a GPT-2-like decoder as formulas of batch, seq, past"
 "$SYMSHAPE" profile examples/models/gpt2_like.onnx --bind batch=1,seq=128,past=0 --by op
+echo
+REPORT="$BUILD_DIR/transformer_block.report.html"
+echo "symshape report $MODEL -o $REPORT --bind batch=2,seq=128: one HTML page (graph, live bindings, profile)"
+"$SYMSHAPE" report "$MODEL" -o "$REPORT" --bind batch=2,seq=128
+echo "open $REPORT in a browser (file://), e.g. $REPORT#batch=8&seq=512"
 if ((python_on)); then
   echo
   echo "Python: examples/python/quickstart.py (a custom operator in Python, the report, dims)"

@@ -38,9 +38,11 @@ inline constexpr int kExitInference = 3;  // inference reported errors
 // is written: the process ends with `code` without freeing the model and the
 // inference state one allocation at a time (a tenth of `infer`'s time on a
 // 100,000-node graph); the kernel takes the memory back at once. Under
-// AddressSanitizer the teardown runs as usual, so that leak checking sees it.
+// AddressSanitizer the teardown runs as usual, so that leak checking sees it;
+// in WebAssembly too, where the command runs inside a module that lives on
+// (web/wasm/symshape_wasm.cpp).
 inline int end_without_teardown(int code) {
-#ifndef SYMSHAPE_CLI_LEAK_CHECKED
+#if !defined(SYMSHAPE_CLI_LEAK_CHECKED) && !defined(__EMSCRIPTEN__)
   std::fflush(nullptr);
   std::_Exit(code);
 #endif

@@ -135,7 +135,9 @@ class Expr {
   const ExprList& args() const;
 
   // The node, or null for an integer that needs none (|value| < 2^62).
-  const detail::Node* node() const { return (bits_ & 1) != 0 ? nullptr : reinterpret_cast<const detail::Node*>(bits_); }
+  const detail::Node* node() const {
+    return (bits_ & 1) != 0 ? nullptr : reinterpret_cast<const detail::Node*>(static_cast<uintptr_t>(bits_));
+  }
 
   friend bool operator==(const Expr& a, const Expr& b);
   friend bool operator!=(const Expr& a, const Expr& b) { return !(a == b); }
@@ -147,15 +149,16 @@ class Expr {
   // |v| < 2^62; larger integers get a node of kind Integer. 0 is "no
   // expression", which only SymbolicDim makes (an unknown dim) and which
   // reads as the integer 0. Half the size of a value and a pointer: shapes
-  // and sums of a million-node model are vectors of these.
-  using Bits = uintptr_t;
-  static_assert(sizeof(Bits) == 8, "a 64-bit target");
+  // and sums of a million-node model are vectors of these. 64 bits on a
+  // 32-bit target too (WebAssembly), where the integers need the room.
+  using Bits = uint64_t;
+  static_assert(sizeof(uintptr_t) <= sizeof(Bits), "an address fits in the word");
   static constexpr Bits kZero = 1;
   static constexpr int64_t kSmallLimit = int64_t{1} << 62;
   static constexpr bool fits_small(int64_t v) { return v >= -kSmallLimit && v < kSmallLimit; }
   static constexpr Bits tag_int(int64_t v) { return (static_cast<Bits>(v) << 1) | 1; }
   // Takes over a new node (count 1).
-  explicit Expr(const detail::Node* node) : bits_(reinterpret_cast<Bits>(node)) {}
+  explicit Expr(const detail::Node* node) : bits_(static_cast<Bits>(reinterpret_cast<uintptr_t>(node))) {}
   static Expr none() {
     Expr e;
     e.bits_ = 0;

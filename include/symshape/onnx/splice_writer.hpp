@@ -654,9 +654,15 @@ namespace detail {
 
 // Copies `size` bytes at `offset` of in_fd to fd's position with
 // copy_file_range; false (nothing or part copied, `done` says how much) when
-// the kernel cannot (another file system, a pipe, an old kernel).
+// the kernel cannot (another file system, a pipe, an old kernel), or where
+// there is no such call (WebAssembly: ENOSYS, the bytes are written instead).
 inline bool copy_range(int in_fd, int fd, std::size_t offset, std::size_t size, std::size_t& done) {
   done = 0;
+#ifdef __EMSCRIPTEN__
+  (void)in_fd, (void)fd, (void)offset, (void)size;
+  errno = ENOSYS;
+  return false;
+#endif
   loff_t at = static_cast<loff_t>(offset);
   while (done < size) {
     const ssize_t n = ::copy_file_range(in_fd, &at, fd, nullptr, size - done, 0);

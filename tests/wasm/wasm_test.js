@@ -1,0 +1,143 @@
+// The WebAssembly build (scripts/build-wasm.sh) against the native command:
+// for every model in the folders given, `symshape infer MODEL --json - --quiet`
+// natively and symshape_infer_json in the module under Node must give the
+// same exit code, the same standard error and the same JSON, once the model's
+// path is replaced by its file name (the module sees the bytes and the name
+// only). Then a few options (compared the same way) and bad input.
+//
+//   node wasm_test.js --module build-wasm/symshape.js --symshape build/bin/symshape \
+//        --models DIR [--models DIR]... [--min-models N]
+//
+// Folders are searched recursively for *.onnx. Exits 1 on the first
+// difference of each model (all models are compared), naming the model.
+// Node 18 (Debian 12's) is enough.
+'use strict';
+const assert = require('assert');
+const fs = require('fs');
+const os = require('os');
+const path = require('path');
+const { spawnSync } = require('child_process');
+
+const symshapeInfer = require('../../web/wasm/symshape_infer.js');
+
+function parseArgs(argv) {
+  const a = { models: [], minModels: 1 };
+  for (let i = 0; i < argv.length; i += 2) {
+    const [key, value] = [argv[i], argv[i + 1]];
+    if (value === undefined) throw new Error(key + ' needs a value');
+    if (key === '--module') a.module = value;
+    else if (key === '--symshape') a.symshape = value;
+    else if (key === '--models') a.models.push(value);
+    else if (key === '--min-models') a.minModels = Number(value);
+    else throw new Error('unknown argument ' + key);
+  }
+  if (!a.module || !a.symshape || a.models.length === 0) throw new Error('usage: --module JS --symshape BIN --models DIR...');
+  return a;
+}
+
+function onnxFiles(dir) {
+  const out = [];
+  for (const e of fs.readdirSync(dir, { withFileTypes: true }).sort((x, y) => (x.name < y.name ? -1 : 1))) {
+    const p = path.join(dir, e.name);
+    if (e.isDirectory()) out.push(...onnxFiles(p));
+    else if (e.name.endsWith('.onnx')) out.push(p);
+  }
+  return out;
+}
+
+// The native command's run: {exit, stderr, json} (json parsed, or null). It
+// runs in the model's folder and is given the file's name, as the module is.
+function runNative(bin, model, args) {
+  const r = spawnSync(path.resolve(bin), ['infer', path.basename(model), '--json', '-', '--quiet', ...args],
+                      { cwd: path.dirname(model), encoding: 'utf8', maxBuffer: 1 << 30 });
+  if (r.error) throw new Error('cannot run ' + bin + ': ' + r.error.message);
+  return { exit: r.status, stderr: r.stderr, json: r.stdout ? JSON.parse(r.stdout) : null };
+}
+
+// The module's run on the same file's bytes and name.
+function runWasm(Module, model, args, bytes) {
+  const r = symshapeInfer(Module, bytes || fs.readFileSync(model), path.basename(model), args);
+  assert.strictEqual(r.stdout, '', 'the module wrote to standard output');
+  return { exit: r.exit, stderr: r.stderr, json: r.json };
+}
+
+function compare(what, native, wasm) {
+  assert.strictEqual(wasm.exit, native.exit, what + ': exit code');
+  assert.strictEqual(wasm.stderr, native.stderr, what + ': standard error');
+  assert.deepStrictEqual(wasm.json, native.json, what + ': the JSON report');
+}
+
+async function main() {
+  const a = parseArgs(process.argv.slice(2));
+  for (const f of [a.module, a.symshape])
+    if (!fs.existsSync(f)) throw new Error(f + ' does not exist (build-wasm: bash scripts/build-wasm.sh; the command: cmake --build build --target symshape_cli)');
+  const createSymshape = require(path.resolve(a.module));
+  // The wasm file is handed over: emscripten 3.1.6 would fetch() it, which Node's fetch cannot do for a path.
+  const wasmFile = path.join(path.dirname(a.module), 'symshape.wasm');
+  const Module = await createSymshape({ wasmBinary: fs.readFileSync(wasmFile) });
+
+  const failures = [];
+  const check = (what, fn) => {
+    try {
+      fn();
+    } catch (e) {
+      failures.push(what + ': ' + e.message);
+    }
+  };
+
+  const models = a.models.flatMap(onnxFiles);
+  if (models.length < a.minModels) throw new Error('found ' + models.length + ' models, expected at least ' + a.minModels + ' in ' + a.models.join(', '));
+  for (const m of models) check(m, () => compare(m, runNative(a.symshape, m, []), runWasm(Module, m, [])));
+
+  // Options pass through as the command's arguments.
+  const byName = (name) => {
+    const m = models.find((x) => path.basename(x) === name);
+    if (!m) throw new Error('no model ' + name + ' in ' + a.models.join(', '));
+    return m;
+  };
+  const withOptions = [
+    ['transformer_block.onnx', ['--policy', 'strict']],
+    ['transformer_block.onnx', ['--input-shape', 'x=2,seq+1,32']],
+    ['gpt2_table_pos.onnx', ['--assume-contracts']],
+    ['gpt2_table_pos.onnx', ['--assume', 'past + seq <= 64', '--assume-nonempty']],
+    ['transformer_block.onnx', ['--input-shape', 'nope=1']],  // usage error: exit 2, no JSON
+    ['transformer_block.onnx', ['--bogus']],
+  ];
+  for (const [name, args] of withOptions) {
+    const what = name + ' ' + args.join(' ');
+    check(what, () => compare(what, runNative(a.symshape, byName(name), args), runWasm(Module, byName(name), args)));
+  }
+
+  // Bad input: a cut model, and no bytes at all, give the command's one-line error (exit 1).
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'symshape-wasm-'));
+  try {
+    const whole = fs.readFileSync(byName('gpt2_like.onnx'));
+    for (const [name, bytes] of [['cut.onnx', whole.subarray(0, whole.length >> 1)], ['empty.onnx', whole.subarray(0, 0)]]) {
+      const file = path.join(tmp, name);
+      fs.writeFileSync(file, bytes);
+      check(name, () => {
+        const wasm = runWasm(Module, file, [], bytes);
+        assert.strictEqual(wasm.exit, 1, name + ': exit code');
+        assert.strictEqual(wasm.json, null, name + ': no JSON');
+        compare(name, runNative(a.symshape, file, []), wasm);
+      });
+    }
+  } finally {
+    fs.rmSync(tmp, { recursive: true, force: true });
+  }
+
+  // The module is used again after all that: the first model still gives its report.
+  check('a second run', () => compare(models[0], runNative(a.symshape, models[0], []), runWasm(Module, models[0], [])));
+
+  if (failures.length) {
+    console.error(failures.length + ' difference(s) between the WebAssembly module and the native command:');
+    for (const f of failures) console.error('  ' + f.split('\n').slice(0, 12).join('\n    '));
+    process.exit(1);
+  }
+  console.log('wasm_test: ' + models.length + ' models and ' + withOptions.length + ' option sets agree with ' + a.symshape);
+}
+
+main().catch((e) => {
+  console.error('wasm_test: ' + (e.stack || e));
+  process.exit(1);
+});

@@ -2,12 +2,16 @@
 # The tests, from a fresh Debian 12 machine (as root): install the dependencies,
 # build and run every test, then build the tests again under AddressSanitizer and
 # UndefinedBehaviorSanitizer and run them, except those labelled slow or fuzz.
-# Also checks that the C++ sources are formatted (scripts/check-format.sh).
+# The WebAssembly module is built first (scripts/build-wasm.sh, about a minute)
+# and compared with the command under Node by the main build's tests (label
+# wasm, about 10 s). Also checks that the C++ sources are formatted
+# (scripts/check-format.sh).
 #
 #   bash scripts/test.sh
 #
 # Leaves the command at build/bin/symshape. Exits non-zero on any failure.
-# Environment: SYMSHAPE_BUILD_DIR (default build), SYMSHAPE_SANITIZE_BUILD_DIR
+# Environment: SYMSHAPE_BUILD_DIR (default build), SYMSHAPE_WASM_BUILD_DIR
+# (default build-wasm), SYMSHAPE_SANITIZE_BUILD_DIR
 # (default build-sanitize), SYMSHAPE_JOBS (default 2), SYMSHAPE_SANITIZE_CXX (the
 # compiler of the sanitizer build: clang++, a second compiler next to the main
 # build's g++; g++ if clang++ is missing).
@@ -15,6 +19,7 @@ set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 BUILD_DIR=${SYMSHAPE_BUILD_DIR:-build}
+WASM_DIR=${SYMSHAPE_WASM_BUILD_DIR:-build-wasm}
 SANITIZE_DIR=${SYMSHAPE_SANITIZE_BUILD_DIR:-build-sanitize}
 JOBS=${SYMSHAPE_JOBS:-2}
 START=$SECONDS
@@ -30,8 +35,12 @@ bash scripts/check-format.sh || format_rc=$?
 
 SANITIZE_CXX=${SYMSHAPE_SANITIZE_CXX:-$(command -v clang++ || command -v g++)}
 
-step "configure $BUILD_DIR (RelWithDebInfo, tests on)"
-cmake -S . -B "$BUILD_DIR" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSYMSHAPE_BUILD_TESTS=ON -DSYMSHAPE_SANITIZE=OFF -DSYMSHAPE_WERROR=ON
+step "build $WASM_DIR (WebAssembly, scripts/build-wasm.sh)"
+SYMSHAPE_WASM_BUILD_DIR=$WASM_DIR bash scripts/build-wasm.sh
+
+step "configure $BUILD_DIR (RelWithDebInfo, tests on, the WebAssembly module's tests too)"
+cmake -S . -B "$BUILD_DIR" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSYMSHAPE_BUILD_TESTS=ON -DSYMSHAPE_SANITIZE=OFF -DSYMSHAPE_WERROR=ON \
+  -DSYMSHAPE_WASM_TESTS=ON -DSYMSHAPE_WASM_DIR="$(realpath "$WASM_DIR")"
 step "build $BUILD_DIR"
 cmake --build "$BUILD_DIR" -j"$JOBS"
 step "test $BUILD_DIR"

@@ -9,6 +9,9 @@
 //     args:   more arguments of `symshape infer`, e.g. ["--policy", "strict"]
 //   returns {exit, stdout, stderr, json}: json is the symshape/infer/1
 //   document (docs/json.md), or null when the command wrote none.
+//   Throws when the module itself fails (the JavaScript engine's stack or the
+//   module's memory exhausted): the module is then left in an unknown state
+//   and must be instantiated again.
 (function (root) {
   'use strict';
 
@@ -21,6 +24,9 @@
       const text = Module.ccall('symshape_infer_json', 'string', ['number', 'number', 'string', 'string'],
                                 [at, size, name, (args || []).join('\n')]);
       return JSON.parse(text);
+    } catch (e) {
+      throw new Error('symshape: the WebAssembly module failed on ' + name + ' (' + (e && e.message || e) +
+                      '); instantiate it again before the next model');
     } finally {
       Module._free(at);
     }

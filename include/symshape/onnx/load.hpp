@@ -41,8 +41,14 @@ inline constexpr int64_t kMaxKeptElements = 64;
 // Nesting limit of types (sequence of optional of ...).
 inline constexpr int kMaxNesting = 64;
 // Nesting limit of subgraphs (If inside If ...), the same as the engine's
-// kMaxSubgraphDepth.
+// kMaxSubgraphDepth. Half of it in WebAssembly, whose calls run on the
+// JavaScript engine's stack (about 1 MB in V8): If nested 1000 deep
+// exhausted it there (web/wasm, docs/wasm.md).
+#ifdef __EMSCRIPTEN__
+inline constexpr int kMaxSubgraphNesting = 512;
+#else
 inline constexpr int kMaxSubgraphNesting = 1024;
+#endif
 // Protobuf's message nesting limit when reading a file (its default is 100):
 // each subgraph level takes three messages (GraphProto, NodeProto,
 // AttributeProto), so kMaxSubgraphNesting levels fit, with their types;

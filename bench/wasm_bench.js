@@ -19,7 +19,7 @@ const path = require('path');
 const { spawnSync } = require('child_process');
 const { performance } = require('perf_hooks');
 
-const symshapeInfer = require('../web/wasm/symshape_infer.js');
+const { infer: symshapeInfer } = require('../web/wasm/symshape_wasm.js');
 
 function parseArgs(argv) {
   const a = { runs: 11 };

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Builds symshape for the browser and Node (WebAssembly, Debian's emscripten):
 # build-wasm/symshape.js (an emscripten module factory, `createSymshape`) and
-# build-wasm/symshape.wasm, from web/wasm/symshape_wasm.cpp. One translation
-# unit, so one compiler process (about 50 s here); standard library only (no
+# build-wasm/symshape.wasm, from web/wasm/symshape_wasm.cpp (`symshape infer`
+# and `symshape report` on a model's bytes). One translation unit, so one
+# compiler process (about a minute here); standard library only (no
 # protobuf, no libonnx), no C++ exceptions (the library uses none).
 #
 #   bash scripts/build-wasm.sh
@@ -18,15 +19,17 @@ command -v em++ >/dev/null || { echo "build-wasm: em++ not found (apt-get instal
 # modules (node-acorn); a node that is not Debian's own does not look there.
 export NODE_PATH=${NODE_PATH:+$NODE_PATH:}/usr/share/nodejs
 VERSION=$(sed -n 's/^project(symshape VERSION \([0-9.]*\).*/\1/p' CMakeLists.txt)
-mkdir -p "$OUT"
+mkdir -p "$OUT/generated"
+# `symshape report`'s page files as a header, as tools/symshape/CMakeLists.txt makes it.
+cmake -DWEB_DIR=web/report -DOUT="$OUT/generated/report_page_files.hpp" -P tools/symshape/embed_web_files.cmake
 
 flags=(
   -std=c++17 -O2 -Wall -Wextra -Werror -fno-exceptions
-  -Iinclude -Itools/symshape "-DSYMSHAPE_VERSION=\"$VERSION\""
+  -Iinclude -Itools/symshape -I"$OUT/generated" "-DSYMSHAPE_VERSION=\"$VERSION\""
   # A factory function instead of a global module; memory that grows with
   # the model; the same file for pages and for Node (tests/wasm).
   -sMODULARIZE=1 -sEXPORT_NAME=createSymshape -sALLOW_MEMORY_GROWTH=1 -sENVIRONMENT=web,node
-  -sEXPORTED_FUNCTIONS=_symshape_infer_json,_malloc,_free -sEXPORTED_RUNTIME_METHODS=ccall,UTF8ToString
+  -sEXPORTED_FUNCTIONS=_symshape_infer_json,_symshape_report_json,_malloc,_free -sEXPORTED_RUNTIME_METHODS=ccall,UTF8ToString
 )
 em++ "${flags[@]}" web/wasm/symshape_wasm.cpp -o "$OUT/symshape.js"
 echo "build-wasm: wrote $OUT/symshape.js and $OUT/symshape.wasm"

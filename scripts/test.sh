@@ -4,7 +4,7 @@
 # UndefinedBehaviorSanitizer and run them, except those labelled slow or fuzz.
 # The WebAssembly module is built first (scripts/build-wasm.sh, about a minute)
 # and compared with the command under Node by the main build's tests (label
-# wasm, about 30 s). Also checks that the C++ sources are formatted
+# wasm, about a minute and a half). Also checks that the C++ sources are formatted
 # (scripts/check-format.sh).
 #
 #   bash scripts/test.sh

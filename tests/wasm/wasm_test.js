@@ -21,7 +21,10 @@ const os = require('os');
 const path = require('path');
 const { spawnSync } = require('child_process');
 
-const symshapeInfer = require('../../web/wasm/symshape_infer.js');
+const SymshapeWasm = require('../../web/wasm/symshape_wasm.js');
+
+// The commands compared: the command's name and the module's function.
+const COMMANDS = { infer: SymshapeWasm.infer, report: SymshapeWasm.reportData };
 
 function parseArgs(argv) {
   const a = { models: [], minModels: 1, tooDeep: [] };
@@ -51,16 +54,16 @@ function onnxFiles(dir) {
 
 // The native command's run: {exit, stderr, json} (json parsed, or null). It
 // runs in the model's folder and is given the file's name, as the module is.
-function runNative(bin, model, args) {
-  const r = spawnSync(path.resolve(bin), ['infer', path.basename(model), '--json', '-', '--quiet', ...args],
+function runNative(bin, command, model, args) {
+  const r = spawnSync(path.resolve(bin), [command, path.basename(model), '--json', '-', '--quiet', ...args],
                       { cwd: path.dirname(model), encoding: 'utf8', maxBuffer: 1 << 30 });
   if (r.error) throw new Error('cannot run ' + bin + ': ' + r.error.message);
   return { exit: r.status, stderr: r.stderr, json: r.stdout ? JSON.parse(r.stdout) : null };
 }
 
 // The module's run on the same file's bytes and name.
-function runWasm(Module, model, args, bytes) {
-  const r = symshapeInfer(Module, bytes || fs.readFileSync(model), path.basename(model), args);
+function runWasm(Module, command, model, args, bytes) {
+  const r = COMMANDS[command](Module, bytes || fs.readFileSync(model), path.basename(model), args);
   assert.strictEqual(r.stdout, '', 'the module wrote to standard output');
   return { exit: r.exit, stderr: r.stderr, json: r.json };
 }
@@ -91,16 +94,24 @@ async function main() {
 
   const models = a.models.flatMap(onnxFiles);
   if (models.length < a.minModels) throw new Error('found ' + models.length + ' models, expected at least ' + a.minModels + ' in ' + a.models.join(', '));
+  // One model, one command, the same arguments: natively and in the module.
+  const same = (command, m, args) => {
+    const what = command + ' ' + m + (args.length ? ' ' + args.join(' ') : '');
+    check(what, () => compare(what, runNative(a.symshape, command, m, args), runWasm(Module, command, m, args)));
+  };
   for (const m of models) {
-    if (!a.tooDeep.includes(path.basename(m))) {
-      check(m, () => compare(m, runNative(a.symshape, m, []), runWasm(Module, m, [])));
-      continue;
+    for (const command of Object.keys(COMMANDS)) {
+      if (!a.tooDeep.includes(path.basename(m))) {
+        same(command, m, []);
+        continue;
+      }
+      check(command + ' ' + m, () => {
+        const wasm = runWasm(Module, command, m, []);
+        assert.strictEqual(wasm.exit, 1, 'exit code');
+        const error = new RegExp('^symshape ' + command + ': file [^\\n]*: subgraphs nested deeper than 512\\n$');
+        assert.match(wasm.stderr, error, 'standard error');
+      });
     }
-    check(m, () => {
-      const wasm = runWasm(Module, m, []);
-      assert.strictEqual(wasm.exit, 1, 'exit code');
-      assert.match(wasm.stderr, /^symshape infer: file [^\n]*: subgraphs nested deeper than 512\n$/, 'standard error');
-    });
   }
   const missing = a.tooDeep.filter((name) => !models.some((m) => path.basename(m) === name));
   if (missing.length) failures.push('--too-deep names no model found: ' + missing.join(', '));
@@ -112,17 +123,17 @@ async function main() {
     return m;
   };
   const withOptions = [
-    ['transformer_block.onnx', ['--policy', 'strict']],
-    ['transformer_block.onnx', ['--input-shape', 'x=2,seq+1,32']],
-    ['gpt2_table_pos.onnx', ['--assume-contracts']],
-    ['gpt2_table_pos.onnx', ['--assume', 'past + seq <= 64', '--assume-nonempty']],
-    ['transformer_block.onnx', ['--input-shape', 'nope=1']],  // usage error: exit 2, no JSON
-    ['transformer_block.onnx', ['--bogus']],
+    ['infer', 'transformer_block.onnx', ['--policy', 'strict']],
+    ['infer', 'transformer_block.onnx', ['--input-shape', 'x=2,seq+1,32']],
+    ['infer', 'gpt2_table_pos.onnx', ['--assume-contracts']],
+    ['infer', 'gpt2_table_pos.onnx', ['--assume', 'past + seq <= 64', '--assume-nonempty']],
+    ['infer', 'transformer_block.onnx', ['--input-shape', 'nope=1']],  // usage error: exit 2, no JSON
+    ['infer', 'transformer_block.onnx', ['--bogus']],
+    ['report', 'gpt2_like.onnx', ['--bind', 'batch=2,seq=128,past=0']],
+    ['report', 'gpt2_table_pos.onnx', ['--assume-contracts', '--bind', 'batch=1']],
+    ['report', 'transformer_block.onnx', ['--bind', 'nope=1']],  // usage error
   ];
-  for (const [name, args] of withOptions) {
-    const what = name + ' ' + args.join(' ');
-    check(what, () => compare(what, runNative(a.symshape, byName(name), args), runWasm(Module, byName(name), args)));
-  }
+  for (const [command, name, args] of withOptions) same(command, byName(name), args);
 
   // Bad input: a cut model, and no bytes at all, give the command's one-line error (exit 1).
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'symshape-wasm-'));
@@ -131,26 +142,28 @@ async function main() {
     for (const [name, bytes] of [['cut.onnx', whole.subarray(0, whole.length >> 1)], ['empty.onnx', whole.subarray(0, 0)]]) {
       const file = path.join(tmp, name);
       fs.writeFileSync(file, bytes);
-      check(name, () => {
-        const wasm = runWasm(Module, file, [], bytes);
-        assert.strictEqual(wasm.exit, 1, name + ': exit code');
-        assert.strictEqual(wasm.json, null, name + ': no JSON');
-        compare(name, runNative(a.symshape, file, []), wasm);
-      });
+      for (const command of Object.keys(COMMANDS))
+        check(command + ' ' + name, () => {
+          const wasm = runWasm(Module, command, file, [], bytes);
+          assert.strictEqual(wasm.exit, 1, name + ': exit code');
+          assert.strictEqual(wasm.json, null, name + ': no JSON');
+          compare(name, runNative(a.symshape, command, file, []), wasm);
+        });
     }
   } finally {
     fs.rmSync(tmp, { recursive: true, force: true });
   }
 
   // The module is used again after all that: the first model still gives its report.
-  check('a second run', () => compare(models[0], runNative(a.symshape, models[0], []), runWasm(Module, models[0], [])));
+  same('infer', models[0], []);
 
   if (failures.length) {
     console.error(failures.length + ' difference(s) between the WebAssembly module and the native command:');
     for (const f of failures) console.error('  ' + f.split('\n').slice(0, 12).join('\n    '));
     process.exit(1);
   }
-  console.log('wasm_test: ' + models.length + ' models and ' + withOptions.length + ' option sets agree with ' + a.symshape);
+  console.log('wasm_test: infer and report on ' + models.length + ' models and ' + withOptions.length +
+              ' option sets agree with ' + a.symshape);
 }
 
 main().catch((e) => {

@@ -1,5 +1,6 @@
 // symshape in the browser (WebAssembly, emscripten; scripts/build-wasm.sh):
-// `symshape infer` run on a model's bytes inside the page, nothing uploaded.
+// `symshape infer` and `symshape report` run on a model's bytes inside the
+// page, nothing uploaded.
 //
 // symshape_infer_json(bytes, size, name, options) runs the command's own
 // run_infer (tools/symshape/infer_commands.hpp) on the bytes, written to
@@ -8,6 +9,9 @@
 // `--json` to an in-memory file and `--quiet`, and returns one JSON object:
 //   {"exit": 3, "stdout": "", "stderr": "symshape infer: m.onnx: error: ...",
 //    "json": {"schema": "symshape/infer/1", ...} or null}
+// symshape_report_json(bytes, size, name, options) does the same with
+// run_report (report_commands.hpp): "json" is the report page's data,
+// {"schema": "symshape/report/1", ...}, which web/report/report.js renders.
 // `exit`, `stdout` and `stderr` are the command's exit code and output (the
 // diagnostics; the one-line problem of a bad option or a malformed model,
 // then "json" is null). `options` holds more arguments of the command, one
@@ -25,6 +29,7 @@
 #include <vector>
 
 #include "infer_commands.hpp"
+#include "report_commands.hpp"
 #include "symshape/report/json_writer.hpp"
 
 namespace {
@@ -76,12 +81,10 @@ class Redirect {
 
 std::string g_result;  // what the last call returned
 
-}  // namespace
+using Command = int (*)(const std::vector<std::string>& args);
 
-extern "C" {
-
-EMSCRIPTEN_KEEPALIVE const char* symshape_infer_json(const char* bytes, int size, const char* name,
-                                                     const char* options) {
+// Runs `command` on the model's bytes as described above; the answer is g_result.
+const char* run_on_bytes(Command command, const char* bytes, int size, const char* name, const char* options) {
   std::error_code ec;
   fs::current_path("/", ec);
   fs::remove_all("/symshape", ec);  // (a folder in use is not removed)
@@ -101,7 +104,7 @@ EMSCRIPTEN_KEEPALIVE const char* symshape_infer_json(const char* bytes, int size
   int code;
   {
     Redirect out(stdout, kStdoutPath), err(stderr, kStderrPath);
-    code = symshape::cli::run_infer(args);
+    code = command(args);
   }
   const std::string json = read_file(kJsonPath);
   using symshape::report::json_quote;
@@ -111,6 +114,20 @@ EMSCRIPTEN_KEEPALIVE const char* symshape_infer_json(const char* bytes, int size
   fs::current_path("/", ec);
   fs::remove_all("/symshape", ec);  // the model's copy is not kept
   return g_result.c_str();
+}
+
+}  // namespace
+
+extern "C" {
+
+EMSCRIPTEN_KEEPALIVE const char* symshape_infer_json(const char* bytes, int size, const char* name,
+                                                     const char* options) {
+  return run_on_bytes(symshape::cli::run_infer, bytes, size, name, options);
+}
+
+EMSCRIPTEN_KEEPALIVE const char* symshape_report_json(const char* bytes, int size, const char* name,
+                                                      const char* options) {
+  return run_on_bytes(symshape::cli::run_report, bytes, size, name, options);
 }
 
 }  // extern "C"

@@ -55,7 +55,7 @@ function onnxFiles(dir) {
 // The native command's run: {exit, stderr, json} (json parsed, or null). It
 // runs in the model's folder and is given the file's name, as the module is.
 function runNative(bin, command, model, args) {
-  const r = spawnSync(path.resolve(bin), [command, path.basename(model), '--json', '-', '--quiet', ...args],
+  const r = spawnSync(path.resolve(bin), [command, '--json', '-', '--quiet', ...args, '--', path.basename(model)],
                       { cwd: path.dirname(model), encoding: 'utf8', maxBuffer: 1 << 30 });
   if (r.error) throw new Error('cannot run ' + bin + ': ' + r.error.message);
   return { exit: r.status, stderr: r.stderr, json: r.stdout ? JSON.parse(r.stdout) : null };
@@ -136,9 +136,12 @@ async function main() {
   for (const [command, name, args] of withOptions) same(command, byName(name), args);
 
   // Bad input: a cut model, and no bytes at all, give the command's one-line error (exit 1).
+  // A file whose name starts with '-' is a model all the same.
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'symshape-wasm-'));
   try {
     const whole = fs.readFileSync(byName('gpt2_like.onnx'));
+    fs.writeFileSync(path.join(tmp, '-dash.onnx'), whole);
+    for (const command of Object.keys(COMMANDS)) same(command, path.join(tmp, '-dash.onnx'), []);
     for (const [name, bytes] of [['cut.onnx', whole.subarray(0, whole.length >> 1)], ['empty.onnx', whole.subarray(0, 0)]]) {
       const file = path.join(tmp, name);
       fs.writeFileSync(file, bytes);

@@ -91,7 +91,7 @@ const char* run_on_bytes(Command command, const char* bytes, int size, const cha
   fs::create_directories(kModelDir, ec);
   fs::create_directories(fs::path(kJsonPath).parent_path(), ec);
   std::string base = fs::path(name ? name : "").filename().string();
-  if (base.empty() || base == "." || base == "..") base = "model.onnx";
+  if (base.empty() || base == "." || base == ".." || base == "-") base = "model.onnx";  // "-" is standard input
   const std::string model_path = std::string(kModelDir) + "/" + base;
   {
     std::ofstream out(model_path, std::ios::binary);
@@ -99,8 +99,10 @@ const char* run_on_bytes(Command command, const char* bytes, int size, const cha
   }
   // Relative to its folder, so that the report and the messages name the file alone.
   fs::current_path(kModelDir, ec);
-  std::vector<std::string> args = {base, "--json", kJsonPath, "--quiet"};
+  // The model last, after "--": a file named "-x.onnx" is no option.
+  std::vector<std::string> args = {"--json", kJsonPath, "--quiet"};
   for (const std::string& line : lines_of(options ? options : "")) args.push_back(line);
+  args.insert(args.end(), {"--", base});
   int code;
   {
     Redirect out(stdout, kStdoutPath), err(stderr, kStderrPath);

@@ -1,9 +1,12 @@
 // The WebAssembly build (scripts/build-wasm.sh) against the native command:
-// for every model in the folders given, `symshape infer MODEL --json - --quiet`
+// for every model in the folders given, `symshape infer --json - --quiet MODEL`
 // natively and symshape_infer_json in the module under Node must give the
-// same exit code, the same standard error and the same JSON, once the model's
-// path is replaced by its file name (the module sees the bytes and the name
-// only). Then a few options (compared the same way) and bad input.
+// same exit code, the same standard error and the same JSON; so must
+// `symshape report --json - --quiet MODEL` and symshape_report_json. The
+// native command runs in the model's folder on the file's name, since the
+// module sees the bytes and the name only: then nothing may differ, the
+// "model" field included. Then a few options (compared the same way) and bad
+// input.
 //
 //   node wasm_test.js --module build-wasm/symshape.js --symshape build/bin/symshape \
 //        --models DIR [--models DIR]... [--min-models N] [--too-deep FILE.onnx]...

@@ -53,7 +53,21 @@ var SymshapeReport = (function () {
   function symbolicShape(dims) {
     return dims === null || dims === undefined ? '?' : '[' + dims.map(dimText).join(',') + ']';
   }
-  function sumValues(list) {
+  // The scope of a node name and the scopes holding it, as `symshape profile
+// --by scope` has them (include/symshape/profile/profile.hpp): the part before
+// the last '/', or in a name without '/' before the last '.'; "(none)" for a
+// name with neither. "/blocks.0/attn/MatMul" -> "/blocks.0/attn", "/blocks.0".
+function scopeAndParents(name) {
+  const scopeOf = (n) => {
+    const cut = n.lastIndexOf(n.includes('/') ? '/' : '.');
+    return cut < 0 ? '' : n.slice(0, cut);
+  };
+  const out = [];
+  for (let s = scopeOf(name); s !== ''; s = scopeOf(s)) out.push(s);
+  return out.length ? out : ['(none)'];
+}
+
+function sumValues(list) {
     let total = 0n;
     for (const v of list) {
       if (v === null) return null;
@@ -350,11 +364,13 @@ var SymshapeReport = (function () {
       this.relayout();
       this.fitInitial();
       this.updateAll();
-      window.addEventListener('hashchange', () => {
-        this.readBindings();
-        this.syncBindingFields();
-        this.updateAll();
-      });
+    }
+
+    // A new fragment (a link, the back button) sets the bindings.
+    onHashChange() {
+      this.readBindings();
+      this.syncBindingFields();
+      this.updateAll();
     }
 
     // ---------------------------------------------------------- bindings
@@ -1184,24 +1200,28 @@ var SymshapeReport = (function () {
       for (const node of m.nodes) {
         if (node.depth > 0) continue;  // subgraphs are counted in their node
         const d = node.doc;
-        const key = this.profileGroup === 'node' ? String(node.id)
-                  : this.profileGroup === 'op' ? d.op_type
-                  : (d.name || '').includes('/') ? d.name.slice(0, d.name.lastIndexOf('/')) || '/' : '(no scope)';
-        let g = groups.get(key);
-        if (!g) {
-          g = {key: key, name: this.profileGroup === 'node' ? m.nodeName(node.id) : key, op: d.op_type, nodes: 0,
-               flops: 0n, bytes: 0n, params: 0n, exprs: [], notCounted: 0, id: node.id};
-          groups.set(key, g);
-        }
-        ++g.nodes;
+        // By scope, as `symshape profile --by scope`: a node counts in its scope and in
+        // every scope holding it.
+        const keys = this.profileGroup === 'node' ? [String(node.id)]
+                   : this.profileGroup === 'op' ? [d.op_type]
+                   : scopeAndParents(d.name || '');
         const f = d.flops === null || d.flops === undefined ? null : this.value(d.flops);
-        if (d.flops === null || d.flops === undefined) ++g.notCounted;
-        else g.flops = g.flops === null || f === null ? null : g.flops + f;
-        g.exprs.push(d.flops);
         const b = sumValues((d.outputs || []).filter((v) => v !== null).map((v) => this.value(m.values[v].bytes)));
-        g.bytes = g.bytes === null || b === null ? null : g.bytes + b;
         const pr = d.params === undefined ? 0n : this.value(d.params);
-        g.params = g.params === null || pr === null ? null : g.params + pr;
+        for (const key of keys) {
+          let g = groups.get(key);
+          if (!g) {
+            g = {key: key, name: this.profileGroup === 'node' ? m.nodeName(node.id) : key, op: d.op_type, nodes: 0,
+                 flops: 0n, bytes: 0n, params: 0n, exprs: [], notCounted: 0, id: node.id};
+            groups.set(key, g);
+          }
+          ++g.nodes;
+          if (d.flops === null || d.flops === undefined) ++g.notCounted;
+          else g.flops = g.flops === null || f === null ? null : g.flops + f;
+          g.exprs.push(d.flops);
+          g.bytes = g.bytes === null || b === null ? null : g.bytes + b;
+          g.params = g.params === null || pr === null ? null : g.params + pr;
+        }
       }
       return [...groups.values()];
     }
@@ -1228,7 +1248,7 @@ var SymshapeReport = (function () {
       const group = el('select', {id: 'profile-group', onchange: (ev) => {
         this.profileGroup = ev.target.value;
         this.renderProfile();
-      }}, [['node', 'node'], ['op', 'operator'], ['scope', 'scope (name before the last /)']].map(([k, label]) =>
+      }}, [['node', 'node'], ['op', 'operator'], ['scope', 'scope (nested scopes included)']].map(([k, label]) =>
         el('option', {value: k, text: label, selected: k === this.profileGroup})));
       panel.append(el('h2', {text: 'By ' + this.profileGroup}),
                    el('div', {className: 'sr-controls'}, [el('label', {text: 'group by '}), group]));
@@ -1489,6 +1509,13 @@ var SymshapeReport = (function () {
     SymshapeReport.current = report;
     return report;
   }
+
+  // One listener for the page, whatever the number of renders (web/index.html
+  // renders a report per dropped file): the report shown now follows the fragment.
+  if (typeof window !== 'undefined')
+    window.addEventListener('hashchange', () => {
+      if (SymshapeReport.current) SymshapeReport.current.onHashChange();
+    });
 
   // The page the command writes: the data is in #symshape-data (its text is
   // not the template's placeholder).

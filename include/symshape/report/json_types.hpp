@@ -6,6 +6,17 @@
 
 namespace symshape::report {
 
+// A dim or a quantity for scripts: an integer, an expression's text, or null
+// when unknown.
+inline void json_dim_value(JsonWriter& j, const SymbolicDim& d) {
+  if (d.is_int())
+    j.integer(d.value());
+  else if (d.is_known())
+    j.string(d.to_string());
+  else
+    j.null();
+}
+
 // A type's element type and dims for scripts: "dtype" ("float"; null for
 // what is no tensor) and "dims" (integers, expressions as strings, null for an
 // unknown dim; null for an unknown rank or what is no tensor).
@@ -16,14 +27,7 @@ inline void json_dims(JsonWriter& j, const Type& t) {
     return;
   }
   j.begin_array(JsonWriter::Layout::Inline);
-  for (const SymbolicDim& d : t.shape().dims()) {
-    if (d.is_int())
-      j.integer(d.value());
-    else if (d.is_known())
-      j.string(d.to_string());
-    else
-      j.null();
-  }
+  for (const SymbolicDim& d : t.shape().dims()) json_dim_value(j, d);
   j.end_array();
 }
 

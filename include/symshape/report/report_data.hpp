@@ -45,20 +45,6 @@ struct ReportDataOptions {
   std::function<Type(const Value&)> main_graph_type;
 };
 
-namespace detail {
-
-// A quantity: an integer, an expression's text, or null when unknown.
-inline void json_quantity_value(JsonWriter& j, const SymbolicDim& q) {
-  if (q.is_int())
-    j.integer(q.value());
-  else if (q.is_known())
-    j.string(q.to_string());
-  else
-    j.null();
-}
-
-}  // namespace detail
-
 // The document of one model. The values are numbered first (list_graph), so
 // that nodes, graphs and the outer-scope values their subgraphs read refer to
 // them by index.
@@ -167,7 +153,7 @@ class ReportData {
       json_dims(j, t);
       j.key("bytes");
       const auto it = profiled.find(&v);
-      detail::json_quantity_value(j, it != profiled.end() ? *it->second : profile::value_bytes(&v));
+      json_dim_value(j, it != profiled.end() ? *it->second : profile::value_bytes(&v));
       j.key("role").string(role(v));
       j.key("parameter").boolean(profile::parameter_tensor(&v) != nullptr);
       j.end_object();
@@ -237,10 +223,10 @@ class ReportData {
                               qualified_op(n.domain, n.op_type) + ")" + scope;
     j.key("where").string(where);
     j.key("flops");
-    detail::json_quantity_value(j, p.flops.kind == profile::FlopKind::NotCounted ? SymbolicDim() : p.flops.flops);
+    json_dim_value(j, p.flops.kind == profile::FlopKind::NotCounted ? SymbolicDim() : p.flops.flops);
     j.key("flops_note").string(p.flops.note);
     j.key("params");
-    detail::json_quantity_value(j, p.params);
+    json_dim_value(j, p.params);
     j.key("subgraphs").begin_array();
     for (const Attribute& a : n.attributes)
       for (const auto& sub : a.graphs) {
@@ -261,10 +247,10 @@ class ReportData {
     j.key("totals").begin_object();
     for (const TotalRow& t : total_rows(*profile_)) {
       j.key(t.name);
-      detail::json_quantity_value(j, *t.q);
+      json_dim_value(j, *t.q);
     }
     j.key("output_bytes");  // every node output of the main graph but a Constant's weights
-    detail::json_quantity_value(j, profile_->activation_bytes);
+    json_dim_value(j, profile_->activation_bytes);
     j.key("flops_not_counted").integer(profile_->not_counted);
     j.key("notes").begin_array(Layout::Inline);
     for (const std::string& note : profile_->notes) j.string(note);
@@ -273,7 +259,7 @@ class ReportData {
     j.key("peak_candidates").begin_array(Layout::Inline);
     for (const profile::PeakCandidate& c : profile_->peak_candidates) {
       j.begin_object(Layout::Inline).key("node").integer(c.step).key("bytes");
-      detail::json_quantity_value(j, SymbolicDim(c.bytes));
+      json_dim_value(j, SymbolicDim(c.bytes));
       j.end_object();
     }
     j.end_array();

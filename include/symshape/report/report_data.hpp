@@ -145,12 +145,7 @@ class ReportData {
       const Type& t = types_[i];
       j.begin_object(Layout::Inline);
       j.key("name").string(v.name);
-      j.key("dtype");
-      if (t.is_tensor_like())
-        j.string(to_string(t.elem_type()));
-      else
-        j.null();
-      json_dims(j, t);
+      json_dtype_and_dims(j, t);
       j.key("bytes");
       const auto it = profiled.find(&v);
       json_dim_value(j, it != profiled.end() ? *it->second : profile::value_bytes(&v));

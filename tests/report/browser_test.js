@@ -76,16 +76,7 @@ function equal(actual, expected, what) {
 
 // Page problems: exceptions and console errors, collected for the whole run.
 function watchErrors(browser, context) {
-  browser.on((m) => {
-    if (m.method === 'Runtime.exceptionThrown') {
-      const d = m.params.exceptionDetails;
-      failures.push(`${context.name}: exception in the page: ${(d.exception && d.exception.description) || d.text}`);
-    } else if (m.method === 'Log.entryAdded' && m.params.entry.level === 'error') {
-      failures.push(`${context.name}: console error: ${m.params.entry.text} ${m.params.entry.url || ''}`);
-    } else if (m.method === 'Runtime.consoleAPICalled' && (m.params.type === 'error' || m.params.type === 'assert')) {
-      failures.push(`${context.name}: console.${m.params.type}: ${m.params.args.map((a) => a.value || a.description).join(' ')}`);
-    }
-  });
+  browser.onPageError((text) => failures.push(`${context.name}: ${text}`));
 }
 
 async function open(browser, file, bindings) {

@@ -17,9 +17,7 @@
 //       prints how long the first paint of MODEL's report takes, and a few
 //       redraws after zooming and panning.
 //
-// --browser (default chromium) applies to all three. Firefox needs node run
-// with --experimental-websocket (Node 20.10 or later: the WebSocket of
-// firefox.js).
+// --browser (default chromium) applies to all three.
 'use strict';
 const fs = require('fs');
 const os = require('os');

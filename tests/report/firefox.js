@@ -1,12 +1,13 @@
 // Headless Firefox driven over WebDriver BiDi, with the interface of
 // chromium.js so that the browser tests run in either. Firefox serves BiDi on
-// a WebSocket (no pipe); the client is Node's global WebSocket (Node 20: run
-// node with --experimental-websocket), so still no npm package.
+// a WebSocket (no pipe); the client is websocket.js, on Node's net module, so
+// that any Node from 18 on runs it without a flag and still no npm package.
 'use strict';
 const fs = require('fs');
 const os = require('os');
 const path = require('path');
 const {spawn} = require('child_process');
+const websocket = require('./websocket.js');
 
 // Written to the fresh profile's user.js. Once it starts, the remote agent
 // applies its own recommended prefs (remote.prefs.recommended: no updates,
@@ -31,8 +32,6 @@ class Firefox {
     const binary = options.binary || process.env.SYMSHAPE_FIREFOX || '/usr/bin/firefox-esr';
     if (!fs.existsSync(binary))
       throw new Error(`firefox not found at ${binary} (install firefox-esr with scripts/install-deps.sh, or set SYMSHAPE_FIREFOX)`);
-    if (typeof WebSocket === 'undefined')
-      throw new Error('firefox.js needs the global WebSocket of Node (20.10 or later): run node with --experimental-websocket');
     const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'symshape-firefox-'));
     fs.writeFileSync(path.join(profile, 'user.js'),
                      Object.entries(PREFS).map(([k, v]) => `user_pref(${JSON.stringify(k)}, ${JSON.stringify(v)});\n`).join(''));
@@ -124,14 +123,9 @@ class Firefox {
   async attach(options) {
     const exited = this.exit.then(() => Promise.reject(new Error(this.exited)));
     const url = await within(Promise.race([this.listening, exited]), 60000, 'firefox did not start its WebDriver BiDi server in 60 s');
-    this.socket = new WebSocket(url + '/session');
-    await Promise.race([new Promise((resolve, reject) => {
-      this.socket.onopen = resolve;
-      this.socket.onerror = (e) => reject(new Error(`cannot connect to firefox at ${url}: ${e.message || 'connection failed'}`));
-    }), exited]);
-    this.socket.onerror = null;
-    this.socket.onmessage = (e) => this.dispatch(JSON.parse(e.data));
-    this.socket.onclose = () => this.failPending(this.exited || 'the connection to firefox closed');
+    this.socket = await Promise.race([websocket.connect(url + '/session'), exited]);
+    this.socket.onmessage = (text) => this.dispatch(JSON.parse(text));
+    this.socket.onclose = (why) => this.failPending(this.exited || `the connection to firefox closed: ${why}`);
     await this.send('session.new', {capabilities: {}});
     const {contexts} = await this.send('browsingContext.getTree', {maxDepth: 0});
     this.context = contexts[0].context;

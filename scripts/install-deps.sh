@@ -15,6 +15,7 @@ PACKAGES=(
   pybind11-dev python3-dev python3-pytest     # the Python package (python/) and its tests
   python3-setuptools python3-wheel python3-pip  # pip install . of the Python package
   nodejs chromium                             # the report page's tests (tests/report/): Node and headless Chromium
+  firefox-esr                                 # the same tests in headless Firefox (report.browser_firefox)
   emscripten                                  # the WebAssembly build and its tests (scripts/build-wasm.sh, tests/wasm)
 )
 

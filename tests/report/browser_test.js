@@ -1,6 +1,8 @@
-// The report page in headless Chromium (tests/report/chromium.js drives it):
+// The report page in headless Chromium or Firefox (tests/report/chromium.js
+// drives Chromium over the DevTools protocol, tests/report/firefox.js Firefox
+// over WebDriver BiDi; the checks are the same):
 //
-//   node browser_test.js SYMSHAPE SOURCE_DIR
+//   node browser_test.js SYMSHAPE SOURCE_DIR [--browser chromium|firefox]
 //       for each of four example models and two sets of bindings: opens the
 //       report at file://...#bindings and checks the concrete shapes and bytes
 //       of every value against `symshape show --bind --json`, the totals, the
@@ -9,28 +11,37 @@
 //       URL fragment follows) and the fragment (the fields follow); expands a
 //       subgraph. Any exception or console error in the page fails the test.
 //   node browser_test.js SYMSHAPE SOURCE_DIR --screenshot DIR
-//       writes DIR/report-graph.png and DIR/report-profile.png of
-//       examples/models/gpt2_like.onnx's report.
+//       writes DIR/report-graph.png, report-profile.png and report-sweep.png
+//       of examples/models/gpt2_like.onnx's report.
 //   node browser_test.js SYMSHAPE SOURCE_DIR --time MODEL.onnx [--bind a=1,b=2]
 //       prints how long the first paint of MODEL's report takes, and a few
 //       redraws after zooming and panning.
+//
+// --browser (default chromium) applies to all three.
 'use strict';
 const fs = require('fs');
 const os = require('os');
 const path = require('path');
 const {spawnSync} = require('child_process');
 const {Chromium} = require('./chromium.js');
+const {Firefox} = require('./firefox.js');
 
 const args = process.argv.slice(2);
 const [binary, sourceDir] = args;
 if (!binary || !sourceDir) {
-  console.error('usage: node browser_test.js SYMSHAPE SOURCE_DIR [--screenshot DIR | --time MODEL [--bind B]]');
+  console.error('usage: node browser_test.js SYMSHAPE SOURCE_DIR [--screenshot DIR | --time MODEL [--bind B]] [--browser chromium|firefox]');
   process.exit(2);
 }
 const option = (name) => {
   const i = args.indexOf(name);
   return i >= 0 ? args[i + 1] : null;
 };
+const browserName = option('--browser') || 'chromium';
+const Browser = {chromium: Chromium, firefox: Firefox}[browserName];
+if (!Browser) {
+  console.error(`browser_test.js: --browser is chromium or firefox, not ${browserName}`);
+  process.exit(2);
+}
 const models = path.resolve(sourceDir, 'examples/models');
 const work = fs.mkdtempSync(path.join(os.tmpdir(), 'symshape-report-test-'));
 
@@ -76,16 +87,7 @@ function equal(actual, expected, what) {
 
 // Page problems: exceptions and console errors, collected for the whole run.
 function watchErrors(browser, context) {
-  browser.on((m) => {
-    if (m.method === 'Runtime.exceptionThrown') {
-      const d = m.params.exceptionDetails;
-      failures.push(`${context.name}: exception in the page: ${(d.exception && d.exception.description) || d.text}`);
-    } else if (m.method === 'Log.entryAdded' && m.params.entry.level === 'error') {
-      failures.push(`${context.name}: console error: ${m.params.entry.text} ${m.params.entry.url || ''}`);
-    } else if (m.method === 'Runtime.consoleAPICalled' && (m.params.type === 'error' || m.params.type === 'assert')) {
-      failures.push(`${context.name}: console.${m.params.type}: ${m.params.args.map((a) => a.value || a.description).join(' ')}`);
-    }
-  });
+  browser.onPageError((text) => failures.push(`${context.name}: ${text}`));
 }
 
 async function open(browser, file, bindings) {
@@ -311,7 +313,7 @@ const CASES = [
 ];
 
 async function testAll() {
-  const browser = await Chromium.launch();
+  const browser = await Browser.launch();
   const context = {name: ''};
   watchErrors(browser, context);
   try {
@@ -406,7 +408,7 @@ async function screenshots(dir) {
   fs.mkdirSync(dir, {recursive: true});
   const model = path.join(models, 'gpt2_like.onnx');
   const file = makeReport(model, path.join(work, 'gpt2_like.html'));
-  const browser = await Chromium.launch({width: 1400, height: 860});
+  const browser = await Browser.launch({width: 1400, height: 860});
   const context = {name: 'screenshot'};
   watchErrors(browser, context);
   try {
@@ -430,7 +432,7 @@ async function timing(model, bind) {
   const t0 = Date.now();
   const file = makeReport(path.resolve(model), path.join(work, 'timed.html'));
   console.log(`report written in ${Date.now() - t0} ms (${(fs.statSync(file).size / 1e6).toFixed(1)} MB)`);
-  const browser = await Chromium.launch();
+  const browser = await Browser.launch();
   const context = {name: 'timing'};
   watchErrors(browser, context);
   try {
@@ -476,7 +478,7 @@ async function timing(model, bind) {
     for (const f of failures.slice(0, 60)) console.error('  ' + f);
     process.exit(1);
   }
-  if (checks) console.log(`report page: ${checks} checks passed`);
+  if (checks) console.log(`report page in ${browserName}: ${checks} checks passed`);
 })().catch((e) => {
   console.error('browser_test.js: ' + (e.stack || e.message));
   process.exit(1);

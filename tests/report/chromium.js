@@ -81,6 +81,20 @@ class Chromium {
     this.listeners.push(listener);
   }
 
+  // Calls callback(text) for each exception and console error in the page.
+  onPageError(callback) {
+    this.on((m) => {
+      if (m.method === 'Runtime.exceptionThrown') {
+        const d = m.params.exceptionDetails;
+        callback(`exception in the page: ${(d.exception && d.exception.description) || d.text}`);
+      } else if (m.method === 'Log.entryAdded' && m.params.entry.level === 'error') {
+        callback(`console error: ${m.params.entry.text} ${m.params.entry.url || ''}`);
+      } else if (m.method === 'Runtime.consoleAPICalled' && (m.params.type === 'error' || m.params.type === 'assert')) {
+        callback(`console.${m.params.type}: ${m.params.args.map((a) => a.value || a.description).join(' ')}`);
+      }
+    });
+  }
+
   // Resolves with the first event of that method the predicate accepts;
   // `cancel` stops waiting (the promise then never settles).
   waitFor(method, predicate = () => true, timeoutMs = 30000) {

@@ -78,6 +78,34 @@ TEST(ReportData, EveryValueWithDimsBytesAndRole) {
   }
 }
 
+// An Identity or Cast of a weight holds weights, as `profile --json` marks it
+// (profile/memory.hpp, holds_weights); the MatMul's output does not.
+TEST(ReportData, IdentityAndCastOfWeightsAreParameters) {
+  Model m = make_model(13);
+  GraphBuilder g(*m.graph);
+  g.input("x", ts(FLOAT, {"N", 4}));
+  g.initializer("W", Tensor::floats(std::vector<double>(32, 0.5), {4, 8}));
+  g.node("Identity", {"W"}, {"Wi"});
+  g.node("Cast", {"Wi"}, {"Wc"}, {Attribute::make_int("to", 1)});
+  g.node("MatMul", {"x", "Wc"}, {"y"});
+  g.output("y");
+  const Written w = report_of(m);
+  ASSERT_TRUE(w.report.ok()) << diagnostics_text(w.report);
+  for (const char* name : {"W", "Wi", "Wc"})
+    EXPECT_NE(w.json.find("{\"name\": \"" + std::string(name) +
+                          "\", \"dtype\": \"float\", \"dims\": [4, 8], "
+                          "\"bytes\": 128, \"role\": \""),
+              std::string::npos)
+        << name << " in\n"
+        << w.json;
+  EXPECT_NE(w.json.find("\"role\": \"intermediate\", \"parameter\": true}"), std::string::npos) << w.json;
+  EXPECT_EQ(w.json.find("\"role\": \"intermediate\", \"parameter\": false}"), std::string::npos) << w.json;
+  EXPECT_NE(w.json.find("\"name\": \"y\", \"dtype\": \"float\", \"dims\": [\"N\", 8], \"bytes\": \"32*N\", \"role\": "
+                        "\"output\", \"parameter\": false}"),
+            std::string::npos)
+      << w.json;
+}
+
 TEST(ReportData, SubgraphsNestedUnderTheirNode) {
   Model m = if_model();
   const std::string j = report_of(m).json;

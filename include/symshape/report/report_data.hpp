@@ -150,7 +150,7 @@ class ReportData {
       const auto it = profiled.find(&v);
       json_dim_value(j, it != profiled.end() ? *it->second : profile::value_bytes(&v));
       j.key("role").string(role(v));
-      j.key("parameter").boolean(profile::parameter_tensor(&v) != nullptr);
+      j.key("parameter").boolean(profile::holds_weights(&v));
       j.end_object();
     }
     j.end_array();

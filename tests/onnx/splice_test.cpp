@@ -328,6 +328,80 @@ TEST(SpliceTest, ExternalDataLocationsAreRelocated) {
 }
 
 // The direct encoding of types parses to what write_type builds, fresh
+
+// load_model_bytes tells whether a tensor may be external, from the wire check
+// alone: never "no" when the walk of external_data finds one, wherever the
+// tensor is, and "no" on a model without any.
+TEST(SpliceTest, LoadTellsWhetherAnyTensorMayBeExternal) {
+  ::onnx::TensorProto w;
+  w.set_name("w");
+  w.set_data_type(1);
+  w.add_dims(3);
+  make_external(w, "w.bin");
+  ::onnx::NodeProto constant = node("Constant", {}, {"c"});
+  auto* a = constant.add_attribute();
+  a->set_name("value");
+  a->set_type(::onnx::AttributeProto_AttributeType_TENSOR);
+  *a->mutable_t() = w;
+  const auto may_be_external = [](const ::onnx::ModelProto& m) {
+    const std::string bytes = m.SerializeAsString();
+    bool may = true;
+    (void)symshape::onnx::load_model_bytes(bytes, "m.onnx", &may);  // the flag is set even if loading fails
+    const std::size_t walked = symshape::onnx::external_data(bytes, ".").tensors;
+    EXPECT_TRUE(may || walked == 0) << "the walk found " << walked << " external tensors";
+    return may;
+  };
+  EXPECT_FALSE(may_be_external(control_flow_model()));
+  {
+    ::onnx::ModelProto m = control_flow_model();
+    *m.mutable_graph()->add_initializer() = w;
+    EXPECT_TRUE(may_be_external(m)) << "an initializer";
+  }
+  {
+    ::onnx::ModelProto m = control_flow_model();
+    *m.mutable_graph()->mutable_node(1)->mutable_attribute(1)->mutable_g()->add_node() = constant;
+    EXPECT_TRUE(may_be_external(m)) << "a Constant in a subgraph";
+  }
+  {
+    ::onnx::ModelProto m = control_flow_model();
+    auto* sp = m.mutable_graph()->add_sparse_initializer();
+    *sp->mutable_values() = w;
+    sp->mutable_indices()->set_data_type(7);
+    sp->add_dims(5);
+    EXPECT_TRUE(may_be_external(m)) << "a sparse initializer's values";
+  }
+  {
+    ::onnx::ModelProto m = control_flow_model();
+    auto* f = m.add_functions();
+    f->set_name("f");
+    f->set_domain("local");
+    *f->add_node() = constant;
+    EXPECT_TRUE(may_be_external(m)) << "a Constant in a model-local function";
+  }
+  {
+    // An unknown data_location after EXTERNAL leaves the tensor external.
+    ::onnx::ModelProto m = control_flow_model();
+    ::onnx::TensorProto& t = *m.mutable_graph()->add_initializer() = w;
+    t.GetReflection()->MutableUnknownFields(&t)->AddVarint(14, 7);
+    EXPECT_TRUE(may_be_external(m)) << "EXTERNAL, then an unknown value";
+  }
+  {
+    // A DEFAULT after EXTERNAL makes it not external: "may be" errs towards yes.
+    ::onnx::ModelProto m = control_flow_model();
+    ::onnx::TensorProto& t = *m.mutable_graph()->add_initializer() = w;
+    t.GetReflection()->MutableUnknownFields(&t)->AddVarint(14, 0);
+    EXPECT_TRUE(may_be_external(m)) << "EXTERNAL, then DEFAULT";
+  }
+  {
+    // EXTERNAL written as a varint of three bytes (protobuf reads it as 1).
+    ::onnx::TensorProto plain = w;
+    plain.clear_data_location();
+    ::onnx::ModelProto m = control_flow_model();
+    add_raw(*m.mutable_graph(), 5, plain.SerializeAsString() + std::string("\x70\x81\x80\x00", 4));
+    EXPECT_TRUE(may_be_external(m)) << "a long varint";
+    EXPECT_EQ(symshape::onnx::external_data(m.SerializeAsString(), ".").tensors, 1u);
+  }
+}
 // names drawn in the same order.
 TEST(SpliceTest, TypesEncodeAsWriteTypeBuildsThem) {
   const Shape mixed(

@@ -46,11 +46,13 @@ inline bool load(const char* cmd, const std::string& path, InputFile& input, Mod
     fatal(cmd, opened.error());
     return false;
   }
-  Result<Model> m = onnx::load_model_bytes(input.bytes(), display_name(path));
+  bool may_have_external_tensors = true;
+  Result<Model> m = onnx::load_model_bytes(input.bytes(), display_name(path), &may_have_external_tensors);
   if (!m) {
     fatal(cmd, m.error());
     return false;
   }
+  if (!may_have_external_tensors) input.set_no_external_tensors();
   model = std::move(m.value());
   return true;
 }

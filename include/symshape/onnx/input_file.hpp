@@ -69,6 +69,9 @@ class InputFile {
     if (!external_) external_ = onnx::external_data(bytes(), model_dir(path_));
     return *external_;
   }
+  // Known without the walk: no tensor of the file has external data (as
+  // load_model_bytes can tell).
+  void set_no_external_tensors() { external_ = ExternalData{}; }
 
  private:
   int fd_ = -1;

@@ -896,12 +896,20 @@ inline Result<Type> type_from_bytes(std::string_view bytes, const std::string& w
 // Loads a model from the bytes of an ONNX file without copying them: the
 // protobuf wire format is read in place, weights stay where they are (only
 // small tensors' values are decoded), external data is never opened. Errors
-// name the file as `name`.
-inline Result<Model> load_model_bytes(std::string_view bytes, const std::string& name) {
+// name the file as `name`. With `may_have_external_tensors`, also tells
+// whether any tensor of the file, wherever it is, may have external data: the
+// wire check sees every tensor's data_location on its way, so a false there
+// spares a caller the walk over every tensor that external_data() makes.
+inline Result<Model> load_model_bytes(std::string_view bytes, const std::string& name,
+                                      bool* may_have_external_tensors = nullptr) {
+  wire::VarintWatch external{view::kTensor, fields::TensorProto::kDataLocation,
+                             static_cast<uint32_t>(view::DataLocation::EXTERNAL)};
   // libprotobuf reads at most 2 GB, and refuses malformed bytes anywhere in
   // the file before anything is loaded: so does this.
-  if (bytes.size() > static_cast<std::size_t>(INT_MAX) || !view::check(bytes, view::kModel, kProtobufRecursionLimit))
+  if (bytes.size() > static_cast<std::size_t>(INT_MAX) ||
+      !view::check(bytes, view::kModel, kProtobufRecursionLimit, &external))
     return Result<Model>::failure("file " + name + ": not a valid ONNX model (protobuf parse failed)");
+  if (may_have_external_tensors) *may_have_external_tensors = external.seen;
   if (!view::decode<view::ModelView>(view::msg_of({bytes.data(), bytes.data() + bytes.size()})).graph.present)
     return Result<Model>::failure("file " + name + ": not a valid ONNX model (no graph)");
   Model m;

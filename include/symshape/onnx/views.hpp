@@ -175,8 +175,8 @@ inline constexpr SchemaBuilder make_schema() {
 inline constexpr SchemaBuilder kSchema = make_schema();
 
 // Whether bytes parse as a message of type t, as libprotobuf parses them.
-inline bool check(std::string_view bytes, Type t, int budget) {
-  return wire::check_message(bytes, kSchema.specs, t, budget);
+inline bool check(std::string_view bytes, Type t, int budget, wire::VarintWatch* watch = nullptr) {
+  return wire::check_message(bytes, kSchema.specs, t, budget, watch);
 }
 
 // Varints as protobuf reads int64 and int32 fields (two's complement,

@@ -230,6 +230,18 @@ struct MessageSpec {
   FieldSpec fields[kMaxFieldNumber + 1];
 };
 
+// A varint field check_message looks out for while it checks: `seen` is set
+// when field `number` of message type `type` comes with the value `value`
+// (compared on the low 32 bits, as an int32 or enum field is read). It may
+// be set for a value a later occurrence overrides: a watch can only err
+// towards "seen".
+struct VarintWatch {
+  int type = -1;
+  uint32_t number = 0;
+  uint32_t value = 0;
+  bool seen = false;
+};
+
 namespace detail {
 
 // A message or group being checked: where it ends, its type (or -1 for a
@@ -242,7 +254,8 @@ struct Frame {
 
 // Checks one field whose tag was read (see check_message); pushes a frame
 // for a nested message or group.
-inline bool check_field(Cursor& c, uint32_t tag, const MessageSpec* specs, std::vector<Frame>& stack, int budget) {
+inline bool check_field(Cursor& c, uint32_t tag, const MessageSpec* specs, std::vector<Frame>& stack, int budget,
+                        VarintWatch* watch) {
   const uint32_t number = tag >> 3, wt = tag & 7;
   const Frame& top = stack.back();
   const FieldSpec spec = top.type >= 0 && number <= kMaxFieldNumber ? specs[top.type].fields[number] : FieldSpec{};
@@ -255,7 +268,10 @@ inline bool check_field(Cursor& c, uint32_t tag, const MessageSpec* specs, std::
   };
   switch (wt) {
     case kVarint:
-      return c.varint(v);
+      if (!c.varint(v)) return false;
+      if (watch && top.type == watch->type && number == watch->number && static_cast<uint32_t>(v) == watch->value)
+        watch->seen = true;
+      return true;
     case kFixed64:
       return c.skip(8);
     case kFixed32:
@@ -285,8 +301,10 @@ inline bool check_field(Cursor& c, uint32_t tag, const MessageSpec* specs, std::
 }  // namespace detail
 
 // Whether `bytes` parse as a message of type `type` (an index in `specs`)
-// the way libprotobuf parses them with a recursion budget of `budget`.
-inline bool check_message(std::string_view bytes, const MessageSpec* specs, int type, int budget) {
+// the way libprotobuf parses them with a recursion budget of `budget`;
+// `watch`, when given, is updated on the way (see VarintWatch).
+inline bool check_message(std::string_view bytes, const MessageSpec* specs, int type, int budget,
+                          VarintWatch* watch = nullptr) {
   std::vector<detail::Frame> stack;
   stack.push_back({bytes.data() + bytes.size(), type, 0});
   Cursor c{bytes.data(), bytes.data() + bytes.size()};
@@ -307,7 +325,7 @@ inline bool check_message(std::string_view bytes, const MessageSpec* specs, int 
       continue;
     }
     if ((tag >> 3) == 0) return false;
-    if (!detail::check_field(c, tag, specs, stack, budget)) return false;
+    if (!detail::check_field(c, tag, specs, stack, budget, watch)) return false;
   }
 }
 

@@ -59,6 +59,10 @@ namespace detail {
 
 // Protobuf wire-format encoding of the new fields.
 inline void append_varint(std::string& out, uint64_t v) {
+  if (v < 0x80) {  // tags, small lengths and values: most of what the writer encodes
+    out.push_back(static_cast<char>(v));
+    return;
+  }
   char buf[10];
   std::size_t n = 0;
   while (v >= 0x80) {
@@ -284,6 +288,43 @@ inline void append_type(std::string& out, const Type& t, FreshDims& fresh) {
   }
 }
 
+// The TypeProto bytes of the tensor types that take no fresh names, each
+// encoded once: the values of a graph share a few types, and encoding one
+// (its symbolic dims printed) costs more than finding it again.
+class EncodedTypes {
+ public:
+  // t's bytes, as append_type(out, t, fresh) writes them; `scratch` holds
+  // them when t is not kept (it takes fresh names, or is no tensor type).
+  const std::string& bytes(const Type& t, FreshDims& fresh, std::string& scratch) {
+    if (t.kind() != Type::Kind::Tensor || takes_fresh_names(t)) {
+      scratch.clear();
+      append_type(scratch, t, fresh);
+      return scratch;
+    }
+    std::vector<std::size_t>& same_hash = by_hash_[hash(t)];
+    for (std::size_t i : same_hash)
+      if (kept_[i].type == t) return kept_[i].bytes;
+    kept_.push_back({t, {}});
+    append_type(kept_.back().bytes, t, fresh);  // takes no fresh name
+    same_hash.push_back(kept_.size() - 1);
+    return kept_.back().bytes;
+  }
+
+ private:
+  struct Kept {
+    Type type;
+    std::string bytes;
+  };
+  std::deque<Kept> kept_;  // (a deque: the bytes returned stay where they are)
+  std::unordered_map<std::size_t, std::vector<std::size_t>> by_hash_;
+
+  static std::size_t hash(const Type& t) {
+    std::size_t h = static_cast<std::size_t>(t.elem_type()) * 0x9e3779b97f4a7c15u;
+    for (const SymbolicDim& d : t.shape().dims()) h = (h ^ d.expr().hash()) * 0x100000001b3u;
+    return h ^ static_cast<std::size_t>(t.shape().rank() + 1);
+  }
+};
+
 // As collect_proto_symbols (save.hpp) on the parsed TypeProto: the
 // dim_params of a TypeProto given as bytes (the occurrences of a merged
 // message), read with the loader's views.
@@ -381,6 +422,7 @@ class Splice {
   const Model& model_;
   detail::Editor editor_;
   detail::FreshDims fresh_;
+  detail::EncodedTypes encoded_;
   segments::Segment top_;
   segments::Message main_graph_;  // (segments that main_fields_ and the editor point to: never changed)
   GraphFields main_fields_;
@@ -561,21 +603,20 @@ inline void Splice::write_graph(const Graph& g, const segments::Message& p, cons
     for_each_written([&values](const Value* v) { values.push_back(v); });
     keep_other_value_infos(values, found.value_infos, main);
   }
-  std::string added, vi, type;
+  std::string added, scratch;
   if (editing_) added.reserve(g.nodes.size() * 48);
   for_each_written([&](const Value* v) {
     // A type that takes no fresh name needs no entry: it is written as the
     // IR has it (see main_graph_value_infos()).
     const bool entry = main && detail::takes_fresh_names(v->type);
     if (!editing_ && !entry) return;
-    type.clear();
-    detail::append_type(type, v->type, fresh_);
+    const std::string& type = encoded_.bytes(v->type, fresh_, scratch);
     if (entry) add_written({}, v->name, type, true);
     if (!editing_) return;
-    vi.clear();
-    detail::append_delimited(vi, fields::ValueInfoProto::kName, v->name);
-    detail::append_delimited(vi, fields::ValueInfoProto::kType, type);
-    detail::append_delimited(added, fields::GraphProto::kValueInfo, vi);
+    detail::append_nested(added, fields::GraphProto::kValueInfo, [&](std::string& vi) {
+      detail::append_delimited(vi, fields::ValueInfoProto::kName, v->name);
+      detail::append_delimited(vi, fields::ValueInfoProto::kType, type);
+    });
   });
   if (!added.empty()) editor_.replace(p.back(), p.back().end, p.back().end, std::move(added));
   for (const segments::Segment& out : found.outputs) {

@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "args.hpp"
+#include "heap_pages.hpp"
 #include "symshape/onnx/input_file.hpp"
 #include "symshape/onnx/load.hpp"
 #include "symshape/onnx/splice_writer.hpp"
@@ -46,6 +47,7 @@ inline bool load(const char* cmd, const std::string& path, InputFile& input, Mod
     fatal(cmd, opened.error());
     return false;
   }
+  heap_in_huge_pages(heap_reserve_for(input.bytes().size()));
   bool may_have_external_tensors = true;
   Result<Model> m = onnx::load_model_bytes(input.bytes(), display_name(path), &may_have_external_tensors);
   if (!m) {

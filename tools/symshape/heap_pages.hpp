@@ -51,7 +51,7 @@ inline void heap_in_huge_pages(std::size_t reserve) {
   if (done || reserve == 0 || reserve > static_cast<std::size_t>(INT32_MAX)) return;
   done = true;
   constexpr std::uintptr_t kHuge = std::uintptr_t{2} << 20;
-  constexpr int kDefaultTopPad = 128 * 1024;    // glibc's M_TOP_PAD
+  constexpr int kDefaultTopPad = 128 * 1024;  // glibc's M_TOP_PAD
   constexpr int kLargestFromHeap = 32 << 20;  // glibc's largest M_MMAP_THRESHOLD
   // Blocks up to 32 MiB come from the heap (the IR's pools and indexes too),
   // not from mmaps of their own outside the range; and free() never gives

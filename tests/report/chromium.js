@@ -7,8 +7,9 @@ const fs = require('fs');
 const os = require('os');
 const path = require('path');
 const {spawn} = require('child_process');
+const {PageDriver} = require('./page_driver.js');
 
-class Chromium {
+class Chromium extends PageDriver {
   // Starts the browser; fails with a clear message when it is missing.
   static async launch(options = {}) {
     const binary = options.binary || process.env.SYMSHAPE_CHROMIUM || '/usr/bin/chromium';
@@ -27,6 +28,7 @@ class Chromium {
   }
 
   constructor(child, profile) {
+    super();
     this.child = child;
     this.profile = profile;
     this.nextId = 1;
@@ -152,17 +154,6 @@ class Chromium {
       throw new Error(`in the page: ${(d.exception && d.exception.description) || d.text} (evaluating ${expression.slice(0, 200)})`);
     }
     return r.result.value;
-  }
-
-  // Polls a page expression until it is truthy.
-  async until(expression, timeoutMs = 30000) {
-    const start = Date.now();
-    for (;;) {
-      const v = await this.evaluate(expression);
-      if (v) return v;
-      if (Date.now() - start > timeoutMs) throw new Error(`timed out waiting for ${expression}`);
-      await new Promise((r) => setTimeout(r, 25));
-    }
   }
 
   async click(x, y) {

@@ -8,6 +8,7 @@ const os = require('os');
 const path = require('path');
 const {spawn} = require('child_process');
 const websocket = require('./websocket.js');
+const {PageDriver} = require('./page_driver.js');
 
 // Written to the fresh profile's user.js. Once it starts, the remote agent
 // applies its own recommended prefs (remote.prefs.recommended: no updates,
@@ -26,7 +27,7 @@ function within(promise, ms, message) {
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
 
-class Firefox {
+class Firefox extends PageDriver {
   // Starts the browser; fails with a clear message when it is missing.
   static async launch(options = {}) {
     const binary = options.binary || process.env.SYMSHAPE_FIREFOX || '/usr/bin/firefox-esr';
@@ -55,6 +56,7 @@ class Firefox {
   }
 
   constructor(child, profile) {
+    super();
     this.child = child;
     this.profile = profile;
     this.nextId = 1;
@@ -153,17 +155,6 @@ class Firefox {
     if (r.type === 'exception')
       throw new Error(`in the page: ${r.exceptionDetails.text} (evaluating ${expression.slice(0, 200)})`);
     return r.result.type === 'string' ? JSON.parse(r.result.value) : undefined;
-  }
-
-  // Polls a page expression until it is truthy.
-  async until(expression, timeoutMs = 30000) {
-    const start = Date.now();
-    for (;;) {
-      const v = await this.evaluate(expression);
-      if (v) return v;
-      if (Date.now() - start > timeoutMs) throw new Error(`timed out waiting for ${expression}`);
-      await new Promise((r) => setTimeout(r, 25));
-    }
   }
 
   async click(x, y) {

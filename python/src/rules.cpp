@@ -157,7 +157,7 @@ void bind_node(py::module_& m) {
   py::class_<PyNode> c(m, "Node", "The node a Python rule is inferring; valid during the call.");
   c.def_property_readonly("name", [](const PyNode& p) { return (p.live.check(), p.n->name); });
   c.def_property_readonly("op_type", [](const PyNode& p) { return (p.live.check(), p.n->op_type); });
-  c.def_property_readonly("domain", [](const PyNode& p) { return (p.live.check(), p.n->domain); });
+  c.def_property_readonly("domain", [](const PyNode& p) { return (p.live.check(), std::string(p.n->domain.get())); });
   c.def_property_readonly(
       "inputs",
       [](const PyNode& p) {

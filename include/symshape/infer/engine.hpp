@@ -438,8 +438,8 @@ class Engine final : private SubgraphInferer {
     ResolvedRule r = resolve_rule(table_, options_.user_rules, n.domain, n.op_type, version);
     if (r && warned_unimported_.insert(n.domain).second)
       ctx_.warn(&n, DiagnosticKind::Usage,
-                "the model uses " + n.domain + " operators but does not import that domain; inferring with its " +
-                    "version-" + std::to_string(version) + " rules (add an opset_import for " + n.domain + ")");
+                "the model uses " + n.domain.get() + " operators but does not import that domain; inferring with its " +
+                    "version-" + std::to_string(version) + " rules (add an opset_import for " + n.domain.get() + ")");
     return with_schema(n, r);
   }
 

@@ -54,9 +54,9 @@ struct Attribute {
   Kind kind = Kind::Undefined;
   double f = 0;
   int64_t i = 0;
-  std::string s;
   // The fields below other than ints are empty for almost every attribute:
   // boxed, each costs one pointer until it is set.
+  BoxedString s;
   BoxedVector<double> floats;
   SmallVector<int64_t, 4> ints;  // inline up to 4 (kernel_shape, strides, pads of 2-D ops): no allocation
   BoxedVector<std::string> strings;
@@ -180,7 +180,7 @@ inline std::string qualified_op(std::string_view domain, std::string_view op_typ
 struct Node {
   std::string name;
   std::string op_type;
-  std::string domain;              // "" is ai.onnx
+  BoxedString domain;              // "" is ai.onnx, as almost every node has it: one pointer
   SmallVector<Value*, 4> inputs;   // nullptr for an omitted optional input
   SmallVector<Value*, 2> outputs;  // nullptr for an omitted optional output
   std::vector<Attribute> attributes;
@@ -207,7 +207,7 @@ struct Node {
   }
   std::string attr_string(std::string_view n, std::string fallback = {}) const {
     const Attribute* a = attr_of_kind(n, Attribute::Kind::String);
-    return a ? a->s : fallback;
+    return a ? std::string(a->s.get()) : fallback;
   }
   std::optional<std::vector<int64_t>> attr_ints(std::string_view n) const {
     const Attribute* a = attr_of_kind(n, Attribute::Kind::Ints);

@@ -243,12 +243,13 @@ inline TypedField typed_field(const view::TensorView& p, DataType dtype, int64_t
 // error message naming the mismatch, or an empty string. A tensor without
 // any data field is dims only (as symshape's own Tensor may be).
 inline std::string check_data_size(const view::TensorView& p, DataType dtype, int64_t n) {
-  const std::string elements = std::to_string(n) + " element(s) of type " + to_string(dtype);
+  // Built only for a message: most tensors pass.
+  const auto elements = [&] { return std::to_string(n) + " element(s) of type " + to_string(dtype); };
   if (p.has_raw_data) {
     if (dtype == DataType::STRING) return "a string tensor cannot have raw_data";
     const std::optional<int64_t> need = raw_bytes(n, element_bits(dtype));
     if (element_bits(dtype) > 0 && (!need || static_cast<uint64_t>(*need) != p.raw_data.size()))
-      return "raw_data has " + std::to_string(p.raw_data.size()) + " bytes, " + elements + " need " +
+      return "raw_data has " + std::to_string(p.raw_data.size()) + " bytes, " + elements() + " need " +
              (need ? std::to_string(*need) : std::string("more than 2^63"));
     return {};
   }
@@ -259,7 +260,7 @@ inline std::string check_data_size(const view::TensorView& p, DataType dtype, in
   if (f.count != total)
     return std::string("has values in a field other than ") + f.name + " (the field of type " + to_string(dtype) + ")";
   if (f.count != f.expected)
-    return std::string(f.name) + " has " + std::to_string(f.count) + " value(s), " + elements + " need " +
+    return std::string(f.name) + " has " + std::to_string(f.count) + " value(s), " + elements() + " need " +
            std::to_string(f.expected);
   return {};
 }

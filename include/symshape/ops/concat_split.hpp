@@ -31,6 +31,9 @@ inline void concat_values(Context& ctx, Node& n, std::size_t a) {
   std::vector<Rationals> rs;
   int64_t den = 1;
   bool any_known = false;
+  rs.reserve(n.inputs.size());
+  xs.reserve(n.inputs.size());
+  blocks.reserve(n.inputs.size());
   for (const Value* v : n.inputs) {
     auto r = ctx.rational_value(v);
     if (!r) {
@@ -46,7 +49,7 @@ inline void concat_values(Context& ctx, Node& n, std::size_t a) {
   if (!any_known) return;
   for (std::size_t k = 0; k < rs.size(); ++k) {
     const Value* v = n.inputs[k];
-    Dims x = rs[k].num;
+    Dims x = std::move(rs[k].num);
     if (rs[k].den != den)
       for (auto& e : x) e = e * SymbolicDim(den / rs[k].den);
     auto dims = value_dims(v, x.size());
@@ -59,6 +62,9 @@ inline void concat_values(Context& ctx, Node& n, std::size_t a) {
     xs.push_back(std::move(x));
   }
   Dims values;
+  std::size_t total = 0;
+  for (const Dims& x : xs) total += x.size();
+  values.reserve(total);
   for (std::size_t o = 0; o < outer; ++o)
     for (std::size_t k = 0; k < xs.size(); ++k)
       values.insert(values.end(), xs[k].begin() + static_cast<std::ptrdiff_t>(o * blocks[k]),

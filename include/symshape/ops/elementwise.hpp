@@ -21,21 +21,26 @@ namespace elementwise_detail {
 inline void infer_broadcast(Context& ctx, Node& n, DataType out_type, std::size_t min_inputs) {
   if (!check_inputs(ctx, n, min_inputs)) return;
   DataType dtype = out_type != DataType::UNDEFINED ? out_type : dtype_of(n.input(0));
-  Shape shape;
-  bool first = true;
+  // The shape so far is read in place until a broadcast makes one: no copy
+  // of a shape other than the one the output keeps.
+  const Shape unknown_rank;
+  const Shape* so_far = nullptr;
+  std::optional<Shape> made;
   for (const Value* in : n.inputs) {
     if (!in) continue;
-    const Shape& s = in->type.is_tensor() ? in->type.shape() : Shape();
-    if (first) {
-      shape = s;
-      first = false;
+    const Shape& s = in->type.is_tensor() ? in->type.shape() : unknown_rank;
+    if (!so_far) {
+      so_far = &s;
       continue;
     }
-    auto b = broadcast_shapes(ctx, n, shape, s);
-    if (!b) return;
-    shape = *b;
+    made = broadcast_shapes(ctx, n, *so_far, s);
+    if (!made) return;
+    so_far = &*made;
   }
-  ctx.set_shape_and_dtype(n.output(0), shape, dtype);
+  if (made)
+    ctx.set_shape_and_dtype(n.output(0), std::move(*made), dtype);
+  else
+    ctx.set_shape_and_dtype(n.output(0), so_far ? *so_far : unknown_rank, dtype);
 }
 
 // The operators whose values propagate, parsed once from the op type.

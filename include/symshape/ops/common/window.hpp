@@ -57,7 +57,7 @@ inline Maybe<AutoPad> parse_auto_pad(Context& ctx, const Node& n) {
   if (a->s == "VALID") return AutoPad::Valid;
   if (a->s == "SAME_UPPER") return AutoPad::SameUpper;
   if (a->s == "SAME_LOWER") return AutoPad::SameLower;
-  ctx.record_error(n, {"unknown auto_pad '", a->s, "'"});
+  ctx.record_error(n, {"unknown auto_pad '", std::string_view(a->s), "'"});
   return std::nullopt;
 }
 

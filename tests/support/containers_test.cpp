@@ -73,6 +73,24 @@ TEST(SmallVector, InsertsResizesAndCompares) {
   EXPECT_NE(v, (SmallVector<int, 2>{2}));
 }
 
+// The heap pointer shares its bytes with the inline elements: a node's two
+// lists cost their elements and two 32-bit counts, nothing more.
+TEST(SmallVector, IsItsInlineElementsAndTwoCounts) {
+  static_assert(sizeof(SmallVector<void*, 2>) == 2 * sizeof(void*) + 2 * sizeof(uint32_t));
+  static_assert(sizeof(SmallVector<void*, 4>) == 4 * sizeof(void*) + 2 * sizeof(uint32_t));
+  SmallVector<int64_t, 1> v{5};
+  EXPECT_EQ(v.capacity(), 1u);
+  v.push_back(6);  // onto the heap: the pointer takes the inline element's place
+  EXPECT_GE(v.capacity(), 2u);
+  EXPECT_EQ(v[0], 5);
+  EXPECT_EQ(v[1], 6);
+  v.assign(v.begin(), v.begin());  // emptied, the heap block is kept
+  EXPECT_TRUE(v.empty());
+  v = SmallVector<int64_t, 1>{7};
+  EXPECT_EQ(v.size(), 1u);
+  EXPECT_EQ(v.back(), 7);
+}
+
 // Size and capacity are 32-bit: asking for more stops the program with a
 // message before anything is allocated (no model file can ask for it).
 TEST(SmallVectorDeathTest, RefusesMoreThanItsSizeTypeHolds) {
@@ -218,8 +236,9 @@ TEST(BoxedFields, ShrinkValueAndAttribute) {
 #if defined(__x86_64__) && defined(__GLIBCXX__)
   EXPECT_EQ(sizeof(symshape::Value), 120u);  // with a 48-byte Type (its inner type behind one pointer)
   EXPECT_EQ(sizeof(symshape::Type), 48u);
-  EXPECT_EQ(sizeof(symshape::Attribute), 160u);  // its string value boxed
-  EXPECT_EQ(sizeof(symshape::Node), 176u);       // its domain boxed ("" for almost every node)
+  EXPECT_EQ(sizeof(symshape::Attribute), 152u);  // its string value boxed
+  EXPECT_EQ(sizeof(symshape::Node), 160u);       // its domain boxed ("" for almost every node)
+  EXPECT_EQ(sizeof(symshape::Tensor), 168u);
 #else
   GTEST_SKIP() << "sizes are checked on x86-64 with libstdc++";
 #endif

@@ -148,8 +148,12 @@ InferResult run_inference(std::string_view bytes, const InferRequest& r, const U
       out.error = r.name + ": " + pieces.error();
       return out;
     }
-    out.model.reserve(pieces->size);
-    for (const onnx::SplicedModel::Piece& p : pieces->pieces) out.model.append(p.data, p.size);
+    Result<std::string> bytes = pieces->bytes();
+    if (!bytes) {
+      out.error = r.name + ": " + bytes.error();
+      return out;
+    }
+    out.model = std::move(bytes.value());
   }
   return out;
 }

@@ -27,9 +27,9 @@ namespace fs = std::filesystem;
 using test_support::read_file;
 
 std::string concat(const symshape::onnx::SplicedModel& m) {
-  std::string out;
-  for (const auto& p : m.pieces) out.append(p.data, p.size);
-  return out;
+  Result<std::string> bytes = m.bytes();
+  EXPECT_TRUE(bytes) << bytes.error();
+  return bytes ? bytes.value() : std::string();
 }
 
 Result<::onnx::ModelProto> parse(const std::string& bytes) {
@@ -480,6 +480,80 @@ TEST(SpliceTest, WriterCopiesPiecesToAFile) {
   Result<symshape::PendingFile> g = symshape::PendingFile::prepare(out_path, symshape::onnx::spliced_writer(*out, -1));
   ASSERT_TRUE(g && g.value().commit());
   EXPECT_EQ(read_file(out_path), concat(*out));
+}
+
+// x [N, ?] -> `count` times: r_i = Relu(previous r) (its unknown dim takes a
+// fresh name), s_i = Shape(r_i) (a type the splice encodes once), q_i =
+// SequenceConstruct(r_i) (no tensor type); enough value_info entries that the
+// splice makes them in several chunks as it writes them.
+::onnx::ModelProto long_mixed_chain(int count) {
+  ::onnx::ModelProto m;
+  m.set_ir_version(8);
+  m.add_opset_import()->set_version(17);
+  auto* g = m.mutable_graph();
+  g->set_name("chain");
+  *g->add_input() = value_info("x", {"N", "?"});
+  std::string previous = "x";
+  for (int i = 0; i < count; ++i) {
+    const std::string k = std::to_string(i);
+    *g->add_node() = node("Relu", {previous}, {"relu_output_" + k});
+    *g->add_node() = node("Shape", {"relu_output_" + k}, {"shape_of_relu_" + k});
+    *g->add_node() = node("SequenceConstruct", {"relu_output_" + k}, {"sequence_of_relu_" + k});
+    previous = "relu_output_" + k;
+  }
+  g->add_output()->set_name(previous);
+  return m;
+}
+
+TEST(SpliceTest, AddedValueInfoIsMadeAsWrittenInChunks) {
+  const std::string bytes = long_mixed_chain(2000).SerializeAsString();
+  EXPECT_EQ(compare(bytes), "");
+  Result<Model> model = symshape::onnx::load_model_bytes(bytes, "chain.onnx");
+  ASSERT_TRUE(model) << model.error();
+  infer_shapes(model.value());
+  symshape::onnx::Splice splice(bytes, *model);
+  splice.write_types();
+  Result<symshape::onnx::SplicedModel> out = splice.finish();
+  ASSERT_TRUE(out) << out.error();
+  // One made piece: the main graph's 5,999 entries (the last Relu's output is
+  // the graph's output), over 64 KiB.
+  std::size_t made = 0, made_bytes = 0;
+  for (const auto& p : out->pieces)
+    if (p.made >= 0) ++made, made_bytes += p.size;
+  EXPECT_EQ(made, 1u);
+  EXPECT_GT(made_bytes, 3u * 64 * 1024);
+  std::size_t chunks = 0;
+  for (const auto& p : out->pieces)
+    if (p.made >= 0) out->emit(p, [&chunks](std::string_view) { return ++chunks, true; });
+  EXPECT_GE(chunks, 3u);
+  // A sink that refuses stops the making.
+  for (const auto& p : out->pieces)
+    if (p.made >= 0) {
+      EXPECT_FALSE(out->emit(p, [](std::string_view) { return false; }));
+    }
+}
+
+TEST(SpliceTest, MadeValueInfoOfAChangedGraphIsRefused) {
+  const std::string bytes = long_mixed_chain(3).SerializeAsString();
+  Result<Model> model = symshape::onnx::load_model_bytes(bytes, "chain.onnx");
+  ASSERT_TRUE(model) << model.error();
+  infer_shapes(model.value());
+  symshape::onnx::Splice splice(bytes, *model);
+  splice.write_types();
+  Result<symshape::onnx::SplicedModel> out = splice.finish();
+  ASSERT_TRUE(out) << out.error();
+  ASSERT_TRUE(out->bytes());
+  // A type the splice never encoded: the entries cannot be made again.
+  symshape::Value* shape = model->graph->find("shape_of_relu_1");
+  ASSERT_NE(shape, nullptr);
+  shape->type = symshape::Type::tensor(symshape::DataType::INT64, symshape::Shape{5});
+  Result<std::string> changed = out->bytes();
+  ASSERT_FALSE(changed);
+  EXPECT_NE(changed.error().find("internal error"), std::string::npos) << changed.error();
+  const std::string path = ::testing::TempDir() + "splice_changed.onnx";
+  Result<symshape::PendingFile> f = symshape::PendingFile::prepare(path, symshape::onnx::spliced_writer(*out, -1));
+  ASSERT_FALSE(f);  // the writer failed: nothing is put in place
+  EXPECT_NE(f.error().find(path), std::string::npos) << f.error();
 }
 
 // If(c) whose then_branch holds If(c) ... `depth` levels down, every branch

@@ -33,6 +33,8 @@
 #include <cstdint>
 #include <deque>
 #include <filesystem>
+#include <functional>
+#include <memory>
 #include <optional>
 #include <set>
 #include <string>
@@ -80,7 +82,17 @@ inline void append_varint_field(std::string& out, uint32_t number, uint64_t v) {
   append_varint(out, v);
 }
 
+// How many bytes append_varint(out, v) appends.
+inline std::size_t varint_size(uint64_t v) {
+  std::size_t n = 1;
+  for (; v >= 0x80; v >>= 7) ++n;
+  return n;
+}
+
 // A length-delimited field: tag, length, content.
+inline std::size_t delimited_size(uint32_t number, std::size_t content_size) {
+  return varint_size(make_tag(number, wire::kLen)) + varint_size(content_size) + content_size;
+}
 inline void append_delimited(std::string& out, uint32_t number, std::string_view content) {
   append_varint(out, make_tag(number, wire::kLen));
   append_varint(out, content.size());
@@ -109,19 +121,51 @@ void append_nested(std::string& out, uint32_t number, Fill&& fill) {
 
 }  // namespace detail
 
-// The output: pieces that are byte ranges of the input or bytes of their own.
+// The output: pieces that are byte ranges of the input, bytes of their own,
+// or bytes made as they are written (a graph's new value_info entries: a
+// million-node graph's are tens of megabytes, not held twice). Made pieces
+// read the Model's graphs, which must outlive the SplicedModel unchanged.
 struct SplicedModel {
+  // Receives consecutive chunks of a made piece; false stops the making.
+  using Emit = std::function<bool(std::string_view)>;
+  using Maker = std::function<bool(const Emit&)>;
   struct Piece {
     const char* data = nullptr;
     std::size_t size = 0;
     bool from_input = false;  // data points into the input
+    int made = -1;            // when >= 0: the bytes are makers[made]'s
   };
   std::string_view input;
   std::deque<std::string> owned;  // the new bytes (a deque: pieces point into them)
+  std::vector<Maker> makers;
   std::vector<Piece> pieces;
   std::size_t size = 0;
   // Offset of a from_input piece in the input file.
   std::size_t offset(const Piece& p) const { return static_cast<std::size_t>(p.data - input.data()); }
+
+  // Passes p's bytes to `out`, in one or more chunks; false when `out`
+  // refuses one, or when a maker's bytes are not the size it announced.
+  bool emit(const Piece& p, const Emit& out) const {
+    if (p.made < 0) return out(std::string_view(p.data, p.size));
+    std::size_t made = 0;
+    const bool ok = makers[static_cast<std::size_t>(p.made)]([&](std::string_view chunk) {
+      made += chunk.size();
+      return made <= p.size && out(chunk);
+    });
+    return ok && made == p.size;
+  }
+  // The whole model in memory (for a caller that wants bytes, not a file).
+  Result<std::string> bytes() const {
+    std::string out;
+    out.reserve(size);
+    for (const Piece& p : pieces)
+      if (!emit(p, [&out](std::string_view chunk) {
+            out.append(chunk.data(), chunk.size());
+            return true;
+          }))
+        return Result<std::string>::failure("internal error: a made part of the model has the wrong size");
+    return out;
+  }
 };
 
 namespace detail {
@@ -147,8 +191,17 @@ class Editor {
   // Replaces [begin, end) of segment s's content by `bytes`.
   void replace(const segments::Segment& s, std::size_t begin, std::size_t end, std::string bytes) {
     const int f = frame(s);
+    const std::size_t size = bytes.size();
     edits_.push_back(
-        {begin, end, f, f < 0 ? 0 : frames_[static_cast<std::size_t>(f)].depth, edits_.size(), std::move(bytes)});
+        {begin, end, f, f < 0 ? 0 : frames_[static_cast<std::size_t>(f)].depth, edits_.size(), std::move(bytes), size});
+  }
+  // Inserts at `at` of segment s's content the `size` bytes that `make`
+  // makes when the output is written.
+  void insert_made(const segments::Segment& s, std::size_t at, std::size_t size, SplicedModel::Maker make) {
+    replace(s, at, at, {});
+    edits_.back().size = size;
+    edits_.back().made = static_cast<int>(makers_.size());
+    makers_.push_back(std::move(make));
   }
 
   Result<SplicedModel> finish();
@@ -164,11 +217,14 @@ class Editor {
     int frame, depth;
     std::size_t seq;
     std::string bytes;
+    std::size_t size;  // bytes.size(), or the made bytes' size
+    int made = -1;     // in makers_
   };
   std::string_view input_;
   std::vector<Frame> frames_;
   std::unordered_map<std::size_t, int> by_content_;
   std::vector<Edit> edits_;
+  std::vector<SplicedModel::Maker> makers_;
 
   Result<bool> add_length_edits();
 };
@@ -179,7 +235,7 @@ inline Result<bool> Editor::add_length_edits() {
   for (const Edit& e : edits_)
     if (e.frame >= 0)
       frames_[static_cast<std::size_t>(e.frame)].delta +=
-          static_cast<int64_t>(e.bytes.size()) - static_cast<int64_t>(e.end - e.begin);
+          static_cast<int64_t>(e.size) - static_cast<int64_t>(e.end - e.begin);
   std::vector<int> order(frames_.size());
   for (std::size_t i = 0; i < order.size(); ++i) order[i] = static_cast<int>(i);
   std::sort(order.begin(), order.end(), [&](int a, int b) {
@@ -196,8 +252,9 @@ inline Result<bool> Editor::add_length_edits() {
     const int64_t change =
         f.delta + static_cast<int64_t>(prefix.size()) - static_cast<int64_t>(f.content - f.len_begin);
     const int parent = f.parent;
+    const std::size_t prefix_size = prefix.size();
     edits_.push_back({f.len_begin, f.content, parent, parent < 0 ? 0 : frames_[static_cast<std::size_t>(parent)].depth,
-                      edits_.size(), std::move(prefix)});
+                      edits_.size(), std::move(prefix), prefix_size});
     if (parent >= 0) frames_[static_cast<std::size_t>(parent)].delta += change;
   }
   return true;
@@ -228,6 +285,12 @@ inline Result<SplicedModel> Editor::finish() {
     if (e.begin < at) return Result<SplicedModel>::failure("internal error: overlapping edits of the model file");
     copy(at, e.begin);
     at = e.end;
+    if (e.made >= 0) {
+      out.pieces.push_back({nullptr, e.size, false, static_cast<int>(out.makers.size())});
+      out.makers.push_back(std::move(makers_[static_cast<std::size_t>(e.made)]));
+      out.size += e.size;
+      continue;
+    }
     if (e.bytes.empty()) continue;
     out.owned.push_back(std::move(e.bytes));
     out.pieces.push_back({out.owned.back().data(), out.owned.back().size(), false});
@@ -235,6 +298,7 @@ inline Result<SplicedModel> Editor::finish() {
   }
   copy(at, input_.size());
   edits_.clear();
+  makers_.clear();
   if (out.size > static_cast<std::size_t>(INT_MAX))
     return Result<SplicedModel>::failure("the model is larger than 2 GB and cannot be serialized");
   return Result<SplicedModel>(std::move(out));
@@ -296,7 +360,7 @@ class EncodedTypes {
   // t's bytes, as append_type(out, t, fresh) writes them; `scratch` holds
   // them when t is not kept (it takes fresh names, or is no tensor type).
   const std::string& bytes(const Type& t, FreshDims& fresh, std::string& scratch) {
-    if (t.kind() != Type::Kind::Tensor || takes_fresh_names(t)) {
+    if (!keeps(t)) {
       scratch.clear();
       append_type(scratch, t, fresh);
       return scratch;
@@ -308,6 +372,16 @@ class EncodedTypes {
     append_type(kept_.back().bytes, t, fresh);  // takes no fresh name
     same_hash.push_back(kept_.size() - 1);
     return kept_.back().bytes;
+  }
+  // Whether bytes() keeps t's bytes: the same each time they are asked for.
+  static bool keeps(const Type& t) { return t.kind() == Type::Kind::Tensor && !takes_fresh_names(t); }
+  // The bytes kept for t by an earlier bytes(), or nullptr.
+  const std::string* find(const Type& t) const {
+    const auto it = by_hash_.find(hash(t));
+    if (it != by_hash_.end())
+      for (std::size_t i : it->second)
+        if (kept_[i].type == t) return &kept_[i].bytes;
+    return nullptr;
   }
 
  private:
@@ -322,6 +396,91 @@ class EncodedTypes {
     std::size_t h = static_cast<std::size_t>(t.elem_type()) * 0x9e3779b97f4a7c15u;
     for (const SymbolicDim& d : t.shape().dims()) h = (h ^ d.expr().hash()) * 0x100000001b3u;
     return h ^ static_cast<std::size_t>(t.shape().rank() + 1);
+  }
+};
+
+// Calls fn(v) for each node output v of g that gets a value_info of its
+// own, in node order (the loader made their names unique).
+template <class Fn>
+void for_each_written_value(const Graph& g, Fn&& fn) {
+  for (const auto& n : g.nodes)
+    for (const Value* v : n->outputs)
+      if (v && writes_value_info(*v)) fn(v);
+}
+
+// The value_info entries that the splice adds to a graph, made again when
+// the output is written instead of held (a million-node graph's take tens of
+// megabytes): each value's ValueInfoProto with its name and the type bytes
+// that EncodedTypes keeps; the types it does not keep (those that took fresh
+// names, or are no tensor types) are held here, in order.
+class AddedValueInfos {
+ public:
+  AddedValueInfos(const Graph& g, std::shared_ptr<const EncodedTypes> encoded)
+      : graph_(&g), encoded_(std::move(encoded)) {}
+
+  // Adds the entry of v, the next of for_each_written_value(g), whose type
+  // is written as `type`.
+  void add(const Value& v, std::string_view type) {
+    size_ += entry_size(v.name, type);
+    if (EncodedTypes::keeps(v.type)) return;
+    held_.append(type.data(), type.size());
+    held_sizes_.push_back(type.size());
+  }
+  std::size_t size() const { return size_; }
+
+  // Passes the entries to `out` in chunks of about kChunk bytes.
+  bool make(const SplicedModel::Emit& out) const {
+    static constexpr std::size_t kChunk = 64 * 1024;
+    std::string chunk;
+    chunk.reserve(2 * kChunk);
+    std::size_t held_at = 0, held_index = 0;
+    bool ok = true;
+    for_each_written_value(*graph_, [&](const Value* v) {
+      if (!ok) return;
+      std::string_view type;
+      if (EncodedTypes::keeps(v->type)) {
+        const std::string* kept = encoded_->find(v->type);
+        if (!kept) {
+          ok = false;  // the graph changed since the entries were added
+          return;
+        }
+        type = *kept;
+      } else {
+        if (held_index == held_sizes_.size()) {
+          ok = false;
+          return;
+        }
+        type = std::string_view(held_).substr(held_at, held_sizes_[held_index]);
+        held_at += held_sizes_[held_index++];
+      }
+      append_entry(chunk, v->name, type);
+      if (chunk.size() >= kChunk) {
+        ok = out(chunk);
+        chunk.clear();
+      }
+    });
+    return ok && (chunk.empty() || out(chunk));
+  }
+
+ private:
+  const Graph* graph_;
+  std::shared_ptr<const EncodedTypes> encoded_;
+  std::string held_;
+  std::vector<std::size_t> held_sizes_;
+  std::size_t size_ = 0;
+
+  static std::size_t value_info_size(std::string_view name, std::string_view type) {
+    return delimited_size(fields::ValueInfoProto::kName, name.size()) +
+           delimited_size(fields::ValueInfoProto::kType, type.size());
+  }
+  static std::size_t entry_size(std::string_view name, std::string_view type) {
+    return delimited_size(fields::GraphProto::kValueInfo, value_info_size(name, type));
+  }
+  static void append_entry(std::string& out, std::string_view name, std::string_view type) {
+    append_varint(out, make_tag(fields::GraphProto::kValueInfo, wire::kLen));
+    append_varint(out, value_info_size(name, type));
+    append_delimited(out, fields::ValueInfoProto::kName, name);
+    append_delimited(out, fields::ValueInfoProto::kType, type);
   }
 };
 
@@ -422,7 +581,7 @@ class Splice {
   const Model& model_;
   detail::Editor editor_;
   detail::FreshDims fresh_;
-  detail::EncodedTypes encoded_;
+  std::shared_ptr<detail::EncodedTypes> encoded_ = std::make_shared<detail::EncodedTypes>();  // (shared: the added value_info entries read it as they are written)
   segments::Segment top_;
   segments::Message main_graph_;  // (segments that main_fields_ and the editor point to: never changed)
   GraphFields main_fields_;
@@ -590,35 +749,29 @@ inline void Splice::keep_other_value_infos(const std::vector<const Value*>& valu
 inline void Splice::write_graph(const Graph& g, const segments::Message& p, const GraphFields& found, int depth,
                                 bool main) {
   if (depth > kMaxSubgraphNesting || p.empty()) return;
-  // The node outputs given a value_info of their own, in node order (the
-  // loader made their names unique); a list of them only when the file's
-  // value_info is to be sorted out.
-  const auto for_each_written = [&g](auto&& fn) {
-    for (const auto& n : g.nodes)
-      for (const Value* v : n->outputs)
-        if (v && writes_value_info(*v)) fn(v);
-  };
+  // The node outputs given a value_info of their own; a list of them only
+  // when the file's value_info is to be sorted out.
   if (!found.value_infos.empty()) {
     std::vector<const Value*> values;
-    for_each_written([&values](const Value* v) { values.push_back(v); });
+    detail::for_each_written_value(g, [&values](const Value* v) { values.push_back(v); });
     keep_other_value_infos(values, found.value_infos, main);
   }
-  std::string added, scratch;
-  if (editing_) added.reserve(g.nodes.size() * 48);
-  for_each_written([&](const Value* v) {
+  // Their types are encoded here, in node order, so that fresh dim names are
+  // given in that order; the entries are made as the output is written.
+  detail::AddedValueInfos added(g, encoded_);
+  std::string scratch;
+  detail::for_each_written_value(g, [&](const Value* v) {
     // A type that takes no fresh name needs no entry: it is written as the
     // IR has it (see main_graph_value_infos()).
     const bool entry = main && detail::takes_fresh_names(v->type);
     if (!editing_ && !entry) return;
-    const std::string& type = encoded_.bytes(v->type, fresh_, scratch);
+    const std::string& type = encoded_->bytes(v->type, fresh_, scratch);
     if (entry) add_written({}, v->name, type, true);
-    if (!editing_) return;
-    detail::append_nested(added, fields::GraphProto::kValueInfo, [&](std::string& vi) {
-      detail::append_delimited(vi, fields::ValueInfoProto::kName, v->name);
-      detail::append_delimited(vi, fields::ValueInfoProto::kType, type);
-    });
+    if (editing_) added.add(*v, type);
   });
-  if (!added.empty()) editor_.replace(p.back(), p.back().end, p.back().end, std::move(added));
+  if (added.size() > 0)
+    editor_.insert_made(p.back(), p.back().end, added.size(),
+                        [added = std::move(added)](const SplicedModel::Emit& out) { return added.make(out); });
   for (const segments::Segment& out : found.outputs) {
     const std::string_view name = segments::string_field(file_, out, fields::ValueInfoProto::kName);
     const Value* v = g.find(name);
@@ -722,6 +875,11 @@ inline bool copy_range(int in_fd, int fd, std::size_t offset, std::size_t size, 
 inline bool write_spliced(const SplicedModel& model, int fd, int in_fd = -1) {
   bool kernel_copy = in_fd >= 0;
   for (const SplicedModel::Piece& p : model.pieces) {
+    if (p.made >= 0) {
+      if (!model.emit(p, [fd](std::string_view chunk) { return write_all(fd, chunk.data(), chunk.size()); }))
+        return false;
+      continue;
+    }
     std::size_t done = 0;
     if (p.from_input && kernel_copy) {
       errno = 0;

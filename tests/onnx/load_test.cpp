@@ -13,6 +13,7 @@
 #include <sstream>
 #include <string>
 
+#include "symshape/onnx/input_file.hpp"
 #include "symshape/onnx/proto.hpp"
 #include "symshape/symshape.hpp"
 
@@ -1414,6 +1415,155 @@ TEST(OnnxWire, ReleasedPagesReadTheSameBytes) {
   ASSERT_TRUE(p) << p.error();
   p->release_pages();
   EXPECT_EQ(p->bytes(), "abc");
+  std::remove(path.c_str());
+}
+
+// Only the pages wholly before the offset are let go, never past the end of
+// the mapping, and they read back as the same bytes; read bytes are kept.
+TEST(OnnxWire, PagesBeforeAnOffsetAreReleased) {
+  std::string bytes((std::size_t{8} << 20) + 1000, '\0');  // the last page is partly the file's
+  for (std::size_t i = 0; i < bytes.size(); ++i) bytes[i] = static_cast<char>(i * 13 + i / 4096);
+  const std::string path = write_temp("wire_release_before.bin", bytes);
+  Result<symshape::MappedFile> f = symshape::MappedFile::open(path);
+  ASSERT_TRUE(f) << f.error();
+  ASSERT_TRUE(f->mapped());
+  ASSERT_EQ(f->bytes(), bytes);  // every page read
+  const std::size_t before = resident_bytes();
+  f->release_pages_before(bytes.size() / 2 + 100);  // inside a page, which stays
+  const std::size_t after = resident_bytes();
+  EXPECT_GE(before, after + (std::size_t{3} << 20)) << before << " -> " << after;
+  EXPECT_LE(before, after + (std::size_t{5} << 20)) << before << " -> " << after;  // not the second half
+  EXPECT_EQ(f->bytes(), bytes);
+  const std::size_t page = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
+  for (const std::size_t offset : {std::size_t{0}, std::size_t{1}, page - 1, page, page + 1, bytes.size() - 1,
+                                   bytes.size(), bytes.size() + page, SIZE_MAX}) {
+    f->release_pages_before(offset);
+    EXPECT_EQ(f->bytes(), bytes) << "after releasing before " << offset;
+  }
+  // InputFile lets its mapped pages go the same way.
+  symshape::onnx::InputFile input;
+  Result<bool> opened = input.open(path);
+  ASSERT_TRUE(opened) << opened.error();
+  ASSERT_EQ(input.bytes(), bytes);
+  input.release_pages_before(bytes.size() / 2);
+  EXPECT_EQ(input.bytes(), bytes);
+  input.release_pages_before(SIZE_MAX);
+  EXPECT_EQ(input.bytes(), bytes);
+  // Read bytes: nothing to let go.
+  int fds[2];
+  ASSERT_EQ(::pipe(fds), 0);
+  ASSERT_EQ(::write(fds[1], "abc", 3), 3);
+  ::close(fds[1]);
+  Result<symshape::MappedFile> p = symshape::MappedFile::from_fd(fds[0], "<pipe>");
+  ::close(fds[0]);
+  ASSERT_TRUE(p) << p.error();
+  ASSERT_FALSE(p->mapped());
+  p->release_pages_before(2);
+  p->release_pages_before(SIZE_MAX);
+  EXPECT_EQ(p->bytes(), "abc");
+  std::remove(path.c_str());
+}
+
+namespace {
+
+// x [N, 8] -> `count` Relu nodes with long names (about 165 bytes each in
+// the file), and an unused function after the graph (its body is loaded
+// before the main graph, from the end of the file).
+std::string long_relu_chain(int count) {
+  P p;
+  p.input("x", ::onnx::TensorProto::FLOAT, {"N", "8"});
+  std::string previous = "x";
+  for (int i = 0; i < count; ++i) {
+    const std::string k = std::to_string(i);
+    const std::string out = "the_output_of_a_relu_node_with_a_rather_long_name_" + k;
+    p.node("Relu", {previous}, {out}, "a_relu_node_with_a_rather_long_name_" + k);
+    previous = out;
+  }
+  p.output(previous);
+  auto* o = p.m.add_opset_import();
+  o->set_domain("local");
+  o->set_version(1);
+  auto* f = p.m.add_functions();
+  f->set_domain("local");
+  f->set_name("TwoRelus");
+  f->add_input("a");
+  f->add_output("b");
+  f->add_opset_import()->set_version(17);
+  for (const auto& [in, out] : {std::pair<const char*, const char*>{"a", "t"}, {"t", "b"}}) {
+    auto* n = f->add_node();
+    n->set_op_type("Relu");
+    n->add_input(in);
+    n->add_output(out);
+  }
+  return p.m.SerializeAsString();
+}
+
+// The nodes and, once inferred, their outputs' types: what a load makes.
+std::string described(Model& m) {
+  infer_shapes(m);
+  std::string out;
+  for (const Node* n : m.graph->nodes) {
+    out += n->name + " " + n->op_type + ":";
+    for (const Value* v : n->inputs) out += " " + (v ? v->name : std::string("-"));
+    out += " ->";
+    for (const Value* v : n->outputs) out += " " + (v ? v->name + " " + v->type.to_string() : std::string("-"));
+    out += "\n";
+  }
+  return out;
+}
+
+// The offsets a load of `bytes` reports in steps of `step`; the model loaded
+// must be described as `expected`.
+std::vector<std::size_t> load_progress(const std::string& bytes, std::size_t step, const std::string& expected) {
+  std::vector<std::size_t> offsets;
+  Result<Model> m = symshape::onnx::load_model_bytes(
+      bytes, "m", nullptr, ReadProgress([&offsets](std::size_t offset) { offsets.push_back(offset); }, step));
+  EXPECT_TRUE(m) << m.error();
+  EXPECT_EQ(m ? described(m.value()) : std::string(), expected);
+  return offsets;
+}
+
+}  // namespace
+
+// The loader tells how far its walk over the main graph's nodes has got:
+// offsets in the file, increasing by `step` at least; the function's nodes
+// (depth 1, at the end of the file) do not count. The model is the same.
+TEST(OnnxLoad, ProgressThroughTheMainGraphIsReported) {
+  const std::string bytes = long_relu_chain(40000);
+  ASSERT_GT(bytes.size(), ReadProgress::kDefaultStep);
+  Result<Model> plain = symshape::onnx::load_model_bytes(bytes, "m");
+  ASSERT_TRUE(plain) << plain.error();
+  ASSERT_EQ(plain->graph->nodes.size(), 40000u);
+  ASSERT_EQ(plain->functions.size(), 1u);
+  const std::string expected = described(plain.value());
+  for (const std::size_t step : {std::size_t{64} << 10, ReadProgress::kDefaultStep}) {
+    const std::vector<std::size_t> offsets = load_progress(bytes, step, expected);
+    ASSERT_FALSE(offsets.empty()) << step;
+    EXPECT_GE(offsets.size(), bytes.size() / step / 2) << step;
+    EXPECT_GE(offsets.front(), step);
+    for (std::size_t i = 1; i < offsets.size(); ++i) EXPECT_GE(offsets[i], offsets[i - 1] + step) << step;
+    EXPECT_LT(offsets.back(), bytes.size());
+  }
+  // A model smaller than the step: nothing to tell.
+  const std::string small = long_relu_chain(10);
+  Result<Model> small_plain = symshape::onnx::load_model_bytes(small, "m");
+  ASSERT_TRUE(small_plain) << small_plain.error();
+  EXPECT_TRUE(load_progress(small, ReadProgress::kDefaultStep, described(small_plain.value())).empty());
+  // Mapped, with the pages before each offset let go as the command does:
+  // the same model.
+  const std::string path = write_temp("progress_chain.onnx", bytes);
+  Result<symshape::MappedFile> f = symshape::MappedFile::open(path);
+  ASSERT_TRUE(f) << f.error();
+  ASSERT_TRUE(f->mapped());
+  std::size_t released = 0;
+  const auto release = [&](std::size_t offset) {
+    f->release_pages_before(offset);
+    ++released;
+  };
+  Result<Model> m = symshape::onnx::load_model_bytes(f->bytes(), "m", nullptr, ReadProgress(release, 4096));
+  ASSERT_TRUE(m) << m.error();
+  EXPECT_GT(released, 100u);
+  EXPECT_EQ(described(m.value()), expected);
   std::remove(path.c_str());
 }
 

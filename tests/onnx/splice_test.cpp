@@ -533,6 +533,47 @@ TEST(SpliceTest, AddedValueInfoIsMadeAsWrittenInChunks) {
     }
 }
 
+// The constructor tells how far its walk over the main graph's fields has
+// got: offsets in the file, increasing by `step` at least. The output is the
+// same, also when the mapped pages before each offset are let go meanwhile.
+TEST(SpliceTest, ProgressThroughTheMainGraphIsReported) {
+  const std::string bytes = long_mixed_chain(2000).SerializeAsString();
+  Result<Model> model = symshape::onnx::load_model_bytes(bytes, "chain.onnx");
+  ASSERT_TRUE(model) << model.error();
+  infer_shapes(model.value());
+  const auto spliced = [&model](std::string_view in, ReadProgress progress) {
+    symshape::onnx::Splice splice(in, *model, std::move(progress));
+    splice.write_types();
+    Result<symshape::onnx::SplicedModel> out = splice.finish();
+    EXPECT_TRUE(out) << out.error();
+    return out ? concat(*out) : std::string();
+  };
+  const std::string expected = spliced(bytes, {});
+  ASSERT_FALSE(expected.empty());
+  constexpr std::size_t kStep = 4096;
+  std::vector<std::size_t> offsets;
+  EXPECT_EQ(spliced(bytes, ReadProgress([&offsets](std::size_t offset) { offsets.push_back(offset); }, kStep)),
+            expected);
+  ASSERT_GE(offsets.size(), bytes.size() / kStep / 2);
+  EXPECT_GE(offsets.front(), kStep);
+  for (std::size_t i = 1; i < offsets.size(); ++i) EXPECT_GE(offsets[i], offsets[i - 1] + kStep);
+  EXPECT_LT(offsets.back(), bytes.size());
+  // Mapped, the pages let go as the command does.
+  const std::string path = ::testing::TempDir() + "splice_progress.onnx";
+  { std::ofstream(path, std::ios::binary) << bytes; }
+  Result<symshape::MappedFile> f = symshape::MappedFile::open(path);
+  ASSERT_TRUE(f) << f.error();
+  ASSERT_TRUE(f->mapped());
+  std::size_t released = 0;
+  const auto release = [&](std::size_t offset) {
+    f->release_pages_before(offset);
+    ++released;
+  };
+  EXPECT_EQ(spliced(f->bytes(), ReadProgress(release, kStep)), expected);
+  EXPECT_EQ(released, offsets.size());
+  std::remove(path.c_str());
+}
+
 TEST(SpliceTest, MadeValueInfoOfAChangedGraphIsRefused) {
   const std::string bytes = long_mixed_chain(3).SerializeAsString();
   Result<Model> model = symshape::onnx::load_model_bytes(bytes, "chain.onnx");

@@ -472,8 +472,10 @@ inline Report infer_assuming_contracts(const char* cmd, const std::string& model
                                        const std::vector<InputShape>& shapes, const InputFile& input, Model& model,
                                        const InferenceOptions& options, std::vector<Assumption>& assumptions) {
   auto reload = [&]() {
-    Model fresh = std::move(onnx::load_model_bytes(input.bytes(), display_name(model_path)).value());  // loaded once
-    input.release_pages();  // the load read them back in
+    Result<Model> loaded =
+        onnx::load_model_bytes(input.bytes(), display_name(model_path), nullptr, releasing_pages(input));
+    Model fresh = std::move(loaded.value());  // loaded once
+    input.release_pages();                    // the load read them back in
     apply_input_shapes(cmd, model_path, shapes, fresh);
     return fresh;
   };
@@ -506,7 +508,7 @@ inline int run_infer(const std::vector<std::string>& args) {
   if (const std::optional<int> bad = apply_input_shapes(cmd, a.model_path, a.input_shapes, model)) return *bad;
   // The splice reads the file's graph now, so that its pages need not stay
   // in memory while the model is inferred.
-  onnx::Splice splice(input.bytes(), model);
+  onnx::Splice splice(input.bytes(), model, releasing_pages(input));
   input.release_pages();
   // With -o - or --json -, stdout holds only that file.
   FILE* summary = names_stdout(a.out_path) || names_stdout(a.json_path) ? stderr : stdout;
@@ -754,7 +756,8 @@ inline bool report_errors_at_bindings(const char* cmd, const std::string& model_
                                       const std::vector<InputShape>& input_shapes, const Bindings& bindings,
                                       const InferenceOptions& options, const Report& symbolic) {
   if (bindings.empty()) return false;
-  Result<Model> fresh = onnx::load_model_bytes(input.bytes(), display_name(model_path));
+  Result<Model> fresh =
+      onnx::load_model_bytes(input.bytes(), display_name(model_path), nullptr, releasing_pages(input));
   input.release_pages();                                             // the load read them back in
   if (!fresh) return false;                                          // (it loaded once already)
   apply_input_shapes(cmd, model_path, input_shapes, fresh.value());  // (applied once already)
@@ -774,7 +777,7 @@ inline int run_show(const std::vector<std::string>& args) {
   InputFile input;
   Model model;
   if (!load(cmd, a.model_path, input, model)) return kExitInput;
-  onnx::Splice splice(input.bytes(), model);  // (as in run_infer)
+  onnx::Splice splice(input.bytes(), model, releasing_pages(input));  // (as in run_infer)
   input.release_pages();
   const Report report = infer_shapes(model, a.options);
   splice.record_types(inputs_with_fresh_dims(model));

@@ -29,6 +29,7 @@
 #include "symshape/onnx/types_as_written.hpp"
 #include "symshape/report/diagnostic_text.hpp"
 #include "symshape/support/output_file.hpp"
+#include "symshape/support/read_progress.hpp"
 #include "symshape/symshape.hpp"
 
 namespace symshape::cli {
@@ -38,6 +39,13 @@ namespace symshape::cli {
 using onnx::display_name;
 using onnx::InputFile;
 using onnx::model_dir;
+
+// For a walk over the input's bytes (the load's, the splice's): the mapped
+// pages walked are let go every few megabytes, so that the whole file is not
+// resident while the model's memory grows.
+inline ReadProgress releasing_pages(const InputFile& input) {
+  return ReadProgress([&input](std::size_t offset) { input.release_pages_before(offset); });
+}
 
 // Loads MODEL (a file or "-") into `input` (its bytes) and `model`; false
 // after printing the one-line error (exit 1).
@@ -49,7 +57,8 @@ inline bool load(const char* cmd, const std::string& path, InputFile& input, Mod
   }
   heap_in_huge_pages(heap_reserve_for(input.bytes().size()));
   bool may_have_external_tensors = true;
-  Result<Model> m = onnx::load_model_bytes(input.bytes(), display_name(path), &may_have_external_tensors);
+  Result<Model> m =
+      onnx::load_model_bytes(input.bytes(), display_name(path), &may_have_external_tensors, releasing_pages(input));
   if (!m) {
     fatal(cmd, m.error());
     return false;

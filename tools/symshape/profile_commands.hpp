@@ -117,7 +117,8 @@ inline std::optional<int> load_and_infer(const char* cmd, const InferRunArgs& a,
   if (!load(cmd, a.model_path, run.input, run.model)) return kExitInput;
   if (const std::optional<int> bad = check_outputs_against_data(cmd, run.input, outputs)) return bad;
   if (const std::optional<int> bad = apply_input_shapes(cmd, a.model_path, a.input_shapes, run.model)) return bad;
-  if (written_types) run.splice.emplace(run.input.bytes(), run.model);  // (it reads the file's graph now)
+  if (written_types)
+    run.splice.emplace(run.input.bytes(), run.model, releasing_pages(run.input));  // (it reads the file's graph now)
   run.input.release_pages();  // read again only by --assume-contracts and --bind
   run.report = a.assume_contracts ? infer_assuming_contracts(cmd, a.model_path, a.input_shapes, run.input, run.model,
                                                              a.options, run.assumptions)

@@ -7,6 +7,7 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <cstddef>
 #include <filesystem>
 #include <optional>
 #include <string>
@@ -62,6 +63,7 @@ class InputFile {
 
   std::string_view bytes() const { return file_.bytes(); }
   void release_pages() const { file_.release_pages(); }
+  void release_pages_before(std::size_t offset) const { file_.release_pages_before(offset); }
   int fd() const { return fd_; }
   // The model's external tensors and their data files, found on the first
   // call (a walk over every tensor of the file).

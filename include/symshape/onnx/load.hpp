@@ -31,6 +31,7 @@
 #include "symshape/onnx/wire.hpp"
 #include "symshape/support/checked_int.hpp"
 #include "symshape/support/mapped_file.hpp"
+#include "symshape/support/read_progress.hpp"
 #include "symshape/support/result.hpp"
 #include "symshape/types.hpp"
 
@@ -433,6 +434,10 @@ namespace detail {
 class Loader {
  public:
   std::string error;
+  // Told how far the last walk over the main graph's nodes (link_nodes) has
+  // got, as offsets from `file_begin` (the file's start).
+  const char* file_begin = nullptr;
+  ReadProgress progress;
   // The budget of nested messages an attribute default (FunctionProto field
   // 11) parses with: libprotobuf's default, as ParseFromString had it.
   static constexpr int kAttributeDefaultBudget = 100;
@@ -615,6 +620,10 @@ class Loader {
       for (std::string_view in : ahead.input) g.by_name.prefetch(in);
     };
     for (std::size_t i = 0; i < p.node.size(); ++i) {
+      // The main graph's nodes are most of a large file, and no later step
+      // reads them again. Only the main graph's: function bodies (depth 1)
+      // are loaded before it, from the end of the file.
+      if (depth == 0) progress.reached(static_cast<std::size_t>(p.node[i].begin - file_begin));
       const view::NodeView& np = nodes.next(i, prefetch_inputs);
       Node* n = g.nodes[first_node + i];
       n->inputs.reserve(np.input.size());
@@ -869,9 +878,11 @@ namespace detail {
 
 // Loads model bytes already checked by view::check; an error message without
 // the file's name, or an empty string.
-inline std::string load_checked(std::string_view bytes, Model& m) {
+inline std::string load_checked(std::string_view bytes, Model& m, ReadProgress progress = {}) {
   m.opset_imports.clear();
   Loader loader;
+  loader.file_begin = bytes.data();
+  loader.progress = std::move(progress);
   const auto p = view::decode<view::ModelView>(view::msg_of({bytes.data(), bytes.data() + bytes.size()}));
   if (!loader.load_model(p, m)) return loader.error;
   return {};
@@ -901,8 +912,11 @@ inline Result<Type> type_from_bytes(std::string_view bytes, const std::string& w
 // whether any tensor of the file, wherever it is, may have external data: the
 // wire check sees every tensor's data_location on its way, so a false there
 // spares a caller the walk over every tensor that external_data() makes.
+// `progress` is told how far the last walk over the main graph's nodes has
+// got (offsets in `bytes`): an owner of mapped bytes may let the pages before
+// go (MappedFile::release_pages_before).
 inline Result<Model> load_model_bytes(std::string_view bytes, const std::string& name,
-                                      bool* may_have_external_tensors = nullptr) {
+                                      bool* may_have_external_tensors = nullptr, ReadProgress progress = {}) {
   wire::VarintWatch external{view::kTensor, fields::TensorProto::kDataLocation,
                              static_cast<uint32_t>(view::DataLocation::EXTERNAL)};
   // libprotobuf reads at most 2 GB, and refuses malformed bytes anywhere in
@@ -914,7 +928,7 @@ inline Result<Model> load_model_bytes(std::string_view bytes, const std::string&
   if (!view::decode<view::ModelView>(view::msg_of({bytes.data(), bytes.data() + bytes.size()})).graph.present)
     return Result<Model>::failure("file " + name + ": not a valid ONNX model (no graph)");
   Model m;
-  if (std::string e = detail::load_checked(bytes, m); !e.empty())
+  if (std::string e = detail::load_checked(bytes, m, std::move(progress)); !e.empty())
     return Result<Model>::failure("file " + name + ": " + e);
   return Result<Model>(std::move(m));
 }

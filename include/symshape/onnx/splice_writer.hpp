@@ -53,6 +53,7 @@
 #include "symshape/onnx/written_types.hpp"
 #include "symshape/support/name_index.hpp"
 #include "symshape/support/output_file.hpp"
+#include "symshape/support/read_progress.hpp"
 #include "symshape/support/result.hpp"
 
 namespace symshape::onnx {
@@ -530,15 +531,17 @@ struct WrittenValueInfo {
 // fields (the nodes, most of a large file, only there); after it, until
 // relocate() or the output's writing, the Splice reads the file only where
 // it writes, so a caller may let the mapped pages go (MappedFile::release_pages)
-// while the model is inferred.
+// while the model is inferred; `progress` is told how far the constructor's
+// walk over the main graph's fields has got (offsets in `bytes`), for letting
+// them go on the way.
 class Splice {
  public:
-  Splice(std::string_view bytes, const Model& model)
+  Splice(std::string_view bytes, const Model& model, ReadProgress progress = {})
       : in_(bytes), file_{bytes}, model_(model), editor_(bytes), fresh_([this] { return used_symbols(); }) {
     top_.end = bytes.size();
     top_.top = true;
     main_graph_ = segments::submessage(file_, top_, fields::ModelProto::kGraph);
-    main_fields_ = graph_fields(*model_.graph, main_graph_);
+    main_fields_ = graph_fields(*model_.graph, main_graph_, &progress);
   }
   Splice(const Splice&) = delete;
   Splice& operator=(const Splice&) = delete;
@@ -581,7 +584,8 @@ class Splice {
   const Model& model_;
   detail::Editor editor_;
   detail::FreshDims fresh_;
-  std::shared_ptr<detail::EncodedTypes> encoded_ = std::make_shared<detail::EncodedTypes>();  // (shared: the added value_info entries read it as they are written)
+  std::shared_ptr<detail::EncodedTypes> encoded_ =
+      std::make_shared<detail::EncodedTypes>();  // (shared: the added value_info entries read it as they are written)
   segments::Segment top_;
   segments::Message main_graph_;  // (segments that main_fields_ and the editor point to: never changed)
   GraphFields main_fields_;
@@ -589,7 +593,7 @@ class Splice {
   std::string written_types_;  // the new types of written_
   bool editing_ = true;        // false after record_types()
 
-  GraphFields graph_fields(const Graph& g, const segments::Message& p);
+  GraphFields graph_fields(const Graph& g, const segments::Message& p, ReadProgress* progress = nullptr);
   std::set<std::string> used_symbols();
   void collect_proto_symbols(const segments::Message& g, std::set<std::string>& out, int depth);
   void collect_subgraph_symbols(const segments::Segment& node, std::set<std::string>& out, int depth);
@@ -604,8 +608,9 @@ class Splice {
 
 // The fields of GraphProto `p`, which was loaded as `g`. The nodes with a
 // graph attribute are those of g (the loader keeps the file's node order),
-// so that a node's own fields are not read.
-inline Splice::GraphFields Splice::graph_fields(const Graph& g, const segments::Message& p) {
+// so that a node's own fields are not read. `progress`, when given, is told
+// each field's offset.
+inline Splice::GraphFields Splice::graph_fields(const Graph& g, const segments::Message& p, ReadProgress* progress) {
   std::vector<std::size_t> with_graphs;
   for (std::size_t i = 0; i < g.nodes.size(); ++i) {
     const std::vector<Attribute>& attributes = g.nodes[i]->attributes;
@@ -615,6 +620,7 @@ inline Splice::GraphFields Splice::graph_fields(const Graph& g, const segments::
   GraphFields out;
   std::size_t next = 0;  // in with_graphs
   segments::for_each_field(file_, p, [&](const segments::Field& f, const segments::Segment& s) {
+    if (progress) progress->reached(f.begin);
     if (!f.delimited()) return;
     if (f.number == fields::GraphProto::kNode) {
       if (next < with_graphs.size() && with_graphs[next] == out.node_count)

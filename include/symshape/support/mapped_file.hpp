@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstddef>
 #include <filesystem>
@@ -92,6 +93,15 @@ class MappedFile {
   // otherwise count in the resident size until the end. A no-op for read bytes.
   void release_pages() const {
     if (map_) ::madvise(map_, size_, MADV_DONTNEED);
+  }
+  // The same for the pages wholly before `offset` (a reader is past them):
+  // from the mapping's start, since pages released before may have been read
+  // back in; the page that holds `offset` stays. A no-op for read bytes.
+  void release_pages_before(std::size_t offset) const {
+    if (!map_) return;
+    const std::size_t page = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
+    const std::size_t end = std::min(offset, size_) / page * page;
+    if (end > 0) ::madvise(map_, end, MADV_DONTNEED);
   }
 
  private:

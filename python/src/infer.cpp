@@ -163,7 +163,7 @@ py::dict type_object(const Type& t) {
   d["type"] = t.to_string();
   d["dtype"] = t.is_tensor_like() ? py::object(py::int_(static_cast<int>(t.elem_type()))) : py::none();
   py::object dims = py::none();
-  if (t.is_tensor_like() && t.shape().has_rank()) dims = py::cast(t.shape().dims());
+  if (t.is_tensor_like() && t.shape().has_rank()) dims = py::cast(std::vector<SymbolicDim>(t.shape().dims()));
   d["dims"] = dims;
   return d;
 }

@@ -236,12 +236,79 @@ TEST(BoxedFields, ShrinkValueAndAttribute) {
 #if defined(__x86_64__) && defined(__GLIBCXX__)
   EXPECT_EQ(sizeof(symshape::Value), 120u);  // with a 48-byte Type (its inner type behind one pointer)
   EXPECT_EQ(sizeof(symshape::Type), 48u);
+  EXPECT_EQ(sizeof(symshape::Shape), 32u);  // up to 3 dims held inline
   EXPECT_EQ(sizeof(symshape::Attribute), 152u);  // its string value boxed
   EXPECT_EQ(sizeof(symshape::Node), 160u);       // its domain boxed ("" for almost every node)
   EXPECT_EQ(sizeof(symshape::Tensor), 168u);
 #else
   GTEST_SKIP() << "sizes are checked on x86-64 with libstdc++";
 #endif
+}
+
+// A shape of `rank` symbolic dims (reference-counted expressions, so that a
+// dim copied or dropped twice shows under the sanitizers): "s0+1", "s1+2", ...
+symshape::Shape symbolic_shape(std::size_t rank) {
+  std::vector<symshape::SymbolicDim> dims;
+  for (std::size_t i = 0; i < rank; ++i)
+    dims.emplace_back("s" + std::to_string(i) + "+" + std::to_string(i + 1));
+  return symshape::Shape(std::move(dims));
+}
+
+std::string dims_text(const symshape::Shape& s) { return s.to_string(); }
+
+TEST(ShapeStorage, InlineAndHeapDimsCopyMoveAndAssign) {
+  using symshape::Shape;
+  for (std::size_t rank = 0; rank <= 6; ++rank) {
+    const Shape made = symbolic_shape(rank);
+    ASSERT_TRUE(made.has_rank());
+    ASSERT_EQ(made.rank(), static_cast<int64_t>(rank));
+    const std::string text = dims_text(made);
+    if (rank > 0) {
+      EXPECT_EQ(made[rank - 1].to_string(), "s" + std::to_string(rank - 1) + "+" + std::to_string(rank));
+    }
+    Shape copy = made;
+    EXPECT_EQ(copy, made);
+    Shape moved = std::move(copy);
+    EXPECT_EQ(dims_text(moved), text);
+    EXPECT_FALSE(copy.has_rank());  // NOLINT(bugprone-use-after-move): a moved-from shape has an unknown rank
+    for (std::size_t other = 0; other <= 6; ++other) {  // over shapes held inline and on the heap
+      Shape target = symbolic_shape(other);
+      target = made;
+      EXPECT_EQ(target, made) << rank << " over " << other;
+      Shape moved_over = symbolic_shape(other);
+      Shape source = made;
+      moved_over = std::move(source);
+      EXPECT_EQ(dims_text(moved_over), text) << rank << " over " << other;
+    }
+    Shape self = made;
+    const Shape& alias = self;
+    self = alias;
+    EXPECT_EQ(self, made);
+    // Changing a dim in place through dims() changes that shape only.
+    if (rank > 0) {
+      Shape changed = made;
+      changed.dims()[0] = symshape::SymbolicDim(int64_t{7});
+      EXPECT_EQ(changed[0].to_string(), "7");
+      EXPECT_NE(changed, made);
+      EXPECT_EQ(dims_text(made), text);
+    }
+    const std::vector<symshape::SymbolicDim> as_vector = made.dims();
+    EXPECT_EQ(as_vector.size(), rank);
+    EXPECT_EQ(Shape(as_vector), made);
+  }
+  // The unknown rank and the scalar stay apart through copies and moves.
+  Shape unknown;
+  Shape scalar = Shape::scalar();
+  EXPECT_NE(unknown, scalar);
+  Shape unknown_copy = unknown;
+  EXPECT_FALSE(unknown_copy.has_rank());
+  Shape scalar_moved = std::move(scalar);
+  EXPECT_EQ(scalar_moved.rank(), 0);
+  EXPECT_EQ(Shape::of_rank(5).to_string(), "[?,?,?,?,?]");
+  EXPECT_EQ(Shape::of_rank(2).to_string(), "[?,?]");
+  // Shapes of different ranks, or a rank against none, differ.
+  EXPECT_NE(symbolic_shape(3), symbolic_shape(4));
+  EXPECT_NE(Shape::of_rank(0), Shape());
 }
 
 TEST(BoxedFields, AttributeFactoriesAndCopiesKeepTheirContents) {

@@ -522,7 +522,7 @@ class Engine final : private SubgraphInferer {
   // (named afterwards like any other); true when there was one.
   static bool clear_overflow_marks(Node& n) {
     bool found = false;
-    auto clear = [&found](std::vector<SymbolicDim>& dims) {
+    auto clear = [&found](auto&& dims) {  // a shape's dims, or a propagated value
       for (SymbolicDim& d : dims)
         if (d.overflowed()) {
           d = SymbolicDim();

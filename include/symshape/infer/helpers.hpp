@@ -146,13 +146,19 @@ inline std::optional<std::vector<SymbolicDim>> input_dims(const Context& ctx, co
 // Product of dims[begin, end) (1 for none); unknown if any is unknown. All
 // factors go to product_of at once, so the result does not depend on their
 // order (a left fold may expand one pair of sums and not another).
-inline SymbolicDim product(const std::vector<SymbolicDim>& dims, std::size_t begin = 0, std::size_t end = SIZE_MAX) {
+inline SymbolicDim product(DimRange<const SymbolicDim> dims, std::size_t begin = 0, std::size_t end = SIZE_MAX) {
   std::vector<Expr> factors;
   for (std::size_t i = begin; i < dims.size() && i < end; ++i) {
     if (dims[i].is_unknown()) return dims[i];  // (keeping an overflow mark)
     factors.push_back(dims[i].expr());
   }
   return SymbolicDim(product_of(factors));
+}
+inline SymbolicDim product(DimRange<SymbolicDim> dims, std::size_t begin = 0, std::size_t end = SIZE_MAX) {
+  return product(DimRange<const SymbolicDim>(dims), begin, end);
+}
+inline SymbolicDim product(const std::vector<SymbolicDim>& dims, std::size_t begin = 0, std::size_t end = SIZE_MAX) {
+  return product(DimRange<const SymbolicDim>(dims.data(), dims.size()), begin, end);
 }
 
 // Output i gets the type of input j (shape and dtype passthrough).

@@ -6,8 +6,8 @@
 #include <cstdio>
 #include <cstdlib>
 #include <initializer_list>
-#include <new>
 #include <memory>
+#include <new>
 #include <set>
 #include <string>
 #include <vector>
@@ -30,7 +30,7 @@ class DimRange {
   using const_iterator = const SymbolicDim*;
 
   DimRange(T* data, std::size_t size) : data_(data), size_(size) {}
-  operator DimRange<const SymbolicDim>() const { return {data_, size_}; }  // NOLINT
+  operator DimRange<const SymbolicDim>() const { return {data_, size_}; }                               // NOLINT
   operator std::vector<SymbolicDim>() const { return std::vector<SymbolicDim>(data_, data_ + size_); }  // NOLINT
 
   std::size_t size() const { return size_; }
@@ -49,9 +49,9 @@ class DimRange {
 
 class Shape {
  public:
-  Shape() noexcept {}  // unknown rank
+  Shape() noexcept {}                                                                   // unknown rank
   Shape(const std::vector<SymbolicDim>& dims) { copy_from(dims.data(), dims.size()); }  // NOLINT
-  Shape(std::vector<SymbolicDim>&& dims) {                                            // NOLINT
+  Shape(std::vector<SymbolicDim>&& dims) {                                              // NOLINT
     SymbolicDim* to = allocate(dims.size());
     for (std::size_t i = 0; i < dims.size(); ++i) new (to + i) SymbolicDim(std::move(dims[i]));
   }

@@ -212,7 +212,10 @@ Indexing gives SymbolicDims (a slice gives a Shape); iteration yields the dims.)
       "rank", [](const Shape& s) -> py::object { return s.has_rank() ? py::object(py::int_(s.rank())) : py::none(); },
       "The number of dims, None when the rank is unknown.");
   c.def_property_readonly(
-      "dims", [](const Shape& s) -> py::object { return s.has_rank() ? py::object(py::cast(std::vector<SymbolicDim>(s.dims()))) : py::none(); },
+      "dims",
+      [](const Shape& s) -> py::object {
+        return s.has_rank() ? py::object(py::cast(std::vector<SymbolicDim>(s.dims()))) : py::none();
+      },
       "The dims as a list of SymbolicDim, None when the rank is unknown.");
   c.def("__len__", [](const Shape& s) {
     if (!s.has_rank()) throw py::type_error("a shape of unknown rank has no length");
@@ -239,7 +242,9 @@ Indexing gives SymbolicDims (a slice gives a Shape); iteration yields the dims.)
   c.def_property_readonly("is_static", &Shape::is_static, "Whether every dim is an integer.");
   c.def_property_readonly("is_fully_known", &Shape::is_fully_known, "Whether the rank and every dim are known.");
   c.def(py::pickle(
-      [](const Shape& s) { return py::make_tuple(s.has_rank() ? py::object(py::cast(std::vector<SymbolicDim>(s.dims()))) : py::none()); },
+      [](const Shape& s) {
+        return py::make_tuple(s.has_rank() ? py::object(py::cast(std::vector<SymbolicDim>(s.dims()))) : py::none());
+      },
       [](const py::tuple& state) { return to_shape(state[0]); }));
 }
 

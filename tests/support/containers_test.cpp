@@ -236,7 +236,7 @@ TEST(BoxedFields, ShrinkValueAndAttribute) {
 #if defined(__x86_64__) && defined(__GLIBCXX__)
   EXPECT_EQ(sizeof(symshape::Value), 120u);  // with a 48-byte Type (its inner type behind one pointer)
   EXPECT_EQ(sizeof(symshape::Type), 48u);
-  EXPECT_EQ(sizeof(symshape::Shape), 32u);  // up to 3 dims held inline
+  EXPECT_EQ(sizeof(symshape::Shape), 32u);       // up to 3 dims held inline
   EXPECT_EQ(sizeof(symshape::Attribute), 152u);  // its string value boxed
   EXPECT_EQ(sizeof(symshape::Node), 160u);       // its domain boxed ("" for almost every node)
   EXPECT_EQ(sizeof(symshape::Tensor), 168u);
@@ -249,8 +249,7 @@ TEST(BoxedFields, ShrinkValueAndAttribute) {
 // dim copied or dropped twice shows under the sanitizers): "s0+1", "s1+2", ...
 symshape::Shape symbolic_shape(std::size_t rank) {
   std::vector<symshape::SymbolicDim> dims;
-  for (std::size_t i = 0; i < rank; ++i)
-    dims.emplace_back("s" + std::to_string(i) + "+" + std::to_string(i + 1));
+  for (std::size_t i = 0; i < rank; ++i) dims.emplace_back("s" + std::to_string(i) + "+" + std::to_string(i + 1));
   return symshape::Shape(std::move(dims));
 }
 

@@ -505,16 +505,29 @@ TEST(SpliceTest, WriterCopiesPiecesToAFile) {
   return m;
 }
 
+// `bytes` loaded, inferred and spliced; the model stays beside the output,
+// whose made pieces read its graph.
+struct InferredSplice {
+  Result<Model> model;
+  Result<symshape::onnx::SplicedModel> out = Result<symshape::onnx::SplicedModel>::failure("not loaded");
+};
+InferredSplice splice_inferred(const std::string& bytes) {
+  InferredSplice run{symshape::onnx::load_model_bytes(bytes, "chain.onnx")};
+  if (!run.model) return run;
+  infer_shapes(run.model.value());
+  symshape::onnx::Splice splice(bytes, *run.model);
+  splice.write_types();
+  run.out = splice.finish();
+  return run;
+}
+
 TEST(SpliceTest, AddedValueInfoIsMadeAsWrittenInChunks) {
   const std::string bytes = long_mixed_chain(2000).SerializeAsString();
   EXPECT_EQ(compare(bytes), "");
-  Result<Model> model = symshape::onnx::load_model_bytes(bytes, "chain.onnx");
-  ASSERT_TRUE(model) << model.error();
-  infer_shapes(model.value());
-  symshape::onnx::Splice splice(bytes, *model);
-  splice.write_types();
-  Result<symshape::onnx::SplicedModel> out = splice.finish();
-  ASSERT_TRUE(out) << out.error();
+  InferredSplice run = splice_inferred(bytes);
+  ASSERT_TRUE(run.model) << run.model.error();
+  ASSERT_TRUE(run.out) << run.out.error();
+  const Result<symshape::onnx::SplicedModel>& out = run.out;
   // One made piece: the main graph's 5,999 entries (the last Relu's output is
   // the graph's output), over 64 KiB.
   std::size_t made = 0, made_bytes = 0;
@@ -576,16 +589,13 @@ TEST(SpliceTest, ProgressThroughTheMainGraphIsReported) {
 
 TEST(SpliceTest, MadeValueInfoOfAChangedGraphIsRefused) {
   const std::string bytes = long_mixed_chain(3).SerializeAsString();
-  Result<Model> model = symshape::onnx::load_model_bytes(bytes, "chain.onnx");
-  ASSERT_TRUE(model) << model.error();
-  infer_shapes(model.value());
-  symshape::onnx::Splice splice(bytes, *model);
-  splice.write_types();
-  Result<symshape::onnx::SplicedModel> out = splice.finish();
-  ASSERT_TRUE(out) << out.error();
+  InferredSplice run = splice_inferred(bytes);
+  ASSERT_TRUE(run.model) << run.model.error();
+  ASSERT_TRUE(run.out) << run.out.error();
+  const Result<symshape::onnx::SplicedModel>& out = run.out;
   ASSERT_TRUE(out->bytes());
   // A type the splice never encoded: the entries cannot be made again.
-  symshape::Value* shape = model->graph->find("shape_of_relu_1");
+  symshape::Value* shape = run.model->graph->find("shape_of_relu_1");
   ASSERT_NE(shape, nullptr);
   shape->type = symshape::Type::tensor(symshape::DataType::INT64, symshape::Shape{5});
   Result<std::string> changed = out->bytes();

@@ -1212,6 +1212,16 @@ TEST(OnnxWire, TruncatedVarintAndLengthPastTheEnd) {
   EXPECT_EQ(load_bytes(ok + "\x12\xff\xff\xff\xff\x0f").error(), kParseFailed);  // a 4 GB length
   // Every prefix: refused exactly when libprotobuf refuses it (load_bytes checks).
   for (std::size_t cut = 1; cut < ok.size(); ++cut) load_bytes(ok.substr(0, cut));
+  // And every prefix of fields whose tag, value or length takes more than one
+  // byte (the reader takes one-byte ones on a path of their own): unknown
+  // fields 20 and 2047, a 3-byte varint, a 200-byte string, and inside a
+  // node the attribute's type (field 20). The graph merges into the first
+  // one: a second node and output.
+  const W node = W().s(1, "y").s(2, "w").s(4, "Relu").m(5, W().s(1, "a_seventeen_chars").i(20, 2));
+  const W longer = W().i(20, 300000).s(21, std::string(200, 'x')).i(2047, 1).m(7, W().m(1, node).m(12, W().s(1, "w")));
+  const std::string more = ok + longer.b;
+  ASSERT_TRUE(load_bytes(more)) << "the whole of it loads";
+  for (std::size_t cut = ok.size() + 1; cut < more.size(); ++cut) load_bytes(more.substr(0, cut));
 }
 
 TEST(OnnxWire, BadTagsAndWireTypes) {

@@ -155,6 +155,12 @@ class Context : public DiagnosticsRecorder, public ValueStore {
   // ---- setting types under the merge policy; each returns whether the value changed ----
   bool set_type(Value* v, Type inferred) {
     if (!v) return false;
+    if (v->type.is_unknown() && !inferred.is_unknown()) {  // merge_type's answer, without moving the type through it
+      if (inferred.is_tensor_like()) name_overlong(v, inferred.shape());
+      v->type = std::move(inferred);
+      report_.modified = true;
+      return true;
+    }
     Type merged = merge_type(v, v->type, std::move(inferred));
     if (merged == v->type) return false;
     v->type = std::move(merged);
@@ -286,6 +292,7 @@ class Context : public DiagnosticsRecorder, public ValueStore {
   // The kept mismatch, replaced by `next` (the engine keeps each rule's apart
   // from those of the rules of its subgraphs).
   AttributeMismatch exchange_attribute_mismatch(AttributeMismatch next) {
+    if (next.name.empty() && attribute_mismatch_.name.empty()) return next;  // the usual case: no string moved
     std::swap(next, attribute_mismatch_);
     return next;
   }

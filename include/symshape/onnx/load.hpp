@@ -532,11 +532,11 @@ class Loader {
            link_nodes(p, g, first_node, depth, scope) && load_value_info(p, g, scope) && load_outputs(p, g, scope);
   }
 
-  // Reserves the containers from the graph's sizes (no rehash, no realloc).
+  // Reserves the containers from the graph's sizes, counting one output per
+  // node (most nodes have one; the containers grow past that): counting them
+  // exactly took a walk of every node's fields of its own.
   static void reserve_graph(const view::GraphView& p, Graph& g) {
-    std::size_t outputs = 0;
-    for (const wire::Span& np : p.node) outputs += view::count_outputs(np);
-    const std::size_t values = p.input.size() + p.initializer.size() + p.sparse_initializer.size() + outputs;
+    const std::size_t values = p.input.size() + p.initializer.size() + p.sparse_initializer.size() + p.node.size();
     g.values.reserve(values);
     g.by_name.reserve(g.by_name.size() + values);
     g.nodes.reserve(p.node.size());

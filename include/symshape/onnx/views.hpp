@@ -410,15 +410,6 @@ class NodeLookahead {
   std::array<NodeView, kRing> ring_;
 };
 
-// The number of outputs of a node (for reserving), without decoding it.
-inline std::size_t count_outputs(Span node) {
-  std::size_t n = 0;
-  wire::Fields it(node);
-  Field f;
-  while (it.next(f)) n += f.number == fields::NodeProto::kOutput && f.wire == wire::kLen;
-  return n;
-}
-
 struct AttributeView {
   std::string_view name, ref_attr_name, s;
   int type = 0;  // AttributeProto.AttributeType, 0..14

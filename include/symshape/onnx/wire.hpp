@@ -34,13 +34,24 @@ struct Span {
 
 // Reading primitives over [p, end); each returns false (p unspecified) when
 // the value is malformed or crosses end.
+//
+// Most varints, tags and lengths of a model are one byte: those are read
+// inline, the longer ones out of line.
 struct Cursor {
   const char* p;
   const char* end;
 
   bool at_end() const { return p >= end; }
 
-  bool varint(uint64_t& v) {
+  [[gnu::always_inline]] bool varint(uint64_t& v) {
+    if (p < end && static_cast<uint8_t>(*p) < 0x80) {
+      v = static_cast<uint8_t>(*p++);
+      return true;
+    }
+    return long_varint(v);
+  }
+
+  [[gnu::noinline]] bool long_varint(uint64_t& v) {
     uint64_t r = 0;
     for (int i = 0; i < 10; ++i) {
       if (p >= end) return false;
@@ -54,7 +65,27 @@ struct Cursor {
     return false;
   }
 
-  bool tag(uint32_t& t) {
+  [[gnu::always_inline]] bool tag(uint32_t& t) {
+    if (p < end && static_cast<uint8_t>(*p) < 0x80) {
+      t = static_cast<uint8_t>(*p++);
+      return true;
+    }
+    return long_tag(t);
+  }
+
+  // A length and the bytes it covers.
+  [[gnu::always_inline]] bool len(Span& s) {
+    if (p < end && static_cast<uint8_t>(*p) < 0x80) {
+      const auto r = static_cast<uint8_t>(*p++);
+      if (r > static_cast<std::size_t>(end - p)) return false;
+      s = {p, p + r};
+      p += r;
+      return true;
+    }
+    return long_len(s);
+  }
+
+  [[gnu::noinline]] bool long_tag(uint32_t& t) {
     uint32_t r = 0;
     for (int i = 0; i < 5; ++i) {
       if (p >= end) return false;
@@ -68,8 +99,7 @@ struct Cursor {
     return false;
   }
 
-  // A length and the bytes it covers.
-  bool len(Span& s) {
+  [[gnu::noinline]] bool long_len(Span& s) {
     uint32_t r = 0;
     for (int i = 0; i < 5; ++i) {
       if (p >= end) return false;
@@ -119,7 +149,7 @@ class Fields {
  public:
   explicit Fields(Span s) : c_{s.begin, s.end} {}
 
-  bool next(Field& f) {
+  [[gnu::always_inline]] bool next(Field& f) {
     for (;;) {
       uint32_t tag = 0;
       if (c_.at_end() || !c_.tag(tag)) return false;
@@ -252,52 +282,6 @@ struct Frame {
   uint32_t group;
 };
 
-// Checks one field whose tag was read (see check_message); pushes a frame
-// for a nested message or group.
-inline bool check_field(Cursor& c, uint32_t tag, const MessageSpec* specs, std::vector<Frame>& stack, int budget,
-                        VarintWatch* watch) {
-  const uint32_t number = tag >> 3, wt = tag & 7;
-  const Frame& top = stack.back();
-  const FieldSpec spec = top.type >= 0 && number <= kMaxFieldNumber ? specs[top.type].fields[number] : FieldSpec{};
-  uint64_t v = 0;
-  Span s;
-  auto push = [&](const char* end, int type, uint32_t group) {
-    if (static_cast<int>(stack.size()) > budget) return false;  // the new level would be budget + 1
-    stack.push_back({end, type, group});
-    return true;
-  };
-  switch (wt) {
-    case kVarint:
-      if (!c.varint(v)) return false;
-      if (watch && top.type == watch->type && number == watch->number && static_cast<uint32_t>(v) == watch->value)
-        watch->seen = true;
-      return true;
-    case kFixed64:
-      return c.skip(8);
-    case kFixed32:
-      return c.skip(4);
-    case kStartGroup:
-      return push(top.end, -1, number);
-    case kLen:
-      if (!c.len(s)) return false;
-      switch (spec.kind) {
-        case Kind::kMessage:
-          c.p = s.begin;
-          return push(s.end, spec.type, 0);
-        case Kind::kPackedVarint:
-          return for_each_packed_varint(s, [](uint64_t) {});
-        case Kind::kPackedFixed32:
-          return s.size() % 4 == 0;
-        case Kind::kPackedFixed64:
-          return s.size() % 8 == 0;
-        default:
-          return true;
-      }
-    default:
-      return false;  // wire types 6 and 7
-  }
-}
-
 }  // namespace detail
 
 // Whether `bytes` parse as a message of type `type` (an index in `specs`)
@@ -305,27 +289,74 @@ inline bool check_field(Cursor& c, uint32_t tag, const MessageSpec* specs, std::
 // `watch`, when given, is updated on the way (see VarintWatch).
 inline bool check_message(std::string_view bytes, const MessageSpec* specs, int type, int budget,
                           VarintWatch* watch = nullptr) {
-  std::vector<detail::Frame> stack;
-  stack.push_back({bytes.data() + bytes.size(), type, 0});
-  Cursor c{bytes.data(), bytes.data() + bytes.size()};
-  for (;;) {
-    detail::Frame& top = stack.back();
+  // The message or group being read is `top`, in locals (read for every
+  // field); `outer` holds the ones around it.
+  std::vector<detail::Frame> outer;
+  detail::Frame top{bytes.data() + bytes.size(), type, 0};
+  Cursor c{bytes.data(), top.end};
+  const auto enter = [&](const char* end, int inner_type, uint32_t group) {
+    if (static_cast<int>(outer.size()) >= budget) return false;  // the new level would be budget + 1
+    outer.push_back(top);
+    top = {end, inner_type, group};
+    c.end = end;
+    return true;
+  };
+  const auto leave = [&] {
+    top = outer.back();
+    outer.pop_back();
     c.end = top.end;
-    if (c.p == top.end) {
+  };
+  for (;;) {
+    if (c.p == c.end) {
       if (top.group != 0) return false;  // a group reached its enclosing end without an end-group tag
-      stack.pop_back();
-      if (stack.empty()) return true;
+      if (outer.empty()) return true;
+      leave();
       continue;
     }
     uint32_t tag = 0;
-    if (!c.tag(tag) || tag == 0) return false;
-    if ((tag & 7) == kEndGroup) {
-      if (top.group == 0 || top.group != tag >> 3) return false;
-      stack.pop_back();
-      continue;
+    if (!c.tag(tag)) return false;
+    const uint32_t number = tag >> 3;
+    if (number == 0) return false;  // a tag 0 too
+    switch (tag & 7) {
+      case kVarint: {
+        uint64_t v = 0;
+        if (!c.varint(v)) return false;
+        if (watch && top.type == watch->type && number == watch->number && static_cast<uint32_t>(v) == watch->value)
+          watch->seen = true;
+        break;
+      }
+      case kFixed64:
+        if (!c.skip(8)) return false;
+        break;
+      case kFixed32:
+        if (!c.skip(4)) return false;
+        break;
+      case kStartGroup:
+        if (!enter(top.end, -1, number)) return false;
+        break;
+      case kEndGroup:
+        if (top.group != number) return false;  // (a message's frame has group 0, never a field number)
+        leave();
+        break;
+      case kLen: {
+        Span s;
+        if (!c.len(s)) return false;
+        const Kind kind =
+            top.type >= 0 && number <= kMaxFieldNumber ? specs[top.type].fields[number].kind : Kind::kUnknown;
+        if (kind == Kind::kMessage) {
+          c.p = s.begin;
+          if (!enter(s.end, specs[top.type].fields[number].type, 0)) return false;
+        } else if (kind == Kind::kPackedVarint) {
+          if (!for_each_packed_varint(s, [](uint64_t) {})) return false;
+        } else if ((kind == Kind::kPackedFixed32 && s.size() % 4 != 0) ||
+                   (kind == Kind::kPackedFixed64 && s.size() % 8 != 0)) {
+          return false;
+        }
+        break;
+      }
+      default:
+        return false;  // wire types 6 and 7
     }
-    if ((tag >> 3) == 0) return false;
-    if (!detail::check_field(c, tag, specs, stack, budget, watch)) return false;
   }
 }
 

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "symshape/infer/registry.hpp"
@@ -24,9 +25,9 @@ namespace constant_detail {
 inline const Attribute* value_attribute(Context& ctx, const Node& n) {
   const Attribute* found = nullptr;
   int count = 0;
-  static const char* const names[] = {"value",     "sparse_value", "value_float",  "value_floats",
-                                      "value_int", "value_ints",   "value_string", "value_strings"};
-  for (const char* name : names) {
+  static constexpr std::string_view names[] = {"value",     "sparse_value", "value_float",  "value_floats",
+                                               "value_int", "value_ints",   "value_string", "value_strings"};
+  for (std::string_view name : names) {
     if (const Attribute* a = n.attr(name)) {
       found = a;
       ++count;
@@ -64,7 +65,7 @@ inline void infer_constant(Context& ctx, Node& n) {
   const Attribute* found = constant_detail::value_attribute(ctx, n);
   if (!found) return;
   Value* out = n.output(0);
-  const std::string& name = found->name;
+  const std::string_view name = found->name;
   const auto length = [](std::size_t size) { return Shape{SymbolicDim(static_cast<int64_t>(size))}; };
   if (name == "value" || name == "sparse_value") {
     if (found->tensors.empty()) return ctx.usage_error(n, {"attribute '", name, "' holds no tensor"});

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 
 #include "symshape/infer/helpers.hpp"
@@ -45,8 +46,8 @@ inline void infer_broadcast(Context& ctx, Node& n, DataType out_type, std::size_
 
 // The operators whose values propagate, parsed once from the op type.
 enum class ValueOp { Add, Sub, Mul, Div, Mod, Max, Min, Compare, Logic, None };
-inline ValueOp value_op(const std::string& op) {
-  static const std::pair<const char*, ValueOp> ops[] = {
+inline ValueOp value_op(std::string_view op) {
+  static constexpr std::pair<std::string_view, ValueOp> ops[] = {
       {"Add", ValueOp::Add}, {"Sub", ValueOp::Sub}, {"Mul", ValueOp::Mul}, {"Div", ValueOp::Div},
       {"Mod", ValueOp::Mod}, {"Max", ValueOp::Max}, {"Min", ValueOp::Min}};
   if (op == "Equal" || op == "Less" || op == "Greater" || op == "LessOrEqual" || op == "GreaterOrEqual")
@@ -163,6 +164,7 @@ inline void propagate_arithmetic(Context& ctx, Node& n) {
   if (n.inputs.size() < 2) return;
   auto a = ctx.symbolic_value(n.input(0));
   auto b = ctx.symbolic_value(n.input(1));
+  if (!a && !b) return propagate_fractions(ctx, n);  // (most nodes: no values, whatever the op)
   const ValueOp op = value_op(n.op_type);
   if (op == ValueOp::Logic && (a || b)) {
     if (!a) a = unknown_elements(n.input(0));

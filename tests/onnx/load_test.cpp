@@ -549,9 +549,54 @@ TEST(OnnxLoad, NodesOutOfOrder) {
   p.output("z");
   Result<Model> m = load_model_proto(p.m);
   ASSERT_TRUE(m) << m.error();
+  // The first node reads an output of the second, which the walk that
+  // creates the nodes has not reached when it comes to the first.
+  const Graph& g = *m->graph;
+  ASSERT_EQ(g.nodes[0]->inputs.size(), 2u);
+  EXPECT_EQ(g.nodes[0]->inputs[0], g.find("y"));
+  EXPECT_EQ(g.nodes[0]->inputs[1], g.find("y"));
+  EXPECT_EQ(g.nodes[1]->inputs[0], g.find("x"));
   Report r = infer_shapes(m.value());
   EXPECT_TRUE(r.ok());
   EXPECT_EQ(m->graph->find("z")->type, Type::tensor(DataType::FLOAT, Shape({"b"})));
+}
+
+// A subgraph attribute: the subgraph is loaded once every outer node
+// exists (it may read a later node's output), and its own values shadow
+// outer ones of the same name, even those its later nodes produce.
+TEST(OnnxLoad, SubgraphReadsLaterOuterValuesAndShadowsOuterNames) {
+  P p;
+  p.input("x", 1, {"n"});
+  p.input("c", 9, {});
+  auto& n = p.node("If", {"c"}, {"out"}, "if");
+  p.node("Abs", {"x"}, {"later"}, "abs");
+  p.node("Neg", {"x"}, {"y"}, "neg");
+  p.node("Relu", {"out"}, {"after"}, "relu");
+  auto* a = n.add_attribute();
+  a->set_name("then_branch");
+  a->set_type(::onnx::AttributeProto::GRAPH);
+  auto* body = a->mutable_g();
+  auto add = [&](const std::string& op, const std::string& in, const std::string& out) {
+    auto* sn = body->add_node();
+    sn->set_op_type(op);
+    sn->add_input(in);
+    sn->add_output(out);
+  };
+  add("Sigmoid", "y", "s");  // the body's own y, produced below
+  add("Add", "later", "y");  // outer `later`, produced after the If
+  body->mutable_node(1)->add_input("later");
+  body->add_output()->set_name("s");
+  p.output("after");
+  Result<Model> m = load_model_proto(p.m);
+  ASSERT_TRUE(m) << m.error();
+  const Graph& g = *m->graph;
+  const Graph& sub = *g.nodes[0]->attr("then_branch")->graphs[0];
+  ASSERT_EQ(sub.nodes.size(), 2u);
+  EXPECT_EQ(sub.nodes[0]->inputs[0], sub.by_name.find("y"));
+  EXPECT_NE(sub.nodes[0]->inputs[0], g.find("y"));
+  EXPECT_EQ(sub.nodes[1]->inputs[0], g.find("later"));
+  EXPECT_EQ(g.nodes[3]->inputs[0], g.find("out"));  // a node after the If is linked too
+  EXPECT_EQ(g.nodes[3]->inputs[0]->producer, g.nodes[0]);
 }
 
 // ---- errors ----
@@ -605,6 +650,50 @@ TEST(OnnxLoadErrors, ProducedTwice) {
   r.init_ints("w", {1});
   r.init_ints("w", {2});
   EXPECT_EQ(error_of(r.m), "value 'w' is produced twice (two initializers)");
+}
+
+// Gives n a tensor attribute "value" of 2 int64 elements with 1 value: an
+// error of the load.
+void add_short_tensor_attribute(::onnx::NodeProto& n) {
+  auto* a = n.add_attribute();
+  a->set_name("value");
+  a->set_type(::onnx::AttributeProto::TENSOR);
+  a->mutable_t()->set_data_type(::onnx::TensorProto::INT64);
+  a->mutable_t()->add_dims(2);
+  a->mutable_t()->add_int64_data(7);
+}
+
+// Which of two errors is reported does not depend on where nodes can be
+// linked: a value produced twice before any node's inputs and attributes,
+// then those in node order.
+TEST(OnnxLoadErrors, FirstErrorInTheOrderOfTheSteps) {
+  const auto bad_tensor = add_short_tensor_attribute;
+  const std::string bad_value = "node #0 'const' (Constant): attribute 'value': int64_data has 1 value(s)";
+  P twice;  // a bad attribute at node 0, a value produced twice at node 1
+  twice.input("x", 1, {"2"});
+  bad_tensor(twice.node("Constant", {}, {"c"}, "const"));
+  twice.node("Neg", {"x"}, {"c"}, "neg");
+  EXPECT_EQ(error_of(twice.m),
+            "value 'c' is produced twice (by node #0 'const' (Constant) and by node #1 'neg' (Neg))");
+  P dangling;  // node 0 reads nothing that exists, node 1 has a bad attribute
+  dangling.input("x", 1, {"2"});
+  dangling.node("Neg", {"ghost"}, {"y"}, "neg");
+  bad_tensor(dangling.node("Constant", {}, {"c"}, "const"));
+  EXPECT_EQ(error_of(dangling.m),
+            "node #0 'neg' (Neg): input 'ghost' is not produced by any node, input or initializer");
+  P forward;  // node 0 reads node 2's output, node 1 has a bad attribute
+  forward.input("x", 1, {"2"});
+  forward.node("Neg", {"z"}, {"y"}, "neg");
+  bad_tensor(forward.node("Constant", {}, {"c"}, "const"));
+  forward.node("Relu", {"x"}, {"z"}, "relu");
+  const std::string e = error_of(forward.m);
+  EXPECT_EQ(e.rfind("node #1 'const' (Constant): attribute 'value': int64_data has 1 value(s)", 0), 0u) << e;
+  P first;  // the bad attribute at node 0, linked in the first walk
+  first.input("x", 1, {"2"});
+  bad_tensor(first.node("Constant", {}, {"c"}, "const"));
+  first.node("Neg", {"x"}, {"y"}, "neg");
+  const std::string f = error_of(first.m);
+  EXPECT_EQ(f.rfind(bad_value, 0), 0u) << f;
 }
 
 TEST(OnnxLoadErrors, InvalidDataTypeAndNegativeDims) {
@@ -927,13 +1016,7 @@ TEST(OnnxLoadErrors, TypedDataOfTheWrongCount) {
 TEST(OnnxLoadErrors, BadTensorInAnAttributeNamesTheNode) {
   P p;
   p.input("x", 1, {"2"});
-  auto& n = p.node("Constant", {}, {"c"}, "const");
-  auto* a = n.add_attribute();
-  a->set_name("value");
-  a->set_type(::onnx::AttributeProto::TENSOR);
-  a->mutable_t()->set_data_type(::onnx::TensorProto::INT64);
-  a->mutable_t()->add_dims(2);
-  a->mutable_t()->add_int64_data(7);
+  add_short_tensor_attribute(p.node("Constant", {}, {"c"}, "const"));
   p.output("c");
   EXPECT_EQ(
       error_of(p.m),

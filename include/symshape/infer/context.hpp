@@ -153,20 +153,7 @@ class Context : public DiagnosticsRecorder, public ValueStore {
   static int specificity(const SymbolicDim& d) { return d.is_int() ? 2 : d.is_known() ? 1 : 0; }
 
   // ---- setting types under the merge policy; each returns whether the value changed ----
-  bool set_type(Value* v, Type inferred) {
-    if (!v) return false;
-    if (v->type.is_unknown() && !inferred.is_unknown()) {  // merge_type's answer, without moving the type through it
-      if (inferred.is_tensor_like()) name_overlong(v, inferred.shape());
-      v->type = std::move(inferred);
-      report_.modified = true;
-      return true;
-    }
-    Type merged = merge_type(v, v->type, std::move(inferred));
-    if (merged == v->type) return false;
-    v->type = std::move(merged);
-    report_.modified = true;
-    return true;
-  }
+  bool set_type(Value* v, Type inferred) { return v && merge_type(v, std::move(inferred)); }
   bool set_shape_and_dtype(Value* v, Shape shape, DataType dtype) {
     return set_type(v, Type::tensor(dtype, std::move(shape)));
   }
@@ -289,12 +276,11 @@ class Context : public DiagnosticsRecorder, public ValueStore {
     note_kind(n, name, Attribute::Kind::Ints);
     return n.attr_ints(name);
   }
-  // The kept mismatch, replaced by `next` (the engine keeps each rule's apart
+  // Swaps the kept mismatch with `other` (the engine keeps each rule's apart
   // from those of the rules of its subgraphs).
-  AttributeMismatch exchange_attribute_mismatch(AttributeMismatch next) {
-    if (next.name.empty() && attribute_mismatch_.name.empty()) return next;  // the usual case: no string moved
-    std::swap(next, attribute_mismatch_);
-    return next;
+  void swap_attribute_mismatch(AttributeMismatch& other) {
+    if (other.name.empty() && attribute_mismatch_.name.empty()) return;  // the usual case: no string moved
+    std::swap(other, attribute_mismatch_);
   }
 
   // ---- subgraphs (the engine infers them) ----
@@ -373,18 +359,21 @@ class Context : public DiagnosticsRecorder, public ValueStore {
     }
   }
 
-  Type merge_type(const Value* v, const Type& old, Type inferred) {
-    if (inferred.is_unknown()) return old;
+  // Merges `inferred` into v->type under the merge policy, in place (the
+  // type is moved once); returns whether v->type changed.
+  bool merge_type(Value* v, Type&& inferred) {
+    const Type& old = v->type;
+    if (inferred.is_unknown()) return false;
     if (old.is_unknown() || policy_ == MergePolicy::Override) {
       if (inferred.is_tensor_like()) name_overlong(v, inferred.shape());
-      return inferred;
+      return replace_type(v, std::move(inferred));
     }
     if (old.kind() != inferred.kind()) {
-      if (policy_ == MergePolicy::Skip) return old;
+      if (policy_ == MergePolicy::Skip) return false;
       conflict(v, "inferred type " + inferred.to_string() + " conflicts with existing " + old.to_string());
-      return old;
+      return false;
     }
-    if (!inferred.is_tensor_like()) return policy_ == MergePolicy::Skip ? old : (old == inferred ? old : inferred);
+    if (!inferred.is_tensor_like()) return policy_ != MergePolicy::Skip && replace_type(v, std::move(inferred));
     DataType dtype = old.elem_type();
     if (dtype == DataType::UNDEFINED || (policy_ != MergePolicy::Skip && inferred.elem_type() != DataType::UNDEFINED &&
                                          inferred.elem_type() != dtype)) {
@@ -395,8 +384,14 @@ class Context : public DiagnosticsRecorder, public ValueStore {
       if (dtype == DataType::UNDEFINED) dtype = inferred.elem_type();
     }
     Shape shape = merge_shape(v, old.shape(), std::move(inferred.shape()));
-    return old.kind() == Type::Kind::SparseTensor ? Type::sparse_tensor(dtype, std::move(shape))
-                                                  : Type::tensor(dtype, std::move(shape));
+    return replace_type(v, old.kind() == Type::Kind::SparseTensor ? Type::sparse_tensor(dtype, std::move(shape))
+                                                                  : Type::tensor(dtype, std::move(shape)));
+  }
+  bool replace_type(Value* v, Type&& t) {
+    if (t == v->type) return false;
+    v->type = std::move(t);
+    report_.modified = true;
+    return true;
   }
 
   std::map<std::string, int64_t> opsets_;

@@ -507,12 +507,13 @@ class Engine final : private SubgraphInferer {
   // the node (attribute reads in the node's subgraphs are theirs).
   void run_rule(const Dispatch& d, Node& n) {
     if (d.schema && !check_against_schema(ctx_, n, *d.schema, schemas_)) return;  // outputs stay unknown
-    Context::AttributeMismatch outer_mismatch = ctx_.exchange_attribute_mismatch({});
+    Context::AttributeMismatch mismatch;  // the outer rule's while this one runs, then this one's
+    ctx_.swap_attribute_mismatch(mismatch);
     ctx_.set_rule_since_version(d.rule.since_version);
     const Context::RuleSchema outer_schema = ctx_.exchange_rule_schema({&n, d.formals, d.rule.since_version});
     d.rule.fn(ctx_, n);
     ctx_.exchange_rule_schema(outer_schema);
-    const Context::AttributeMismatch mismatch = ctx_.exchange_attribute_mismatch(std::move(outer_mismatch));
+    ctx_.swap_attribute_mismatch(mismatch);
     if (clear_overflow_marks(n)) ctx_.overflow_error(n);
     if (!mismatch.name.empty())
       ctx_.usage_error(n, {"attribute '", mismatch.name, "' is ", to_string(mismatch.actual), ", expected ",

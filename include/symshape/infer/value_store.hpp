@@ -53,22 +53,33 @@ class ValueStore {
       if (v->fraction) return std::nullopt;  // a fraction: rational_value only
       return v->symbolic_value;
     }
-    if (v->initializer && v->initializer->has_data && is_integer_type(v->initializer->dtype) &&
-        v->initializer->int_data.size() <= kMaxSymbolicValueSize) {
-      return std::vector<SymbolicDim>(v->initializer->int_data.begin(), v->initializer->int_data.end());
-    }
+    if (const std::vector<int64_t>* data = small_int_initializer(v))
+      return std::vector<SymbolicDim>(data->begin(), data->end());
     return std::nullopt;
   }
-  // Only integer values, or nullopt.
+  // Only integer values, or nullopt. (Read in place: going through
+  // symbolic_value would copy the dims first.)
   std::optional<std::vector<int64_t>> int_values(const Value* v) const {
-    auto s = symbolic_value(v);
-    if (!s) return std::nullopt;
-    std::vector<int64_t> out;
-    for (const auto& d : *s) {
-      if (!d.is_int()) return std::nullopt;
-      out.push_back(d.value());
+    if (!v) return std::nullopt;
+    if (v->symbolic_value) {
+      if (v->fraction) return std::nullopt;
+      std::vector<int64_t> out;
+      out.reserve(v->symbolic_value->size());
+      for (const auto& d : *v->symbolic_value) {
+        if (!d.is_int()) return std::nullopt;
+        out.push_back(d.value());
+      }
+      return out;
     }
-    return out;
+    if (const std::vector<int64_t>* data = small_int_initializer(v)) return *data;
+    return std::nullopt;
+  }
+  // The data of v's constant integer initializer, when it is small enough to
+  // be propagated as a value.
+  static const std::vector<int64_t>* small_int_initializer(const Value* v) {
+    const Tensor* t = v->initializer;
+    if (!t || !t->has_data || !is_integer_type(t->dtype) || t->int_data.size() > kMaxSymbolicValueSize) return nullptr;
+    return &t->int_data;
   }
   void set_symbolic_value(Value* v, std::vector<SymbolicDim> data) { set_rational_value(v, {std::move(data), 1}); }
 

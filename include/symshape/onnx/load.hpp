@@ -304,7 +304,7 @@ namespace detail {
 template <class What>
 std::string read_tensor(const view::Msg& m, What&& what, Tensor& t) {
   const view::TensorView p = view::decode_tensor(m);
-  t.name = std::string(p.name);
+  t.name.assign(p.name);
   if (!is_valid_data_type(p.data_type)) return what() + ": invalid data type code " + std::to_string(p.data_type);
   t.dtype = static_cast<DataType>(p.data_type);
   t.dims = p.dims;
@@ -434,8 +434,9 @@ namespace detail {
 class Loader {
  public:
   std::string error;
-  // Told how far the last walk over the main graph's nodes (link_nodes) has
-  // got, as offsets from `file_begin` (the file's start).
+  // Told how far the last walk over the main graph's nodes has got (that of
+  // create_nodes, then link_nodes' from the first node it could not link),
+  // as offsets from `file_begin` (the file's start).
   const char* file_begin = nullptr;
   ReadProgress progress;
   // The budget of nested messages an attribute default (FunctionProto field
@@ -506,7 +507,7 @@ class Loader {
   template <class By>
   Value* define(Graph& g, std::string_view name, const std::string& scope, By&& by) {
     Value* out = g.values.add();
-    out->name = std::string(name);
+    out->name.assign(name);
     // One hash lookup: insert the new value, or find the one that has the name.
     if (const Value* v = g.by_name.insert(out)) {
       const std::string first = v->producer
@@ -528,8 +529,10 @@ class Loader {
     g.parent = parent;
     reserve_graph(p, g);
     const std::size_t first_node = g.nodes.size();
-    return load_inputs(p, g, scope) && load_initializers(p, g, scope) && create_nodes(p, g, scope) &&
-           link_nodes(p, g, first_node, depth, scope) && load_value_info(p, g, scope) && load_outputs(p, g, scope);
+    std::size_t linked = 0;
+    return load_inputs(p, g, scope) && load_initializers(p, g, scope) && create_nodes(p, g, depth, scope, linked) &&
+           link_nodes(p, g, first_node, linked, depth, scope) && load_value_info(p, g, scope) &&
+           load_outputs(p, g, scope);
   }
 
   // Reserves the containers from the graph's sizes, counting one output per
@@ -588,16 +591,24 @@ class Loader {
   }
 
   // Step 3: every node and its outputs, so that nodes may come in any order.
-  bool create_nodes(const view::GraphView& p, Graph& g, const std::string& scope) {
+  // The same walk links the nodes (step 4) while it can: as long as every
+  // input of a node is already a value of this graph and no attribute is a
+  // subgraph (which may see any node's outputs). From the first node it
+  // cannot link, link_nodes walks again: `linked` is how many come before it.
+  bool create_nodes(const view::GraphView& p, Graph& g, int depth, const std::string& scope, std::size_t& linked) {
     view::NodeLookahead nodes(p.node);
-    const auto prefetch_outputs = [&g](const view::NodeView& ahead) {
+    const auto prefetch_names = [&g](const view::NodeView& ahead) {
       for (std::string_view out : ahead.output) g.by_name.prefetch(out);
+      for (std::string_view in : ahead.input) g.by_name.prefetch(in);
     };
+    linked = 0;
     for (std::size_t i = 0; i < p.node.size(); ++i) {
-      const view::NodeView& np = nodes.next(i, prefetch_outputs);
+      const bool linking = linked == i;
+      if (linking && depth == 0) progress.reached(static_cast<std::size_t>(p.node[i].begin - file_begin));
+      const view::NodeView& np = nodes.next(i, prefetch_names);
       Node* n = g.create_node();
-      n->name = std::string(np.name);
-      n->op_type = std::string(np.op_type);
+      n->name.assign(np.name);
+      n->op_type.assign(np.op_type);
       if (!canonical_domain(np.domain).empty()) n->domain = std::string(np.domain);
       n->outputs.reserve(np.output.size());
       for (std::string_view out : np.output) {
@@ -609,44 +620,74 @@ class Loader {
         }
         n->outputs.push_back(v);
       }
+      if (!linking) continue;
+      if (link_node(np, *n, g, depth, i, scope, Linking::Early) == Linked::Yes) {
+        ++linked;
+      } else {  // link_nodes starts again from this node
+        n->inputs.clear();
+        n->attributes.clear();
+      }
     }
     return true;
   }
 
-  // Step 4: node inputs and attributes (subgraphs see every outer value by now).
-  bool link_nodes(const view::GraphView& p, Graph& g, std::size_t first_node, int depth, const std::string& scope) {
-    view::NodeLookahead nodes(p.node);
+  // Step 4: the inputs and attributes of the nodes from `from` on (those
+  // create_nodes could not link; subgraphs see every outer value by now).
+  bool link_nodes(const view::GraphView& p, Graph& g, std::size_t first_node, std::size_t from, int depth,
+                  const std::string& scope) {
+    view::NodeLookahead nodes(p.node, from);
     const auto prefetch_inputs = [&g](const view::NodeView& ahead) {
       for (std::string_view in : ahead.input) g.by_name.prefetch(in);
     };
-    for (std::size_t i = 0; i < p.node.size(); ++i) {
+    for (std::size_t i = from; i < p.node.size(); ++i) {
       // The main graph's nodes are most of a large file, and no later step
       // reads them again. Only the main graph's: function bodies (depth 1)
       // are loaded before it, from the end of the file.
       if (depth == 0) progress.reached(static_cast<std::size_t>(p.node[i].begin - file_begin));
       const view::NodeView& np = nodes.next(i, prefetch_inputs);
-      Node* n = g.nodes[first_node + i];
-      n->inputs.reserve(np.input.size());
-      n->attributes.reserve(np.attribute.size());
-      for (std::string_view in : np.input) {
-        if (in.empty()) {
-          n->inputs.push_back(nullptr);
-          continue;
-        }
-        Value* v = g.find(in);
-        if (!v)
-          return set_error(graph_prefix(scope) + node_label(np, i) + ": input " + quote(std::string(in)) +
-                           " is not produced by any node, input or initializer");
-        n->inputs.push_back(v);
-      }
-      for (const wire::Span& ap : np.attribute) {  // np is this frame's: subgraphs have their own
-        n->attributes.emplace_back();
-        if (!load_attribute(view::decode<view::AttributeView>(ap), n->attributes.back(), g, depth,
-                            [&] { return graph_prefix(scope) + node_label(np, i); }))
-          return false;
-      }
+      if (link_node(np, *g.nodes[first_node + i], g, depth, i, scope, Linking::Late) == Linked::No) return false;
     }
     return true;
+  }
+
+  // Early: in create_nodes' walk, where a later node's output or an outer
+  // value is not known yet; such a node, a subgraph attribute or an error
+  // leaves the node to link_nodes (No, with no error kept, so that errors
+  // come in the order the two walks give them). Late: every value is known;
+  // No is an error.
+  enum class Linking { Early, Late };
+  enum class Linked { No, Yes };
+  Linked link_node(const view::NodeView& np, Node& n, Graph& g, int depth, std::size_t i, const std::string& scope,
+                   Linking when) {
+    const bool early = when == Linking::Early;
+    n.inputs.reserve(np.input.size());
+    n.attributes.reserve(np.attribute.size());
+    for (std::string_view in : np.input) {
+      if (in.empty()) {
+        n.inputs.push_back(nullptr);
+        continue;
+      }
+      Value* v = early ? g.by_name.find(in) : g.find(in);
+      if (!v) {
+        if (!early)
+          set_error(graph_prefix(scope) + node_label(np, i) + ": input " + quote(std::string(in)) +
+                    " is not produced by any node, input or initializer");
+        return Linked::No;
+      }
+      n.inputs.push_back(v);
+    }
+    using AP = view::AttributeType;
+    for (const wire::Span& ap : np.attribute) {  // np is this frame's: subgraphs have their own
+      auto a = view::decode<view::AttributeView>(ap);
+      if (early && (attribute_type(a) == AP::GRAPH || attribute_type(a) == AP::GRAPHS)) return Linked::No;
+      n.attributes.emplace_back();
+      if (!load_attribute(std::move(a), n.attributes.back(), g, depth,
+                          [&] { return graph_prefix(scope) + node_label(np, i); })) {
+        if (early) error.clear();  // link_nodes finds it again, after create_nodes' own errors
+        return Linked::No;
+      }
+    }
+    return Linked::Yes;
   }
 
   // Step 5: value_info, the types of intermediate values (a previous inference).
@@ -728,7 +769,7 @@ class Loader {
   bool load_attribute(view::AttributeView&& p, Attribute& a, Graph& g, int depth, Where&& where) {
     using K = Attribute::Kind;
     using AP = view::AttributeType;
-    a.name = std::string(p.name);
+    a.name.assign(p.name);
     if (!p.ref_attr_name.empty()) a.ref_attr_name = std::string(p.ref_attr_name);
     auto what = [&] { return where() + ": attribute " + quote(std::string(p.name)); };
     auto subgraph_scope = [&] { return where() + " subgraph " + quote(std::string(p.name)); };

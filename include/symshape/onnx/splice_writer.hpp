@@ -61,19 +61,23 @@ namespace symshape::onnx {
 namespace detail {
 
 // Protobuf wire-format encoding of the new fields.
+// put_*: into room the caller has made (varint_size, delimited_size); they
+// return the end of what they wrote.
+inline char* put_varint(char* p, uint64_t v) {
+  while (v >= 0x80) {
+    *p++ = static_cast<char>(v | 0x80);
+    v >>= 7;
+  }
+  *p++ = static_cast<char>(v);
+  return p;
+}
 inline void append_varint(std::string& out, uint64_t v) {
   if (v < 0x80) {  // tags, small lengths and values: most of what the writer encodes
     out.push_back(static_cast<char>(v));
     return;
   }
   char buf[10];
-  std::size_t n = 0;
-  while (v >= 0x80) {
-    buf[n++] = static_cast<char>(v | 0x80);
-    v >>= 7;
-  }
-  buf[n++] = static_cast<char>(v);
-  out.append(buf, n);
+  out.append(buf, static_cast<std::size_t>(put_varint(buf, v) - buf));
 }
 
 inline uint64_t make_tag(uint32_t number, uint32_t wire_type) { return uint64_t{number} << 3 | wire_type; }
@@ -98,6 +102,11 @@ inline void append_delimited(std::string& out, uint32_t number, std::string_view
   append_varint(out, make_tag(number, wire::kLen));
   append_varint(out, content.size());
   out.append(content.data(), content.size());
+}
+inline char* put_delimited(char* p, uint32_t number, std::string_view content) {
+  p = put_varint(p, make_tag(number, wire::kLen));
+  p = put_varint(p, content.size());
+  return std::copy(content.begin(), content.end(), p);
 }
 
 // A length-delimited field whose content fill(out) appends in place: the
@@ -477,11 +486,17 @@ class AddedValueInfos {
   static std::size_t entry_size(std::string_view name, std::string_view type) {
     return delimited_size(fields::GraphProto::kValueInfo, value_info_size(name, type));
   }
+  // The entry's room is made at once and filled through a pointer: appending
+  // it field by field costs an out-of-line call per tag and length byte.
   static void append_entry(std::string& out, std::string_view name, std::string_view type) {
-    append_varint(out, make_tag(fields::GraphProto::kValueInfo, wire::kLen));
-    append_varint(out, value_info_size(name, type));
-    append_delimited(out, fields::ValueInfoProto::kName, name);
-    append_delimited(out, fields::ValueInfoProto::kType, type);
+    const std::size_t content = value_info_size(name, type);
+    const std::size_t at = out.size();
+    out.resize(at + delimited_size(fields::GraphProto::kValueInfo, content));
+    char* p = out.data() + at;
+    p = put_varint(p, make_tag(fields::GraphProto::kValueInfo, wire::kLen));
+    p = put_varint(p, content);
+    p = put_delimited(p, fields::ValueInfoProto::kName, name);
+    put_delimited(p, fields::ValueInfoProto::kType, type);
   }
 };
 

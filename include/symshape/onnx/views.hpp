@@ -383,18 +383,18 @@ struct NodeView {
   void operator()(const Field& f) { on(f); }
 };
 
-// A graph's nodes read in order, each once, a few nodes before they are
-// used: `coming` sees node i + kAhead when node i is handed out, so the
-// caller can prefetch what that node will look up (NameIndex::prefetch).
+// A graph's nodes read in order from `first`, each once, a few nodes before
+// they are used: `coming` sees node i + kAhead when node i is handed out, so
+// the caller can prefetch what that node will look up (NameIndex::prefetch).
 class NodeLookahead {
  public:
   static constexpr std::size_t kAhead = kPrefetchDistance;
-  explicit NodeLookahead(const std::vector<Span>& nodes) : nodes_(nodes) {}
-  // Node i; calls go i = 0, 1, 2, ... and the view lasts until the next call.
+  explicit NodeLookahead(const std::vector<Span>& nodes, std::size_t first = 0) : nodes_(nodes), first_(first) {}
+  // Node i; calls go i = first, first + 1, ... and the view lasts until the next call.
   template <class Coming>
   const NodeView& next(std::size_t i, Coming&& coming) {
-    if (i == 0)
-      for (std::size_t k = 0; k < kAhead && k < nodes_.size(); ++k) read(k, coming);
+    if (i == first_)
+      for (std::size_t k = first_; k < first_ + kAhead && k < nodes_.size(); ++k) read(k, coming);
     if (i + kAhead < nodes_.size()) read(i + kAhead, coming);  // into node i - 1's place
     return ring_[i % kRing];
   }
@@ -407,6 +407,7 @@ class NodeLookahead {
     coming(ring_[k % kRing]);
   }
   const std::vector<Span>& nodes_;
+  std::size_t first_;
   std::array<NodeView, kRing> ring_;
 };
 

@@ -38,6 +38,7 @@ inline void shape_impl(Context& ctx, Node& n, ShapeRange has_range) {
     end = clamp_index(ctx.attr_int(n, "end", r), r);
   }
   Dims values;
+  if (end > start) values.reserve(static_cast<std::size_t>(end - start));
   for (int64_t i = start; i < end; ++i) values.push_back((*s)[static_cast<std::size_t>(i)]);
   ctx.set_shape_and_dtype(n.output(0), Shape{SymbolicDim(static_cast<int64_t>(values.size()))}, DataType::INT64);
   ctx.set_symbolic_value(n.output(0), std::move(values));

@@ -207,6 +207,7 @@ inline std::optional<std::vector<int64_t>> value_dims(const Value* v, std::size_
     return std::nullopt;
   }
   std::vector<int64_t> dims;
+  dims.reserve(s->dims().size());
   int64_t total = 1;
   for (const auto& d : s->dims()) {
     if (!d.is_int() || d.value() < 0) return std::nullopt;

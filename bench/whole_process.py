@@ -196,7 +196,6 @@ def print_tables(results, names):
     print("\nThe last two ratios are floors, against the same baseline: `trivial_main` is a static process that "
           "does nothing (what starting any command costs here), `cp` a process that copies the model to OUT "
           "(starting, reading and writing, no inference). `infer -o / again` cannot go below the first.")
-    s = results.get("startup")
     if s:
         print("\nProcess start: `symshape simplify 1` %.2f ms (%.1f MiB), trivial_main %.2f ms (%.1f MiB): "
               "%.2f ms of symshape's own start-up and work." % (

@@ -17,6 +17,8 @@
 #include <string>
 #include <vector>
 
+#include "symshape/support/sanitizers.hpp"
+
 namespace {
 
 constexpr std::uintptr_t kHuge = std::uintptr_t{2} << 20;
@@ -25,20 +27,6 @@ bool huge_pages_on_request() {
   std::ifstream f("/sys/kernel/mm/transparent_hugepage/enabled");
   std::string line;
   return std::getline(f, line) && line.find("[never]") == std::string::npos;
-}
-
-bool malloc_is_replaced() {
-#if defined(__SANITIZE_ADDRESS__)
-  return true;
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-  return true;
-#else
-  return false;
-#endif
-#else
-  return false;
-#endif
 }
 
 struct Mapping {
@@ -105,7 +93,7 @@ std::vector<Mapping> mappings() {
 }
 
 TEST(HeapPages, FilledRangeIsHugePagesWhereverTheHeapStarts) {
-  if (malloc_is_replaced()) GTEST_SKIP() << "the sanitizer's allocator replaces glibc's heap: no advice is given";
+  if (SYMSHAPE_ADDRESS_SANITIZER) GTEST_SKIP() << "the sanitizer's allocator replaces glibc's heap: no advice is given";
   if (!huge_pages_on_request()) GTEST_SKIP() << "transparent huge pages are off on this machine ([never])";
   // Distances of the heap's top below a 2 MiB boundary: less than the 1 MiB
   // block the advice starts with (the case that left 2 MiB in small pages),

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "symshape/report/diagnostic_text.hpp"  // one_line
+#include "symshape/support/sanitizers.hpp"
 
 namespace symshape::cli {
 
@@ -26,14 +27,6 @@ inline constexpr int kExitInput = 1;      // unreadable or malformed input, or a
 inline constexpr int kExitUsage = 2;      // bad usage
 inline constexpr int kExitInference = 3;  // inference reported errors
 
-#if defined(__SANITIZE_ADDRESS__)
-#define SYMSHAPE_CLI_LEAK_CHECKED 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define SYMSHAPE_CLI_LEAK_CHECKED 1
-#endif
-#endif
-
 // The last step of a command that loaded a model, once everything it writes
 // is written: the process ends with `code` without freeing the model and the
 // inference state one allocation at a time (a tenth of `infer`'s time on a
@@ -42,7 +35,7 @@ inline constexpr int kExitInference = 3;  // inference reported errors
 // in WebAssembly too, where the command runs inside a module that lives on
 // (web/wasm/symshape_wasm.cpp).
 inline int end_without_teardown(int code) {
-#if !defined(SYMSHAPE_CLI_LEAK_CHECKED) && !defined(__EMSCRIPTEN__)
+#if !SYMSHAPE_ADDRESS_SANITIZER && !defined(__EMSCRIPTEN__)
   std::fflush(nullptr);
   std::_Exit(code);
 #endif

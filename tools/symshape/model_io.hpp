@@ -23,6 +23,7 @@
 
 #include "args.hpp"
 #include "heap_pages.hpp"
+#include "small_blocks.hpp"
 #include "symshape/onnx/input_file.hpp"
 #include "symshape/onnx/load.hpp"
 #include "symshape/onnx/splice_writer.hpp"
@@ -56,6 +57,7 @@ inline bool load(const char* cmd, const std::string& path, InputFile& input, Mod
     return false;
   }
   heap_in_huge_pages(heap_reserve_for(input.bytes().size()));
+  start_small_blocks();  // (their batches come from the heap just set up)
   bool may_have_external_tensors = true;
   Result<Model> m =
       onnx::load_model_bytes(input.bytes(), display_name(path), &may_have_external_tensors, releasing_pages(input));

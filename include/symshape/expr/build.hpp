@@ -387,6 +387,10 @@ inline Expr combine(const Expr& a, int64_t sa, const Expr& b, int64_t sb) {
 inline Expr scale(const Expr& a, int64_t k) {
   if (a.is_error()) return a;
   if (k == 1) return a;
+  if (a.is_int()) {  // what combine gives, without building a sum
+    int64_t product = 0;
+    return checked::mul(a.as_int(), k, product) ? Expr(product) : overflow_error();
+  }
   return combine(a, k, Expr(0), 0);
 }
 
@@ -1077,9 +1081,17 @@ inline Expr product_of_items(const Expr* items, std::size_t n) {
   std::vector<const Expr*> large;
   if (n > 8) large.resize(n);
   const Expr** operands = n > 8 ? large.data() : small;
+  bool all_integers = true;
   for (std::size_t i = 0; i < n; ++i) {
     if (items[i].is_error()) return items[i];
     operands[i] = &items[i];
+    all_integers = all_integers && items[i].is_int();
+  }
+  if (all_integers) {  // what the fold below gives for them, without its lists
+    int64_t scalar = 1;
+    for (std::size_t i = 0; i < n; ++i)
+      if (!checked::mul(scalar, items[i].as_int(), scalar)) return detail::overflow_error();
+    return scalar;
   }
   if (n == 2)
     if (const Expr* x = detail::absorbed_indicator(items[0], items[1])) return *x;

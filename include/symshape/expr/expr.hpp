@@ -31,6 +31,8 @@
 #include <utility>
 #include <vector>
 
+#include "symshape/support/sanitizers.hpp"
+
 // The one-line accessors of Expr below are read in every loop of the engine;
 // GCC's -O2 heuristics left some of them out of line in the larger builders
 // (a call per coefficient read), so they are inlined always.
@@ -238,16 +240,11 @@ struct Node {
 // still sees every use of freed storage; defining SYMSHAPE_RECYCLE_NODES (0 or
 // 1) overrides it.
 #ifndef SYMSHAPE_RECYCLE_NODES
-#if defined(__SANITIZE_ADDRESS__)
+#if SYMSHAPE_ADDRESS_SANITIZER
 #define SYMSHAPE_RECYCLE_NODES 0
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define SYMSHAPE_RECYCLE_NODES 0
-#endif
-#endif
-#endif
-#ifndef SYMSHAPE_RECYCLE_NODES
+#else
 #define SYMSHAPE_RECYCLE_NODES 1
+#endif
 #endif
 
 inline constexpr std::size_t kRecycleGranule = 16;

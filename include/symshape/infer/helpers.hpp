@@ -2,12 +2,14 @@
 // reading integer lists from attributes, constants or propagated values.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "symshape/infer/context.hpp"
+#include "symshape/support/checked_int.hpp"
 
 namespace symshape {
 
@@ -147,8 +149,16 @@ inline std::optional<std::vector<SymbolicDim>> input_dims(const Context& ctx, co
 // factors go to product_of at once, so the result does not depend on their
 // order (a left fold may expand one pair of sums and not another).
 inline SymbolicDim product(DimRange<const SymbolicDim> dims, std::size_t begin = 0, std::size_t end = SIZE_MAX) {
+  end = std::min(end, dims.size());
+  // Integers (static dims, most products) are multiplied here; an overflow
+  // goes the general way, which gives its error.
+  int64_t value = 1;
+  std::size_t i = begin;
+  while (i < end && dims[i].is_int() && checked::mul(value, dims[i].value(), value)) ++i;
+  if (i == end) return value;
   std::vector<Expr> factors;
-  for (std::size_t i = begin; i < dims.size() && i < end; ++i) {
+  factors.reserve(end > begin ? end - begin : 0);
+  for (i = begin; i < end; ++i) {
     if (dims[i].is_unknown()) return dims[i];  // (keeping an overflow mark)
     factors.push_back(dims[i].expr());
   }

@@ -1,0 +1,62 @@
+// The command's operator new and delete: blocks of at most
+// SmallBlocks::kLargestSmall bytes from SmallBlocks (small_blocks.hpp), the
+// others from malloc. Under AddressSanitizer they are not replaced: its own
+// operator new is what sees every use of freed memory.
+#include "small_blocks.hpp"
+
+#include <cstdlib>
+#include <new>
+
+#include "symshape/support/sanitizers.hpp"
+
+#if !SYMSHAPE_ADDRESS_SANITIZER
+
+namespace {
+
+using symshape::cli::SmallBlocks;
+
+SmallBlocks g_blocks;  // constant-initialised: ready before any constructor runs
+std::atomic<bool> g_claimed{false};
+enum class Role : unsigned char { Unknown, Owner, Other };
+thread_local Role t_role = Role::Unknown;
+
+void* small_block(std::size_t size) {
+  if (size > SmallBlocks::kLargestSmall || !symshape::cli::small_blocks_started || t_role == Role::Other)
+    return nullptr;
+  if (t_role == Role::Unknown) {
+    if (g_claimed.exchange(true)) {
+      t_role = Role::Other;
+      return nullptr;
+    }
+    t_role = Role::Owner;
+  }
+  return g_blocks.allocate(size);
+}
+
+void* allocate(std::size_t size) {
+  if (void* p = small_block(size)) return p;
+  for (;;) {
+    if (void* p = std::malloc(size == 0 ? 1 : size)) return p;
+    std::new_handler handler = std::get_new_handler();
+#if defined(__cpp_exceptions)
+    if (!handler) throw std::bad_alloc();
+#else
+    if (!handler) std::abort();
+#endif
+    handler();
+  }
+}
+
+void release(void* p) noexcept {
+  if (!g_blocks.owns(p)) return std::free(p);
+  if (t_role == Role::Owner) g_blocks.release(p);  // (another thread's free leaves the block unused)
+}
+
+}  // namespace
+
+// libstdc++'s array and nothrow forms call these.
+void* operator new(std::size_t size) { return allocate(size); }
+void operator delete(void* p) noexcept { release(p); }
+void operator delete(void* p, std::size_t) noexcept { release(p); }
+
+#endif

@@ -18,13 +18,40 @@ namespace {
 
 using symshape::cli::SmallBlocks;
 
+// Batches cut in turn from one arena per test, freed when the test ends (the
+// command's come from malloc's heap and are never freed: its blocks live
+// until the process ends).
+constexpr std::size_t kArenaBatches = 8;
+char* g_arena = nullptr;
+std::size_t g_batches = 0;  // taken from the arena
+void* take_batch(std::size_t alignment, std::size_t bytes) {
+  EXPECT_EQ(alignment, SmallBlocks::kSlabBytes);
+  EXPECT_EQ(bytes, SmallBlocks::kSlabBytes * SmallBlocks::kBatchSlabs);
+  return g_batches < kArenaBatches ? g_arena + bytes * g_batches++ : nullptr;
+}
+std::vector<void*> g_given_back;
+void give_back_batch(void* batch) { g_given_back.push_back(batch); }
+
+class SmallBlocksTest : public testing::Test {
+ protected:
+  void SetUp() override {
+    g_arena = static_cast<char*>(std::aligned_alloc(
+        SmallBlocks::kSlabBytes, kArenaBatches * SmallBlocks::kSlabBytes * SmallBlocks::kBatchSlabs));
+    ASSERT_NE(g_arena, nullptr);
+    g_batches = 0;
+    g_given_back.clear();
+  }
+  void TearDown() override { std::free(g_arena); }
+  std::unique_ptr<SmallBlocks> blocks =
+      std::make_unique<SmallBlocks>(SmallBlocks::BatchSource{&take_batch, &give_back_batch});
+};
+
 std::size_t class_bytes(std::size_t size) {
   return size == 0 ? SmallBlocks::kGranule
                    : (size + SmallBlocks::kGranule - 1) / SmallBlocks::kGranule * SmallBlocks::kGranule;
 }
 
-TEST(SmallBlocks, EverySizeGetsAlignedDisjointBlocksItOwns) {
-  auto blocks = std::make_unique<SmallBlocks>();
+TEST_F(SmallBlocksTest, EverySizeGetsAlignedDisjointBlocksItOwns) {
   struct Given {
     std::uintptr_t at;
     std::size_t bytes;
@@ -48,8 +75,7 @@ TEST(SmallBlocks, EverySizeGetsAlignedDisjointBlocksItOwns) {
   for (std::size_t i = 1; i < given.size(); ++i) EXPECT_LE(given[i - 1].at + given[i - 1].bytes, given[i].at);
 }
 
-TEST(SmallBlocks, FreedBlockGoesBackToItsClassOnly) {
-  auto blocks = std::make_unique<SmallBlocks>();
+TEST_F(SmallBlocksTest, FreedBlockGoesBackToItsClassOnly) {
   void* a = blocks->allocate(40);  // class of 33-48 bytes
   blocks->release(a);
   EXPECT_NE(blocks->allocate(32), a);  // another class
@@ -61,8 +87,7 @@ TEST(SmallBlocks, FreedBlockGoesBackToItsClassOnly) {
   EXPECT_EQ(blocks->allocate(48), a);
 }
 
-TEST(SmallBlocks, LargeBlocksAndForeignPointersAreNotItsOwn) {
-  auto blocks = std::make_unique<SmallBlocks>();
+TEST_F(SmallBlocksTest, LargeBlocksAndForeignPointersAreNotItsOwn) {
   EXPECT_EQ(blocks->allocate(SmallBlocks::kLargestSmall + 1), nullptr);
   void* small = blocks->allocate(SmallBlocks::kLargestSmall);
   ASSERT_NE(small, nullptr);
@@ -75,8 +100,7 @@ TEST(SmallBlocks, LargeBlocksAndForeignPointersAreNotItsOwn) {
   EXPECT_FALSE(blocks->owns(blocks.get()));
 }
 
-TEST(SmallBlocks, FreedBlocksAreReusedBeforeNewSlabs) {
-  auto blocks = std::make_unique<SmallBlocks>();
+TEST_F(SmallBlocksTest, FreedBlocksAreReusedBeforeNewSlabs) {
   constexpr std::size_t kCount = 200000;  // 3.2 MB of 16-byte blocks: several batches
   std::vector<void*> first(kCount);
   for (void*& p : first) {
@@ -87,6 +111,7 @@ TEST(SmallBlocks, FreedBlocksAreReusedBeforeNewSlabs) {
   const std::size_t slabs = blocks->slabs();
   EXPECT_GE(slabs, kCount * 16 / SmallBlocks::kSlabBytes);
   EXPECT_GT(slabs, SmallBlocks::kBatchSlabs);  // more than one batch
+  EXPECT_EQ(g_batches, (slabs + SmallBlocks::kBatchSlabs - 1) / SmallBlocks::kBatchSlabs);
   for (void* p : first) blocks->release(p);
   std::vector<void*> second(kCount);
   for (void*& p : second) p = blocks->allocate(1);
@@ -94,6 +119,28 @@ TEST(SmallBlocks, FreedBlocksAreReusedBeforeNewSlabs) {
   std::sort(first.begin(), first.end());
   std::sort(second.begin(), second.end());
   EXPECT_EQ(first, second);
+}
+
+// A batch beyond the windows' 4 GiB (an address only: the store gives it
+// back before touching it) ends the slabs: new blocks are malloc's, freed ones
+// are still reused.
+void* take_then_far_batch(std::size_t alignment, std::size_t bytes) {
+  if (g_batches == 0) return take_batch(alignment, bytes);
+  return g_arena + (std::uintptr_t{8} << 30);
+}
+
+TEST_F(SmallBlocksTest, BatchOutsideTheWindowsEndsTheSlabs) {
+  blocks = std::make_unique<SmallBlocks>(SmallBlocks::BatchSource{&take_then_far_batch, &give_back_batch});
+  std::vector<void*> given;
+  while (void* p = blocks->allocate(16)) given.push_back(p);
+  EXPECT_EQ(given.size(), SmallBlocks::kBatchSlabs * SmallBlocks::kSlabBytes / 16);  // the first batch, whole
+  ASSERT_EQ(g_given_back.size(), 1u);
+  EXPECT_EQ(g_given_back[0], g_arena + (std::uintptr_t{8} << 30));
+  EXPECT_FALSE(blocks->owns(g_given_back[0]));
+  EXPECT_EQ(blocks->allocate(100), nullptr);  // a class with no slab yet
+  blocks->release(given.back());
+  EXPECT_EQ(blocks->allocate(16), given.back());
+  EXPECT_EQ(g_given_back.size(), 1u);  // no batch asked for again
 }
 
 }  // namespace

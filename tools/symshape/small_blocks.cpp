@@ -1,7 +1,8 @@
 // The command's operator new and delete: blocks of at most
 // SmallBlocks::kLargestSmall bytes from SmallBlocks (small_blocks.hpp), the
-// others from malloc. Under AddressSanitizer they are not replaced: its own
-// operator new is what sees every use of freed memory.
+// others from malloc. Under the sanitizers that bring their own (Address,
+// Thread, Memory) they are not replaced: ASan's is what sees every use of
+// freed memory.
 #include "small_blocks.hpp"
 
 #include <cstdlib>
@@ -9,7 +10,7 @@
 
 #include "symshape/support/sanitizers.hpp"
 
-#if !SYMSHAPE_ADDRESS_SANITIZER
+#if !SYMSHAPE_SANITIZER_OPERATOR_NEW
 
 namespace {
 

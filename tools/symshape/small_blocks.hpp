@@ -35,6 +35,17 @@ namespace symshape::cli {
 
 class SmallBlocks {
  public:
+  // Where batches come from and go back to (only when one is refused): the
+  // heap, or a test's own.
+  struct BatchSource {
+    void* (*take)(std::size_t alignment, std::size_t bytes);
+    void (*give_back)(void* batch);
+  };
+  static void* heap_batch(std::size_t alignment, std::size_t bytes) { return std::aligned_alloc(alignment, bytes); }
+  static void free_batch(void* batch) { std::free(batch); }
+  constexpr SmallBlocks() = default;
+  constexpr explicit SmallBlocks(BatchSource source) : source_(source) {}
+
   static constexpr std::size_t kGranule = 16;  // operator new's alignment on x86-64 and AArch64
   static constexpr std::size_t kLargestSmall = 512;
   static constexpr std::size_t kClasses = kLargestSmall / kGranule;
@@ -94,14 +105,14 @@ class SmallBlocks {
   }
   bool new_batch() {
     if (no_more_batches_) return false;
-    char* batch = static_cast<char*>(std::aligned_alloc(kSlabBytes, kSlabBytes * kBatchSlabs));
+    char* batch = static_cast<char*>(source_.take(kSlabBytes, kSlabBytes * kBatchSlabs));
     if (!batch) return false;
     if (slabs_ == 0) {
       const auto at = reinterpret_cast<std::uintptr_t>(batch);
       windows_begin_.store(at > kWindowsBelow ? at - kWindowsBelow : 0, std::memory_order_relaxed);
     }
     if (window(batch) >= kWindows || window(batch + kSlabBytes * kBatchSlabs - 1) >= kWindows) {
-      std::free(batch);  // from now on malloc serves every block
+      source_.give_back(batch);  // from now on malloc serves every block
       no_more_batches_ = true;
       return false;
     }
@@ -110,6 +121,7 @@ class SmallBlocks {
     return true;
   }
 
+  BatchSource source_ = {&heap_batch, &free_batch};
   std::atomic<std::uintptr_t> windows_begin_{0};
   std::size_t slabs_ = 0;
   bool no_more_batches_ = false;

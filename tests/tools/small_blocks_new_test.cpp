@@ -1,9 +1,10 @@
 // The command's operator new and delete (tools/symshape/small_blocks.cpp,
 // linked into this test as into the command): before and after
 // start_small_blocks, blocks of every size keep their contents, whichever
-// side made them is freed by the other, and a second thread is served too.
-// (Under AddressSanitizer small_blocks.cpp replaces nothing, and this checks
-// the sanitizer's operator new.)
+// side made them is freed by the other, and a second thread (served by
+// malloc) can free the first one's blocks and have its own freed by it.
+// (Under a sanitizer with its own operator new small_blocks.cpp replaces
+// nothing, and this checks the sanitizer's.)
 #include <gtest/gtest.h>
 
 #include <cstddef>
@@ -62,11 +63,16 @@ TEST(SmallBlocksOperatorNew, AnotherThreadAllocatesAndFreesToo) {
   symshape::cli::start_small_blocks();
   std::vector<std::string> main_made = make_strings(20000, 7);
   std::vector<std::string> thread_made;
+  EXPECT_TRUE(symshape::cli::small_blocks_here);
+  bool worker_uses_them = true;
   std::thread worker([&] {
+    symshape::cli::start_small_blocks();  // the store has its thread already
+    worker_uses_them = symshape::cli::small_blocks_here;
     thread_made = make_strings(20000, 8);
     for (std::string& s : main_made) std::string().swap(s);  // frees what the main thread made
   });
   worker.join();
+  EXPECT_FALSE(worker_uses_them);
   EXPECT_TRUE(intact(thread_made));
   thread_made.clear();  // the main thread frees what the worker made
   std::vector<std::string> again = make_strings(20000, 9);

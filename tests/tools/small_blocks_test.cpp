@@ -124,9 +124,12 @@ TEST_F(SmallBlocksTest, FreedBlocksAreReusedBeforeNewSlabs) {
 // A batch beyond the windows' 4 GiB (an address only: the store gives it
 // back before touching it) ends the slabs: new blocks are malloc's, freed ones
 // are still reused.
+char* far_batch() {
+  return reinterpret_cast<char*>(reinterpret_cast<std::uintptr_t>(g_arena) + (std::uintptr_t{8} << 30));
+}
 void* take_then_far_batch(std::size_t alignment, std::size_t bytes) {
   if (g_batches == 0) return take_batch(alignment, bytes);
-  return g_arena + (std::uintptr_t{8} << 30);
+  return far_batch();
 }
 
 TEST_F(SmallBlocksTest, BatchOutsideTheWindowsEndsTheSlabs) {
@@ -135,7 +138,7 @@ TEST_F(SmallBlocksTest, BatchOutsideTheWindowsEndsTheSlabs) {
   while (void* p = blocks->allocate(16)) given.push_back(p);
   EXPECT_EQ(given.size(), SmallBlocks::kBatchSlabs * SmallBlocks::kSlabBytes / 16);  // the first batch, whole
   ASSERT_EQ(g_given_back.size(), 1u);
-  EXPECT_EQ(g_given_back[0], g_arena + (std::uintptr_t{8} << 30));
+  EXPECT_EQ(g_given_back[0], far_batch());
   EXPECT_FALSE(blocks->owns(g_given_back[0]));
   EXPECT_EQ(blocks->allocate(100), nullptr);  // a class with no slab yet
   blocks->release(given.back());

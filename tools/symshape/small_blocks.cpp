@@ -17,25 +17,10 @@ namespace {
 using symshape::cli::SmallBlocks;
 
 SmallBlocks g_blocks;  // constant-initialised: ready before any constructor runs
-std::atomic<bool> g_claimed{false};
-enum class Role : unsigned char { Unknown, Owner, Other };
-thread_local Role t_role = Role::Unknown;
-
-void* small_block(std::size_t size) {
-  if (size > SmallBlocks::kLargestSmall || !symshape::cli::small_blocks_started || t_role == Role::Other)
-    return nullptr;
-  if (t_role == Role::Unknown) {
-    if (g_claimed.exchange(true)) {
-      t_role = Role::Other;
-      return nullptr;
-    }
-    t_role = Role::Owner;
-  }
-  return g_blocks.allocate(size);
-}
 
 void* allocate(std::size_t size) {
-  if (void* p = small_block(size)) return p;
+  if (symshape::cli::small_blocks_here)
+    if (void* p = g_blocks.allocate(size)) return p;
   for (;;) {
     if (void* p = std::malloc(size == 0 ? 1 : size)) return p;
     std::new_handler handler = std::get_new_handler();
@@ -50,7 +35,7 @@ void* allocate(std::size_t size) {
 
 void release(void* p) noexcept {
   if (!g_blocks.owns(p)) return std::free(p);
-  if (t_role == Role::Owner) g_blocks.release(p);  // (another thread's free leaves the block unused)
+  if (symshape::cli::small_blocks_here) g_blocks.release(p);  // (another thread's free leaves the block unused)
 }
 
 }  // namespace

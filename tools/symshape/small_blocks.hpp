@@ -20,9 +20,8 @@
 //
 // The command starts them (start_small_blocks) once its heap is set up for a
 // model: until then, and in a program without small_blocks.cpp, operator new
-// is malloc. One thread allocates and frees small blocks (small_blocks.cpp
-// gives them to the first thread that allocates after the start; the command
-// has no other); owns() may be asked from any thread.
+// is malloc. Only the thread that started them allocates and frees small
+// blocks (the command has no other); owns() may be asked from any thread.
 #pragma once
 
 #include <atomic>
@@ -134,8 +133,13 @@ class SmallBlocks {
   static_assert(kClasses < 256, "a class fits in a byte");
 };
 
-// Read by small_blocks.cpp's operator new, where the program has it.
-inline bool small_blocks_started = false;
-inline void start_small_blocks() { small_blocks_started = true; }
+// Read by small_blocks.cpp's operator new, where the program has it: whether
+// this thread is the one that started the small blocks. A later start from
+// another thread does nothing, so one thread uses the store.
+inline std::atomic<bool> small_blocks_taken{false};
+inline thread_local bool small_blocks_here = false;
+inline void start_small_blocks() {
+  if (!small_blocks_taken.exchange(true)) small_blocks_here = true;
+}
 
 }  // namespace symshape::cli

@@ -48,6 +48,7 @@ Expr sum_of(const std::vector<Expr>& terms);
 // same expression as the left fold with `*` unless the expanded product would
 // exceed kMaxExpandedTerms terms: then no sum among the items is expanded.
 Expr product_of(const std::vector<Expr>& items);
+Expr product_of(const Expr* items, std::size_t n);
 // ceil(n / d), written as (n + d - 1)//d for a positive divisor and as
 // -((-n)//d) otherwise.
 Expr ceil_to_int(const Expr& n, const Expr& d);
@@ -1142,6 +1143,7 @@ inline Expr product_of_items(const Expr* items, std::size_t n) {
 
 }  // namespace detail
 
+inline Expr product_of(const Expr* items, std::size_t n) { return detail::product_of_items(items, n); }
 inline Expr product_of(const std::vector<Expr>& items) { return detail::product_of_items(items.data(), items.size()); }
 
 inline Expr floordiv(const Expr& n, const Expr& d) {

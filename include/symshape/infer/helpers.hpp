@@ -4,12 +4,12 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "symshape/infer/context.hpp"
-#include "symshape/support/checked_int.hpp"
 
 namespace symshape {
 
@@ -150,19 +150,18 @@ inline std::optional<std::vector<SymbolicDim>> input_dims(const Context& ctx, co
 // order (a left fold may expand one pair of sums and not another).
 inline SymbolicDim product(DimRange<const SymbolicDim> dims, std::size_t begin = 0, std::size_t end = SIZE_MAX) {
   end = std::min(end, dims.size());
-  // Integers (static dims, most products) are multiplied here; an overflow
-  // goes the general way, which gives its error.
-  int64_t value = 1;
-  std::size_t i = begin;
-  while (i < end && dims[i].is_int() && checked::mul(value, dims[i].value(), value)) ++i;
-  if (i == end) return value;
-  std::vector<Expr> factors;
-  factors.reserve(end > begin ? end - begin : 0);
-  for (i = begin; i < end; ++i) {
+  begin = std::min(begin, end);
+  // The factors on the stack for most products (product_of multiplies
+  // integers without building expressions).
+  constexpr std::size_t kOnStack = 4;
+  Expr on_stack[kOnStack];
+  std::unique_ptr<Expr[]> on_heap(end - begin > kOnStack ? new Expr[end - begin] : nullptr);
+  Expr* factors = on_heap ? on_heap.get() : on_stack;
+  for (std::size_t i = begin; i < end; ++i) {
     if (dims[i].is_unknown()) return dims[i];  // (keeping an overflow mark)
-    factors.push_back(dims[i].expr());
+    factors[i - begin] = dims[i].expr();
   }
-  return SymbolicDim(product_of(factors));
+  return SymbolicDim(product_of(factors, end - begin));
 }
 inline SymbolicDim product(DimRange<SymbolicDim> dims, std::size_t begin = 0, std::size_t end = SIZE_MAX) {
   return product(DimRange<const SymbolicDim>(dims), begin, end);

@@ -11,7 +11,8 @@
 //   - printing round-trips: parse(to_string(e)) == e with an equal hash, and
 //     printing again gives the same text (simplifying twice changes nothing);
 //   - prove_ge(e, f) (default assumptions and a lower bound on one symbol) is
-//     never claimed when some binding contradicts it;
+//     never claimed when some binding contradicts it, nor prove_not_one(e)
+//     when e is 1 at one;
 //   - substitute(e, {a: f}) agrees with evaluating e at a := value of f.
 // The seed is fixed: runs are reproducible. The first counter-example fails the
 // test with the original text, the simplified text, the bindings and values.
@@ -335,12 +336,13 @@ bool within(const symshape::Interval& iv, int64_t v) {
 
 struct Stats {
   long expressions = 0;
-  long compared = 0;       // (expression, binding) pairs where the raw tree is defined
-  long undefined = 0;      // pairs where it is not
-  long refused = 0;        // expressions the engine refused with an overflow Error
-  long eval_overflow = 0;  // pairs where the simplified form overflows but the raw tree does not
-  long proofs = 0;         // prove_ge claims checked
-  long substitutions = 0;  // substitute checks done
+  long compared = 0;        // (expression, binding) pairs where the raw tree is defined
+  long undefined = 0;       // pairs where it is not
+  long refused = 0;         // expressions the engine refused with an overflow Error
+  long eval_overflow = 0;   // pairs where the simplified form overflows but the raw tree does not
+  long proofs = 0;          // prove_ge claims checked
+  long not_one_proofs = 0;  // prove_not_one claims checked
+  long substitutions = 0;   // substitute checks done
 };
 
 // Large constants make overflow refusals legitimate: the canonical form's
@@ -470,6 +472,13 @@ TEST(ExprProperty, SimplifiedFormAgreesWithRawTree) {
         !check_proof(previous, previous_tree, e, tree, lb, "holds for x >= lower bound")) {
       FAIL() << "  text: " << text << "\n  previous: " << previous_tree.print();
     }
+    // prove_not_one is never contradicted by a binding either.
+    if (symshape::prove_not_one(e)) {
+      ++st.not_one_proofs;
+      for (int k = 0; k < kBindingsPerExpression; ++k)
+        ASSERT_FALSE(raw_values[k] && *raw_values[k] == 1)
+            << "prove_not_one(" << printed << ") but it is 1 at " << describe(envs[k]) << "\n  text: " << text;
+    }
     previous = e;
     previous_tree = tree;
 
@@ -506,15 +515,17 @@ TEST(ExprProperty, SimplifiedFormAgreesWithRawTree) {
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   std::printf(
       "seed %llu, expressions %ld, compared values %ld, undefined %ld, refused (overflow, large constants) %ld, "
-      "simplified-form overflows (large constants) %ld, proofs checked %ld, substitutions %ld, %.2f s\n",
+      "simplified-form overflows (large constants) %ld, proofs checked %ld, not-one proofs checked %ld, "
+      "substitutions %ld, %.2f s\n",
       static_cast<unsigned long long>(seed), st.expressions, st.compared, st.undefined, st.refused, st.eval_overflow,
-      st.proofs, st.substitutions, seconds);
+      st.proofs, st.not_one_proofs, st.substitutions, seconds);
   EXPECT_EQ(st.expressions, kExpressions);
   // The comparison must not be vacuous: most pairs are defined.
   EXPECT_GT(st.compared, kExpressions * kBindingsPerExpression / 2);
   EXPECT_LT(st.refused, kExpressions / 20);
   EXPECT_LT(st.eval_overflow, st.compared / 100);
   EXPECT_GT(st.proofs, 1000);
+  EXPECT_GT(st.not_one_proofs, 1000);
 }
 
 // Appends the nodes of `from` to `to`; returns the index of its root in `to`.

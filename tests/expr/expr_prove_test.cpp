@@ -54,6 +54,25 @@ TEST(Prove, MaxAndMin) {
   EXPECT_TRUE(prove_ge(P("max(a, b) + 1"), b));
 }
 
+// prove_not_one: >= 2, <= 0 (so 0), or a residue other than 1 modulo the
+// coefficients' gcd.
+TEST(Prove, NotOne) {
+  EXPECT_TRUE(prove_not_one(Expr(0)));
+  EXPECT_TRUE(prove_not_one(Expr(-1)));
+  EXPECT_FALSE(prove_not_one(Expr(1)));
+  EXPECT_TRUE(prove_not_one(P("n + 2")));
+  EXPECT_TRUE(prove_not_one(P("2*((h + 31)//32)")));  // even: 0, 2, 4, ...
+  EXPECT_TRUE(prove_not_one(P("4*k + 2")));
+  EXPECT_TRUE(prove_not_one(P("6*a + 9*b + 3")));  // a multiple of 3
+  EXPECT_TRUE(prove_not_one(P("4*k - 1")));        // 3 modulo 4
+  EXPECT_TRUE(prove_not_one(P("-x")));             // x >= 0: at most 0
+  EXPECT_FALSE(prove_not_one(sym("x")));
+  EXPECT_FALSE(prove_not_one(P("2*k + 1")));  // 1 at k = 0
+  EXPECT_FALSE(prove_not_one(P("4*k - 3")));  // 1 at k = 1
+  EXPECT_FALSE(prove_not_one(P("(h + 15)//16")));
+  EXPECT_TRUE(prove_not_one(P("x - 1"), at_least({{"x", 3}})));
+}
+
 TEST(Prove, LowerBoundsFromAssumptions) {
   const Expr x = sym("x"), y = sym("y");
   // x*y >= x needs y >= 1.
@@ -87,6 +106,7 @@ TEST(Prove, ErrorsAreNeverProven) {
   EXPECT_FALSE(prove_ge(err, Expr(0)));
   EXPECT_FALSE(prove_ge(Expr(0), err));
   EXPECT_FALSE(prove_eq(err, err));
+  EXPECT_FALSE(prove_not_one(err));
 }
 
 }  // namespace

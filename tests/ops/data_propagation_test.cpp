@@ -259,6 +259,10 @@ TEST(DataPropagationValues, ReduceOverOneAxisOfRank2) {
   EXPECT_EQ(value0(s), (V{"a+1", "b+2", "c+3"}));
   RunResult mx = Op("ReduceMax").opset(18).run({m, constant(Tensor::vector({0}))}, {attr("keepdims", int64_t{0})});
   EXPECT_EQ(value0(mx), (V{"max(1,a)", "max(2,b)", "max(3,c)"}));
+  // The prover settles what the bounds leave open: h//2 >= (h-1)//2.
+  const In h = sym_value(ts(INT64, {2}), {"(h-1)//2", "h//2"});
+  EXPECT_EQ(value0(Op("ReduceMax").opset(18).run({h}, {attr("keepdims", int64_t{0})})), (V{"h//2"}));
+  EXPECT_EQ(value0(Op("ReduceMin").opset(18).run({h}, {attr("keepdims", int64_t{0})})), (V{"(h-1)//2"}));
 }
 
 // ---- fractional float values ----

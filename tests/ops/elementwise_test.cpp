@@ -29,6 +29,14 @@ TEST(Elementwise, BroadcastUsesTheProver) {
       {"table first", "Add", {ts(FLOAT, {"min(64,seq)"}), ts(FLOAT, {"seq"})}, {}, 17, {ts(FLOAT, {"seq"})}},
       // a dim >= 2 cannot be the 1
       {">= 2", "Mul", {ts(FLOAT, {"n+2"}), ts(FLOAT, {"m"})}, {}, 14, {ts(FLOAT, {"n+2"})}},
+      // an even dim is never 1 either (a feature pyramid's 2*((h+31)//32)
+      // against (h+15)//16), even when it can be 0
+      {"even",
+       "Add",
+       {ts(FLOAT, {"(h+15)//16"}), ts(FLOAT, {"2*((h+31)//32)"})},
+       {},
+       14,
+       {ts(FLOAT, {"2*((h+31)//32)"})}},
       // both >= 1: the larger
       {">= 1", "Sub", {ts(FLOAT, {"n+1"}), ts(FLOAT, {"m+1"})}, {}, 14, {ts(FLOAT, {"max(m+1,n+1)"})}},
       // e vs max(0, e): equal for dims >= 0
@@ -70,6 +78,18 @@ TEST(Elementwise, PropagatesShapeArithmetic) {
   RunResult r = Op("Mul").run({sym_value(ts(INT64, {2}), {"b", 4}), constant(Tensor::vector({2, 3}))});
   ASSERT_TRUE(r.values[0].has_value());
   EXPECT_EQ(*r.values[0], (std::vector<SymbolicDim>{SymbolicDim("2*b"), 12}));
+}
+// Max/Min of values: the prover picks the side that always wins (h//2 is
+// never below (h-1)//2), and an open comparison stays a max or min.
+TEST(Elementwise, MaxAndMinOfValuesAskTheProver) {
+  const In a = sym_value(ts(INT64, {2}), {"h//2", "h"});
+  const In b = sym_value(ts(INT64, {2}), {"(h-1)//2", 4});
+  RunResult mx = Op("Max").opset(13).run({a, b});
+  ASSERT_TRUE(mx.values[0]);
+  EXPECT_EQ(*mx.values[0], (std::vector<SymbolicDim>{SymbolicDim("h//2"), SymbolicDim("max(4,h)")}));
+  RunResult mn = Op("Min").opset(13).run({a, b});
+  ASSERT_TRUE(mn.values[0]);
+  EXPECT_EQ(*mn.values[0], (std::vector<SymbolicDim>{SymbolicDim("(h-1)//2"), SymbolicDim("min(4,h)")}));
 }
 TEST(Elementwise, VariadicSum) {
   EXPECT_EQ(Op("Sum").infer({ts(FLOAT, {3, 1}), ts(FLOAT, {1, 4}), ts(FLOAT, {4})}), (Types{ts(FLOAT, {3, 4})}));

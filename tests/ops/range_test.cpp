@@ -22,6 +22,9 @@ TEST(Range, SymbolicLimit) {
   EXPECT_EQ(Op("Range").opset(11).infer({scalar(0), sym("T"), scalar(2)}), (Types{ts(INT64, {"(T+1)//2"})}));
   EXPECT_EQ(Op("Range").opset(11).infer({scalar(5), sym("T"), scalar(1)}), (Types{ts(INT64, {"max(0,T-5)"})}));
   EXPECT_EQ(Op("Range").opset(11).infer({sym("T"), scalar(0), scalar(-1)}), (Types{ts(INT64, {"T"})}));
+  // The prover shows the count never negative where bounds alone do not.
+  EXPECT_EQ(Op("Range").opset(11).infer({sym("T//2"), sym("T"), scalar(1)}), (Types{ts(INT64, {"T-T//2"})}));
+  EXPECT_EQ(Op("Range").opset(11).infer({sym("S"), sym("T"), scalar(1)}), (Types{ts(INT64, {"max(0,T-S)"})}));
 }
 TEST(Range, FloatConstants) {
   EXPECT_EQ(Op("Range").opset(11).infer({fscalar(0), fscalar(1), fscalar(0.25)}), (Types{ts(FLOAT, {4})}));

@@ -5,6 +5,10 @@ TEST(Unary, ReluAndRoundingCarryValues) {
   RunResult r = Op("Relu").opset(14).run({sym_value(ts(INT64, {3}), {-2, 0, 5})});
   ASSERT_TRUE(r.values[0]);
   EXPECT_EQ(*r.values[0], (std::vector<SymbolicDim>{0, 0, 5}));
+  RunResult pad = Op("Relu").opset(14).run({sym_value(ts(INT64, {2}), {"2*((h+3)//4)-(h+1)//2+3", "h-4"})});
+  ASSERT_TRUE(pad.values[0]);
+  EXPECT_EQ(*pad.values[0],
+            (std::vector<SymbolicDim>{SymbolicDim("2*((h+3)//4)-(h+1)//2+3"), SymbolicDim("max(0,h-4)")}));
   RunResult c = Op("Ceil").opset(13).run({sym_value(ts(FLOAT, {1}), {-4})});
   ASSERT_TRUE(c.values[0]);
   EXPECT_EQ(*c.values[0], (std::vector<SymbolicDim>{-4}));
@@ -165,6 +169,14 @@ TEST(Unary, ClipPropagatesValues) {
       {sym_value(ts(INT64, {2}), {"k", 9}), constant(Tensor::scalar(2)), constant(Tensor::scalar(5))});
   ASSERT_TRUE(both.values[0]);
   EXPECT_EQ(*both.values[0], (std::vector<SymbolicDim>{SymbolicDim("min(5,max(2,k))"), 5}));
+  // The prover settles a bound the expression's bounds leave open: the
+  // TF-SAME pad 2*((h+3)//4) - (h+1)//2 + 3 is never negative (but may
+  // exceed h), and (h+1)//2 is never negative and never exceeds h.
+  RunResult same = Op("Clip").opset(13).run({sym_value(ts(INT64, {2}), {"2*((h+3)//4)-(h+1)//2+3", "(h+1)//2"}),
+                                             constant(Tensor::scalar(0)), sym_value(ts(INT64, {}), {"h"})});
+  ASSERT_TRUE(same.values[0]);
+  EXPECT_EQ(*same.values[0],
+            (std::vector<SymbolicDim>{SymbolicDim("min(h,2*((h+3)//4)-(h+1)//2+3)"), SymbolicDim("(h+1)//2")}));
   // A bound whose value is unknown gives no value.
   EXPECT_FALSE(Op("Clip").opset(13).run({sym_value(ts(INT64, {1}), {"k"}), ts(INT64, {}), omitted()}).values[0]);
   // Opset 6: whole float attributes bound whole float values.

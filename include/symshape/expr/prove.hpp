@@ -132,4 +132,17 @@ inline bool prove_eq(const Expr& a, const Expr& b, const Assumptions& assume = {
   return a == b || (prove_ge(a, b, assume) && prove_ge(b, a, assume));
 }
 
+// a != 1 for every binding allowed by `assume`: a >= 2, a <= 0, or every
+// coefficient of a is a multiple of some g >= 2 while its constant is not 1
+// modulo g (2*((h+31)//32) is even). A broadcast dim that is never 1 is the
+// result whatever the other dim is.
+inline bool prove_not_one(const Expr& a, const Assumptions& assume = {}) {
+  if (a.is_error()) return false;
+  if (a.is_int()) return a.as_int() != 1;
+  int64_t g = 0;
+  const int64_t c = detail::for_each_term(a, [&](const Expr&, int64_t coeff) { g = detail::common_divisor(g, coeff); });
+  if (g >= 2 && (c % g + g) % g != 1) return true;
+  return prove_ge(a, Expr(2), assume) || prove_ge(Expr(0), a, assume);
+}
+
 }  // namespace symshape

@@ -171,8 +171,7 @@ class DiagnosticsRecorder {
     const Expr one(1);
     const bool unequal = prove_ge(a, b + one) || prove_ge(b, a + one);
     if (!unequal || kind == Contract::Kind::Equal) return unequal;
-    auto never_one = [](const Expr& x) { return prove_ge(x, Expr(2)) || prove_ge(Expr(0), x); };
-    return never_one(a) && never_one(b);
+    return prove_not_one(a) && prove_not_one(b);
   }
 
  protected:

@@ -101,10 +101,11 @@ inline std::optional<SymbolicDim> broadcast_dim(Context& ctx, const Node& n, con
   ctx.record_contract(&n, Contract::Kind::Broadcast, x, y, "broadcast");
   const Expr &a = x.expr(), &b = y.expr();
   const Expr one(1);
-  // The result is x unless x == 1 != y; a dim >= 2, or one >= the other that
-  // is not 0 when the other is not, rules that out.
-  if (prove_eq(a, b) || prove_ge(a, Expr(2))) return x;
-  if (prove_ge(b, Expr(2))) return y;
+  // The result is x unless x == 1 != y; a dim that is never 1 (>= 2, 0, or
+  // even like 2*k), or one >= the other that is not 0 when the other is not,
+  // rules that out.
+  if (prove_eq(a, b) || prove_not_one(a)) return x;
+  if (prove_not_one(b)) return y;
   if (prove_ge(a, b) && prove_ge(min(b, one), min(a, one))) return x;
   if (prove_ge(b, a) && prove_ge(min(a, one), min(b, one))) return y;
   if (prove_ge(a, one) && prove_ge(b, one)) return SymbolicDim(max(a, b));
@@ -169,6 +170,22 @@ inline SymbolicDim product(DimRange<SymbolicDim> dims, std::size_t begin = 0, st
 inline SymbolicDim product(const std::vector<SymbolicDim>& dims, std::size_t begin = 0, std::size_t end = SIZE_MAX) {
   return product(DimRange<const SymbolicDim>(dims.data(), dims.size()), begin, end);
 }
+
+// max(a, b) and min(a, b) of computed values, settled by the prover when
+// one side always wins. The expression builder drops a dominated argument
+// by bounds alone, since it runs on every dim; a value such as the TF-SAME
+// pad max(0, 2*((H+3)//4) - (H+1)//2 + 3) needs the linear proof to lose
+// its max, and the dims built from it stay short.
+inline SymbolicDim proven_extremum(const SymbolicDim& a, const SymbolicDim& b, bool is_max) {
+  // (The built form may be a sum: max(h//2, (h-1)//2) is max((h+1)//2, h//2+1)-1.)
+  SymbolicDim built = is_max ? dim_max(a, b) : dim_min(a, b);
+  if (!built.is_symbolic() || built == a || built == b) return built;
+  if (prove_ge(a.expr(), b.expr())) return is_max ? a : b;
+  if (prove_ge(b.expr(), a.expr())) return is_max ? b : a;
+  return built;
+}
+inline SymbolicDim proven_max(const SymbolicDim& a, const SymbolicDim& b) { return proven_extremum(a, b, true); }
+inline SymbolicDim proven_min(const SymbolicDim& a, const SymbolicDim& b) { return proven_extremum(a, b, false); }
 
 // Output i gets the type of input j (shape and dtype passthrough).
 inline void propagate_type(Context& ctx, Node& n, std::size_t out = 0, std::size_t in = 0) {

@@ -354,8 +354,7 @@ inline SymbolicDim loop_trip_count(const Context& ctx, const Node& n, const Grap
   auto m = ctx.symbolic_value(n.input(0));
   if (!m || m->size() != 1 || !(*m)[0].is_known()) return SymbolicDim();
   const SymbolicDim& v = (*m)[0];
-  return v.is_int() ? SymbolicDim(v.value() < 0 ? 0 : v.value())
-                    : (prove_ge(v.expr(), Expr(int64_t{0})) ? v : dim_max(v, 0));
+  return proven_max(v, 0);
 }
 
 // The final carried values. Zero iterations give the initial value,

@@ -117,9 +117,9 @@ inline SymbolicDim int_result(ValueOp op, const SymbolicDim& x, const SymbolicDi
       if (y.is_known() && prove_ge(y.expr(), Expr(1))) return x - y * truncated_quotient(x, y);
       return {};
     case ValueOp::Max:
-      return dim_max(x, y);
+      return proven_max(x, y);
     case ValueOp::Min:
-      return dim_min(x, y);
+      return proven_min(x, y);
     default:
       return {};
   }

@@ -46,7 +46,7 @@ inline void propagate_reduce_value(Context& ctx, Node& n, const std::vector<bool
     else if (op == "ReduceProd")
       acc[out] = *acc[out] * x;
     else
-      acc[out] = op == "ReduceMax" ? dim_max(*acc[out], x) : dim_min(*acc[out], x);
+      acc[out] = op == "ReduceMax" ? proven_max(*acc[out], x) : proven_min(*acc[out], x);
   }
   Dims values;
   for (const auto& a : acc) values.push_back(a ? *a : SymbolicDim());

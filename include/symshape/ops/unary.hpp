@@ -37,10 +37,7 @@ inline ValueOp value_op(const std::string& op) {
 }
 
 // max(0, x) of a known value.
-inline SymbolicDim relu(const SymbolicDim& x) {
-  if (x.is_int()) return x.value() < 0 ? 0 : x.value();
-  return prove_ge(x.expr(), Expr(0)) ? x : dim_max(x, 0);
-}
+inline SymbolicDim relu(const SymbolicDim& x) { return proven_max(x, 0); }
 
 // Ceil/Floor of a float Div of known integers is the exactly rounded
 // quotient (the expanded Range: Ceil((limit - start) / delta)), though the
@@ -205,8 +202,8 @@ inline void clip_values(Context& ctx, Node& n) {
   Dims out;
   for (const SymbolicDim& x : *v) {
     SymbolicDim y = x;
-    if (lo) y = dim_max(y, *lo);
-    if (hi) y = dim_min(y, *hi);
+    if (lo) y = proven_max(y, *lo);
+    if (hi) y = proven_min(y, *hi);
     out.push_back(std::move(y));
   }
   ctx.set_symbolic_value(n.output(0), std::move(out));

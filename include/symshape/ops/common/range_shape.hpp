@@ -53,7 +53,7 @@ inline SymbolicDim length(const Scalar& start, const Scalar& limit, const Scalar
   const SymbolicDim span = limit.num * SymbolicDim(start.den) - start.num * SymbolicDim(limit.den);
   const SymbolicDim scaled = span * SymbolicDim(sign_dd);
   if (!scaled.is_known()) return {};
-  return dim_max(SymbolicDim(ceil_to_int(scaled.expr(), Expr(divisor))), SymbolicDim(0));
+  return proven_max(SymbolicDim(ceil_to_int(scaled.expr(), Expr(divisor))), SymbolicDim(0));
 }
 
 // The elements start + i * delta of a small range of known length, as

@@ -71,6 +71,9 @@ TEST(Prove, NotOne) {
   EXPECT_FALSE(prove_not_one(P("4*k - 3")));  // 1 at k = 1
   EXPECT_FALSE(prove_not_one(P("(h + 15)//16")));
   EXPECT_TRUE(prove_not_one(P("x - 1"), at_least({{"x", 3}})));
+  // Residues of large constants modulo large coefficients do not overflow.
+  EXPECT_TRUE(prove_not_one(P("9223372036854775807*k + 9223372036854775806")));
+  EXPECT_TRUE(prove_not_one(P("4611686018427387904*k - 8")));
 }
 
 TEST(Prove, LowerBoundsFromAssumptions) {

@@ -13,7 +13,9 @@
 //   - prove_ge(e, f) (default assumptions and a lower bound on one symbol) is
 //     never claimed when some binding contradicts it, nor prove_not_one(e)
 //     when e is 1 at one;
-//   - substitute(e, {a: f}) agrees with evaluating e at a := value of f.
+//   - substitute(e, {a: f}) agrees with evaluating e at a := value of f;
+//   - simplified_by_cases(e), when it differs from e, agrees with the raw
+//     tree wherever the raw tree is defined.
 // The seed is fixed: runs are reproducible. The first counter-example fails the
 // test with the original text, the simplified text, the bindings and values.
 #include <gtest/gtest.h>
@@ -343,6 +345,7 @@ struct Stats {
   long proofs = 0;          // prove_ge claims checked
   long not_one_proofs = 0;  // prove_not_one claims checked
   long substitutions = 0;   // substitute checks done
+  long case_splits = 0;     // expressions that simplified_by_cases shortened
 };
 
 // Large constants make overflow refusals legitimate: the canonical form's
@@ -482,6 +485,25 @@ TEST(ExprProperty, SimplifiedFormAgreesWithRawTree) {
     previous = e;
     previous_tree = tree;
 
+    // simplified_by_cases gives the raw tree's values too.
+    if (iter % 2 == 0) {
+      const Expr shorter = symshape::simplified_by_cases(e);
+      if (shorter != e) {
+        ++st.case_splits;
+        ASSERT_LT(shorter.size(), e.size()) << "text: " << text;
+        for (int k = 0; k < kBindingsPerExpression; ++k) {
+          if (!raw_values[k]) continue;
+          auto got = symshape::evaluate(shorter, to_bindings(envs[k]));
+          if (!got.ok() && allow_eval_overflow && got.error() == "integer overflow") continue;
+          ASSERT_TRUE(got.ok() && *got == *raw_values[k])
+              << "simplified_by_cases mismatch\n  text: " << text << "\n  simplified: " << printed
+              << "\n  by cases: " << symshape::to_string(shorter) << "\n  bindings: " << describe(envs[k])
+              << "\n  raw value: " << *raw_values[k]
+              << "\n  by-cases value: " << (got.ok() ? std::to_string(*got) : "error: " + got.error());
+        }
+      }
+    }
+
     // substitute(e, {a: f}) == e evaluated at a := f's value.
     if (iter % 4 == 0) {
       const std::size_t which = static_cast<std::size_t>(iter / 4) % substitutes.size();
@@ -516,9 +538,9 @@ TEST(ExprProperty, SimplifiedFormAgreesWithRawTree) {
   std::printf(
       "seed %llu, expressions %ld, compared values %ld, undefined %ld, refused (overflow, large constants) %ld, "
       "simplified-form overflows (large constants) %ld, proofs checked %ld, not-one proofs checked %ld, "
-      "substitutions %ld, %.2f s\n",
+      "substitutions %ld, shortened by cases %ld, %.2f s\n",
       static_cast<unsigned long long>(seed), st.expressions, st.compared, st.undefined, st.refused, st.eval_overflow,
-      st.proofs, st.not_one_proofs, st.substitutions, seconds);
+      st.proofs, st.not_one_proofs, st.substitutions, st.case_splits, seconds);
   EXPECT_EQ(st.expressions, kExpressions);
   // The comparison must not be vacuous: most pairs are defined.
   EXPECT_GT(st.compared, kExpressions * kBindingsPerExpression / 2);
@@ -526,6 +548,7 @@ TEST(ExprProperty, SimplifiedFormAgreesWithRawTree) {
   EXPECT_LT(st.eval_overflow, st.compared / 100);
   EXPECT_GT(st.proofs, 1000);
   EXPECT_GT(st.not_one_proofs, 1000);
+  EXPECT_GT(st.case_splits, 100);
 }
 
 // Appends the nodes of `from` to `to`; returns the index of its root in `to`.

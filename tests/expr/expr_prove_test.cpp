@@ -6,6 +6,7 @@
 
 #include "expr_test_util.hpp"
 #include "symshape/expr.hpp"
+#include "symshape/expr/facts.hpp"
 
 namespace symshape {
 namespace {
@@ -110,6 +111,39 @@ TEST(Prove, ErrorsAreNeverProven) {
   EXPECT_FALSE(prove_ge(Expr(0), err));
   EXPECT_FALSE(prove_eq(err, err));
   EXPECT_FALSE(prove_not_one(err));
+}
+
+// simplified_by_cases: a shorter form only when it is e at every binding.
+TEST(Prove, SimplifiedByCases) {
+  const auto simplified = [](const char* text) { return to_string(simplified_by_cases(P(text))); };
+  // PyTorch's relative position shift: 0 at seq = 0, seq from seq = 1 on.
+  EXPECT_EQ(simplified("min(max(0, 2*seq - 1), max(0, 2*seq - 1)//2 + 1)"), "seq");
+  EXPECT_EQ(simplified("max(seq, min(max(0,2*seq-1), max(0,2*seq-1)//2+1)) * min(1, seq, max(0,2*seq-1))"), "seq");
+  EXPECT_EQ(simplified("max(0, x - 1) + min(1, x)"), "x");
+  EXPECT_EQ(simplified("max(0, x - 2) + min(2, x)"), "x");  // the values below 2 taken apart
+  EXPECT_EQ(simplified("max(0, a - 1) + min(1, a) + max(0, b - 1) + min(1, b)"), "a+b");
+  // Left alone: a real clamp, a threshold beyond the split, no max or min,
+  // a form that differs at x = 0 (max(0,x-1)+1 is 1 there, x is 0).
+  EXPECT_EQ(simplified("max(0, x - 1)"), "max(0,x-1)");
+  EXPECT_EQ(simplified("min(seq, 5)"), "min(5,seq)");
+  EXPECT_EQ(simplified("max(0, x - 3) + min(3, x)"), "max(0,x-3)+min(3,x)");
+  EXPECT_EQ(simplified("x//y"), "x//y");
+  EXPECT_EQ(simplified("max(0, x - 1) + 1"), "max(0,x-1)+1");
+  EXPECT_EQ(simplified("max(x, y) - min(x, y)"), "max(x,y)-min(x,y)");
+  // y*(x%y) agrees at y = 0 as an expression (0), but is undefined there.
+  EXPECT_EQ(simplified("y*(max(x, y) % max(1, y))"), "y*(max(x,y)%max(1,y))");
+  const Expr err = Expr::error("integer overflow");
+  EXPECT_EQ(simplified_by_cases(err), err);
+}
+
+// Under facts a symbol's node carries them, and a shifted copy would claim
+// them of other values: the expression is returned as it is.
+TEST(Prove, SimplifiedByCasesLeavesFactsAlone) {
+  Facts facts;
+  ASSERT_TRUE(facts.add("y >= 3").ok());
+  const Expr e = P("max(0, x - 1) + min(1, x)");
+  const FactScope scope(facts);
+  EXPECT_EQ(simplified_by_cases(e), e);
 }
 
 }  // namespace

@@ -59,6 +59,10 @@ TEST(Slice, OutputShapes) {
       // [B,8,5] slices axis 0 only. An empty dim stays empty whatever the bounds.
       {"UnknownStartsWithoutAxesSliceTheFirstAxes", "Slice", {ts(FLOAT, {"B", 8, 5}), ts(INT64, {1}), ts(INT64, {1})},
        {}, 13, {ts(FLOAT, {"_d0", 8, 5})}},
+      // PyTorch's relative position shift: x[..., :x.size(-1)//2 + 1] of a
+      // dim 2*seq-1 clamped at 0 takes seq elements (0 when seq is 0).
+      {"RelativePositionShiftTakesSeq", "Slice", {ts(FLOAT, {"B", "max(0,2*seq-1)"}), vec({0}),
+       sym_value(ts(INT64, {1}), {"max(0,2*seq-1)//2+1"}), vec({1})}, {}, 13, {ts(FLOAT, {"B", "seq"})}},
       {"EmptyDimStaysEmpty", "Slice", {ts(FLOAT, {0, 8}), ts(INT64, {2}), ts(INT64, {2}), ts(INT64, {2})}, {}, 13,
        {ts(FLOAT, {0, "_d0"})}},
   };

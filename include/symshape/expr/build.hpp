@@ -562,6 +562,24 @@ inline std::optional<QuotientRemainder> split_multiples(const Expr& n, const Exp
   return QuotientRemainder{std::move(quotient), make_sum(constant, std::move(r))};
 }
 
+// split_multiples by a constant k > 0 until the remainder is reduced (every
+// coefficient and the constant in [0, k)): building the remainder may fold
+// its terms into ones that are not, as max(a,3) + min(a,3) becomes a + 3,
+// and (a + 3)//2 would not be canonical. Each round takes the multiples out.
+inline std::optional<QuotientRemainder> split_remainder(const Expr& n, int64_t k) {
+  const Expr d(k);
+  std::optional<QuotientRemainder> qr = split_multiples(n, d);
+  for (int round = 0; qr && round < 4; ++round) {
+    std::optional<QuotientRemainder> again = split_multiples(qr->remainder, d);
+    if (!again) return std::nullopt;
+    if (again->quotient.is_int(0)) return qr;
+    qr->quotient = qr->quotient + again->quotient;
+    if (qr->quotient.is_error()) return std::nullopt;
+    qr->remainder = std::move(again->remainder);
+  }
+  return qr;
+}
+
 // (x//m + b)//k is (x + b*m)//(m*k) for constants m, k > 0 and an integer b:
 // floor((floor(x/m) + b)/k) = floor(floor((x + b*m)/m)/k) = floor((x + b*m)/(m*k)).
 // So a chain of stride-2 convolutions, ((((H+1)//2+1)//2+1)//2, is (H+7)//8.
@@ -1162,7 +1180,7 @@ inline Expr floordiv(const Expr& n, const Expr& d) {
       if (k == INT64_MIN) return detail::make_binary(ExprKind::FloorDiv, n, d);
       return floordiv(-n, Expr(-k));
     }
-    std::optional<detail::QuotientRemainder> qr = detail::split_multiples(n, d);
+    std::optional<detail::QuotientRemainder> qr = detail::split_remainder(n, k);
     if (!qr) return detail::overflow_error();
     Expr q = std::move(qr->quotient);
     Expr r = std::move(qr->remainder);
@@ -1207,7 +1225,7 @@ inline Expr mod(const Expr& n, const Expr& d) {
     }
     if (k == 0 || k == INT64_MIN) return detail::make_binary(ExprKind::Mod, n, d);
     if (k < 0) return -mod(-n, Expr(-k));  // n % k == -((-n) % -k)
-    std::optional<detail::QuotientRemainder> qr = detail::split_multiples(n, d);
+    std::optional<detail::QuotientRemainder> qr = detail::split_remainder(n, k);
     if (!qr) return detail::overflow_error();
     Expr r = std::move(qr->remainder);
     if (r.is_int()) return r;

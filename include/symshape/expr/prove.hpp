@@ -3,9 +3,11 @@
 // bound (0 unless the Assumptions say more). `false` means "not proven".
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <map>
 #include <string>
+#include <vector>
 
 #include "symshape/expr/build.hpp"
 #include "symshape/expr/expr.hpp"
@@ -146,6 +148,94 @@ inline bool prove_not_one(const Expr& a, const Assumptions& assume = {}) {
     if ((r < 0 ? r + g : r) != 1) return true;
   }
   return prove_ge(a, Expr(2), assume) || prove_ge(Expr(0), a, assume);
+}
+
+namespace detail {
+
+inline bool contains_extremum(const Expr& e) {
+  switch (e.kind()) {
+    case ExprKind::Max:
+    case ExprKind::Min:
+      return true;
+    case ExprKind::Add:
+    case ExprKind::Mul:
+      for (const auto& t : e.terms())
+        if (contains_extremum(t.first)) return true;
+      return false;
+    case ExprKind::FloorDiv:
+    case ExprKind::Mod:
+      return contains_extremum(e.args()[0]) || contains_extremum(e.args()[1]);
+    default:
+      return false;
+  }
+}
+
+// Whether every divisor in e is at least 1 by its bounds: e is then defined at
+// every binding (builders fold 0*(x%y) to 0, so a comparison at a point does
+// not show a divisor that may be 0).
+inline bool divisors_positive(const Expr& e) {
+  switch (e.kind()) {
+    case ExprKind::Add:
+    case ExprKind::Mul:
+      for (const auto& t : e.terms())
+        if (!divisors_positive(t.first)) return false;
+      return true;
+    case ExprKind::FloorDiv:
+    case ExprKind::Mod: {
+      const Interval d = e.args()[1].bounds();
+      return d.has_lo && d.lo >= 1 && divisors_positive(e.args()[0]) && divisors_positive(e.args()[1]);
+    }
+    case ExprKind::Max:
+    case ExprKind::Min:
+      for (const auto& a : e.args())
+        if (!divisors_positive(a)) return false;
+      return true;
+    default:
+      return true;
+  }
+}
+
+// At most this many symbols of an expression are split on, each below 1 and
+// then below 2: a few substitutions per symbol, however large the expression.
+inline constexpr std::size_t kMaxCaseSymbols = 4;
+inline constexpr int64_t kMaxCaseSplit = 2;
+
+}  // namespace detail
+
+// e in a shorter form found by taking a symbol's smallest values apart, when
+// the builder's bounds alone keep a max or min: min(max(0,2*s-1),
+// max(0,2*s-1)//2+1) is s. For s >= k, e equals F(s-k) where F = e[s := s+k]
+// is built knowing that s+k >= k (max(0,2*s+1) is 2*s+1), so the candidate
+// F[s := s-k] is e there; it is e at s = 0..k-1 too when both give the same
+// expression there and the candidate is defined everywhere (every divisor
+// >= 1). Symbols are taken >= 0 (the default assumption); under facts
+// (expr/facts.hpp) e is returned as it is, since a shifted symbol would take
+// the original's facts. e itself when nothing shorter is proven.
+inline Expr simplified_by_cases(const Expr& e) {
+  if (e.is_int() || e.is_error() || detail::active_facts() || !detail::contains_extremum(e)) return e;
+  Expr best = e;
+  std::vector<std::string> symbols = free_symbols(e);
+  if (symbols.size() > detail::kMaxCaseSymbols) symbols.resize(detail::kMaxCaseSymbols);
+  for (const std::string& s : symbols) {
+    const Expr symbol = Expr::symbol(s);
+    for (int64_t k = 1; k <= detail::kMaxCaseSplit; ++k) {
+      const Expr shifted = substitute(best, {{s, symbol + Expr(k)}});
+      if (shifted.is_error()) break;
+      const Expr candidate = substitute(shifted, {{s, symbol - Expr(k)}});
+      if (candidate.is_error() || candidate.size() >= best.size() || !detail::divisors_positive(candidate)) continue;
+      bool agrees = true;
+      for (int64_t j = 0; j < k && agrees; ++j) {
+        const Expr before = substitute(best, {{s, Expr(j)}});
+        const Expr after = substitute(candidate, {{s, Expr(j)}});
+        agrees = !before.is_error() && !after.is_error() && before == after;
+      }
+      if (agrees) {
+        best = candidate;
+        break;
+      }
+    }
+  }
+  return best;
 }
 
 }  // namespace symshape

@@ -171,6 +171,12 @@ inline SymbolicDim product(const std::vector<SymbolicDim>& dims, std::size_t beg
   return product(DimRange<const SymbolicDim>(dims.data(), dims.size()), begin, end);
 }
 
+// A computed dim in the shortest form the prover finds by taking its
+// symbols' smallest values apart (simplified_by_cases, expr/prove.hpp).
+inline SymbolicDim simplest_proven(const SymbolicDim& d) {
+  return d.is_symbolic() ? SymbolicDim(simplified_by_cases(d.expr())) : d;
+}
+
 // max(a, b) and min(a, b) of computed values, settled by the prover when
 // one side always wins. The expression builder drops a dominated argument
 // by bounds alone, since it runs on every dim; a value such as the TF-SAME
@@ -182,7 +188,7 @@ inline SymbolicDim proven_extremum(const SymbolicDim& a, const SymbolicDim& b, b
   if (!built.is_symbolic() || built == a || built == b) return built;
   if (prove_ge(a.expr(), b.expr())) return is_max ? a : b;
   if (prove_ge(b.expr(), a.expr())) return is_max ? b : a;
-  return built;
+  return simplest_proven(built);
 }
 inline SymbolicDim proven_max(const SymbolicDim& a, const SymbolicDim& b) { return proven_extremum(a, b, true); }
 inline SymbolicDim proven_min(const SymbolicDim& a, const SymbolicDim& b) { return proven_extremum(a, b, false); }

@@ -74,8 +74,9 @@ inline bool boundless(const SymbolicDim& v, Sentinel which) {
 }
 
 // Number of elements along a dim `d` (any SymbolicDim) for start s, end e
-// (SymbolicDims) and integer step k != 0; unknown when it cannot be expressed.
-inline SymbolicDim length(const SymbolicDim& d, const SymbolicDim& s, const SymbolicDim& e, int64_t k) {
+// (SymbolicDims) and integer step k != 0, clamped as the spec says;
+// unknown when it cannot be expressed.
+inline SymbolicDim clamped_length(const SymbolicDim& d, const SymbolicDim& s, const SymbolicDim& e, int64_t k) {
   if (d.is_int() && s.is_int() && e.is_int()) return int_length(d.value(), s.value(), e.value(), k);
   if (d.is_unknown() || s.is_unknown() || e.is_unknown()) return {};
   const Sign ss = sign_of(s), se = sign_of(e);
@@ -113,6 +114,14 @@ inline SymbolicDim length(const SymbolicDim& d, const SymbolicDim& s, const Symb
   if (se == Sign::NonNegative) return clamp_count(start - dim_min(e, d - 1), m);
   // e' = max(d + e, -1): start - e' = min(start - d - e, start + 1)
   return clamp_count(dim_min(start - d - e, start + 1), m);
+}
+
+// The same count in its shortest proven form: the clamps of a slice whose
+// bounds are computed from its own dim often cancel (PyTorch's relative
+// position shift slices max(0,2*seq-1) up to max(0,2*seq-1)//2+1, which is
+// seq elements).
+inline SymbolicDim length(const SymbolicDim& d, const SymbolicDim& s, const SymbolicDim& e, int64_t k) {
+  return simplest_proven(clamped_length(d, s, e, k));
 }
 
 // Concrete indices selected by a slice of a list of `len` elements.

@@ -336,7 +336,8 @@ std::vector<Dims> shapes_over(const Dims& forms, std::size_t lo, std::size_t hi)
 
 TEST(Soundness, Broadcasting) {
   Tally t("Add");
-  const Dims forms = {0, 1, 2, "a", "b", "a+1", "2*b"};  // 2*b: even, never the 1
+  // 2*b: even, never the 1; a*min(1,b): a or 0, an indicator multiple of a
+  const Dims forms = {0, 1, 2, "a", "b", "a+1", "2*b", "a*min(1,b)"};
   for (const Dims& a : shapes_over(forms, 1, 2))
     for (const Dims& b : shapes_over(forms, 0, 2)) {
       Scenario sc{"Add",

@@ -39,6 +39,21 @@ TEST(Elementwise, BroadcastUsesTheProver) {
        {ts(FLOAT, {"2*((h+31)//32)"})}},
       // both >= 1: the larger
       {">= 1", "Sub", {ts(FLOAT, {"n+1"}), ts(FLOAT, {"m+1"})}, {}, 14, {ts(FLOAT, {"max(m+1,n+1)"})}},
+      // seq against seq times an indicator (GPT-2's positions sliced from a
+      // 64-row table broadcast with seq, then added to the tokens): the
+      // latter is seq or 0, and the result either way
+      {"indicator multiple",
+       "Add",
+       {ts(FLOAT, {"seq"}), ts(FLOAT, {"seq*min(1,seq,max(0,min(64,past+seq)-past))"})},
+       {},
+       14,
+       {ts(FLOAT, {"seq*min(1,seq,max(0,min(64,past+seq)-past))"})}},
+      {"indicator multiple first",
+       "Add",
+       {ts(FLOAT, {"n*min(1,k)"}), ts(FLOAT, {"n"})},
+       {},
+       14,
+       {ts(FLOAT, {"n*min(1,k)"})}},
       // e vs max(0, e): equal for dims >= 0
       {"max(0,e)", "Add", {ts(FLOAT, {"e"}), ts(FLOAT, {"max(0,e)"})}, {}, 14, {ts(FLOAT, {"e"})}},
   };

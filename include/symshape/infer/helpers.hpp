@@ -80,6 +80,17 @@ inline std::optional<std::vector<int64_t>> normalize_axes(Context& ctx, const No
   return axes;
 }
 
+// Whether y is x*f for an f in [0, 1] by its bounds (an indicator such as
+// min(1, rows left)): y is then x or 0, and either way the broadcast of x
+// and y is y.
+inline bool indicator_multiple(const Expr& y, const Expr& x) {
+  if (y.kind() != ExprKind::Mul || x.is_int()) return false;
+  const std::optional<Expr> f = detail::divide_monomial(y, x);
+  if (!f) return false;
+  const Interval b = f->bounds();
+  return b.has_lo && b.lo >= 0 && b.has_hi && b.hi <= 1;
+}
+
 // The broadcast of two dims x and y (numpy rules: equal, or one of them is 1),
 // exact for every valid run, zero-size dims included; nullopt when both are
 // integers that cannot broadcast (the caller reports it). Two symbolic dims
@@ -102,10 +113,13 @@ inline std::optional<SymbolicDim> broadcast_dim(Context& ctx, const Node& n, con
   const Expr &a = x.expr(), &b = y.expr();
   const Expr one(1);
   // The result is x unless x == 1 != y; a dim that is never 1 (>= 2, 0, or
-  // even like 2*k), or one >= the other that is not 0 when the other is not,
-  // rules that out.
+  // even like 2*k), a dim that is the other times an indicator (the other or
+  // 0), or one >= the other that is not 0 when the other is not, rules that
+  // out.
   if (prove_eq(a, b) || prove_not_one(a)) return x;
   if (prove_not_one(b)) return y;
+  if (indicator_multiple(b, a)) return y;
+  if (indicator_multiple(a, b)) return x;
   if (prove_ge(a, b) && prove_ge(min(b, one), min(a, one))) return x;
   if (prove_ge(b, a) && prove_ge(min(a, one), min(b, one))) return y;
   if (prove_ge(a, one) && prove_ge(b, one)) return SymbolicDim(max(a, b));

@@ -49,9 +49,11 @@ TEST(Canonical, MaxPlusMin) {
   expect_same_form("max(a,b)+min(a,b)", "a+b", "a+b");
   expect_same_form("2*max(a,b+1)+2*min(b+1,a)+c", "2*a+2*b+c+2", "2*a+2*b+c+2");
   EXPECT_EQ(S("max(a,b)+min(a,c)"), "max(a,b)+min(a,c)");
-  // Folded inside a numerator, the constant it brings is taken out too.
-  expect_same_form("(b+min(a,3)+max(a,3))//2", "(a+b+1)//2+1", "(a+b+1)//2+1");
-  expect_same_form("(b+min(a,3)+max(a,3))%2", "(a+b+1)%2", "(a+b+1)%2");
+  // Folded in the remainder of a numerator (min(a,3) - max(a,3) leaves
+  // min(a,3) + max(a,3) after its multiples of 2), the constant it brings is
+  // taken out too.
+  expect_same_form("(c+min(a,3)-max(a,3))//2", "(a+c+1)//2-max(3,a)+1", "(a+c+1)//2-max(3,a)+1");
+  expect_same_form("(c+min(a,3)-max(a,3))%2", "(a+c+1)%2", "(a+c+1)%2");
   expect_same_form("(b*b*b+min(a,3)-max(a,3))//-2", "-b*b*b+(a+b*b*b+1)//2-min(3,a)+1",
                    "-b*b*b+(a+b*b*b+1)//2-min(3,a)+1");
 }

@@ -1,7 +1,7 @@
 // The canonical forms that make equal expressions print the same: nested
-// floor divisions merged, quotient and remainder folded, max+min, common parts
-// out of max/min, the printed form of (H-1)//2, and the "SAME" padding of
-// EfficientNet-style exports. Each identity has a same-form test (two
+// floor divisions merged, quotient and remainder folded, the pad to a multiple,
+// max+min, common parts out of max/min, the printed form of (H-1)//2, and the
+// "SAME" padding of EfficientNet-style exports. Each identity has a same-form test (two
 // spellings, one Expr, one text) and a property test: random instances built
 // from random parts, evaluated against the same arithmetic done directly.
 #include <gtest/gtest.h>
@@ -43,6 +43,25 @@ TEST(Canonical, QuotientAndRemainderFold) {
   expect_same_form("x - x%4", "4*(x//4)", "4*(x//4)");
   expect_same_form("2*x - 2*(x%4)", "8*(x//4)", "8*(x//4)");
   expect_same_form("x - 2*(x//2)", "x%2", "x%2");  // the fold that was there before
+}
+
+// A remainder by a multiple of k changes nothing modulo k, and b + (-b)%m is
+// b rounded up to a multiple of m: the pad of a window partition (Swin's
+// `(4 - h%4) % 4`) and the windows of the padded h.
+TEST(Canonical, PadToAMultiple) {
+  expect_same_form("3*(h%4)%4", "(-h)%4", "3*h%4");
+  expect_same_form("(4-h%4)%4", "(3*h)%4", "3*h%4");
+  expect_same_form("(x%8+y)%4", "(x+y)%4", "(x+y)%4");
+  expect_same_form("2*(h%4)%4", "2*(h%2)", "2*(h%2)");
+  expect_same_form("(h+(4-h%4)%4)//4", "(h+3)//4", "(h+3)//4");
+  expect_same_form("(h+3*h%4+4*w)//4", "(h+3)//4+w", "w+(h+3)//4");
+  expect_same_form("(h+3*h%4+2)//4", "(h+3)//4", "(h+3)//4");
+  expect_same_form("(a+b+(3*a+3*b+1)%4)//4", "(a+b+2)//4", "(a+b+2)//4");
+  // A remainder by a number k does not divide stays, and so does a sum that
+  // is not exactly b + (-b)%m.
+  EXPECT_EQ(S("(x%6)%4"), "x%6%4");
+  EXPECT_EQ(S("(h+2*h%4)//4"), "(h+2*(h%2))//4");
+  EXPECT_EQ(S("(h+3*h%4+w)//4"), "(h+w+3*h%4)//4");
 }
 
 TEST(Canonical, MaxPlusMin) {
@@ -157,6 +176,10 @@ TEST(CanonicalProperty, IdentitiesHoldAtRandomBindings) {
         {"(" + X + "+(" + X + "+1)%2+1)//2-(" + X + "+1)%2",
          [&](int64_t x, int64_t) { return fdiv(x + fmod(x + 1, 2) + 1, 2) - fmod(x + 1, 2); }},
         {"(" + X + ")//" + ks + "-" + ms, [&](int64_t x, int64_t) { return fdiv(x, k) - m; }},
+        {"(" + X + "+(" + ks + "-(" + X + ")%" + ks + ")%" + ks + ")//" + ks,
+         [&](int64_t x, int64_t) { return fdiv(x + fmod(k - fmod(x, k), k), k); }},
+        {"(" + ms + "*((" + X + ")%" + std::to_string(2 * k) + ")+" + Y + ")%" + ks,
+         [&](int64_t x, int64_t y) { return fmod(m * fmod(x, 2 * k) + y, k); }},
     };
     const Expr x = P(X), y = P(Y);
     for (const Case& c : cases) {

@@ -4,6 +4,7 @@
 // the property test and the fuzzer.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <limits>
 #include <string>
@@ -236,6 +237,48 @@ TEST(Simplify, ADimTimesItsIndicatorIsTheDim) {
   EXPECT_NE(P("(x-1)*min(1,x-1)"), P("x-1"));
   EXPECT_EQ(value(P("(x-1)*min(1,x-1)"), {{"x", 0}}), 1);
   EXPECT_NE(P("x*min(1,y)"), sym("x"));
+}
+
+// A factor that is 0 wherever x <= 0 (x >= 0 itself, or max(0,x)) takes x out
+// of an indicator min(1, x, ...): where x >= 1 that argument changes nothing.
+TEST(Simplify, AFactorTakesItsArgumentOutOfAnIndicator) {
+  // A conv1d's output count q beside its indicator (wav2vec2's feature extractor).
+  EXPECT_EQ(S("max(0,(s-10)//20)*min(1,(s-10)//20)"), "max(0,(s-10)//20)");
+  EXPECT_EQ(S("max(0,x-1)*min(1,x-1)"), "max(0,x-1)");
+  // GPT-2's position rows: seq beside min(1, seq, rows left in the table).
+  EXPECT_EQ(S("seq*min(1,seq,p)"), "seq*min(1,p)");
+  EXPECT_EQ(S("max(0,x-1)*min(1,x-1,y)"), "max(0,x-1)*min(1,y)");
+  EXPECT_EQ(S("2*seq*seq*min(1,seq,p,q)"), "2*seq*seq*min(1,p,q)");
+  // Not beside a factor that may be negative, nor without the 1.
+  EXPECT_EQ(S("(x-1)*min(1,x-1,y)"), "x*min(1,y,x-1)-min(1,y,x-1)");
+  EXPECT_EQ(value(P("(x-1)*min(1,x-1,y)"), {{"x", 0}, {"y", 5}}), 1);
+  EXPECT_EQ(S("seq*min(2,seq,p)"), "seq*min(2,p,seq)");
+  EXPECT_EQ(value(P("seq*min(2,seq,p)"), {{"seq", 1}, {"p", 5}}), 1);
+  // Every binding agrees with the arithmetic done directly.
+  struct Case {
+    const char* text;
+    int64_t (*direct)(int64_t, int64_t);
+  };
+  const Case cases[] = {
+      {"max(0,x-3)*min(1,x-3,y)",
+       [](int64_t x, int64_t y) {
+         return std::max<int64_t>(0, x - 3) * std::min({int64_t{1}, x - 3, y});
+       }},
+      {"x*y*min(1,x,y-2)",
+       [](int64_t x, int64_t y) {
+         return x * y * std::min({int64_t{1}, x, y - 2});
+       }},
+      {"max(0,2-x)*min(1,2-x,y)",
+       [](int64_t x, int64_t y) {
+         return std::max<int64_t>(0, 2 - x) * std::min({int64_t{1}, 2 - x, y});
+       }},
+  };
+  for (const Case& c : cases) {
+    const Expr e = P(c.text);
+    for (int64_t x = 0; x < 6; ++x)
+      for (int64_t y = 0; y < 6; ++y)
+        EXPECT_EQ(value(e, {{"x", x}, {"y", y}}), c.direct(x, y)) << c.text << " at " << x << "," << y;
+  }
 }
 
 TEST(Simplify, SumOverConstantIsNotSplit) {

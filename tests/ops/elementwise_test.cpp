@@ -44,10 +44,10 @@ TEST(Elementwise, BroadcastUsesTheProver) {
       // latter is seq or 0, and the result either way
       {"indicator multiple",
        "Add",
-       {ts(FLOAT, {"seq"}), ts(FLOAT, {"seq*min(1,seq,max(0,min(64,past+seq)-past))"})},
+       {ts(FLOAT, {"seq"}), ts(FLOAT, {"seq*min(1,max(0,min(64,past+seq)-past))"})},
        {},
        14,
-       {ts(FLOAT, {"seq*min(1,seq,max(0,min(64,past+seq)-past))"})}},
+       {ts(FLOAT, {"seq*min(1,max(0,min(64,past+seq)-past))"})}},
       {"indicator multiple first",
        "Add",
        {ts(FLOAT, {"n*min(1,k)"}), ts(FLOAT, {"n"})},

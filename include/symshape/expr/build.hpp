@@ -427,16 +427,59 @@ inline const Expr* indicator_argument(const Expr& m) {
   return nullptr;
 }
 
-// Drops each factor min(1, x) whose x is also a factor: x * min(1, x) is x
-// for x >= 0 (min(1, x) is 1 whenever x is not 0). The exact broadcast of two
-// dims is max(x,y)*min(1,x,y), which becomes this once x == y is known.
+inline Expr extremum(ExprKind kind, Expr* input, std::size_t n);
+
+// Whether m is a Min with 1 among its arguments.
+inline bool is_indicator_min(const Expr& m) {
+  if (m.kind() != ExprKind::Min) return false;
+  const ExprList& args = m.args();
+  return std::any_of(args.begin(), args.end(), [](const Expr& a) { return a.is_int(1); });
+}
+
+// Whether factor g makes the product 0 wherever x <= 0: g is x itself
+// (x >= 0) or max(0, x).
+inline bool zero_unless_positive(const Expr& g, const Expr& x) {
+  if (g == x) return provably_nonnegative_quick(x);
+  if (g.kind() != ExprKind::Max || g.args().size() != 2) return false;
+  const ExprList& args = g.args();
+  return (args[0].is_int(0) && args[1] == x) || (args[1].is_int(0) && args[0] == x);
+}
+
+// Drops from each factor min(1, x, ...) every x that another factor makes
+// redundant: where x <= 0 that factor is 0 (zero_unless_positive), and where
+// x >= 1, min(1, x, ...) is min(1, ...). So x*min(1,x) is x, max(0,x)*min(1,x)
+// is max(0,x) and seq*min(1,seq,p) is seq*min(1,p). The exact broadcast of two
+// dims is max(x,y)*min(1,x,y), which becomes x once x == y is known.
 inline void drop_absorbed_indicators(Terms& factors) {
-  auto absorbed = [&factors](const std::pair<Expr, int64_t>& f) {
-    const Expr* x = indicator_argument(f.first);
-    if (!x || !provably_nonnegative_quick(*x)) return false;
-    return std::any_of(factors.begin(), factors.end(), [x](const auto& g) { return g.first == *x && g.second > 0; });
+  if (factors.size() < 2 || std::none_of(factors.begin(), factors.end(),
+                                         [](const auto& f) { return f.second > 0 && is_indicator_min(f.first); }))
+    return;
+  auto absorbed = [&factors](const Expr& x) {
+    return std::any_of(factors.begin(), factors.end(),
+                       [&x](const auto& g) { return g.second > 0 && zero_unless_positive(g.first, x); });
   };
-  factors.erase(std::remove_if(factors.begin(), factors.end(), absorbed), factors.end());
+  Terms out = factors;
+  bool changed = false;
+  for (auto& f : out) {
+    if (f.second <= 0 || !is_indicator_min(f.first)) continue;
+    ExprList kept;
+    for (const Expr& a : f.first.args())
+      if (!absorbed(a)) kept.push_back(a);
+    if (kept.size() == f.first.args().size()) continue;
+    Expr rebuilt = extremum(ExprKind::Min, kept.data(), kept.size());
+    // Kept only as a factor of the same kind (a Min, or 1 that goes away).
+    if (rebuilt.is_int(1)) {
+      f.second = 0;
+    } else if (rebuilt.kind() == ExprKind::Min) {
+      f.first = std::move(rebuilt);
+    } else {
+      continue;
+    }
+    changed = true;
+  }
+  if (!changed) return;
+  out.erase(std::remove_if(out.begin(), out.end(), [](const auto& f) { return f.second == 0; }), out.end());
+  if (normalise_terms(out)) factors = std::move(out);
 }
 
 inline Expr make_product(Terms factors) {
@@ -617,6 +660,20 @@ inline std::optional<Expr> merge_nested_floordiv(const Expr& r, int64_t k) {
   return floordiv(numerator, Expr(mk));
 }
 
+// For a reduced numerator a of a % k (every coefficient and the constant in
+// [0, k)), the reduced b with b == -a modulo k: each coefficient c becomes
+// k - c. Nothing when a is not reduced.
+inline std::optional<Expr> negated_residue(const Expr& a, int64_t k) {
+  Terms terms;
+  bool reduced = true;
+  const int64_t c = for_each_term(a, [&](const Expr& t, int64_t coeff) {
+    reduced = reduced && coeff > 0 && coeff < k;
+    terms.emplace_back(t, k - coeff);
+  });
+  if (!reduced || c < 0 || c >= k) return std::nullopt;
+  return make_sum((k - c) % k, std::move(terms));
+}
+
 // A numerator holding a%m and a (times alpha) may divide exactly once a is
 // written m*(a//m) + a%m: `(H + (H+1)%2 + 1)//2` is `(2*((H+1)//2) +
 // 2*((H+1)%2))//2`, that is `(H+1)//2 + (H+1)%2` (the EfficientNet "SAME"
@@ -642,6 +699,17 @@ SYMSHAPE_RARELY_USED inline std::optional<Expr> exact_through_remainder(const Ex
       if (!qr || !qr->remainder.is_int() || qr->quotient.is_error()) continue;
       return qr->quotient + scale(floordiv(a, Expr(m)), am / k) + scale(rem, ga / k);
     }
+    // With b == -a modulo m, b + a%m is m*((b+m-1)//m), b rounded up to a
+    // multiple of m: `(h + 3*h%4)//4` is `(h+3)//4` (3*h%4 is the pad of h to
+    // a multiple of 4: the windows of the padded h). Tried when k | gamma*m.
+    int64_t gm = 0;
+    if (!checked::mul(gamma, m, gm) || gm % k != 0) continue;
+    const std::optional<Expr> b = negated_residue(a, m);
+    if (!b || !holds_multiple(terms, *b, gamma)) continue;
+    const Expr rest = r - scale(*b, gamma) - scale(rem, gamma);
+    std::optional<QuotientRemainder> qr = split_multiples(rest, Expr(k));
+    if (!qr || !qr->remainder.is_int() || qr->quotient.is_error()) continue;
+    return qr->quotient + scale(floordiv(*b + Expr(m - 1), Expr(m)), gm / k);
   }
   return std::nullopt;
 }
@@ -836,8 +904,6 @@ inline void drop_dominated(bool is_max, ExprList& args) {
     }
   }
 }
-
-inline Expr extremum(ExprKind kind, Expr* input, std::size_t n);
 
 // Max and Min commute with adding the same thing to every argument and with
 // scaling every argument by the same positive factor, so a common part comes
@@ -1213,6 +1279,28 @@ inline Expr floordiv(const Expr& n, const Expr& d) {
   return detail::make_binary(ExprKind::FloorDiv, n, d);
 }
 
+namespace detail {
+
+// A term c*(x % a) of a numerator, with k dividing a, is c*x less a multiple
+// of k, so it changes nothing modulo k: (3*(h%4)) % 4 is (3*h) % 4 and
+// (x%8 + y) % 4 is (x + y) % 4. The numerator with every such term replaced,
+// or nothing when there is none.
+inline std::optional<Expr> without_inner_remainders(const Expr& r, int64_t k) {
+  auto inner = [k](const Expr& t) {
+    return t.kind() == ExprKind::Mod && t.args()[1].is_int() && t.args()[1].as_int() != 0 &&
+           t.args()[1].as_int() % k == 0;
+  };
+  bool any = false;
+  const int64_t constant = for_each_term(r, [&](const Expr& t, int64_t) { any = any || inner(t); });
+  if (!any) return std::nullopt;
+  Expr out(constant);
+  for_each_term(r, [&](const Expr& t, int64_t c) { out = out + scale(inner(t) ? t.args()[0] : t, c); });
+  if (out.is_error()) return std::nullopt;  // overflow: the numerator stays as it is
+  return out;
+}
+
+}  // namespace detail
+
 inline Expr mod(const Expr& n, const Expr& d) {
   if (const Expr* e = detail::first_error({&n, &d})) return *e;
   if (d.is_int()) {
@@ -1235,8 +1323,7 @@ inline Expr mod(const Expr& n, const Expr& d) {
     if (g > 1) return Expr(g) * mod(detail::divide_exactly(r, g), Expr(k / g));
     const Interval rb = r.bounds();
     if (interval::nonnegative(rb) && rb.has_hi && rb.hi < k) return r;
-    // (x % a) % k -> x % k when k divides a
-    if (r.kind() == ExprKind::Mod && r.args()[1].is_int() && r.args()[1].as_int() % k == 0) return mod(r.args()[0], d);
+    if (std::optional<Expr> plain = detail::without_inner_remainders(r, k)) return mod(*plain, d);
     return detail::make_binary(ExprKind::Mod, r, d);
   }
   if (n.is_int(0) || n == d) return 0;

@@ -321,6 +321,18 @@ TEST(Print, LeadingNegatedFloorDivisionKeepsItsBrackets) {
   EXPECT_EQ(P(to_string(e)), e) << to_string(e);
 }
 
+// A negative numerator printed bare: `b-(-a)//c` read `b--a//c`. It parsed back
+// the same, since unary '-' binds tighter than '//', but read badly.
+TEST(Print, NegativeNumeratorIsBracketed) {
+  EXPECT_EQ(S("b - (-a)//c"), "b-(-a)//c");
+  EXPECT_EQ(S("(-2*a)%c"), "(-2*a)%c");
+  EXPECT_EQ(S("(-3)//c"), "(-3)//c");
+  EXPECT_EQ(S("-a//c"), "(-a)//c");  // what the text meant
+  EXPECT_EQ(S("(a-b)//c"), "(a-b)//c");
+  EXPECT_EQ(S("(-9223372036854775807-1)//c"), "(-9223372036854775807-1)//c");
+  for (const char* text : {"b - (-a)//c", "(-2*a)%c", "x - (-3)//(y+1)"}) EXPECT_EQ(P(S(text)), P(text)) << text;
+}
+
 // INT64_MIN has no literal: it printed as -9223372036854775808, which does
 // not parse. Property test: a sum with constant INT64_MIN failed to reparse.
 TEST(Print, Int64MinRoundTrips) {

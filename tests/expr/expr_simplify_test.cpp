@@ -249,6 +249,10 @@ TEST(Simplify, AFactorTakesItsArgumentOutOfAnIndicator) {
   EXPECT_EQ(S("seq*min(1,seq,p)"), "seq*min(1,p)");
   EXPECT_EQ(S("max(0,x-1)*min(1,x-1,y)"), "max(0,x-1)*min(1,y)");
   EXPECT_EQ(S("2*seq*seq*min(1,seq,p,q)"), "2*seq*seq*min(1,p,q)");
+  // A sum beside its indicator, taken as a whole before the sum is expanded.
+  EXPECT_EQ(S("(p+s)*min(1,p+s,q)"), "p*min(1,q)+s*min(1,q)");
+  EXPECT_EQ(S("min(1,q,p+s)*(p+s)"), "p*min(1,q)+s*min(1,q)");
+  EXPECT_EQ(S("(p+s)*min(1,p+s)"), "p+s");
   // Not beside a factor that may be negative, nor without the 1.
   EXPECT_EQ(S("(x-1)*min(1,x-1,y)"), "x*min(1,y,x-1)-min(1,y,x-1)");
   EXPECT_EQ(value(P("(x-1)*min(1,x-1,y)"), {{"x", 0}, {"y", 5}}), 1);
@@ -271,6 +275,10 @@ TEST(Simplify, AFactorTakesItsArgumentOutOfAnIndicator) {
       {"max(0,2-x)*min(1,2-x,y)",
        [](int64_t x, int64_t y) {
          return std::max<int64_t>(0, 2 - x) * std::min({int64_t{1}, 2 - x, y});
+       }},
+      {"(x+y)*min(1,x+y,y-2)",
+       [](int64_t x, int64_t y) {
+         return (x + y) * std::min({int64_t{1}, x + y, y - 2});
        }},
   };
   for (const Case& c : cases) {

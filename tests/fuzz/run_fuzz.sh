@@ -21,7 +21,7 @@ work="$(mktemp -d "${TMPDIR:-/tmp}/symshape-fuzz.XXXXXX")"
 trap 'rm -rf "$work"' EXIT
 
 echo "run_fuzz: building with $cxx"
-"$cxx" -std=c++17 -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
+"$cxx" -std=c++17 -O1 -gline-tables-only -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
   -Wall -Wextra -I"$root/include" "$here/fuzz_parse.cpp" -o "$work/fuzz_parse"
 
 # New inputs go to the first (temporary) corpus folder; the seeds are only read.

@@ -31,7 +31,7 @@ artifacts="${SYMSHAPE_FUZZ_ARTIFACTS:-$PWD}"
 build() {
   mkdir -p "$dir"
   echo "run_fuzz_engine: building $exe with $cxx (1-3 minutes)"
-  "$cxx" -std=c++17 -O1 -g -fno-omit-frame-pointer -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
+  "$cxx" -std=c++17 -O1 -gline-tables-only -fno-omit-frame-pointer -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
     -Wall -Wextra -DONNX_NAMESPACE=onnx -DONNX_ML=1 -I"$root/include" \
     "$here/fuzz_engine.cpp" -o "$exe.tmp" -lonnx_proto -lprotobuf -lpthread
   mv "$exe.tmp" "$exe"

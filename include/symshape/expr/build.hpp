@@ -419,14 +419,6 @@ inline Terms factors_of(const Expr& term) {
 
 inline bool provably_nonnegative_quick(const Expr& d);
 
-// Whether m is min(1, x) (two arguments).
-inline const Expr* indicator_argument(const Expr& m) {
-  if (m.kind() != ExprKind::Min || m.args().size() != 2) return nullptr;
-  if (m.args()[0].is_int(1)) return &m.args()[1];
-  if (m.args()[1].is_int(1)) return &m.args()[0];
-  return nullptr;
-}
-
 inline Expr extremum(ExprKind kind, Expr* input, std::size_t n);
 
 // Whether m is a Min with 1 among its arguments.
@@ -445,6 +437,20 @@ inline bool zero_unless_positive(const Expr& g, const Expr& x) {
   return (args[0].is_int(0) && args[1] == x) || (args[1].is_int(0) && args[0] == x);
 }
 
+// The indicator m = min(1, x, ...) without every x for which absorbed(x)
+// holds, when that leaves a factor of the same kind (a Min, or 1); nothing
+// when no argument goes or the rest would not be one.
+template <class Absorbed>
+std::optional<Expr> indicator_without(const Expr& m, Absorbed absorbed) {
+  ExprList kept;
+  for (const Expr& a : m.args())
+    if (!absorbed(a)) kept.push_back(a);
+  if (kept.size() == m.args().size()) return std::nullopt;
+  Expr rebuilt = extremum(ExprKind::Min, kept.data(), kept.size());
+  if (!rebuilt.is_int(1) && rebuilt.kind() != ExprKind::Min) return std::nullopt;
+  return rebuilt;
+}
+
 // Drops from each factor min(1, x, ...) every x that another factor makes
 // redundant: where x <= 0 that factor is 0 (zero_unless_positive), and where
 // x >= 1, min(1, x, ...) is min(1, ...). So x*min(1,x) is x, max(0,x)*min(1,x)
@@ -458,28 +464,23 @@ inline void drop_absorbed_indicators(Terms& factors) {
     return std::any_of(factors.begin(), factors.end(),
                        [&x](const auto& g) { return g.second > 0 && zero_unless_positive(g.first, x); });
   };
-  Terms out = factors;
-  bool changed = false;
-  for (auto& f : out) {
-    if (f.second <= 0 || !is_indicator_min(f.first)) continue;
-    ExprList kept;
-    for (const Expr& a : f.first.args())
-      if (!absorbed(a)) kept.push_back(a);
-    if (kept.size() == f.first.args().size()) continue;
-    Expr rebuilt = extremum(ExprKind::Min, kept.data(), kept.size());
-    // Kept only as a factor of the same kind (a Min, or 1 that goes away).
-    if (rebuilt.is_int(1)) {
-      f.second = 0;
-    } else if (rebuilt.kind() == ExprKind::Min) {
-      f.first = std::move(rebuilt);
+  std::optional<Terms> out;  // copied at the first change
+  for (std::size_t i = 0; i < factors.size(); ++i) {
+    const auto& [m, power] = factors[i];
+    if (power <= 0 || !is_indicator_min(m)) continue;
+    std::optional<Expr> rebuilt = indicator_without(m, absorbed);
+    if (!rebuilt) continue;
+    if (!out) out = factors;
+    auto& f = (*out)[i];
+    if (rebuilt->is_int(1)) {
+      f.second = 0;  // goes away
     } else {
-      continue;
+      f.first = std::move(*rebuilt);
     }
-    changed = true;
   }
-  if (!changed) return;
-  out.erase(std::remove_if(out.begin(), out.end(), [](const auto& f) { return f.second == 0; }), out.end());
-  if (normalise_terms(out)) factors = std::move(out);
+  if (!out) return;
+  out->erase(std::remove_if(out->begin(), out->end(), [](const auto& f) { return f.second == 0; }), out->end());
+  if (normalise_terms(*out)) factors = std::move(*out);
 }
 
 inline Expr make_product(Terms factors) {
@@ -674,6 +675,14 @@ inline std::optional<Expr> negated_residue(const Expr& a, int64_t k) {
   return make_sum((k - c) % k, std::move(terms));
 }
 
+// rest//k when rest is k*q plus a constant (split_multiples leaves it in
+// [0, k)): q. Nothing when rest has a term that is not a multiple of k.
+inline std::optional<Expr> quotient_of_multiple(const Expr& rest, int64_t k) {
+  std::optional<QuotientRemainder> qr = split_multiples(rest, Expr(k));
+  if (!qr || !qr->remainder.is_int() || qr->quotient.is_error()) return std::nullopt;
+  return std::move(qr->quotient);
+}
+
 // A numerator holding a%m and a (times alpha) may divide exactly once a is
 // written m*(a//m) + a%m: `(H + (H+1)%2 + 1)//2` is `(2*((H+1)//2) +
 // 2*((H+1)%2))//2`, that is `(H+1)//2 + (H+1)%2` (the EfficientNet "SAME"
@@ -694,10 +703,9 @@ SYMSHAPE_RARELY_USED inline std::optional<Expr> exact_through_remainder(const Ex
       // r = rest + alpha*a + gamma*(a%m) = rest + am*(a//m) + (gamma+alpha)*(a%m),
       // the last two multiples of k: exact when rest is (not built as one sum,
       // which would fold back into r).
-      const Expr rest = r - scale(a, alpha) - scale(rem, gamma);
-      std::optional<QuotientRemainder> qr = split_multiples(rest, Expr(k));
-      if (!qr || !qr->remainder.is_int() || qr->quotient.is_error()) continue;
-      return qr->quotient + scale(floordiv(a, Expr(m)), am / k) + scale(rem, ga / k);
+      const std::optional<Expr> q = quotient_of_multiple(r - scale(a, alpha) - scale(rem, gamma), k);
+      if (!q) continue;
+      return *q + scale(floordiv(a, Expr(m)), am / k) + scale(rem, ga / k);
     }
     // With b == -a modulo m, b + a%m is m*((b+m-1)//m), b rounded up to a
     // multiple of m: `(h + 3*h%4)//4` is `(h+3)//4` (3*h%4 is the pad of h to
@@ -706,10 +714,9 @@ SYMSHAPE_RARELY_USED inline std::optional<Expr> exact_through_remainder(const Ex
     if (!checked::mul(gamma, m, gm) || gm % k != 0) continue;
     const std::optional<Expr> b = negated_residue(a, m);
     if (!b || !holds_multiple(terms, *b, gamma)) continue;
-    const Expr rest = r - scale(*b, gamma) - scale(rem, gamma);
-    std::optional<QuotientRemainder> qr = split_multiples(rest, Expr(k));
-    if (!qr || !qr->remainder.is_int() || qr->quotient.is_error()) continue;
-    return qr->quotient + scale(floordiv(*b + Expr(m - 1), Expr(m)), gm / k);
+    const std::optional<Expr> q = quotient_of_multiple(r - scale(*b, gamma) - scale(rem, gamma), k);
+    if (!q) continue;
+    return *q + scale(floordiv(*b + Expr(m - 1), Expr(m)), gm / k);
   }
   return std::nullopt;
 }
@@ -1091,23 +1098,24 @@ inline Expr sum_of(const std::vector<Expr>& items) {
 
 namespace detail {
 
-// x * min(1, x) as a whole, before a sum x would be expanded (see
-// drop_absorbed_indicators for the factors of one monomial).
-inline const Expr* absorbed_indicator(const Expr& a, const Expr& b) {
-  auto is_indicator_of = [](const Expr& m, const Expr& x) {
-    const Expr* arg = indicator_argument(m);
-    return arg && *arg == x;
-  };
-  if (is_indicator_of(b, a) && provably_nonnegative_quick(a)) return &a;
-  if (is_indicator_of(a, b) && provably_nonnegative_quick(b)) return &b;
-  return nullptr;
+// g * min(1, x, ...) as a whole, before a sum g would be expanded: the rule of
+// drop_absorbed_indicators (for the factors of one monomial) with g as the
+// other factor, so (p+s)*min(1,p+s) is p+s and (p+s)*min(1,p+s,q) is
+// (p+s)*min(1,q).
+inline std::optional<Expr> absorbed_indicator(const Expr& a, const Expr& b) {
+  for (const auto& [g, m] : {std::pair<const Expr*, const Expr*>{&a, &b}, {&b, &a}}) {
+    if (!is_indicator_min(*m)) continue;
+    std::optional<Expr> rest = indicator_without(*m, [g = g](const Expr& x) { return zero_unless_positive(*g, x); });
+    if (rest) return rest->is_int(1) ? *g : *g * *rest;
+  }
+  return std::nullopt;
 }
 
 }  // namespace detail
 
 inline Expr operator*(const Expr& a, const Expr& b) {
   if (const Expr* e = detail::first_error({&a, &b})) return *e;
-  if (const Expr* x = detail::absorbed_indicator(a, b)) return *x;
+  if (std::optional<Expr> x = detail::absorbed_indicator(a, b)) return std::move(*x);
   if (a.is_int() && b.is_int()) {
     int64_t r = 0;
     return checked::mul(a.as_int(), b.as_int(), r) ? Expr(r) : detail::overflow_error();
@@ -1179,7 +1187,7 @@ inline Expr product_of_items(const Expr* items, std::size_t n) {
     return scalar;
   }
   if (n == 2)
-    if (const Expr* x = detail::absorbed_indicator(items[0], items[1])) return *x;
+    if (std::optional<Expr> x = detail::absorbed_indicator(items[0], items[1])) return std::move(*x);
   if (detail::keeps_factors(operands, n)) return detail::unexpanded_product(operands, n);
   // Otherwise no step of the fold below reaches the limit, so operator*
   // expands at every step, as the left fold does.

@@ -76,6 +76,12 @@ inline void print_at(const Expr& e, int min_prec, std::string& out) {
   }
 }
 
+// Whether e prints with a leading '-' and no brackets: -3, -x, -2*x.
+inline bool prints_negative(const Expr& e) {
+  if (e.kind() == ExprKind::Integer) return e.as_int() < 0 && e.as_int() != INT64_MIN;
+  return e.kind() == ExprKind::Add && e.terms().size() == 1 && e.add_constant() == 0 && e.terms()[0].second < 0;
+}
+
 // A factor inside a product: floor divisions, modulos and sums need brackets,
 // since `3*x//2` would read as `(3*x)//2`.
 inline void print_factor(const Expr& f, std::string& out) {
@@ -262,7 +268,15 @@ inline int print_expr(const Expr& e, std::string& out) {
       return kPrecMul;
     case ExprKind::FloorDiv:
     case ExprKind::Mod:
-      print_at(e.args()[0], kPrecMul, out);
+      // A negative numerator is bracketed although '-' binds tighter: `b-(-a)//c`
+      // rather than `b--a//c`.
+      if (prints_negative(e.args()[0])) {
+        out += '(';
+        print_expr(e.args()[0], out);
+        out += ')';
+      } else {
+        print_at(e.args()[0], kPrecMul, out);
+      }
       out += e.kind() == ExprKind::FloorDiv ? "//" : "%";
       print_at(e.args()[1], kPrecUnary, out);
       return kPrecMul;

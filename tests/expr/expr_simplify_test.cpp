@@ -253,6 +253,12 @@ TEST(Simplify, AFactorTakesItsArgumentOutOfAnIndicator) {
   EXPECT_EQ(S("(p+s)*min(1,p+s,q)"), "p*min(1,q)+s*min(1,q)");
   EXPECT_EQ(S("min(1,q,p+s)*(p+s)"), "p*min(1,q)+s*min(1,q)");
   EXPECT_EQ(S("(p+s)*min(1,p+s)"), "p+s");
+  // The 1 of the indicator stays: a factor 1 is no argument x (property test,
+  // seed 3: substituting a := b+1 rebuilt 3*((min(1,y,2*c)-1)//c) as
+  // 3*((min(y,2*c)-1)//c), multiplying the min by 1 on the way).
+  EXPECT_EQ(to_string(Expr(1) * P("min(1,y)")), "min(1,y)");
+  EXPECT_EQ(to_string(P("min(1,y,2*c)") * Expr(1)), "min(1,y,2*c)");
+  EXPECT_EQ(to_string(substitute(P("a + 3*((min(1,y,2*c)-1)//c)"), {{"a", P("b+1")}})), "b+3*((min(1,y,2*c)-1)//c)+1");
   // Not beside a factor that may be negative, nor without the 1.
   EXPECT_EQ(S("(x-1)*min(1,x-1,y)"), "x*min(1,y,x-1)-min(1,y,x-1)");
   EXPECT_EQ(value(P("(x-1)*min(1,x-1,y)"), {{"x", 0}, {"y", 5}}), 1);

@@ -439,12 +439,14 @@ inline bool zero_unless_positive(const Expr& g, const Expr& x) {
 
 // The indicator m = min(1, x, ...) without every x for which absorbed(x)
 // holds, when that leaves a factor of the same kind (a Min, or 1); nothing
-// when no argument goes or the rest would not be one.
+// when no argument goes or the rest would not be one. The 1 itself always
+// stays: the rule is min(1, x, ...) == min(1, ...) where x >= 1, so 1*min(1,y)
+// is min(1,y), not min(y).
 template <class Absorbed>
 std::optional<Expr> indicator_without(const Expr& m, Absorbed absorbed) {
   ExprList kept;
   for (const Expr& a : m.args())
-    if (!absorbed(a)) kept.push_back(a);
+    if (a.is_int(1) || !absorbed(a)) kept.push_back(a);
   if (kept.size() == m.args().size()) return std::nullopt;
   Expr rebuilt = extremum(ExprKind::Min, kept.data(), kept.size());
   if (!rebuilt.is_int(1) && rebuilt.kind() != ExprKind::Min) return std::nullopt;

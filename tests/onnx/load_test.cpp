@@ -1319,6 +1319,39 @@ TEST(OnnxWire, BadTagsAndWireTypes) {
   EXPECT_TRUE(load_bytes(ok + "\x9b\x01\x08\x01\x9c\x01"));                // unknown group 19, closed
 }
 
+TEST(OnnxWire, OneByteTagsTakeTheStepsOfTheirFields) {
+  // check_message looks the steps of one-byte tags up (MessageSpec::steps):
+  // the table must be step_for's answer for every message type and tag.
+  namespace wire = symshape::onnx::wire;
+  using wire::Step;
+  for (int type = 0; type < symshape::onnx::view::kTypeCount; ++type) {
+    const wire::MessageSpec& spec = symshape::onnx::view::kSchema.specs[type];
+    for (uint32_t tag = 0; tag < wire::kOneByteTags; ++tag)
+      EXPECT_EQ(spec.steps[tag], wire::step_for(spec.fields, tag >> 3, tag & 7)) << type << " " << tag;
+  }
+  for (uint32_t tag = 0; tag < wire::kOneByteTags; ++tag)
+    EXPECT_EQ(wire::kGroupSteps.steps[tag], wire::step_for(nullptr, tag >> 3, tag & 7)) << tag;
+  const wire::MessageSpec& node = symshape::onnx::view::kSchema.specs[symshape::onnx::view::kNode];
+  EXPECT_EQ(node.steps[0x0a], Step::kSkipLen);   // input (1), a string
+  EXPECT_EQ(node.steps[0x2a], Step::kEnterLen);  // attribute (5), a message
+  EXPECT_EQ(node.steps[0x08], Step::kVarint);    // field 1 as a varint: an unknown field
+  EXPECT_EQ(node.steps[0x00], Step::kFail);      // tag 0
+  EXPECT_EQ(node.steps[0x0e], Step::kFail);      // wire type 6
+  const wire::MessageSpec& attribute = symshape::onnx::view::kSchema.specs[symshape::onnx::view::kAttribute];
+  EXPECT_EQ(attribute.steps[0x42], Step::kPackedVarints);    // ints (8)
+  EXPECT_EQ(attribute.steps[0x3a], Step::kPackedFixed32);    // floats (7)
+  EXPECT_EQ(attribute.steps[0x32], Step::kEnterLen);         // t (6), a tensor
+  EXPECT_EQ(wire::kGroupSteps.steps[0x3a], Step::kSkipLen);  // a group's fields are unknown
+  // Inside an unknown group, fields 7 and 20 (ModelProto's graph and
+  // training_info: a one-byte and a two-byte tag) are not looked into; in the
+  // model they are.
+  const std::string ok = relu_model().b;
+  const std::string not_a_graph = W().tag(1, 7).b;  // wire type 7
+  EXPECT_TRUE(load_bytes(ok + W().tag(19, 3).s(7, not_a_graph).s(20, not_a_graph).tag(19, 4).b));
+  EXPECT_EQ(load_bytes(ok + W().s(7, not_a_graph).b).error(), kParseFailed);
+  EXPECT_EQ(load_bytes(ok + W().s(20, not_a_graph).b).error(), kParseFailed);
+}
+
 TEST(OnnxWire, UnknownFieldsAreSkipped) {
   W unknown;
   unknown.i(30, 5).s(31, "junk").f32(29, 1.5f).tag(28, 1).raw(std::string(8, '\x01'));

@@ -2,6 +2,7 @@
 // behind Graph, Node, Value and Attribute; Maybe, the rules' optional.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -14,6 +15,7 @@
 #include "symshape/support/name_index.hpp"
 #include "symshape/support/small_vector.hpp"
 #include "symshape/support/stable_pool.hpp"
+#include "symshape/support/string_hash.hpp"
 
 namespace {
 
@@ -503,6 +505,34 @@ TEST(NameIndex, GrowsPastManyNames) {
   for (std::size_t i = 0; i < names.size(); ++i) ASSERT_EQ(index.find("v" + std::to_string(i)), &names[i]);
   EXPECT_EQ(index.find("v5000"), nullptr);
   EXPECT_EQ(index.size(), 5000u);
+}
+
+// The rule index is built at compile time and looked up at run time with the
+// same hash: both must agree, for every size of name (each takes another
+// branch: 0, 1-3, 4-7 bytes, 8, and longer with an overlapping last word).
+constexpr std::size_t kConvHash = symshape::string_hash("Conv");
+constexpr std::size_t kLongHash = symshape::string_hash("LayerNormalization");
+
+TEST(StringHash, CompileTimeAndRunTimeAgree) {
+  EXPECT_EQ(symshape::string_hash(std::string("Conv")), kConvHash);
+  EXPECT_EQ(symshape::string_hash(std::string("LayerNormalization")), kLongHash);
+  const std::string text = "abcdefghijklmnopqrstuvwxyz0123456789";
+  std::vector<std::size_t> seen;
+  for (std::size_t n = 0; n <= text.size(); ++n) {
+    const std::string name = text.substr(0, n);
+    const std::size_t h = symshape::string_hash(name);
+    EXPECT_EQ(h, symshape::string_hash(std::string_view(name.data(), n))) << n;
+    // A change of the first, middle or last byte changes the hash.
+    for (std::size_t at : {std::size_t{0}, n / 2, n - 1}) {
+      if (n == 0) break;
+      std::string changed = name;
+      changed[at] = '#';
+      EXPECT_NE(symshape::string_hash(changed), h) << n << " " << at;
+    }
+    seen.push_back(h);
+  }
+  std::sort(seen.begin(), seen.end());
+  EXPECT_EQ(std::unique(seen.begin(), seen.end()), seen.end()) << "prefixes of another size hash apart";
 }
 
 }  // namespace

@@ -1105,6 +1105,7 @@ namespace detail {
 // other factor, so (p+s)*min(1,p+s) is p+s and (p+s)*min(1,p+s,q) is
 // (p+s)*min(1,q).
 inline std::optional<Expr> absorbed_indicator(const Expr& a, const Expr& b) {
+  if (a.kind() != ExprKind::Min && b.kind() != ExprKind::Min) return std::nullopt;  // most products: no list below
   for (const auto& [g, m] : {std::pair<const Expr*, const Expr*>{&a, &b}, {&b, &a}}) {
     if (!is_indicator_min(*m)) continue;
     std::optional<Expr> rest = indicator_without(*m, [g = g](const Expr& x) { return zero_unless_positive(*g, x); });

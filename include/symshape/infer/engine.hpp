@@ -219,22 +219,26 @@ class Engine final : private SubgraphInferer {
   bool budget_reported_ = false;
   const Node* too_deep_ = nullptr;  // the last node whose subgraphs were too deep
 
-  // Producers (in this graph) of n's inputs, including values that its
-  // subgraphs read from the outer scope.
-  // (With repeats; the caller removes them where it matters.)
+  // Calls on_producer(position) for the producer (in this graph) of each of
+  // n's inputs, including values that its subgraphs read from the outer
+  // scope, and stops at the first call that returns false; returns false
+  // then. (With repeats; the caller removes them where it matters.)
   // (Subgraphs deeper than kMaxSubgraphDepth are not inferred, nor read.)
-  static void collect_dependencies(const Node& n, const StablePool<Node>& index, std::vector<std::size_t>& deps,
-                                   int depth = 0) {
+  template <class OnProducer>
+  static bool for_each_dependency(const Node& n, const StablePool<Node>& index, OnProducer& on_producer,
+                                  int depth = 0) {
     for (const Value* in : n.inputs) {
       if (!in || !in->producer) continue;
       const std::size_t at = index.index_of(in->producer);
-      if (at != StablePool<Node>::npos) deps.push_back(at);
+      if (at != StablePool<Node>::npos && !on_producer(at)) return false;
     }
-    if (depth >= kMaxSubgraphDepth) return;
+    if (depth >= kMaxSubgraphDepth) return true;
     for (const auto& a : n.attributes)
       for (const auto& g : a.graphs)
         if (g)
-          for (const auto& sub : g->nodes) collect_dependencies(*sub, index, deps, depth + 1);
+          for (const auto& sub : g->nodes)
+            if (!for_each_dependency(*sub, index, on_producer, depth + 1)) return false;
+    return true;
   }
 
   // The fast path of topological_order: whether every producer comes strictly
@@ -242,12 +246,9 @@ class Engine final : private SubgraphInferer {
   // the file order (it keeps the file order among ready nodes).
   static bool in_topological_file_order(const Graph& g) {
     const StablePool<Node>& index = g.nodes;  // node -> position, by address
-    std::vector<std::size_t> deps;
     for (std::size_t i = 0; i < g.nodes.size(); ++i) {
-      deps.clear();
-      collect_dependencies(*g.nodes[i], index, deps);
-      for (std::size_t d : deps)
-        if (d >= i) return false;
+      auto before = [i](std::size_t at) { return at < i; };
+      if (!for_each_dependency(*g.nodes[i], index, before)) return false;
     }
     return true;
   }
@@ -265,7 +266,11 @@ class Engine final : private SubgraphInferer {
                    std::vector<std::vector<std::size_t>>(g.nodes.size()), std::vector<std::size_t>(g.nodes.size(), 0)};
     for (std::size_t i = 0; i < g.nodes.size(); ++i) {
       std::vector<std::size_t>& deps = d.producers[i];
-      collect_dependencies(*g.nodes[i], index, deps);  // a node reading its own output is a cycle too
+      auto collect = [&deps](std::size_t at) {
+        deps.push_back(at);  // a node reading its own output is a cycle too
+        return true;
+      };
+      for_each_dependency(*g.nodes[i], index, collect);
       std::sort(deps.begin(), deps.end());
       deps.erase(std::unique(deps.begin(), deps.end()), deps.end());
       for (std::size_t p : deps) d.users[p].push_back(i);

@@ -24,31 +24,19 @@
 #include <cstdint>
 #include <string_view>
 
+#include "symshape/support/string_hash.hpp"
+
 namespace symshape {
 
 namespace detail {
 
-// The finaliser of MurmurHash3 (public domain): every bit of the result
-// depends on every bit of h.
-constexpr uint64_t mix64(uint64_t h) {
-  h ^= h >> 33;
-  h *= 0xff51afd7ed558ccdULL;
-  h ^= h >> 33;
-  h *= 0xc4ceb9fe1a85ec53ULL;
-  h ^= h >> 33;
-  return h;
-}
-
-constexpr uint64_t fnv1a(uint64_t h, const char* s, std::size_t size) {
-  for (std::size_t i = 0; i < size; ++i) h = (h ^ static_cast<unsigned char>(s[i])) * 0x100000001b3ULL;
-  return h;
-}
-
-// The hash of an operator's key: FNV-1a over the domain, a 0xff byte (which
-// no UTF-8 name holds, so "a"+"b.c" and "a.b"+"c" differ), then the op type.
+// The hash of an operator's key: the domain unless it is "" (ai.onnx, almost
+// every node's), then the op type, each with its size (so "a"+"b.c" and
+// "a.b"+"c" differ). slot_of mixes it again, and fold_string's last multiply
+// already spreads it over the high half that picks the bucket.
 constexpr uint64_t op_key_hash(std::string_view domain, std::string_view op_type) {
-  const uint64_t h = fnv1a(0xcbf29ce484222325ULL, domain.data(), domain.size());
-  return mix64(fnv1a((h ^ 0xffu) * 0x100000001b3ULL, op_type.data(), op_type.size()));
+  const uint64_t seed = 0x9e3779b97f4a7c15ULL;
+  return fold_string(domain.empty() ? seed : fold_string(seed, domain), op_type);
 }
 
 // A key's bucket comes from the high half of its hash, its slot from the

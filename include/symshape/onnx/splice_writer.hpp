@@ -55,6 +55,7 @@
 #include "symshape/support/output_file.hpp"
 #include "symshape/support/read_progress.hpp"
 #include "symshape/support/result.hpp"
+#include "symshape/support/string_hash.hpp"
 
 namespace symshape::onnx {
 
@@ -375,23 +376,19 @@ class EncodedTypes {
       append_type(scratch, t, fresh);
       return scratch;
     }
-    std::vector<std::size_t>& same_hash = by_hash_[hash(t)];
-    for (std::size_t i : same_hash)
-      if (kept_[i].type == t) return kept_[i].bytes;
+    const std::size_t h = hash(t);
+    if (const Kept* k = lookup(t, h)) return k->bytes;
     kept_.push_back({t, {}});
     append_type(kept_.back().bytes, t, fresh);  // takes no fresh name
-    same_hash.push_back(kept_.size() - 1);
+    insert(h, &kept_.back());
     return kept_.back().bytes;
   }
   // Whether bytes() keeps t's bytes: the same each time they are asked for.
   static bool keeps(const Type& t) { return t.kind() == Type::Kind::Tensor && !takes_fresh_names(t); }
   // The bytes kept for t by an earlier bytes(), or nullptr.
   const std::string* find(const Type& t) const {
-    const auto it = by_hash_.find(hash(t));
-    if (it != by_hash_.end())
-      for (std::size_t i : it->second)
-        if (kept_[i].type == t) return &kept_[i].bytes;
-    return nullptr;
+    const Kept* k = lookup(t, hash(t));
+    return k ? &k->bytes : nullptr;
   }
 
  private:
@@ -399,13 +396,46 @@ class EncodedTypes {
     Type type;
     std::string bytes;
   };
+  // Open addressing over the kept types, at most half full: each value of a
+  // graph is looked up twice (when its entry is sized and when it is
+  // written), so this is a hash, a probe or two and one comparison of types.
+  struct Slot {
+    std::size_t hash = 0;
+    const Kept* kept = nullptr;  // nullptr: free
+  };
   std::deque<Kept> kept_;  // (a deque: the bytes returned stay where they are)
-  std::unordered_map<std::size_t, std::vector<std::size_t>> by_hash_;
+  std::vector<Slot> slots_;
+
+  const Kept* lookup(const Type& t, std::size_t h) const {
+    if (slots_.empty()) return nullptr;
+    const std::size_t mask = slots_.size() - 1;
+    for (std::size_t i = h & mask;; i = (i + 1) & mask) {
+      const Slot& s = slots_[i];
+      if (!s.kept) return nullptr;
+      if (s.hash == h && s.kept->type == t) return s.kept;
+    }
+  }
+  void insert(std::size_t h, const Kept* k) {
+    if (2 * kept_.size() > slots_.size()) {
+      std::vector<Slot> old(slots_.empty() ? 16 : 2 * slots_.size());
+      old.swap(slots_);
+      for (const Slot& s : old)
+        if (s.kept) place(s);
+    }
+    place({h, k});
+  }
+  void place(const Slot& s) {
+    const std::size_t mask = slots_.size() - 1;
+    std::size_t i = s.hash & mask;
+    while (slots_[i].kept) i = (i + 1) & mask;
+    slots_[i] = s;
+  }
 
   static std::size_t hash(const Type& t) {
-    std::size_t h = static_cast<std::size_t>(t.elem_type()) * 0x9e3779b97f4a7c15u;
+    uint64_t h = static_cast<uint64_t>(t.elem_type()) * 0x9e3779b97f4a7c15u;
     for (const SymbolicDim& d : t.shape().dims()) h = (h ^ d.expr().hash()) * 0x100000001b3u;
-    return h ^ static_cast<std::size_t>(t.shape().rank() + 1);
+    // mixed, as the low bits pick the slot
+    return static_cast<std::size_t>(mix64(h ^ static_cast<uint64_t>(t.shape().rank() + 1)));
   }
 };
 

@@ -170,6 +170,7 @@ inline constexpr SchemaBuilder make_schema() {
   b.set(kTrainingInfo, TI::kUpdateBinding, K::kMessage, kStringStringEntry);
   b.set(kTensorAnnotation, TensorAnnotation::kTensorName, K::kBytes);
   b.set(kTensorAnnotation, TensorAnnotation::kQuantParameterTensorNames, K::kMessage, kStringStringEntry);
+  for (wire::MessageSpec& spec : b.specs) spec.compute_steps();
   return b;
 }
 inline constexpr SchemaBuilder kSchema = make_schema();

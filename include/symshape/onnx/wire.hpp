@@ -250,15 +250,82 @@ enum class Kind : uint8_t {
   kPackedFixed64,  // wire type 1, or 2 holding a multiple of 8 bytes
 };
 
+// What check_message does with a field, decided by its tag and the fields
+// of the message around it (its wire type, and for wire type 2 the field's
+// Kind): fail, read a value, skip bytes, enter a message or group, leave one.
+enum class Step : uint8_t {
+  kFail = 0,  // (0: the steps of a spec whose compute_steps() was not called fail every message)
+  kVarint,
+  kFixed64,
+  kFixed32,
+  kStartGroup,
+  kEndGroup,
+  kSkipLen,        // a length-delimited field not looked into
+  kEnterLen,       // a message of a known type
+  kPackedVarints,  // a packed field of varints
+  kPackedFixed32,  // ... of 4-byte values
+  kPackedFixed64,  // ... of 8-byte values
+};
+
 // A message type's fields 1..kMaxFieldNumber (higher numbers are unknown).
 inline constexpr uint32_t kMaxFieldNumber = 31;
 struct FieldSpec {
   Kind kind = Kind::kUnknown;
   uint8_t type = 0;  // the message type of a kMessage field
 };
+
+// The step for field `number` of wire type `wire` in a message whose fields
+// are `fields` (nullptr: a group, whose fields are all unknown).
+constexpr Step step_for(const FieldSpec* fields, uint32_t number, uint32_t wire) {
+  if (number == 0) return Step::kFail;  // a tag 0 too
+  switch (wire) {
+    case kVarint:
+      return Step::kVarint;
+    case kFixed64:
+      return Step::kFixed64;
+    case kFixed32:
+      return Step::kFixed32;
+    case kStartGroup:
+      return Step::kStartGroup;
+    case kEndGroup:
+      return Step::kEndGroup;
+    case kLen:
+      switch (fields && number <= kMaxFieldNumber ? fields[number].kind : Kind::kUnknown) {
+        case Kind::kMessage:
+          return Step::kEnterLen;
+        case Kind::kPackedVarint:
+          return Step::kPackedVarints;
+        case Kind::kPackedFixed32:
+          return Step::kPackedFixed32;
+        case Kind::kPackedFixed64:
+          return Step::kPackedFixed64;
+        default:
+          return Step::kSkipLen;
+      }
+    default:
+      return Step::kFail;  // wire types 6 and 7
+  }
+}
+
+// Most tags of a model are one byte (field numbers 1-15): their steps are
+// looked up, one load in place of the tests of step_for.
+inline constexpr uint32_t kOneByteTags = 0x80;
 struct MessageSpec {
   FieldSpec fields[kMaxFieldNumber + 1];
+  Step steps[kOneByteTags] = {};  // by tag; filled by compute_steps() once the fields are set
+  constexpr void compute_steps() {
+    for (uint32_t tag = 0; tag < kOneByteTags; ++tag) steps[tag] = step_for(fields, tag >> 3, tag & 7);
+  }
 };
+
+// The steps of a group's one-byte tags.
+struct GroupSteps {
+  Step steps[kOneByteTags] = {};
+  constexpr GroupSteps() {
+    for (uint32_t tag = 0; tag < kOneByteTags; ++tag) steps[tag] = step_for(nullptr, tag >> 3, tag & 7);
+  }
+};
+inline constexpr GroupSteps kGroupSteps{};
 
 // A varint field check_message looks out for while it checks: `seen` is set
 // when field `number` of message type `type` comes with the value `value`
@@ -275,30 +342,37 @@ struct VarintWatch {
 namespace detail {
 
 // A message or group being checked: where it ends, its type (or -1 for a
-// group, whose fields are all unknown), the field number of a group.
+// group), its fields (nullptr for a group, whose fields are all unknown) and
+// the steps of its one-byte tags, the field number of a group.
 struct Frame {
   const char* end;
   int type;
+  const FieldSpec* fields;
+  const Step* steps;
   uint32_t group;
 };
 
 }  // namespace detail
 
-// Whether `bytes` parse as a message of type `type` (an index in `specs`)
-// the way libprotobuf parses them with a recursion budget of `budget`;
-// `watch`, when given, is updated on the way (see VarintWatch).
+// Whether `bytes` parse as a message of type `type` (an index in `specs`,
+// whose compute_steps() was called) the way libprotobuf parses them with a
+// recursion budget of `budget`; `watch`, when given, is updated on the way
+// (see VarintWatch).
 inline bool check_message(std::string_view bytes, const MessageSpec* specs, int type, int budget,
                           VarintWatch* watch = nullptr) {
   // The message or group being read is `top`, in locals (read for every
   // field); `outer` holds the ones around it.
   std::vector<detail::Frame> outer;
-  detail::Frame top{bytes.data() + bytes.size(), type, 0};
+  const auto frame_of = [specs](const char* end, int t) {
+    return detail::Frame{end, t, specs[t].fields, specs[t].steps, 0};
+  };
+  detail::Frame top = frame_of(bytes.data() + bytes.size(), type);
   Cursor c{bytes.data(), top.end};
-  const auto enter = [&](const char* end, int inner_type, uint32_t group) {
+  const auto enter = [&](const detail::Frame& inner) {
     if (static_cast<int>(outer.size()) >= budget) return false;  // the new level would be budget + 1
     outer.push_back(top);
-    top = {end, inner_type, group};
-    c.end = end;
+    top = inner;
+    c.end = inner.end;
     return true;
   };
   const auto leave = [&] {
@@ -314,48 +388,56 @@ inline bool check_message(std::string_view bytes, const MessageSpec* specs, int 
       continue;
     }
     uint32_t tag = 0;
-    if (!c.tag(tag)) return false;
+    Step step = Step::kFail;
+    if (static_cast<uint8_t>(*c.p) < kOneByteTags) {
+      tag = static_cast<uint8_t>(*c.p++);
+      step = top.steps[tag];
+    } else {
+      if (!c.long_tag(tag)) return false;
+      step = step_for(top.fields, tag >> 3, tag & 7);
+    }
     const uint32_t number = tag >> 3;
-    if (number == 0) return false;  // a tag 0 too
-    switch (tag & 7) {
-      case kVarint: {
+    Span s;
+    switch (step) {
+      case Step::kFail:
+        return false;
+      case Step::kVarint: {
         uint64_t v = 0;
         if (!c.varint(v)) return false;
         if (watch && top.type == watch->type && number == watch->number && static_cast<uint32_t>(v) == watch->value)
           watch->seen = true;
         break;
       }
-      case kFixed64:
+      case Step::kFixed64:
         if (!c.skip(8)) return false;
         break;
-      case kFixed32:
+      case Step::kFixed32:
         if (!c.skip(4)) return false;
         break;
-      case kStartGroup:
-        if (!enter(top.end, -1, number)) return false;
+      case Step::kStartGroup:
+        if (!enter({top.end, -1, nullptr, kGroupSteps.steps, number})) return false;
         break;
-      case kEndGroup:
+      case Step::kEndGroup:
         if (top.group != number) return false;  // (a message's frame has group 0, never a field number)
         leave();
         break;
-      case kLen: {
-        Span s;
+      case Step::kSkipLen:
         if (!c.len(s)) return false;
-        const Kind kind =
-            top.type >= 0 && number <= kMaxFieldNumber ? specs[top.type].fields[number].kind : Kind::kUnknown;
-        if (kind == Kind::kMessage) {
-          c.p = s.begin;
-          if (!enter(s.end, specs[top.type].fields[number].type, 0)) return false;
-        } else if (kind == Kind::kPackedVarint) {
-          if (!for_each_packed_varint(s, [](uint64_t) {})) return false;
-        } else if ((kind == Kind::kPackedFixed32 && s.size() % 4 != 0) ||
-                   (kind == Kind::kPackedFixed64 && s.size() % 8 != 0)) {
-          return false;
-        }
         break;
-      }
-      default:
-        return false;  // wire types 6 and 7
+      case Step::kEnterLen:
+        if (!c.len(s)) return false;
+        c.p = s.begin;
+        if (!enter(frame_of(s.end, top.fields[number].type))) return false;
+        break;
+      case Step::kPackedVarints:
+        if (!c.len(s) || !for_each_packed_varint(s, [](uint64_t) {})) return false;
+        break;
+      case Step::kPackedFixed32:
+        if (!c.len(s) || s.size() % 4 != 0) return false;
+        break;
+      case Step::kPackedFixed64:
+        if (!c.len(s) || s.size() % 8 != 0) return false;
+        break;
     }
   }
 }

@@ -37,6 +37,7 @@ inline void gather_values(Context& ctx, Node& n, int64_t axis) {
     if (i != a) (i < a ? outer : inner) *= static_cast<std::size_t>((*dims)[i]);
   if (outer * indices->size() * inner > Context::kMaxSymbolicValueSize) return;
   Dims out;
+  out.reserve(outer * indices->size() * inner);
   for (std::size_t o = 0; o < outer; ++o)
     for (int64_t i : *indices) {
       if (i < -len || i >= len) return ctx.record_error(n, {"index ", i, " is out of range for a dim of size ", len});

@@ -90,6 +90,7 @@ inline Maybe<ReshapeTarget> resolve_target(Context& ctx, const Node& n, const st
 inline std::optional<Dims> complete_target(Context& ctx, const Node& n, const Shape& in, ReshapeTarget target) {
   Dims& out = target.dims;
   std::vector<SymbolicDim> rest_in = in.dims(), kept;
+  kept.reserve(out.size());
   for (std::size_t i = 0; i < out.size(); ++i) {
     if (target.infer_at && i == *target.infer_at) continue;
     bool cancelled = false;

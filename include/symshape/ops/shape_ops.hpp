@@ -166,6 +166,7 @@ namespace shape_ops_detail {
 // The dims of `s` with a 1 inserted at each position where `one` is true.
 inline Dims with_ones(const Shape& s, const std::vector<bool>& one) {
   Dims out;
+  out.reserve(one.size());
   std::size_t next = 0;
   for (bool b : one) out.push_back(b ? SymbolicDim(1) : s[next++]);
   return out;
@@ -254,12 +255,14 @@ inline void infer_transpose(Context& ctx, Node& n) {
   if (perm) {
     p = *perm;
   } else {
+    p.reserve(static_cast<std::size_t>(r));
     for (int64_t i = r - 1; i >= 0; --i) p.push_back(i);
   }
   if (static_cast<int64_t>(p.size()) != r)
     return ctx.record_error(n, {"perm has ", p.size(), " entries for input of rank ", r});
   std::vector<bool> seen(static_cast<std::size_t>(r), false);
   Dims out;
+  out.reserve(p.size());
   for (int64_t a : p) {
     if (a < 0 || a >= r || seen[static_cast<std::size_t>(a)])
       return ctx.record_error(n, {"perm is not a permutation of 0..", r - 1});

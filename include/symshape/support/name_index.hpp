@@ -11,41 +11,16 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <cstring>
 #include <string_view>
 #include <vector>
+
+#include "symshape/support/string_hash.hpp"
 
 namespace symshape {
 
 // How many lookups ahead a loop prefetches (enough to keep several memory
 // accesses in flight, few enough that the slots are still cached when used).
 inline constexpr std::size_t kPrefetchDistance = 8;
-
-// A hash of a name, 8 bytes at a time: names of values run to 20-60
-// characters, and std::hash (libstdc++'s byte-wise murmur) was 4% of a whole
-// `symshape infer` of a transformer. The last mix spreads every input bit
-// over the low bits, which pick a table's slot.
-inline std::size_t string_hash(std::string_view s) {
-  const char* p = s.data();
-  std::size_t n = s.size();
-  uint64_t h = 0x9e3779b97f4a7c15ULL ^ (n * 0xff51afd7ed558ccdULL);
-  const auto mix = [&h](uint64_t w) {
-    h = (h ^ w) * 0xbf58476d1ce4e5b9ULL;
-    h ^= h >> 31;
-  };
-  for (; n >= 8; p += 8, n -= 8) {
-    uint64_t w;
-    std::memcpy(&w, p, 8);
-    mix(w);
-  }
-  if (n > 0) {
-    uint64_t w = 0;
-    for (std::size_t i = 0; i < n; ++i) w |= static_cast<uint64_t>(static_cast<unsigned char>(p[i])) << (8 * i);
-    mix(w);
-  }
-  h = (h ^ (h >> 30)) * 0x94d049bb133111ebULL;
-  return static_cast<std::size_t>(h ^ (h >> 31));
-}
 
 template <class T>
 class NameIndex {

@@ -39,7 +39,9 @@ inline std::optional<Shape> matmul_shape(Context& ctx, const Node& n, const Shap
   const Shape batch_b(std::vector<SymbolicDim>(db.begin(), db.end() - 2));
   auto batch = broadcast_shapes(ctx, n, batch_a, batch_b);
   if (!batch) return std::nullopt;
-  std::vector<SymbolicDim> out = batch->dims();
+  std::vector<SymbolicDim> out;
+  out.reserve(batch->size() + 2);  // (a copy of the batch dims has no room for the two below)
+  for (const SymbolicDim& d : batch->dims()) out.push_back(d);
   if (!a_vec) out.push_back(da[da.size() - 2]);
   if (!b_vec) out.push_back(db.back());
   return Shape(std::move(out));

@@ -91,6 +91,7 @@ inline std::optional<std::vector<int64_t>> unique_axes(Context& ctx, const Node&
 // keepdims): the output of a reduction.
 inline std::vector<SymbolicDim> reduced_dims(const Shape& in, const std::vector<bool>& reduced, bool keepdims) {
   std::vector<SymbolicDim> out;
+  out.reserve(reduced.size());
   for (std::size_t i = 0; i < reduced.size(); ++i) {
     if (!reduced[i]) {
       out.push_back(in[i]);

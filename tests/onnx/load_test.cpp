@@ -1329,8 +1329,10 @@ TEST(OnnxWire, OneByteTagsTakeTheStepsOfTheirFields) {
     for (uint32_t tag = 0; tag < wire::kOneByteTags; ++tag)
       EXPECT_EQ(spec.steps[tag], wire::step_for(spec.fields, tag >> 3, tag & 7)) << type << " " << tag;
   }
+  for (uint32_t field = 0; field <= wire::kMaxFieldNumber; ++field)
+    EXPECT_EQ(wire::kGroupSpec.fields[field].kind, wire::Kind::kUnknown) << field;
   for (uint32_t tag = 0; tag < wire::kOneByteTags; ++tag)
-    EXPECT_EQ(wire::kGroupSteps.steps[tag], wire::step_for(nullptr, tag >> 3, tag & 7)) << tag;
+    EXPECT_EQ(wire::kGroupSpec.steps[tag], wire::step_for(wire::kGroupSpec.fields, tag >> 3, tag & 7)) << tag;
   const wire::MessageSpec& node = symshape::onnx::view::kSchema.specs[symshape::onnx::view::kNode];
   EXPECT_EQ(node.steps[0x0a], Step::kSkipLen);   // input (1), a string
   EXPECT_EQ(node.steps[0x2a], Step::kEnterLen);  // attribute (5), a message
@@ -1338,10 +1340,10 @@ TEST(OnnxWire, OneByteTagsTakeTheStepsOfTheirFields) {
   EXPECT_EQ(node.steps[0x00], Step::kFail);      // tag 0
   EXPECT_EQ(node.steps[0x0e], Step::kFail);      // wire type 6
   const wire::MessageSpec& attribute = symshape::onnx::view::kSchema.specs[symshape::onnx::view::kAttribute];
-  EXPECT_EQ(attribute.steps[0x42], Step::kPackedVarints);    // ints (8)
-  EXPECT_EQ(attribute.steps[0x3a], Step::kPackedFixed32);    // floats (7)
-  EXPECT_EQ(attribute.steps[0x32], Step::kEnterLen);         // t (6), a tensor
-  EXPECT_EQ(wire::kGroupSteps.steps[0x3a], Step::kSkipLen);  // a group's fields are unknown
+  EXPECT_EQ(attribute.steps[0x42], Step::kPackedVarints);   // ints (8)
+  EXPECT_EQ(attribute.steps[0x3a], Step::kPackedFixed32);   // floats (7)
+  EXPECT_EQ(attribute.steps[0x32], Step::kEnterLen);        // t (6), a tensor
+  EXPECT_EQ(wire::kGroupSpec.steps[0x3a], Step::kSkipLen);  // a group's fields are unknown
   // Inside an unknown group, fields 7 and 20 (ModelProto's graph and
   // training_info: a one-byte and a two-byte tag) are not looked into; in the
   // model they are.

@@ -359,6 +359,37 @@ TEST(DataPropagationFractions, ConcatOfScalesBringsThemToOneDenominator) {
   EXPECT_EQ(c.fractions[0]->den, 4);
 }
 
+TEST(DataPropagationFractions, ConcatOfEveryKindOfInput) {
+  // Propagated values (a Constant node's fractions and whole numbers, read
+  // where they are stored), an initializer's data (converted) and an input of
+  // static shape without a value (an unknown element), along axis 1 of [2,k].
+  Model m;
+  m.opset_imports[""] = 13;
+  GraphBuilder g(*m.graph);
+  g.input("u", ts(FLOAT, {2, 1}));
+  g.initializer("quarters", Tensor::floats({0.25, -1.75}, {2, 1}));
+  g.node("Constant", {}, {"halves"}, {attr_floats("value_floats", {1.5, -0.5})});
+  g.node("Constant", {}, {"whole"}, {attr_floats("value_floats", {2, 3})});
+  g.initializer("rows", Tensor::vector({2, 1}));
+  g.node("Reshape", {"halves", "rows"}, {"halves21"});
+  g.node("Reshape", {"whole", "rows"}, {"whole21"});
+  g.node("Concat", {"halves21", "whole21", "quarters", "u"}, {"all"}, {attr("axis", int64_t{1})});
+  g.output("all");
+  const Report r = infer_shapes(m);
+  EXPECT_EQ(r.errors(), 0u) << diagnostics_text(r);
+  const Value* all = find(m, "all");
+  EXPECT_EQ(all->type, ts(FLOAT, {2, 4}));
+  ASSERT_TRUE(all->fraction);
+  // Row by row: 1.5, 2, 0.25, ? and -0.5, 3, -1.75, ?, in quarters.
+  EXPECT_EQ(all->fraction->num, (V{6, 8, 1, SymbolicDim(), -2, 12, -7, SymbolicDim()}));
+  EXPECT_EQ(all->fraction->den, 4);
+  // The inputs' stored values are untouched by the scaling.
+  ASSERT_TRUE(find(m, "whole21")->symbolic_value);
+  EXPECT_EQ(*find(m, "whole21")->symbolic_value, (V{2, 3}));
+  ASSERT_TRUE(find(m, "halves21")->fraction);
+  EXPECT_EQ(find(m, "halves21")->fraction->num, (V{3, -1}));
+}
+
 // ---- torch.onnx.export patterns, node by node ----
 
 TEST(DataPropagationPatterns, TorchExpandWithMinusOne) {

@@ -94,6 +94,29 @@ class ValueStore {
   static bool carries_data(const Value* v) {
     return v && (v->symbolic_value || (v->initializer && v->initializer->has_data));
   }
+  // v's propagated value read in place, where rational_value would copy it:
+  // its numerators (null when v has no propagated value, which includes a
+  // constant initializer's data: rational_value converts those) and its
+  // denominator.
+  struct StoredRationals {
+    const std::vector<SymbolicDim>* num = nullptr;
+    int64_t den = 1;
+  };
+  static StoredRationals stored_rationals(const Value* v) {
+    if (!v || !v->symbolic_value) return {};
+    if (!v->fraction) return {&*v->symbolic_value, 1};
+    if (v->fraction->num.size() != v->symbolic_value->size()) return {};
+    return {&v->fraction->num, v->fraction->den};
+  }
+  // v's rationals, read in place where they are stored, else converted by
+  // rational_value into `held`, which must outlive the result; a null num
+  // when v has none.
+  StoredRationals read_rationals(const Value* v, std::optional<Rationals>& held) const {
+    if (StoredRationals stored = stored_rationals(v); stored.num) return stored;
+    held = rational_value(v);
+    if (!held) return {};
+    return {&held->num, held->den};
+  }
   std::optional<Rationals> rational_value(const Value* v) const {
     if (!carries_data(v)) return std::nullopt;
     if (v->symbolic_value && v->fraction && v->fraction->num.size() == v->symbolic_value->size()) return *v->fraction;

@@ -435,7 +435,7 @@ class EncodedTypes {
     uint64_t h = static_cast<uint64_t>(t.elem_type()) * 0x9e3779b97f4a7c15u;
     for (const SymbolicDim& d : t.shape().dims()) h = (h ^ d.expr().hash()) * 0x100000001b3u;
     // mixed, as the low bits pick the slot
-    return static_cast<std::size_t>(mix64(h ^ static_cast<uint64_t>(t.shape().rank() + 1)));
+    return static_cast<std::size_t>(symshape::detail::mix64(h ^ static_cast<uint64_t>(t.shape().rank() + 1)));
   }
 };
 

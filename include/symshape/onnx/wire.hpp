@@ -275,7 +275,7 @@ struct FieldSpec {
 };
 
 // The step for field `number` of wire type `wire` in a message whose fields
-// are `fields` (nullptr: a group, whose fields are all unknown).
+// are `fields`.
 constexpr Step step_for(const FieldSpec* fields, uint32_t number, uint32_t wire) {
   if (number == 0) return Step::kFail;  // a tag 0 too
   switch (wire) {
@@ -290,7 +290,7 @@ constexpr Step step_for(const FieldSpec* fields, uint32_t number, uint32_t wire)
     case kEndGroup:
       return Step::kEndGroup;
     case kLen:
-      switch (fields && number <= kMaxFieldNumber ? fields[number].kind : Kind::kUnknown) {
+      switch (number <= kMaxFieldNumber ? fields[number].kind : Kind::kUnknown) {
         case Kind::kMessage:
           return Step::kEnterLen;
         case Kind::kPackedVarint:
@@ -318,14 +318,12 @@ struct MessageSpec {
   }
 };
 
-// The steps of a group's one-byte tags.
-struct GroupSteps {
-  Step steps[kOneByteTags] = {};
-  constexpr GroupSteps() {
-    for (uint32_t tag = 0; tag < kOneByteTags; ++tag) steps[tag] = step_for(nullptr, tag >> 3, tag & 7);
-  }
-};
-inline constexpr GroupSteps kGroupSteps{};
+// A group is read as a message whose fields are all unknown.
+inline constexpr MessageSpec kGroupSpec = [] {
+  MessageSpec spec{};
+  spec.compute_steps();
+  return spec;
+}();
 
 // A varint field check_message looks out for while it checks: `seen` is set
 // when field `number` of message type `type` comes with the value `value`
@@ -342,8 +340,8 @@ struct VarintWatch {
 namespace detail {
 
 // A message or group being checked: where it ends, its type (or -1 for a
-// group), its fields (nullptr for a group, whose fields are all unknown) and
-// the steps of its one-byte tags, the field number of a group.
+// group), its fields and the steps of its one-byte tags (kGroupSpec's for a
+// group), the field number of a group.
 struct Frame {
   const char* end;
   int type;
@@ -415,7 +413,7 @@ inline bool check_message(std::string_view bytes, const MessageSpec* specs, int 
         if (!c.skip(4)) return false;
         break;
       case Step::kStartGroup:
-        if (!enter({top.end, -1, nullptr, kGroupSteps.steps, number})) return false;
+        if (!enter({top.end, -1, kGroupSpec.fields, kGroupSpec.steps, number})) return false;
         break;
       case Step::kEndGroup:
         if (top.group != number) return false;  // (a message's frame has group 0, never a field number)

@@ -25,50 +25,57 @@ namespace concat_split_detail {
 // elements, so that the known ones stay (torch's pads: zeros for batch and
 // channels, computed amounts for the spatial axes).
 inline void concat_values(Context& ctx, Node& n, std::size_t a) {
-  std::vector<Dims> xs;
-  std::vector<std::size_t> blocks;  // elements per outer index, per input
-  std::size_t outer = 1;
-  std::vector<Rationals> rs;
+  // Each input's elements: read in place where propagated, else converted
+  // into held[k] (an initializer's data, or unknown elements).
+  struct Part {
+    const Dims* num;
+    int64_t den;
+    std::size_t block;  // elements per outer index
+  };
+  std::vector<Part> parts;
+  std::vector<std::optional<Rationals>> held(n.inputs.size());
+  parts.reserve(n.inputs.size());
   int64_t den = 1;
   bool any_known = false;
-  rs.reserve(n.inputs.size());
-  xs.reserve(n.inputs.size());
-  blocks.reserve(n.inputs.size());
-  for (const Value* v : n.inputs) {
-    auto r = ctx.rational_value(v);
-    if (!r) {
-      auto unknown = unknown_elements(v);
-      if (!unknown) return;
-      r = Rationals{std::move(*unknown), 1};
-    } else {
+  for (std::size_t k = 0; k < n.inputs.size(); ++k) {
+    const Value* v = n.inputs[k];
+    Context::StoredRationals r = ctx.read_rationals(v, held[k]);
+    if (r.num) {
       any_known = true;
+    } else if (auto unknown = unknown_elements(v)) {
+      held[k] = Rationals{std::move(*unknown), 1};
+      r = {&held[k]->num, 1};
+    } else {
+      return;
     }
-    if (!checked::mul(den / std::gcd(den, r->den), r->den, den)) return;
-    rs.push_back(std::move(*r));
+    if (!checked::mul(den / std::gcd(den, r.den), r.den, den)) return;
+    parts.push_back({r.num, r.den, 0});
   }
   if (!any_known) return;
-  for (std::size_t k = 0; k < rs.size(); ++k) {
-    const Value* v = n.inputs[k];
-    Dims x = std::move(rs[k].num);
-    if (rs[k].den != den)
-      for (auto& e : x) e = e * SymbolicDim(den / rs[k].den);
-    auto dims = value_dims(v, x.size());
+  std::size_t outer = 1, total = 0;
+  for (std::size_t k = 0; k < parts.size(); ++k) {
+    auto dims = value_dims(n.inputs[k], parts[k].num->size());
     if (!dims || dims->size() <= a) return;
     std::size_t block = 1, before = 1;
     for (std::size_t i = 0; i < dims->size(); ++i) (i < a ? before : block) *= static_cast<std::size_t>((*dims)[i]);
-    if (!xs.empty() && before != outer) return;
+    if (k > 0 && before != outer) return;
     outer = before;
-    blocks.push_back(block);
-    xs.push_back(std::move(x));
+    parts[k].block = block;
+    total += parts[k].num->size();
   }
   Dims values;
-  std::size_t total = 0;
-  for (const Dims& x : xs) total += x.size();
   values.reserve(total);
   for (std::size_t o = 0; o < outer; ++o)
-    for (std::size_t k = 0; k < xs.size(); ++k)
-      values.insert(values.end(), xs[k].begin() + static_cast<std::ptrdiff_t>(o * blocks[k]),
-                    xs[k].begin() + static_cast<std::ptrdiff_t>((o + 1) * blocks[k]));
+    for (const Part& part : parts) {
+      const auto first = part.num->begin() + static_cast<std::ptrdiff_t>(o * part.block);
+      const auto last = first + static_cast<std::ptrdiff_t>(part.block);
+      if (part.den == den) {
+        values.insert(values.end(), first, last);
+      } else {
+        const SymbolicDim scale(den / part.den);
+        for (auto e = first; e != last; ++e) values.push_back(*e * scale);
+      }
+    }
   ctx.set_rational_value(n.output(0), {std::move(values), den});
 }
 
@@ -106,7 +113,7 @@ inline void concat_impl(Context& ctx, Node& n, int64_t axis) {
         out[i] = d;
       } else if (out[i].is_int() && d.is_int() && out[i] != d) {
         return ctx.record_error(n, {"dim ", i, " differs between inputs: ", *first, " vs ", *s});
-      } else {
+      } else if (out[i] != d) {  // (equal dims need no contract, nor its message built)
         ctx.record_contract(&n, Contract::Kind::Equal, out[i], d, "dim " + std::to_string(i) + " of the inputs");
         if (d.is_int() && !out[i].is_int()) out[i] = d;  // the inputs must agree: the integer is the more specific
       }

@@ -24,10 +24,12 @@ namespace gather_scatter_detail {
 // The last step of Gather: values of a value of any rank indexed along
 // `axis` by known indices of any rank (an error for an index out of range).
 inline void gather_values(Context& ctx, Node& n, int64_t axis) {
-  auto r = ctx.rational_value(n.input(0));  // whole numbers or fractions
+  std::optional<Rationals> held;
+  const Context::StoredRationals r = ctx.read_rationals(n.input(0), held);  // whole numbers or fractions
+  if (!r.num) return;
   auto indices = ctx.int_values(n.input(1));
-  if (!r || !indices) return;
-  const Dims* values = &r->num;
+  if (!indices) return;
+  const Dims* values = r.num;
   auto dims = value_dims(n.input(0), values->size());
   if (!dims || !value_dims(n.input(1), indices->size())) return;
   const auto a = static_cast<std::size_t>(axis);
@@ -45,7 +47,7 @@ inline void gather_values(Context& ctx, Node& n, int64_t axis) {
       for (std::size_t k = 0; k < inner; ++k)
         out.push_back((*values)[(o * static_cast<std::size_t>(len) + at) * inner + k]);
     }
-  ctx.set_rational_value(n.output(0), {std::move(out), r->den});
+  ctx.set_rational_value(n.output(0), {std::move(out), r.den});
 }
 
 // The flat position in `data_dims` of multi-index `at` with its `axis`

@@ -17,13 +17,13 @@ namespace detail {
 // The little-endian values of the 8 and the 4 bytes at p, written byte by
 // byte so that the constant evaluator can run them; GCC 12 turns each into
 // one load.
-constexpr uint64_t byte_at(const char* p, int i) { return static_cast<uint64_t>(static_cast<unsigned char>(p[i])); }
+constexpr uint64_t byte_at(const char* p, std::size_t i) {
+  return static_cast<uint64_t>(static_cast<unsigned char>(p[i]));
+}
 constexpr uint64_t le32(const char* p) {
   return byte_at(p, 0) | byte_at(p, 1) << 8 | byte_at(p, 2) << 16 | byte_at(p, 3) << 24;
 }
 constexpr uint64_t le64(const char* p) { return le32(p) | le32(p + 4) << 32; }
-
-}  // namespace detail
 
 // Folds s into h: its size, then its bytes in words of 8 (the last word ends
 // at s's end and may overlap the one before), or for a shorter s two
@@ -38,12 +38,12 @@ constexpr uint64_t fold_string(uint64_t h, std::string_view s) {
   std::size_t n = s.size();
   fold(n);
   if (n >= 8) {
-    for (; n > 8; p += 8, n -= 8) fold(detail::le64(p));
-    fold(detail::le64(p + n - 8));
+    for (; n > 8; p += 8, n -= 8) fold(le64(p));
+    fold(le64(p + n - 8));
   } else if (n >= 4) {
-    fold(detail::le32(p) | detail::le32(p + n - 4) << 32);
+    fold(le32(p) | le32(p + n - 4) << 32);
   } else if (n > 0) {
-    fold(detail::byte_at(p, 0) | detail::byte_at(p, n / 2) << 8 | detail::byte_at(p, n - 1) << 16);
+    fold(byte_at(p, 0) | byte_at(p, n / 2) << 8 | byte_at(p, n - 1) << 16);
   }
   return h;
 }
@@ -59,8 +59,12 @@ constexpr uint64_t mix64(uint64_t h) {
   return h;
 }
 
+}  // namespace detail
+
+// A name's hash for a table: fold_string from a fixed seed, then mixed so
+// that the low bits depend on every byte.
 constexpr std::size_t string_hash(std::string_view s) {
-  return static_cast<std::size_t>(mix64(fold_string(0x9e3779b97f4a7c15ULL, s)));
+  return static_cast<std::size_t>(detail::mix64(detail::fold_string(0x9e3779b97f4a7c15ULL, s)));
 }
 
 }  // namespace symshape

@@ -66,8 +66,9 @@ inline bool check_attributes(Context& ctx, const Node& n, const OperatorSchema& 
   }
   for (int i = 0; i < s.attribute_count; ++i) {
     const SchemaAttribute& want = table.attributes[s.first_attribute + i];
+    if (!want.required) continue;  // (most are optional: no search of the node's attributes)
     const Attribute* given = n.attr(want.name);
-    if (want.required && (!given || given->kind == Attribute::Kind::Undefined)) {
+    if (!given || given->kind == Attribute::Kind::Undefined) {
       ctx.usage_error(n, {"missing required attribute '", want.name, "' (", title(s), ")"});
       ok = false;
     }

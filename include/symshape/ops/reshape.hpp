@@ -109,7 +109,7 @@ inline std::optional<Dims> complete_target(Context& ctx, const Node& n, const Sh
       ctx.record_error(n, {"cannot reshape ", in, " to ", Shape(out), ": element counts differ"});
       return std::nullopt;
     }
-    ctx.record_contract(&n, Contract::Kind::Equal, total, known, "element count");
+    if (total != known) ctx.record_contract(&n, Contract::Kind::Equal, total, known, "element count");
     return std::move(out);
   }
   SymbolicDim& inferred = out[*target.infer_at];

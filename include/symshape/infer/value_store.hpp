@@ -119,8 +119,8 @@ class ValueStore {
   }
   std::optional<Rationals> rational_value(const Value* v) const {
     if (!carries_data(v)) return std::nullopt;
-    if (v->symbolic_value && v->fraction && v->fraction->num.size() == v->symbolic_value->size()) return *v->fraction;
-    if (auto s = symbolic_value(v)) return Rationals{std::move(*s), 1};
+    if (const StoredRationals stored = stored_rationals(v); stored.num) return Rationals{*stored.num, stored.den};
+    if (auto s = symbolic_value(v)) return Rationals{std::move(*s), 1};  // a constant initializer's integers
     if (!v->initializer || !v->initializer->has_data || v->initializer->int_data.size() > 0) return std::nullopt;
     if (v->initializer->float_data.size() > kMaxSymbolicValueSize) return std::nullopt;
     return exact_rationals(v->initializer->float_data);

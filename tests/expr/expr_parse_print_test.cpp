@@ -145,6 +145,22 @@ TEST(Parse, SignsAndSpacesBetweenTokens) {
   EXPECT_EQ(P(" a\t//\n2 "), floordiv(a, 2));
   EXPECT_EQ(P("max ( a , b )"), max(a, b));
   EXPECT_EQ(P("2 * a % 3"), mod(2 * a, 3));
+  // Spaces after every kind of token: a quoted name, a number, '&' and '^',
+  // and a sign before an operand of each level.
+  EXPECT_EQ(P(" `b` \t& a\n^ 3 "), max(min(a, b), Expr(3)));
+  EXPECT_EQ(P("( a &b ) ^ - -b"), max(min(a, b), b));
+  EXPECT_EQ(P("-(a) & +b"), min(-a, b));
+  EXPECT_EQ(P("a & b & - 2"), min_of({a, b, Expr(-2)}));
+}
+
+// The position of an error after spaces is the position of the next token
+// (or of the end), whichever level of the grammar finds it.
+TEST(Parse, ErrorsAfterSpacesNameTheNextToken) {
+  EXPECT_EQ(parse_error("a & "), "position 4: expected a number, a name or '(' but the text ended");
+  EXPECT_EQ(parse_error("- - "), "position 4: expected a number, a name or '(' but the text ended");
+  EXPECT_EQ(parse_error("a ^ b &  "), "position 9: expected a number, a name or '(' but the text ended");
+  EXPECT_EQ(parse_error("`a`  b"), "position 5: unexpected 'b', expected an operator or the end");
+  EXPECT_EQ(parse_error("12  )"), "position 4: unexpected ')', expected an operator or the end");
 }
 
 TEST(Parse, OverflowWhileFoldingIsAnError) {

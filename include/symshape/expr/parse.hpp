@@ -37,9 +37,9 @@ class Parser {
   explicit Parser(std::string_view text) : text_(text) {}
 
   Result<Expr> run() {
+    skip_space();
     Expr e = parse_max();
     if (failed_) return Result<Expr>::failure(error_);
-    skip_space();
     if (pos_ < text_.size()) {
       fail(std::string("unexpected '") + text_[pos_] + "', expected an operator or the end");
       return Result<Expr>::failure(error_);
@@ -67,18 +67,24 @@ class Parser {
     while (pos_ < text_.size() && is_space(text_[pos_])) ++pos_;
   }
 
-  // The next character after spaces, or '\0' at the end (a '\0' in the text
-  // is no token either, and parse_atom tells the two apart). Operators are
-  // told by this one character: each level of the grammar looks once, rather
-  // than trying its tokens one by one.
-  char peek() {
+  // Takes a token of n characters and the spaces after it. Every token is
+  // taken this way, so pos_ is always at a token or the end and looking ahead
+  // skips nothing: each level of the grammar peeks, and skipping spaces there
+  // was a tenth of parsing.
+  void advance(std::size_t n) {
+    pos_ += n;
     skip_space();
-    return pos_ < text_.size() ? text_[pos_] : '\0';
   }
+
+  // The next character, or '\0' at the end (a '\0' in the text is no token
+  // either, and parse_atom tells the two apart). Operators are told by this
+  // one character: each level of the grammar looks once, rather than trying
+  // its tokens one by one.
+  char peek() const { return pos_ < text_.size() ? text_[pos_] : '\0'; }
 
   bool accept(char token) {
     if (peek() != token) return false;
-    ++pos_;
+    advance(1);
     return true;
   }
 
@@ -86,7 +92,7 @@ class Parser {
   int accept_sign() {
     const char c = peek();
     if (c != '+' && c != '-') return 0;
-    ++pos_;
+    advance(1);
     return c == '+' ? 1 : -1;
   }
 
@@ -96,6 +102,8 @@ class Parser {
   // The vectors below are only built once a second operand appears: most
   // operands are single, and an allocation per level and atom was a large
   // part of parsing.
+  // A min_e is parsed by parse_min only once its '&' shows: most operands
+  // have neither '^' nor '&', and go down to parse_sum in one call.
   Expr parse_max() {
     Expr first = parse_min();
     if (failed_ || !accept('^')) return first;
@@ -104,9 +112,15 @@ class Parser {
     return extremum(ExprKind::Max, args.data(), args.size());
   }
 
-  Expr parse_min() {
+  SYMSHAPE_ALWAYS_INLINE Expr parse_min() {
     Expr first = parse_sum();
-    if (failed_ || !accept('&')) return first;
+    if (failed_ || peek() != '&') return first;
+    return parse_min_rest(std::move(first));
+  }
+
+  // The min_e whose first operand is `first`, at its first '&'.
+  Expr parse_min_rest(Expr first) {
+    advance(1);
     ExprList args{std::move(first), parse_sum()};
     while (!failed_ && accept('&')) args.push_back(parse_sum());
     return extremum(ExprKind::Min, args.data(), args.size());
@@ -187,18 +201,18 @@ class Parser {
           fail("'/' is not supported, use '//' for floor division");
           break;
         }
-        pos_ += 2;
+        advance(2);
         Expr n = take();
         single = floordiv(n, parse_unary());
       } else if (op == '*') {
-        ++pos_;
+        advance(1);
         if (run.empty()) {
           run.reserve(4);
           run.push_back(std::move(single));
         }
         run.push_back(parse_unary());
       } else if (op == '%') {
-        ++pos_;
+        advance(1);
         Expr n = take();
         single = mod(n, parse_unary());
       } else {
@@ -231,7 +245,13 @@ class Parser {
     return *single;
   }
 
-  Expr parse_unary() {
+  // An operand without a sign (most) goes to parse_atom in one call.
+  SYMSHAPE_ALWAYS_INLINE Expr parse_unary() {
+    const char c = peek();
+    return c == '+' || c == '-' ? parse_signed() : parse_atom();
+  }
+
+  Expr parse_signed() {
     bool negate = false;
     for (int sign = accept_sign(); sign != 0; sign = accept_sign())
       if (sign < 0) negate = !negate;
@@ -257,11 +277,12 @@ class Parser {
         }
         ++pos_;
       }
+      skip_space();
       return v;
     }
     if (c == '(') {
       if (!enter()) return 0;
-      ++pos_;
+      advance(1);
       Expr e = parse_max();
       if (!failed_ && !accept(')')) fail("expected ')'");
       --depth_;
@@ -274,15 +295,15 @@ class Parser {
         return 0;
       }
       std::string_view name = text_.substr(pos_ + 1, close - pos_ - 1);
-      pos_ = close + 1;
+      advance(close + 1 - pos_);
       return Expr::symbol(name);
     }
     if (is_name_start(c)) {
       const std::size_t start = pos_;
       std::size_t end = start + 1;  // a local index: the loop keeps it in a register
       while (end < text_.size() && (is_name_start(text_[end]) || is_digit(text_[end]))) ++end;
-      pos_ = end;
       std::string_view name = text_.substr(start, end - start);
+      advance(end - start);
       if (peek() == '(') return parse_call(name, start);
       return Expr::symbol(name);
     }
@@ -300,7 +321,7 @@ class Parser {
       return 0;
     }
     if (!enter()) return 0;
-    ++pos_;  // '('
+    advance(1);  // '('
     ExprList args{parse_max()};
     while (!failed_ && accept(',')) args.push_back(parse_max());
     if (!failed_ && !accept(')')) fail("expected ',' or ')' in call of " + std::string(name));

@@ -126,12 +126,22 @@ class Parser {
     return extremum(ExprKind::Min, args.data(), args.size());
   }
 
-  Expr parse_sum() {
+  // A sum of one operand (most of them) returns here, and only a '+' or '-'
+  // calls parse_sum_rest: with parse_product's fast path, an operand without
+  // operators passes from parse_max to parse_atom in one call, where each
+  // level of the grammar had cost a call of its own.
+  SYMSHAPE_ALWAYS_INLINE Expr parse_sum() {
     int64_t coeff = 1;
     Expr first = parse_product(&coeff);
-    int sign = 0;
-    if (!failed_) sign = accept_sign();
-    if (sign == 0) return coeff == 1 ? first : detail::scale(first, coeff);
+    const char c = peek();
+    if (failed_ || (c != '+' && c != '-')) return coeff == 1 ? first : detail::scale(first, coeff);
+    return parse_sum_rest(std::move(first), coeff);
+  }
+
+  // The sum whose first operand is `first` (of coefficient `coeff`, see
+  // parse_product), at its first sign.
+  Expr parse_sum_rest(Expr first, int64_t coeff) {
+    int sign = accept_sign();
     // One n-ary sum of signed operands: long chains cost O(n log n), not
     // O(n^2), and a subtracted operand is not negated on its own first.
     detail::Terms terms;
@@ -182,11 +192,18 @@ class Parser {
 
   // With `coeff`, the result may be a monomial whose coefficient is in
   // *coeff (see scaled_monomial); else *coeff is left alone.
-  Expr parse_product(int64_t* coeff = nullptr) {
+  SYMSHAPE_ALWAYS_INLINE Expr parse_product(int64_t* coeff = nullptr) {
+    Expr single = parse_unary();
+    const char op = peek();
+    if (failed_ || (op != '*' && op != '/' && op != '%')) return single;
+    return parse_product_rest(std::move(single), coeff);
+  }
+
+  // The product whose first operand is `single`, at its first operator.
+  Expr parse_product_rest(Expr single, int64_t* coeff) {
     // Operands of consecutive '*', multiplied at once by product_of: no
     // quadratic cost on long runs such as a1*a2*...*a100000. While the run
     // has one operand it is `single` (no vector).
-    Expr single = parse_unary();
     ExprList run;
     auto take = [&]() {
       if (run.empty()) return std::move(single);

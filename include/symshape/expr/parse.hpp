@@ -96,8 +96,10 @@ class Parser {
     return c == '+' ? 1 : -1;
   }
 
-  static bool is_name_start(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'; }
-  static bool is_digit(char c) { return c >= '0' && c <= '9'; }
+  SYMSHAPE_ALWAYS_INLINE static bool is_name_start(char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
+  }
+  SYMSHAPE_ALWAYS_INLINE static bool is_digit(char c) { return c >= '0' && c <= '9'; }
 
   // The vectors below are only built once a second operand appears: most
   // operands are single, and an allocation per level and atom was a large
@@ -276,26 +278,47 @@ class Parser {
     return negate ? -e : e;
   }
 
-  Expr parse_atom() {
+  // A number or a name that calls nothing (most atoms) is read here, in the
+  // caller; the rest goes to parse_compound_atom.
+  SYMSHAPE_ALWAYS_INLINE Expr parse_atom() {
+    if (!failed_ && pos_ < text_.size()) {
+      const char c = text_[pos_];
+      if (is_digit(c)) return parse_number();
+      if (is_name_start(c)) {
+        const std::size_t start = pos_;
+        std::size_t end = start + 1;  // a local index: the loop keeps it in a register
+        while (end < text_.size() && (is_name_start(text_[end]) || is_digit(text_[end]))) ++end;
+        const std::string_view name = text_.substr(start, end - start);
+        advance(end - start);
+        if (peek() != '(') return Expr::symbol(name);
+        return parse_call(name, start);
+      }
+    }
+    return parse_compound_atom();
+  }
+
+  Expr parse_number() {
+    int64_t v = 0;
+    const std::size_t start = pos_;
+    while (pos_ < text_.size() && is_digit(text_[pos_])) {
+      if (!checked::mul(v, 10, v) || !checked::add(v, text_[pos_] - '0', v)) {
+        pos_ = start;
+        fail("integer does not fit in int64");
+        return 0;
+      }
+      ++pos_;
+    }
+    skip_space();
+    return v;
+  }
+
+  // An atom in brackets or backticks, or an error.
+  Expr parse_compound_atom() {
     if (failed_) return 0;
     const char c = peek();
     if (pos_ >= text_.size()) {
       fail("expected a number, a name or '(' but the text ended");
       return 0;
-    }
-    if (is_digit(c)) {
-      int64_t v = 0;
-      const std::size_t start = pos_;
-      while (pos_ < text_.size() && is_digit(text_[pos_])) {
-        if (!checked::mul(v, 10, v) || !checked::add(v, text_[pos_] - '0', v)) {
-          pos_ = start;
-          fail("integer does not fit in int64");
-          return 0;
-        }
-        ++pos_;
-      }
-      skip_space();
-      return v;
     }
     if (c == '(') {
       if (!enter()) return 0;
@@ -313,15 +336,6 @@ class Parser {
       }
       std::string_view name = text_.substr(pos_ + 1, close - pos_ - 1);
       advance(close + 1 - pos_);
-      return Expr::symbol(name);
-    }
-    if (is_name_start(c)) {
-      const std::size_t start = pos_;
-      std::size_t end = start + 1;  // a local index: the loop keeps it in a register
-      while (end < text_.size() && (is_name_start(text_[end]) || is_digit(text_[end]))) ++end;
-      std::string_view name = text_.substr(start, end - start);
-      advance(end - start);
-      if (peek() == '(') return parse_call(name, start);
       return Expr::symbol(name);
     }
     fail(std::string("unexpected '") + c + "', expected a number, a name or '('");

@@ -376,18 +376,17 @@ class EncodedTypes {
       append_type(scratch, t, fresh);
       return scratch;
     }
-    const std::size_t h = hash(t);
-    if (const Kept* k = lookup(t, h)) return k->bytes;
+    if (const Kept* k = index_.find(t)) return k->bytes;
     kept_.push_back({t, {}});
     append_type(kept_.back().bytes, t, fresh);  // takes no fresh name
-    insert(h, &kept_.back());
+    index_.insert(&kept_.back());
     return kept_.back().bytes;
   }
   // Whether bytes() keeps t's bytes: the same each time they are asked for.
   static bool keeps(const Type& t) { return t.kind() == Type::Kind::Tensor && !takes_fresh_names(t); }
   // The bytes kept for t by an earlier bytes(), or nullptr.
   const std::string* find(const Type& t) const {
-    const Kept* k = lookup(t, hash(t));
+    const Kept* k = index_.find(t);
     return k ? &k->bytes : nullptr;
   }
 
@@ -396,47 +395,22 @@ class EncodedTypes {
     Type type;
     std::string bytes;
   };
-  // Open addressing over the kept types, at most half full: each value of a
-  // graph is looked up twice (when its entry is sized and when it is
-  // written), so this is a hash, a probe or two and one comparison of types.
-  struct Slot {
-    std::size_t hash = 0;
-    const Kept* kept = nullptr;  // nullptr: free
+  // Each value of a graph is looked up twice (when its entry is sized and
+  // when it is written), so this is a hash, a probe or two and one
+  // comparison of types.
+  struct KeyedOnType {
+    using Key = const Type&;
+    static Key key(const Kept& k) { return k.type; }
+    static std::size_t hash(const Type& t) {
+      uint64_t h = static_cast<uint64_t>(t.elem_type()) * 0x9e3779b97f4a7c15u;
+      for (const SymbolicDim& d : t.shape().dims()) h = (h ^ d.expr().hash()) * 0x100000001b3u;
+      // mixed, as the low bits pick the slot
+      return static_cast<std::size_t>(symshape::detail::mix64(h ^ static_cast<uint64_t>(t.shape().rank() + 1)));
+    }
+    static bool equal(const Type& a, const Type& b) { return a == b; }
   };
   std::deque<Kept> kept_;  // (a deque: the bytes returned stay where they are)
-  std::vector<Slot> slots_;
-
-  const Kept* lookup(const Type& t, std::size_t h) const {
-    if (slots_.empty()) return nullptr;
-    const std::size_t mask = slots_.size() - 1;
-    for (std::size_t i = h & mask;; i = (i + 1) & mask) {
-      const Slot& s = slots_[i];
-      if (!s.kept) return nullptr;
-      if (s.hash == h && s.kept->type == t) return s.kept;
-    }
-  }
-  void insert(std::size_t h, const Kept* k) {
-    if (2 * kept_.size() > slots_.size()) {
-      std::vector<Slot> old(slots_.empty() ? 16 : 2 * slots_.size());
-      old.swap(slots_);
-      for (const Slot& s : old)
-        if (s.kept) place(s);
-    }
-    place({h, k});
-  }
-  void place(const Slot& s) {
-    const std::size_t mask = slots_.size() - 1;
-    std::size_t i = s.hash & mask;
-    while (slots_[i].kept) i = (i + 1) & mask;
-    slots_[i] = s;
-  }
-
-  static std::size_t hash(const Type& t) {
-    uint64_t h = static_cast<uint64_t>(t.elem_type()) * 0x9e3779b97f4a7c15u;
-    for (const SymbolicDim& d : t.shape().dims()) h = (h ^ d.expr().hash()) * 0x100000001b3u;
-    // mixed, as the low bits pick the slot
-    return static_cast<std::size_t>(symshape::detail::mix64(h ^ static_cast<uint64_t>(t.shape().rank() + 1)));
-  }
+  HashIndex<const Kept, KeyedOnType> index_;
 };
 
 // Calls fn(v) for each node output v of g that gets a value_info of its

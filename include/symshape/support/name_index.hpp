@@ -1,7 +1,8 @@
-// A hash index of named elements (a graph's values by name): open
-// addressing over element pointers, keyed on the element's own `name`, so
-// no name is copied and a lookup or insertion allocates nothing (the table
-// grows by doubling, ahead of time with reserve()).
+// A hash index of elements by a key they hold (HashIndex), and its most
+// common kind, NameIndex, keyed on the element's own `name` (a graph's
+// values by name): open addressing over element pointers, so no key is
+// copied and a lookup or insertion allocates nothing (the table grows by
+// doubling, ahead of time with reserve()).
 //
 // A table of a million names does not fit in the caches, so each lookup is
 // a memory access of its own; prefetch(name) issued a few lookups ahead lets
@@ -22,33 +23,40 @@ namespace symshape {
 // accesses in flight, few enough that the slots are still cached when used).
 inline constexpr std::size_t kPrefetchDistance = 8;
 
-template <class T>
-class NameIndex {
+// KeyOf says what an element's key is and how keys hash and compare:
+//   using Key = ...;                          (a cheap view or a reference)
+//   static Key key(const T& item);
+//   static std::size_t hash(Key key);         (mixed: the low bits pick the slot)
+//   static bool equal(Key a, Key b);
+template <class T, class KeyOf>
+class HashIndex {
  public:
-  // The element named `name`, or nullptr.
-  T* find(std::string_view name) const {
+  using Key = typename KeyOf::Key;
+
+  // The element of key `key`, or nullptr.
+  T* find(Key key) const {
     if (slots_.empty()) return nullptr;
-    const std::size_t h = hash(name);
+    const std::size_t h = KeyOf::hash(key);
     for (std::size_t i = h & mask();; i = (i + 1) & mask()) {
       const Slot& s = slots_[i];
       if (!s.item) return nullptr;
-      if (s.hash == h && s.item->name == name) return s.item;
+      if (s.hash == h && KeyOf::equal(KeyOf::key(*s.item), key)) return s.item;
     }
   }
-  bool contains(std::string_view name) const { return find(name) != nullptr; }
-  // Starts fetching the slot where `name` is looked for; changes nothing.
-  void prefetch(std::string_view name) const {
+  bool contains(Key key) const { return find(key) != nullptr; }
+  // Starts fetching the slot where `key` is looked for; changes nothing.
+  void prefetch(Key key) const {
 #if defined(__GNUC__) || defined(__clang__)
-    if (!slots_.empty()) __builtin_prefetch(&slots_[hash(name) & mask()]);
+    if (!slots_.empty()) __builtin_prefetch(&slots_[KeyOf::hash(key) & mask()]);
 #else
-    (void)name;
+    (void)key;
 #endif
   }
 
-  // Adds `item` under item->name; if that name is taken, changes nothing and
+  // Adds `item` under its key; if that key is taken, changes nothing and
   // returns the element that has it, else nullptr.
   T* insert(T* item) { return put(item, false); }
-  // Adds `item` under item->name, replacing any element of that name.
+  // Adds `item` under its key, replacing any element of that key.
   void assign(T* item) { put(item, true); }
 
   std::size_t size() const { return size_; }
@@ -64,12 +72,12 @@ class NameIndex {
     T* item = nullptr;
   };
 
-  static std::size_t hash(std::string_view s) { return string_hash(s); }
   std::size_t mask() const { return slots_.size() - 1; }
 
   T* put(T* item, bool replace) {
     if (2 * (size_ + 1) > slots_.size()) rehash(slots_.empty() ? 16 : 2 * slots_.size());
-    const std::size_t h = hash(item->name);
+    const Key key = KeyOf::key(*item);
+    const std::size_t h = KeyOf::hash(key);
     for (std::size_t i = h & mask();; i = (i + 1) & mask()) {
       Slot& s = slots_[i];
       if (!s.item) {
@@ -77,7 +85,7 @@ class NameIndex {
         ++size_;
         return nullptr;
       }
-      if (s.hash == h && s.item->name == item->name) {
+      if (s.hash == h && KeyOf::equal(KeyOf::key(*s.item), key)) {
         T* old = s.item;
         if (replace) s.item = item;
         return replace ? nullptr : old;
@@ -99,5 +107,17 @@ class NameIndex {
   std::vector<Slot> slots_;
   std::size_t size_ = 0;
 };
+
+// The key of a named element: its `name`, hashed by string_hash.
+template <class T>
+struct KeyedOnName {
+  using Key = std::string_view;
+  static Key key(const T& item) { return item.name; }
+  static std::size_t hash(Key name) { return string_hash(name); }
+  static bool equal(Key a, Key b) { return a == b; }
+};
+
+template <class T>
+using NameIndex = HashIndex<T, KeyedOnName<T>>;
 
 }  // namespace symshape

@@ -1,5 +1,5 @@
-// SmallVector, StablePool, NameIndex and the boxed fields: the containers
-// behind Graph, Node, Value and Attribute; Maybe, the rules' optional.
+// SmallVector, StablePool, HashIndex (NameIndex) and the boxed fields: the
+// containers behind Graph, Node, Value and Attribute; Maybe, the rules' optional.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -505,6 +505,37 @@ TEST(NameIndex, GrowsPastManyNames) {
   for (std::size_t i = 0; i < names.size(); ++i) ASSERT_EQ(index.find("v" + std::to_string(i)), &names[i]);
   EXPECT_EQ(index.find("v5000"), nullptr);
   EXPECT_EQ(index.size(), 5000u);
+}
+
+// Any key: here a pair of numbers whose hash is the first only, so that keys
+// of one hash share a probe sequence and only the comparison tells them apart
+// (EncodedTypes keys its types this way, on the type itself).
+struct Cell {
+  int row = 0;
+  int col = 0;
+};
+struct KeyedOnCell {
+  using Key = const Cell&;
+  static Key key(const Cell& c) { return c; }
+  static std::size_t hash(const Cell& c) { return static_cast<std::size_t>(c.row); }
+  static bool equal(const Cell& a, const Cell& b) { return a.row == b.row && a.col == b.col; }
+};
+
+TEST(HashIndex, ComparesKeysOfTheSameHash) {
+  symshape::HashIndex<const Cell, KeyedOnCell> index;
+  std::vector<Cell> cells;
+  for (int row = 0; row < 20; ++row)
+    for (int col = 0; col < 10; ++col) cells.push_back({row, col});
+  for (const Cell& c : cells) ASSERT_EQ(index.insert(&c), nullptr);
+  EXPECT_EQ(index.size(), cells.size());  // grown past 16 slots several times
+  for (const Cell& c : cells) ASSERT_EQ(index.find(Cell{c.row, c.col}), &c);
+  EXPECT_EQ(index.find(Cell{3, 10}), nullptr);  // a hash in the table, a key not
+  EXPECT_EQ(index.find(Cell{20, 0}), nullptr);  // a hash not in the table
+  const Cell again{7, 7};
+  EXPECT_EQ(index.insert(&again), &cells[77]);  // the first element of the key stays
+  index.assign(&again);
+  EXPECT_EQ(index.find(Cell{7, 7}), &again);
+  EXPECT_EQ(index.size(), cells.size());
 }
 
 // The rule index is built at compile time and looked up at run time with the

@@ -121,6 +121,13 @@ TEST(Parse, ErrorsNamePositionAndExpectation) {
       {"max(a b)", "position 6: expected ',' or ')' in call of max"},
       {"Max(a,)", "position 6: unexpected ')'"},
       {"a $ b", "position 2: unexpected '$'"},
+      // After spaces, the position is the next token's (or the end's),
+      // whichever level of the grammar finds the error.
+      {"a & ", "position 4: expected a number, a name or '(' but the text ended"},
+      {"- - ", "position 4: expected a number, a name or '(' but the text ended"},
+      {"a ^ b &  ", "position 9: expected a number, a name or '(' but the text ended"},
+      {"`a`  b", "position 5: unexpected 'b', expected an operator or the end"},
+      {"12  )", "position 4: unexpected ')', expected an operator or the end"},
       {"99999999999999999999", "position 0: integer does not fit in int64"},
       {"x + 9223372036854775808", "position 4: integer does not fit in int64"},
   };
@@ -151,16 +158,6 @@ TEST(Parse, SignsAndSpacesBetweenTokens) {
   EXPECT_EQ(P("( a &b ) ^ - -b"), max(min(a, b), b));
   EXPECT_EQ(P("-(a) & +b"), min(-a, b));
   EXPECT_EQ(P("a & b & - 2"), min_of({a, b, Expr(-2)}));
-}
-
-// The position of an error after spaces is the position of the next token
-// (or of the end), whichever level of the grammar finds it.
-TEST(Parse, ErrorsAfterSpacesNameTheNextToken) {
-  EXPECT_EQ(parse_error("a & "), "position 4: expected a number, a name or '(' but the text ended");
-  EXPECT_EQ(parse_error("- - "), "position 4: expected a number, a name or '(' but the text ended");
-  EXPECT_EQ(parse_error("a ^ b &  "), "position 9: expected a number, a name or '(' but the text ended");
-  EXPECT_EQ(parse_error("`a`  b"), "position 5: unexpected 'b', expected an operator or the end");
-  EXPECT_EQ(parse_error("12  )"), "position 4: unexpected ')', expected an operator or the end");
 }
 
 TEST(Parse, OverflowWhileFoldingIsAnError) {

@@ -150,20 +150,23 @@ class Parser {
     int64_t constant = 0;
     bool ok = true;
     Expr error;  // the first operand that is an Error (or whose negation overflows): the sum is that error
-    auto add = [&](const Expr& e, int64_t s) {
+    // Takes e over: a monomial moves into the list.
+    auto add = [&](Expr e, int64_t s) {
       if (error.is_error()) return;
       if (e.is_error()) {
-        error = e;
+        error = std::move(e);
         return;
       }
       bool scaled = true;
-      if (coeff != 1) {  // e is a monomial (scaled_monomial), its coefficient is coeff
+      // e is a monomial: scaled_monomial's (coefficient coeff), or a term
+      // that is no sum (coefficient 1)
+      if (coeff != 1 || (!e.is_int() && e.kind() != ExprKind::Add)) {
         int64_t sc = 0;
         if (!checked::mul(coeff, s, sc)) {
           error = detail::overflow_error();
           return;
         }
-        terms.emplace_back(e, sc);
+        terms.emplace_back(std::move(e), sc);
         return;
       }
       int64_t c = detail::for_each_term(e, [&](const Expr& t, int64_t tc) {
@@ -177,11 +180,10 @@ class Parser {
       }
       ok = ok && checked::add(constant, c, constant);
     };
-    add(first, 1);
+    add(std::move(first), 1);
     while (!failed_) {
       coeff = 1;
-      Expr e = parse_product(&coeff);
-      add(e, sign);
+      add(parse_product(&coeff), sign);
       if (failed_) break;
       sign = accept_sign();
       if (sign == 0) break;

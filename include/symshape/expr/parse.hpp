@@ -106,8 +106,13 @@ class Parser {
   // part of parsing.
   Expr parse_max() {
     Expr first = parse_min();
-    if (failed_ || !accept('^')) return first;
-    ExprList args{std::move(first), parse_min()};
+    if (failed_ || peek() != '^') return first;
+    return parse_max_rest(std::move(first));
+  }
+
+  // The expr whose first operand is `first`, at its first '^'.
+  Expr parse_max_rest(Expr first) {
+    ExprList args{std::move(first)};
     while (!failed_ && accept('^')) args.push_back(parse_min());
     return extremum(ExprKind::Max, args.data(), args.size());
   }
@@ -117,7 +122,9 @@ class Parser {
   // operator of the level calls: an operand without operators (most of them)
   // is read within parse_max's own call, where each level of the grammar had
   // cost a call, and a level of brackets takes two frames (parse_max and
-  // parse_compound_atom) where it took six.
+  // parse_compound_atom) where it took six. Each function calls the level
+  // below it from one place (a loop), since each call is a copy of the
+  // levels below: about 1 KB of code.
   SYMSHAPE_ALWAYS_INLINE Expr parse_min() {
     Expr first = parse_sum();
     if (failed_ || peek() != '&') return first;
@@ -126,8 +133,7 @@ class Parser {
 
   // The min_e whose first operand is `first`, at its first '&'.
   Expr parse_min_rest(Expr first) {
-    advance(1);
-    ExprList args{std::move(first), parse_sum()};
+    ExprList args{std::move(first)};
     while (!failed_ && accept('&')) args.push_back(parse_sum());
     return extremum(ExprKind::Min, args.data(), args.size());
   }
@@ -223,21 +229,23 @@ class Parser {
           break;
         }
         advance(2);
-        Expr n = take();
-        single = floordiv(n, parse_unary());
-      } else if (op == '*') {
+      } else if (op == '*' || op == '%') {
         advance(1);
+      } else {
+        break;
+      }
+      // One call of the inline parse_unary for the three operators: each
+      // call is a copy of the levels below.
+      Expr operand = parse_unary();
+      if (op == '*') {
         if (run.empty()) {
           run.reserve(4);
           run.push_back(std::move(single));
         }
-        run.push_back(parse_unary());
-      } else if (op == '%') {
-        advance(1);
-        Expr n = take();
-        single = mod(n, parse_unary());
+        run.push_back(std::move(operand));
       } else {
-        break;
+        const Expr n = take();
+        single = op == '/' ? floordiv(n, operand) : mod(n, operand);
       }
     }
     if (coeff && run.size() >= 2) return scaled_monomial(run, *coeff);

@@ -65,14 +65,7 @@ async function main() {
   const browser = await Chromium.launch();
   const problems = [];
   let context = '';
-  browser.on((m) => {
-    if (m.method === 'Runtime.exceptionThrown')
-      problems.push(context + ': exception: ' + m.params.exceptionDetails.exception.description);
-    else if (m.method === 'Log.entryAdded' && m.params.entry.level === 'error')
-      problems.push(context + ': console error: ' + m.params.entry.text + ' ' + (m.params.entry.url || ''));
-    else if (m.method === 'Runtime.consoleAPICalled' && m.params.type === 'error')
-      problems.push(context + ': console.error: ' + m.params.args.map((a) => a.value || a.description).join(' '));
-  });
+  browser.onPageError((text) => problems.push(context + ': ' + text));
   const status = () => browser.evaluate("document.getElementById('status').textContent");
   const untilStatus = async (pattern) => {
     try {

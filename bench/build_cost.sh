@@ -3,7 +3,7 @@
 # of typical translation units, and the stripped size of the programs, printed
 # as the markdown table of docs/benchmarks.md ("Build cost").
 #
-#   bench/build_cost.sh [-r REPEAT] [-O "-O2 -Os"] [-c CXX] [-f]
+#   bench/build_cost.sh [-r REPEAT] [-O "-O2 -Os"] [-c CXX] [-f] [-b BASE]
 #
 # Each translation unit is compiled REPEAT times (default 3) per optimisation
 # level; the table shows the minimum of each measure (wall time, CPU time =
@@ -16,6 +16,13 @@
 # function (nm -S -l) is added to the header that defines it; code size is
 # what the optimiser and code generator spend their time on, so the table
 # says which op families cost most (for choosing families).
+#
+# -b BASE compares with another checkout (its root folder, for example one
+# made by `git worktree add /tmp/base REV`): each unit is compiled from BASE
+# and from this checkout alternately, REPEAT times each, so that both see the
+# same drift of the machine's speed, and the table gives both minima and
+# their ratio, and the size of each unit's object code (`size`'s text), which
+# does not vary from run to run.
 #
 # The translation units (generated in a temporary directory):
 #   include_header_only  #include "symshape/symshape.hpp" (header-only mode: the
@@ -40,13 +47,15 @@ repeat=3
 levels="-O2 -Os"
 cxx=${CXX:-g++}
 per_header=0
-while getopts "r:O:c:f" opt; do
+base_root=""
+while getopts "r:O:c:fb:" opt; do
   case $opt in
     r) repeat=$OPTARG ;;
     O) levels=$OPTARG ;;
     c) cxx=$OPTARG ;;
     f) per_header=1 ;;
-    *) echo "usage: $0 [-r REPEAT] [-O \"-O2 -Os\"] [-c CXX] [-f]" >&2; exit 2 ;;
+    b) base_root=$(cd "$OPTARG" && pwd) ;;
+    *) echo "usage: $0 [-r REPEAT] [-O \"-O2 -Os\"] [-c CXX] [-f] [-b BASE]" >&2; exit 2 ;;
   esac
 done
 
@@ -100,6 +109,61 @@ measure() {
   echo "$best_wall $best_cpu $best_mem" > "$work/$name$opt.m"
   echo "  $name $opt: ${best_wall} s wall, ${best_cpu} s CPU, $((best_mem / 1024)) MB" >&2
 }
+# The comparison with BASE (-b), then nothing else.
+if [ -n "$base_root" ]; then
+  declare -A best_cpu best_mem text
+  # compile_at TAG TREE NAME OPT SOURCE [flags...]: one compilation of SOURCE
+  # (an @ in it stands for TREE) against TREE's headers; keeps the minima of
+  # CPU time and peak memory under NAME OPT TAG, and the object's text size.
+  compile_at() {
+    local tag=$1 tree=$2 name=$3 opt=$4 src=${5//@/$2}
+    shift 5
+    local key="$name $opt $tag" obj="$work/$name$opt.$tag.o"
+    /usr/bin/time -f "%U %S %M" -o "$work/time" "$cxx" -std=c++17 -I"$tree/include" "$opt" "$@" -c "$src" -o "$obj"
+    read -r user sys mem < "$work/time"
+    cpu=$(printf '%.2f' "$(echo "$user + $sys" | bc)")
+    if [ -z "${best_cpu[$key]:-}" ] || (($(echo "$cpu < ${best_cpu[$key]}" | bc))); then best_cpu[$key]=$cpu; fi
+    if [ -z "${best_mem[$key]:-}" ] || ((mem < best_mem[$key])); then best_mem[$key]=$mem; fi
+    text[$key]=$(size "$obj" | awk 'NR == 2 { print $1 }')
+  }
+  units=(include_header_only include_compiled infer_header_only compiled_library infer_compiled call_compiled call_api
+    selected_families)
+  # pair NAME OPT SOURCE [flags...]: REPEAT compilations from each tree, alternating.
+  pair() {
+    for ((i = 0; i < repeat; ++i)); do
+      compile_at base "$base_root" "$@"
+      compile_at head "$root" "$@"
+    done
+    local b="$1 $2 base" h="$1 $2 head"
+    echo "  $1 $2: ${best_cpu[$b]} s CPU from BASE, ${best_cpu[$h]} s here" >&2
+  }
+  for opt in $levels; do
+    echo "compiling at $opt, $repeat times each from $base_root and from $root, alternately" >&2
+    pair include_header_only "$opt" "$work/include_only.cpp"
+    pair include_compiled "$opt" "$work/include_only.cpp" -DSYMSHAPE_COMPILED
+    pair infer_header_only "$opt" "$work/infer_user.cpp"
+    pair compiled_library "$opt" "@/src/symshape.cpp" -DSYMSHAPE_COMPILED
+    pair infer_compiled "$opt" "$work/infer_user.cpp" -DSYMSHAPE_COMPILED
+    pair call_compiled "$opt" "$work/call_compiled.cpp" -DSYMSHAPE_COMPILED
+    pair call_api "$opt" "$work/call_api.cpp" -DSYMSHAPE_COMPILED
+    pair selected_families "$opt" "@/examples/selected_families/selected_families.cpp"
+    echo
+    echo "$opt, BASE = $base_root, here = $root:"
+    echo
+    echo "| translation unit | BASE CPU s | CPU s | ratio | BASE peak MB | peak MB | BASE text KB | text KB |"
+    echo "|---|---:|---:|---:|---:|---:|---:|---:|"
+    for name in "${units[@]}"; do
+      b="$name $opt base" h="$name $opt head"
+      ratio=$(echo "scale=4; ${best_cpu[$h]} / ${best_cpu[$b]}" | bc)
+      echo "| $name | ${best_cpu[$b]} | ${best_cpu[$h]} | $(printf '%.3f' "$ratio") | $((best_mem[$b] / 1024)) | $((best_mem[$h] / 1024)) |" \
+        "$((text[$b] / 1024)) | $((text[$h] / 1024)) |"
+    done
+  done
+  echo
+  echo "$("$cxx" --version | head -1); $repeat runs each, minimum shown; $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg) at the end"
+  exit 0
+fi
+
 # program NAME OPT OBJECTS...: links and strips, records the size in bytes.
 program() {
   local name=$1 opt=$2

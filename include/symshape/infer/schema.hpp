@@ -28,11 +28,13 @@ inline std::string title(const OperatorSchema& s) {
 }
 
 // Input and output counts and omitted required ones; false after an error.
+// (An array, not the node's two lists: they are SmallVectors of different
+// sizes, and a template made two copies of this.)
 enum class CountOf { Inputs, Outputs };
-template <typename Values>
-bool check_count(Context& ctx, const Node& n, const OperatorSchema& s, const Values& values, CountOf of) {
+inline bool check_count(Context& ctx, const Node& n, const OperatorSchema& s, const Value* const* values,
+                        std::size_t size, CountOf of) {
   const bool inputs = of == CountOf::Inputs;
-  const int count = static_cast<int>(values.size());
+  const int count = static_cast<int>(size);
   const int min_count = inputs ? s.min_inputs : s.min_outputs;
   const int max_count = inputs ? s.max_inputs : s.max_outputs;
   const char* word = inputs ? "input" : "output";
@@ -80,8 +82,9 @@ inline bool check_attributes(Context& ctx, const Node& n, const OperatorSchema& 
 
 // True when the node fits its schema; false after usage errors naming it.
 inline bool check_against_schema(Context& ctx, const Node& n, const OperatorSchema& s, const SchemaTable& table) {
-  const bool counts_ok = schema_detail::check_count(ctx, n, s, n.inputs, schema_detail::CountOf::Inputs) &&
-                         schema_detail::check_count(ctx, n, s, n.outputs, schema_detail::CountOf::Outputs);
+  using schema_detail::CountOf;
+  const bool counts_ok = schema_detail::check_count(ctx, n, s, n.inputs.data(), n.inputs.size(), CountOf::Inputs) &&
+                         schema_detail::check_count(ctx, n, s, n.outputs.data(), n.outputs.size(), CountOf::Outputs);
   const bool attributes_ok = schema_detail::check_attributes(ctx, n, s, table);
   return counts_ok && attributes_ok;
 }

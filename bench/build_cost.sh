@@ -91,11 +91,27 @@ int errors_in(symshape::Model& model) { return static_cast<int>(symshape::infer_
 EOF
 sed 's|symshape/symshape.hpp|symshape/api.hpp|' "$work/call_compiled.cpp" > "$work/call_api.cpp"
 
+units=(include_header_only include_compiled infer_header_only compiled_library infer_compiled call_compiled call_api
+  selected_families)
+# each_unit FN OPT: calls FN NAME OPT SOURCE [flags...] for each unit of $units, in
+# that order (an @ in SOURCE stands for the root of the checkout compiled).
+each_unit() {
+  local fn=$1 opt=$2
+  "$fn" include_header_only "$opt" "$work/include_only.cpp"
+  "$fn" include_compiled "$opt" "$work/include_only.cpp" -DSYMSHAPE_COMPILED
+  "$fn" infer_header_only "$opt" "$work/infer_user.cpp"
+  "$fn" compiled_library "$opt" "@/src/symshape.cpp" -DSYMSHAPE_COMPILED
+  "$fn" infer_compiled "$opt" "$work/infer_user.cpp" -DSYMSHAPE_COMPILED
+  "$fn" call_compiled "$opt" "$work/call_compiled.cpp" -DSYMSHAPE_COMPILED
+  "$fn" call_api "$opt" "$work/call_api.cpp" -DSYMSHAPE_COMPILED
+  "$fn" selected_families "$opt" "@/examples/selected_families/selected_families.cpp"
+}
+
 base=(-std=c++17 -I"$root/include")
 # measure NAME OPT SOURCE [flags...]: compiles SOURCE to NAME.o REPEAT times and
 # records "wall cpu peak_kb" minima in $work/NAME$OPT.m.
 measure() {
-  local name=$1 opt=$2 src=$3
+  local name=$1 opt=$2 src=${3//@/$root}
   shift 3
   local best_wall="" best_cpu="" best_mem=""
   for ((i = 0; i < repeat; ++i)); do
@@ -115,6 +131,7 @@ if [ -n "$base_root" ]; then
   # compile_at TAG TREE NAME OPT SOURCE [flags...]: one compilation of SOURCE
   # (an @ in it stands for TREE) against TREE's headers; keeps the minima of
   # CPU time and peak memory under NAME OPT TAG, and the object's text size.
+  # shellcheck disable=SC2317  # (called through each_unit and pair)
   compile_at() {
     local tag=$1 tree=$2 name=$3 opt=$4 src=${5//@/$2}
     shift 5
@@ -126,9 +143,8 @@ if [ -n "$base_root" ]; then
     if [ -z "${best_mem[$key]:-}" ] || ((mem < best_mem[$key])); then best_mem[$key]=$mem; fi
     text[$key]=$(size "$obj" | awk 'NR == 2 { print $1 }')
   }
-  units=(include_header_only include_compiled infer_header_only compiled_library infer_compiled call_compiled call_api
-    selected_families)
   # pair NAME OPT SOURCE [flags...]: REPEAT compilations from each tree, alternating.
+  # shellcheck disable=SC2317  # (called through each_unit)
   pair() {
     for ((i = 0; i < repeat; ++i)); do
       compile_at base "$base_root" "$@"
@@ -139,14 +155,7 @@ if [ -n "$base_root" ]; then
   }
   for opt in $levels; do
     echo "compiling at $opt, $repeat times each from $base_root and from $root, alternately" >&2
-    pair include_header_only "$opt" "$work/include_only.cpp"
-    pair include_compiled "$opt" "$work/include_only.cpp" -DSYMSHAPE_COMPILED
-    pair infer_header_only "$opt" "$work/infer_user.cpp"
-    pair compiled_library "$opt" "@/src/symshape.cpp" -DSYMSHAPE_COMPILED
-    pair infer_compiled "$opt" "$work/infer_user.cpp" -DSYMSHAPE_COMPILED
-    pair call_compiled "$opt" "$work/call_compiled.cpp" -DSYMSHAPE_COMPILED
-    pair call_api "$opt" "$work/call_api.cpp" -DSYMSHAPE_COMPILED
-    pair selected_families "$opt" "@/examples/selected_families/selected_families.cpp"
+    each_unit pair "$opt"
     echo
     echo "$opt, BASE = $base_root, here = $root:"
     echo
@@ -175,14 +184,7 @@ program() {
 
 for opt in $levels; do
   echo "compiling at $opt, $repeat times each" >&2
-  measure include_header_only "$opt" "$work/include_only.cpp"
-  measure include_compiled "$opt" "$work/include_only.cpp" -DSYMSHAPE_COMPILED
-  measure infer_header_only "$opt" "$work/infer_user.cpp"
-  measure compiled_library "$opt" "$root/src/symshape.cpp" -DSYMSHAPE_COMPILED
-  measure infer_compiled "$opt" "$work/infer_user.cpp" -DSYMSHAPE_COMPILED
-  measure call_compiled "$opt" "$work/call_compiled.cpp" -DSYMSHAPE_COMPILED
-  measure call_api "$opt" "$work/call_api.cpp" -DSYMSHAPE_COMPILED
-  measure selected_families "$opt" "$root/examples/selected_families/selected_families.cpp"
+  each_unit measure "$opt"
   program infer_header_only "$opt" "$work/infer_header_only$opt.o"
   program infer_compiled "$opt" "$work/infer_compiled$opt.o" "$work/compiled_library$opt.o"
   program selected_families "$opt" "$work/selected_families$opt.o"
@@ -197,8 +199,7 @@ for opt in $levels; do
 done
 echo "$header"
 echo "$rule"
-for name in include_header_only include_compiled infer_header_only compiled_library infer_compiled call_compiled \
-  call_api selected_families; do
+for name in "${units[@]}"; do
   row="| $name |"
   for opt in $levels; do
     read -r wall cpu mem < "$work/$name$opt.m"

@@ -55,6 +55,18 @@ TEST(Prove, MaxAndMin) {
   EXPECT_TRUE(prove_ge(P("max(a, b) + 1"), b));
 }
 
+// The linear reasoning behind prove_ge (expr/linear_facts.hpp) eliminates b
+// from -b - m - 1 >= 0 and 9223372036854775807*b - 1 - m >= 0 (m the Min)
+// into a row whose coefficients are 0 and INT64_MIN; their gcd, 2^63, does
+// not fit int64 and was taken for "no coefficient", so the row read as
+// INT64_MIN >= 0 and the goal as proven (property test, seed 43). At b = 0
+// the Min is -1.
+TEST(Prove, ARowWithCoefficientInt64MinIsNoConstant) {
+  EXPECT_FALSE(prove_ge(Expr(0), P("-b - min(6, b, 9223372036854775807*b - 1)")));
+  EXPECT_FALSE(prove_ge(Expr(0), P("min(a, -b - min(6, b, 9223372036854775807*b - 1))")));
+  EXPECT_TRUE(prove_ge(P("b + min(6, b, 9223372036854775807*b - 1)"), Expr(-1)));
+}
+
 // prove_not_one: >= 2, <= 0 (so 0), or a residue other than 1 modulo the
 // coefficients' gcd.
 TEST(Prove, NotOne) {

@@ -723,24 +723,14 @@ SYMSHAPE_RARELY_USED inline std::optional<Expr> exact_through_remainder(const Ex
   return std::nullopt;
 }
 
-// A positive common divisor of a and b (their gcd), or 0 when both are 0.
-// checked::gcd answers 0 also when the gcd is 2^63 (a, b in {0, INT64_MIN}),
-// which would then act as the neutral 0 and let a later step divide
-// INT64_MIN by a factor it does not have (INT64_MIN//(9*b) became
-// -1024819115206086200//b); 2^62 divides both and keeps every caller exact.
-inline int64_t common_divisor(int64_t a, int64_t b) {
-  const int64_t g = checked::gcd(a, b);
-  return g == 0 && (a != 0 || b != 0) ? (int64_t{1} << 62) : g;
-}
-
 // A common divisor of all coefficients and the constant of e, and of k (their
 // gcd unless all of them are 0 or INT64_MIN).
 inline int64_t content_gcd(const Expr& e, int64_t k) {
   int64_t g = k;
   int64_t c = for_each_term(e, [&](const Expr&, int64_t coeff) {
-    if (g != 1) g = common_divisor(g, coeff);
+    if (g != 1) g = checked::common_divisor(g, coeff);
   });
-  return g == 1 ? 1 : common_divisor(g, c);
+  return g == 1 ? 1 : checked::common_divisor(g, c);
 }
 
 inline Expr divide_exactly(const Expr& e, int64_t g) {

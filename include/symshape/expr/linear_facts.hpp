@@ -127,11 +127,12 @@ class LinearSystem {
     return true;
   }
 
-  // Divides by the gcd of the coefficients, flooring the constant (atoms are
-  // integers). False when the row says `c >= 0` with c < 0.
+  // Divides by a common divisor of the coefficients (their gcd), flooring
+  // the constant (atoms are integers). False when the row says `c >= 0` with
+  // c < 0.
   static bool normalise(Row& r, bool& empty) {
     int64_t g = 0;
-    for (int64_t c : r.coeffs) g = checked::gcd(g, c);
+    for (int64_t c : r.coeffs) g = checked::common_divisor(g, c);
     empty = g == 0;
     if (empty) return r.constant >= 0;
     if (g > 1) {

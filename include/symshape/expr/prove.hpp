@@ -142,7 +142,8 @@ inline bool prove_not_one(const Expr& a, const Assumptions& assume = {}) {
   if (a.is_error()) return false;
   if (a.is_int()) return a.as_int() != 1;
   int64_t g = 0;
-  const int64_t c = detail::for_each_term(a, [&](const Expr&, int64_t coeff) { g = detail::common_divisor(g, coeff); });
+  const int64_t c =
+      detail::for_each_term(a, [&](const Expr&, int64_t coeff) { g = checked::common_divisor(g, coeff); });
   if (g >= 2) {
     const int64_t r = c % g;  // in (-g, g): adding g to a negative one cannot overflow
     if ((r < 0 ? r + g : r) != 1) return true;

@@ -55,4 +55,15 @@ inline int64_t gcd(int64_t a, int64_t b) {
              : static_cast<int64_t>(x);
 }
 
+// A positive common divisor of a and b (their gcd), or 0 when both are 0.
+// gcd answers 0 also when the gcd is 2^63 (a, b in {0, INT64_MIN}), which
+// would then act as the neutral 0: a later step divided INT64_MIN by a factor
+// it does not have (INT64_MIN//(9*b) became -1024819115206086200//b), and a
+// row of the linear reasoning with coefficients 0 and INT64_MIN was read as
+// having none. 2^62 divides both and keeps every caller exact.
+inline int64_t common_divisor(int64_t a, int64_t b) {
+  const int64_t g = gcd(a, b);
+  return g == 0 && (a != 0 || b != 0) ? (int64_t{1} << 62) : g;
+}
+
 }  // namespace symshape::checked

@@ -224,6 +224,33 @@ TEST(Simplify, MaxDropsADominatedArgument) {
   EXPECT_EQ(P("max(x, -9223372036854775807-1)"), sym("x"));
 }
 
+// The sentinels above hold for int64 arguments only. Moving a common part out
+// of a Max or Min shifts its arguments, which may then leave int64 while one
+// of them became a sentinel (property test, seed 39: -9223372036854775807
+// moved out of max(b, b + y + max(c - 9223372036854775807, -b)) left
+// max(9223372036854775807, y + max(c, -b + 9223372036854775807)), taken for
+// 9223372036854775807, so the whole became b; a Min dropped the sentinel).
+TEST(Simplify, MovingAPartOutOfAMaxLeavesNoSentinel) {
+  const struct {
+    const char* text;
+    int64_t at_y7, at_y1;  // its value at b=2, c=11, x=7 and y=7 or y=1
+  } cases[] = {
+      {"max(b, max(c - 9223372036854775807, -b) + y + b)", 7, 2},
+      {"(b ^ (Max(-9223372036854775807 + c, -b) + y ^ -(--11 & c % x)) - -b) % 10", 7, 2},
+      {"min(b, b + y + max(c - 9223372036854775807, -b))", 2, 1},
+  };
+  for (const auto& c : cases) {
+    const Expr e = P(c.text);
+    // Where y > b the simplified form may overflow (the large constant moved
+    // into a Max), but it must not give another value (it gave 2, 2 and 7).
+    const Result<int64_t> at_y7 = evaluate(e, {{"b", 2}, {"c", 11}, {"x", 7}, {"y", 7}});
+    EXPECT_TRUE(!at_y7.ok() || *at_y7 == c.at_y7) << c.text << " -> " << to_string(e);
+    EXPECT_EQ(value(e, {{"b", 2}, {"c", 11}, {"x", 7}, {"y", 1}}), c.at_y1) << c.text;
+  }
+  // A common part still moves out when no argument becomes a sentinel.
+  EXPECT_EQ(S("max(b, max(c - 1000, -b) + y + b)"), "b+max(1000,y+max(c,-b+1000))-1000");
+}
+
 // ---------------------------------------------------------------------------
 // Unsound rewrites that must not happen: each has a small counterexample.
 

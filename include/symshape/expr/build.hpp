@@ -946,12 +946,12 @@ inline std::optional<Expr> factor_common_part(ExprKind kind, const ExprList& arg
   int64_t g = 0;
   for (const Expr& a : args) {
     reduced.push_back(shift.is_int(0) ? a : a - shift);
-    // extremum takes an argument INT64_MAX (INT64_MIN) for the largest
-    // (smallest) int64, above (below) every other argument; arguments shifted
-    // by a part moved out may not be int64 values any more, so nothing moves
-    // then (max(b, b + y + max(c - 9223372036854775807, -b)) became b).
-    if (reduced.back().is_error() || reduced.back().is_int(INT64_MAX) || reduced.back().is_int(INT64_MIN))
-      return std::nullopt;
+    // extremum takes an argument INT64_MAX for the largest int64 (a Max of it
+    // is it, a Min drops it), but the other arguments, shifted by the part
+    // moved out, may not be int64 values any more: nothing moves then
+    // (max(b, b + y + max(c - 9223372036854775807, -b)) became b). The
+    // shifted constants are >= 0, so no argument becomes INT64_MIN.
+    if (reduced.back().is_error() || reduced.back().is_int(INT64_MAX)) return std::nullopt;
     g = content_gcd(reduced.back(), g);
   }
   if (g <= 1 && shift.is_int(0)) return std::nullopt;

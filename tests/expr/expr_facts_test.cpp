@@ -5,7 +5,10 @@
 // the exact form at random bindings that satisfy them.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
 #include <functional>
 #include <random>
 #include <set>
@@ -30,7 +33,7 @@ Facts facts_of(std::initializer_list<const char*> texts) {
 
 std::string binding_text(const Bindings& b) {
   std::string out;
-  for (const char* name : {"a", "b", "c"})
+  for (const char* name : {"a", "b", "c", "d"})
     if (auto it = b.find(name); it != b.end()) out += std::string(name) + "=" + std::to_string(it->second) + " ";
   return out;
 }
@@ -156,93 +159,189 @@ TEST(Facts, ProveRelation) {
   EXPECT_FALSE(parse_relation("a <= b <= c").ok());
 }
 
-// Random facts of each kind, random expressions: wherever a binding
-// satisfies the facts, the form built under them evaluates as the exact one;
-// a relation proven under them holds there.
+uint64_t env_number(const char* name, uint64_t fallback) {
+  const char* v = std::getenv(name);
+  return v && *v ? std::strtoull(v, nullptr, 10) : fallback;
+}
+
+// Random facts of each kind (bounds, strict and chained relations, linear
+// relations with coefficients, products, divisibility, equalities that define
+// a symbol, constants near int64's limits), random expressions over them
+// (division and modulo by expressions, negation, Max, Min, large constants):
+//   - wherever a binding satisfies the facts and the exact form is defined, the
+//     form built under them has its value (or refuses with an overflow, when
+//     the text holds a large constant);
+//   - a relation proven under the facts holds there;
+//   - a counterexample satisfies the facts and breaks the relation wherever
+//     both sides are defined.
+// Bindings take small values or values at the facts' bounds. The seed is
+// fixed; SYMSHAPE_PROPERTY_SEED and SYMSHAPE_FACTS_ROUNDS explore further (as
+// in expr_property_test).
 TEST(FactsProperty, SimplifiedUnderFactsAgreesWithExactForm) {
-  std::mt19937_64 rng(20261204);
+  const uint64_t seed = env_number("SYMSHAPE_PROPERTY_SEED", 20261204);
+  const int rounds = static_cast<int>(env_number("SYMSHAPE_FACTS_ROUNDS", 400));
+  std::mt19937_64 rng(seed);
   auto pick = [&](int n) { return static_cast<int>(rng() % static_cast<uint64_t>(n)); };
-  const char* names[] = {"a", "b", "c"};
+  auto small = [&](int n, int shift = 0) { return std::to_string(pick(n) + shift); };
+  const char* names[] = {"a", "b", "c", "d"};
+  auto name = [&] { return std::string(names[pick(4)]); };
+  bool large_used = false;  // by the expression being generated
+  auto large = [&]() -> std::string {
+    large_used = true;
+    const char* limits[] = {"9223372036854775807", "4611686018427387904", "4611686018427387903", "3037000499"};
+    return limits[pick(4)];
+  };
   std::function<std::string(int)> gen = [&](int depth) -> std::string {
-    if (depth == 0 || pick(4) == 0) return pick(3) == 0 ? std::to_string(pick(70) - 5) : std::string(names[pick(3)]);
+    if (depth == 0 || pick(4) == 0) return pick(3) != 0 ? name() : pick(10) == 0 ? large() : small(70, -5);
     const std::string x = gen(depth - 1), y = gen(depth - 1);
-    switch (pick(8)) {
+    switch (pick(11)) {
       case 0:
         return "(" + x + "+" + y + ")";
       case 1:
         return "(" + x + "-" + y + ")";
       case 2:
-        return "(" + x + "*" + std::to_string(pick(5) + 1) + ")";
+        return "(" + x + "*" + small(7, -2) + ")";
       case 3:
-        return "(" + x + ")//" + std::to_string(pick(8) + 1);
+        return "(" + x + ")//" + small(9, 1);
       case 4:
-        return "(" + x + ")%" + std::to_string(pick(8) + 1);
+        return "(" + x + ")%" + small(9, 1);
       case 5:
         return "max(" + x + "," + y + ")";
       case 6:
         return "min(" + x + "," + y + ")";
+      case 7:
+        return "(" + x + ")//(" + y + ")";
+      case 8:
+        return "(" + x + ")%(" + y + ")";
+      case 9:
+        return "-(" + x + ")";
       default:
         return "(" + x + "*" + y + ")";
     }
   };
   auto random_fact = [&]() -> std::string {
-    const std::string s = names[pick(3)], t = names[pick(3)];
-    switch (pick(5)) {
+    const std::string s = name(), t = name(), u = name();
+    switch (pick(18)) {
       case 0:
-        return s + "<=" + std::to_string(pick(40));
+        return s + "<=" + small(40);
       case 1:
-        return s + ">=" + std::to_string(pick(12));
+        return s + ">=" + small(12);
       case 2:
-        return s + "+" + t + "<=" + std::to_string(pick(50) + 1);
+        return s + "+" + t + "<=" + small(50, 1);
       case 3:
-        return s + "%" + std::to_string(pick(6) + 2) + "==0";
+        return s + "%" + small(6, 2) + "==0";
+      case 4:
+        return s + "<=" + t + "+" + small(5);
+      case 5:
+        return s + "<" + t;
+      case 6:
+        return small(5) + "<=" + s + "<=" + small(30, 5);
+      case 7:
+        return s + "==" + t + "+" + u;
+      case 8:
+        return s + "==" + small(3, 1) + "*" + t + "+" + small(4);
+      case 9:
+        return small(3, 1) + "*" + s + "<=" + small(3, 1) + "*" + t + "+" + small(7);
+      case 10:
+        return s + "-" + t + ">=" + small(9, -4);
+      case 11:
+        return s + "*" + t + "<=" + small(60);
+      case 12:
+        return s + "<=" + large();
+      case 13:
+        return s + ">=" + large();
+      case 14:
+        return s + "+" + t + ">=" + large();
+      case 15:
+        return s + "<=" + t + "+" + large();
+      case 16:
+        return s + "-" + t + ">=" + large();
       default:
-        return s + "<=" + t + "+" + std::to_string(pick(5));
+        return s + "+" + t + "+" + u + ">=" + small(20);
     }
   };
-  int checked_bindings = 0, proofs = 0;
-  for (int round = 0; round < 400; ++round) {
+  auto holds = [](int64_t x, Relation rel, int64_t y) {
+    switch (rel) {
+      case Relation::LessEqual:
+        return x <= y;
+      case Relation::GreaterEqual:
+        return x >= y;
+      case Relation::Less:
+        return x < y;
+      case Relation::Greater:
+        return x > y;
+      case Relation::Equal:
+        return x == y;
+    }
+    return false;
+  };
+  constexpr Relation kRelations[] = {Relation::LessEqual, Relation::GreaterEqual, Relation::Less, Relation::Greater,
+                                     Relation::Equal};
+  int checked_bindings = 0, proofs = 0, counterexamples = 0;
+  for (int round = 0; round < rounds; ++round) {
     Facts facts;
-    for (int k = pick(3) + 1; k > 0; --k) facts.add(random_fact());  // a contradiction is refused, fine
+    std::string facts_text;
+    for (int k = pick(4) + 1; k > 0; --k) {
+      const std::string fact = random_fact();
+      if (facts.add(fact).ok()) facts_text += fact + "; ";  // a contradiction is refused, fine
+    }
     for (int j = 0; j < 10; ++j) {
-      const std::string text = gen(3);
-      const Expr exact = test::P(text);
-      Expr assumed, lower;
+      large_used = false;
+      const std::string text = gen(pick(4) + 1);
+      const bool may_overflow = large_used;
+      const std::string other_text = gen(pick(3) + 1);
+      const Result<Expr> exact = parse_expr(text), other = parse_expr(other_text);
+      if (!exact.ok() || !other.ok()) continue;  // an overflow while building (a large constant)
+      Expr assumed;
       {
         const FactScope scope(facts);
-        assumed = facts.apply(test::P(text));
-        lower = facts.apply(test::P(gen(2)));
+        assumed = facts.apply(*exact);
       }
-      const ProofOutcome ge = prove_relation(exact, Relation::GreaterEqual, lower, facts);
-      proofs += ge.verdict == ProofOutcome::Verdict::True;
-      if (ge.verdict == ProofOutcome::Verdict::False) {  // a real counterexample
-        ASSERT_TRUE(facts.holds_at(ge.counterexample));
-        Result<int64_t> x = evaluate(exact, ge.counterexample), y = evaluate(lower, ge.counterexample);
-        ASSERT_TRUE(x.ok() && y.ok() && *x < *y)
-            << text << " >= " << to_string(lower) << " at " << binding_text(ge.counterexample) << ": "
-            << (x.ok() ? *x : -1) << " " << (y.ok() ? *y : -1);
+      const Relation rel = kRelations[pick(5)];
+      const ProofOutcome outcome = prove_relation(*exact, rel, *other, facts);
+      const std::string claim = text + " " + detail::relation_text(rel) + " " + other_text + " under " + facts_text;
+      proofs += outcome.verdict == ProofOutcome::Verdict::True;
+      if (outcome.verdict == ProofOutcome::Verdict::False) {  // a real counterexample
+        ++counterexamples;
+        const Bindings& at = outcome.counterexample;
+        ASSERT_TRUE(facts.holds_at(at)) << claim << ": " << binding_text(at);
+        Result<int64_t> x = evaluate(*exact, at), y = evaluate(*other, at);
+        ASSERT_FALSE(x.ok() && y.ok() && holds(*x, rel, *y)) << claim << " at " << binding_text(at);
       }
-      for (int s = 0; s < 30; ++s) {
-        Bindings b{{"a", pick(70)}, {"b", pick(70)}, {"c", pick(70)}};
+      for (int s = 0; s < 40; ++s) {
+        Bindings b{{"a", pick(4) == 0 ? 0 : pick(70)}, {"b", pick(70)}, {"c", pick(70)}, {"d", pick(70)}};
+        for (const char* n : names) {  // half the symbols with bounds take a value at one of them
+          const auto* f = facts.context().find(n);
+          if (!f || pick(2) == 0) continue;
+          if (f->bounds.has_lo && (pick(2) == 0 || !f->bounds.has_hi))
+            b[n] = f->bounds.lo + pick(3);
+          else if (f->bounds.has_hi)
+            b[n] = std::max<int64_t>(0, f->bounds.hi - pick(3));
+        }
+        for (const auto& [defined, value] : facts.definitions())
+          if (Result<int64_t> v = evaluate(value, b); v.ok()) b[defined] = *v;
         if (!facts.holds_at(b)) continue;
-        Result<int64_t> want = evaluate(exact, b), got = evaluate(assumed, b);
+        Result<int64_t> want = evaluate(*exact, b), got = evaluate(assumed, b);
         if (!want.ok()) continue;
         ++checked_bindings;
-        ASSERT_TRUE(got.ok()) << text << " under facts gives " << to_string(assumed) << ": " << got.error();
-        ASSERT_EQ(*want, *got) << text << " -> " << to_string(assumed) << " at a=" << b["a"] << " b=" << b["b"]
-                               << " c=" << b["c"] << " facts: " << facts.list().size();
-        if (ge.verdict == ProofOutcome::Verdict::True) {
-          Result<int64_t> low = evaluate(lower, b);
-          if (low.ok()) {
-            ASSERT_GE(*want, *low) << text << " >= " << to_string(lower) << " claimed";
-          }
+        if (!got.ok() && may_overflow && got.error() == kOverflowMessage) continue;
+        ASSERT_TRUE(got.ok()) << text << " under " << facts_text << "gives " << to_string(assumed) << ": "
+                              << got.error();
+        ASSERT_EQ(*want, *got) << text << " -> " << to_string(assumed) << " under " << facts_text << "at "
+                               << binding_text(b);
+        if (outcome.verdict == ProofOutcome::Verdict::True) {
+          Result<int64_t> y = evaluate(*other, b);
+          ASSERT_TRUE(!y.ok() || holds(*want, rel, *y)) << claim << " was proven, but not at " << binding_text(b);
         }
       }
     }
   }
-  // The test must exercise something: many bindings and some proofs.
-  EXPECT_GT(checked_bindings, 10000);
-  EXPECT_GT(proofs, 50);
+  std::printf("seed %llu, rounds %d, bindings checked %d, proofs %d, counterexamples %d\n",
+              static_cast<unsigned long long>(seed), rounds, checked_bindings, proofs, counterexamples);
+  // The test must exercise something: many bindings, proofs and counterexamples.
+  EXPECT_GT(checked_bindings, rounds * 50);
+  EXPECT_GT(proofs, rounds / 2);
+  EXPECT_GT(counterexamples, rounds);
 }
 
 }  // namespace

@@ -1,6 +1,7 @@
 // libFuzzer target for the ONNX loader, the inference engine and the writer:
 // bytes -> ModelProto::ParseFromArray -> onnx::load_model_proto -> infer_shapes
-// (Refine and Strict) -> onnx::write_inferred_types -> load again. Any crash,
+// (Refine and Strict, then under facts: facts_run.hpp) ->
+// onnx::write_inferred_types -> load again. Any crash,
 // sanitizer report, hang or out-of-memory is a bug: malformed models must only
 // give errors.
 //
@@ -26,6 +27,7 @@
 #include <string>
 #include <vector>
 
+#include "facts_run.hpp"
 #include "symshape/onnx/proto.hpp"
 #include "symshape/onnx/save.hpp"
 #include "symshape/symshape.hpp"
@@ -563,6 +565,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     symshape::Report report = symshape::infer_shapes(model.value(), options);
     (void)report;
   }
+  (void)symshape::fuzz::infer_under_facts(proto);
   symshape::onnx::write_inferred_types(*model, proto);
   // The written model must load again.
   symshape::Result<symshape::Model> again = symshape::onnx::load_model_proto(proto);

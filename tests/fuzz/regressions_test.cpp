@@ -2,7 +2,8 @@
 // seeds (tests/fuzz/corpus_models/) through the same path as the fuzz targets,
 // in the ordinary and the sanitizer builds:
 // - model files (*.onnx, *.bin): bytes -> ModelProto -> symshape::onnx::load_model_proto ->
-//   infer_shapes (Refine, Strict) -> symshape::onnx::write_inferred_types -> load again.
+//   infer_shapes (Refine, Strict, then under facts: facts_run.hpp) ->
+//   symshape::onnx::write_inferred_types -> load again.
 //   No crash, and the written model loads again. A file NAME.expect next to a
 //   finding holds a substring of the error it must give (loader error or a
 //   diagnostic of the report).
@@ -22,6 +23,7 @@
 #include <string>
 #include <vector>
 
+#include "facts_run.hpp"
 #include "symshape/expr.hpp"
 #include "symshape/onnx/proto.hpp"
 #include "symshape/onnx/save.hpp"
@@ -57,6 +59,8 @@ struct Outcome {
   std::string load_error;
   std::size_t errors = 0;
   std::string messages;
+  std::size_t errors_under_facts = 0;  // of the run under facts (facts_run.hpp)
+  std::string messages_under_facts;
 };
 
 Outcome run_model(const std::string& bytes) {
@@ -76,6 +80,9 @@ Outcome run_model(const std::string& bytes) {
     out.errors += report.errors();
     for (const Diagnostic& d : report.diagnostics) out.messages += d.message + "\n";
   }
+  const Report under_facts = symshape::fuzz::infer_under_facts(proto);
+  out.errors_under_facts = under_facts.errors();
+  for (const Diagnostic& d : under_facts.diagnostics) out.messages_under_facts += d.message + "\n";
   symshape::onnx::write_inferred_types(*model, proto);
   Result<Model> again = symshape::onnx::load_model_proto(proto);
   EXPECT_TRUE(again.ok()) << "the written model does not load again: " << (again ? "" : again.error());
@@ -107,8 +114,9 @@ INSTANTIATE_TEST_SUITE_P(Findings, ModelRegression,
 INSTANTIATE_TEST_SUITE_P(Seeds, ModelRegression, testing::ValuesIn(files_in(kFuzzDir / "corpus_models", {".onnx"})),
                          file_name);
 
-// The hand-made seeds are valid models: every dim inferred without an error, so
-// the fuzzer starts from models that reach every rule of their graph.
+// The hand-made seeds are valid models: every dim inferred without an error, with
+// and without the fuzz target's facts, so the fuzzer starts from models that
+// reach every rule of their graph.
 TEST(SeedModels, HandMadeSeedsInferWithoutErrors) {
   int seeds = 0;
   for (const std::string& path : files_in(kFuzzDir / "corpus_models", {".onnx"})) {
@@ -118,6 +126,7 @@ TEST(SeedModels, HandMadeSeedsInferWithoutErrors) {
     EXPECT_TRUE(out.parsed) << path;
     EXPECT_EQ(out.load_error, "") << path;
     EXPECT_EQ(out.errors, 0u) << path << ":\n" << out.messages;
+    EXPECT_EQ(out.errors_under_facts, 0u) << path << " under facts:\n" << out.messages_under_facts;
   }
   EXPECT_GE(seeds, 9);
 }

@@ -38,7 +38,7 @@ build() {
 }
 
 stale() {
-  [[ ! -x $exe || $here/fuzz_engine.cpp -nt $exe || -n $(find "$root/include" -newer "$exe" -name '*.hpp' -print -quit) ]]
+  [[ ! -x $exe || $here/fuzz_engine.cpp -nt $exe || $here/facts_run.hpp -nt $exe || -n $(find "$root/include" -newer "$exe" -name '*.hpp' -print -quit) ]]
 }
 
 run() {

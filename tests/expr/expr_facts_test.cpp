@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <functional>
+#include <limits>
 #include <random>
 #include <set>
 #include <string>
@@ -313,8 +314,8 @@ TEST(FactsProperty, SimplifiedUnderFactsAgreesWithExactForm) {
         for (const char* n : names) {  // half the symbols with bounds take a value at one of them
           const auto* f = facts.context().find(n);
           if (!f || pick(2) == 0) continue;
-          if (f->bounds.has_lo && (pick(2) == 0 || !f->bounds.has_hi))
-            b[n] = f->bounds.lo + pick(3);
+          if (f->bounds.has_lo && (pick(2) == 0 || !f->bounds.has_hi))  // (a bound may be INT64_MAX)
+            b[n] = f->bounds.lo + std::min<int64_t>(pick(3), std::numeric_limits<int64_t>::max() - f->bounds.lo);
           else if (f->bounds.has_hi)
             b[n] = std::max<int64_t>(0, f->bounds.hi - pick(3));
         }

@@ -8,7 +8,6 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
-#include <cstdlib>
 #include <functional>
 #include <limits>
 #include <random>
@@ -160,18 +159,13 @@ TEST(Facts, ProveRelation) {
   EXPECT_FALSE(parse_relation("a <= b <= c").ok());
 }
 
-uint64_t env_number(const char* name, uint64_t fallback) {
-  const char* v = std::getenv(name);
-  return v && *v ? std::strtoull(v, nullptr, 10) : fallback;
-}
-
 // Random facts of each kind (bounds, strict and chained relations, linear
 // relations with coefficients, products, divisibility, equalities that define
 // a symbol, constants near int64's limits), random expressions over them
 // (division and modulo by expressions, negation, Max, Min, large constants):
 //   - wherever a binding satisfies the facts and the exact form is defined, the
 //     form built under them has its value (or refuses with an overflow, when
-//     the text holds a large constant);
+//     the text or the binding holds a large number);
 //   - a relation proven under the facts holds there;
 //   - a counterexample satisfies the facts and breaks the relation wherever
 //     both sides are defined.
@@ -179,8 +173,8 @@ uint64_t env_number(const char* name, uint64_t fallback) {
 // fixed; SYMSHAPE_PROPERTY_SEED and SYMSHAPE_FACTS_ROUNDS explore further (as
 // in expr_property_test).
 TEST(FactsProperty, SimplifiedUnderFactsAgreesWithExactForm) {
-  const uint64_t seed = env_number("SYMSHAPE_PROPERTY_SEED", 20261204);
-  const int rounds = static_cast<int>(env_number("SYMSHAPE_FACTS_ROUNDS", 400));
+  const uint64_t seed = test::env_number("SYMSHAPE_PROPERTY_SEED", 20261204);
+  const int rounds = static_cast<int>(test::env_number("SYMSHAPE_FACTS_ROUNDS", 400));
   std::mt19937_64 rng(seed);
   auto pick = [&](int n) { return static_cast<int>(rng() % static_cast<uint64_t>(n)); };
   auto small = [&](int n, int shift = 0) { return std::to_string(pick(n) + shift); };

@@ -30,6 +30,7 @@
 #include <string>
 #include <vector>
 
+#include "expr_test_util.hpp"
 #include "symshape/expr.hpp"
 
 namespace {
@@ -363,16 +364,12 @@ bool has_large_constant(const RawTree& t) {
 #define SYMSHAPE_PROPERTY_DEFAULT_COUNT 100000
 #endif
 
-uint64_t env_number(const char* name, uint64_t fallback) {
-  const char* v = std::getenv(name);
-  return v && *v ? std::strtoull(v, nullptr, 10) : fallback;
-}
-
 TEST(ExprProperty, SimplifiedFormAgreesWithRawTree) {
   // Fixed by default; SYMSHAPE_PROPERTY_SEED and SYMSHAPE_PROPERTY_COUNT
   // explore further (a failure prints everything needed to reproduce it).
-  const uint64_t seed = env_number("SYMSHAPE_PROPERTY_SEED", 20240601);
-  const long kExpressions = static_cast<long>(env_number("SYMSHAPE_PROPERTY_COUNT", SYMSHAPE_PROPERTY_DEFAULT_COUNT));
+  const uint64_t seed = symshape::test::env_number("SYMSHAPE_PROPERTY_SEED", 20240601);
+  const long kExpressions =
+      static_cast<long>(symshape::test::env_number("SYMSHAPE_PROPERTY_COUNT", SYMSHAPE_PROPERTY_DEFAULT_COUNT));
   constexpr int kBindingsPerExpression = 4;
   constexpr int kMaxDepth = 8;
   Generator gen(seed);
@@ -583,9 +580,9 @@ int add_node(RawTree& t, Op op, int lhs, int rhs, int64_t value = 0) {
 // Wherever the raw tree is defined the canonical form has its value, and it
 // round-trips; most of them must fold to the form of b + m*(a%k).
 TEST(ExprProperty, QuotientMultipleFoldsSoundly) {
-  const uint64_t seed = env_number("SYMSHAPE_PROPERTY_SEED", 20240601) + 13;
+  const uint64_t seed = symshape::test::env_number("SYMSHAPE_PROPERTY_SEED", 20240601) + 13;
   const long kExpressions =
-      static_cast<long>(env_number("SYMSHAPE_PROPERTY_COUNT", SYMSHAPE_PROPERTY_DEFAULT_COUNT)) / 5;
+      static_cast<long>(symshape::test::env_number("SYMSHAPE_PROPERTY_COUNT", SYMSHAPE_PROPERTY_DEFAULT_COUNT)) / 5;
   Generator gen(seed);
   long compared = 0, folded = 0, refused = 0;
   for (long iter = 0; iter < kExpressions; ++iter) {

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <cstdlib>
 #include <ostream>
 #include <string>
 #include <string_view>
@@ -28,6 +29,13 @@ inline Expr P(std::string_view text) {
     return Expr::error("parse failed: " + r.error());
   }
   return *r;
+}
+
+// A number from the environment (SYMSHAPE_PROPERTY_SEED and the like, which
+// let the property tests explore further), or `fallback` when it is unset.
+inline uint64_t env_number(const char* name, uint64_t fallback) {
+  const char* v = std::getenv(name);
+  return v && *v ? std::strtoull(v, nullptr, 10) : fallback;
 }
 
 // The canonical text of parsed text.

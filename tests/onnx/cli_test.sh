@@ -650,6 +650,13 @@ case_summary_counts() {
   grep -Fq '{"name": "r", "type": "float?"' "$g/p.json" || fail "the report does not show r without a rank"
   run 0 infer "$g/p.onnx"
   has "^$g/p.onnx: 4 nodes, 4 values, 3 with known shape, 0 errors, 0 warnings$"
+  # A name is printed up to a NUL byte in it, and no NUL byte goes out; a
+  # type is cut to the room a pipe gives an expression.
+  run 0 infer "$g/odd_names.onnx"
+  [[ $(tr -d '\000' <"$tmp/out" | wc -c) == $(wc -c <"$tmp/out") ]] || fail "stdout has a NUL byte"
+  has '^  input  a: float\[batch,3\]$'
+  has '^  output y: float\[batch,3\]$'
+  has $'^  input  gr\xc3\xb6\xc3\x9fe: float\\[sym0\\+sym1\\+sym10\\+sym11\\+sym12\\+sym13\\+sym14\\+sym15\\+sym16\\+\xe2\x80\xa6$'
 }
 
 # show --bind: values are dims (>= 0), each symbol once, and only symbols of

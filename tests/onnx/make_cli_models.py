@@ -99,6 +99,18 @@ def partly_known(out):
     onnx.save(model(g), os.path.join(out, "partly_known.onnx"))
 
 
+def odd_names(out):
+    # Names a protobuf string may hold (a NUL byte, UTF-8); the type of
+    # the second input is longer than a line's room for it.
+    long_dim = "+".join("sym%d" % i for i in range(30))
+    g = helper.make_graph(
+        [helper.make_node("Relu", ["a\x00b"], ["y\x00z"], name="relu")], "odd_names",
+        [helper.make_tensor_value_info("a\x00b", TensorProto.FLOAT, ["batch", 3]),
+         helper.make_tensor_value_info("gr\u00f6\u00dfe", TensorProto.FLOAT, [long_dim, 2])],
+        [helper.make_tensor_value_info("y\x00z", TensorProto.FLOAT, ["batch", 3])])
+    onnx.save(model(g), os.path.join(out, "odd_names.onnx"))
+
+
 if __name__ == "__main__":
     out = sys.argv[1]
     external(out)
@@ -106,3 +118,4 @@ if __name__ == "__main__":
     anonymous(out)
     contracts(out)
     partly_known(out)
+    odd_names(out)

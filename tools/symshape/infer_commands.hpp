@@ -268,15 +268,16 @@ inline void print_value_line(FILE* out, const char* label, const Value& v, const
   const std::size_t used = std::strlen("  output ") + display_width(v.name) + std::strlen(": ");
   const std::string type = fit.cut(types.of(v).to_string(), used);
   // Put together and written at once: fprintf's formatting was 3% of the
-  // command on a model with 773 inputs (one line each).
+  // command on a model with 773 inputs (one line each). The texts go up to a
+  // NUL byte, as "%s" took them.
   std::string line = "  ";
   line.reserve(used + type.size() + 1);
   line += label;
   line.resize(std::max<std::size_t>(line.size(), std::strlen("  output")), ' ');
   line += ' ';
-  line += v.name;
+  line += v.name.c_str();
   line += ": ";
-  line += type;
+  line += type.c_str();
   line += '\n';
   std::fwrite(line.data(), 1, line.size(), out);
 }

@@ -4,8 +4,10 @@ process built on ONNX (bench/onnx_ref_infer.cpp: read + ParseFromString + InferS
 and against `cp`, on the models of bench/gen_whole_models.py.
 
 For each model, in the same run and alternating (rep 1 of every command, then rep 2,
-...), after one warm-up run of each command (warm page cache: the model files are read
-from memory, never from disk):
+...; each rep in its own shuffled order, as on a virtual machine a process can run at half
+speed after some commands and not after others, see docs/benchmarks.md), after one warm-up
+run of each command (warm page cache: the model files are read from memory, never from
+disk):
   infer      symshape infer M                 (stdout to /dev/null)
   infer_o    symshape infer M -o OUT          (OUT in DIR/tmp, deleted after each run)
   cp         cp M OUT
@@ -34,6 +36,7 @@ import fnmatch
 import json
 import os
 import platform
+import random
 import shutil
 import statistics
 import subprocess
@@ -86,10 +89,15 @@ def model_commands(args, path, out):
 
 
 def run_group(args, cmds, out, result_file, failures, label, reps):
-    """Warm-up, then reps alternating over cmds; returns {cmd: [run, ...]}."""
+    """Warm-up, then reps alternating over cmds, each rep in its own order (shuffled, the
+    same in every run of the script) so that no command always runs after the same one;
+    returns {cmd: [run, ...]}."""
     runs = {c: [] for c in cmds}
     for rep in range(-1, reps):
-        for c, argv in cmds.items():
+        order = list(cmds.items())
+        if rep >= 0:
+            random.Random(rep).shuffle(order)
+        for c, argv in order:
             run = measure(args.spawn, argv, result_file)
             if out and c in ("infer_o", "cp"):
                 if run["exit"] == 0 and (not os.path.exists(out) or os.path.getsize(out) == 0):

@@ -61,6 +61,15 @@ class WrittenTypes {
     return is_valid_data_type(t.elem_type) && t.shape.present;
   }
   static bool is_known(const Type& t) { return t.is_tensor_like() ? t.shape().has_rank() : !t.is_unknown(); }
+  // The bytes of v's TypeProto in its entry, when it has one in one piece:
+  // of(v) is then a function of these bytes alone. Empty otherwise.
+  std::string_view type_bytes(const Value& v) const {
+    const Entry* e = find(v);
+    if (!e) return {};
+    const view::Msg type = type_proto(*e);
+    if (!type.present || !type.more.empty()) return {};
+    return {type.first.begin, static_cast<std::size_t>(type.first.end - type.first.begin)};
+  }
 
  private:
   using Entry = WrittenValueInfo;  // the new TypeProto (rewritten), or the file's ValueInfoProto

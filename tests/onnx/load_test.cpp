@@ -1307,6 +1307,41 @@ TEST(OnnxWire, TruncatedVarintAndLengthPastTheEnd) {
   for (std::size_t cut = ok.size() + 1; cut < more.size(); ++cut) load_bytes(more.substr(0, cut));
 }
 
+TEST(OnnxWire, InputsThatRepeatATypeProto) {
+  // The loader decodes a graph input's TypeProto once per bytes (in one
+  // piece) and copies it for the inputs that repeat them: each input still
+  // has a type of its own, and a type merged from two pieces is not taken
+  // for the type of its first piece.
+  const W batch_by_3 = W().m(1, W().s(2, "batch")).m(1, W().i(1, 3));               // TensorShapeProto: dims
+  const W type_a = W().m(1, W().i(1, 1).m(2, batch_by_3));                          // float[batch,3]
+  const W anonymous = W().m(1, W().i(1, 1).m(2, W().m(1, W()).m(1, W().i(1, 3))));  // float[?,3]
+  const W more_dims = W().m(1, W().m(2, W().m(1, W().i(1, 5))));                    // shape [5], merged into a
+  const W graph = W().m(1, relu("a1", "y1"))
+                      .m(1, relu("u1", "y2"))
+                      .m(11, W().s(1, "a1").m(2, type_a))
+                      .m(11, W().s(1, "a2").m(2, type_a))
+                      .m(11, W().s(1, "merged").m(2, type_a).m(2, more_dims))
+                      .m(11, W().s(1, "u1").m(2, anonymous))
+                      .m(11, W().s(1, "u2").m(2, anonymous))
+                      .m(12, W().s(1, "y1"))
+                      .m(12, W().s(1, "y2"));
+  Result<Model> m = load_bytes(model_with(graph).b);
+  ASSERT_TRUE(m) << m.error();
+  const Graph& g = *m->graph;
+  EXPECT_EQ(g.find("a1")->type.to_string(), "float[batch,3]");
+  EXPECT_EQ(g.find("a2")->type.to_string(), "float[batch,3]");
+  EXPECT_EQ(g.find("merged")->type.to_string(), "float[batch,3,5]");
+  EXPECT_EQ(g.find("u1")->type.to_string(), "float[?,3]");
+  EXPECT_EQ(g.find("u2")->type.to_string(), "float[?,3]");
+  m->graph->find("a1")->type.shape()[1] = SymbolicDim(7);
+  EXPECT_EQ(g.find("a2")->type.to_string(), "float[batch,3]");
+  // Inference names each input's unknown dim on its own.
+  const Report r = infer_shapes(m.value());
+  EXPECT_TRUE(r.ok());
+  EXPECT_NE(g.find("u1")->type.shape()[0], g.find("u2")->type.shape()[0]);
+  EXPECT_EQ(g.find("y2")->type, g.find("u1")->type);
+}
+
 TEST(OnnxWire, BadTagsAndWireTypes) {
   const std::string ok = relu_model().b;
   EXPECT_EQ(load_bytes(ok + std::string(1, '\0')).error(), kParseFailed);  // tag 0

@@ -2,7 +2,8 @@
 // WrittenTypes): known(v) answers a node output's entry from its Value, with
 // no lookup, and of(v) gives its type when it takes no fresh name (no entry
 // is kept for it); both must agree with what the file holds, and the types
-// recorded without an output (record_types) must be those written.
+// recorded without an output (record_types) must be those written, and
+// type_bytes(v) must be the bytes that of(v) reads.
 #include "symshape/onnx/types_as_written.hpp"
 
 #include <gtest/gtest.h>
@@ -56,6 +57,16 @@ std::string check(const std::string& bytes, std::size_t& others) {
   }
   for (const Value* v : recorded->graph->outputs)
     if (a.known(*v) != onnx::WrittenTypes::is_known(a.of(*v))) return "output '" + v->name + "': known() disagrees";
+  // type_bytes(v), when there are any, are what of(v) is read from: the
+  // summary prints the type of values that share them once.
+  for (const auto* values : {&recorded->graph->inputs, &recorded->graph->outputs})
+    for (const Value* v : *values) {
+      const std::string_view bytes = v ? a.type_bytes(*v) : std::string_view();
+      if (bytes.empty()) continue;
+      const Result<Type> read = onnx::type_from_bytes(bytes, v->name);
+      const std::string text = read ? read->to_string() : Type().to_string();
+      if (text != a.of(*v).to_string()) return "'" + v->name + "': its type_bytes read " + text;
+    }
   return "";
 }
 

@@ -365,8 +365,9 @@ inline void print_infer_summary(FILE* out, const InferArgs& a, const Model& mode
   print_facts_line(out, report.facts);
   // A graph's inputs share a few types (the 48-layer transformer of
   // bench/gen_whole_models.py: 7 among 773 inputs), so each type written is
-  // decoded and printed once: doing it for every input took a tenth of the
-  // command's instructions on that model.
+  // decoded and printed once: the summary took a tenth of the command's
+  // instructions on that model, most of it decoding and printing the same
+  // types again.
   std::unordered_map<std::string_view, std::string> texts;
   auto type_text = [&types, &texts](const Value& v) {
     const std::string_view bytes = types.type_bytes(v);

@@ -569,8 +569,7 @@ class Loader {
   // the model, that repeats its bytes (the name only goes into messages).
   bool input_type(const view::ValueInfoView& in, const std::string& scope, Type& out) {
     const bool one_piece = in.type.more.empty();
-    const std::string_view bytes(in.type.first.begin,
-                                 static_cast<std::size_t>(in.type.first.end - in.type.first.begin));
+    const std::string_view bytes = in.type.first.view();
     if (one_piece)
       if (const auto seen = input_types_.find(bytes); seen != input_types_.end()) {
         out = seen->second;

@@ -68,7 +68,7 @@ class WrittenTypes {
     if (!e) return {};
     const view::Msg type = type_proto(*e);
     if (!type.present || !type.more.empty()) return {};
-    return {type.first.begin, static_cast<std::size_t>(type.first.end - type.first.begin)};
+    return type.first.view();
   }
 
  private:

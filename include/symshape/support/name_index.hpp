@@ -47,7 +47,13 @@ class HashIndex {
   // Starts fetching the slot where `key` is looked for; changes nothing.
   void prefetch(Key key) const {
 #if defined(__GNUC__) || defined(__clang__)
-    if (!slots_.empty()) __builtin_prefetch(&slots_[KeyOf::hash(key) & mask()]);
+    if (slots_.empty()) return;
+    const Slot* slot = &slots_[KeyOf::hash(key) & mask()];
+    __builtin_prefetch(slot);
+    // GCC 12 takes a function whose only effect is a prefetch for a pure one
+    // and deletes the calls to it, the prefetch with them. An empty asm that
+    // takes the address is an effect it keeps; it emits no instruction.
+    asm volatile("" : : "r"(slot));
 #else
     (void)key;
 #endif
